@@ -1,0 +1,8 @@
+//! ncomplete: n-complete test suites from behavioural models.
+//!
+//! The pipeline flows one way: `format` parses files into `model` types; `analysis` and `identify`
+//! compute compatibility and state identifiers; `suite` builds test suites; `render` writes them;
+//! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
+
+pub mod model;
+pub mod suite;

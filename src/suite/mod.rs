@@ -1,0 +1,8 @@
+//! Suite construction: test cases as send/expect DAGs, the suite JSON v1 interchange format, and
+//! (in submodules added per method) the generators of n-complete suites.
+
+pub mod case;
+pub mod json;
+
+pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
+pub use json::{SuiteFormatError, SuiteWriter, read_suite, suite_to_string};
