@@ -1,0 +1,58 @@
+//! The library's top-level error, carried to the binary, which prints it and exits with
+//! [`Error::exit_code`]: 1 when a check or suite fails, 2 for bad input, usage or I/O.
+
+use crate::model::ModelError;
+use crate::suite::SuiteFormatError;
+
+/// Any error the pipeline reports to the user.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A model violates the definition of its type.
+    #[error("{path}: {source}")]
+    Model {
+        /// The file the model came from.
+        path: String,
+        /// The violation.
+        #[source]
+        source: ModelError,
+    },
+    /// A suite file is not valid suite JSON v1.
+    #[error("{path}:{source}")]
+    Suite {
+        /// The file.
+        path: String,
+        /// What is wrong, with line and column or JSON path.
+        #[source]
+        source: SuiteFormatError,
+    },
+    /// Options that do not fit together or do not fit the model.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl Error {
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Result alias for the pipeline.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
