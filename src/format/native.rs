@@ -395,10 +395,11 @@ fn locate(p: Problem, text: &str, file: &str, syntax: Syntax) -> ParseError {
         }
     };
     let (line, column) = position.unwrap_or((1, 1));
+    let (line, column) = clamp(text, line, column);
     ParseError {
         file: file.to_owned(),
         line,
-        column: column.max(1),
+        column,
         found: p.found,
         expected: p.expected,
     }
@@ -576,7 +577,7 @@ fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
     let msg = msg
         .rsplit_once(" at line ")
         .map_or(msg.as_str(), |(m, _)| m);
-    let (line, column) = (e.line().max(1), e.column().max(1));
+    let (line, column) = clamp(text, e.line(), e.column());
     let offset = offset_of(text, line, column);
     let (found, expected) = split_message(msg, text, offset);
     ParseError {
@@ -590,10 +591,11 @@ fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
 
 fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
     let msg = e.to_string();
-    let (line, column, index) = match e.location() {
-        Some(l) => (l.line(), l.column(), Some(l.index())),
-        None => (1, 1, None),
+    let (line, column) = match e.location() {
+        Some(l) => clamp(text, l.line(), l.column()),
+        None => (1, 1),
     };
+    let index = offset_of(text, line, column);
     // Drop serde_yaml_ng's own " at line L column C" and the document-path prefix.
     let mut msg = msg.as_str();
     if let Some((m, _)) = msg.split_once(" at line ") {
@@ -604,14 +606,23 @@ fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
     {
         msg = rest;
     }
-    let (found, expected) = split_message(msg, text, index.filter(|&i| i <= text.len()));
+    let (found, expected) = split_message(msg, text, index);
     ParseError {
         file: file.to_owned(),
-        line: line.max(1),
-        column: column.max(1),
+        line,
+        column,
         found,
         expected,
     }
+}
+
+/// Clamps a reported line and column to the text: parsers may report the line after a final
+/// line break, or a column past the end of a line, for an error at the end of the input.
+fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line = line.clamp(1, lines.len());
+    let len = lines[line - 1].chars().count();
+    (line, column.clamp(1, len + 1))
 }
 
 /// The byte offset of a 1-based line and column (in characters), if inside the text.
