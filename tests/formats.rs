@@ -318,3 +318,20 @@ proptest! {
         assert_position_inside(parse_as(&text, Format::Aut), &text);
     }
 }
+
+#[test]
+fn readme_yaml_examples_parse() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README.md");
+    let mut blocks = 0;
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```yaml\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```").expect("closed code block");
+        parse(&body[..end], "readme.yaml");
+        blocks += 1;
+        rest = &body[end..];
+    }
+    assert!(blocks >= 2, "the README shows an LTS and a Mealy example");
+}
