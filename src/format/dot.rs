@@ -261,6 +261,12 @@ fn is_keyword(tok: &Tok<'_>, kw: &str) -> bool {
     matches!(tok, Tok::Id(s, true) if s.eq_ignore_ascii_case(kw))
 }
 
+/// Subgraphs nested deeper than this are refused (the parser recurses on them).
+const MAX_NESTING: usize = 100;
+
+/// Edges allowed per byte of input (plus a constant), bounding `{a b} -> {c d}` expansion.
+const EDGES_PER_BYTE: usize = 4;
+
 /// A label value with the offset where it was written.
 type Label<'a> = Option<(Cow<'a, str>, usize)>;
 
@@ -268,6 +274,8 @@ struct Parser<'a> {
     lexer: Lexer<'a>,
     peeked: Option<Token<'a>>,
     directed: bool,
+    /// Current subgraph nesting.
+    depth: usize,
     /// Node name -> node index; nodes in first-mention order.
     node_index: HashMap<Cow<'a, str>, u32>,
     nodes: Vec<(Cow<'a, str>, usize)>,
@@ -438,9 +446,18 @@ impl<'a> Parser<'a> {
                 self.id("a subgraph name")?;
             }
         }
-        self.expect(Tok::LBrace, "`{` opening the subgraph")?;
+        let open = self.expect(Tok::LBrace, "`{` opening the subgraph")?;
+        if self.depth >= MAX_NESTING {
+            return Err(self.lexer.error(
+                open.start,
+                format!("a subgraph nested {} deep", self.depth + 1),
+                format!("at most {MAX_NESTING} nested subgraphs"),
+            ));
+        }
+        self.depth += 1;
         let mut inner = Vec::new();
         self.statements(edge_label, &mut inner)?;
+        self.depth -= 1;
         members.extend_from_slice(&inner);
         Ok(inner)
     }
@@ -514,6 +531,19 @@ impl<'a> Parser<'a> {
             None
         };
         let label = label.or(edge_label);
+        // Subgraph endpoints multiply: refuse statements that expand beyond the budget.
+        let expanded: usize = chain
+            .windows(2)
+            .map(|p| p[0].len().saturating_mul(p[1].len()))
+            .fold(0, usize::saturating_add);
+        let budget = EDGES_PER_BYTE * self.lexer.text.len() + 1_000_000;
+        if self.edges.len().saturating_add(expanded) > budget {
+            return Err(self.lexer.error(
+                ops[0],
+                format!("an edge statement that expands to {expanded} edges"),
+                format!("at most {budget} edges in all (subgraph endpoints multiply)"),
+            ));
+        }
         for (k, pair) in chain.windows(2).enumerate() {
             for &from in &pair[0] {
                 for &to in &pair[1] {
@@ -587,6 +617,7 @@ fn parse_raw<'a>(
         lexer: Lexer { file, text, pos: 0 },
         peeked: None,
         directed: true,
+        depth: 0,
         node_index: HashMap::new(),
         nodes: Vec::new(),
         edges: Vec::new(),
@@ -901,7 +932,18 @@ name" -> 1 [label=delta]
 
     #[test]
     fn error_shapes() {
+        let deep = format!("digraph {{ {} }}", "{ ".repeat(101));
+        let nodes: String = (0..2000).map(|i| format!("n{i} ")).collect();
+        let wide = format!("digraph {{ {{{nodes}}} -> {{{nodes}}} }}");
         let cases: &[(&str, &str)] = &[
+            (
+                &deep,
+                "t.dot:1:211: found a subgraph nested 101 deep, expected at most 100 nested subgraphs",
+            ),
+            (
+                &wide,
+                "t.dot:1:10904: found an edge statement that expands to 4000000 edges, expected at most 1087200 edges in all (subgraph endpoints multiply)",
+            ),
             (
                 "",
                 "t.dot:1:1: found end of file, expected `digraph` or `graph`",
