@@ -248,6 +248,24 @@ proptest! {
     }
 
     #[test]
+    fn a_suspension_automaton_read_as_lts_determinises_to_itself(sa in arb_sa()) {
+        // Written out with explicit `delta` transitions (as the file writers do), a suspension
+        // automaton is an LTS whose suspension automaton is the same, state for state.
+        let lts = Lts::new(
+            "sa",
+            sa.alphabet.clone(),
+            sa.state_names().to_vec(),
+            sa.initial(),
+            sa.triples().collect(),
+        )
+        .unwrap();
+        let back = lts_to_suspension(&lts, &SuspensionOptions::default()).unwrap();
+        let reachable = sa.reachable().iter().filter(|&&r| r).count();
+        prop_assert_eq!(back.num_states(), reachable);
+        prop_assert_eq!(sa_traces(&back, 6), sa_traces(&sa, 6));
+    }
+
+    #[test]
     fn mealy_suspension_traces_are_the_runs(m in arb_mealy()) {
         let sa = mealy_to_suspension(&m).unwrap();
         let k = 7;
