@@ -5,6 +5,7 @@
 //! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
 
 pub mod error;
+pub mod identify;
 pub mod model;
 pub mod suite;
 pub use error::{Error, Result};
