@@ -7,5 +7,6 @@
 pub mod error;
 pub mod identify;
 pub mod model;
+pub mod render;
 pub mod suite;
 pub use error::{Error, Result};
