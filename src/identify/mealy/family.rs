@@ -146,21 +146,30 @@ impl Family {
                 }
             }
             FamilyKind::HsiSt => {
-                for (s, words) in greedy_identifiers(m, tree).into_iter().enumerate() {
-                    per_state[s] = words.into_iter().map(|w| table.id(w)).collect();
+                let all: Vec<u32> = (0..n as u32).collect();
+                for (s, words) in greedy_identifiers(m, tree, all) {
+                    per_state[s as usize] = words.into_iter().map(|w| table.id(w)).collect();
                 }
             }
             FamilyKind::Hads => {
                 let ads = ads.expect("hybrid-ADS needs the ADS");
                 for s in m.states() {
-                    let mut set = vec![table.id(ads.word(m, s))];
-                    let others = ads.leaf_states(s);
-                    if others.len() > 1 {
-                        for v in top_up_nodes(tree, s, others) {
-                            set.push(node_words(&mut table, &mut memo, v));
+                    per_state[s.index()] = vec![table.id(ads.word(m, s))];
+                }
+                // Top up each ADS leaf with harmonised identifiers of a greedy splitting tree
+                // restricted to the leaf's states.
+                for s in m.states() {
+                    let leaf = ads.leaf_states(s);
+                    if leaf.len() < 2 || leaf[0] != s {
+                        continue;
+                    }
+                    let block: Vec<u32> = leaf.iter().map(|t| t.0).collect();
+                    for (t, words) in greedy_identifiers(m, tree, block) {
+                        for w in words {
+                            let id = table.id(w);
+                            per_state[t as usize].push(id);
                         }
                     }
-                    per_state[s.index()] = set;
                 }
             }
             FamilyKind::Uio | FamilyKind::Uiov => {
@@ -234,18 +243,6 @@ impl Family {
     }
 }
 
-/// The nodes on the splitting-tree path of `s` that separate it from some state in `others`.
-fn top_up_nodes(tree: &SplittingTree, s: StateId, others: &[StateId]) -> Vec<u32> {
-    let mut v: Vec<u32> = others
-        .iter()
-        .filter(|&&t| t != s)
-        .map(|&t| tree.lca(tree.leaf(s), tree.leaf(t)))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
 /// Candidate separating words for a block: the splitting-tree nodes of the tree induced by the
 /// block's leaves, top-down, at most `limit`.
 fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -> Vec<u32> {
@@ -284,11 +281,17 @@ type BestSplit = (usize, usize, Vec<LabelId>, Vec<Vec<u32>>);
 
 /// Harmonised identifiers from a greedy splitting tree: each block takes, among the candidate
 /// words, the one whose responses split it into the most classes (then the shortest).
-fn greedy_identifiers(m: &Mealy, tree: &SplittingTree) -> Vec<Vec<Vec<LabelId>>> {
+/// Returns `(state, words)` for the states of `block`, in block order.
+fn greedy_identifiers(
+    m: &Mealy,
+    tree: &SplittingTree,
+    block: Vec<u32>,
+) -> Vec<(u32, Vec<Vec<LabelId>>)> {
     let n = m.num_states();
     let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
     let mut ids: Vec<Vec<Vec<LabelId>>> = vec![Vec::new(); n];
-    let mut stack: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+    let members = block.clone();
+    let mut stack: Vec<Vec<u32>> = vec![block];
     while let Some(block) = stack.pop() {
         if block.len() < 2 {
             continue;
@@ -325,7 +328,10 @@ fn greedy_identifiers(m: &Mealy, tree: &SplittingTree) -> Vec<Vec<Vec<LabelId>>>
         }
         stack.extend(groups.into_iter().rev());
     }
-    ids
+    members
+        .into_iter()
+        .map(|s| (s, std::mem::take(&mut ids[s as usize])))
+        .collect()
 }
 
 #[cfg(test)]
