@@ -7,6 +7,8 @@
 pub mod error;
 pub mod format;
 pub mod info;
+pub mod identify;
 pub mod model;
+pub mod render;
 pub mod suite;
 pub use error::{Error, Result};

@@ -1,0 +1,3 @@
+//! Renderers of test suites into the files users run or hand to other tools.
+
+pub mod words;
