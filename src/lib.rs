@@ -4,7 +4,9 @@
 //! compute compatibility and state identifiers; `suite` builds test suites; `render` writes them;
 //! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
 
+pub mod analysis;
 pub mod error;
+pub mod identify;
 pub mod model;
 pub mod suite;
 pub use error::{Error, Result};
