@@ -1,6 +1,27 @@
 //! State identification for suspension automata (van den Bos Ch. 2-3): distinguishing
-//! experiments as explicit DAGs, pairwise distinguishing graphs giving harmonised state
-//! identifiers (Algorithm 1), splitting graphs (Algorithms 3-4) and adaptive distinguishing graphs
-//! (Algorithm 5) topped up with pairwise graphs.
+//! experiments as explicit DAGs ([`experiment`]), pairwise distinguishing graphs giving harmonised
+//! state identifiers (Algorithm 1, [`distinguishing_graph`]), splitting graphs (Algorithms 3-4)
+//! and adaptive distinguishing graphs (Algorithm 5) topped up with pairwise graphs.
 
+pub mod distinguishing_graph;
+pub mod experiment;
 pub mod random;
+
+pub use crate::analysis::Preference;
+pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
+pub use experiment::{Experiment, ExperimentNode, Race, Step, suite_model};
+
+/// A state identification construction that cannot complete.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IdentifyError {
+    /// An exponential construction outgrew its budget.
+    #[error("{what} exceed the budget of {budget}; {advice}")]
+    Budget {
+        /// What grew.
+        what: String,
+        /// The limit.
+        budget: usize,
+        /// What the user can do.
+        advice: String,
+    },
+}
