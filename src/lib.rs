@@ -6,7 +6,9 @@
 
 pub mod analysis;
 pub mod error;
+pub mod format;
 pub mod identify;
+pub mod info;
 pub mod model;
 pub mod suite;
 pub use error::{Error, Result};

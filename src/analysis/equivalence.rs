@@ -5,119 +5,17 @@
 //! deterministic `X(S)`, computed by partition refinement.
 //!
 //! Equivalence implies compatibility (Lemma 2.25); equivalent states need not be distinguished.
+//!
+//! The computation lives with the model transformations (minimisation uses it); this module
+//! re-exports it under the analysis names.
 
-use crate::model::{StateId, SuspensionAutomaton};
-use std::collections::HashMap;
-
-/// The classes of equivalent states.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Equivalence {
-    /// Class of each state; classes are numbered in order of their smallest state.
-    class: Vec<u32>,
-    num_classes: usize,
-}
-
-impl Equivalence {
-    /// Computes the equivalence classes of the states of `sa` on its demonic completion.
-    pub fn compute(sa: &SuspensionAutomaton) -> Equivalence {
-        let n = sa.num_states();
-        let chaos = n; // χ: enables every label, loops to itself.
-        let inputs: Vec<_> = sa.alphabet.inputs().collect();
-        // Successor of state s (χ included) under every input, and its enabled outputs.
-        let succ = |s: usize, l| -> usize {
-            if s == chaos {
-                return chaos;
-            }
-            sa.after(StateId(s as u32), l).map_or(chaos, |t| t.index())
-        };
-        let outputs_of = |s: usize| -> Vec<u32> {
-            if s == chaos {
-                return sa.alphabet.outputs().map(|l| l.0).collect();
-            }
-            sa.outputs_enabled(StateId(s as u32)).map(|l| l.0).collect()
-        };
-        // Initial partition: by the set of enabled outputs.
-        let mut class = vec![0u32; n + 1];
-        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
-        for (s, c) in class.iter_mut().enumerate() {
-            let key = outputs_of(s);
-            let next = index.len() as u32;
-            *c = *index.entry(key).or_insert(next);
-        }
-        let mut num = index.len();
-        loop {
-            let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
-            let mut next_class = vec![0u32; n + 1];
-            for (s, c) in next_class.iter_mut().enumerate() {
-                let mut key = vec![class[s]];
-                for &a in &inputs {
-                    key.push(class[succ(s, a)]);
-                }
-                if s == chaos {
-                    for x in sa.alphabet.outputs() {
-                        key.push(x.0);
-                        key.push(class[chaos]);
-                    }
-                } else {
-                    for x in sa.outputs_enabled(StateId(s as u32)) {
-                        key.push(x.0);
-                        key.push(class[succ(s, x)]);
-                    }
-                }
-                let next = index.len() as u32;
-                *c = *index.entry(key).or_insert(next);
-            }
-            class = next_class;
-            if index.len() == num {
-                break;
-            }
-            num = index.len();
-        }
-        // Renumber classes of the real states in order of first occurrence.
-        let mut renumber: HashMap<u32, u32> = HashMap::new();
-        let class: Vec<u32> = class[..n]
-            .iter()
-            .map(|c| {
-                let next = renumber.len() as u32;
-                *renumber.entry(*c).or_insert(next)
-            })
-            .collect();
-        Equivalence {
-            num_classes: renumber.len(),
-            class,
-        }
-    }
-
-    /// Whether `q ≈ r`.
-    pub fn equivalent(&self, q: StateId, r: StateId) -> bool {
-        self.class[q.index()] == self.class[r.index()]
-    }
-
-    /// The class number of `q` (classes are numbered by their smallest state).
-    pub fn class_of(&self, q: StateId) -> u32 {
-        self.class[q.index()]
-    }
-
-    /// Number of classes.
-    pub fn num_classes(&self) -> usize {
-        self.num_classes
-    }
-
-    /// The classes, each sorted, in order of their smallest state.
-    pub fn classes(&self) -> Vec<Vec<StateId>> {
-        let mut out = vec![Vec::new(); self.num_classes];
-        for (s, &c) in self.class.iter().enumerate() {
-            out[c as usize].push(StateId(s as u32));
-        }
-        out
-    }
-}
+pub use crate::model::{EquivalenceClasses as Equivalence, equivalence_classes};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::Compatibility;
-    use crate::model::suspension_from_marked;
+    use crate::model::{StateId, suspension_from_marked};
 
     #[test]
     fn unspecified_inputs_equal_explicit_chaos() {
@@ -141,7 +39,7 @@ mod tests {
             ],
         )
         .unwrap();
-        let e = Equivalence::compute(&sa);
+        let e = equivalence_classes(&sa);
         assert!(e.equivalent(StateId(0), StateId(1)));
         assert!(!e.equivalent(StateId(0), StateId(2)));
         assert!(!e.equivalent(StateId(3), StateId(4)));
@@ -160,7 +58,8 @@ mod tests {
     #[test]
     fn compatible_states_of_fig_2_1_are_not_equivalent() {
         let sa = crate::analysis::compatibility::tests::fig_2_1();
-        let e = Equivalence::compute(&sa);
-        assert_eq!(e.num_classes(), 6);
+        let e = equivalence_classes(&sa);
+        // Six singleton classes plus the class of χ.
+        assert_eq!(e.num_classes(), 7);
     }
 }

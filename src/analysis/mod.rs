@@ -9,6 +9,6 @@ pub mod merge;
 pub mod validity;
 
 pub use compatibility::{Compatibility, Move, Preference};
-pub use equivalence::Equivalence;
+pub use equivalence::{Equivalence, equivalence_classes};
 pub use merge::{MergeError, merge};
 pub use validity::{InvalidSpecification, Strategy, Validity};
