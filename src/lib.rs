@@ -4,6 +4,7 @@
 //! compute compatibility and state identifiers; `suite` builds test suites; `render` writes them;
 //! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
 
+pub mod audit;
 pub mod check;
 pub mod error;
 pub mod model;

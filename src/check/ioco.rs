@@ -24,7 +24,8 @@ pub enum MissingInputs {
     /// An error naming the state and input, when the verdict depends on it.
     #[default]
     Reject,
-    /// The input is accepted and ignored (a self-loop), as JTorX completes implementations.
+    /// The input is accepted and ignored: every stable implementation state that refuses it gets a
+    /// self-loop, as JTorX completes implementations (TorX thesis Sec. 3.2).
     SelfLoop,
     /// The behaviour after a refused input is not observed, as EVEREST treats partial models.
     Cut,
@@ -109,6 +110,9 @@ pub fn check_ioco(
     let vocab = Vocabulary::of(&[spec, imp])?;
     let mut s_obs = Observer::new(spec, &vocab, opts.budget);
     let mut i_obs = Observer::new(imp, &vocab, opts.budget);
+    if opts.missing_inputs == MissingInputs::SelfLoop {
+        i_obs = i_obs.with_self_loops(&vocab);
+    }
     let start = (s_obs.initial(), i_obs.initial());
     // nodes[k] = (spec state, impl state, parent node, label from parent)
     let mut nodes: Vec<(u32, u32, usize, LabelId)> =
@@ -172,6 +176,7 @@ pub fn check_ioco(
             let q2 = match i_obs.after(q, a)? {
                 Some(q2) => q2,
                 None => match opts.missing_inputs {
+                    // Unreachable with self-loops, except for a divergent set without stable states.
                     MissingInputs::SelfLoop => q,
                     MissingInputs::Cut => continue,
                     MissingInputs::Reject => {

@@ -172,6 +172,7 @@ pub struct Observer<'a> {
     label_map: Vec<Option<LabelId>>,
     budget: usize,
     derive_quiescence: bool,
+    self_loop_inputs: Vec<LabelId>,
     sets: Vec<Vec<StateId>>,
     set_index: HashMap<Vec<StateId>, u32>,
     /// Per built state: enabled labels with targets (sorted by label) and the inputs enabled in all
@@ -200,6 +201,7 @@ impl<'a> Observer<'a> {
             label_map,
             budget,
             derive_quiescence: false,
+            self_loop_inputs: Vec::new(),
             sets: Vec::new(),
             set_index: HashMap::new(),
             built: Vec::new(),
@@ -221,6 +223,16 @@ impl<'a> Observer<'a> {
             }
         }
         o
+    }
+
+    /// Makes the model input-enabled the way JTorX does (TorX thesis Sec. 3.2): every stable state
+    /// (every state of a suspension automaton) that refuses an input of `vocab` gets a self-loop.
+    pub fn with_self_loops(mut self, vocab: &Vocabulary) -> Self {
+        self.self_loop_inputs = vocab
+            .ids()
+            .filter(|&l| vocab.kind(l) == LabelKind::Input)
+            .collect();
+        self
     }
 
     /// The initial observation state.
@@ -294,6 +306,11 @@ impl<'a> Observer<'a> {
                     .iter()
                     .filter_map(|&(l, t)| self.label_map[l.index()].map(|v| (v, t.0)))
                     .collect();
+                for &a in &self.self_loop_inputs {
+                    if !edges.iter().any(|&(l, _)| l == a) {
+                        edges.push((a, q));
+                    }
+                }
                 edges.sort_unstable();
                 let inputs = sa
                     .inputs_enabled(StateId(q))
@@ -329,6 +346,11 @@ impl<'a> Observer<'a> {
                     }
                     all_inputs.extend(inputs.iter().copied());
                     if stable {
+                        for &a in &self.self_loop_inputs {
+                            if !inputs.contains(&a) {
+                                succ.entry(a).or_default().insert(s);
+                            }
+                        }
                         any_stable = true;
                         common_inputs = Some(match common_inputs {
                             None => inputs,
