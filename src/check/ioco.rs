@@ -24,8 +24,8 @@ pub enum MissingInputs {
     /// An error naming the state and input, when the verdict depends on it.
     #[default]
     Reject,
-    /// The input is accepted and ignored: every stable implementation state that refuses it gets a
-    /// self-loop, as JTorX completes implementations (TorX thesis Sec. 3.2).
+    /// The input is accepted and ignored: every implementation state that does not enable it gets
+    /// a self-loop, as JTorX completes implementations (TorX thesis Sec. 3.2).
     SelfLoop,
     /// The behaviour after a refused input is not observed, as EVEREST treats partial models.
     Cut,
@@ -176,7 +176,7 @@ pub fn check_ioco(
             let q2 = match i_obs.after(q, a)? {
                 Some(q2) => q2,
                 None => match opts.missing_inputs {
-                    // Unreachable with self-loops, except for a divergent set without stable states.
+                    // Not reached: with self-loops every state enables every input.
                     MissingInputs::SelfLoop => q,
                     MissingInputs::Cut => continue,
                     MissingInputs::Reject => {

@@ -8,6 +8,8 @@ pub mod language;
 pub mod mealy;
 pub mod observe;
 pub mod regex;
+#[cfg(test)]
+mod tests;
 
 pub use ioco::{IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs, check_ioco};
 pub use language::{LanguageVerdict, LanguageWitness, Violation, check_language};

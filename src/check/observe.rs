@@ -4,8 +4,9 @@
 //!
 //! A [`SuspensionAutomaton`] is mapped directly. An [`Lts`] is determinised on the fly over its
 //! reachable τ-closed state sets, with a budget on the number of sets: quiescence δ leads from a set
-//! to its quiescent states (stable, no output enabled); divergent states (on τ-cycles) count as not
-//! quiescent (fairness). If the LTS already carries explicit quiescence transitions, they are kept as
+//! to its quiescent states (no output enabled, and stable). Divergent states (on τ-cycles) count as
+//! not quiescent (fairness: the cycle is left eventually), unless no stable state can be reached
+//! from them at all: such a livelock shows no output ever, so it is observed as quiescence. If the LTS already carries explicit quiescence transitions, they are kept as
 //! written and no quiescence is derived. Every observation state also records the inputs enabled in
 //! *all* stable states of its set (TorX thesis Sec. 4.2.6), needed for uioco (Def. 2.2.17).
 
@@ -39,6 +40,37 @@ impl Observable<'_> {
             })
             .collect()
     }
+}
+
+/// Per state: whether no stable state is reachable from it by internal steps (a livelock, which
+/// an observer cannot tell from quiescence).
+fn livelocked_states(lts: &Lts) -> Vec<bool> {
+    let n = lts.num_states();
+    let mut rev: Vec<Vec<StateId>> = vec![Vec::new(); n];
+    let mut reaches_stable = vec![false; n];
+    let mut stack = Vec::new();
+    for s in lts.states() {
+        let mut stable = true;
+        for &(l, t) in lts.transitions_from(s) {
+            if lts.alphabet.is_internal(l) {
+                stable = false;
+                rev[t.index()].push(s);
+            }
+        }
+        if stable {
+            reaches_stable[s.index()] = true;
+            stack.push(s);
+        }
+    }
+    while let Some(t) = stack.pop() {
+        for &s in &rev[t.index()] {
+            if !reaches_stable[s.index()] {
+                reaches_stable[s.index()] = true;
+                stack.push(s);
+            }
+        }
+    }
+    reaches_stable.into_iter().map(|r| !r).collect()
 }
 
 /// The labels of both models, by name; quiescence of either model maps to one label.
@@ -173,6 +205,7 @@ pub struct Observer<'a> {
     budget: usize,
     derive_quiescence: bool,
     self_loop_inputs: Vec<LabelId>,
+    livelock: Vec<bool>,
     sets: Vec<Vec<StateId>>,
     set_index: HashMap<Vec<StateId>, u32>,
     /// Per built state: enabled labels with targets (sorted by label) and the inputs enabled in all
@@ -202,6 +235,7 @@ impl<'a> Observer<'a> {
             budget,
             derive_quiescence: false,
             self_loop_inputs: Vec::new(),
+            livelock: Vec::new(),
             sets: Vec::new(),
             set_index: HashMap::new(),
             built: Vec::new(),
@@ -216,6 +250,7 @@ impl<'a> Observer<'a> {
             Observable::Lts(lts) => {
                 let q = lts.alphabet.quiescence();
                 o.derive_quiescence = !lts.triples().any(|(_, l, _)| Some(l) == q);
+                o.livelock = livelocked_states(lts);
                 let init = o.closure(vec![lts.initial()]);
                 o.set_index.insert(init.clone(), 0);
                 o.sets.push(init);
@@ -225,8 +260,8 @@ impl<'a> Observer<'a> {
         o
     }
 
-    /// Makes the model input-enabled the way JTorX does (TorX thesis Sec. 3.2): every stable state
-    /// (every state of a suspension automaton) that refuses an input of `vocab` gets a self-loop.
+    /// Makes the model input-enabled the way JTorX does (TorX thesis Sec. 3.2): every state that
+    /// does not enable an input of `vocab` gets a self-loop on it.
     pub fn with_self_loops(mut self, vocab: &Vocabulary) -> Self {
         self.self_loop_inputs = vocab
             .ids()
@@ -345,20 +380,20 @@ impl<'a> Observer<'a> {
                         }
                     }
                     all_inputs.extend(inputs.iter().copied());
-                    if stable {
-                        for &a in &self.self_loop_inputs {
-                            if !inputs.contains(&a) {
-                                succ.entry(a).or_default().insert(s);
-                            }
+                    for &a in &self.self_loop_inputs {
+                        if !inputs.contains(&a) {
+                            succ.entry(a).or_default().insert(s);
                         }
+                    }
+                    if !has_output && (stable || self.livelock[s.index()]) {
+                        quiescent.push(s);
+                    }
+                    if stable {
                         any_stable = true;
                         common_inputs = Some(match common_inputs {
                             None => inputs,
                             Some(c) => c.intersection(&inputs).copied().collect(),
                         });
-                        if !has_output {
-                            quiescent.push(s);
-                        }
                     }
                 }
                 let mut edges = Vec::with_capacity(succ.len() + 1);
