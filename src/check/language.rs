@@ -126,34 +126,93 @@ impl LazyDfa {
     }
 }
 
+/// A language of desired or forbidden behaviour.
+#[derive(Copy, Clone, Debug)]
+pub enum Language<'a> {
+    /// The words of a regular expression over labels.
+    Regex(&'a Regex),
+    /// The suspension traces of a model (a prefix-closed language).
+    Traces(Observable<'a>),
+}
+
+/// A deterministic acceptor of a [`Language`], built lazily.
+enum Acceptor<'a> {
+    Regex(LazyDfa),
+    Traces(Observer<'a>),
+}
+
+impl Acceptor<'_> {
+    fn accepting(&self, d: u32) -> bool {
+        match self {
+            Acceptor::Regex(a) => a.accepting(d),
+            Acceptor::Traces(_) => true,
+        }
+    }
+
+    fn alive(&self, d: u32) -> bool {
+        match self {
+            Acceptor::Regex(a) => a.alive(d),
+            Acceptor::Traces(_) => true,
+        }
+    }
+
+    /// The successor on `l`; `None` when no word with this prefix is in the language.
+    fn next(&mut self, d: u32, l: LabelId) -> Result<Option<u32>, CheckError> {
+        match self {
+            Acceptor::Regex(a) => a.next(d, l).map(Some),
+            Acceptor::Traces(o) => o.after(d, l),
+        }
+    }
+}
+
+/// The acceptor of a language with its initial state.
+fn acceptor<'a>(
+    l: Option<Language<'a>>,
+    vocab: &Vocabulary,
+) -> Result<Option<(Acceptor<'a>, u32)>, CheckError> {
+    Ok(match l {
+        None => None,
+        Some(Language::Regex(r)) => Some((
+            Acceptor::Regex(LazyDfa::new(r.compile(vocab)?, DEFAULT_BUDGET)),
+            0,
+        )),
+        Some(Language::Traces(m)) => {
+            let o = Observer::new(m, vocab, DEFAULT_BUDGET);
+            let init = o.initial();
+            Some((Acceptor::Traces(o), init))
+        }
+    })
+}
+
 /// Decides `imp conf(D,F) spec`; an absent `desired` or `forbidden` is the empty language.
 pub fn check_language(
     spec: Observable<'_>,
     imp: Observable<'_>,
-    desired: Option<&Regex>,
-    forbidden: Option<&Regex>,
+    desired: Option<Language<'_>>,
+    forbidden: Option<Language<'_>>,
 ) -> Result<LanguageVerdict, CheckError> {
-    let vocab = Vocabulary::of(&[spec, imp])?;
-    let dfa = |re: Option<&Regex>| -> Result<Option<LazyDfa>, CheckError> {
-        Ok(match re {
-            Some(r) => Some(LazyDfa::new(r.compile(&vocab)?, DEFAULT_BUDGET)),
-            None => None,
-        })
+    let mut models = vec![spec, imp];
+    for l in [desired, forbidden].into_iter().flatten() {
+        if let Language::Traces(m) = l {
+            models.push(m);
+        }
+    }
+    let vocab = Vocabulary::of(&models)?;
+    let (mut d_dfa, d0) = match acceptor(desired, &vocab)? {
+        Some((a, i)) => (Some(a), i),
+        None => (None, u32::MAX),
     };
-    let mut d_dfa = dfa(desired)?;
-    let mut f_dfa = dfa(forbidden)?;
+    let (mut f_dfa, f0) = match acceptor(forbidden, &vocab)? {
+        Some((a, i)) => (Some(a), i),
+        None => (None, u32::MAX),
+    };
     let mut s_obs = Observer::new(spec, &vocab, DEFAULT_BUDGET);
     let mut i_obs = Observer::new(imp, &vocab, DEFAULT_BUDGET);
     const NONE: u32 = u32::MAX;
     // A product state: (D state, F state, spec state or NONE, impl state); D/F state NONE when the
-    // language is empty.
+    // language is empty or no word of it starts with the trace.
     type P = (u32, u32, u32, u32);
-    let start: P = (
-        if d_dfa.is_some() { 0 } else { NONE },
-        if f_dfa.is_some() { 0 } else { NONE },
-        s_obs.initial(),
-        i_obs.initial(),
-    );
+    let start: P = (d0, f0, s_obs.initial(), i_obs.initial());
     let mut nodes: Vec<(P, usize, LabelId)> = vec![(start, usize::MAX, LabelId(0))];
     let mut seen: HashMap<P, ()> = HashMap::from([(start, ())]);
     let mut queue = VecDeque::from([0usize]);
@@ -187,11 +246,11 @@ pub fn check_language(
         let edges: Vec<(LabelId, u32)> = i_obs.enabled(q)?.to_vec();
         for (l, q2) in edges {
             let d2 = match (&mut d_dfa, d) {
-                (Some(a), d) if d != NONE => a.next(d, l)?,
+                (Some(a), d) if d != NONE => a.next(d, l)?.unwrap_or(NONE),
                 _ => NONE,
             };
             let f2 = match (&mut f_dfa, f) {
-                (Some(a), f) if f != NONE => a.next(f, l)?,
+                (Some(a), f) if f != NONE => a.next(f, l)?.unwrap_or(NONE),
                 _ => NONE,
             };
             let s2 = if s == NONE {
@@ -222,8 +281,8 @@ mod tests {
         match check_language(
             Observable::Lts(&s),
             Observable::Lts(&i),
-            d.as_ref(),
-            f.as_ref(),
+            d.as_ref().map(Language::Regex),
+            f.as_ref().map(Language::Regex),
         )
         .unwrap()
         {

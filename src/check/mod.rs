@@ -12,7 +12,7 @@ pub mod regex;
 mod tests;
 
 pub use ioco::{IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs, check_ioco};
-pub use language::{LanguageVerdict, LanguageWitness, Violation, check_language};
+pub use language::{Language, LanguageVerdict, LanguageWitness, Violation, check_language};
 pub use mealy::{MealyDifference, MealyVerdict, check_mealy};
 pub use observe::{Observable, Observer, Vocabulary};
 pub use regex::{Regex, RegexError};

@@ -456,6 +456,52 @@ impl<'a> Observer<'a> {
     }
 }
 
+/// The suspension automaton of a model: its reachable observation states with their
+/// transitions (for an LTS, the determinisation described in the module documentation).
+pub fn suspension_of(
+    model: Observable<'_>,
+    budget: usize,
+) -> Result<SuspensionAutomaton, crate::Error> {
+    if let Observable::Suspension(sa) = model {
+        return Ok(sa.clone());
+    }
+    let vocab = Vocabulary::of(&[model])?;
+    let mut obs = Observer::new(model, &vocab, budget);
+    let mut alphabet = crate::model::Alphabet::new();
+    let model_error = |source| crate::Error::Model {
+        path: match model {
+            Observable::Lts(l) => l.name.clone(),
+            Observable::Suspension(s) => s.name.clone(),
+        },
+        source,
+    };
+    for l in vocab.ids() {
+        let r = if l == vocab.quiescence() {
+            alphabet.set_quiescence(vocab.name(l))
+        } else {
+            alphabet.add(vocab.name(l), vocab.kind(l))
+        };
+        r.map_err(|e| model_error(e.into()))?;
+    }
+    let mut triples = Vec::new();
+    let mut q = 0u32;
+    while (q as usize) < obs.num_states() {
+        for &(l, t) in obs.enabled(q)? {
+            triples.push((StateId(q), l, StateId(t)));
+        }
+        q += 1;
+    }
+    let names = (0..obs.num_states() as u32)
+        .map(|q| obs.state_name(q))
+        .collect();
+    let name = match model {
+        Observable::Lts(l) => l.name.clone(),
+        Observable::Suspension(s) => s.name.clone(),
+    };
+    SuspensionAutomaton::new(name, alphabet, names, StateId(obs.initial()), triples)
+        .map_err(model_error)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,6 +534,21 @@ mod tests {
         assert_eq!(o.state_name(d), "{1}");
         let x = v.get("x").unwrap();
         assert_eq!(o.after(q0, x).unwrap(), None);
+    }
+
+    #[test]
+    fn suspension_automaton_of_an_lts() {
+        let lts = lts_from_marked(
+            "t",
+            3,
+            &[(0, "tau", 1), (0, "?a", 2), (1, "?b", 2), (2, "!x", 0)],
+        )
+        .unwrap();
+        let sa = suspension_of(Observable::Lts(&lts), 100).unwrap();
+        assert_eq!(sa.state_names(), ["{0,1}", "{2}", "{1}"]);
+        // {0,1}: delta, ?a, ?b; {2}: !x; {1}: delta, ?b.
+        assert_eq!(sa.num_transitions(), 3 + 1 + 2);
+        assert!(sa.blocking_state().is_none());
     }
 
     #[test]

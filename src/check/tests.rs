@@ -41,8 +41,8 @@ fn conf(spec: &Lts, imp: &Lts, d: Option<&str>, f: Option<&str>) -> LanguageVerd
     check_language(
         Observable::Lts(spec),
         Observable::Lts(imp),
-        d.as_ref(),
-        f.as_ref(),
+        d.as_ref().map(Language::Regex),
+        f.as_ref().map(Language::Regex),
     )
     .unwrap()
 }
@@ -261,6 +261,31 @@ fn atm_withdrawal_conf_finds_a_fault_ioco_misses() {
     };
     assert_eq!(w.trace.join(" "), "?ic ?pin !cpi ?wd ?amo !ins ?amo");
     assert_eq!(w.violation, Violation::DesiredNotInSpecification);
+    // The same D given as an automaton: its traces (prefix-closed) are the desired behaviour.
+    let d_model = lts(
+        "D",
+        8,
+        &[
+            (0, "?ic", 1),
+            (1, "?pin", 2),
+            (2, "!cpi", 3),
+            (3, "?wd", 4),
+            (4, "?amo", 5),
+            (5, "!ins", 6),
+            (6, "?amo", 7),
+        ],
+    );
+    let v = check_language(
+        Observable::Lts(&a),
+        Observable::Lts(&z),
+        Some(Language::Traces(Observable::Lts(&d_model))),
+        None,
+    )
+    .unwrap();
+    let LanguageVerdict::Fails(w2) = v else {
+        panic!("Z must fail")
+    };
+    assert_eq!(w2, w);
 }
 
 #[test]
