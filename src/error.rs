@@ -40,6 +40,9 @@ pub enum Error {
     /// Options that do not fit together or do not fit the model.
     #[error("{0}")]
     Usage(String),
+    /// A model file that does not follow its format (`FILE:LINE:COL: found X, expected Y`).
+    #[error(transparent)]
+    Parse(#[from] crate::format::ParseError),
 }
 
 impl Error {

@@ -7,6 +7,8 @@
 pub mod audit;
 pub mod check;
 pub mod error;
+pub mod format;
+pub mod info;
 pub mod model;
 pub mod suite;
 pub use error::{Error, Result};
