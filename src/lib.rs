@@ -5,11 +5,12 @@
 //! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
 
 pub mod analysis;
+pub mod audit;
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod identify;
 pub mod info;
-pub mod identify;
 pub mod model;
 pub mod render;
 pub mod suite;
