@@ -8,3 +8,4 @@ pub mod error;
 pub mod model;
 pub mod suite;
 pub use error::{Error, Result};
+pub mod exec;
