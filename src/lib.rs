@@ -9,3 +9,4 @@ pub mod model;
 pub mod suite;
 pub use error::{Error, Result};
 pub mod exec;
+pub mod render;
