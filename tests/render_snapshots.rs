@@ -32,7 +32,10 @@ fn check(suite: &str, format: Format, format_name: &str) {
                     .lines()
                     .zip(f.contents.lines())
                     .position(|(a, b)| a != b)
-                    .map_or(expected.lines().count().min(f.contents.lines().count()), |k| k)
+                    .map_or(
+                        expected.lines().count().min(f.contents.lines().count()),
+                        |k| k,
+                    )
                     + 1;
                 mismatches.push(format!("{} differs from line {line}", path.display()));
             }
@@ -82,6 +85,9 @@ fn templates_can_be_overridden_from_a_directory() {
     assert_eq!(files[0].path, Path::new("toggle.ttcn"));
     std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "{% for t in tests %}").unwrap();
     let err = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap_err();
-    assert!(err.to_string().starts_with("template ttcn/suite.ttcn.j2:"), "{err}");
+    assert!(
+        err.to_string().starts_with("template ttcn/suite.ttcn.j2:"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
