@@ -37,6 +37,12 @@ pub enum Error {
     /// Options that do not fit together or do not fit the model.
     #[error("{0}")]
     Usage(String),
+    /// A suite cannot be executed against the given model or system.
+    #[error(transparent)]
+    Exec(#[from] crate::exec::ExecError),
+    /// A suite cannot be rendered.
+    #[error(transparent)]
+    Render(#[from] crate::render::RenderError),
 }
 
 impl Error {
