@@ -14,6 +14,8 @@ on its stdin and stdout), observes quiescence when no line arrives within NCOMPL
 (default 200) milliseconds, resets by restarting the process, and re-runs a test that ended in
 "retry" up to NCOMPLETE_RETRIES (default 20) times; exhausting them fails the test as
 inconclusive, with the reason.
+
+PYTEST_DONT_REWRITE (plain asserts are not used here; the test module imports this file first).
 """
 import os
 import queue

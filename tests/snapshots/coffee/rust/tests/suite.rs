@@ -5,4 +5,6 @@
 //! type implements `coffee_deluxe_ncomplete_tests::runtime::Adapter`) and run
 //! `cargo test --test my_system`.
 
-coffee_deluxe_ncomplete_tests::suite_tests!(coffee_deluxe_ncomplete_tests::runtime::StdioAdapter::from_env());
+use coffee_deluxe_ncomplete_tests::runtime::StdioAdapter;
+
+coffee_deluxe_ncomplete_tests::suite_tests!(StdioAdapter::from_env());

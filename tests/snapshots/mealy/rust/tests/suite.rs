@@ -5,4 +5,6 @@
 //! type implements `toggle_ncomplete_tests::runtime::Adapter`) and run
 //! `cargo test --test my_system`.
 
-toggle_ncomplete_tests::suite_tests!(toggle_ncomplete_tests::runtime::StdioAdapter::from_env());
+use toggle_ncomplete_tests::runtime::StdioAdapter;
+
+toggle_ncomplete_tests::suite_tests!(StdioAdapter::from_env());
