@@ -43,6 +43,9 @@ pub enum Error {
     /// A suite cannot be rendered.
     #[error(transparent)]
     Render(#[from] crate::render::RenderError),
+    /// A model file that does not follow its format (`FILE:LINE:COL: found X, expected Y`).
+    #[error(transparent)]
+    Parse(#[from] crate::format::ParseError),
 }
 
 impl Error {

@@ -5,6 +5,8 @@
 //! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
 
 pub mod error;
+pub mod format;
+pub mod info;
 pub mod model;
 pub mod suite;
 pub use error::{Error, Result};

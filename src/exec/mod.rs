@@ -42,49 +42,13 @@ pub enum ExecError {
     },
 }
 
-use crate::model::{LabelKind, Lts, Model, SuspensionAutomaton};
+use crate::model::{Lts, Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension};
 use crate::suite::SuiteModel;
 
-/// The suspension automaton of an LTS that needs no determinisation: no internal steps, at most
-/// one transition per state and label. Quiescence is added as a self-loop on every state that
-/// enables no output (TorX thesis Def. 2.2.12 specialised to τ-free deterministic systems); an
-/// LTS that already has quiescence transitions is taken as a suspension automaton as it is.
-pub fn deterministic_suspension(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
-    if !lts.is_deterministic() {
-        return Err(ExecError::Unsupported(format!(
-            "model `{}` has internal steps or nondeterministic transitions; convert it to its suspension automaton first (ncomplete convert --suspension)",
-            lts.name
-        )));
-    }
-    let mut alphabet = lts.alphabet.clone();
-    let mut triples: Vec<_> = lts.triples().collect();
-    let explicit = alphabet
-        .quiescence()
-        .is_some_and(|d| triples.iter().any(|&(_, l, _)| l == d));
-    if !explicit {
-        let delta = match alphabet.quiescence() {
-            Some(d) => d,
-            None => alphabet
-                .set_quiescence("delta")
-                .map_err(|e| ExecError::Unsupported(e.to_string()))?,
-        };
-        for q in lts.states() {
-            let has_output = lts.transitions_from(q).iter().any(|&(l, _)| {
-                alphabet.kind(l) == LabelKind::Output && Some(l) != alphabet.quiescence()
-            });
-            if !has_output {
-                triples.push((q, delta, q));
-            }
-        }
-    }
-    SuspensionAutomaton::new(
-        lts.name.clone(),
-        alphabet,
-        lts.state_names().to_vec(),
-        lts.initial(),
-        triples,
-    )
-    .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", lts.name)))
+/// The suspension automaton of an LTS (TorX thesis Def. 2.2.12, fair divergence).
+pub fn suspension_of(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
+    lts_to_suspension(lts, &SuspensionOptions::default())
+        .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", lts.name)))
 }
 
 /// The implementation model as a system over the labels of a suite: Mealy machines directly,
@@ -96,9 +60,7 @@ pub fn system_for_suite(
 ) -> Result<SimulatedSystem, ExecError> {
     match model {
         Model::Mealy(m) => SimulatedSystem::from_mealy(m, suite, enabling),
-        Model::Lts(lts) => {
-            SimulatedSystem::from_suspension(&deterministic_suspension(lts)?, suite, enabling)
-        }
+        Model::Lts(lts) => SimulatedSystem::from_suspension(&suspension_of(lts)?, suite, enabling),
     }
 }
 
@@ -106,7 +68,7 @@ pub fn system_for_suite(
 pub fn sut_for_model(model: &Model) -> Result<sut::Sut, ExecError> {
     match model {
         Model::Mealy(m) => sut::Sut::from_mealy(m),
-        Model::Lts(lts) => sut::Sut::from_suspension(&deterministic_suspension(lts)?),
+        Model::Lts(lts) => sut::Sut::from_suspension(&suspension_of(lts)?),
     }
 }
 
@@ -174,21 +136,26 @@ mod tests {
     use crate::model::lts_from_marked;
 
     #[test]
-    fn deterministic_ltss_get_quiescence_where_no_output_is_enabled() {
-        let lts = lts_from_marked("l", 2, &[(0, "?a", 1), (1, "!x", 0)]).unwrap();
-        let sa = deterministic_suspension(&lts).unwrap();
-        let d = sa.quiescence();
-        assert_eq!(
-            sa.after(crate::model::StateId(0), d),
-            Some(crate::model::StateId(0))
-        );
-        assert_eq!(sa.after(crate::model::StateId(1), d), None);
-        let nondet = lts_from_marked("n", 2, &[(0, "?a", 1), (0, "tau", 0)]).unwrap();
-        assert!(
-            deterministic_suspension(&nondet)
-                .unwrap_err()
-                .to_string()
-                .contains("suspension automaton first")
-        );
+    fn nondeterministic_ltss_run_through_their_suspension_automaton() {
+        // ?a leads nondeterministically to a state that outputs x or to a quiescent one.
+        let lts = lts_from_marked(
+            "l",
+            3,
+            &[(0, "?a", 1), (0, "?a", 2), (1, "!x", 0), (2, "tau", 0)],
+        )
+        .unwrap();
+        let suite = SuiteModel {
+            name: "l".into(),
+            inputs: vec!["a".into()],
+            outputs: vec!["x".into()],
+            quiescence: Some("delta".into()),
+        };
+        let sys = system_for_suite(&Model::Lts(lts), &suite, InputEnabling::SelfLoop).unwrap();
+        // After ?a both x and quiescence (after the internal step) are possible.
+        let q = sys
+            .after_input(sys.initial(), crate::model::LabelId(0))
+            .unwrap();
+        let outs: Vec<u32> = sys.outputs(q).iter().map(|&(o, _)| o.0).collect();
+        assert_eq!(outs, [0, 1]);
     }
 }

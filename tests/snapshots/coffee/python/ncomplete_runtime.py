@@ -3,19 +3,17 @@
 No dependency on ncomplete at run time: standard library and pytest only.
 
 Adapter interface (plug your own in through a pytest fixture named `ncomplete_adapter` in your
-conftest.py; it overrides the default below):
+conftest.py returning an Adapter; without one, the default below is used):
     reset()                 bring the system to its initial state
     send(label)             apply an input
     receive(timeout) -> str | None
                             the next output, or None when nothing arrives within `timeout`
                             seconds (quiescence)
-The default fixture is a StdioAdapter: it starts the command in NCOMPLETE_SUT (one label per line
+The default adapter is a StdioAdapter: it starts the command in NCOMPLETE_SUT (one label per line
 on its stdin and stdout), observes quiescence when no line arrives within NCOMPLETE_QUIESCENCE_MS
 (default 200) milliseconds, resets by restarting the process, and re-runs a test that ended in
 "retry" up to NCOMPLETE_RETRIES (default 20) times; exhausting them fails the test as
 inconclusive, with the reason.
-
-PYTEST_DONT_REWRITE (plain asserts are not used here; the test module imports this file first).
 """
 import os
 import queue
@@ -150,9 +148,8 @@ def retries():
     return _env_int("NCOMPLETE_RETRIES", 20)
 
 
-@pytest.fixture
-def ncomplete_adapter():
-    """Default adapter: the process in NCOMPLETE_SUT. Override this fixture to plug in yours."""
+def default_adapter():
+    """The StdioAdapter of the process in NCOMPLETE_SUT."""
     command = os.environ.get("NCOMPLETE_SUT")
     if not command:
         pytest.fail(
@@ -161,9 +158,15 @@ def ncomplete_adapter():
             "`ncomplete_adapter` fixture in conftest.py",
             pytrace=False,
         )
-    adapter = StdioAdapter(command)
-    yield adapter
-    adapter.close()
+    return StdioAdapter(command)
+
+
+def adapter_for(request):
+    """The user's `ncomplete_adapter` fixture if one is defined, else the default adapter."""
+    try:
+        return request.getfixturevalue("ncomplete_adapter"), False
+    except pytest.FixtureLookupError:
+        return default_adapter(), True
 
 
 def _shown(model, label):
@@ -229,8 +232,24 @@ def execute_once(adapter, model, nodes, quiescence):
         return nxt, trace, message
 
 
-def run_test(adapter, model, name, nodes):
-    """Runs a test, re-running it after "retry"; fails with the trace on a fail verdict."""
+def run_test(request, model, name, nodes):
+    """Runs a test, re-running it after "retry"; fails with the trace on a fail verdict.
+
+    `request` is pytest's request object (the adapter comes from the `ncomplete_adapter` fixture
+    or NCOMPLETE_SUT) or an Adapter.
+    """
+    if isinstance(request, Adapter):
+        adapter, owned = request, False
+    else:
+        adapter, owned = adapter_for(request)
+    try:
+        _run(adapter, model, name, nodes)
+    finally:
+        if owned:
+            adapter.close()
+
+
+def _run(adapter, model, name, nodes):
     quiescence = quiescence_seconds()
     attempts = retries() + 1
     trace = []

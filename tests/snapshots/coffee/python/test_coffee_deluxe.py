@@ -10,8 +10,6 @@ or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_r
 
 from ncomplete_runtime import Model, run_test
 
-pytest_plugins = ["ncomplete_runtime"]
-
 MODEL = Model(
     name="coffee \"deluxe\"",
     inputs=["coin", "button"],
@@ -24,8 +22,8 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0001", [
+def test_t0001(request):
+    run_test(request, MODEL, "t0001", [
         ("send", "coin", 1, {}),
         ("expect", {"delta": 2}),
         ("send", "button", 3, {}),
@@ -34,16 +32,16 @@ def test_t0001(ncomplete_adapter):
     ])
 
 
-def test_t0002(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0002", [
+def test_t0002(request):
+    run_test(request, MODEL, "t0002", [
         ("expect", {"delta": 1}),
         ("send", "button", 2, {}),
         ("expect", {"delta": "pass"}),
     ])
 
 
-def test_t0003(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0003", [
+def test_t0003(request):
+    run_test(request, MODEL, "t0003", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {}),
         ("send", "coin", 3, {"coffee": 4, "tea": 4}),
@@ -52,8 +50,8 @@ def test_t0003(ncomplete_adapter):
     ])
 
 
-def test_t0004(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0004", [
+def test_t0004(request):
+    run_test(request, MODEL, "t0004", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {}),
         ("expect", {"coffee": 3, "tea": 3}),

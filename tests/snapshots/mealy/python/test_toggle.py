@@ -10,8 +10,6 @@ or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_r
 
 from ncomplete_runtime import Model, run_test
 
-pytest_plugins = ["ncomplete_runtime"]
-
 MODEL = Model(
     name="toggle",
     inputs=["a", "b"],
@@ -24,8 +22,8 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0001", [
+def test_t0001(request):
+    run_test(request, MODEL, "t0001", [
         ("send", "a", 1, {}),
         ("expect", {"0": 2}),
         ("send", "a", 3, {}),
@@ -33,8 +31,8 @@ def test_t0001(ncomplete_adapter):
     ])
 
 
-def test_t0002(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0002", [
+def test_t0002(request):
+    run_test(request, MODEL, "t0002", [
         ("send", "b", 1, {}),
         ("expect", {"0": 2}),
         ("send", "a", 3, {}),
