@@ -15,3 +15,5 @@ pub mod model;
 pub mod render;
 pub mod suite;
 pub use error::{Error, Result};
+pub mod exec;
+pub mod render;
