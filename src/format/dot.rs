@@ -14,7 +14,7 @@
 
 use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, build_model};
-use super::position::{ParseError, Warning, describe_char_at, excerpt};
+use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use crate::error::Error;
 use crate::model::{Lts, Mealy, Model};
 use std::borrow::Cow;
@@ -42,8 +42,7 @@ enum Tok<'a> {
 #[derive(Clone, Debug)]
 struct Token<'a> {
     tok: Tok<'a>,
-    start: usize,
-    end: usize,
+    span: Span,
 }
 
 struct Lexer<'a> {
@@ -108,8 +107,7 @@ impl<'a> Lexer<'a> {
         let Some(&c) = b.get(start) else {
             return Ok(Token {
                 tok: Tok::Eof,
-                start,
-                end: start,
+                span: Span::new(start, start),
             });
         };
         let single = |tok| (tok, start + 1);
@@ -144,7 +142,10 @@ impl<'a> Lexer<'a> {
             }
         };
         self.pos = end;
-        Ok(Token { tok, start, end })
+        Ok(Token {
+            tok,
+            span: Span::new(start, end),
+        })
     }
 
     /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
@@ -252,8 +253,8 @@ fn describe(tok: &Token<'_>, text: &str) -> String {
     match &tok.tok {
         Tok::Eof => "end of file".to_owned(),
         Tok::Id(s, true) => format!("`{}`", excerpt(s)),
-        Tok::Id(..) => format!("`{}`", excerpt(&text[tok.start..tok.end])),
-        _ => format!("`{}`", &text[tok.start..tok.end]),
+        Tok::Id(..) => format!("`{}`", excerpt(&text[tok.span.start..tok.span.end])),
+        _ => format!("`{}`", &text[tok.span.start..tok.span.end]),
     }
 }
 
@@ -300,7 +301,7 @@ impl<'a> Parser<'a> {
 
     fn error_at(&self, tok: &Token<'_>, expected: impl Into<String>) -> ParseError {
         self.lexer
-            .error(tok.start, describe(tok, self.lexer.text), expected)
+            .error(tok.span.start, describe(tok, self.lexer.text), expected)
     }
 
     fn expect(&mut self, want: Tok<'static>, expected: &str) -> Result<Token<'a>, ParseError> {
@@ -328,7 +329,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok((s, t.start))
+        Ok((s, t.span.start))
     }
 
     fn node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
@@ -449,7 +450,7 @@ impl<'a> Parser<'a> {
         let open = self.expect(Tok::LBrace, "`{` opening the subgraph")?;
         if self.depth >= MAX_NESTING {
             return Err(self.lexer.error(
-                open.start,
+                open.span.start,
                 format!("a subgraph nested {} deep", self.depth + 1),
                 format!("at most {MAX_NESTING} nested subgraphs"),
             ));
@@ -494,7 +495,7 @@ impl<'a> Parser<'a> {
                 };
                 return Err(self.error_at(&op, expected));
             }
-            ops.push(op.start);
+            ops.push(op.span.start);
             let next = self.peek()?.clone();
             let endpoint = match &next.tok {
                 Tok::LBrace => self.subgraph(edge_label.clone(), members)?,
