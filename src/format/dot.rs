@@ -1068,3 +1068,33 @@ name" -> 1 [label=delta]
         assert_eq!(write_mealy(&m2), text);
     }
 }
+
+#[cfg(test)]
+mod more_error_shapes {
+    use super::*;
+
+    #[test]
+    fn ports_and_subgraphs() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "digraph { a: -> b }",
+                "t.dot:1:14: found `->`, expected a port name after `:`",
+            ),
+            (
+                "digraph { subgraph x y }",
+                "t.dot:1:22: found `y`, expected `{` opening the subgraph",
+            ),
+            (
+                "digraph { a -> subgraph [ }",
+                "t.dot:1:25: found `[`, expected `{` opening the subgraph",
+            ),
+        ];
+        for (text, want) in cases {
+            let mut w = Vec::new();
+            let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
+    }
+}

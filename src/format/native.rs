@@ -1094,3 +1094,52 @@ mod limits {
         assert!(matches!(e, Error::Parse(_)), "{e}");
     }
 }
+
+#[cfg(test)]
+mod more_error_shapes {
+    use super::*;
+
+    #[test]
+    fn semantic_checks() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "kind: lts\nstates: [a, a]\ninitial: a\ntransitions: []\n",
+                "m.yaml:2:9: found state `a` listed twice, expected each state once",
+            ),
+            (
+                "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: b, output: x, to: s}\n",
+                "m.yaml:6:5: found input `b`, expected an input listed under `inputs`",
+            ),
+            (
+                "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: y, to: s}\n",
+                "m.yaml:6:5: found output `y`, expected an output listed under `outputs`",
+            ),
+            (
+                "kind: lts\ninputs: [a]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: a, to: s}\n",
+                "m.yaml:5:5: found `input`/`output` in an LTS transition, expected `label` (an LTS transition is {from, label, to})",
+            ),
+            (
+                "kind: lts\ninitial: s\ntransitions:\n  - {from: s, to: s}\n",
+                "m.yaml:4:5: found an LTS transition without `label`, expected {from, label, to}",
+            ),
+            (
+                "kind: lts\ninputs: [d]\nquiescence: d\ninitial: s\ntransitions: []\n",
+                "m.yaml:3:13: found quiescence label `d`, already Input, expected a label that is not an input or internal",
+            ),
+            (
+                "kind: mealy\ninternal: [tau]\ninitial: s\ntransitions: []\n",
+                "m.yaml:2:11: found `internal` in a Mealy model, expected `internal` and `quiescence` only in an `lts` model",
+            ),
+            (
+                "kind: lts\nstates: [s]\ninitial: s\ntransitions:\n  - {from: s, label: a, to: t}\n",
+                "m.yaml:5:5: found state `t`, expected a state listed under `states`",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = parse_yaml(text, "m.yaml", "m", &LoadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
+    }
+}
