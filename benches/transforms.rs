@@ -1,5 +1,5 @@
-//! Benchmark of the model transformations on the real models in `../shared/models` (skipped,
-//! with a note, when that folder is absent): Mealy machine to suspension automaton, minimisation
+//! Benchmark of the model transformations on the real models in the shared benchmark folder
+//! (skipped, with a note, when it is absent): Mealy machine to suspension automaton, minimisation
 //! of that automaton, and determinisation (LTS to suspension automaton) after hiding the first
 //! two inputs as internal steps, which creates output nondeterminism.
 //!
@@ -13,7 +13,7 @@ use ncomplete::model::{
     Interner, Mealy, Model, SuspensionOptions, lts_to_suspension, mealy_to_lts,
     mealy_to_suspension, minimize_suspension,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const MODELS: [&str; 6] = [
@@ -115,11 +115,17 @@ fn row(name: &str, m: &Mealy) -> String {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models");
-    if !root.is_dir() {
-        println!("transforms bench: {} not found, skipped", root.display());
+    // The shared benchmark folder: `$NCOMPLETE_SHARED`, `../shared/models` next to the crate, or
+    // `/work/shared/models` (as in tests/shared_models.rs).
+    let candidates = [
+        std::env::var_os("NCOMPLETE_SHARED").map(PathBuf::from),
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models")),
+        Some(PathBuf::from("/work/shared/models")),
+    ];
+    let Some(root) = candidates.into_iter().flatten().find(|p| p.is_dir()) else {
+        println!("transforms bench: no shared benchmark models found, skipped");
         return;
-    }
+    };
     println!(
         "| model | states | inputs | Mealy→SA ms | SA states | minimise ms | minimal states | hidden | hide+determinise ms | SA states |"
     );
