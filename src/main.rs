@@ -3,7 +3,7 @@
 //! Exit status: 0 success, 1 a check or suite failed, 2 bad input or usage (clap's usage errors
 //! exit with 2 too).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
@@ -156,6 +156,77 @@ struct ConvertArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    #[command(flatten)]
+    transform: TransformArgs,
+}
+
+/// Model transformations applied by `convert` before writing.
+#[derive(Args, Clone, Debug, Default)]
+struct TransformArgs {
+    /// Write the suspension automaton (quiescence made explicit as `delta`, determinised).
+    #[arg(long)]
+    suspension: bool,
+    /// How τ-cycles are read when building the suspension automaton of an LTS.
+    #[arg(long, value_enum, value_name = "fair|quiescent-copy")]
+    divergence: Option<DivergenceArg>,
+    /// Minimise the suspension automaton up to ioco-equivalence (implies --suspension for an LTS).
+    #[arg(long)]
+    minimize: bool,
+    /// Complete a partial Mealy machine: missing inputs loop, or go to a sink, with output `undefined`.
+    #[arg(long, value_enum, value_name = "self-loop|sink")]
+    complete: Option<CompleteArg>,
+    /// Largest number of subsets the suspension-automaton construction may build.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::model::DEFAULT_MAX_SUBSETS)]
+    max_subsets: usize,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum DivergenceArg {
+    /// Divergent states are not quiescent (a τ-cycle is eventually left).
+    Fair,
+    /// Divergent states get δ to a copy that keeps only the inputs (TorX thesis Sec. 4.1).
+    QuiescentCopy,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum CompleteArg {
+    /// A missing input loops on its state with output `undefined`.
+    SelfLoop,
+    /// A missing input goes with output `undefined` to a new absorbing state `sink`.
+    Sink,
+}
+
+impl TransformArgs {
+    fn options(&self) -> ncomplete::model::TransformOptions {
+        use ncomplete::model::{Completion, Divergence, TransformOptions};
+        TransformOptions {
+            complete: self.complete.map(|c| match c {
+                CompleteArg::SelfLoop => Completion::SelfLoop,
+                CompleteArg::Sink => Completion::Sink,
+            }),
+            suspension: self.suspension,
+            divergence: self.divergence.map(|d| match d {
+                DivergenceArg::Fair => Divergence::Fair,
+                DivergenceArg::QuiescentCopy => Divergence::QuiescentCopy,
+            }),
+            minimize: self.minimize,
+            max_subsets: self.max_subsets,
+        }
+    }
+
+    /// The model after the requested transformations, as text in `to`.
+    fn convert(&self, path: &str, model: Model, to: Format) -> Result<String, Error> {
+        use ncomplete::model::{Transformed, transform};
+        let opts = self.options();
+        opts.check(&model).map_err(Error::Usage)?;
+        match transform(model, &opts).map_err(|source| Error::Model {
+            path: path.to_owned(),
+            source,
+        })? {
+            Transformed::Model(m) => Ok(format::write_model(&m, to)),
+            Transformed::Suspension(sa) => Ok(format::write_suspension(&sa, to)),
+        }
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Error> {
@@ -173,7 +244,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
-            let text = format::write_model(&model, a.to);
+            let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
         }
         Command::Render(a) => {
