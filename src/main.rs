@@ -32,6 +32,9 @@ enum Command {
     Simulate(SimulateArgs),
     /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
     Run(RunArgs),
+    /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
+    /// adaptive distinguishing graph and pairwise top-ups.
+    Distinguish(DistinguishArgs),
 }
 
 #[derive(Args)]
@@ -229,6 +232,82 @@ impl TransformArgs {
     }
 }
 
+#[derive(Args)]
+struct DistinguishArgs {
+    /// The model file (an LTS is determinised to its suspension automaton, a Mealy machine
+    /// embedded as one).
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write the splitting graph, the ADG and the top-ups as DOT to FILE.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<String>,
+    /// Write the ADG and the top-ups as suite JSON v1 to FILE.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<String>,
+    /// Move preferred by the pairwise top-up graphs when both an input and waiting distinguish.
+    #[arg(long, value_name = "outputs|inputs", default_value = "outputs")]
+    prefer: PreferArg,
+    /// Largest number of splitting-graph nodes before giving up.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::identify::splitting_graph::DEFAULT_SPLIT_BUDGET)]
+    max_nodes: usize,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum PreferArg {
+    Outputs,
+    Inputs,
+}
+
+fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
+    use ncomplete::identify::{self, DistinguishOptions, Preference, SplitOptions};
+    let model = a.model_args.load(&a.model, quiet)?;
+    let sa = identify::report::suspension_of(&model).map_err(|source| Error::Model {
+        path: a.model.clone(),
+        source,
+    })?;
+    let options = DistinguishOptions {
+        preference: match a.prefer {
+            PreferArg::Outputs => Preference::Outputs,
+            PreferArg::Inputs => Preference::Inputs,
+        },
+        split: SplitOptions {
+            node_budget: a.max_nodes,
+            ..SplitOptions::default()
+        },
+    };
+    let spinner = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
+    let d = identify::distinguish(&sa, &options, &mut |phase| {
+        spinner.set_message(phase.to_owned());
+        spinner.tick();
+    })?;
+    spinner.finish_and_clear();
+    if let Some(path) = &a.dot {
+        format::write_text(
+            Some(path),
+            &identify::report::distinguish_dot(&sa, &d, true),
+        )?;
+    }
+    if let Some(path) = &a.suite {
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        identify::report::write_suite(&sa, &d, std::io::BufWriter::new(file))
+            .map_err(|e| Error::io(path, e))?;
+    }
+    let text = if a.json {
+        d.report.to_json()
+    } else {
+        d.report.to_text()
+    };
+    format::write_text(None, &text)
+}
+
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
     match cli.command {
@@ -242,6 +321,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             format::write_text(None, &text)?;
         }
+        Command::Distinguish(a) => run_distinguish(a, quiet)?,
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
             let text = a.transform.convert(&a.model, model, a.to)?;
