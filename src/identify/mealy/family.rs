@@ -20,7 +20,7 @@
 //! Every family except UIO is harmonised: two different states have a common word (up to
 //! prefixes) that separates them, which is what m-completeness of the HSI scheme needs.
 
-use super::ads::Ads;
+use super::ads::LySplittingTree;
 use super::splitting::SplittingTree;
 use super::uio::UioSet;
 use crate::model::{LabelId, Mealy, StateId};
@@ -110,13 +110,12 @@ impl WordTable {
 
 impl Family {
     /// Builds the family of `kind` for a complete minimal machine `m` from its splitting tree,
-    /// its (possibly partial) ADS (needed by `Hads`, `Uio`, `Uiov`) and UIO sequences (needed by
-    /// `Uio`, `Uiov`).
+    /// its Lee–Yannakakis tree (needed by `Hads`) and UIO sequences (needed by `Uio`, `Uiov`).
     pub fn build(
         m: &Mealy,
         kind: FamilyKind,
         tree: &SplittingTree,
-        ads: Option<&Ads>,
+        ly: Option<&LySplittingTree>,
         uio: Option<&UioSet>,
     ) -> Family {
         let n = m.num_states();
@@ -152,18 +151,14 @@ impl Family {
                 }
             }
             FamilyKind::Hads => {
-                let ads = ads.expect("hybrid-ADS needs the ADS");
-                for s in m.states() {
-                    per_state[s.index()] = vec![table.id(ads.word(m, s))];
+                let ly = ly.expect("hybrid-ADS needs the Lee-Yannakakis tree");
+                let (words, merged) = adaptive_identifiers(m, tree, ly);
+                for (s, w) in words.into_iter().enumerate() {
+                    per_state[s] = vec![table.id(w)];
                 }
-                // Top up each ADS leaf with harmonised identifiers of a greedy splitting tree
-                // restricted to the leaf's states.
-                for s in m.states() {
-                    let leaf = ads.leaf_states(s);
-                    if leaf.len() < 2 || leaf[0] != s {
-                        continue;
-                    }
-                    let block: Vec<u32> = leaf.iter().map(|t| t.0).collect();
+                // Top up the states the adaptive sequence cannot tell apart with harmonised
+                // identifiers of a greedy splitting tree restricted to them.
+                for block in merged {
                     for (t, words) in greedy_identifiers(m, tree, block) {
                         for w in words {
                             let id = table.id(w);
@@ -276,6 +271,109 @@ fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -
     out
 }
 
+/// A node of the adaptive sequence under construction: (initial state, current state) pairs and
+/// the word applied so far.
+type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
+
+/// An adaptive distinguishing sequence that may merge states: every node applies, to the current
+/// states of the initial states it still confuses, the Lee–Yannakakis sequence of their lowest
+/// common block when it is split (a valid word: nothing merges), and otherwise the candidate
+/// splitting-tree word that merges the fewest states, then splits into the most classes, then is
+/// shortest. Returns the input word the sequence applies from each state and the sets of initial
+/// states whose current states merged (they need a top-up).
+fn adaptive_identifiers(
+    m: &Mealy,
+    tree: &SplittingTree,
+    ly: &LySplittingTree,
+) -> (Vec<Vec<LabelId>>, Vec<Vec<u32>>) {
+    let n = m.num_states();
+    let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
+    let mut words: Vec<Vec<LabelId>> = vec![Vec::new(); n];
+    let mut merged: Vec<Vec<u32>> = Vec::new();
+    let root: Vec<(u32, u32)> = (0..n as u32).map(|s| (s, s)).collect();
+    let mut stack: Vec<AdaptiveNode> = vec![(root, Vec::new())];
+    while let Some((set, word)) = stack.pop() {
+        let mut currents: Vec<u32> = set.iter().map(|x| x.1).collect();
+        currents.sort_unstable();
+        currents.dedup();
+        if currents.len() == 1 {
+            for &(init, _) in &set {
+                words[init as usize] = word.clone();
+            }
+            if set.len() > 1 {
+                let mut block: Vec<u32> = set.iter().map(|x| x.0).collect();
+                block.sort_unstable();
+                merged.push(block);
+            }
+            continue;
+        }
+        let mut cands: Vec<Vec<LabelId>> = Vec::new();
+        if let Some(sigma) = ly.sigma_for(&currents) {
+            cands.push(sigma.to_vec());
+        }
+        cands.extend(
+            candidates(tree, &currents, &leaf, 16)
+                .into_iter()
+                .map(|v| tree.word(v)),
+        );
+        // (merged currents, -classes, length, candidate index)
+        let mut best: Option<((usize, isize, usize), usize)> = None;
+        for (c, w) in cands.iter().enumerate() {
+            let mut resp: Vec<(Vec<LabelId>, u32, u32)> = currents
+                .iter()
+                .map(|&q| {
+                    let outs = m.run(StateId(q), w);
+                    let end = m.after(StateId(q), w).expect("complete");
+                    (outs, end.0, q)
+                })
+                .collect();
+            resp.sort_unstable();
+            let mut classes = 0;
+            let mut merges = 0;
+            for k in 0..resp.len() {
+                if k == 0 || resp[k - 1].0 != resp[k].0 {
+                    classes += 1;
+                }
+                let same_prev = k > 0 && resp[k - 1].0 == resp[k].0 && resp[k - 1].1 == resp[k].1;
+                let same_next =
+                    k + 1 < resp.len() && resp[k + 1].0 == resp[k].0 && resp[k + 1].1 == resp[k].1;
+                if same_prev || same_next {
+                    merges += 1;
+                }
+            }
+            let score = (merges, -(classes as isize), w.len());
+            if best.is_none_or(|(b, _)| score < b) {
+                best = Some((score, c));
+            }
+        }
+        let (_, c) = best.expect("a block of distinct states has a separating candidate");
+        let w = &cands[c];
+        let mut next: Vec<(Vec<LabelId>, u32, u32)> = set
+            .iter()
+            .map(|&(init, cur)| {
+                let outs = m.run(StateId(cur), w);
+                let end = m.after(StateId(cur), w).expect("complete");
+                (outs, init, end.0)
+            })
+            .collect();
+        next.sort_unstable();
+        let mut k = 0;
+        let mut groups = Vec::new();
+        while k < next.len() {
+            let mut j = k;
+            while j < next.len() && next[j].0 == next[k].0 {
+                j += 1;
+            }
+            let mut wk = word.clone();
+            wk.extend_from_slice(w);
+            groups.push((next[k..j].iter().map(|x| (x.1, x.2)).collect(), wk));
+            k = j;
+        }
+        stack.extend(groups.into_iter().rev());
+    }
+    (words, merged)
+}
+
 /// (classes, word length, word, classes of states).
 type BestSplit = (usize, usize, Vec<LabelId>, Vec<Vec<u32>>);
 
@@ -367,8 +465,8 @@ mod tests {
                 2,
             ));
             let tree = SplittingTree::new(&m);
-            let ads = LySplittingTree::new(&m).ads(&m);
-            let uio = uio_sequences(&m, &ads);
+            let ly = LySplittingTree::new(&m);
+            let uio = uio_sequences(&m, &ly.ads(&m));
             for kind in [
                 FamilyKind::W,
                 FamilyKind::Wp,
@@ -377,7 +475,7 @@ mod tests {
                 FamilyKind::Hads,
                 FamilyKind::Uiov,
             ] {
-                let f = Family::build(&m, kind, &tree, Some(&ads), Some(&uio));
+                let f = Family::build(&m, kind, &tree, Some(&ly), Some(&uio));
                 // UIOv is a Wp instance: each identifier separates its state from all others,
                 // but identifiers need not share words.
                 if kind != FamilyKind::Uiov {

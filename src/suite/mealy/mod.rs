@@ -24,8 +24,7 @@ mod estimate;
 pub use estimate::SuiteSize;
 
 use crate::identify::mealy::{
-    AccessTree, Ads, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
-    uio_sequences,
+    AccessTree, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy, uio_sequences,
 };
 use crate::model::{LabelId, Mealy, ModelError, StateId};
 use crate::suite::{SuiteHeader, SuiteModel, TestCase};
@@ -143,10 +142,17 @@ impl SuiteStats {
     }
 }
 
-fn build_family(m: &Mealy, kind: FamilyKind, tree: &SplittingTree, ads: Option<&Ads>) -> Family {
-    let uio = matches!(kind, FamilyKind::Uio | FamilyKind::Uiov)
-        .then(|| uio_sequences(m, ads.expect("UIO families are built with the ADS")));
-    Family::build(m, kind, tree, ads, uio.as_ref())
+fn build_family(
+    m: &Mealy,
+    kind: FamilyKind,
+    tree: &SplittingTree,
+    ly: Option<&LySplittingTree>,
+) -> Family {
+    let uio = matches!(kind, FamilyKind::Uio | FamilyKind::Uiov).then(|| {
+        let ly = ly.expect("UIO families are built with the Lee-Yannakakis tree");
+        uio_sequences(m, &ly.ads(m))
+    });
+    Family::build(m, kind, tree, ly, uio.as_ref())
 }
 
 impl MealySuite {
@@ -175,17 +181,17 @@ impl MealySuite {
         );
         let family = match opts.method.family() {
             Some(kind) => {
-                let ads = needs_ads.then(|| LySplittingTree::new(&min).ads(&min));
-                build_family(&min, kind, &tree, ads.as_ref())
+                let ly = needs_ads.then(|| LySplittingTree::new(&min));
+                build_family(&min, kind, &tree, ly.as_ref())
             }
             None => {
-                let (ads, hsi_st) = rayon::join(
-                    || LySplittingTree::new(&min).ads(&min),
+                let (ly, hsi_st) = rayon::join(
+                    || LySplittingTree::new(&min),
                     || build_family(&min, FamilyKind::HsiSt, &tree, None),
                 );
                 let mut cands: Vec<Family> = [FamilyKind::Hsi, FamilyKind::Hads, FamilyKind::Wp]
                     .par_iter()
-                    .map(|&kind| build_family(&min, kind, &tree, Some(&ads)))
+                    .map(|&kind| build_family(&min, kind, &tree, Some(&ly)))
                     .collect();
                 cands.push(hsi_st);
                 let sizes: Vec<SuiteSize> = cands
