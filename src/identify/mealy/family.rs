@@ -152,20 +152,7 @@ impl Family {
             }
             FamilyKind::Hads => {
                 let ly = ly.expect("hybrid-ADS needs the Lee-Yannakakis tree");
-                let (words, merged) = adaptive_identifiers(m, tree, ly);
-                for (s, w) in words.into_iter().enumerate() {
-                    per_state[s] = vec![table.id(w)];
-                }
-                // Top up the states the adaptive sequence cannot tell apart with harmonised
-                // identifiers of a greedy splitting tree restricted to them.
-                for block in merged {
-                    for (t, words) in greedy_identifiers(m, tree, block) {
-                        for w in words {
-                            let id = table.id(w);
-                            per_state[t as usize].push(id);
-                        }
-                    }
-                }
+                return Family::build_adaptive(m, tree, ly, AdaptiveConfig::default());
             }
             FamilyKind::Uio | FamilyKind::Uiov => {
                 let uio = uio.expect("UIO families need UIO sequences");
@@ -197,6 +184,39 @@ impl Family {
             per_state,
             global,
             without_uio,
+        }
+    }
+
+    /// The hybrid-ADS family with the given choice of splitting words: each state's word of an
+    /// adaptive sequence (which may merge states), topped up, for the states it leaves together,
+    /// by an adaptive sequence started afresh on just those states, and so on.
+    pub fn build_adaptive(
+        m: &Mealy,
+        tree: &SplittingTree,
+        ly: &LySplittingTree,
+        cfg: AdaptiveConfig,
+    ) -> Family {
+        let n = m.num_states();
+        let mut table = WordTable::default();
+        let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut blocks: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+        while let Some(block) = blocks.pop() {
+            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg);
+            for (s, w) in words {
+                let id = table.id(w);
+                per_state[s as usize].push(id);
+            }
+            blocks.extend(merged.into_iter().rev());
+        }
+        for set in &mut per_state {
+            table.normalise(set);
+        }
+        Family {
+            kind: FamilyKind::Hads,
+            words: table.words,
+            per_state,
+            global: None,
+            without_uio: 0,
         }
     }
 
@@ -271,6 +291,30 @@ fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -
     out
 }
 
+/// How the adaptive sequences of the hybrid-ADS family choose their splitting words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdaptiveConfig {
+    /// Splitting-tree nodes considered per step (top-down in the tree induced by the states).
+    pub candidates: usize,
+    /// Also consider, for every input `a`, `a` followed by the word separating the successors.
+    pub input_candidates: bool,
+    /// Rank by merged states per class instead of merged states first, then classes.
+    pub ratio_score: bool,
+}
+
+impl Default for AdaptiveConfig {
+    fn default() -> Self {
+        AdaptiveConfig {
+            candidates: 16,
+            input_candidates: false,
+            ratio_score: false,
+        }
+    }
+}
+
+/// Words per state of a block, and the blocks of states left together.
+type AdaptiveResult = (Vec<(u32, Vec<LabelId>)>, Vec<Vec<u32>>);
+
 /// A node of the adaptive sequence under construction: (initial state, current state) pairs and
 /// the word applied so far.
 type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
@@ -279,18 +323,19 @@ type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
 /// states of the initial states it still confuses, the Lee–Yannakakis sequence of their lowest
 /// common block when it is split (a valid word: nothing merges), and otherwise the candidate
 /// splitting-tree word that merges the fewest states, then splits into the most classes, then is
-/// shortest. Returns the input word the sequence applies from each state and the sets of initial
-/// states whose current states merged (they need a top-up).
+/// shortest. Returns the input word the sequence applies from each state of `block` and the sets
+/// of initial states whose current states merged (they need a top-up).
 fn adaptive_identifiers(
     m: &Mealy,
     tree: &SplittingTree,
     ly: &LySplittingTree,
-) -> (Vec<Vec<LabelId>>, Vec<Vec<u32>>) {
-    let n = m.num_states();
+    block: Vec<u32>,
+    cfg: AdaptiveConfig,
+) -> AdaptiveResult {
     let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
-    let mut words: Vec<Vec<LabelId>> = vec![Vec::new(); n];
+    let mut words: Vec<(u32, Vec<LabelId>)> = Vec::with_capacity(block.len());
     let mut merged: Vec<Vec<u32>> = Vec::new();
-    let root: Vec<(u32, u32)> = (0..n as u32).map(|s| (s, s)).collect();
+    let root: Vec<(u32, u32)> = block.into_iter().map(|s| (s, s)).collect();
     let mut stack: Vec<AdaptiveNode> = vec![(root, Vec::new())];
     while let Some((set, word)) = stack.pop() {
         let mut currents: Vec<u32> = set.iter().map(|x| x.1).collect();
@@ -298,7 +343,7 @@ fn adaptive_identifiers(
         currents.dedup();
         if currents.len() == 1 {
             for &(init, _) in &set {
-                words[init as usize] = word.clone();
+                words.push((init, word.clone()));
             }
             if set.len() > 1 {
                 let mut block: Vec<u32> = set.iter().map(|x| x.0).collect();
@@ -312,10 +357,27 @@ fn adaptive_identifiers(
             cands.push(sigma.to_vec());
         }
         cands.extend(
-            candidates(tree, &currents, &leaf, 16)
+            candidates(tree, &currents, &leaf, cfg.candidates)
                 .into_iter()
                 .map(|v| tree.word(v)),
         );
+        if cfg.input_candidates {
+            for a in m.input_ids() {
+                let image: Vec<u32> = currents
+                    .iter()
+                    .map(|&q| m.step(StateId(q), a).expect("complete").0.0)
+                    .collect();
+                let mut top = leaf[image[0] as usize];
+                for &q in &image[1..] {
+                    top = tree.lca(top, leaf[q as usize]);
+                }
+                let mut w = vec![a];
+                if tree.is_internal(top) {
+                    w.extend(tree.word(top));
+                }
+                cands.push(w);
+            }
+        }
         // (merged currents, -classes, length, candidate index)
         let mut best: Option<((usize, isize, usize), usize)> = None;
         for (c, w) in cands.iter().enumerate() {
@@ -341,7 +403,14 @@ fn adaptive_identifiers(
                     merges += 1;
                 }
             }
-            let score = (merges, -(classes as isize), w.len());
+            if classes < 2 {
+                continue;
+            }
+            let score = if cfg.ratio_score {
+                (0, (merges as isize * 1000) / classes as isize, w.len())
+            } else {
+                (merges, -(classes as isize), w.len())
+            };
             if best.is_none_or(|(b, _)| score < b) {
                 best = Some((score, c));
             }

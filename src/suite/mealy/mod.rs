@@ -24,7 +24,8 @@ mod estimate;
 pub use estimate::SuiteSize;
 
 use crate::identify::mealy::{
-    AccessTree, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy, uio_sequences,
+    AccessTree, AdaptiveConfig, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
+    uio_sequences,
 };
 use crate::model::{LabelId, Mealy, ModelError, StateId};
 use crate::suite::{SuiteHeader, SuiteModel, TestCase};
@@ -155,6 +156,77 @@ fn build_family(
     Family::build(m, kind, tree, ly, uio.as_ref())
 }
 
+/// Machines with more transitions than this get only the hybrid-ADS family from `auto` (building
+/// and comparing all families would exceed the time budget; hybrid-ADS gave the smallest suites on
+/// every large benchmark model).
+pub const AUTO_FULL_LIMIT: usize = 50_000;
+
+/// Candidates whose suite (before pruning) is at most this many symbols are compared by their
+/// exact size after pruning, obtained by streaming them; larger ones by the estimate.
+pub const AUTO_EXACT_LIMIT: u64 = 5_000_000;
+
+/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
+fn auto_family(
+    min: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    opts: MealySuiteOptions,
+) -> Family {
+    let ly = LySplittingTree::new(min);
+    let wide = AdaptiveConfig {
+        candidates: 64,
+        ..AdaptiveConfig::default()
+    };
+    if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
+        return Family::build_adaptive(min, tree, &ly, wide);
+    }
+    let adaptive = [
+        AdaptiveConfig::default(),
+        wide,
+        AdaptiveConfig {
+            input_candidates: true,
+            ..wide
+        },
+        AdaptiveConfig {
+            input_candidates: true,
+            ratio_score: true,
+            ..wide
+        },
+    ];
+    let mut cands: Vec<Family> = adaptive
+        .par_iter()
+        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg))
+        .collect();
+    cands.extend(
+        [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
+            .par_iter()
+            .map(|&kind| build_family(min, kind, tree, Some(&ly)))
+            .collect::<Vec<_>>(),
+    );
+    let sizes: Vec<u64> = cands
+        .par_iter()
+        .map(|f| {
+            let est = estimate::suite_size(min, access, f, opts.extra_states);
+            if est.symbols > AUTO_EXACT_LIMIT {
+                return est.symbols;
+            }
+            let probe = MealySuite {
+                spec: min.clone(),
+                access: access.clone(),
+                family: f.clone(),
+                method: MealyMethod::Auto,
+                extra: opts.extra_states,
+                prune: opts.prune_prefixes,
+            };
+            probe.words().map(|w| w.len() as u64).sum()
+        })
+        .collect();
+    let best = (0..cands.len())
+        .min_by_key(|&c| (sizes[c], c))
+        .expect("candidates");
+    cands.swap_remove(best)
+}
+
 impl MealySuite {
     /// Prepares the suite for `spec`: minimises it, computes access sequences and the identifier
     /// family. Fails on partial machines and when the middle parts exceed [`MIDDLE_BUDGET`].
@@ -184,25 +256,7 @@ impl MealySuite {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
                 build_family(&min, kind, &tree, ly.as_ref())
             }
-            None => {
-                let (ly, hsi_st) = rayon::join(
-                    || LySplittingTree::new(&min),
-                    || build_family(&min, FamilyKind::HsiSt, &tree, None),
-                );
-                let mut cands: Vec<Family> = [FamilyKind::Hsi, FamilyKind::Hads, FamilyKind::Wp]
-                    .par_iter()
-                    .map(|&kind| build_family(&min, kind, &tree, Some(&ly)))
-                    .collect();
-                cands.push(hsi_st);
-                let sizes: Vec<SuiteSize> = cands
-                    .par_iter()
-                    .map(|f| estimate::suite_size(&min, &access, f, opts.extra_states))
-                    .collect();
-                let best = (0..cands.len())
-                    .min_by_key(|&c| (sizes[c].symbols, cands[c].kind()))
-                    .expect("candidates");
-                cands.swap_remove(best)
-            }
+            None => auto_family(&min, &access, &tree, opts),
         };
         Ok(MealySuite {
             spec: min,
