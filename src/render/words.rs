@@ -38,6 +38,27 @@ impl<W: Write> WordsWriter<W> {
     }
 }
 
+/// The file formats a Mealy suite can be written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MealySuiteFormat {
+    /// One test per line, inputs separated by spaces.
+    Words,
+    /// Suite JSON v1 (send/expect chains).
+    Json,
+}
+
+/// Streams a Mealy suite in `format` to `out` and returns its statistics.
+pub fn write_mealy_suite<W: Write>(
+    out: W,
+    suite: &MealySuite,
+    format: MealySuiteFormat,
+) -> io::Result<SuiteStats> {
+    match format {
+        MealySuiteFormat::Words => write_words(out, suite),
+        MealySuiteFormat::Json => crate::suite::mealy::write_suite_json(out, suite),
+    }
+}
+
 /// Streams a Mealy suite in the words format.
 pub fn write_words<W: Write>(out: W, suite: &MealySuite) -> io::Result<SuiteStats> {
     let mut w = WordsWriter::new(out, suite.spec().inputs.names());
@@ -74,5 +95,17 @@ mod tests {
         assert_eq!(stats.tests, 3);
         assert_eq!(stats.symbols, 8);
         assert_eq!(stats.longest, 3);
+        let mut json = Vec::new();
+        let jstats = write_mealy_suite(&mut json, &suite, MealySuiteFormat::Json).unwrap();
+        assert_eq!(jstats, stats);
+        let (header, tests) =
+            crate::suite::read_suite(std::str::from_utf8(&json).unwrap()).unwrap();
+        assert_eq!(header.method, "w");
+        assert_eq!(header.n, Some(2));
+        assert_eq!(tests.len(), 3);
+        assert_eq!(
+            tests[0],
+            suite.test_case(0, &[LabelId(0), LabelId(0), LabelId(0)])
+        );
     }
 }

@@ -525,6 +525,34 @@ mod tests {
     }
 
     #[test]
+    fn adaptive_variants_are_harmonised() {
+        for seed in 0..40u64 {
+            let m = crate::identify::mealy::minimize_mealy(&random_mealy(
+                seed,
+                2 + seed as usize % 12,
+                2 + seed as usize % 3,
+                2,
+            ));
+            let tree = SplittingTree::new(&m);
+            let ly = LySplittingTree::new(&m);
+            for (candidates, input_candidates, ratio_score) in [
+                (16, false, false),
+                (1, false, false),
+                (64, true, false),
+                (64, true, true),
+            ] {
+                let cfg = AdaptiveConfig {
+                    candidates,
+                    input_candidates,
+                    ratio_score,
+                };
+                let f = Family::build_adaptive(&m, &tree, &ly, cfg);
+                assert!(harmonised(&m, &f), "seed {seed} {cfg:?}");
+            }
+        }
+    }
+
+    #[test]
     fn complete_families_are_harmonised() {
         for seed in 0..40u64 {
             let m = crate::identify::mealy::minimize_mealy(&random_mealy(

@@ -134,6 +134,16 @@ pub struct SuiteStats {
     pub longest: usize,
 }
 
+impl std::fmt::Display for SuiteStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "tests: {}, total input symbols: {}, longest test: {}",
+            self.tests, self.symbols, self.longest
+        )
+    }
+}
+
 impl SuiteStats {
     /// Accounts for one test.
     pub fn add(&mut self, word: &[LabelId]) {
