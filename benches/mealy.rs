@@ -3,7 +3,9 @@
 //! child process (this binary with `--case`), which reports its peak memory (VmHWM).
 //! Skipped when `../shared/models` (or `$NCOMPLETE_MODELS`) is absent.
 //!
-//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state).
+//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state). Suites are
+//! written in the words format to a temporary file. Wall time on a shared machine includes waiting
+//! for a core; the `cpu s` column is user plus system time of the case.
 
 use ncomplete::model::{Interner, Mealy, StateId};
 use ncomplete::render::words::write_words;
@@ -64,6 +66,17 @@ fn peak_kb() -> u64 {
         .unwrap_or(0)
 }
 
+/// User plus system CPU seconds of this process (the machine may be shared, so wall time alone
+/// overstates our cost).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields after the command name: state is 0, utime is 11, stime is 12 (clock ticks).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn method(name: &str) -> MealyMethod {
     *MealyMethod::ALL
         .iter()
@@ -71,7 +84,8 @@ fn method(name: &str) -> MealyMethod {
         .expect("method name")
 }
 
-/// Child: parse, generate, write to `out`; print "tests symbols seconds peak_kb identifiers".
+/// Child: parse, generate, write to `out`; print "tests symbols seconds peak_kb identifiers
+/// cpu_seconds".
 fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
     let t0 = Instant::now();
     let m = read_dot(model);
@@ -79,12 +93,13 @@ fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
     let file = std::fs::File::create(out).unwrap();
     let stats = write_words(BufWriter::with_capacity(1 << 20, file), &suite).unwrap();
     println!(
-        "{} {} {:.2} {} {}",
+        "{} {} {:.2} {} {} {:.2}",
         stats.tests,
         stats.symbols,
         t0.elapsed().as_secs_f64(),
         peak_kb(),
-        suite.family().kind().name()
+        suite.family().kind().name(),
+        cpu_seconds()
     );
 }
 
@@ -157,8 +172,8 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     let out = std::env::temp_dir().join(format!("ncomplete-bench-{}.txt", std::process::id()));
     println!(
-        "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>9} {:<7}  peers / targets",
-        "model", "method", "E", "tests", "symbols", "seconds", "peak MB", "ids"
+        "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>8} {:>9} {:<7}  peers / targets",
+        "model", "method", "E", "tests", "symbols", "wall s", "cpu s", "peak MB", "ids"
     );
     for (model, m, e, peer) in cases {
         let res = std::process::Command::new(&exe)
@@ -173,7 +188,7 @@ fn main() {
             .unwrap();
         let line = String::from_utf8_lossy(&res.stdout);
         let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 5 {
+        if f.len() < 6 {
             println!(
                 "{}: failed: {}",
                 model.display(),
@@ -182,13 +197,14 @@ fn main() {
             continue;
         }
         println!(
-            "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>9.1} {:<7}  {}",
+            "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>8} {:>9.1} {:<7}  {}",
             model.file_stem().unwrap().to_string_lossy(),
             m,
             e,
             f[0],
             f[1],
             f[2],
+            f[5],
             f[3].parse::<f64>().unwrap_or(0.0) / 1024.0,
             f[4],
             peer
