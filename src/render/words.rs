@@ -53,18 +53,98 @@ pub fn write_mealy_suite<W: Write>(
     suite: &MealySuite,
     format: MealySuiteFormat,
 ) -> io::Result<SuiteStats> {
+    write_mealy_suite_with(out, suite, format, &mut |_| {})
+}
+
+/// [`write_mealy_suite`], calling `tick` with the number of tests written every 65,536 tests.
+pub fn write_mealy_suite_with<W: Write>(
+    out: W,
+    suite: &MealySuite,
+    format: MealySuiteFormat,
+    tick: &mut dyn FnMut(u64),
+) -> io::Result<SuiteStats> {
+    let mut count = 0u64;
+    let mut tick = move || {
+        count += 1;
+        if count.is_multiple_of(65_536) {
+            tick(count);
+        }
+    };
     match format {
-        MealySuiteFormat::Words => write_words(out, suite),
-        MealySuiteFormat::Json => crate::suite::mealy::write_suite_json(out, suite),
+        MealySuiteFormat::Words => {
+            let mut w = WordsWriter::new(out, suite.spec().inputs.names());
+            let stats = suite.stream(|word| {
+                tick();
+                w.write(word)
+            })?;
+            w.finish()?;
+            Ok(stats)
+        }
+        MealySuiteFormat::Json => {
+            let mut writer = crate::suite::SuiteWriter::begin(out, &suite.header())?;
+            let stats = suite.stream(|word| {
+                tick();
+                let index = writer.written() as u64;
+                writer.write_test(&suite.test_case(index, word))
+            })?;
+            writer.finish()?;
+            Ok(stats)
+        }
     }
+}
+
+/// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
+/// streams it to `out` (a file, or standard output for `-`), with a progress spinner on stderr
+/// when `progress` is set and stderr is a terminal.
+pub fn generate_mealy_suite(
+    spec: &crate::model::Mealy,
+    path: &str,
+    options: crate::suite::mealy::MealySuiteOptions,
+    format: MealySuiteFormat,
+    out: &str,
+    progress: bool,
+) -> crate::Result<SuiteStats> {
+    use std::io::IsTerminal as _;
+    let suite = MealySuite::new(spec, options).map_err(|source| crate::Error::Model {
+        path: path.to_owned(),
+        source,
+    })?;
+    let bar = if progress && io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        bar.set_message("generating tests");
+        Some(bar)
+    } else {
+        None
+    };
+    let mut tick = |n: u64| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{n} tests written"));
+        }
+    };
+    let stats = if out == "-" {
+        let stdout = io::stdout().lock();
+        write_mealy_suite_with(io::BufWriter::new(stdout), &suite, format, &mut tick)
+            .map_err(|e| crate::Error::io("<stdout>", e))?
+    } else {
+        let file = std::fs::File::create(out).map_err(|e| crate::Error::io(out, e))?;
+        write_mealy_suite_with(
+            io::BufWriter::with_capacity(1 << 20, file),
+            &suite,
+            format,
+            &mut tick,
+        )
+        .map_err(|e| crate::Error::io(out, e))?
+    };
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(stats)
 }
 
 /// Streams a Mealy suite in the words format.
 pub fn write_words<W: Write>(out: W, suite: &MealySuite) -> io::Result<SuiteStats> {
-    let mut w = WordsWriter::new(out, suite.spec().inputs.names());
-    let stats = suite.stream(|word| w.write(word))?;
-    w.finish()?;
-    Ok(stats)
+    write_mealy_suite(out, suite, MealySuiteFormat::Words)
 }
 
 #[cfg(test)]

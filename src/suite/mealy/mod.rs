@@ -587,17 +587,3 @@ impl Iterator for SuiteWords<'_> {
 
 #[cfg(test)]
 mod tests;
-
-/// Streams a Mealy suite as suite JSON v1 (send/expect chains with the specification's outputs).
-pub fn write_suite_json<W: std::io::Write>(
-    out: W,
-    suite: &MealySuite,
-) -> std::io::Result<SuiteStats> {
-    let mut writer = crate::suite::SuiteWriter::begin(out, &suite.header())?;
-    let stats = suite.stream(|word| {
-        let index = writer.written() as u64;
-        writer.write_test(&suite.test_case(index, word))
-    })?;
-    writer.finish()?;
-    Ok(stats)
-}
