@@ -7,52 +7,22 @@
 //! written in the words format to a temporary file. Wall time on a shared machine includes waiting
 //! for a core; the `cpu s` column is user plus system time of the case.
 
-use ncomplete::model::{Interner, Mealy, StateId};
+use ncomplete::format::LoadOptions;
+use ncomplete::model::{Mealy, Model};
 use ncomplete::render::words::write_words;
 use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Reads the `s -> t [label="in / out"]` edges of an automata-wiki DOT file (initial state: the
-/// target of `__start0`, else the first source). Benchmark-only reader of trusted files.
+/// Parses a model file with the crate's DOT reader.
 fn read_dot(path: &Path) -> Mealy {
-    let text = std::fs::read_to_string(path).expect("model file");
-    let mut states = Interner::new();
-    let (mut inputs, mut outputs) = (Interner::new(), Interner::new());
-    let mut quads = Vec::new();
-    let mut initial = None;
-    for line in text.lines() {
-        let line = line.trim();
-        let Some((src, rest)) = line.split_once("->") else {
-            continue;
-        };
-        let src = src.trim().trim_matches('"');
-        let (dst, attrs) = rest
-            .split_once('[')
-            .unwrap_or((rest.trim_end_matches(';'), ""));
-        let dst = dst.trim().trim_end_matches(';').trim().trim_matches('"');
-        if src == "__start0" {
-            initial = Some(states.intern(dst));
-            continue;
-        }
-        let Some(label) = attrs.split('"').nth(1) else {
-            continue;
-        };
-        let (i, o) = label.split_once('/').expect("in / out label");
-        let s = states.intern(src);
-        let t = states.intern(dst);
-        quads.push((
-            StateId(s.0),
-            inputs.intern(i.trim()),
-            outputs.intern(o.trim()),
-            StateId(t.0),
-        ));
+    let path = path.to_str().expect("UTF-8 path");
+    match ncomplete::format::load_model(path, &LoadOptions::default()) {
+        Ok(Model::Mealy(m)) => m,
+        Ok(_) => panic!("{path} is not a Mealy machine"),
+        Err(e) => panic!("{e}"),
     }
-    let names = states.names().to_vec();
-    let init = StateId(initial.map_or(0, |l| l.0));
-    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-    Mealy::new(name, inputs, outputs, names, init, &quads).expect("valid model")
 }
 
 fn peak_kb() -> u64 {
