@@ -35,6 +35,80 @@ enum Command {
     /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
     /// adaptive distinguishing graph and pairwise top-ups.
     Distinguish(DistinguishArgs),
+    /// Generate a complete test suite from a model.
+    Generate(GenerateArgs),
+}
+
+/// Suite generation methods (Mealy methods now; other model types add theirs here).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GenerateMethod {
+    /// Chow's W method: one characterisation set after every prefix.
+    W,
+    /// Wp: characterisation set, then identification sets.
+    Wp,
+    /// HSI with pairwise shortest separating sequences.
+    Hsi,
+    /// HSI with harmonised identifiers from a greedy splitting tree.
+    HsiSt,
+    /// Hybrid adaptive distinguishing sequences with harmonised top-up.
+    Hads,
+    /// UIO sequences (not complete).
+    Uio,
+    /// UIOv: UIO sequences with the uniqueness check.
+    Uiov,
+    /// The smallest suite among several identifier families.
+    Auto,
+impl GenerateMethod {
+    fn mealy(self) -> ncomplete::suite::mealy::MealyMethod {
+        use ncomplete::suite::mealy::MealyMethod as M;
+        match self {
+            GenerateMethod::W => M::W,
+            GenerateMethod::Wp => M::Wp,
+            GenerateMethod::Hsi => M::Hsi,
+            GenerateMethod::HsiSt => M::HsiSt,
+            GenerateMethod::Hads => M::Hads,
+            GenerateMethod::Uio => M::Uio,
+            GenerateMethod::Uiov => M::Uiov,
+            GenerateMethod::Auto => M::Auto,
+        }
+    }
+/// Suite file formats.
+enum SuiteFileFormat {
+    /// One test per line, inputs separated by spaces (Mealy suites).
+    Words,
+    /// Suite JSON version 1.
+    Json,
+#[derive(Args)]
+struct GenerateArgs {
+    /// The model file.
+    model: String,
+    /// Model format (default: from the file extension).
+    #[arg(long, value_name = "aut|dot|yaml|json")]
+    model_format: Option<Format>,
+    /// Initial state by name (overrides the file).
+    #[arg(long, value_name = "STATE")]
+    initial: Option<String>,
+    /// Complete a partial Mealy machine first: missing inputs loop (`self-loop`) or go to a new
+    /// sink (`sink`), with output `undefined`.
+    #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
+    complete: Option<String>,
+    /// The method.
+    #[arg(long, value_enum, default_value = "auto")]
+    method: GenerateMethod,
+    /// Extra states the implementation may have beyond the minimised model.
+    #[arg(long, value_name = "E", default_value_t = 0)]
+    extra_states: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: SuiteFileFormat,
+    /// Output file (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    out: String,
+    /// Keep tests that are prefixes of other tests.
+    #[arg(long)]
+    keep_prefixes: bool,
+    /// Print tests, total input symbols, the longest test and the time on stderr.
+    stats: bool,
 }
 
 #[derive(Args)]
@@ -384,6 +458,49 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             return Ok(ExitCode::from(ncomplete::exec::commands::exit_status(
                 verdict,
             )));
+        }
+        Command::Generate(a) => {
+            let start = std::time::Instant::now();
+            let model_args = ModelArgs {
+                format: a.model_format,
+                initial: a.initial.clone(),
+                ..ModelArgs::default()
+            };
+            let model = model_args.load(&a.model, quiet)?;
+            let Model::Mealy(mut mealy) = model else {
+                return Err(Error::Usage(format!(
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system",
+                    a.model
+                )));
+            };
+            if let Some(c) = &a.complete {
+                let how = if c == "sink" {
+                    ncomplete::model::Completion::Sink
+                } else {
+                    ncomplete::model::Completion::SelfLoop
+                };
+                mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| {
+                    Error::Model {
+                        path: a.model.clone(),
+                        source,
+                    }
+                })?;
+            }
+            let options = ncomplete::suite::mealy::MealySuiteOptions {
+                method: a.method.mealy(),
+                extra_states: a.extra_states,
+                prune_prefixes: !a.keep_prefixes,
+            };
+            let format = match a.format {
+                SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
+                SuiteFileFormat::Json => ncomplete::render::words::MealySuiteFormat::Json,
+            };
+            let stats = ncomplete::render::words::generate_mealy_suite(
+                &mealy, &a.model, options, format, &a.out, !quiet,
+            )?;
+            if a.stats {
+                eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
