@@ -34,6 +34,9 @@ pub enum Error {
         #[source]
         source: SuiteFormatError,
     },
+    /// Two models cannot be checked against each other (or a check's input is malformed).
+    #[error(transparent)]
+    Check(#[from] crate::check::CheckError),
     /// Options that do not fit together or do not fit the model.
     #[error("{0}")]
     Usage(String),
