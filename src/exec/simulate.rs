@@ -311,6 +311,8 @@ pub struct TestOutcome {
     /// For a failing test: the steps of one failing execution, the last one being the offending
     /// observation (or the input after which the test says `fail`).
     pub counterexample: Option<Vec<Step>>,
+    /// For a failing test: the node at which the witness fails.
+    pub failing_node: Option<usize>,
     /// Number of `(node, state)` pairs explored.
     pub explored: usize,
 }
@@ -387,6 +389,7 @@ pub fn run_test(sys: &SimulatedSystem, test: &TestCase) -> TestOutcome {
         }
         at[k] = arrivals;
     }
+    let failing_node = fail_at.map(|(k, _, _)| k as usize);
     let counterexample = fail_at.map(|(k, q, last)| {
         let mut trace = vec![last];
         let (mut k, mut q) = (k as usize, q);
@@ -421,6 +424,7 @@ pub fn run_test(sys: &SimulatedSystem, test: &TestCase) -> TestOutcome {
             .filter(|&v| reachable[slot(v)])
             .collect(),
         counterexample,
+        failing_node,
         explored,
     }
 }
