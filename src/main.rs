@@ -3,7 +3,7 @@
 //! Exit status: 0 success, 1 a check or suite failed, 2 bad input or usage (clap's usage errors
 //! exit with 2 too).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
@@ -32,6 +32,9 @@ enum Command {
     Simulate(SimulateArgs),
     /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
     Run(RunArgs),
+    /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
+    /// adaptive distinguishing graph and pairwise top-ups.
+    Distinguish(DistinguishArgs),
 }
 
 #[derive(Args)]
@@ -156,6 +159,153 @@ struct ConvertArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    #[command(flatten)]
+    transform: TransformArgs,
+}
+
+/// Model transformations applied by `convert` before writing.
+#[derive(Args, Clone, Debug, Default)]
+struct TransformArgs {
+    /// Write the suspension automaton (quiescence made explicit as `delta`, determinised).
+    #[arg(long)]
+    suspension: bool,
+    /// How τ-cycles are read when building the suspension automaton of an LTS.
+    #[arg(long, value_enum, value_name = "fair|quiescent-copy")]
+    divergence: Option<DivergenceArg>,
+    /// Minimise the suspension automaton up to ioco-equivalence (implies --suspension for an LTS).
+    #[arg(long)]
+    minimize: bool,
+    /// Complete a partial Mealy machine: missing inputs loop, or go to a sink, with output `undefined`.
+    #[arg(long, value_enum, value_name = "self-loop|sink")]
+    complete: Option<CompleteArg>,
+    /// Largest number of subsets the suspension-automaton construction may build.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::model::DEFAULT_MAX_SUBSETS)]
+    max_subsets: usize,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum DivergenceArg {
+    /// Divergent states are not quiescent (a τ-cycle is eventually left).
+    Fair,
+    /// Divergent states get δ to a copy that keeps only the inputs (TorX thesis Sec. 4.1).
+    QuiescentCopy,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum CompleteArg {
+    /// A missing input loops on its state with output `undefined`.
+    SelfLoop,
+    /// A missing input goes with output `undefined` to a new absorbing state `sink`.
+    Sink,
+}
+
+impl TransformArgs {
+    fn options(&self) -> ncomplete::model::TransformOptions {
+        use ncomplete::model::{Completion, Divergence, TransformOptions};
+        TransformOptions {
+            complete: self.complete.map(|c| match c {
+                CompleteArg::SelfLoop => Completion::SelfLoop,
+                CompleteArg::Sink => Completion::Sink,
+            }),
+            suspension: self.suspension,
+            divergence: self.divergence.map(|d| match d {
+                DivergenceArg::Fair => Divergence::Fair,
+                DivergenceArg::QuiescentCopy => Divergence::QuiescentCopy,
+            }),
+            minimize: self.minimize,
+            max_subsets: self.max_subsets,
+        }
+    }
+
+    /// The model after the requested transformations, as text in `to`.
+    fn convert(&self, path: &str, model: Model, to: Format) -> Result<String, Error> {
+        use ncomplete::model::{Transformed, transform};
+        let opts = self.options();
+        opts.check(&model).map_err(Error::Usage)?;
+        match transform(model, &opts).map_err(|source| Error::Model {
+            path: path.to_owned(),
+            source,
+        })? {
+            Transformed::Model(m) => Ok(format::write_model(&m, to)),
+            Transformed::Suspension(sa) => Ok(format::write_suspension(&sa, to)),
+        }
+    }
+}
+
+#[derive(Args)]
+struct DistinguishArgs {
+    /// The model file (an LTS is determinised to its suspension automaton, a Mealy machine
+    /// embedded as one).
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write the splitting graph, the ADG and the top-ups as DOT to FILE.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<String>,
+    /// Write the ADG and the top-ups as suite JSON v1 to FILE.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<String>,
+    /// Move preferred by the pairwise top-up graphs when both an input and waiting distinguish.
+    #[arg(long, value_name = "outputs|inputs", default_value = "outputs")]
+    prefer: PreferArg,
+    /// Largest number of splitting-graph nodes before giving up.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::identify::splitting_graph::DEFAULT_SPLIT_BUDGET)]
+    max_nodes: usize,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum PreferArg {
+    Outputs,
+    Inputs,
+}
+
+fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
+    use ncomplete::identify::{self, DistinguishOptions, Preference, SplitOptions};
+    let model = a.model_args.load(&a.model, quiet)?;
+    let sa = identify::report::suspension_of(&model).map_err(|source| Error::Model {
+        path: a.model.clone(),
+        source,
+    })?;
+    let options = DistinguishOptions {
+        preference: match a.prefer {
+            PreferArg::Outputs => Preference::Outputs,
+            PreferArg::Inputs => Preference::Inputs,
+        },
+        split: SplitOptions {
+            node_budget: a.max_nodes,
+            ..SplitOptions::default()
+        },
+    };
+    let spinner = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
+    let d = identify::distinguish(&sa, &options, &mut |phase| {
+        spinner.set_message(phase.to_owned());
+        spinner.tick();
+    })?;
+    spinner.finish_and_clear();
+    if let Some(path) = &a.dot {
+        format::write_text(
+            Some(path),
+            &identify::report::distinguish_dot(&sa, &d, true),
+        )?;
+    }
+    if let Some(path) = &a.suite {
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        identify::report::write_suite(&sa, &d, std::io::BufWriter::new(file))
+            .map_err(|e| Error::io(path, e))?;
+    }
+    let text = if a.json {
+        d.report.to_json()
+    } else {
+        d.report.to_text()
+    };
+    format::write_text(None, &text)
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Error> {
@@ -171,9 +321,10 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             format::write_text(None, &text)?;
         }
+        Command::Distinguish(a) => run_distinguish(a, quiet)?,
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
-            let text = format::write_model(&model, a.to);
+            let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
         }
         Command::Render(a) => {
