@@ -3,6 +3,7 @@
 
 pub mod case;
 pub mod json;
+pub mod mealy;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
 pub use json::{SuiteFormatError, SuiteWriter, read_suite, suite_to_string};
