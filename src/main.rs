@@ -26,6 +26,13 @@ enum Command {
     Info(InfoArgs),
     /// Convert a model to another format.
     Convert(ConvertArgs),
+    /// Decide whether an implementation model conforms to a specification model: ioco (or uioco),
+    /// Mealy equivalence, or conf(D,F) for desired and forbidden behaviour. Exit status 0 conforms,
+    /// 1 does not (with a shortest counterexample), 2 bad input.
+    Check(CheckArgs),
+    /// Write seeded mutants of a model (output, transfer, added/removed output and cloned-state
+    /// faults within a state bound), each with its exact verdict, plus index.json.
+    Mutate(MutateArgs),
     /// Render a suite as TTCN-3-like text, a pytest module or a Cargo package.
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
@@ -382,6 +389,104 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     format::write_text(None, &text)
 }
 
+#[derive(Args)]
+struct CheckArgs {
+    /// The specification model file.
+    spec: String,
+    /// The implementation model file.
+    imp: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Check uioco (TorX thesis Def. 2.2.17): only traces whose inputs every possible
+    /// specification state accepts.
+    #[arg(long)]
+    uioco: bool,
+    /// What an input the implementation refuses means: `reject` (an error naming the state and
+    /// input, when the verdict depends on it), `self-loop` (the input is ignored, as JTorX
+    /// completes models) or `cut` (behaviour after it is not observed, as EVEREST does).
+    #[arg(long, value_name = "reject|self-loop|cut", default_value = "reject")]
+    missing_inputs: ncomplete::check::MissingInputs,
+    /// Two Mealy machines: quasi-equivalence (inputs the specification leaves undefined are
+    /// don't-care) instead of equivalence.
+    #[arg(long)]
+    quasi: bool,
+    /// Desired behaviour D of conf(D,F), a regular expression over labels (`a b`, `a;b`, `a|b`,
+    /// `a*`, `a+`, `a?`, `.`, `()`, quoted labels).
+    #[arg(long, value_name = "REGEX", group = "d")]
+    desired: Option<String>,
+    /// Desired behaviour D read from a file holding a regular expression.
+    #[arg(long, value_name = "FILE", group = "d")]
+    desired_file: Option<String>,
+    /// Desired behaviour D: the traces of a model file.
+    #[arg(long, value_name = "MODEL", group = "d")]
+    desired_model: Option<String>,
+    /// Forbidden behaviour F of conf(D,F), a regular expression over labels.
+    #[arg(long, value_name = "REGEX", group = "f")]
+    forbidden: Option<String>,
+    /// Forbidden behaviour F read from a file holding a regular expression.
+    #[arg(long, value_name = "FILE", group = "f")]
+    forbidden_file: Option<String>,
+    /// Forbidden behaviour F: the traces of a model file.
+    #[arg(long, value_name = "MODEL", group = "f")]
+    forbidden_model: Option<String>,
+    /// Largest number of states built when determinising an LTS.
+    #[arg(long, default_value_t = ncomplete::check::DEFAULT_BUDGET)]
+    budget: usize,
+}
+
+impl CheckArgs {
+    fn language(
+        &self,
+        text: &Option<String>,
+        file: &Option<String>,
+        model: &Option<String>,
+        option: &str,
+        quiet: bool,
+    ) -> Result<Option<ncomplete::check::LanguageSource>, Error> {
+        use ncomplete::check::LanguageSource;
+        Ok(if let Some(t) = text {
+            Some(LanguageSource::Regex {
+                text: t.clone(),
+                source: option.to_owned(),
+            })
+        } else if let Some(f) = file {
+            let t = std::fs::read_to_string(f).map_err(|e| Error::io(f.as_str(), e))?;
+            Some(LanguageSource::Regex {
+                text: t,
+                source: f.clone(),
+            })
+        } else if let Some(m) = model {
+            Some(LanguageSource::Model(self.model_args.load(m, quiet)?))
+        } else {
+            None
+        })
+    }
+}
+
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("bound").required(true).args(["n", "extra_states"]))]
+struct MutateArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Number of mutants.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// Mutants have at most N states.
+    #[arg(long, value_name = "N")]
+    n: Option<usize>,
+    /// Mutants have at most E states more than the model.
+    #[arg(long, value_name = "E")]
+    extra_states: Option<usize>,
+    /// Seed of the generator: the same seed gives the same mutants.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Directory for the mutant files and index.json.
+    #[arg(long, value_name = "DIR")]
+    out: String,
+}
+
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
     match cli.command {
@@ -400,6 +505,68 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             let model = a.model_args.load(&a.model, quiet)?;
             let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
+        }
+        Command::Check(a) => {
+            let spec = a.model_args.load(&a.spec, quiet)?;
+            let imp = a.model_args.load(&a.imp, quiet)?;
+            let req = ncomplete::check::CheckRequest {
+                uioco: a.uioco,
+                missing_inputs: a.missing_inputs,
+                quasi: a.quasi,
+                desired: a.language(
+                    &a.desired,
+                    &a.desired_file,
+                    &a.desired_model,
+                    "--desired",
+                    quiet,
+                )?,
+                forbidden: a.language(
+                    &a.forbidden,
+                    &a.forbidden_file,
+                    &a.forbidden_model,
+                    "--forbidden",
+                    quiet,
+                )?,
+                budget: a.budget,
+            };
+            let report = ncomplete::check::check_models(&spec, &a.spec, &imp, &a.imp, &req)?;
+            format::write_text(None, &report.text)?;
+            if !report.conforms {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Mutate(a) => {
+            use ncomplete::audit::{self, MutateOptions, SizeBound};
+            let model = a.model_args.load(&a.model, quiet)?;
+            let bound = match (a.n, a.extra_states) {
+                (Some(n), _) => SizeBound::States(n),
+                (None, Some(e)) => SizeBound::Extra(e),
+                (None, None) => {
+                    return Err(Error::Usage("give --n N or --extra-states E".into()));
+                }
+            };
+            let opts = MutateOptions {
+                count: a.count,
+                bound,
+                seed: a.seed,
+            };
+            let original = audit::mutable_model(&model, &a.model)?;
+            let mutants = audit::mutants(&original, &opts)?;
+            if mutants.len() < a.count && !quiet {
+                eprintln!(
+                    "warning: only {} distinct mutants found (asked for {})",
+                    mutants.len(),
+                    a.count
+                );
+            }
+            let summary = audit::write_mutants(
+                std::path::Path::new(&a.out),
+                &a.model,
+                &original,
+                &opts,
+                &mutants,
+            )?;
+            format::write_text(None, &summary)?;
         }
         Command::Render(a) => {
             let target = ncomplete::render::Format::parse(&a.format)
