@@ -65,6 +65,8 @@ enum GenerateMethod {
     Uiov,
     /// The smallest suite among several identifier families.
     Auto,
+}
+
 impl GenerateMethod {
     fn mealy(self) -> ncomplete::suite::mealy::MealyMethod {
         use ncomplete::suite::mealy::MealyMethod as M;
@@ -79,12 +81,17 @@ impl GenerateMethod {
             GenerateMethod::Auto => M::Auto,
         }
     }
+}
+
 /// Suite file formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum SuiteFileFormat {
     /// One test per line, inputs separated by spaces (Mealy suites).
     Words,
     /// Suite JSON version 1.
     Json,
+}
+
 #[derive(Args)]
 struct GenerateArgs {
     /// The model file.
@@ -115,6 +122,7 @@ struct GenerateArgs {
     #[arg(long)]
     keep_prefixes: bool,
     /// Print tests, total input symbols, the longest test and the time on stderr.
+    #[arg(long)]
     stats: bool,
 }
 
