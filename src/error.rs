@@ -34,6 +34,9 @@ pub enum Error {
         #[source]
         source: SuiteFormatError,
     },
+    /// An ioco suite could not be generated (budget, bound).
+    #[error("{0}")]
+    IocoSuite(#[from] crate::suite::ioco::IocoSuiteError),
     /// Options that do not fit together or do not fit the model.
     #[error("{0}")]
     Usage(String),

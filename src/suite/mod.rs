@@ -6,3 +6,4 @@ pub mod json;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
 pub use json::{SuiteFormatError, SuiteWriter, read_suite, suite_to_string};
+pub mod ioco;
