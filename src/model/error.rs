@@ -69,4 +69,20 @@ pub enum ModelError {
         /// What the user can do.
         advice: String,
     },
+    /// A Mealy machine uses one name as input and as output, so it has no ioco reading.
+    #[error(
+        "`{name}` is both an input and an output of the Mealy machine, but ioco needs disjoint input and output labels; rename one of them"
+    )]
+    InputOutputClash {
+        /// The shared name.
+        name: String,
+    },
+    /// A transformation was asked to act on an input the model does not have.
+    #[error("the model has no input `{input}`; its inputs are: {known}")]
+    UnknownInput {
+        /// The name given.
+        input: String,
+        /// The model's inputs, comma-separated.
+        known: String,
+    },
 }

@@ -12,6 +12,13 @@ mod lts;
 mod mealy;
 mod transitions;
 
+mod complete;
+mod from_mealy;
+mod naming;
+mod reachable;
+mod sa_minimize;
+mod suspension;
+
 pub use alphabet::{Alphabet, Interner, KindConflict, LabelKind};
 pub use automaton::{Automaton, SuspensionAutomaton, suspension_from_marked};
 pub use error::ModelError;
@@ -19,6 +26,16 @@ pub use ids::{LabelId, StateId};
 pub use lts::{Lts, lts_from_marked};
 pub use mealy::{Mealy, mealy_from_named};
 pub use transitions::Transitions;
+
+pub use complete::{Completion, complete_mealy};
+pub use from_mealy::{mealy_to_lts, mealy_to_suspension};
+pub use reachable::RestrictToReachable;
+pub use sa_minimize::{
+    EquivalenceClasses, equivalence_classes, is_minimal_suspension, minimize_suspension,
+};
+pub use suspension::{
+    DEFAULT_MAX_SUBSETS, Divergence, SuspensionOptions, divergent_states, lts_to_suspension,
+};
 
 /// Any model the tool reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,3 +45,6 @@ pub enum Model {
     /// A deterministic Mealy machine.
     Mealy(Mealy),
 }
+
+#[cfg(test)]
+mod transform_props;

@@ -28,13 +28,13 @@
 //! state is reached in the contexts of two different specification states; the guarantee names
 //! the states that break the condition.
 
-use super::distinguishing::CompleteBuilder;
+use super::conjunction::{Conjunction, canonical_form, conjunction, names};
 use super::pairs::PairAnalysis;
 use super::plan::{Move, Plan, Target};
 use super::{Budget, IocoSuiteError, access::reachable_states};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// The state cover of `ioco-ads`: per state, the shortest access sequence with forced outputs if
 /// there is one (`true`), else the shortest access sequence (`false`); `None` if unreachable.
@@ -68,6 +68,194 @@ pub fn certain_state_cover(sa: &SuspensionAutomaton) -> Vec<Option<(Vec<LabelId>
     cover
 }
 
+/// Builds `ioco-ads` plans, recursively for the merges of compatible pairs.
+struct AdsBuilder<'a> {
+    spec: &'a SuspensionAutomaton,
+    /// Labels after the access sequence (E + 1).
+    k: usize,
+    budget: Budget,
+    memo: HashMap<Vec<u32>, Target>,
+    stack: Vec<Vec<u32>>,
+    merge_states: usize,
+    /// Merges left out because their suites would recurse without end.
+    skipped: BTreeSet<String>,
+    merges: usize,
+}
+
+/// What the top-level suite learns about the completeness condition.
+struct Condition {
+    uncertain: Vec<StateId>,
+    compatible_pairs: Vec<(StateId, StateId)>,
+}
+
+impl AdsBuilder<'_> {
+    fn suite(
+        &mut self,
+        plan: &mut Plan,
+        a: &SuspensionAutomaton,
+        members: &[Vec<StateId>],
+    ) -> Result<(Target, Condition), IocoSuiteError> {
+        let key = canonical_form(a, a.initial());
+        self.stack.push(key.clone());
+        let reachable = reachable_states(a);
+        let k = self.k;
+        let cover = certain_state_cover(a);
+        let mut analysis = PairAnalysis::compute(a);
+        let mut compatible_pairs = Vec::new();
+        let mut experiments: HashMap<StateId, Vec<Target>> = HashMap::new();
+        let mut nested: HashMap<(StateId, StateId), Option<Target>> = HashMap::new();
+        for &q in &reachable {
+            let mut de = Vec::new();
+            for &r in reachable.iter().filter(|&&r| r != q) {
+                if !analysis.compatible(q, r) {
+                    de.push(analysis.graph(a, plan, q, r));
+                    continue;
+                }
+                if q < r {
+                    compatible_pairs.push((q, r));
+                }
+                if analysis.equivalent(q, r) {
+                    continue;
+                }
+                let pair = (q.min(r), q.max(r));
+                let t = match nested.get(&pair) {
+                    Some(&t) => t,
+                    None => {
+                        let mut set = members[q.index()].clone();
+                        set.extend(&members[r.index()]);
+                        let t = self.merge_suite(plan, &set)?;
+                        nested.insert(pair, t);
+                        t
+                    }
+                };
+                if let Some(t) = t {
+                    de.push(t);
+                }
+            }
+            experiments.insert(q, de);
+        }
+        // Extension: node (q, d) for d labels after the access sequence.
+        let mut level: HashMap<StateId, Target> = HashMap::new();
+        for d in (0..=k).rev() {
+            let mut this = HashMap::new();
+            for &q in &reachable {
+                let mut moves = Vec::new();
+                if d < k {
+                    let mut branches = Vec::new();
+                    for &(l, t) in a.enabled(q) {
+                        let child = level
+                            .get(&t)
+                            .copied()
+                            .unwrap_or(Target::Verdict(Verdict::Pass));
+                        if a.alphabet.is_output(l) {
+                            branches.push((l, child));
+                        } else if matches!(child, Target::Node(_)) {
+                            moves.push(Move::Send {
+                                input: l,
+                                then: child,
+                            });
+                        }
+                    }
+                    moves.insert(
+                        0,
+                        Move::Observe {
+                            branches,
+                            otherwise: Verdict::Pass,
+                        },
+                    );
+                }
+                for e in &experiments[&q] {
+                    if let Target::Node(id) = e {
+                        moves.push(Move::Enter(*id));
+                    }
+                }
+                let t = if moves.is_empty() {
+                    Target::Verdict(Verdict::Pass)
+                } else {
+                    Target::Node(plan.push(moves))
+                };
+                this.insert(q, t);
+            }
+            level = this;
+        }
+        // Access sequences: a chain per state; an allowed output other than the intended one is
+        // `retry` (Sec. 2.7.4), a disallowed one `fail`.
+        let mut roots = Vec::new();
+        let mut uncertain = Vec::new();
+        for &q in &reachable {
+            let (seq, certain) = cover[q.index()].clone().expect("reachable");
+            if !certain {
+                uncertain.push(q);
+            }
+            let mut next = level[&q];
+            for &l in seq.iter().rev() {
+                let moves = if a.alphabet.is_input(l) {
+                    vec![Move::Send {
+                        input: l,
+                        then: next,
+                    }]
+                } else {
+                    vec![Move::Observe {
+                        branches: vec![(l, next)],
+                        otherwise: Verdict::Retry,
+                    }]
+                };
+                next = Target::Node(plan.push(moves));
+            }
+            if let Target::Node(id) = next {
+                roots.push(Move::Enter(id));
+            }
+        }
+        let root = Target::Node(plan.push(roots));
+        self.stack.pop();
+        self.memo.insert(key, root);
+        if plan.len() > self.budget.max_plan_nodes {
+            return Err(IocoSuiteError::Budget {
+                what: format!("ioco-ads needs {} plan nodes, which", plan.len()),
+                budget: self.budget.max_plan_nodes as u128,
+                advice: "try fewer extra states".into(),
+            });
+        }
+        Ok((
+            root,
+            Condition {
+                uncertain,
+                compatible_pairs,
+            },
+        ))
+    }
+
+    /// The `ioco-ads` suite of the merge of a set of specification states.
+    fn merge_suite(
+        &mut self,
+        plan: &mut Plan,
+        set: &[StateId],
+    ) -> Result<Option<Target>, IocoSuiteError> {
+        let budget = self
+            .budget
+            .max_plan_nodes
+            .saturating_sub(self.merge_states)
+            .max(1);
+        let Some(Conjunction { sa, members }) = conjunction(self.spec, set, budget)? else {
+            return Ok(None);
+        };
+        self.merge_states += sa.num_states();
+        let key = canonical_form(&sa, sa.initial());
+        if let Some(&t) = self.memo.get(&key) {
+            return Ok(Some(t));
+        }
+        if self.stack.contains(&key) {
+            let mut sorted = set.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            self.skipped.insert(names(self.spec, &sorted));
+            return Ok(None);
+        }
+        self.merges += 1;
+        Ok(Some(self.suite(plan, &sa, &members)?.0))
+    }
+}
+
 /// Adds the `ioco-ads` plan for bound `n`; returns its root and the guarantee.
 pub(crate) fn plan(
     sa: &SuspensionAutomaton,
@@ -76,126 +264,43 @@ pub(crate) fn plan(
     plan: &mut Plan,
     notes: &mut Vec<String>,
 ) -> Result<(Target, String), IocoSuiteError> {
-    let reachable = reachable_states(sa);
-    let size = reachable.len();
-    let extra = n.saturating_sub(size);
-    let k = extra + 1;
-    let cover = certain_state_cover(sa);
-    let mut analysis = PairAnalysis::compute(sa);
-    let mut builder = CompleteBuilder::new(sa, n, budget);
-    let mut compatible_pairs = Vec::new();
-    let mut experiments: HashMap<StateId, Vec<PlanTarget>> = HashMap::new();
-    let mut nested: HashMap<(StateId, StateId), Option<Target>> = HashMap::new();
-    for &q in &reachable {
-        let mut de = Vec::new();
-        for &r in reachable.iter().filter(|&&r| r != q) {
-            if !analysis.compatible(q, r) {
-                de.push(analysis.graph(sa, plan, q, r));
-                continue;
-            }
-            if q < r {
-                compatible_pairs.push((q, r));
-            }
-            if analysis.equivalent(q, r) {
-                continue;
-            }
-            let pair = (q.min(r), q.max(r));
-            let t = match nested.get(&pair) {
-                Some(&t) => t,
-                None => {
-                    let t = builder.merge_suite(plan, &[q, r])?;
-                    nested.insert(pair, t);
-                    t
-                }
-            };
-            if let Some(t) = t {
-                de.push(t);
-            }
-        }
-        experiments.insert(q, de);
+    let size = reachable_states(sa).len();
+    let k = n.saturating_sub(size) + 1;
+    let mut builder = AdsBuilder {
+        spec: sa,
+        k,
+        budget,
+        memo: HashMap::new(),
+        stack: Vec::new(),
+        merge_states: 0,
+        skipped: BTreeSet::new(),
+        merges: 0,
+    };
+    let members: Vec<Vec<StateId>> = sa.states().map(|q| vec![q]).collect();
+    let (
+        root,
+        Condition {
+            uncertain,
+            compatible_pairs,
+        },
+    ) = builder.suite(plan, sa, &members)?;
+    if builder.merges > 0 {
+        notes.push(format!(
+            "{} merges of compatible, inequivalent states are tested with their own ioco-ads \
+             suites (same extension)",
+            builder.merges
+        ));
     }
-    // Extension: node (q, d) for d labels after the access sequence.
-    let mut level: HashMap<StateId, Target> = HashMap::new();
-    for d in (0..=k).rev() {
-        let mut this = HashMap::new();
-        for &q in &reachable {
-            let mut moves = Vec::new();
-            if d < k {
-                let mut branches = Vec::new();
-                for &(l, t) in sa.enabled(q) {
-                    let child = level
-                        .get(&t)
-                        .copied()
-                        .unwrap_or(Target::Verdict(Verdict::Pass));
-                    if sa.alphabet.is_output(l) {
-                        branches.push((l, child));
-                    } else if matches!(child, Target::Node(_)) {
-                        moves.push(Move::Send {
-                            input: l,
-                            then: child,
-                        });
-                    }
-                }
-                moves.insert(
-                    0,
-                    Move::Observe {
-                        branches,
-                        otherwise: Verdict::Pass,
-                    },
-                );
-            }
-            for e in &experiments[&q] {
-                if let Target::Node(id) = e {
-                    moves.push(Move::Enter(*id));
-                }
-            }
-            let t = if moves.is_empty() {
-                Target::Verdict(Verdict::Pass)
-            } else {
-                Target::Node(plan.push(moves))
-            };
-            this.insert(q, t);
-        }
-        level = this;
-    }
-    // Access sequences: a chain per state; an allowed output other than the intended one is
-    // `retry` (Sec. 2.7.4), a disallowed one `fail`.
-    let mut roots = Vec::new();
-    let mut uncertain = Vec::new();
-    for &q in &reachable {
-        let (seq, certain) = cover[q.index()].clone().expect("reachable");
-        if !certain {
-            uncertain.push(q);
-        }
-        let mut next = level[&q];
-        for &l in seq.iter().rev() {
-            let moves = if sa.alphabet.is_input(l) {
-                vec![Move::Send {
-                    input: l,
-                    then: next,
-                }]
-            } else {
-                vec![Move::Observe {
-                    branches: vec![(l, next)],
-                    otherwise: Verdict::Retry,
-                }]
-            };
-            next = Target::Node(plan.push(moves));
-        }
-        if let Target::Node(id) = next {
-            roots.push(Move::Enter(id));
-        }
-    }
-    let root = Target::Node(plan.push(roots));
-    if plan.len() > budget.max_plan_nodes {
-        return Err(IocoSuiteError::Budget {
-            what: format!(
-                "ioco-ads for n = {n} needs {} plan nodes, which",
-                plan.len()
-            ),
-            budget: budget.max_plan_nodes as u128,
-            advice: "try fewer extra states".into(),
-        });
+    if !builder.skipped.is_empty() {
+        notes.push(format!(
+            "the merges {} are not tested: their suites would recurse without end",
+            builder
+                .skipped
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     let name_list = |qs: &[StateId]| {
         qs.iter()
@@ -238,6 +343,3 @@ pub(crate) fn plan(
     ));
     Ok((root, guarantee))
 }
-
-/// Experiments are plan targets.
-type PlanTarget = Target;

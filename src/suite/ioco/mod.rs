@@ -21,7 +21,9 @@ mod plan;
 pub mod sizes;
 mod unconditional;
 
-use crate::model::SuspensionAutomaton;
+use crate::model::{
+    Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension, mealy_to_suspension,
+};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteWriter, TestCase};
 use plan::{LabelMap, Plan, Target};
 use rayon::prelude::*;
@@ -268,6 +270,11 @@ impl IocoSuite {
     /// Streams the suite as JSON v1, building tests in parallel in fixed-size chunks and writing
     /// them in order. Returns the writer's output.
     pub fn write_json<W: Write>(&self, out: W) -> io::Result<W> {
+        self.write_json_with(out, &|_| {})
+    }
+
+    /// [`IocoSuite::write_json`], reporting the number of tests written after every chunk.
+    pub fn write_json_with<W: Write>(&self, out: W, progress: &dyn Fn(u64)) -> io::Result<W> {
         let mut writer = SuiteWriter::begin(out, &self.header)?;
         const CHUNK: u128 = 256;
         let mut start = 0u128;
@@ -281,6 +288,7 @@ impl IocoSuite {
                 writer.write_test(t)?;
             }
             start = end;
+            progress(start as u64);
         }
         writer.finish()
     }
@@ -291,3 +299,47 @@ mod testkit;
 
 #[cfg(test)]
 mod tests;
+
+/// The suspension automaton a model is tested against: an LTS is determinised with quiescence
+/// (its suspension automaton), a Mealy machine becomes one with every input followed by its
+/// output.
+pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAutomaton> {
+    let sa = match model {
+        Model::Lts(lts) => lts_to_suspension(lts, &SuspensionOptions::default()),
+        Model::Mealy(m) => mealy_to_suspension(m),
+    };
+    sa.map_err(|source| crate::Error::Model {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output), with a progress bar on
+/// stderr when `progress` is set and stderr is a terminal.
+pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) -> crate::Result<()> {
+    let path = out.unwrap_or("-");
+    let bar = if progress && suite.num_tests() > 1000 {
+        let bar = indicatif::ProgressBar::new(suite.num_tests().min(u64::MAX as u128) as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let result = if path == "-" {
+        let stdout = io::stdout();
+        suite
+            .write_json_with(io::BufWriter::new(stdout.lock()), &|k| bar.set_position(k))
+            .map(|_| ())
+    } else {
+        std::fs::File::create(path).and_then(|f| {
+            suite
+                .write_json_with(io::BufWriter::new(f), &|k| bar.set_position(k))
+                .map(|_| ())
+        })
+    };
+    bar.finish_and_clear();
+    result.map_err(|e| crate::Error::io(path, e))
+}

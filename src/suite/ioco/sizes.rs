@@ -87,6 +87,25 @@ pub fn size_table(
     }
 }
 
+/// Parses a range of bounds: `4`, `1..6` or `1..=6` (both inclusive: `1..6` is 1 to 6).
+pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<usize>, String> {
+    let bad = || format!("expected a bound like `4` or a range like `1..6`, found `{text}`");
+    let num = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+    let range = match text.split_once("..") {
+        None => {
+            let n = num(text)?;
+            n..=n
+        }
+        Some((a, b)) => num(a)?..=num(b.strip_prefix('=').unwrap_or(b))?,
+    };
+    if range.is_empty() || *range.start() == 0 {
+        return Err(format!(
+            "the range `{text}` must be non-empty and start at 1 or more"
+        ));
+    }
+    Ok(range)
+}
+
 impl SizeTable {
     /// The table as aligned text.
     pub fn to_text(&self) -> String {
@@ -117,6 +136,16 @@ impl SizeTable {
 mod tests {
     use super::*;
     use crate::model::suspension_from_marked;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("1..6"), Ok(1..=6));
+        assert_eq!(parse_range("2..=3"), Ok(2..=3));
+        assert_eq!(parse_range("4"), Ok(4..=4));
+        assert!(parse_range("0..3").is_err());
+        assert!(parse_range("5..2").is_err());
+        assert!(parse_range("x").unwrap_err().contains("found `x`"));
+    }
 
     #[test]
     fn sizes_grow_and_stop_at_the_budget() {

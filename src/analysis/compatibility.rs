@@ -1,0 +1,544 @@
+//! Compatibility of states (van den Bos Def. 2.15 / Def. 3.8): two states are compatible when
+//! some implementation state can conform to both.
+//!
+//! By Lemma 3.10, `q ⋈ r` iff `(q, r)` is a valid state of the synchronous self-composition
+//! `S‖S` (Def. 3.9). We run Algorithm 2 (the attractor of the tester, with `strategy` and `rank`)
+//! on `S‖S` without building it: the transitions of a pair are the common labels of its
+//! components, and the predecessors of a pair under `µ` are the products of the components'
+//! `µ`-predecessors. Only unordered pairs `q < r` are stored (the relation is symmetric and
+//! reflexive), four bytes each, so `n = 10,000` states take 200 MB.
+//!
+//! The work list is processed breadth-first, so `rank` is the attractor level, which equals the
+//! iteration of Algorithm 1 in which the pair is found incompatible. From the ranks we derive, per
+//! pair, a winning move (Lemma 3.7): an input whose successors have lower rank, or waiting for
+//! outputs when all common outputs lead to pairs of lower rank. [`Preference`] chooses when both
+//! moves win, which is the option of Algorithm 1 to prefer inputs or outputs.
+
+use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use rayon::prelude::*;
+
+const INVALID: u32 = 1 << 31;
+const COMPATIBLE: u32 = u32::MAX;
+
+/// Which move to take from an incompatible pair when both an input and waiting for outputs
+/// distinguish it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Preference {
+    /// Wait for outputs first (Algorithm 1, line 10 before line 20): no race with the system.
+    #[default]
+    Outputs,
+    /// Apply an input first (useful when waiting for quiescence is slow).
+    Inputs,
+}
+
+/// A winning move of the tester from an incompatible pair (Lemma 3.7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Apply this input; both states enable it and the successors are incompatible with a lower
+    /// rank.
+    Input(LabelId),
+    /// Wait for an output: every common output leads to an incompatible pair of lower rank, every
+    /// other output reveals one of the two states.
+    Outputs,
+}
+
+/// The compatibility relation of a suspension automaton with, for every incompatible pair, the
+/// rank (number of moves the tester needs to win) computed by Algorithm 2 on `S‖S`.
+#[derive(Clone, Debug)]
+pub struct Compatibility {
+    n: usize,
+    /// Per unordered pair `q < r` at `r(r-1)/2 + q`: [`COMPATIBLE`] or the rank.
+    slots: Vec<u32>,
+    /// Compatible partners of every state (distinct states only), CSR.
+    partner_offsets: Vec<u32>,
+    partners: Vec<StateId>,
+}
+
+#[inline]
+fn pair_index(q: usize, r: usize) -> usize {
+    debug_assert!(q < r);
+    r * (r - 1) / 2 + q
+}
+
+/// Incoming transitions grouped by target, sorted by label then source.
+pub(crate) struct Incoming {
+    offsets: Vec<u32>,
+    edges: Vec<(LabelId, StateId)>,
+}
+
+impl Incoming {
+    pub(crate) fn new(sa: &SuspensionAutomaton) -> Self {
+        let n = sa.num_states();
+        let mut count = vec![0u32; n + 1];
+        for (_, _, t) in sa.triples() {
+            count[t.index() + 1] += 1;
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let offsets = count.clone();
+        let mut fill = count;
+        let mut edges = vec![(LabelId(0), StateId(0)); sa.num_transitions()];
+        for (s, l, t) in sa.triples() {
+            edges[fill[t.index()] as usize] = (l, s);
+            fill[t.index()] += 1;
+        }
+        for t in 0..n {
+            edges[offsets[t] as usize..offsets[t + 1] as usize].sort_unstable();
+        }
+        Incoming { offsets, edges }
+    }
+
+    #[inline]
+    pub(crate) fn of(&self, t: StateId) -> &[(LabelId, StateId)] {
+        &self.edges[self.offsets[t.index()] as usize..self.offsets[t.index() + 1] as usize]
+    }
+}
+
+/// Number of labels two sorted enabled lists share, restricted to outputs.
+fn common_outputs(
+    sa: &SuspensionAutomaton,
+    a: &[(LabelId, StateId)],
+    b: &[(LabelId, StateId)],
+) -> u32 {
+    let (mut i, mut j, mut c) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                if sa.alphabet.is_output(a[i].0) {
+                    c += 1;
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    c
+}
+
+impl Compatibility {
+    /// Computes compatibility of all state pairs: `S‖S` and Algorithm 2, in time
+    /// `O(m·n)` for `n` states and `m` transitions, with the initial counting of common outputs
+    /// spread over threads.
+    pub fn compute(sa: &SuspensionAutomaton) -> Compatibility {
+        let n = sa.num_states();
+        let mut slots = vec![0u32; n * n.saturating_sub(1) / 2];
+        // Rows r = 1..n are contiguous: slots[r(r-1)/2 .. r(r-1)/2 + r].
+        let mut rows: Vec<(usize, &mut [u32])> = Vec::with_capacity(n);
+        let mut rest = slots.as_mut_slice();
+        for r in 1..n {
+            let (row, tail) = rest.split_at_mut(r);
+            rows.push((r, row));
+            rest = tail;
+        }
+        rows.into_par_iter().for_each(|(r, row)| {
+            let er = sa.enabled(StateId(r as u32));
+            for (q, slot) in row.iter_mut().enumerate() {
+                let c = common_outputs(sa, sa.enabled(StateId(q as u32)), er);
+                *slot = if c == 0 { INVALID } else { c };
+            }
+        });
+
+        let incoming = Incoming::new(sa);
+        let mut queue: Vec<(u32, u32)> = Vec::new();
+        let process =
+            |p: u32, pp: u32, rank: u32, slots: &mut Vec<u32>, queue: &mut Vec<(u32, u32)>| {
+                let a = incoming.of(StateId(p));
+                let b = incoming.of(StateId(pp));
+                let (mut i, mut j) = (0, 0);
+                while i < a.len() && j < b.len() {
+                    let (la, lb) = (a[i].0, b[j].0);
+                    if la < lb {
+                        i += 1;
+                        continue;
+                    }
+                    if lb < la {
+                        j += 1;
+                        continue;
+                    }
+                    let ie = i + a[i..].partition_point(|e| e.0 == la);
+                    let je = j + b[j..].partition_point(|e| e.0 == la);
+                    let is_input = sa.alphabet.is_input(la);
+                    for &(_, q) in &a[i..ie] {
+                        for &(_, qq) in &b[j..je] {
+                            let (x, y) = if q < qq { (q, qq) } else { (qq, q) };
+                            if x == y {
+                                continue;
+                            }
+                            let k = pair_index(x.index(), y.index());
+                            let s = slots[k];
+                            if s & INVALID != 0 {
+                                continue;
+                            }
+                            if is_input || s == 1 {
+                                slots[k] = INVALID | (rank + 1);
+                                queue.push((x.0, y.0));
+                            } else {
+                                slots[k] = s - 1;
+                            }
+                        }
+                    }
+                    i = ie;
+                    j = je;
+                }
+            };
+        // Level 0 (blocking pairs: no common output) by a scan, higher levels breadth-first.
+        for r in 1..n {
+            for q in 0..r {
+                if slots[pair_index(q, r)] == INVALID {
+                    process(q as u32, r as u32, 0, &mut slots, &mut queue);
+                }
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let (p, pp) = queue[head];
+            head += 1;
+            let rank = slots[pair_index(p as usize, pp as usize)] & !INVALID;
+            process(p, pp, rank, &mut slots, &mut queue);
+        }
+        drop(queue);
+        slots.par_iter_mut().for_each(|s| {
+            *s = if *s & INVALID != 0 {
+                *s & !INVALID
+            } else {
+                COMPATIBLE
+            }
+        });
+
+        let mut degree = vec![0u32; n + 1];
+        for r in 1..n {
+            for q in 0..r {
+                if slots[pair_index(q, r)] == COMPATIBLE {
+                    degree[q + 1] += 1;
+                    degree[r + 1] += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            degree[i + 1] += degree[i];
+        }
+        let partner_offsets = degree.clone();
+        let mut fill = degree;
+        let mut partners = vec![StateId(0); partner_offsets[n] as usize];
+        for r in 1..n {
+            for q in 0..r {
+                if slots[pair_index(q, r)] == COMPATIBLE {
+                    partners[fill[q] as usize] = StateId(r as u32);
+                    fill[q] += 1;
+                    partners[fill[r] as usize] = StateId(q as u32);
+                    fill[r] += 1;
+                }
+            }
+        }
+        for q in 0..n {
+            partners[partner_offsets[q] as usize..partner_offsets[q + 1] as usize].sort_unstable();
+        }
+        Compatibility {
+            n,
+            slots,
+            partner_offsets,
+            partners,
+        }
+    }
+
+    /// Number of states of the automaton.
+    pub fn num_states(&self) -> usize {
+        self.n
+    }
+
+    /// Whether `q ⋈ r` (reflexive and symmetric).
+    #[inline]
+    pub fn compatible(&self, q: StateId, r: StateId) -> bool {
+        self.rank(q, r).is_none()
+    }
+
+    /// For an incompatible pair, the maximal number of moves the tester needs to distinguish the
+    /// states (Algorithm 2's `rank` on `S‖S`); `None` for compatible pairs.
+    #[inline]
+    pub fn rank(&self, q: StateId, r: StateId) -> Option<u32> {
+        if q == r {
+            return None;
+        }
+        let (a, b) = if q < r { (q, r) } else { (r, q) };
+        let s = self.slots[pair_index(a.index(), b.index())];
+        (s != COMPATIBLE).then_some(s)
+    }
+
+    /// The states compatible with `q`, other than `q`, sorted.
+    pub fn partners(&self, q: StateId) -> &[StateId] {
+        &self.partners
+            [self.partner_offsets[q.index()] as usize..self.partner_offsets[q.index() + 1] as usize]
+    }
+
+    /// Number of unordered pairs of distinct compatible states.
+    pub fn num_compatible_pairs(&self) -> usize {
+        self.partners.len() / 2
+    }
+
+    /// Number of unordered pairs of distinct incompatible states.
+    pub fn num_incompatible_pairs(&self) -> usize {
+        self.n * self.n.saturating_sub(1) / 2 - self.num_compatible_pairs()
+    }
+
+    /// Pairs `(q, r)` with `q < r` and `q ⋈̸ r`, sorted.
+    pub fn incompatible_pairs(&self) -> impl Iterator<Item = (StateId, StateId)> + '_ {
+        (0..self.n).flat_map(move |q| {
+            (q + 1..self.n)
+                .filter(move |&r| self.slots[pair_index(q, r)] != COMPATIBLE)
+                .map(move |r| (StateId(q as u32), StateId(r as u32)))
+        })
+    }
+
+    /// Pairs `(q, r)` with `q < r` and `q ⋈ r`, sorted.
+    pub fn compatible_pairs(&self) -> impl Iterator<Item = (StateId, StateId)> + '_ {
+        (0..self.n).flat_map(move |q| {
+            self.partners(StateId(q as u32))
+                .iter()
+                .filter(move |r| r.index() > q)
+                .map(move |&r| (StateId(q as u32), r))
+        })
+    }
+
+    /// Whether all states of `set` are pairwise compatible (`⋈(P)` in the thesis).
+    pub fn pairwise_compatible(&self, set: &[StateId]) -> bool {
+        set.iter().enumerate().all(|(i, &q)| {
+            let deg = self.partners(q).len();
+            deg + 1 >= set.len() && set[i + 1..].iter().all(|&r| self.compatible(q, r))
+        })
+    }
+
+    /// A winning move of the tester from the incompatible pair `{q, r}` whose successors have a
+    /// strictly lower rank (so following moves always ends), chosen by `preference` when both
+    /// kinds win; inputs are tried in label order. `None` if the states are compatible.
+    pub fn winning_move(
+        &self,
+        sa: &SuspensionAutomaton,
+        q: StateId,
+        r: StateId,
+        preference: Preference,
+    ) -> Option<Move> {
+        let rank = self.rank(q, r)?;
+        let lower = |a: StateId, b: StateId| a != b && self.rank(a, b).is_some_and(|k| k < rank);
+        let (eq, er) = (sa.enabled(q), sa.enabled(r));
+        let mut outputs_win = true;
+        let mut input = None;
+        let (mut i, mut j) = (0, 0);
+        while i < eq.len() && j < er.len() {
+            match eq[i].0.cmp(&er[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    let l = eq[i].0;
+                    let ok = lower(eq[i].1, er[j].1);
+                    if sa.alphabet.is_input(l) {
+                        if ok && input.is_none() {
+                            input = Some(l);
+                        }
+                    } else if !ok {
+                        outputs_win = false;
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        match (preference, input, outputs_win) {
+            (Preference::Outputs, _, true) => Some(Move::Outputs),
+            (_, Some(a), _) => Some(Move::Input(a)),
+            (Preference::Inputs, None, true) => Some(Move::Outputs),
+            // Unreachable by Lemma 3.7; waiting for outputs is the sound default.
+            _ => Some(Move::Outputs),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::suspension_from_marked;
+
+    /// van den Bos Fig. 2.1a, reconstructed from Examples 2.8 and 2.32 (the figure itself is not
+    /// in the text): 1 and 4 share only output x with 1 after x = 2, 4 after x = 6 and
+    /// out(2) ∩ out(6) = ∅; 2 and 3 share w into 4 and 5, which share z into 6; awzx is an ioco
+    /// counterexample; every other pair has disjoint outputs. Thesis state k is `StateId(k - 1)`.
+    pub(crate) fn fig_2_1() -> SuspensionAutomaton {
+        suspension_from_marked(
+            "fig2.1",
+            6,
+            &[
+                (0, "?a", 1),
+                (0, "!x", 1),
+                (1, "!w", 3),
+                (1, "?b", 5),
+                (2, "!w", 4),
+                (2, "?a", 0),
+                (3, "!x", 5),
+                (3, "!z", 5),
+                (4, "!z", 5),
+                (5, "!y", 5),
+                (5, "?a", 0),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// Fig. 2.2: 1 ⋈ 2 and 1 ⋈ 3 but 2 ⋈̸ 3 (states 0-based: thesis k = `StateId(k - 1)`).
+    pub(crate) fn fig_2_2() -> SuspensionAutomaton {
+        suspension_from_marked(
+            "fig2.2",
+            3,
+            &[
+                (0, "!x", 1),
+                (0, "!y", 1),
+                (0, "!z", 1),
+                (1, "!y", 1),
+                (1, "!z", 1),
+                (2, "!x", 1),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// Naive greatest fixpoint of Def. 3.8 (Lemma 2.19).
+    pub(crate) fn naive_compatible(sa: &SuspensionAutomaton) -> Vec<Vec<bool>> {
+        let n = sa.num_states();
+        let mut rel = vec![vec![true; n]; n];
+        loop {
+            let mut changed = false;
+            for q in 0..n {
+                for r in 0..n {
+                    if !rel[q][r] {
+                        continue;
+                    }
+                    let (sq, sr) = (StateId(q as u32), StateId(r as u32));
+                    let inputs_ok = sa.inputs_enabled(sq).all(|a| match sa.after(sr, a) {
+                        Some(t) => rel[sa.after(sq, a).unwrap().index()][t.index()],
+                        None => true,
+                    });
+                    let outputs_ok = sa.outputs_enabled(sq).any(|x| match sa.after(sr, x) {
+                        Some(t) => rel[sa.after(sq, x).unwrap().index()][t.index()],
+                        None => false,
+                    });
+                    if !(inputs_ok && outputs_ok) {
+                        rel[q][r] = false;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return rel;
+            }
+        }
+    }
+
+    #[test]
+    fn fig_2_1_compatible_pairs_are_2_3_and_4_5() {
+        let sa = fig_2_1();
+        let c = Compatibility::compute(&sa);
+        let pairs: Vec<(u32, u32)> = c.compatible_pairs().map(|(q, r)| (q.0, r.0)).collect();
+        // Thesis {2,3} and {4,5}.
+        assert_eq!(pairs, vec![(1, 2), (3, 4)]);
+        assert_eq!(c.num_compatible_pairs(), 2);
+        assert_eq!(c.num_incompatible_pairs(), 15 - 2);
+        // Example 2.32: (1, 4) is found in the second iteration, (2, 6) in the first.
+        assert_eq!(c.rank(StateId(0), StateId(3)), Some(1));
+        assert_eq!(c.rank(StateId(1), StateId(5)), Some(0));
+        assert!(c.compatible(StateId(2), StateId(2)));
+        assert_eq!(c.partners(StateId(2)), &[StateId(1)]);
+        // Example 2.8: awzx is a counterexample, awz a trace.
+        let l = |s: &str| sa.alphabet.get(s).unwrap();
+        let awz = sa
+            .after_trace(StateId(0), &[l("a"), l("w"), l("z")])
+            .unwrap();
+        assert!(sa.after(awz, l("x")).is_none());
+    }
+
+    #[test]
+    fn fig_2_2_compatibility_is_not_transitive() {
+        let sa = fig_2_2();
+        let c = Compatibility::compute(&sa);
+        assert!(c.compatible(StateId(0), StateId(1)));
+        assert!(c.compatible(StateId(0), StateId(2)));
+        assert!(!c.compatible(StateId(1), StateId(2)));
+        assert!(c.pairwise_compatible(&[StateId(0), StateId(1)]));
+        assert!(!c.pairwise_compatible(&[StateId(0), StateId(1), StateId(2)]));
+        let inc: Vec<_> = c.incompatible_pairs().collect();
+        assert_eq!(inc, vec![(StateId(1), StateId(2))]);
+    }
+
+    #[test]
+    fn winning_moves_respect_the_preference() {
+        // 0 and 1 differ on output right away and also after input a.
+        let sa = suspension_from_marked(
+            "t",
+            4,
+            &[
+                (0, "!x", 0),
+                (0, "?a", 2),
+                (1, "!y", 1),
+                (1, "?a", 3),
+                (2, "!x", 2),
+                (3, "!y", 3),
+            ],
+        )
+        .unwrap();
+        let c = Compatibility::compute(&sa);
+        let (q, r) = (StateId(0), StateId(1));
+        assert_eq!(c.rank(q, r), Some(0));
+        assert_eq!(
+            c.winning_move(&sa, q, r, Preference::Outputs),
+            Some(Move::Outputs)
+        );
+        // Rank 0: only waiting for outputs has successors of lower rank.
+        assert_eq!(
+            c.winning_move(&sa, q, r, Preference::Inputs),
+            Some(Move::Outputs)
+        );
+        assert_eq!(c.winning_move(&sa, q, q, Preference::Inputs), None);
+    }
+
+    #[test]
+    fn agrees_with_the_naive_fixpoint_on_random_automata() {
+        let mut compatible = 0;
+        for seed in 0..300u64 {
+            let sa =
+                crate::identify::random::random_suspension(seed, 2 + (seed % 7) as usize, 2, 3);
+            let c = Compatibility::compute(&sa);
+            compatible += c.num_compatible_pairs();
+            let naive = naive_compatible(&sa);
+            for q in sa.states() {
+                for r in sa.states() {
+                    assert_eq!(
+                        c.compatible(q, r),
+                        naive[q.index()][r.index()],
+                        "seed {seed}: pair ({q}, {r})"
+                    );
+                }
+            }
+            // Lemma 3.7: ranks decrease along the winning move.
+            for (q, r) in c.incompatible_pairs() {
+                let k = c.rank(q, r).unwrap();
+                match c.winning_move(&sa, q, r, Preference::Outputs).unwrap() {
+                    Move::Input(a) => {
+                        let (s, t) = (sa.after(q, a).unwrap(), sa.after(r, a).unwrap());
+                        assert!(c.rank(s, t).unwrap() < k);
+                    }
+                    Move::Outputs => {
+                        for x in sa.outputs_enabled(q) {
+                            if let Some(t) = sa.after(r, x) {
+                                assert!(c.rank(sa.after(q, x).unwrap(), t).unwrap() < k);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            compatible > 50,
+            "the generator yields compatible pairs: {compatible}"
+        );
+    }
+}

@@ -1,0 +1,370 @@
+//! The graph shape shared by the `.aut` and DOT parsers, and how its edge labels become a Mealy
+//! machine or an LTS.
+//!
+//! Label conventions (the same in both formats):
+//! - `in / out` (a `/` and no leading `?` or `!`): a Mealy transition, split at the first `/`,
+//!   both sides trimmed, further `/` kept in the output;
+//! - `?a` or `a?`: input `a`; `!x` or `x!`: output `x`;
+//! - `tau` or `i`: an internal step; `delta`: explicit quiescence (TorX thesis Sec. 2.2);
+//! - anything else is unmarked and must be named by `--inputs` or `--outputs`.
+//!
+//! The first labelled edge decides whether the file is a Mealy machine or an LTS; every other
+//! edge must agree. Raw labels are interned once by the parsers, so each distinct label text is
+//! classified once, however many edges carry it.
+
+use super::LoadOptions;
+use super::position::{ParseError, excerpt};
+use crate::error::Error;
+use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, StateId};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// A distinct edge label and the byte offset of its first use.
+pub(crate) struct RawLabel<'a> {
+    pub text: Cow<'a, str>,
+    pub offset: usize,
+}
+
+/// An edge between states (indices into [`RawGraph::states`]) with an index into
+/// [`RawGraph::labels`] and the byte offset of its label (or of the edge when it has none).
+#[derive(Copy, Clone)]
+pub(crate) struct RawEdge {
+    pub from: u32,
+    pub to: u32,
+    pub label: u32,
+    pub offset: usize,
+}
+
+/// A parsed graph before its labels are interpreted.
+#[derive(Default)]
+pub(crate) struct RawGraph<'a> {
+    /// State names in id order.
+    pub states: Vec<Cow<'a, str>>,
+    /// The initial state.
+    pub initial: u32,
+    /// Distinct labels in first-seen order.
+    pub labels: Vec<RawLabel<'a>>,
+    label_index: HashMap<Cow<'a, str>, u32>,
+    /// Edges in file order.
+    pub edges: Vec<RawEdge>,
+}
+
+impl<'a> RawGraph<'a> {
+    /// The index of label `text`, interning it (first use at `offset`) if new.
+    pub fn intern_label(&mut self, text: Cow<'a, str>, offset: usize) -> u32 {
+        if let Some(&i) = self.label_index.get(&text) {
+            return i;
+        }
+        let i = self.labels.len() as u32;
+        self.label_index.insert(text.clone(), i);
+        self.labels.push(RawLabel { text, offset });
+        i
+    }
+}
+
+/// How one label text reads under the conventions of the module documentation.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Shape<'s> {
+    /// `in / out`.
+    Mealy(&'s str, &'s str),
+    /// A marked LTS label (`?a`, `!x`, `tau`, `i`) with its kind and name.
+    Marked(LabelKind, &'s str),
+    /// `delta`.
+    Quiescence,
+    /// A name without marks.
+    Unmarked(&'s str),
+}
+
+/// Classifies a label text; the error is `(found, expected)`.
+pub(crate) fn shape(text: &str) -> Result<Shape<'_>, (String, String)> {
+    let t = text.trim();
+    let nonempty = |name: &'static str, s: &str| {
+        if s.is_empty() {
+            Err((
+                format!("label `{}` with an empty {name}", excerpt(t)),
+                format!("a non-empty {name}"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    if t.is_empty() {
+        return Err(("an empty label".into(), "a label".into()));
+    }
+    if let Some(rest) = t.strip_prefix('?') {
+        let name = rest.trim();
+        nonempty("input name", name)?;
+        return Ok(Shape::Marked(LabelKind::Input, name));
+    }
+    if let Some(rest) = t.strip_prefix('!') {
+        let name = rest.trim();
+        nonempty("output name", name)?;
+        return Ok(Shape::Marked(LabelKind::Output, name));
+    }
+    match t {
+        "tau" | "i" => return Ok(Shape::Marked(LabelKind::Internal, t)),
+        "delta" => return Ok(Shape::Quiescence),
+        _ => {}
+    }
+    if let Some((input, output)) = t.split_once('/') {
+        let (input, output) = (input.trim(), output.trim());
+        nonempty("Mealy input", input)?;
+        nonempty("Mealy output", output)?;
+        return Ok(Shape::Mealy(input, output));
+    }
+    if let Some(rest) = t.strip_suffix('?') {
+        let name = rest.trim();
+        nonempty("input name", name)?;
+        return Ok(Shape::Marked(LabelKind::Input, name));
+    }
+    if let Some(rest) = t.strip_suffix('!') {
+        let name = rest.trim();
+        nonempty("output name", name)?;
+        return Ok(Shape::Marked(LabelKind::Output, name));
+    }
+    Ok(Shape::Unmarked(t))
+}
+
+/// Interprets a raw graph as a Mealy machine or an LTS.
+pub(crate) fn build_model(
+    raw: RawGraph<'_>,
+    name: &str,
+    file: &str,
+    text: &str,
+    opts: &LoadOptions,
+) -> Result<Model, Error> {
+    let mut shapes = Vec::with_capacity(raw.labels.len());
+    for l in &raw.labels {
+        let s = shape(&l.text)
+            .map_err(|(found, expected)| ParseError::at(file, text, l.offset, found, expected))?;
+        shapes.push(s);
+    }
+    let mealy = raw
+        .edges
+        .first()
+        .is_some_and(|e| matches!(shapes[e.label as usize], Shape::Mealy(..)));
+    // Every label must have the shape the first edge chose.
+    for (l, s) in raw.labels.iter().zip(&shapes) {
+        if matches!(s, Shape::Mealy(..)) != mealy {
+            let (found, expected) = if mealy {
+                (
+                    format!("LTS label `{}`", excerpt(&l.text)),
+                    "a Mealy label `input / output` like the file's first edge",
+                )
+            } else {
+                (
+                    format!("Mealy label `{}`", excerpt(&l.text)),
+                    "an LTS label (`?input`, `!output`, `tau`, `delta`) like the file's first edge",
+                )
+            };
+            return Err(ParseError::at(file, text, l.offset, found, expected).into());
+        }
+    }
+    let initial = resolve_initial(&raw, file, opts)?;
+    let state_names: Vec<String> = raw.states.iter().map(|s| s.to_string()).collect();
+    let model_error = |source| Error::Model {
+        path: file.to_owned(),
+        source,
+    };
+    if mealy {
+        let mut inputs = Interner::new();
+        let mut outputs = Interner::new();
+        let ids: Vec<(LabelId, LabelId)> = shapes
+            .iter()
+            .map(|s| match s {
+                Shape::Mealy(i, o) => (inputs.intern(i), outputs.intern(o)),
+                _ => unreachable!("checked above: every label is a Mealy label"),
+            })
+            .collect();
+        check_mealy_determinism(&raw, &ids, &inputs, file, text)?;
+        let quads: Vec<_> = raw
+            .edges
+            .iter()
+            .map(|e| {
+                let (i, o) = ids[e.label as usize];
+                (StateId(e.from), i, o, StateId(e.to))
+            })
+            .collect();
+        let m =
+            Mealy::new(name, inputs, outputs, state_names, initial, &quads).map_err(model_error)?;
+        Ok(Model::Mealy(m))
+    } else {
+        let mut alphabet = Alphabet::new();
+        let mut ids = Vec::with_capacity(shapes.len());
+        for (l, s) in raw.labels.iter().zip(&shapes) {
+            let added = match *s {
+                Shape::Marked(kind, n) => alphabet.add(n, kind),
+                Shape::Quiescence => alphabet.set_quiescence("delta"),
+                Shape::Unmarked(n) => {
+                    let kind = classify_unmarked(n, opts)
+                        .map_err(|e| e.into_parse_error(file, text, l.offset))?;
+                    alphabet.add(n, kind)
+                }
+                Shape::Mealy(..) => unreachable!("checked above: no label is a Mealy label"),
+            };
+            let id = added.map_err(|c| {
+                ParseError::at(
+                    file,
+                    text,
+                    l.offset,
+                    format!("label `{}` used as {:?}", excerpt(&l.text), c.second),
+                    format!(
+                        "`{}` used only as {:?}, as at its first use",
+                        c.name, c.first
+                    ),
+                )
+            })?;
+            ids.push(id);
+        }
+        add_declared(&mut alphabet, opts).map_err(model_error)?;
+        let triples = raw
+            .edges
+            .iter()
+            .map(|e| (StateId(e.from), ids[e.label as usize], StateId(e.to)))
+            .collect();
+        let lts = Lts::new(name, alphabet, state_names, initial, triples).map_err(model_error)?;
+        Ok(Model::Lts(lts))
+    }
+}
+
+/// Why an unmarked label could not be classified.
+pub(crate) enum Unclassified {
+    /// Named by neither option.
+    Neither(String),
+    /// Named by both options.
+    Both(String),
+}
+
+impl Unclassified {
+    pub(crate) fn into_parse_error(self, file: &str, text: &str, offset: usize) -> ParseError {
+        match self {
+            Unclassified::Neither(n) => ParseError::at(
+                file,
+                text,
+                offset,
+                format!("unmarked label `{}`", excerpt(&n)),
+                format!(
+                    "`?{n}` or `{n}?` for an input, `!{n}` or `{n}!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it"
+                ),
+            ),
+            Unclassified::Both(n) => ParseError::at(
+                file,
+                text,
+                offset,
+                format!(
+                    "label `{}` named by both --inputs and --outputs",
+                    excerpt(&n)
+                ),
+                "each label in only one of --inputs and --outputs",
+            ),
+        }
+    }
+}
+
+/// The kind `--inputs`/`--outputs` give an unmarked label.
+pub(crate) fn classify_unmarked(name: &str, opts: &LoadOptions) -> Result<LabelKind, Unclassified> {
+    let input = opts.inputs.iter().any(|i| i == name);
+    let output = opts.outputs.iter().any(|o| o == name);
+    match (input, output) {
+        (true, false) => Ok(LabelKind::Input),
+        (false, true) => Ok(LabelKind::Output),
+        (true, true) => Err(Unclassified::Both(name.to_owned())),
+        (false, false) => Err(Unclassified::Neither(name.to_owned())),
+    }
+}
+
+/// Adds the labels of `--inputs`/`--outputs` that the file never uses: they still belong to the
+/// alphabet (an unused input makes the model not input-enabled).
+fn add_declared(
+    alphabet: &mut Alphabet,
+    opts: &LoadOptions,
+) -> Result<(), crate::model::ModelError> {
+    for i in &opts.inputs {
+        alphabet.add(i, LabelKind::Input)?;
+    }
+    for o in &opts.outputs {
+        alphabet.add(o, LabelKind::Output)?;
+    }
+    Ok(())
+}
+
+/// The initial state: `--initial` if given, otherwise the one the parser found.
+fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result<StateId, Error> {
+    match &opts.initial {
+        None => Ok(StateId(raw.initial)),
+        Some(name) => raw
+            .states
+            .iter()
+            .position(|s| s == name)
+            .map(|i| StateId(i as u32))
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "--initial {name}: {file} has no state named `{name}`"
+                ))
+            }),
+    }
+}
+
+/// Rejects two Mealy transitions with the same source and input but different outputs or
+/// targets, pointing at the second one.
+fn check_mealy_determinism(
+    raw: &RawGraph<'_>,
+    ids: &[(LabelId, LabelId)],
+    inputs: &Interner,
+    file: &str,
+    text: &str,
+) -> Result<(), ParseError> {
+    let mut order: Vec<u32> = (0..raw.edges.len() as u32).collect();
+    let key = |e: &RawEdge| (e.from, ids[e.label as usize].0);
+    order.sort_by_key(|&k| {
+        let e = &raw.edges[k as usize];
+        (key(e), e.offset)
+    });
+    for w in order.windows(2) {
+        let (a, b) = (&raw.edges[w[0] as usize], &raw.edges[w[1] as usize]);
+        if key(a) == key(b) && (a.to != b.to || ids[a.label as usize] != ids[b.label as usize]) {
+            let first = super::position::Position::of_offset(text, a.offset);
+            return Err(ParseError::at(
+                file,
+                text,
+                b.offset,
+                format!(
+                    "a second transition for input `{}` from state `{}` (the first is at line {}, column {})",
+                    inputs.name(key(a).1),
+                    raw.states[a.from as usize],
+                    first.line,
+                    first.column
+                ),
+                "one transition per state and input (a Mealy machine is deterministic)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_shapes() {
+        assert_eq!(shape("?a"), Ok(Shape::Marked(LabelKind::Input, "a")));
+        assert_eq!(shape("a?"), Ok(Shape::Marked(LabelKind::Input, "a")));
+        assert_eq!(shape("!x"), Ok(Shape::Marked(LabelKind::Output, "x")));
+        assert_eq!(shape(" x! "), Ok(Shape::Marked(LabelKind::Output, "x")));
+        assert_eq!(shape("tau"), Ok(Shape::Marked(LabelKind::Internal, "tau")));
+        assert_eq!(shape("i"), Ok(Shape::Marked(LabelKind::Internal, "i")));
+        assert_eq!(shape("delta"), Ok(Shape::Quiescence));
+        assert_eq!(shape("a / b / c"), Ok(Shape::Mealy("a", "b / c")));
+        assert_eq!(
+            shape("BUTTON / coffee!"),
+            Ok(Shape::Mealy("BUTTON", "coffee!"))
+        );
+        assert_eq!(shape("!x/y"), Ok(Shape::Marked(LabelKind::Output, "x/y")));
+        assert_eq!(shape("coin"), Ok(Shape::Unmarked("coin")));
+        assert!(shape(" ").is_err());
+        assert!(shape("?").is_err());
+        assert!(shape("a /").is_err());
+        assert!(shape("/ b").is_err());
+    }
+}

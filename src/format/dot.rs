@@ -1,0 +1,1027 @@
+//! Graphviz DOT models: Mealy machines with `label="in / out"` edges (the automata-wiki and
+//! LearnLib convention) and LTSs with `?a`/`!x`/`tau`/`delta` edge labels.
+//!
+//! A real tokenizer covers the DOT language as Graphviz defines it: quoted strings with `\"`
+//! escapes, line continuations and `+` concatenation, bare and numeric ids, HTML strings `<...>`
+//! with nesting, `//`, `/* */` and `#` comments, optional `;` and `,`, attribute lists, default
+//! `node`/`edge`/`graph` statements (a default edge `label` applies to later edges of its scope),
+//! `ID = ID` graph attributes, `subgraph` blocks (also as edge endpoints) and ports.
+//!
+//! Initial state: the target of `__start0 -> X` (a node named `__start...` is not a state), else
+//! `--initial NAME`, else the source of the first edge with a warning. Nodes declared without
+//! edges are states too; states are numbered in first-mention order. Tokens borrow from the input,
+//! so the 266k-edge ESM model parses without a per-token allocation.
+
+use super::LoadOptions;
+use super::build::{RawEdge, RawGraph, build_model};
+use super::position::{ParseError, Warning, describe_char_at, excerpt};
+use crate::error::Error;
+use crate::model::{Lts, Mealy, Model};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok<'a> {
+    /// A bare, numeric, quoted or HTML id, with whether it was bare (keywords are bare ids).
+    Id(Cow<'a, str>, bool),
+    LBrace,
+    RBrace,
+    LBracket,
+    RBracket,
+    Eq,
+    Semi,
+    Comma,
+    Colon,
+    Plus,
+    /// `->` (directed) or `--` (undirected).
+    EdgeOp(bool),
+    Eof,
+}
+
+#[derive(Clone, Debug)]
+struct Token<'a> {
+    tok: Tok<'a>,
+    start: usize,
+    end: usize,
+}
+
+struct Lexer<'a> {
+    file: &'a str,
+    text: &'a str,
+    pos: usize,
+}
+
+fn is_id_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
+}
+
+fn is_id_continue(b: u8) -> bool {
+    is_id_start(b) || b.is_ascii_digit()
+}
+
+impl<'a> Lexer<'a> {
+    fn error(
+        &self,
+        at: usize,
+        found: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> ParseError {
+        ParseError::at(self.file, self.text, at, found, expected)
+    }
+
+    fn skip_trivia(&mut self) -> Result<(), ParseError> {
+        let b = self.text.as_bytes();
+        loop {
+            match b.get(self.pos) {
+                Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0c') => self.pos += 1,
+                Some(b'#') => self.skip_line(),
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => self.skip_line(),
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'*') => {
+                    let start = self.pos;
+                    match self.text[self.pos + 2..].find("*/") {
+                        Some(i) => self.pos += 2 + i + 2,
+                        None => {
+                            return Err(self.error(
+                                start,
+                                "an unterminated comment `/*`",
+                                "`*/` closing it",
+                            ));
+                        }
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        self.pos = self.text[self.pos..]
+            .find('\n')
+            .map_or(self.text.len(), |i| self.pos + i);
+    }
+
+    fn next(&mut self) -> Result<Token<'a>, ParseError> {
+        self.skip_trivia()?;
+        let b = self.text.as_bytes();
+        let start = self.pos;
+        let Some(&c) = b.get(start) else {
+            return Ok(Token {
+                tok: Tok::Eof,
+                start,
+                end: start,
+            });
+        };
+        let single = |tok| (tok, start + 1);
+        let (tok, end) = match c {
+            b'{' => single(Tok::LBrace),
+            b'}' => single(Tok::RBrace),
+            b'[' => single(Tok::LBracket),
+            b']' => single(Tok::RBracket),
+            b'=' => single(Tok::Eq),
+            b';' => single(Tok::Semi),
+            b',' => single(Tok::Comma),
+            b':' => single(Tok::Colon),
+            b'+' => single(Tok::Plus),
+            b'-' if b.get(start + 1) == Some(&b'>') => (Tok::EdgeOp(true), start + 2),
+            b'-' if b.get(start + 1) == Some(&b'-') => (Tok::EdgeOp(false), start + 2),
+            b'"' => self.quoted()?,
+            b'<' => self.html()?,
+            b'-' | b'.' | b'0'..=b'9' => self.numeral()?,
+            c if is_id_start(c) => {
+                let mut end = start + 1;
+                while end < b.len() && is_id_continue(b[end]) {
+                    end += 1;
+                }
+                (Tok::Id(Cow::Borrowed(&self.text[start..end]), true), end)
+            }
+            _ => {
+                return Err(self.error(
+                    start,
+                    describe_char_at(self.text, start),
+                    "an id, a quoted string, `{`, `}`, `[`, `]`, `=`, `;`, `,` or an edge `->`",
+                ));
+            }
+        };
+        self.pos = end;
+        Ok(Token { tok, start, end })
+    }
+
+    /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
+    fn numeral(&self) -> Result<(Tok<'a>, usize), ParseError> {
+        let b = self.text.as_bytes();
+        let start = self.pos;
+        let mut i = start;
+        if b[i] == b'-' {
+            i += 1;
+        }
+        let digits_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let mut digits = i - digits_start;
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            let frac = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            digits += i - frac;
+        }
+        if digits == 0 {
+            return Err(self.error(
+                start,
+                describe_char_at(self.text, start),
+                "a number, an id or an edge `->`",
+            ));
+        }
+        Ok((Tok::Id(Cow::Borrowed(&self.text[start..i]), false), i))
+    }
+
+    /// A double-quoted string: `\"` is a quote, backslash-newline continues the line, every
+    /// other backslash stays as written (Graphviz escapes such as `\n` are kept verbatim).
+    fn quoted(&self) -> Result<(Tok<'a>, usize), ParseError> {
+        let b = self.text.as_bytes();
+        let open = self.pos;
+        let start = open + 1;
+        let mut i = start;
+        let mut owned: Option<String> = None;
+        let mut chunk = start;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    let s = match owned {
+                        None => Cow::Borrowed(&self.text[start..i]),
+                        Some(mut s) => {
+                            s.push_str(&self.text[chunk..i]);
+                            Cow::Owned(s)
+                        }
+                    };
+                    return Ok((Tok::Id(s, false), i + 1));
+                }
+                b'\\' if b.get(i + 1) == Some(&b'"') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.text[chunk..i]);
+                    chunk = i + 1;
+                    i += 2;
+                }
+                b'\\' if b.get(i + 1) == Some(&b'\n') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.text[chunk..i]);
+                    chunk = i + 2;
+                    i += 2;
+                }
+                b'\\' if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.text[chunk..i]);
+                    chunk = i + 3;
+                    i += 3;
+                }
+                b'\\' if b.get(i + 1) == Some(&b'\\') => i += 2,
+                _ => i += 1,
+            }
+        }
+        Err(self.error(open, "an unterminated string", "a closing `\"`"))
+    }
+
+    /// An HTML string `<...>` with balanced angle brackets; the value is the text inside.
+    fn html(&self) -> Result<(Tok<'a>, usize), ParseError> {
+        let b = self.text.as_bytes();
+        let open = self.pos;
+        let mut depth = 0usize;
+        for (i, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'<' => depth += 1,
+                b'>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok((
+                            Tok::Id(Cow::Borrowed(&self.text[open + 1..i]), false),
+                            i + 1,
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Err(self.error(open, "an unterminated HTML string", "a `>` closing the `<`"))
+    }
+}
+
+fn describe(tok: &Token<'_>, text: &str) -> String {
+    match &tok.tok {
+        Tok::Eof => "end of file".to_owned(),
+        Tok::Id(s, true) => format!("`{}`", excerpt(s)),
+        Tok::Id(..) => format!("`{}`", excerpt(&text[tok.start..tok.end])),
+        _ => format!("`{}`", &text[tok.start..tok.end]),
+    }
+}
+
+fn is_keyword(tok: &Tok<'_>, kw: &str) -> bool {
+    matches!(tok, Tok::Id(s, true) if s.eq_ignore_ascii_case(kw))
+}
+
+/// A label value with the offset where it was written.
+type Label<'a> = Option<(Cow<'a, str>, usize)>;
+
+struct Parser<'a> {
+    lexer: Lexer<'a>,
+    peeked: Option<Token<'a>>,
+    directed: bool,
+    /// Node name -> node index; nodes in first-mention order.
+    node_index: HashMap<Cow<'a, str>, u32>,
+    nodes: Vec<(Cow<'a, str>, usize)>,
+    /// Edges between node indices with their label and the offset of the label or edge op.
+    edges: Vec<(u32, u32, Label<'a>, usize)>,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&mut self) -> Result<&Token<'a>, ParseError> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.lexer.next()?);
+        }
+        Ok(self.peeked.as_ref().expect("just filled"))
+    }
+
+    fn bump(&mut self) -> Result<Token<'a>, ParseError> {
+        match self.peeked.take() {
+            Some(t) => Ok(t),
+            None => self.lexer.next(),
+        }
+    }
+
+    fn error_at(&self, tok: &Token<'_>, expected: impl Into<String>) -> ParseError {
+        self.lexer
+            .error(tok.start, describe(tok, self.lexer.text), expected)
+    }
+
+    fn expect(&mut self, want: Tok<'static>, expected: &str) -> Result<Token<'a>, ParseError> {
+        let t = self.bump()?;
+        if t.tok == want {
+            Ok(t)
+        } else {
+            Err(self.error_at(&t, expected))
+        }
+    }
+
+    /// An id, with `"a" + "b"` concatenation of quoted strings.
+    fn id(&mut self, expected: &str) -> Result<(Cow<'a, str>, usize), ParseError> {
+        let t = self.bump()?;
+        let Tok::Id(mut s, bare) = t.tok else {
+            return Err(self.error_at(&t, expected));
+        };
+        if !bare {
+            while self.peek()?.tok == Tok::Plus {
+                self.bump()?;
+                let next = self.bump()?;
+                match next.tok {
+                    Tok::Id(more, false) => s.to_mut().push_str(&more),
+                    _ => return Err(self.error_at(&next, "a quoted string after `+`")),
+                }
+            }
+        }
+        Ok((s, t.start))
+    }
+
+    fn node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
+        if let Some(&i) = self.node_index.get(&name) {
+            return i;
+        }
+        let i = self.nodes.len() as u32;
+        self.node_index.insert(name.clone(), i);
+        self.nodes.push((name, at));
+        i
+    }
+
+    fn graph(&mut self) -> Result<(), ParseError> {
+        let mut t = self.bump()?;
+        if is_keyword(&t.tok, "strict") {
+            t = self.bump()?;
+        }
+        self.directed = if is_keyword(&t.tok, "digraph") {
+            true
+        } else if is_keyword(&t.tok, "graph") {
+            false
+        } else {
+            return Err(self.error_at(&t, "`digraph` or `graph`"));
+        };
+        if matches!(self.peek()?.tok, Tok::Id(..)) {
+            self.id("a graph name")?;
+        }
+        self.expect(Tok::LBrace, "`{` opening the graph")?;
+        let mut members = Vec::new();
+        self.statements(None, &mut members)?;
+        let end = self.bump()?;
+        if end.tok != Tok::Eof {
+            return Err(self.error_at(&end, "end of file after the graph's closing `}`"));
+        }
+        Ok(())
+    }
+
+    /// Statements up to and including the closing `}`; `edge_label` is the scope's default edge
+    /// label; `members` collects the nodes mentioned (for subgraphs used as edge endpoints).
+    fn statements(
+        &mut self,
+        mut edge_label: Label<'a>,
+        members: &mut Vec<u32>,
+    ) -> Result<(), ParseError> {
+        loop {
+            let t = self.peek()?.clone();
+            match &t.tok {
+                Tok::RBrace => {
+                    self.bump()?;
+                    return Ok(());
+                }
+                Tok::Semi => {
+                    self.bump()?;
+                }
+                Tok::Eof => return Err(self.error_at(&t, "a statement or `}` closing the graph")),
+                Tok::Id(_, true)
+                    if ["node", "edge", "graph"]
+                        .iter()
+                        .any(|k| is_keyword(&t.tok, k)) =>
+                {
+                    self.bump()?;
+                    let is_edge = is_keyword(&t.tok, "edge");
+                    if self.peek()?.tok != Tok::LBracket {
+                        let next = self.bump()?;
+                        return Err(self.error_at(&next, "`[` opening an attribute list"));
+                    }
+                    let label = self.attributes()?;
+                    if is_edge && label.is_some() {
+                        edge_label = label;
+                    }
+                }
+                Tok::LBrace => {
+                    let first = self.subgraph(edge_label.clone(), members)?;
+                    self.edge_rest(first, edge_label.clone(), members)?;
+                }
+                Tok::Id(_, true) if is_keyword(&t.tok, "subgraph") => {
+                    let first = self.subgraph(edge_label.clone(), members)?;
+                    self.edge_rest(first, edge_label.clone(), members)?;
+                }
+                Tok::Id(..) => {
+                    let (name, at) = self.id("a node id")?;
+                    if self.peek()?.tok == Tok::Eq {
+                        self.bump()?;
+                        self.id("a value after `=`")?;
+                        continue;
+                    }
+                    self.port()?;
+                    let n = self.node(name, at);
+                    members.push(n);
+                    if matches!(self.peek()?.tok, Tok::EdgeOp(_)) {
+                        self.edge_rest(vec![n], edge_label.clone(), members)?;
+                    } else if self.peek()?.tok == Tok::LBracket {
+                        self.attributes()?;
+                    }
+                }
+                _ => {
+                    self.bump()?;
+                    return Err(
+                        self.error_at(&t, "a statement (node, edge, attribute or subgraph) or `}`")
+                    );
+                }
+            }
+        }
+    }
+
+    /// `[subgraph [ID]] { ... }`; returns the nodes mentioned inside.
+    fn subgraph(
+        &mut self,
+        edge_label: Label<'a>,
+        members: &mut Vec<u32>,
+    ) -> Result<Vec<u32>, ParseError> {
+        if is_keyword(&self.peek()?.tok, "subgraph") {
+            self.bump()?;
+            if matches!(self.peek()?.tok, Tok::Id(..)) {
+                self.id("a subgraph name")?;
+            }
+        }
+        self.expect(Tok::LBrace, "`{` opening the subgraph")?;
+        let mut inner = Vec::new();
+        self.statements(edge_label, &mut inner)?;
+        members.extend_from_slice(&inner);
+        Ok(inner)
+    }
+
+    /// `[: ID [: ID]]` after a node id (ports are ignored).
+    fn port(&mut self) -> Result<(), ParseError> {
+        for _ in 0..2 {
+            if self.peek()?.tok != Tok::Colon {
+                break;
+            }
+            self.bump()?;
+            self.id("a port name after `:`")?;
+        }
+        Ok(())
+    }
+
+    /// The rest of an edge statement after its first endpoint: `(-> endpoint)+ [attrs]`. A
+    /// subgraph endpoint without an edge is just a subgraph statement.
+    fn edge_rest(
+        &mut self,
+        first: Vec<u32>,
+        edge_label: Label<'a>,
+        members: &mut Vec<u32>,
+    ) -> Result<(), ParseError> {
+        let mut chain = vec![first];
+        let mut ops = Vec::new();
+        while let Tok::EdgeOp(directed) = self.peek()?.tok {
+            let op = self.bump()?;
+            if directed != self.directed {
+                let expected = if self.directed {
+                    "`->` (the graph is a digraph)"
+                } else {
+                    "`--` (the graph is undirected)"
+                };
+                return Err(self.error_at(&op, expected));
+            }
+            ops.push(op.start);
+            let next = self.peek()?.clone();
+            let endpoint = match &next.tok {
+                Tok::LBrace => self.subgraph(edge_label.clone(), members)?,
+                Tok::Id(..) if is_keyword(&next.tok, "subgraph") => {
+                    self.subgraph(edge_label.clone(), members)?
+                }
+                Tok::Id(..) => {
+                    let (name, at) = self.id("a node id")?;
+                    self.port()?;
+                    let n = self.node(name, at);
+                    members.push(n);
+                    vec![n]
+                }
+                _ => {
+                    self.bump()?;
+                    return Err(self.error_at(&next, "a node id or a subgraph after the edge"));
+                }
+            };
+            chain.push(endpoint);
+        }
+        if ops.is_empty() {
+            if self.peek()?.tok == Tok::LBracket {
+                let t = self.peek()?.clone();
+                return Err(self.error_at(
+                    &t,
+                    "an edge `->` (attributes follow nodes and edges, not subgraphs)",
+                ));
+            }
+            return Ok(());
+        }
+        let label = if self.peek()?.tok == Tok::LBracket {
+            self.attributes()?
+        } else {
+            None
+        };
+        let label = label.or(edge_label);
+        for (k, pair) in chain.windows(2).enumerate() {
+            for &from in &pair[0] {
+                for &to in &pair[1] {
+                    let offset = label.as_ref().map_or(ops[k], |l| l.1);
+                    self.edges.push((from, to, label.clone(), offset));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One or more `[a = b, c = d; ...]` lists; returns the last `label` value.
+    fn attributes(&mut self) -> Result<Label<'a>, ParseError> {
+        let mut label = None;
+        while self.peek()?.tok == Tok::LBracket {
+            self.bump()?;
+            loop {
+                let t = self.peek()?.clone();
+                match t.tok {
+                    Tok::RBracket => {
+                        self.bump()?;
+                        break;
+                    }
+                    Tok::Comma | Tok::Semi => {
+                        self.bump()?;
+                    }
+                    Tok::Id(..) => {
+                        let (key, _) = self.id("an attribute name")?;
+                        self.expect(Tok::Eq, "`=` after the attribute name")?;
+                        let (value, at) = self.id("an attribute value after `=`")?;
+                        if key == "label" {
+                            label = Some((value, at));
+                        }
+                    }
+                    _ => {
+                        self.bump()?;
+                        return Err(self.error_at(&t, "an attribute `name = value` or `]`"));
+                    }
+                }
+            }
+        }
+        Ok(label)
+    }
+}
+
+/// Whether a node name marks the initial state (`__start0` and the like).
+fn is_start_marker(name: &str) -> bool {
+    name.starts_with("__start")
+}
+
+/// Parses DOT text into a model named `name`; warnings (such as a guessed initial state) are
+/// appended to `warnings`.
+pub fn parse(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Model, Error> {
+    let raw = parse_raw(text, file, opts, warnings)?;
+    build_model(raw, name, file, text, opts)
+}
+
+fn parse_raw<'a>(
+    text: &'a str,
+    file: &'a str,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<RawGraph<'a>, ParseError> {
+    let mut p = Parser {
+        lexer: Lexer { file, text, pos: 0 },
+        peeked: None,
+        directed: true,
+        node_index: HashMap::new(),
+        nodes: Vec::new(),
+        edges: Vec::new(),
+    };
+    p.graph()?;
+    let err =
+        |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
+    // Node indices -> state ids, skipping start markers.
+    let mut state_of = vec![u32::MAX; p.nodes.len()];
+    let mut raw = RawGraph::default();
+    for (i, (n, _)) in p.nodes.iter().enumerate() {
+        if !is_start_marker(n) {
+            state_of[i] = raw.states.len() as u32;
+            raw.states.push(n.clone());
+        }
+    }
+    let mut initial: Option<(u32, usize)> = None;
+    raw.edges.reserve(p.edges.len());
+    for (from, to, label, offset) in p.edges {
+        let (f, t) = (state_of[from as usize], state_of[to as usize]);
+        if t == u32::MAX {
+            return Err(err(
+                offset,
+                format!("an edge into `{}`", p.nodes[to as usize].0),
+                "start markers (`__start...`) only as edge sources",
+            ));
+        }
+        if f == u32::MAX {
+            match initial {
+                None => initial = Some((t, offset)),
+                Some((s, _)) if s == t => {}
+                Some(_) => {
+                    return Err(err(
+                        offset,
+                        format!("a second initial state `{}`", raw.states[t as usize]),
+                        "one initial state",
+                    ));
+                }
+            }
+            continue;
+        }
+        let Some((label, label_at)) = label else {
+            return Err(err(
+                offset,
+                "an edge without a label".into(),
+                "`[label=\"input / output\"]` or an LTS label such as `[label=\"?a\"]`",
+            ));
+        };
+        let label = raw.intern_label(label, label_at);
+        raw.edges.push(RawEdge {
+            from: f,
+            to: t,
+            label,
+            offset,
+        });
+    }
+    if raw.states.is_empty() {
+        return Err(err(
+            p.lexer.pos.saturating_sub(1),
+            "a graph without states".into(),
+            "at least one node",
+        ));
+    }
+    raw.initial = match initial {
+        Some((s, _)) => s,
+        None if opts.initial.is_some() => 0, // replaced by --initial in build_model
+        None => {
+            let (s, at) = match raw.edges.first() {
+                Some(e) => (e.from, e.offset),
+                None => (
+                    0,
+                    p.nodes
+                        .iter()
+                        .find(|(n, _)| !is_start_marker(n))
+                        .map_or(0, |n| n.1),
+                ),
+            };
+            warnings.push(Warning::at(
+                file,
+                text,
+                at,
+                format!(
+                    "no `__start0 -> STATE` edge and no --initial: taking `{}`, the {}, as the initial state",
+                    raw.states[s as usize],
+                    if raw.edges.is_empty() { "first node" } else { "source of the first edge" }
+                ),
+            ));
+            s
+        }
+    };
+    Ok(raw)
+}
+
+/// A DOT id: bare when it is a plain identifier that is not a keyword, quoted otherwise.
+fn write_id(out: &mut String, id: &str) {
+    let plain = id.bytes().next().is_some_and(is_id_start)
+        && id.bytes().all(is_id_continue)
+        && !["node", "edge", "graph", "digraph", "subgraph", "strict"]
+            .iter()
+            .any(|k| id.eq_ignore_ascii_case(k));
+    if plain {
+        out.push_str(id);
+    } else {
+        write_quoted(out, id);
+    }
+}
+
+fn write_quoted(out: &mut String, s: &str) {
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            // A backslash before a quote or a line break would be read as an escape.
+            '\\' if matches!(chars.peek(), None | Some('"' | '\n' | '\r' | '\\')) => {
+                out.push_str("\\\\")
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn write_header(out: &mut String, name: &str, states: &[String], initial: usize) {
+    out.push_str("digraph ");
+    write_id(out, name);
+    out.push_str(" {\n    __start0 [label=\"\" shape=\"none\"];\n    __start0 -> ");
+    write_id(out, &states[initial]);
+    out.push_str(";\n\n");
+    for s in states {
+        out.push_str("    ");
+        write_id(out, s);
+        out.push_str(" [shape=\"circle\" label=");
+        write_quoted(out, s);
+        out.push_str("];\n");
+    }
+    out.push('\n');
+}
+
+fn write_edge(out: &mut String, states: &[String], from: usize, to: usize, label: &str) {
+    out.push_str("    ");
+    write_id(out, &states[from]);
+    out.push_str(" -> ");
+    write_id(out, &states[to]);
+    out.push_str(" [label=");
+    write_quoted(out, label);
+    out.push_str("];\n");
+}
+
+/// The DOT text of a Mealy machine in the automata-wiki style (`__start0`, `label="in / out"`).
+pub fn write_mealy(m: &Mealy) -> String {
+    let mut out = String::with_capacity(64 + m.num_transitions() * 40);
+    write_header(&mut out, &m.name, m.state_names(), m.initial().index());
+    let mut label = String::new();
+    for (s, i, o, t) in m.quads() {
+        label.clear();
+        let _ = write!(label, "{} / {}", m.inputs.name(i), m.outputs.name(o));
+        write_edge(&mut out, m.state_names(), s.index(), t.index(), &label);
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The DOT text of an LTS with `?a`, `!x`, `tau` and `delta` edge labels.
+pub fn write_lts(lts: &Lts) -> String {
+    let mut out = String::with_capacity(64 + lts.num_transitions() * 40);
+    write_header(
+        &mut out,
+        &lts.name,
+        lts.state_names(),
+        lts.initial().index(),
+    );
+    let labels: Vec<String> = lts
+        .alphabet
+        .ids()
+        .map(|l| super::aut::marked_label(&lts.alphabet, l))
+        .collect();
+    for (s, l, t) in lts.triples() {
+        write_edge(
+            &mut out,
+            lts.state_names(),
+            s.index(),
+            t.index(),
+            &labels[l.index()],
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::StateId;
+
+    fn parse_ok(text: &str) -> (Model, Vec<Warning>) {
+        let mut w = Vec::new();
+        let m = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w).unwrap();
+        (m, w)
+    }
+
+    fn mealy(text: &str) -> Mealy {
+        match parse_ok(text).0 {
+            Model::Mealy(m) => m,
+            other => panic!("expected Mealy, got {other:?}"),
+        }
+    }
+
+    fn parse_err(text: &str) -> String {
+        let mut w = Vec::new();
+        match parse(text, "t.dot", "t", &LoadOptions::default(), &mut w) {
+            Err(e) => e.to_string(),
+            Ok(m) => panic!("expected an error, got {m:?}"),
+        }
+    }
+
+    #[test]
+    fn automata_wiki_mealy_with_start_marker() {
+        let m = mealy(
+            "digraph g {\n  __start0 [label=\"\" shape=\"none\"];\n  __start0 -> s1;\n  s0 [shape=\"circle\" label=\"0\"];\n  s1 -> s0 [label=\"a / x\"];\n  s0 -> s1 [label=\"a / y / z\"];\n}\n",
+        );
+        assert_eq!(m.state_names(), ["s1", "s0"]);
+        assert_eq!(m.initial(), StateId(0));
+        assert_eq!(m.outputs.names(), ["x", "y / z"]);
+        assert_eq!(m.num_transitions(), 2);
+    }
+
+    #[test]
+    fn tcp_style_declared_nodes_and_missing_semicolons() {
+        let text = "digraph G {\nlabel=\"\"\ns0 [color=\"red\"]\ns1\ns2\ns0 [label=\"s0\"];\ns0 -> s1[label=\"CONNECT / SYN(FRESH,ZERO,0)\"]\ns1 -> s0[label=\"CLOSE / TIMEOUT\"]\n}";
+        let (m, w) = parse_ok(text);
+        let Model::Mealy(m) = m else { panic!() };
+        // s2 has no edges but is a state.
+        assert_eq!(m.num_states(), 3);
+        assert_eq!(m.initial(), StateId(0));
+        assert_eq!(w.len(), 1);
+        assert_eq!(
+            w[0].to_string(),
+            "t.dot:7:16: no `__start0 -> STATE` edge and no --initial: taking `s0`, the source of the first edge, as the initial state"
+        );
+    }
+
+    #[test]
+    fn initial_option_silences_the_warning() {
+        let mut w = Vec::new();
+        let o = LoadOptions {
+            initial: Some("s1".into()),
+            ..LoadOptions::default()
+        };
+        let m = parse(
+            "digraph { s0 -> s1 [label=\"a/b\"] }",
+            "t.dot",
+            "t",
+            &o,
+            &mut w,
+        )
+        .unwrap();
+        let Model::Mealy(m) = m else { panic!() };
+        assert_eq!(m.initial(), StateId(1));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn full_tokenizer() {
+        let text = r#"/* block
+comment */ strict digraph "my graph" {
+  # preprocessor-style line
+  graph [rankdir=LR]; node [shape=circle] // trailing comment
+  edge [color=blue, label="?coin"]
+  1 -> 2
+  2 -> 3 [label=<!tea>; weight=2] [penwidth=1.5]
+  subgraph cluster_0 { 3:n -> -1.5 [label="t" + "au"] }
+  -1.5 -> { 1 2 } [label="!\"q\""]
+  "long \
+name" -> 1 [label=delta]
+}"#;
+        let (m, w) = parse_ok(text);
+        assert_eq!(w.len(), 1, "the initial state is guessed: {w:?}");
+        let Model::Lts(l) = m else {
+            panic!("expected an LTS")
+        };
+        assert_eq!(l.state_names(), ["1", "2", "3", "-1.5", "long name"]);
+        assert_eq!(l.initial(), StateId(0));
+        let a = &l.alphabet;
+        assert!(a.is_input(a.get("coin").unwrap()));
+        assert!(a.is_output(a.get("tea").unwrap()));
+        assert!(a.is_internal(a.get("tau").unwrap()));
+        assert!(a.is_output(a.get("\"q\"").unwrap()));
+        assert_eq!(a.quiescence(), a.get("delta"));
+        // `-1.5 -> { 1 2 }` makes two edges.
+        assert_eq!(l.num_transitions(), 6);
+        let q = a.get("\"q\"").unwrap();
+        assert_eq!(
+            l.successors(StateId(3), q).collect::<Vec<_>>(),
+            [StateId(0), StateId(1)]
+        );
+    }
+
+    #[test]
+    fn html_labels_keep_their_inner_text() {
+        let (m, _) = parse_ok("digraph { __start0 -> a; a -> b [label=<in / <i>out</i>>] }");
+        let Model::Mealy(m) = m else { panic!() };
+        assert_eq!(m.inputs.names(), ["in"]);
+        assert_eq!(m.outputs.names(), ["<i>out</i>"]);
+    }
+
+    #[test]
+    fn undirected_graphs_use_double_dash() {
+        let (m, _) = parse_ok("graph { __start0 -- a; a -- b [label=\"?x\"] }");
+        assert!(matches!(m, Model::Lts(_)));
+    }
+
+    #[test]
+    fn error_shapes() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "",
+                "t.dot:1:1: found end of file, expected `digraph` or `graph`",
+            ),
+            (
+                "graf { }",
+                "t.dot:1:1: found `graf`, expected `digraph` or `graph`",
+            ),
+            (
+                "digraph [",
+                "t.dot:1:9: found `[`, expected `{` opening the graph",
+            ),
+            (
+                "digraph { a -> b [label=\"?a\"] ",
+                "t.dot:1:31: found end of file, expected a statement or `}` closing the graph",
+            ),
+            (
+                "digraph { a -> ; }",
+                "t.dot:1:16: found `;`, expected a node id or a subgraph after the edge",
+            ),
+            (
+                "digraph { a -- b }",
+                "t.dot:1:13: found `--`, expected `->` (the graph is a digraph)",
+            ),
+            (
+                "graph { a -> b }",
+                "t.dot:1:11: found `->`, expected `--` (the graph is undirected)",
+            ),
+            (
+                "digraph { a [label] }",
+                "t.dot:1:19: found `]`, expected `=` after the attribute name",
+            ),
+            (
+                "digraph { a [label=] }",
+                "t.dot:1:20: found `]`, expected an attribute value after `=`",
+            ),
+            (
+                "digraph { a [=b] }",
+                "t.dot:1:14: found `=`, expected an attribute `name = value` or `]`",
+            ),
+            (
+                "digraph { a -> b [label=\"?a] }",
+                "t.dot:1:25: found an unterminated string, expected a closing `\"`",
+            ),
+            (
+                "digraph { a -> b [label=<?a] }",
+                "t.dot:1:25: found an unterminated HTML string, expected a `>` closing the `<`",
+            ),
+            (
+                "digraph { /* a -> b }",
+                "t.dot:1:11: found an unterminated comment `/*`, expected `*/` closing it",
+            ),
+            (
+                "digraph { a -> b @ }",
+                "t.dot:1:18: found `@`, expected an id, a quoted string, `{`, `}`, `[`, `]`, `=`, `;`, `,` or an edge `->`",
+            ),
+            (
+                "digraph { a -> - }",
+                "t.dot:1:16: found `-`, expected a number, an id or an edge `->`",
+            ),
+            (
+                "digraph { } x",
+                "t.dot:1:13: found `x`, expected end of file after the graph's closing `}`",
+            ),
+            (
+                "digraph { node a }",
+                "t.dot:1:16: found `a`, expected `[` opening an attribute list",
+            ),
+            (
+                "digraph { a -> b [label=\"x\" + y] }",
+                "t.dot:1:31: found `y`, expected a quoted string after `+`",
+            ),
+            (
+                "digraph { ] }",
+                "t.dot:1:11: found `]`, expected a statement (node, edge, attribute or subgraph) or `}`",
+            ),
+            (
+                "digraph { { a } [x=1] }",
+                "t.dot:1:17: found `[`, expected an edge `->` (attributes follow nodes and edges, not subgraphs)",
+            ),
+            (
+                "digraph { a -> b }",
+                "t.dot:1:13: found an edge without a label, expected `[label=\"input / output\"]` or an LTS label such as `[label=\"?a\"]`",
+            ),
+            (
+                "digraph { __start0 }",
+                "t.dot:1:20: found a graph without states, expected at least one node",
+            ),
+            (
+                "digraph { a -> __start0 [label=\"?a\"] }",
+                "t.dot:1:32: found an edge into `__start0`, expected start markers (`__start...`) only as edge sources",
+            ),
+            (
+                "digraph { __start0 -> a; __start0 -> b }",
+                "t.dot:1:35: found a second initial state `b`, expected one initial state",
+            ),
+            (
+                "digraph { a -> b [label=\"x / y\"]; b -> a [label=\"?z\"] }",
+                "t.dot:1:49: found LTS label `?z`, expected a Mealy label `input / output` like the file's first edge",
+            ),
+            (
+                "digraph { a -> b [label=\"x / y\"]; a -> a [label=\"x / z\"] }",
+                "t.dot:1:49: found a second transition for input `x` from state `a` (the first is at line 1, column 25), expected one transition per state and input (a Mealy machine is deterministic)",
+            ),
+            (
+                "digraph { a -> b [label=\"coin\"] }",
+                "t.dot:1:25: found unmarked label `coin`, expected `?coin` or `coin?` for an input, `!coin` or `coin!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&parse_err(text), want, "input: {text}");
+        }
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let text = "digraph g {\n    __start0 [label=\"\" shape=\"none\"];\n    __start0 -> s0;\n\n    s0 [shape=\"circle\" label=\"s0\"];\n    \"s 1\" [shape=\"circle\" label=\"s 1\"];\n\n    s0 -> \"s 1\" [label=\"a / x\"];\n    \"s 1\" -> s0 [label=\"a / \\\"y\\\"\"];\n}\n";
+        let m = mealy(text);
+        let mut m2 = m.clone();
+        m2.name = "g".into();
+        assert_eq!(write_mealy(&m2), text);
+    }
+}

@@ -1,0 +1,268 @@
+//! Model files: format detection, parsers and writers for Aldebaran `.aut`, Graphviz DOT and the
+//! native YAML/JSON schema, all producing [`Model`]s.
+//!
+//! Parsers report [`ParseError`]s as `FILE:LINE:COL: found X, expected Y`; suspicious but
+//! acceptable input (such as a DOT file without a start marker) produces [`Warning`]s that the
+//! caller decides whether to print. Every writer's output reads back to an equal model in the same
+//! format (`.aut` numbers states, so state names survive only in DOT, YAML and JSON).
+
+pub mod aut;
+mod build;
+pub mod dot;
+pub mod native;
+pub mod position;
+
+pub use position::{ParseError, Position, Span, Warning};
+
+use crate::error::Error;
+use crate::model::{Lts, Model, SuspensionAutomaton};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+/// A model file format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Aldebaran `.aut`.
+    Aut,
+    /// Graphviz DOT (`.dot`, `.gv`).
+    Dot,
+    /// The native schema in YAML (`.yaml`, `.yml`).
+    Yaml,
+    /// The native schema in JSON (`.json`).
+    Json,
+}
+
+impl Format {
+    /// All formats.
+    pub const ALL: [Format; 4] = [Format::Aut, Format::Dot, Format::Yaml, Format::Json];
+
+    /// The format a file name's extension stands for.
+    pub fn from_path(path: &str) -> Option<Format> {
+        let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "aut" => Some(Format::Aut),
+            "dot" | "gv" => Some(Format::Dot),
+            "yaml" | "yml" => Some(Format::Yaml),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+
+    /// The name used on the command line (`aut`, `dot`, `yaml`, `json`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Aut => "aut",
+            Format::Dot => "dot",
+            Format::Yaml => "yaml",
+            Format::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "aut" => Ok(Format::Aut),
+            "dot" | "gv" => Ok(Format::Dot),
+            "yaml" | "yml" => Ok(Format::Yaml),
+            "json" => Ok(Format::Json),
+            _ => Err(format!(
+                "unknown format `{s}`; expected aut, dot, yaml or json"
+            )),
+        }
+    }
+}
+
+/// How to read a model file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The format; detected from the extension when `None`.
+    pub format: Option<Format>,
+    /// Unmarked labels that are inputs (`.aut` and DOT LTSs).
+    pub inputs: Vec<String>,
+    /// Unmarked labels that are outputs (`.aut` and DOT LTSs).
+    pub outputs: Vec<String>,
+    /// The initial state by name, overriding what the file says.
+    pub initial: Option<String>,
+}
+
+/// A parsed model with the warnings the parser raised.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The model.
+    pub model: Model,
+    /// Warnings, in file order.
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads and parses a model file; warnings are dropped (use [`load_model_with_warnings`] to show
+/// them).
+pub fn load_model(path: &str, opts: &LoadOptions) -> Result<Model, Error> {
+    load_model_with_warnings(path, opts).map(|l| l.model)
+}
+
+/// Reads and parses a model file, keeping the warnings.
+pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded, Error> {
+    // Detect the format before reading, so a wrong extension fails fast.
+    format_of(path, opts)?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    parse_model_with_warnings(&text, path, opts)
+}
+
+/// Parses model text; `file_name` names the file in messages, gives the format when
+/// `opts.format` is `None` and gives the model name when the file has none.
+pub fn parse_model(text: &str, file_name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+    parse_model_with_warnings(text, file_name, opts).map(|l| l.model)
+}
+
+/// [`parse_model`], keeping the warnings.
+pub fn parse_model_with_warnings(
+    text: &str,
+    file_name: &str,
+    opts: &LoadOptions,
+) -> Result<Loaded, Error> {
+    let format = format_of(file_name, opts)?;
+    let name = model_name(file_name);
+    let mut warnings = Vec::new();
+    let model = match format {
+        Format::Aut => aut::parse(text, file_name, &name, opts)?,
+        Format::Dot => dot::parse(text, file_name, &name, opts, &mut warnings)?,
+        Format::Yaml => native::parse_yaml(text, file_name, &name, opts)?,
+        Format::Json => native::parse_json(text, file_name, &name, opts)?,
+    };
+    Ok(Loaded { model, warnings })
+}
+
+fn format_of(path: &str, opts: &LoadOptions) -> Result<Format, Error> {
+    opts.format
+        .or_else(|| Format::from_path(path))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "cannot tell the format of {path} from its extension; use --format aut|dot|yaml|json"
+            ))
+        })
+}
+
+/// The file stem, the name of models whose file does not name them.
+fn model_name(file_name: &str) -> String {
+    Path::new(file_name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("model")
+        .to_owned()
+}
+
+/// The text of a model in a format.
+pub fn write_model(model: &Model, format: Format) -> String {
+    match (model, format) {
+        (Model::Lts(l), Format::Aut) => aut::write_lts(l),
+        (Model::Mealy(m), Format::Aut) => aut::write_mealy(m),
+        (Model::Lts(l), Format::Dot) => dot::write_lts(l),
+        (Model::Mealy(m), Format::Dot) => dot::write_mealy(m),
+        (model, Format::Yaml) => native::write_yaml(model),
+        (model, Format::Json) => native::write_json(model),
+    }
+}
+
+/// The text of a suspension automaton, written as an LTS whose quiescence transitions are
+/// explicit (`delta`); it reads back as that LTS.
+pub fn write_suspension(sa: &SuspensionAutomaton, format: Format) -> String {
+    write_model(&Model::Lts(suspension_as_lts(sa)), format)
+}
+
+/// A suspension automaton as an LTS with explicit quiescence transitions.
+pub fn suspension_as_lts(sa: &SuspensionAutomaton) -> Lts {
+    Lts::new(
+        sa.name.clone(),
+        sa.alphabet.clone(),
+        sa.state_names().to_vec(),
+        sa.initial(),
+        sa.triples().collect(),
+    )
+    .expect("a suspension automaton is a valid LTS")
+}
+
+/// Writes `text` to `out`, or to standard output when `out` is `None` or `-`.
+pub fn write_text(out: Option<&str>, text: &str) -> Result<(), Error> {
+    use std::io::Write as _;
+    match out {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| Error::io("<stdout>", e))
+        }
+        Some(path) => std::fs::write(path, text).map_err(|e| Error::io(path, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::suspension_from_marked;
+
+    #[test]
+    fn formats_from_extensions_and_names() {
+        assert_eq!(Format::from_path("a/b.AUT"), Some(Format::Aut));
+        assert_eq!(Format::from_path("x.gv"), Some(Format::Dot));
+        assert_eq!(Format::from_path("x.yml"), Some(Format::Yaml));
+        assert_eq!(Format::from_path("x.json"), Some(Format::Json));
+        assert_eq!(Format::from_path("x.txt"), None);
+        assert_eq!("YAML".parse::<Format>(), Ok(Format::Yaml));
+        assert!("xml".parse::<Format>().is_err());
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+        }
+    }
+
+    #[test]
+    fn unknown_extension_is_a_usage_error() {
+        let e = parse_model("", "m.txt", &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot tell the format of m.txt from its extension; use --format aut|dot|yaml|json"
+        );
+        assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn format_option_overrides_the_extension() {
+        let opts = LoadOptions {
+            format: Some(Format::Aut),
+            ..LoadOptions::default()
+        };
+        let m = parse_model("des (0, 0, 1)\n", "m.txt", &opts).unwrap();
+        assert!(matches!(m, Model::Lts(l) if l.num_states() == 1 && l.name == "m"));
+    }
+
+    #[test]
+    fn suspension_automata_round_trip_as_lts() {
+        let sa = suspension_from_marked(
+            "sa",
+            2,
+            &[(0, "?a", 1), (0, "delta", 0), (1, "!x", 0), (1, "!y", 1)],
+        )
+        .unwrap();
+        for f in Format::ALL {
+            let text = write_suspension(&sa, f);
+            let file = format!("sa.{}", f.name());
+            let Model::Lts(l) = parse_model(&text, &file, &LoadOptions::default()).unwrap() else {
+                panic!("expected an LTS in {f}")
+            };
+            assert_eq!(l.num_transitions(), 4, "{f}");
+            let d = l.alphabet.quiescence().expect("quiescence kept");
+            assert_eq!(l.successors(l.initial(), d).count(), 1, "{f}");
+            assert!(l.is_deterministic(), "{f}");
+        }
+    }
+}

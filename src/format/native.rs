@@ -1,0 +1,996 @@
+//! The native model schema, in YAML (`.yaml`, `.yml`) or JSON (`.json`): the model says its kind,
+//! its labels and its states explicitly, so nothing is guessed.
+//!
+//! ```yaml
+//! name: vending          # optional; defaults to the file stem
+//! kind: lts              # lts | mealy
+//! inputs: [coin]
+//! outputs: [coffee]
+//! internal: [tau]        # lts only
+//! quiescence: delta      # lts only: the label of explicit quiescence transitions
+//! initial: idle
+//! states: [idle, paid]   # optional; declares order and states without transitions
+//! transitions:
+//!   - {from: idle, label: coin, to: paid}              # lts
+//!   - {from: paid, label: coffee, to: idle}
+//! # mealy: - {from: s0, input: a, output: x, to: s1}
+//! ```
+//!
+//! Syntax and type errors come with the line and column serde_json or serde_yaml_ng report.
+//! Errors found after deserializing (an undeclared label, a nondeterministic Mealy transition)
+//! are located by deserializing again up to the offending key or transition, so they carry a
+//! position too.
+
+use super::LoadOptions;
+use super::position::{ParseError, describe_char_at, excerpt};
+use crate::error::Error;
+use crate::model::{
+    Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, StateId,
+};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::collections::HashMap;
+use std::fmt::{self, Write};
+
+/// A label or state name; YAML numbers and booleans are accepted as their text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Name(String);
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Name;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a name (a string or a number)")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Name, E> {
+                Ok(Name(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Name, E> {
+                Ok(Name(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Name, E> {
+                Ok(Name(v.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Name, E> {
+                Ok(Name(v.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Name, E> {
+                Ok(Name(v.to_string()))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Name, E> {
+                Ok(Name(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    Lts,
+    Mealy,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Transition {
+    from: Name,
+    to: Name,
+    label: Option<Name>,
+    input: Option<Name>,
+    output: Option<Name>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Document {
+    name: Option<Name>,
+    kind: Kind,
+    #[serde(default)]
+    inputs: Vec<Name>,
+    #[serde(default)]
+    outputs: Vec<Name>,
+    #[serde(default)]
+    internal: Vec<Name>,
+    quiescence: Option<Name>,
+    initial: Name,
+    states: Option<Vec<Name>>,
+    transitions: Vec<Transition>,
+}
+
+/// Where a semantic error sits: the value of a top-level key or the n-th transition.
+#[derive(Copy, Clone, Debug)]
+enum Place {
+    Key(&'static str),
+    Transition(usize),
+}
+
+/// A semantic error before it has a position.
+struct Problem {
+    place: Place,
+    found: String,
+    expected: String,
+}
+
+fn problem(place: Place, found: impl Into<String>, expected: impl Into<String>) -> Problem {
+    Problem {
+        place,
+        found: found.into(),
+        expected: expected.into(),
+    }
+}
+
+/// Which syntax the text is in.
+#[derive(Copy, Clone)]
+enum Syntax {
+    Yaml,
+    Json,
+}
+
+/// Parses the YAML form of the native schema.
+pub fn parse_yaml(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+    parse(text, file, name, opts, Syntax::Yaml)
+}
+
+/// Parses the JSON form of the native schema.
+pub fn parse_json(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+    parse(text, file, name, opts, Syntax::Json)
+}
+
+fn parse(
+    text: &str,
+    file: &str,
+    default_name: &str,
+    opts: &LoadOptions,
+    syntax: Syntax,
+) -> Result<Model, Error> {
+    let doc: Document = match syntax {
+        Syntax::Yaml => serde_yaml_ng::from_str(text).map_err(|e| yaml_error(&e, file, text))?,
+        Syntax::Json => serde_json::from_str(text).map_err(|e| json_error(&e, file, text))?,
+    };
+    build(doc, file, default_name, opts).map_err(|p| match p {
+        Built::Problem(p) => locate(p, text, file, syntax).into(),
+        Built::Other(e) => e,
+    })
+}
+
+enum Built {
+    Problem(Problem),
+    Other(Error),
+}
+
+impl From<Problem> for Built {
+    fn from(p: Problem) -> Self {
+        Built::Problem(p)
+    }
+}
+
+fn build(
+    doc: Document,
+    file: &str,
+    default_name: &str,
+    opts: &LoadOptions,
+) -> Result<Model, Built> {
+    let name = doc
+        .name
+        .as_ref()
+        .map_or_else(|| default_name.to_owned(), |n| n.0.clone());
+    // States: the declared list, or the initial state then first mentions in transitions.
+    let declared = doc.states.is_some();
+    let mut state_names: Vec<String> = Vec::new();
+    let mut state_index: HashMap<String, u32> = HashMap::new();
+    for s in doc.states.iter().flatten() {
+        if state_index.contains_key(&s.0) {
+            return Err(problem(
+                Place::Key("states"),
+                format!("state `{}` listed twice", excerpt(&s.0)),
+                "each state once",
+            )
+            .into());
+        }
+        state_index.insert(s.0.clone(), state_names.len() as u32);
+        state_names.push(s.0.clone());
+    }
+    let mut state = |n: &Name, place: Place| -> Result<StateId, Problem> {
+        if let Some(&i) = state_index.get(&n.0) {
+            return Ok(StateId(i));
+        }
+        if declared {
+            return Err(problem(
+                place,
+                format!("state `{}`", excerpt(&n.0)),
+                "a state listed under `states`",
+            ));
+        }
+        let i = state_names.len() as u32;
+        state_index.insert(n.0.clone(), i);
+        state_names.push(n.0.clone());
+        Ok(StateId(i))
+    };
+    let mut initial = state(&doc.initial, Place::Key("initial"))?;
+    let mut edges = Vec::with_capacity(doc.transitions.len());
+    for (k, t) in doc.transitions.iter().enumerate() {
+        let place = Place::Transition(k);
+        edges.push((state(&t.from, place)?, state(&t.to, place)?));
+    }
+    if let Some(name) = &opts.initial {
+        initial = state_index.get(name).map(|&i| StateId(i)).ok_or_else(|| {
+            Built::Other(Error::Usage(format!(
+                "--initial {name}: {file} has no state named `{name}`"
+            )))
+        })?;
+    }
+    let model_error = |source: ModelError| {
+        Built::Other(Error::Model {
+            path: file.to_owned(),
+            source,
+        })
+    };
+    match doc.kind {
+        Kind::Mealy => {
+            for key in ["internal", "quiescence"] {
+                let present = if key == "internal" {
+                    !doc.internal.is_empty()
+                } else {
+                    doc.quiescence.is_some()
+                };
+                if present {
+                    return Err(problem(
+                        Place::Key(key),
+                        format!("`{key}` in a Mealy model"),
+                        "`internal` and `quiescence` only in an `lts` model",
+                    )
+                    .into());
+                }
+            }
+            let mut inputs = Interner::new();
+            let mut outputs = Interner::new();
+            for i in &doc.inputs {
+                inputs.intern(&i.0);
+            }
+            for o in &doc.outputs {
+                outputs.intern(&o.0);
+            }
+            let mut quads = Vec::with_capacity(edges.len());
+            let mut seen: HashMap<(StateId, LabelId), usize> = HashMap::new();
+            for (k, (t, &(from, to))) in doc.transitions.iter().zip(&edges).enumerate() {
+                let place = Place::Transition(k);
+                if t.label.is_some() {
+                    return Err(problem(
+                        place,
+                        "a `label` in a Mealy transition",
+                        "`input` and `output` (a Mealy transition is {from, input, output, to})",
+                    )
+                    .into());
+                }
+                let (Some(i), Some(o)) = (&t.input, &t.output) else {
+                    return Err(problem(
+                        place,
+                        "a Mealy transition without `input` or `output`",
+                        "{from, input, output, to}",
+                    )
+                    .into());
+                };
+                let i = inputs.get(&i.0).ok_or_else(|| {
+                    problem(
+                        place,
+                        format!("input `{}`", excerpt(&i.0)),
+                        "an input listed under `inputs`",
+                    )
+                })?;
+                let o = outputs.get(&o.0).ok_or_else(|| {
+                    problem(
+                        place,
+                        format!("output `{}`", excerpt(&o.0)),
+                        "an output listed under `outputs`",
+                    )
+                })?;
+                if let Some(&first) = seen.get(&(from, i)) {
+                    let (_, fi, fo, ft) = quads[first];
+                    if (fi, fo, ft) != (i, o, to) {
+                        return Err(problem(
+                            place,
+                            format!(
+                                "a second transition for input `{}` from state `{}` (the first is transition {})",
+                                inputs.name(i),
+                                state_names[from.index()],
+                                first + 1
+                            ),
+                            "one transition per state and input (a Mealy machine is deterministic)",
+                        )
+                        .into());
+                    }
+                }
+                seen.entry((from, i)).or_insert(quads.len());
+                quads.push((from, i, o, to));
+            }
+            let m = Mealy::new(name, inputs, outputs, state_names, initial, &quads)
+                .map_err(model_error)?;
+            Ok(Model::Mealy(m))
+        }
+        Kind::Lts => {
+            let mut alphabet = Alphabet::new();
+            let lists = [
+                ("inputs", &doc.inputs, LabelKind::Input),
+                ("outputs", &doc.outputs, LabelKind::Output),
+                ("internal", &doc.internal, LabelKind::Internal),
+            ];
+            for (key, names, kind) in lists {
+                for n in names {
+                    alphabet.add(&n.0, kind).map_err(|c| {
+                        problem(
+                            Place::Key(key),
+                            format!("label `{}` listed as {:?}", excerpt(&c.name), c.second),
+                            format!("each label in one of inputs, outputs and internal (it is already {:?})", c.first),
+                        )
+                    })?;
+                }
+            }
+            if let Some(q) = &doc.quiescence {
+                alphabet.set_quiescence(&q.0).map_err(|c| {
+                    problem(
+                        Place::Key("quiescence"),
+                        format!(
+                            "quiescence label `{}`, already {:?}",
+                            excerpt(&c.name),
+                            c.first
+                        ),
+                        "a label that is not an input or internal",
+                    )
+                })?;
+            }
+            let mut triples = Vec::with_capacity(edges.len());
+            for (k, (t, &(from, to))) in doc.transitions.iter().zip(&edges).enumerate() {
+                let place = Place::Transition(k);
+                if t.input.is_some() || t.output.is_some() {
+                    return Err(problem(
+                        place,
+                        "`input`/`output` in an LTS transition",
+                        "`label` (an LTS transition is {from, label, to})",
+                    )
+                    .into());
+                }
+                let Some(l) = &t.label else {
+                    return Err(problem(
+                        place,
+                        "an LTS transition without `label`",
+                        "{from, label, to}",
+                    )
+                    .into());
+                };
+                let l = alphabet.get(&l.0).ok_or_else(|| {
+                    problem(
+                        place,
+                        format!("label `{}`", excerpt(&l.0)),
+                        "a label listed under inputs, outputs, internal or quiescence",
+                    )
+                })?;
+                triples.push((from, l, to));
+            }
+            let lts =
+                Lts::new(name, alphabet, state_names, initial, triples).map_err(model_error)?;
+            Ok(Model::Lts(lts))
+        }
+    }
+}
+
+/// Deserializes again, failing at `place`, to learn the line and column of a semantic problem.
+fn locate(p: Problem, text: &str, file: &str, syntax: Syntax) -> ParseError {
+    let seed = FailAt { place: p.place };
+    let position = match syntax {
+        Syntax::Yaml => {
+            let d = serde_yaml_ng::Deserializer::from_str(text);
+            seed.deserialize(d)
+                .err()
+                .and_then(|e| e.location().map(|l| (l.line(), l.column())))
+        }
+        Syntax::Json => {
+            let mut d = serde_json::Deserializer::from_str(text);
+            seed.deserialize(&mut d)
+                .err()
+                .map(|e| (e.line(), e.column()))
+        }
+    };
+    let (line, column) = position.unwrap_or((1, 1));
+    let (line, column) = clamp(text, line, column);
+    ParseError {
+        file: file.to_owned(),
+        line,
+        column,
+        found: p.found,
+        expected: p.expected,
+    }
+}
+
+/// A seed that walks the document and raises an error inside the value at `place`, so that
+/// the deserializer attaches that value's position.
+struct FailAt {
+    place: Place,
+}
+
+const LOCATED: &str = "located";
+
+impl<'de> DeserializeSeed<'de> for FailAt {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FailAt {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a model")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match self.place {
+                Place::Transition(k) if key == "transitions" => {
+                    map.next_value_seed(FailAtElement(k))?;
+                }
+                Place::Key(want) if key == want => {
+                    map.next_value_seed(Fail)?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Err(de::Error::custom(LOCATED))
+    }
+}
+
+struct FailAtElement(usize);
+
+impl<'de> DeserializeSeed<'de> for FailAtElement {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FailAtElement {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of transitions")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        for _ in 0..self.0 {
+            if seq.next_element::<IgnoredAny>()?.is_none() {
+                break;
+            }
+        }
+        seq.next_element_seed(Fail)?;
+        Err(de::Error::custom(LOCATED))
+    }
+}
+
+/// Fails as soon as the deserializer hands it a value.
+struct Fail;
+
+impl<'de> DeserializeSeed<'de> for Fail {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Fail {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("anything")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Err(E::custom(LOCATED))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom(LOCATED))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom(LOCATED))
+    }
+}
+
+/// Turns a serde message into `found ..., expected ...`.
+fn split_message(msg: &str, text: &str, offset: Option<usize>) -> (String, String) {
+    let here = || offset.map_or_else(|| "this".to_owned(), |o| describe_char_at(text, o));
+    if let Some(rest) = msg.strip_prefix("invalid type: ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return (found.to_owned(), expected.to_owned());
+    }
+    if let Some(rest) = msg.strip_prefix("invalid value: ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return (found.to_owned(), expected.to_owned());
+    }
+    if let Some(rest) = msg.strip_prefix("unknown variant ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return (found.to_owned(), expected.to_owned());
+    }
+    if let Some(rest) = msg.strip_prefix("unknown field ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return (format!("unknown field {found}"), expected.to_owned());
+    }
+    if let Some(field) = msg.strip_prefix("missing field ") {
+        return (format!("no field {field}"), format!("a field {field}"));
+    }
+    if let Some(field) = msg.strip_prefix("duplicate field ") {
+        return (
+            format!("a second field {field}"),
+            "each field once".to_owned(),
+        );
+    }
+    if msg == "expected value" {
+        return (here(), "a value".to_owned());
+    }
+    if let Some(expected) = msg.strip_prefix("expected ") {
+        return (here(), expected.to_owned());
+    }
+    // YAML scanner and parser messages.
+    let (msg, context) = msg.split_once(", while ").unwrap_or((msg, ""));
+    let context = if context.is_empty() {
+        String::new()
+    } else {
+        format!(" (while {context})")
+    };
+    if let Some(expected) = msg.strip_prefix("did not find expected ") {
+        return (here(), format!("{expected}{context}"));
+    }
+    if let Some(found) = msg.strip_prefix("found ") {
+        return (found.to_owned(), format!("valid YAML{context}"));
+    }
+    if msg.starts_with("EOF while parsing") {
+        return (
+            "end of file".to_owned(),
+            "the rest of the document".to_owned(),
+        );
+    }
+    (here(), format!("valid input ({msg})"))
+}
+
+fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
+    let msg = e.to_string();
+    let msg = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(m, _)| m);
+    let (line, column) = clamp(text, e.line(), e.column());
+    let offset = offset_of(text, line, column);
+    let (found, expected) = split_message(msg, text, offset);
+    ParseError {
+        file: file.to_owned(),
+        line,
+        column,
+        found,
+        expected,
+    }
+}
+
+fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
+    let msg = e.to_string();
+    let (line, column) = match e.location() {
+        Some(l) => clamp(text, l.line(), l.column()),
+        None => (1, 1),
+    };
+    let index = offset_of(text, line, column);
+    // Drop serde_yaml_ng's own " at line L column C" and the document-path prefix.
+    let mut msg = msg.as_str();
+    if let Some((m, _)) = msg.split_once(" at line ") {
+        msg = m;
+    }
+    if let Some((path, rest)) = msg.split_once(": ")
+        && !path.contains(' ')
+    {
+        msg = rest;
+    }
+    let (found, expected) = split_message(msg, text, index);
+    ParseError {
+        file: file.to_owned(),
+        line,
+        column,
+        found,
+        expected,
+    }
+}
+
+/// Clamps a reported line and column to the text: parsers may report the line after a final
+/// line break, or a column past the end of a line, for an error at the end of the input.
+fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line = line.clamp(1, lines.len());
+    let len = lines[line - 1].chars().count();
+    (line, column.clamp(1, len + 1))
+}
+
+/// The byte offset of a 1-based line and column (in characters), if inside the text.
+fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = if line == 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1)?
+    };
+    let line_text = &text[start..];
+    line_text
+        .char_indices()
+        .nth(column - 1)
+        .map(|(i, _)| start + i)
+        .or(Some(text.len()))
+}
+
+/// Writes a string as a YAML scalar: plain when unambiguous, JSON-quoted otherwise.
+fn yaml_scalar(out: &mut String, s: &str) {
+    let plain = s
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
+        );
+    if plain {
+        out.push_str(s);
+    } else {
+        json_string(out, s);
+    }
+}
+
+fn json_string(out: &mut String, s: &str) {
+    out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
+}
+
+struct Writer {
+    out: String,
+    yaml: bool,
+}
+
+impl Writer {
+    fn scalar(&mut self, s: &str) {
+        if self.yaml {
+            yaml_scalar(&mut self.out, s);
+        } else {
+            json_string(&mut self.out, s);
+        }
+    }
+
+    fn key(&mut self, k: &str) {
+        if self.yaml {
+            let _ = write!(self.out, "{k}: ");
+        } else {
+            let _ = write!(self.out, "  \"{k}\": ");
+        }
+    }
+
+    fn end_field(&mut self) {
+        self.out.push_str(if self.yaml { "\n" } else { ",\n" });
+    }
+
+    fn field(&mut self, k: &str, v: &str) {
+        self.key(k);
+        self.scalar(v);
+        self.end_field();
+    }
+
+    fn list<'s>(&mut self, k: &str, items: impl IntoIterator<Item = &'s str>) {
+        self.key(k);
+        self.out.push('[');
+        for (n, s) in items.into_iter().enumerate() {
+            if n > 0 {
+                self.out.push_str(", ");
+            }
+            self.scalar(s);
+        }
+        self.out.push(']');
+        self.end_field();
+    }
+
+    /// One transition per line: `{"from": .., ...}`.
+    fn transition(&mut self, fields: &[(&str, &str)], last: bool) {
+        self.out.push_str(if self.yaml { "  - {" } else { "    {" });
+        for (n, (k, v)) in fields.iter().enumerate() {
+            if n > 0 {
+                self.out.push_str(", ");
+            }
+            if self.yaml {
+                let _ = write!(self.out, "{k}: ");
+            } else {
+                let _ = write!(self.out, "\"{k}\": ");
+            }
+            self.scalar(v);
+        }
+        self.out.push('}');
+        if !self.yaml && !last {
+            self.out.push(',');
+        }
+        self.out.push('\n');
+    }
+}
+
+fn write(model: &Model, yaml: bool) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        yaml,
+    };
+    if !yaml {
+        w.out.push_str("{\n");
+    }
+    match model {
+        Model::Mealy(m) => {
+            w.out.reserve(m.num_transitions() * 60);
+            w.field("name", &m.name);
+            w.field("kind", "mealy");
+            w.list("inputs", m.inputs.names().iter().map(String::as_str));
+            w.list("outputs", m.outputs.names().iter().map(String::as_str));
+            w.field("initial", m.state_name(m.initial()));
+            w.list("states", m.state_names().iter().map(String::as_str));
+            w.key("transitions");
+            w.out.push_str(if yaml { "\n" } else { "[\n" });
+            let n = m.num_transitions();
+            for (k, (s, i, o, t)) in m.quads().enumerate() {
+                w.transition(
+                    &[
+                        ("from", m.state_name(s)),
+                        ("input", m.inputs.name(i)),
+                        ("output", m.outputs.name(o)),
+                        ("to", m.state_name(t)),
+                    ],
+                    k + 1 == n,
+                );
+            }
+            if yaml && n == 0 {
+                w.out.truncate(w.out.len() - 1);
+                w.out.push_str(" []\n");
+            }
+        }
+        Model::Lts(l) => {
+            w.out.reserve(l.num_transitions() * 50);
+            let a = &l.alphabet;
+            let q = a.quiescence();
+            let names = |kind: LabelKind| {
+                a.of_kind(kind)
+                    .filter(|&id| Some(id) != q)
+                    .map(|id| a.name(id))
+                    .collect::<Vec<_>>()
+            };
+            w.field("name", &l.name);
+            w.field("kind", "lts");
+            w.list("inputs", names(LabelKind::Input));
+            w.list("outputs", names(LabelKind::Output));
+            w.list("internal", names(LabelKind::Internal));
+            if let Some(q) = q {
+                w.field("quiescence", a.name(q));
+            }
+            w.field("initial", l.state_name(l.initial()));
+            w.list("states", l.state_names().iter().map(String::as_str));
+            w.key("transitions");
+            w.out.push_str(if yaml { "\n" } else { "[\n" });
+            let n = l.num_transitions();
+            for (k, (s, lab, t)) in l.triples().enumerate() {
+                w.transition(
+                    &[
+                        ("from", l.state_name(s)),
+                        ("label", a.name(lab)),
+                        ("to", l.state_name(t)),
+                    ],
+                    k + 1 == n,
+                );
+            }
+            if yaml && n == 0 {
+                w.out.truncate(w.out.len() - 1);
+                w.out.push_str(" []\n");
+            }
+        }
+    }
+    if !yaml {
+        w.out.push_str("  ]\n}\n");
+    }
+    w.out
+}
+
+/// The YAML text of a model in the native schema.
+pub fn write_yaml(model: &Model) -> String {
+    write(model, true)
+}
+
+/// The JSON text of a model in the native schema.
+pub fn write_json(model: &Model) -> String {
+    write(model, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VENDING: &str = "name: vending
+kind: lts
+inputs: [coin]
+outputs: [coffee]
+internal: [tau]
+quiescence: delta
+initial: idle
+transitions:
+  - {from: idle, label: coin, to: paid}
+  - {from: paid, label: tau, to: brewing}
+  - {from: brewing, label: coffee, to: idle}
+  - {from: idle, label: delta, to: idle}
+";
+
+    fn yaml(text: &str) -> Result<Model, Error> {
+        parse_yaml(text, "m.yaml", "m", &LoadOptions::default())
+    }
+
+    fn json(text: &str) -> Result<Model, Error> {
+        parse_json(text, "m.json", "m", &LoadOptions::default())
+    }
+
+    #[test]
+    fn reads_an_lts() {
+        let Model::Lts(l) = yaml(VENDING).unwrap() else {
+            panic!("expected an LTS")
+        };
+        assert_eq!(l.name, "vending");
+        assert_eq!(l.state_names(), ["idle", "paid", "brewing"]);
+        assert_eq!(l.num_transitions(), 4);
+        assert_eq!(l.alphabet.quiescence(), l.alphabet.get("delta"));
+        assert!(l.alphabet.is_internal(l.alphabet.get("tau").unwrap()));
+    }
+
+    #[test]
+    fn reads_a_mealy_machine_with_numeric_names() {
+        let text = "kind: mealy\ninputs: [0, 1]\noutputs: [yes]\ninitial: 0\nstates: [0, 1, 2]\ntransitions:\n  - {from: 0, input: 1, output: yes, to: 1}\n";
+        let Model::Mealy(m) = yaml(text).unwrap() else {
+            panic!("expected Mealy")
+        };
+        assert_eq!(m.name, "m");
+        assert_eq!(m.state_names(), ["0", "1", "2"]);
+        assert_eq!(m.inputs.names(), ["0", "1"]);
+        assert_eq!(m.outputs.names(), ["yes"]);
+    }
+
+    #[test]
+    fn yaml_and_json_writers_read_back() {
+        let m = yaml(VENDING).unwrap();
+        assert_eq!(yaml(&write_yaml(&m)).unwrap(), m);
+        assert_eq!(json(&write_json(&m)).unwrap(), m);
+        // Names that need quoting survive.
+        let odd = "kind: mealy\ninputs: [\"a: b\", \"yes\"]\noutputs: [\"\\\"q\\\"\", \"1.5\"]\ninitial: \"s 0\"\ntransitions:\n  - {from: \"s 0\", input: \"a: b\", output: \"\\\"q\\\"\", to: \"s 0\"}\n  - {from: \"s 0\", input: \"yes\", output: \"1.5\", to: \"s 0\"}\n";
+        let m = yaml(odd).unwrap();
+        assert_eq!(yaml(&write_yaml(&m)).unwrap(), m);
+        assert_eq!(json(&write_json(&m)).unwrap(), m);
+    }
+
+    #[test]
+    fn empty_models_write_valid_text() {
+        let m = yaml("kind: lts\ninitial: s\ntransitions: []\n").unwrap();
+        assert_eq!(yaml(&write_yaml(&m)).unwrap(), m);
+        assert_eq!(json(&write_json(&m)).unwrap(), m);
+    }
+
+    fn yaml_err(text: &str) -> String {
+        yaml(text).unwrap_err().to_string()
+    }
+
+    fn json_err(text: &str) -> String {
+        json(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn yaml_syntax_and_type_errors() {
+        assert_eq!(
+            yaml_err("kind: lts\ninitial: a\ntransitions: []\n  x: 1\n"),
+            "m.yaml:4:3: found `x`, expected key"
+        );
+        assert_eq!(
+            yaml_err("kind: lts\n\tinitial: a\n"),
+            "m.yaml:2:1: found a tab character that violates indentation, expected valid YAML"
+        );
+        assert_eq!(
+            yaml_err("kind: 'lts\n"),
+            "m.yaml:2:1: found unexpected end of stream, expected valid YAML"
+        );
+        assert_eq!(
+            yaml_err("kind: fsm\ninitial: a\ntransitions: []\n"),
+            "m.yaml:1:7: found `fsm`, expected `lts` or `mealy`"
+        );
+        assert_eq!(
+            yaml_err("kind: lts\ntransitions: []\n"),
+            "m.yaml:1:1: found no field `initial`, expected a field `initial`"
+        );
+        assert_eq!(
+            yaml_err("kind: lts\ninitial: a\ntransitions: []\nstate: [a]\n"),
+            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `transitions`"
+        );
+        assert_eq!(
+            yaml_err("kind: lts\ninitial: a\ntransitions: 3\n"),
+            "m.yaml:3:14: found integer `3`, expected a sequence"
+        );
+    }
+
+    #[test]
+    fn json_syntax_and_type_errors() {
+        assert_eq!(
+            json_err("{\"kind\": \"lts\",\n \"initial\": }"),
+            "m.json:2:13: found `}`, expected a value"
+        );
+        assert_eq!(
+            json_err("{\"kind\": \"lts\", \"initial\": \"a\""),
+            "m.json:1:30: found end of file, expected the rest of the document"
+        );
+        assert_eq!(
+            json_err("{\"kind\": 1, \"initial\": \"a\", \"transitions\": []}"),
+            "m.json:1:10: found `1`, expected a value"
+        );
+        assert_eq!(
+            json_err("{\"kind\": \"fsm\", \"initial\": \"a\", \"transitions\": []}"),
+            "m.json:1:14: found `fsm`, expected `lts` or `mealy`"
+        );
+    }
+
+    #[test]
+    fn semantic_errors_carry_positions() {
+        let undeclared = VENDING.replace("label: coffee", "label: tea");
+        assert_eq!(
+            yaml_err(&undeclared),
+            "m.yaml:11:5: found label `tea`, expected a label listed under inputs, outputs, internal or quiescence"
+        );
+        let mealy_label = "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: x, to: s}\n  - {from: s, label: a, to: s}\n";
+        assert_eq!(
+            yaml_err(mealy_label),
+            "m.yaml:7:5: found a `label` in a Mealy transition, expected `input` and `output` (a Mealy transition is {from, input, output, to})"
+        );
+        let nondet = "kind: mealy\ninputs: [a]\noutputs: [x, y]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: x, to: s}\n  - {from: s, input: a, output: y, to: s}\n";
+        assert_eq!(
+            yaml_err(nondet),
+            "m.yaml:7:5: found a second transition for input `a` from state `s` (the first is transition 1), expected one transition per state and input (a Mealy machine is deterministic)"
+        );
+        let bad_initial = "kind: lts\nstates: [a]\ninitial: b\ntransitions: []\n";
+        assert_eq!(
+            yaml_err(bad_initial),
+            "m.yaml:3:10: found state `b`, expected a state listed under `states`"
+        );
+        let conflict = "kind: lts\ninputs: [a]\noutputs: [a]\ninitial: s\ntransitions: []\n";
+        assert_eq!(
+            yaml_err(conflict),
+            "m.yaml:3:10: found label `a` listed as Output, expected each label in one of inputs, outputs and internal (it is already Input)"
+        );
+        let json_undeclared = "{\"kind\": \"lts\", \"initial\": \"s\",\n \"transitions\": [\n  {\"from\": \"s\", \"label\": \"a\", \"to\": \"s\"}\n ]}";
+        assert_eq!(
+            json_err(json_undeclared),
+            "m.json:3:3: found label `a`, expected a label listed under inputs, outputs, internal or quiescence"
+        );
+        let mealy_quiescence = "kind: mealy\nquiescence: delta\ninitial: s\ntransitions: []\n";
+        assert_eq!(
+            yaml_err(mealy_quiescence),
+            "m.yaml:2:13: found `quiescence` in a Mealy model, expected `internal` and `quiescence` only in an `lts` model"
+        );
+        let missing_output =
+            "kind: mealy\ninputs: [a]\ninitial: s\ntransitions:\n  - {from: s, input: a, to: s}\n";
+        assert_eq!(
+            yaml_err(missing_output),
+            "m.yaml:5:5: found a Mealy transition without `input` or `output`, expected {from, input, output, to}"
+        );
+    }
+}

@@ -1,0 +1,642 @@
+//! Adaptive distinguishing graphs (van den Bos Algorithm 5, Def. 3.21) with top-ups.
+//!
+//! Algorithm 5 walks the witnesses of a complete splitting graph while tracking the current set
+//! `P`: with nothing left to run it picks an LCA of `P` and runs its witness; an output edge
+//! continues with `P after x`, an input with `P after a`; once `P` is pairwise compatible the
+//! branch ends in a leaf. At line 8 we pick the LCA whose witness' first labels are injective
+//! (Def. 3.34) for the most incompatible pairs of `P`, then an LCA whose split was injective, then
+//! the oldest. Nodes are shared per (current set, witness position), so the result is a DAG.
+//!
+//! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
+//! distinguishing graph at all). A pair counts as distinguished when the two states share no
+//! observation (Def. 3.18) and neither is still possible when the other meets an input it does not
+//! specify. For every other incompatible pair we add the pairwise distinguishing graph
+//! (Algorithm 1): the top-up. The ADG plus the top-ups of a state form its state identifier.
+//!
+//! The metrics of Table 3.2 are computed on the way: depth, the average size of leaves (number of
+//! initial states that can produce the leaf's observation), and the size weighted by the
+//! probability of the observation when every allowed output is equally likely.
+
+use super::IdentifyError;
+use super::distinguishing_graph::pairwise_graph;
+use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
+use super::splitting_graph::{SplittingGraph, Witness};
+use crate::analysis::{Compatibility, Preference};
+use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// Largest current set for which several LCAs are ranked by injectivity (quadratic in the set).
+const LCA_SCORING_LIMIT: usize = 4096;
+
+/// Default budget on the nodes of an adaptive distinguishing graph.
+pub const DEFAULT_ADG_BUDGET: usize = 5_000_000;
+
+/// Position in the witnesses: the node whose witness runs next, or a leaf.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    states: Vec<StateId>,
+    /// `None`: leaf (pairwise compatible current set).
+    witness: Option<u32>,
+}
+
+fn after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
+    let mut out: Vec<StateId> = set.iter().filter_map(|&s| sa.after(s, l)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn outputs_of(sa: &SuspensionAutomaton, set: &[StateId]) -> Vec<LabelId> {
+    let mut out: Vec<LabelId> = set.iter().flat_map(|&q| sa.outputs_enabled(q)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+struct Builder<'a> {
+    sa: &'a SuspensionAutomaton,
+    compat: &'a Compatibility,
+    graph: &'a SplittingGraph,
+}
+
+impl Builder<'_> {
+    /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`).
+    fn resolve(&self, states: Vec<StateId>, witness: Option<u32>) -> Key {
+        if self.compat.pairwise_compatible(&states) {
+            return Key {
+                states,
+                witness: None,
+            };
+        }
+        let witness = witness.or_else(|| self.choose_lca(&states));
+        Key { states, witness }
+    }
+
+    fn choose_lca(&self, p: &[StateId]) -> Option<u32> {
+        let lcas = self.graph.lcas(p);
+        if lcas.len() <= 1 || p.len() > LCA_SCORING_LIMIT {
+            return lcas
+                .iter()
+                .copied()
+                .find(|&v| self.graph.nodes()[v as usize].injective)
+                .or_else(|| lcas.first().copied());
+        }
+        lcas.iter().copied().max_by_key(|&v| {
+            let node = &self.graph.nodes()[v as usize];
+            (
+                self.injective_pairs(p, node.witness.as_ref()),
+                node.injective,
+                std::cmp::Reverse(v),
+            )
+        })
+    }
+
+    /// Number of incompatible pairs of `p` for which the first labels of `witness` are injective.
+    fn injective_pairs(&self, p: &[StateId], witness: Option<&Witness>) -> usize {
+        let labels: Vec<LabelId> = match witness {
+            Some(Witness::Input(a, _)) => vec![*a],
+            Some(Witness::Outputs(list)) => list.iter().map(|&(x, _)| x).collect(),
+            None => return 0,
+        };
+        let sa = self.sa;
+        let mut count = 0;
+        for (i, &q) in p.iter().enumerate() {
+            for &r in &p[i + 1..] {
+                if self.compat.compatible(q, r) {
+                    continue;
+                }
+                let ok = labels
+                    .iter()
+                    .all(|&l| match (sa.after(q, l), sa.after(r, l)) {
+                        (Some(s), Some(t)) => !self.compat.compatible(s, t),
+                        (None, None) | (Some(_), None) | (None, Some(_)) => {
+                            sa.alphabet.is_output(l)
+                        }
+                    });
+                count += usize::from(ok);
+            }
+        }
+        count
+    }
+
+    fn children(&self, key: &Key) -> Vec<(LabelId, Key, bool)> {
+        let Some(v) = key.witness else {
+            return Vec::new();
+        };
+        match self.graph.nodes()[v as usize].witness.as_ref() {
+            Some(Witness::Input(a, next)) => {
+                vec![(
+                    *a,
+                    self.resolve(after(self.sa, &key.states, *a), Some(*next)),
+                    true,
+                )]
+            }
+            Some(Witness::Outputs(list)) => list
+                .iter()
+                .filter_map(|&(x, next)| {
+                    let p = after(self.sa, &key.states, x);
+                    (!p.is_empty()).then(|| (x, self.resolve(p, next), false))
+                })
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
+/// (Algorithm 5), with at most `budget` nodes.
+pub fn adaptive_graph(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    graph: &SplittingGraph,
+    budget: usize,
+) -> Result<Experiment, IdentifyError> {
+    let b = Builder { sa, compat, graph };
+    let root = b.resolve(sa.states().collect(), None);
+    let mut count = 0usize;
+    let mut over = false;
+    let (order, index, kids) = post_order(root, |k| {
+        count += 1;
+        if count > budget {
+            over = true;
+            return Vec::new();
+        }
+        b.children(k).into_iter().map(|(_, c, _)| c).collect()
+    });
+    if over {
+        return Err(IdentifyError::Budget {
+            what: "the adaptive distinguishing graph's nodes".into(),
+            budget,
+            advice: "use pairwise distinguishing graphs instead".into(),
+        });
+    }
+    let _ = kids;
+    Ok(assemble(&order, &index, |k, idx| {
+        let ch = b.children(k);
+        let step = match ch.first() {
+            None => Step::Leaf,
+            Some((a, next, true)) => Step::Input {
+                input: *a,
+                then: idx(next),
+                race: outputs_of(sa, &k.states)
+                    .into_iter()
+                    .map(|x| (x, Race::Retry))
+                    .collect(),
+            },
+            Some(_) => Step::Outputs {
+                branches: ch.iter().map(|(x, c, _)| (*x, idx(c))).collect(),
+            },
+        };
+        ExperimentNode {
+            states: k.states.clone(),
+            step,
+        }
+    }))
+}
+
+/// The Table 3.2 figures of an adaptive distinguishing graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdgMetrics {
+    /// Nodes of the DAG.
+    pub nodes: usize,
+    /// Length of the longest observation.
+    pub depth: usize,
+    /// Number of observations (root-to-leaf paths).
+    pub observations: f64,
+    /// Average number of initial states that can produce a leaf's observation.
+    pub average_leaf_size: f64,
+    /// The same, weighted by the probability of the observation (uniform over allowed outputs).
+    pub weighted_average_leaf_size: f64,
+    /// Unordered incompatible pairs the graph does not distinguish.
+    pub undistinguished_pairs: usize,
+}
+
+/// Origins of the current states: `(initial state, current state)`, sorted.
+type Origins = Vec<(StateId, StateId)>;
+
+/// Per (node, origins): (observations, sum of leaf sizes, weighted sum of leaf sizes).
+struct Analysis<'a> {
+    sa: &'a SuspensionAutomaton,
+    compat: &'a Compatibility,
+    adg: &'a Experiment,
+    memo: HashMap<(u32, Origins), (f64, f64, f64)>,
+    undistinguished: HashSet<(StateId, StateId)>,
+}
+
+impl Analysis<'_> {
+    fn mark(&mut self, a: &[(StateId, StateId)], b: &[(StateId, StateId)]) {
+        for &(p, _) in a {
+            for &(q, _) in b {
+                if p != q && !self.compat.compatible(p, q) {
+                    self.undistinguished
+                        .insert(if p < q { (p, q) } else { (q, p) });
+                }
+            }
+        }
+    }
+
+    /// Iterative evaluation (explicit stack) of the observation statistics.
+    fn run(&mut self, root: Origins) -> (f64, f64, f64) {
+        enum Frame {
+            Enter(u32, Origins),
+            Combine(u32, Origins, Vec<((u32, Origins), f64)>),
+        }
+        let mut stack = vec![Frame::Enter(0, root.clone())];
+        while let Some(frame) = stack.pop() {
+            match frame {
+                Frame::Enter(k, origins) => {
+                    if self.memo.contains_key(&(k, origins.clone())) {
+                        continue;
+                    }
+                    let node = &self.adg.nodes()[k as usize];
+                    match &node.step {
+                        Step::Leaf => {
+                            let n = origins.len();
+                            self.mark_within(&origins);
+                            self.memo.insert((k, origins), (1.0, n as f64, n as f64));
+                        }
+                        Step::Input { input, then, .. } => {
+                            let (mut moved, mut stuck) = (Vec::new(), Vec::new());
+                            for &(o, s) in &origins {
+                                match self.sa.after(s, *input) {
+                                    Some(t) => moved.push((o, t)),
+                                    None => stuck.push((o, s)),
+                                }
+                            }
+                            if !stuck.is_empty() {
+                                self.mark(&stuck, &origins);
+                            }
+                            moved.sort_unstable();
+                            let next = vec![((*then, moved.clone()), 1.0)];
+                            stack.push(Frame::Combine(k, origins, next));
+                            stack.push(Frame::Enter(*then, moved));
+                        }
+                        Step::Outputs { branches } => {
+                            let live: Vec<(u32, Origins)> = branches
+                                .iter()
+                                .map(|&(x, t)| {
+                                    let mut m: Origins = origins
+                                        .iter()
+                                        .filter_map(|&(o, s)| self.sa.after(s, x).map(|u| (o, u)))
+                                        .collect();
+                                    m.sort_unstable();
+                                    (t, m)
+                                })
+                                .filter(|(_, m)| !m.is_empty())
+                                .collect();
+                            let w = 1.0 / live.len().max(1) as f64;
+                            let next: Vec<((u32, Origins), f64)> =
+                                live.iter().map(|c| (c.clone(), w)).collect();
+                            stack.push(Frame::Combine(k, origins, next));
+                            for (t, m) in live {
+                                stack.push(Frame::Enter(t, m));
+                            }
+                        }
+                    }
+                }
+                Frame::Combine(k, origins, next) => {
+                    let mut total = (0.0, 0.0, 0.0);
+                    for (key, w) in &next {
+                        let (o, s, ws) = self.memo.get(key).copied().unwrap_or((0.0, 0.0, 0.0));
+                        total.0 += o;
+                        total.1 += s;
+                        total.2 += w * ws;
+                    }
+                    self.memo.insert((k, origins), total);
+                }
+            }
+        }
+        self.memo
+            .get(&(0, root))
+            .copied()
+            .unwrap_or((0.0, 0.0, 0.0))
+    }
+
+    fn mark_within(&mut self, origins: &[(StateId, StateId)]) {
+        for (i, &(p, _)) in origins.iter().enumerate() {
+            for &(q, _) in &origins[i + 1..] {
+                if p != q && !self.compat.compatible(p, q) {
+                    self.undistinguished
+                        .insert(if p < q { (p, q) } else { (q, p) });
+                }
+            }
+        }
+    }
+}
+
+/// The adaptive distinguishing graph with its top-ups: for every state, experiments that together
+/// distinguish it from every incompatible state.
+#[derive(Clone, Debug)]
+pub struct AdaptiveIdentification {
+    adg: Experiment,
+    topups: Vec<Experiment>,
+    topup_pairs: Vec<(StateId, StateId)>,
+    per_state: Vec<Vec<u32>>,
+    metrics: AdgMetrics,
+}
+
+impl AdaptiveIdentification {
+    /// Builds the ADG from `graph`, finds the incompatible pairs it leaves undistinguished and adds
+    /// a pairwise distinguishing graph for each (built in parallel, moves chosen by `preference`).
+    pub fn compute(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        graph: &SplittingGraph,
+        preference: Preference,
+    ) -> Result<AdaptiveIdentification, IdentifyError> {
+        let adg = adaptive_graph(sa, compat, graph, DEFAULT_ADG_BUDGET)?;
+        Ok(Self::top_up(sa, compat, adg, preference))
+    }
+
+    /// Adds top-ups to a given adaptive distinguishing graph whose root is all states.
+    pub fn top_up(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        adg: Experiment,
+        preference: Preference,
+    ) -> AdaptiveIdentification {
+        let mut analysis = Analysis {
+            sa,
+            compat,
+            adg: &adg,
+            memo: HashMap::new(),
+            undistinguished: HashSet::new(),
+        };
+        let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
+        let (obs, sizes, weighted) = analysis.run(root);
+        let mut topup_pairs: Vec<(StateId, StateId)> =
+            analysis.undistinguished.into_iter().collect();
+        topup_pairs.sort_unstable();
+        let metrics = AdgMetrics {
+            nodes: adg.len(),
+            depth: adg.depth(),
+            observations: obs,
+            average_leaf_size: if obs > 0.0 { sizes / obs } else { 0.0 },
+            weighted_average_leaf_size: weighted,
+            undistinguished_pairs: topup_pairs.len(),
+        };
+        let topups: Vec<Experiment> = topup_pairs
+            .par_iter()
+            .map(|&(q, r)| {
+                pairwise_graph(sa, compat, q, r, preference)
+                    .expect("undistinguished pairs are incompatible")
+            })
+            .collect();
+        let mut per_state = vec![Vec::new(); sa.num_states()];
+        for (k, &(q, r)) in topup_pairs.iter().enumerate() {
+            per_state[q.index()].push(k as u32);
+            per_state[r.index()].push(k as u32);
+        }
+        AdaptiveIdentification {
+            adg,
+            topups,
+            topup_pairs,
+            per_state,
+            metrics,
+        }
+    }
+
+    /// The adaptive distinguishing graph.
+    pub fn adg(&self) -> &Experiment {
+        &self.adg
+    }
+
+    /// The top-up graphs, one per undistinguished pair, in pair order.
+    pub fn topups(&self) -> &[Experiment] {
+        &self.topups
+    }
+
+    /// The incompatible pairs `(q, r)`, `q < r`, the ADG does not distinguish, sorted.
+    pub fn undistinguished_pairs(&self) -> &[(StateId, StateId)] {
+        &self.topup_pairs
+    }
+
+    /// Whether the ADG distinguishes `q` and `r` (always true for compatible pairs' purposes:
+    /// those need no distinguishing).
+    pub fn adg_distinguishes(&self, q: StateId, r: StateId) -> bool {
+        let p = if q < r { (q, r) } else { (r, q) };
+        self.topup_pairs.binary_search(&p).is_err()
+    }
+
+    /// The experiments identifying `q`: the ADG first, then the top-ups involving `q`.
+    pub fn experiments_for(&self, q: StateId) -> Vec<&Experiment> {
+        std::iter::once(&self.adg)
+            .chain(
+                self.per_state[q.index()]
+                    .iter()
+                    .map(|&k| &self.topups[k as usize]),
+            )
+            .collect()
+    }
+
+    /// Table 3.2 metrics of the ADG.
+    pub fn metrics(&self) -> &AdgMetrics {
+        &self.metrics
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::splitting_graph::tests::{fig_3_1, fig_3_5, fig_3_7, s_n};
+    use crate::identify::splitting_graph::{SplitOptions, SplittingGraph};
+
+    fn identify(sa: &SuspensionAutomaton) -> (Compatibility, AdaptiveIdentification) {
+        let c = Compatibility::compute(sa);
+        let g = SplittingGraph::build(sa, &c).unwrap();
+        let a = AdaptiveIdentification::compute(sa, &c, &g, Preference::Outputs).unwrap();
+        (c, a)
+    }
+
+    /// The CCS-like term of an experiment, for comparison with the thesis.
+    fn term(sa: &SuspensionAutomaton, e: &Experiment, k: u32) -> String {
+        match &e.nodes()[k as usize].step {
+            Step::Leaf => "0".into(),
+            Step::Input { input, then, .. } => {
+                format!("{}.{}", sa.alphabet.name(*input), term(sa, e, *then))
+            }
+            Step::Outputs { branches } => {
+                let parts: Vec<String> = branches
+                    .iter()
+                    .map(|&(x, t)| format!("{}.{}", sa.alphabet.name(x), term(sa, e, t)))
+                    .collect();
+                format!("({})", parts.join(" + "))
+            }
+        }
+    }
+
+    #[test]
+    fn fig_3_6_adaptive_distinguishing_graph() {
+        let sa = fig_3_1();
+        let (_, a) = identify(&sa);
+        assert_eq!(
+            term(&sa, a.adg(), 0),
+            "(x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0))"
+        );
+        assert!(a.undistinguished_pairs().is_empty());
+        assert!(a.topups().is_empty());
+        let m = a.metrics();
+        assert_eq!(m.depth, 4);
+        assert_eq!(m.undistinguished_pairs, 0);
+        // Observations: xx, xyax, xyay, yax, yay.
+        assert_eq!(m.observations, 5.0);
+        assert_eq!(a.experiments_for(StateId(0)).len(), 1);
+    }
+
+    #[test]
+    fn fig_3_5_has_no_adg_and_gets_top_ups() {
+        let sa = fig_3_5();
+        let (c, a) = identify(&sa);
+        assert_eq!(c.num_incompatible_pairs(), 3);
+        assert!(!a.undistinguished_pairs().is_empty());
+        // With top-ups every state is identified: each incompatible pair is covered.
+        for (q, r) in c.incompatible_pairs() {
+            let covered = a.adg_distinguishes(q, r)
+                || a.experiments_for(q)
+                    .iter()
+                    .skip(1)
+                    .any(|e| e.root_states() == [q, r]);
+            assert!(covered, "({q}, {r})");
+        }
+        assert!(!brute_force_adg_exists(&sa, &c));
+    }
+
+    #[test]
+    fn fig_3_7_and_s_n_are_fully_distinguished() {
+        let sa = fig_3_7();
+        let (c, a) = identify(&sa);
+        check_adg(&sa, &c, &a);
+        for n in 3..=7 {
+            let sa = s_n(n);
+            let (c, a) = identify(&sa);
+            check_adg(&sa, &c, &a);
+            // S_n has an adaptive distinguishing graph (count the outputs before n).
+            assert!(brute_force_adg_exists(&sa, &c));
+            assert!(a.undistinguished_pairs().is_empty(), "S_{n}");
+        }
+    }
+
+    /// Brute-force existence of an adaptive distinguishing graph for all states (Def. 3.21), for
+    /// automata whose distinct states are pairwise incompatible (then, by Lemma 3.35, every label
+    /// taken must be injective and the rest is an ADG for the successor set).
+    fn brute_force_adg_exists(sa: &SuspensionAutomaton, c: &Compatibility) -> bool {
+        if c.num_compatible_pairs() > 0 {
+            return false;
+        }
+        let inputs: Vec<LabelId> = sa.alphabet.inputs().collect();
+        let outputs: Vec<LabelId> = sa.alphabet.outputs().collect();
+        let injective_after = |p: &[StateId], l: LabelId| -> Option<Vec<StateId>> {
+            let mut t: Vec<StateId> = p.iter().filter_map(|&s| sa.after(s, l)).collect();
+            t.sort_unstable();
+            let k = t.len();
+            t.dedup();
+            (t.len() == k).then_some(t)
+        };
+        let mut memo: HashMap<Vec<StateId>, bool> = HashMap::new();
+        let mut changed = true;
+        let all: Vec<StateId> = sa.states().collect();
+        // Collect reachable sets.
+        let mut sets = vec![all.clone()];
+        let mut seen: HashSet<Vec<StateId>> = sets.iter().cloned().collect();
+        let mut i = 0;
+        while i < sets.len() {
+            let p = sets[i].clone();
+            i += 1;
+            for &l in inputs.iter().chain(&outputs) {
+                if let Some(t) = injective_after(&p, l)
+                    && t.len() > 1
+                    && seen.insert(t.clone())
+                {
+                    sets.push(t);
+                }
+            }
+        }
+        while changed {
+            changed = false;
+            for p in &sets {
+                if memo.get(p) == Some(&true) {
+                    continue;
+                }
+                let good = |t: &Vec<StateId>| t.len() <= 1 || memo.get(t) == Some(&true);
+                let by_outputs = outputs
+                    .iter()
+                    .all(|&x| injective_after(p, x).is_some_and(|t| good(&t)))
+                    && outputs
+                        .iter()
+                        .any(|&x| p.iter().any(|&s| sa.after(s, x).is_some()));
+                let by_input = inputs.iter().any(|&a| {
+                    p.iter().all(|&s| sa.after(s, a).is_some())
+                        && injective_after(p, a).is_some_and(|t| good(&t))
+                });
+                if by_outputs || by_input {
+                    memo.insert(p.clone(), true);
+                    changed = true;
+                }
+            }
+        }
+        memo.get(&all) == Some(&true)
+    }
+
+    /// Invariants of the ADG and the reported distinguished pairs, by brute force.
+    fn check_adg(sa: &SuspensionAutomaton, c: &Compatibility, a: &AdaptiveIdentification) {
+        let adg = a.adg();
+        // Every observation ends in a pairwise compatible set.
+        for k in adg.leaves() {
+            assert!(c.pairwise_compatible(&adg.nodes()[k].states));
+        }
+        // Every pair reported distinguished has disjoint observation sets (Def. 3.18).
+        let obs: Vec<Vec<Vec<LabelId>>> = sa
+            .states()
+            .map(|q| adg.observations(sa, q, 100_000).unwrap())
+            .collect();
+        for (q, r) in c.incompatible_pairs() {
+            if a.adg_distinguishes(q, r) {
+                let (oq, or) = (&obs[q.index()], &obs[r.index()]);
+                assert!(
+                    oq.iter().all(|t| or.binary_search(t).is_err()),
+                    "{}: ({q}, {r}) reported distinguished",
+                    sa.name
+                );
+            }
+        }
+        // Top-ups distinguish their pair.
+        for (e, &(q, r)) in a.topups().iter().zip(a.undistinguished_pairs()) {
+            let oq = e.observations(sa, q, 100_000).unwrap();
+            let or = e.observations(sa, r, 100_000).unwrap();
+            assert!(oq.iter().all(|t| or.binary_search(t).is_err()));
+        }
+    }
+
+    #[test]
+    fn random_adgs_satisfy_the_invariants() {
+        let mut theorem_cases = 0;
+        for seed in 0..400u64 {
+            let n = 2 + (seed % 6) as usize;
+            let sa = crate::identify::random::random_suspension(seed, n, 2, 3);
+            let c = Compatibility::compute(&sa);
+            for prefer_injective in [true, false] {
+                let options = SplitOptions {
+                    prefer_injective,
+                    ..SplitOptions::default()
+                };
+                let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
+                let a = AdaptiveIdentification::compute(&sa, &c, &g, Preference::Outputs).unwrap();
+                check_adg(&sa, &c, &a);
+                // Theorem 3.36: all pairs incompatible and an ADG exists => we find one.
+                if prefer_injective && brute_force_adg_exists(&sa, &c) {
+                    theorem_cases += 1;
+                    assert!(
+                        a.undistinguished_pairs().is_empty(),
+                        "seed {seed}: an ADG exists but {:?} are not distinguished",
+                        a.undistinguished_pairs()
+                    );
+                }
+            }
+        }
+        assert!(
+            theorem_cases > 20,
+            "only {theorem_cases} automata exercise Theorem 3.36"
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! Seeded random suspension automata for property tests and benchmarks: reproducible from the
+//! seed alone (a xorshift generator, no external state), with every state non-blocking.
+
+use crate::model::{Alphabet, LabelId, LabelKind, StateId, SuspensionAutomaton};
+
+/// A small deterministic pseudo-random generator (xorshift64*).
+#[derive(Clone, Debug)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..bound` (`bound > 0`).
+    pub fn below(&mut self, bound: usize) -> usize {
+        (self.next_u64() % bound as u64) as usize
+    }
+}
+
+/// A random suspension automaton with `n` states, `inputs` inputs `a0..` and `outputs` outputs
+/// `x0..` plus quiescence `delta`. Each state enables each input with probability 2/3 and between
+/// one and all outputs (quiescence, when chosen, is a self-loop), with uniformly random targets.
+pub fn random_suspension(
+    seed: u64,
+    n: usize,
+    inputs: usize,
+    outputs: usize,
+) -> SuspensionAutomaton {
+    let mut rng = SplitMix::new(seed);
+    let mut alphabet = Alphabet::new();
+    let ins: Vec<LabelId> = (0..inputs)
+        .map(|i| {
+            alphabet
+                .add(&format!("a{i}"), LabelKind::Input)
+                .expect("fresh label")
+        })
+        .collect();
+    let mut outs: Vec<LabelId> = (0..outputs)
+        .map(|i| {
+            alphabet
+                .add(&format!("x{i}"), LabelKind::Output)
+                .expect("fresh label")
+        })
+        .collect();
+    let delta = alphabet.set_quiescence("delta").expect("fresh label");
+    outs.push(delta);
+    let mut triples = Vec::new();
+    for s in 0..n {
+        let q = StateId(s as u32);
+        for &a in &ins {
+            if rng.below(3) < 2 {
+                triples.push((q, a, StateId(rng.below(n) as u32)));
+            }
+        }
+        let k = 1 + rng.below(outs.len().min(3));
+        let mut chosen: Vec<LabelId> = Vec::new();
+        while chosen.len() < k {
+            let x = outs[rng.below(outs.len())];
+            if !chosen.contains(&x) {
+                chosen.push(x);
+            }
+        }
+        for x in chosen {
+            let t = if x == delta {
+                q
+            } else {
+                StateId(rng.below(n) as u32)
+            };
+            triples.push((q, x, t));
+        }
+    }
+    let names = (0..n).map(|i| format!("s{i}")).collect();
+    SuspensionAutomaton::new(
+        format!("random{seed}"),
+        alphabet,
+        names,
+        StateId(0),
+        triples,
+    )
+    .expect("generated automata are valid suspension automata")
+}

@@ -1,0 +1,751 @@
+//! Splitting graphs (van den Bos Def. 3.22-3.25, Algorithms 3-4): a DAG of sets of states rooted
+//! at all states, in which every internal node carries a witness test case whose observations
+//! separate its children; a complete graph has only pairwise compatible leaves.
+//!
+//! Construction (Algorithm 3) repeatedly splits leaves that hold an incompatible pair:
+//! * on output (Def. 3.25.1): every output `x` some state of the leaf `l` lacks gives the child
+//!   `enabled(l, x)` and witness `x.0`; an output all states enable needs a least common ancestor
+//!   `v` of `l after x` and gives the induced split `Π(l, x, v)` (Def. 3.23) with witness
+//!   `x.W(v)`;
+//! * on input `a` (Def. 3.25.2): an LCA `v` of `l after a` gives children `d ∪ (l \ enabled(l, a))`
+//!   for `d ∈ Π(l, a, v)` and witness `a.W(v)` (line 17 of Algorithm 4; Fig. 3.7 shows why the
+//!   non-enabling states are added).
+//!
+//! The split policy is reproducible: leaves are processed in rounds in creation order; the splits
+//! of all pending leaves are computed in parallel against the graph of the previous round (the
+//! parallel LCA search) and applied in order. A leaf's candidates are the output split, then input
+//! splits in label order; the first candidate whose labels are injective (Def. 3.34) is taken, and
+//! leaves without one wait for later rounds. Only when a round finds no injective split anywhere
+//! are the first candidates of all waiting leaves applied. By Theorem 3.36, when all state pairs
+//! are incompatible and an adaptive distinguishing graph exists, every round finds an injective
+//! split, so Algorithm 5 then yields one. Among several LCAs we take one whose own split was
+//! injective, then the oldest.
+//!
+//! The LCA index keeps, per state, the nodes containing it; the nodes containing a set are found
+//! from its rarest state. Set nodes are shared (Def. 3.22 has sets as vertices), so the graph of
+//! the family `S_n` of Lemma 3.31 has `2^(n-1)` nodes; a node budget stops the construction
+//! cleanly.
+
+use super::IdentifyError;
+use crate::analysis::Compatibility;
+use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// Default limit on splitting-graph nodes.
+pub const DEFAULT_SPLIT_BUDGET: usize = 2_000_000;
+
+/// The witness test case of an internal node, in terms of witnesses of earlier nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Witness {
+    /// `Σ x.W(v_x)`: wait for an output; `None` is the empty test `0`.
+    Outputs(Vec<(LabelId, Option<u32>)>),
+    /// `a.W(v)`: apply input `a`, then the witness of node `v`.
+    Input(LabelId, u32),
+}
+
+/// A node of the splitting graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitNode {
+    /// The states, sorted.
+    pub states: Vec<StateId>,
+    /// Children (node ids, sorted); empty for leaves.
+    pub children: Vec<u32>,
+    /// The witness of an internal node.
+    pub witness: Option<Witness>,
+    /// Whether this node's split and those of the witnesses it uses are injective (Def. 3.34).
+    pub injective: bool,
+}
+
+/// Options of the construction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SplitOptions {
+    /// Stop with [`IdentifyError::Budget`] beyond this many nodes.
+    pub node_budget: usize,
+    /// Prefer injective splits (needed for Theorem 3.36); without it, the first possible split of
+    /// each leaf is taken (output before input), as in the thesis' experiments.
+    pub prefer_injective: bool,
+}
+
+impl Default for SplitOptions {
+    fn default() -> Self {
+        SplitOptions {
+            node_budget: DEFAULT_SPLIT_BUDGET,
+            prefer_injective: true,
+        }
+    }
+}
+
+/// A complete splitting graph (Def. 3.22).
+#[derive(Clone, Debug)]
+pub struct SplittingGraph {
+    nodes: Vec<SplitNode>,
+    by_hash: HashMap<u64, Vec<u32>>,
+    member_of: Vec<Vec<u32>>,
+}
+
+struct Split {
+    children: Vec<Vec<StateId>>,
+    witness: Witness,
+    injective: bool,
+}
+
+fn set_hash(states: &[StateId]) -> u64 {
+    let mut h = DefaultHasher::new();
+    states.hash(&mut h);
+    h.finish()
+}
+
+/// Whether sorted `small` is a subset of sorted `big`.
+fn subset(small: &[StateId], big: &[StateId]) -> bool {
+    if small.len() > big.len() {
+        return false;
+    }
+    let mut rest = big;
+    for s in small {
+        match rest.binary_search(s) {
+            Ok(k) => rest = &rest[k + 1..],
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+fn sorted_after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
+    let mut out: Vec<StateId> = set.iter().filter_map(|&s| sa.after(s, l)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether `l` is injective for `set` (Def. 3.34): no two incompatible states of `set` are both
+/// led by `l` to compatible (or equal) states, and for an input, every state that does not enable
+/// it is compatible with all others.
+pub(crate) fn injective(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    set: &[StateId],
+    l: LabelId,
+) -> bool {
+    let mut moved: Vec<(StateId, StateId)> = Vec::with_capacity(set.len());
+    for &q in set {
+        match sa.after(q, l) {
+            Some(t) => moved.push((t, q)),
+            None if sa.alphabet.is_input(l) => {
+                let partners = compat.partners(q);
+                let in_set = set
+                    .iter()
+                    .filter(|&&r| r != q && partners.binary_search(&r).is_ok())
+                    .count();
+                if in_set + 1 < set.len() {
+                    return false;
+                }
+            }
+            None => {}
+        }
+    }
+    moved.sort_unstable();
+    // Equal targets.
+    for w in moved.windows(2) {
+        if w[0].0 == w[1].0 && !compat.compatible(w[0].1, w[1].1) {
+            return false;
+        }
+    }
+    // Compatible distinct targets.
+    let targets: Vec<StateId> = moved.iter().map(|m| m.0).collect();
+    let sources_of = |t: StateId| {
+        let lo = targets.partition_point(|&x| x < t);
+        let hi = targets.partition_point(|&x| x <= t);
+        &moved[lo..hi]
+    };
+    let mut k = 0;
+    while k < moved.len() {
+        let t = moved[k].0;
+        let here = sources_of(t);
+        for &u in compat.partners(t) {
+            if u <= t {
+                continue;
+            }
+            for &(_, s) in sources_of(u) {
+                if here.iter().any(|&(_, r)| !compat.compatible(r, s)) {
+                    return false;
+                }
+            }
+        }
+        k += here.len();
+    }
+    true
+}
+
+impl SplittingGraph {
+    /// Builds a complete splitting graph with [`SplitOptions::default`].
+    pub fn build(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+    ) -> Result<SplittingGraph, IdentifyError> {
+        Self::build_with(sa, compat, SplitOptions::default())
+    }
+
+    /// Builds a complete splitting graph (Algorithm 3).
+    pub fn build_with(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        options: SplitOptions,
+    ) -> Result<SplittingGraph, IdentifyError> {
+        let n = sa.num_states();
+        let mut g = SplittingGraph {
+            nodes: Vec::new(),
+            by_hash: HashMap::new(),
+            member_of: vec![Vec::new(); n],
+        };
+        let all: Vec<StateId> = sa.states().collect();
+        let root_pending = !compat.pairwise_compatible(&all);
+        g.add_node(all);
+        let mut pending: Vec<u32> = if root_pending { vec![0] } else { Vec::new() };
+        while !pending.is_empty() {
+            let candidates: Vec<(Option<Split>, Option<Split>)> = pending
+                .par_iter()
+                .map(|&l| g.candidate_splits(sa, compat, l, options.prefer_injective))
+                .collect();
+            let mut waiting = Vec::new();
+            let mut fresh = Vec::new();
+            let mut progressed = false;
+            let mut firsts = Vec::new();
+            for (&l, (chosen, first)) in pending.iter().zip(candidates) {
+                match chosen {
+                    Some(split) => {
+                        g.apply(compat, l, split, &mut fresh, options.node_budget)?;
+                        progressed = true;
+                    }
+                    None => {
+                        waiting.push(l);
+                        firsts.push(first);
+                    }
+                }
+            }
+            if !progressed {
+                let mut still = Vec::new();
+                for (l, first) in waiting.into_iter().zip(firsts) {
+                    match first {
+                        Some(split) => {
+                            g.apply(compat, l, split, &mut fresh, options.node_budget)?;
+                            progressed = true;
+                        }
+                        None => still.push(l),
+                    }
+                }
+                if !progressed {
+                    // Lemma 3.26 rules this out; report rather than loop.
+                    return Err(IdentifyError::Stuck {
+                        leaves: still.len(),
+                    });
+                }
+                waiting = still;
+            }
+            waiting.extend(fresh);
+            pending = waiting;
+        }
+        Ok(g)
+    }
+
+    fn add_node(&mut self, states: Vec<StateId>) -> u32 {
+        let id = self.nodes.len() as u32;
+        for &s in &states {
+            self.member_of[s.index()].push(id);
+        }
+        self.by_hash.entry(set_hash(&states)).or_default().push(id);
+        self.nodes.push(SplitNode {
+            states,
+            children: Vec::new(),
+            witness: None,
+            injective: true,
+        });
+        id
+    }
+
+    fn find(&self, states: &[StateId]) -> Option<u32> {
+        self.by_hash
+            .get(&set_hash(states))?
+            .iter()
+            .copied()
+            .find(|&id| self.nodes[id as usize].states == states)
+    }
+
+    fn apply(
+        &mut self,
+        compat: &Compatibility,
+        l: u32,
+        split: Split,
+        fresh: &mut Vec<u32>,
+        budget: usize,
+    ) -> Result<(), IdentifyError> {
+        let mut children = Vec::with_capacity(split.children.len());
+        for c in split.children {
+            let id = match self.find(&c) {
+                Some(id) => id,
+                None => {
+                    if self.nodes.len() >= budget {
+                        return Err(IdentifyError::Budget {
+                            what: "the splitting graph's nodes".into(),
+                            budget,
+                            advice: "the splitting graph can be exponential (Lemma 3.31); use \
+                                     pairwise distinguishing graphs instead"
+                                .into(),
+                        });
+                    }
+                    let pending = !compat.pairwise_compatible(&c);
+                    let id = self.add_node(c);
+                    if pending {
+                        fresh.push(id);
+                    }
+                    id
+                }
+            };
+            children.push(id);
+        }
+        children.sort_unstable();
+        children.dedup();
+        let node = &mut self.nodes[l as usize];
+        node.children = children;
+        node.witness = Some(split.witness);
+        node.injective = split.injective;
+        Ok(())
+    }
+
+    /// `LCA(Y, P)` (Def. 3.24): internal nodes containing `p` none of whose children does, in id
+    /// order. Empty for sets of fewer than two states.
+    pub fn lcas(&self, p: &[StateId]) -> Vec<u32> {
+        if p.len() < 2 {
+            return Vec::new();
+        }
+        let Some(pivot) = p.iter().min_by_key(|s| self.member_of[s.index()].len()) else {
+            return Vec::new();
+        };
+        let containing: Vec<u32> = self.member_of[pivot.index()]
+            .iter()
+            .copied()
+            .filter(|&v| subset(p, &self.nodes[v as usize].states))
+            .collect();
+        containing
+            .iter()
+            .copied()
+            .filter(|&v| {
+                let ch = &self.nodes[v as usize].children;
+                !ch.is_empty() && ch.iter().all(|c| containing.binary_search(c).is_err())
+            })
+            .collect()
+    }
+
+    /// The preferred LCA of `p`: injective first, then the oldest.
+    fn pick_lca(&self, p: &[StateId]) -> Option<u32> {
+        let lcas = self.lcas(p);
+        lcas.iter()
+            .copied()
+            .find(|&v| self.nodes[v as usize].injective)
+            .or_else(|| lcas.first().copied())
+    }
+
+    /// `Π(l, µ, v)` (Def. 3.23) restricted to the states of `l` enabling `µ`.
+    fn induced(
+        &self,
+        sa: &SuspensionAutomaton,
+        l: &[StateId],
+        mu: LabelId,
+        v: u32,
+    ) -> Vec<Vec<StateId>> {
+        let mut out: Vec<Vec<StateId>> = Vec::new();
+        for &c in &self.nodes[v as usize].children {
+            let cs = &self.nodes[c as usize].states;
+            let d: Vec<StateId> = l
+                .iter()
+                .copied()
+                .filter(|&q| {
+                    sa.after(q, mu)
+                        .is_some_and(|t| cs.binary_search(&t).is_ok())
+                })
+                .collect();
+            if !d.is_empty() {
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    fn output_split(
+        &self,
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        l: &[StateId],
+    ) -> Option<Split> {
+        let mut outs: Vec<LabelId> = l.iter().flat_map(|&q| sa.outputs_enabled(q)).collect();
+        outs.sort_unstable();
+        outs.dedup();
+        let mut children = Vec::new();
+        let mut witness = Vec::new();
+        let mut inj = true;
+        for x in outs {
+            let enabled: Vec<StateId> = l
+                .iter()
+                .copied()
+                .filter(|&q| sa.after(q, x).is_some())
+                .collect();
+            if enabled.len() < l.len() {
+                children.push(enabled);
+                witness.push((x, None));
+            } else {
+                let v = self.pick_lca(&sorted_after(sa, l, x))?;
+                children.extend(self.induced(sa, l, x, v));
+                witness.push((x, Some(v)));
+                inj &= self.nodes[v as usize].injective;
+            }
+            inj &= injective(sa, compat, l, x);
+        }
+        Some(Split {
+            children: normalise(children),
+            witness: Witness::Outputs(witness),
+            injective: inj,
+        })
+    }
+
+    fn input_split(
+        &self,
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        l: &[StateId],
+        a: LabelId,
+    ) -> Option<Split> {
+        let v = self.pick_lca(&sorted_after(sa, l, a))?;
+        let rest: Vec<StateId> = l
+            .iter()
+            .copied()
+            .filter(|&q| sa.after(q, a).is_none())
+            .collect();
+        let children = self
+            .induced(sa, l, a, v)
+            .into_iter()
+            .map(|mut d| {
+                d.extend_from_slice(&rest);
+                d.sort_unstable();
+                d
+            })
+            .collect();
+        Some(Split {
+            children: normalise(children),
+            witness: Witness::Input(a, v),
+            injective: self.nodes[v as usize].injective && injective(sa, compat, l, a),
+        })
+    }
+
+    /// The split to take now (first injective candidate, or the first candidate when not
+    /// preferring injectivity) and the first candidate of all.
+    fn candidate_splits(
+        &self,
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        l: u32,
+        prefer_injective: bool,
+    ) -> (Option<Split>, Option<Split>) {
+        let states = &self.nodes[l as usize].states;
+        let mut first: Option<Split> = None;
+        let consider = |split: Split, first: &mut Option<Split>| -> Option<Split> {
+            if !prefer_injective || split.injective {
+                return Some(split);
+            }
+            if first.is_none() {
+                *first = Some(split);
+            }
+            None
+        };
+        if let Some(s) = self.output_split(sa, compat, states)
+            && let Some(s) = consider(s, &mut first)
+        {
+            return (Some(s), None);
+        }
+        let mut inputs: Vec<LabelId> = states.iter().flat_map(|&q| sa.inputs_enabled(q)).collect();
+        inputs.sort_unstable();
+        inputs.dedup();
+        for a in inputs {
+            if let Some(s) = self.input_split(sa, compat, states, a)
+                && let Some(s) = consider(s, &mut first)
+            {
+                return (Some(s), None);
+            }
+        }
+        (None, first)
+    }
+
+    /// All nodes; node 0 is the root.
+    pub fn nodes(&self) -> &[SplitNode] {
+        &self.nodes
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Always false: there is a root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node with exactly these (sorted) states.
+    pub fn node_of(&self, states: &[StateId]) -> Option<u32> {
+        self.find(states)
+    }
+
+    /// Leaves' ids.
+    pub fn leaves(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.nodes.len() as u32).filter(|&v| self.nodes[v as usize].children.is_empty())
+    }
+
+    /// Whether every leaf is pairwise compatible (Def. 3.22).
+    pub fn is_complete(&self, compat: &Compatibility) -> bool {
+        self.leaves()
+            .all(|v| compat.pairwise_compatible(&self.nodes[v as usize].states))
+    }
+}
+
+fn normalise(mut children: Vec<Vec<StateId>>) -> Vec<Vec<StateId>> {
+    for c in &mut children {
+        c.sort_unstable();
+        c.dedup();
+    }
+    children.sort();
+    children.dedup();
+    children
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::suspension_from_marked;
+
+    /// Fig. 3.1, reconstructed from Examples 3.19 and 3.27: out(1) = {x, y}, out(2) = out(3) =
+    /// {x}, out(4) = {y}; T(1,a) = 3, T(2,a) = 4, T(1,x) = 1, T(2,x) = T(3,x) = 4, T(1,y) = 2,
+    /// T(4,y) = 1. Thesis state k is `StateId(k - 1)`.
+    pub(crate) fn fig_3_1() -> SuspensionAutomaton {
+        suspension_from_marked(
+            "fig3.1",
+            4,
+            &[
+                (0, "!x", 0),
+                (0, "!y", 1),
+                (0, "?a", 2),
+                (1, "!x", 3),
+                (1, "?a", 3),
+                (2, "!x", 3),
+                (3, "!y", 0),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// Fig. 3.5: no adaptive distinguishing graph (after a, 1 and 2 reach 1; after b, 2 and 3
+    /// reach 3; 1 and 3 both output y into 2).
+    pub(crate) fn fig_3_5() -> SuspensionAutomaton {
+        suspension_from_marked(
+            "fig3.5",
+            3,
+            &[
+                (0, "!y", 1),
+                (0, "?a", 0),
+                (0, "?b", 1),
+                (1, "!x", 1),
+                (1, "?a", 0),
+                (1, "?b", 2),
+                (2, "!y", 1),
+                (2, "?a", 1),
+                (2, "?b", 2),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// Fig. 3.7 (reconstructed from Example 3.28): each state enables one of x (1, 2, 7),
+    /// y (8), z (3-6); z cycles 3 → 4 → 5 → 6 → 3; a: 1 → 3, 2 → 4, 5 → 7, 6 → 8; x: 1 → 1,
+    /// 2 → 2, 7 → 8; y: 8 → 1. Observations azzax and azzay distinguish 1 and 2.
+    pub(crate) fn fig_3_7() -> SuspensionAutomaton {
+        suspension_from_marked(
+            "fig3.7",
+            8,
+            &[
+                (0, "!x", 0),
+                (0, "?a", 2),
+                (1, "!x", 1),
+                (1, "?a", 3),
+                (2, "!z", 3),
+                (3, "!z", 4),
+                (4, "!z", 5),
+                (5, "!z", 2),
+                (4, "?a", 6),
+                (5, "?a", 7),
+                (6, "!x", 7),
+                (7, "!y", 0),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// `S_n` of Lemma 3.31 (states 1..n as `StateId(0..n)`; output k is `!k`).
+    pub(crate) fn s_n(n: u32) -> SuspensionAutomaton {
+        let mut edges: Vec<(u32, String, u32)> = vec![(n - 1, format!("!{n}"), 0)];
+        for s in 1..n {
+            for x in 1..n {
+                if s != x {
+                    edges.push((s - 1, format!("!{x}"), s));
+                }
+            }
+        }
+        let edges: Vec<(u32, &str, u32)> =
+            edges.iter().map(|(a, l, b)| (*a, l.as_str(), *b)).collect();
+        suspension_from_marked(&format!("S{n}"), n as usize, &edges).unwrap()
+    }
+
+    fn set(v: &[u32]) -> Vec<StateId> {
+        v.iter().map(|&k| StateId(k - 1)).collect()
+    }
+
+    #[test]
+    fn fig_3_6_splitting_graph() {
+        let sa = fig_3_1();
+        let c = Compatibility::compute(&sa);
+        let pairs: Vec<_> = c.compatible_pairs().collect();
+        assert_eq!(pairs, vec![(StateId(1), StateId(2))]);
+        let g = SplittingGraph::build(&sa, &c).unwrap();
+        assert!(g.is_complete(&c));
+        let node = |v: &[u32]| g.node_of(&set(v)).unwrap_or_else(|| panic!("node {v:?}"));
+        let children = |v: &[u32]| -> Vec<Vec<StateId>> {
+            g.nodes()[node(v) as usize]
+                .children
+                .iter()
+                .map(|&c| g.nodes()[c as usize].states.clone())
+                .collect()
+        };
+        let l = |n: &str| sa.alphabet.get(n).unwrap();
+        assert_eq!(children(&[1, 2, 3, 4]), vec![set(&[1, 2, 3]), set(&[1, 4])]);
+        assert_eq!(
+            g.nodes()[0].witness,
+            Some(Witness::Outputs(vec![(l("x"), None), (l("y"), None)]))
+        );
+        assert_eq!(children(&[1, 2, 3]), vec![set(&[1, 3]), set(&[2, 3])]);
+        assert_eq!(
+            g.nodes()[node(&[1, 2, 3]) as usize].witness,
+            Some(Witness::Input(l("a"), 0))
+        );
+        assert_eq!(children(&[1, 4]), vec![set(&[1]), set(&[4])]);
+        assert_eq!(
+            g.nodes()[node(&[1, 4]) as usize].witness,
+            Some(Witness::Outputs(vec![
+                (l("x"), None),
+                (l("y"), Some(node(&[1, 2, 3])))
+            ]))
+        );
+        assert_eq!(children(&[1, 3]), vec![set(&[1]), set(&[3])]);
+        assert_eq!(
+            g.nodes()[node(&[1, 3]) as usize].witness,
+            Some(Witness::Outputs(vec![
+                (l("x"), Some(node(&[1, 4]))),
+                (l("y"), None)
+            ]))
+        );
+        assert!(children(&[2, 3]).is_empty());
+        assert_eq!(g.len(), 8);
+        assert_eq!(g.lcas(&set(&[1, 2])), vec![node(&[1, 2, 3])]);
+        assert_eq!(g.lcas(&set(&[3, 4])), vec![0]);
+        assert!(g.lcas(&set(&[2, 3])).is_empty());
+    }
+
+    #[test]
+    fn fig_3_7_input_splits_keep_non_enabling_states() {
+        let sa = fig_3_7();
+        let c = Compatibility::compute(&sa);
+        assert!(!c.compatible(StateId(0), StateId(1)));
+        let g = SplittingGraph::build(&sa, &c).unwrap();
+        assert!(g.is_complete(&c));
+        let root_children: Vec<Vec<StateId>> = g.nodes()[0]
+            .children
+            .iter()
+            .map(|&k| g.nodes()[k as usize].states.clone())
+            .collect();
+        assert_eq!(
+            root_children,
+            vec![set(&[1, 2, 7]), set(&[3, 4, 5, 6]), set(&[8])]
+        );
+        let v3456 = g.node_of(&set(&[3, 4, 5, 6])).unwrap() as usize;
+        assert!(matches!(g.nodes()[v3456].witness, Some(Witness::Input(..))));
+        let kids: Vec<Vec<StateId>> = g.nodes()[v3456]
+            .children
+            .iter()
+            .map(|&k| g.nodes()[k as usize].states.clone())
+            .collect();
+        assert_eq!(kids, vec![set(&[3, 4, 5]), set(&[3, 4, 6])]);
+        // {1, 2} is separated although its only common label x loops (Example 3.28).
+        assert!(g.leaves().all(|v| {
+            let s = &g.nodes()[v as usize].states;
+            !(s.contains(&StateId(0)) && s.contains(&StateId(1)))
+        }));
+    }
+
+    #[test]
+    fn s_n_has_exactly_2_pow_n_minus_1_nodes() {
+        for n in 3..=12u32 {
+            let sa = s_n(n);
+            let c = Compatibility::compute(&sa);
+            assert_eq!(c.num_compatible_pairs(), 0);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            assert_eq!(g.len(), 1 << (n - 1), "S_{n}");
+            assert!(g.is_complete(&c));
+        }
+    }
+
+    #[test]
+    fn the_node_budget_stops_cleanly() {
+        let sa = s_n(10);
+        let c = Compatibility::compute(&sa);
+        let options = SplitOptions {
+            node_budget: 100,
+            ..SplitOptions::default()
+        };
+        let err = SplittingGraph::build_with(&sa, &c, options).unwrap_err();
+        assert!(err.to_string().contains("budget of 100"), "{err}");
+    }
+
+    #[test]
+    fn random_splitting_graphs_satisfy_def_3_22() {
+        for seed in 0..150u64 {
+            let sa =
+                crate::identify::random::random_suspension(seed, 2 + (seed % 8) as usize, 2, 3);
+            let c = Compatibility::compute(&sa);
+            for prefer_injective in [true, false] {
+                let options = SplitOptions {
+                    prefer_injective,
+                    ..SplitOptions::default()
+                };
+                let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
+                assert!(g.is_complete(&c), "seed {seed}");
+                for (k, node) in g.nodes().iter().enumerate() {
+                    if node.children.is_empty() {
+                        continue;
+                    }
+                    let mut union: Vec<StateId> = node
+                        .children
+                        .iter()
+                        .flat_map(|&ch| g.nodes()[ch as usize].states.clone())
+                        .collect();
+                    union.sort_unstable();
+                    union.dedup();
+                    assert_eq!(
+                        union, node.states,
+                        "seed {seed} node {k}: union of children"
+                    );
+                    for &ch in &node.children {
+                        let cs = &g.nodes()[ch as usize].states;
+                        assert!(cs.len() < node.states.len() && subset(cs, &node.states));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! From a Mealy machine to a suspension automaton (and to an LTS with some inputs hidden).
+//!
+//! A Mealy transition `q --i/o--> q'` becomes two steps `q --?i--> q/i --!o--> q'`: the
+//! intermediate state `q/i` (named after the source state and the input) has exactly one
+//! output, and the original states, which wait for input and produce nothing, are quiescent and
+//! get a δ self-loop. Inputs of the result are the Mealy inputs, outputs are the Mealy outputs plus
+//! δ (named `delta`, or a fresh `delta_1`, ... if a Mealy label already uses that name). A partial
+//! Mealy machine gives a suspension automaton in which the missing inputs are not enabled, which
+//! ioco reads as underspecification (anything may happen after them).
+//!
+//! ioco needs disjoint input and output labels (TorX thesis Def. 2.2.4), so a Mealy machine that
+//! uses a name both as input and as output is rejected with [`ModelError::InputOutputClash`].
+//!
+//! [`mealy_to_lts`] builds the same structure as an LTS but turns the given inputs into internal
+//! steps (`tau`): the environment can no longer choose them, and the outputs that follow them
+//! appear spontaneously. Benchmarks use this to create output nondeterminism; the result goes
+//! through [`lts_to_suspension`](super::lts_to_suspension). Without hidden inputs, that route
+//! yields the same automaton as [`mealy_to_suspension`].
+
+use super::alphabet::{Alphabet, LabelKind};
+use super::automaton::SuspensionAutomaton;
+use super::error::ModelError;
+use super::ids::{LabelId, StateId, id32};
+use super::lts::Lts;
+use super::mealy::Mealy;
+use super::naming::{fresh_name, make_unique};
+
+fn check_disjoint(m: &Mealy) -> Result<(), ModelError> {
+    match m.inputs.names().iter().find(|i| m.outputs.get(i).is_some()) {
+        Some(name) => Err(ModelError::InputOutputClash { name: name.clone() }),
+        None => Ok(()),
+    }
+}
+
+/// The two-step structure shared by both conversions: states (originals first, then one `q/i`
+/// per defined transition in state-then-input order) and triples, with each Mealy input mapped
+/// to `input_label[i]`.
+fn two_step(
+    m: &Mealy,
+    input_label: &[LabelId],
+    output_label: &[LabelId],
+) -> (Vec<String>, Vec<(StateId, LabelId, StateId)>) {
+    let mut names: Vec<String> = m.state_names().to_vec();
+    let mut triples = Vec::with_capacity(2 * m.num_transitions());
+    for (q, i, o, t) in m.quads() {
+        let mid = StateId(id32(names.len()));
+        names.push(format!("{}/{}", m.state_name(q), m.inputs.name(i)));
+        triples.push((q, input_label[i.index()], mid));
+        triples.push((mid, output_label[o.index()], t));
+    }
+    make_unique(&mut names);
+    (names, triples)
+}
+
+fn taken_by_mealy(m: &Mealy) -> impl Fn(&str) -> bool + '_ {
+    |n| m.inputs.get(n).is_some() || m.outputs.get(n).is_some()
+}
+
+/// The suspension automaton of a Mealy machine; see the module documentation.
+pub fn mealy_to_suspension(m: &Mealy) -> Result<SuspensionAutomaton, ModelError> {
+    check_disjoint(m)?;
+    let mut alphabet = Alphabet::new();
+    let inputs = m
+        .inputs
+        .names()
+        .iter()
+        .map(|n| alphabet.add(n, LabelKind::Input))
+        .collect::<Result<Vec<_>, _>>()?;
+    let outputs = m
+        .outputs
+        .names()
+        .iter()
+        .map(|n| alphabet.add(n, LabelKind::Output))
+        .collect::<Result<Vec<_>, _>>()?;
+    let delta = alphabet.set_quiescence(&fresh_name("delta", taken_by_mealy(m)))?;
+    let (names, mut triples) = two_step(m, &inputs, &outputs);
+    triples.extend(m.states().map(|q| (q, delta, q)));
+    SuspensionAutomaton::new(m.name.clone(), alphabet, names, m.initial(), triples)
+}
+
+/// The two-step LTS of a Mealy machine with the inputs named in `hidden` turned into internal
+/// steps (label `tau`, or a fresh name if `tau` is taken). Quiescence stays implicit.
+pub fn mealy_to_lts(m: &Mealy, hidden: &[impl AsRef<str>]) -> Result<Lts, ModelError> {
+    check_disjoint(m)?;
+    let mut is_hidden = vec![false; m.num_inputs()];
+    for h in hidden {
+        let h = h.as_ref();
+        match m.inputs.get(h) {
+            Some(i) => is_hidden[i.index()] = true,
+            None => {
+                return Err(ModelError::UnknownInput {
+                    input: h.to_owned(),
+                    known: m.inputs.names().join(", "),
+                });
+            }
+        }
+    }
+    let mut alphabet = Alphabet::new();
+    let tau = fresh_name("tau", taken_by_mealy(m));
+    let mut inputs = Vec::with_capacity(m.num_inputs());
+    for (k, name) in m.inputs.names().iter().enumerate() {
+        inputs.push(if is_hidden[k] {
+            alphabet.add(&tau, LabelKind::Internal)?
+        } else {
+            alphabet.add(name, LabelKind::Input)?
+        });
+    }
+    let outputs = m
+        .outputs
+        .names()
+        .iter()
+        .map(|n| alphabet.add(n, LabelKind::Output))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (names, triples) = two_step(m, &inputs, &outputs);
+    Lts::new(m.name.clone(), alphabet, names, m.initial(), triples)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{SuspensionOptions, lts_to_suspension, mealy_from_named};
+
+    fn coffee() -> Mealy {
+        // A small partial coffee machine: s0 --coin/ok--> s1 --button/coffee--> s0,
+        // s1 --coin/refund--> s1; `button` is missing in s0.
+        mealy_from_named(
+            "coffee",
+            2,
+            &[
+                (0, "coin", "ok", 1),
+                (1, "button", "coffee", 0),
+                (1, "coin", "refund", 1),
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn transitions_become_input_then_output_with_quiescent_originals() {
+        let m = coffee();
+        let sa = mealy_to_suspension(&m).unwrap();
+        assert_eq!(sa.num_states(), 2 + 3);
+        assert_eq!(
+            sa.state_names()[2..],
+            ["s0/coin".to_owned(), "s1/coin".into(), "s1/button".into()]
+        );
+        let name = |l: LabelId| sa.alphabet.name(l).to_owned();
+        assert_eq!(
+            sa.alphabet.inputs().map(name).collect::<Vec<_>>(),
+            ["coin", "button"]
+        );
+        assert_eq!(
+            sa.alphabet.outputs().map(name).collect::<Vec<_>>(),
+            ["ok", "coffee", "refund", "delta"]
+        );
+        let d = sa.quiescence();
+        for q in m.states() {
+            assert_eq!(sa.after(q, d), Some(q));
+            assert_eq!(sa.outputs_enabled(q).collect::<Vec<_>>(), [d]);
+        }
+        // s0 lacks `button`: not enabled in the suspension automaton.
+        assert!(
+            sa.after(StateId(0), sa.alphabet.get("button").unwrap())
+                .is_none()
+        );
+        for mid in 2..5 {
+            assert_eq!(sa.outputs_enabled(StateId(mid)).count(), 1);
+            assert_eq!(sa.inputs_enabled(StateId(mid)).count(), 0);
+        }
+    }
+
+    #[test]
+    fn shared_input_output_names_are_rejected() {
+        let m = mealy_from_named("x", 1, &[(0, "a", "b", 0), (0, "b", "c", 0)]).unwrap();
+        let err = mealy_to_suspension(&m).unwrap_err();
+        assert_eq!(err, ModelError::InputOutputClash { name: "b".into() });
+        assert!(err.to_string().contains("disjoint"));
+        assert!(mealy_to_lts(&m, &[] as &[&str]).is_err());
+    }
+
+    #[test]
+    fn a_mealy_label_named_delta_gets_a_fresh_quiescence_label() {
+        let m = mealy_from_named("x", 1, &[(0, "a", "delta", 0)]).unwrap();
+        let sa = mealy_to_suspension(&m).unwrap();
+        assert_eq!(sa.alphabet.name(sa.quiescence()), "delta_1");
+    }
+
+    #[test]
+    fn without_hidden_inputs_the_lts_route_gives_the_same_automaton() {
+        let m = coffee();
+        let direct = mealy_to_suspension(&m).unwrap();
+        let lts = mealy_to_lts(&m, &[] as &[&str]).unwrap();
+        let via = lts_to_suspension(&lts, &SuspensionOptions::default()).unwrap();
+        assert_eq!(direct.num_states(), via.num_states());
+        let name = |sa: &SuspensionAutomaton, (s, l, t): (StateId, LabelId, StateId)| {
+            (
+                sa.state_name(s).trim_matches(['{', '}']).to_owned(),
+                sa.alphabet.name(l).to_owned(),
+                sa.state_name(t).trim_matches(['{', '}']).to_owned(),
+            )
+        };
+        let mut a: Vec<_> = direct.triples().map(|t| name(&direct, t)).collect();
+        let mut b: Vec<_> = via.triples().map(|t| name(&via, t)).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn hidden_inputs_produce_output_nondeterminism() {
+        let m = coffee();
+        let lts = mealy_to_lts(&m, &["coin"]).unwrap();
+        assert!(lts.alphabet.get("coin").is_none());
+        assert!(lts.has_internal());
+        let sa = lts_to_suspension(&lts, &SuspensionOptions::default()).unwrap();
+        // Initially the machine may spontaneously say `ok`; it is not quiescent (τ enabled).
+        let out: Vec<_> = sa
+            .outputs_enabled(sa.initial())
+            .map(|l| sa.alphabet.name(l).to_owned())
+            .collect();
+        assert_eq!(out, ["ok"]);
+        let q = sa
+            .after(sa.initial(), sa.alphabet.get("ok").unwrap())
+            .unwrap();
+        let out: Vec<_> = sa
+            .outputs_enabled(q)
+            .map(|l| sa.alphabet.name(l).to_owned())
+            .collect();
+        assert_eq!(out, ["refund"]);
+        let err = mealy_to_lts(&m, &["kick"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the model has no input `kick`; its inputs are: coin, button"
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! Equivalence and minimisation of suspension automata (van den Bos thesis Sec. 2.4,
+//! Def. 2.9, 2.10 and 2.13).
+//!
+//! Two specifications are *equivalent* (Def. 2.9) when exactly the same implementations are
+//! ioco-conforming to them. The *demonic completion* `X(S)` (Def. 2.10) adds a chaos state `χ`
+//! with a self-loop on every label and sends every missing input to `χ`; by Lemma 2.11 it is
+//! equivalent to `S`. States `q, q'` are equivalent (`q ≈ q'`, Def. 2.13 and Prop. 2.14) when a
+//! coinductive equivalence relation on `X(S)` relates them: equal outputs, and related
+//! successors under every common label. As `X(S)` is deterministic and input-enabled, `≈` is
+//! bisimilarity (= trace equivalence) on `X(S)`.
+//!
+//! # Algorithm
+//!
+//! [`equivalence_classes`] computes `≈` by Moore-style partition refinement on `X(S)`: start
+//! with one block and split blocks by the signature "own block, and for each label the block of
+//! the successor (or: not enabled)" until the number of blocks is stable. `χ` takes part as an
+//! extra state; a missing input and an input into `χ`'s block give the same signature, so `χ`
+//! never needs to be materialised. Blocks are numbered by their first member in state-id order
+//! (`χ` after every state), so the result is reproducible.
+//!
+//! # Quotient and chaos removal
+//!
+//! [`minimize_suspension`] builds the quotient over the blocks reachable from the initial state
+//! (breadth-first, labels in id order; a block is named after its lowest-id member). Blocks
+//! equivalent to `χ` allow every behaviour, so no implementation can fail there (van den Bos
+//! remark before Example 2.38). They are removed as follows, which keeps `X(quotient)` bisimilar
+//! to `X(S)` and therefore preserves the set of conforming implementations (Lemma 2.12):
+//!
+//! * an input transition into a chaos-equivalent state is deleted: the demonic completion sends
+//!   the now missing input to `χ`, which is equivalent to the deleted target;
+//! * an output transition into a chaos-equivalent state cannot be deleted (that would forbid the
+//!   output), so it is redirected to a single state `chaos` (or `chaos_1`, ... if the name is
+//!   taken) that enables every output, including δ, as a self-loop and no input. Its demonic
+//!   completion is bisimilar to `χ`. It also serves as the initial state if that is
+//!   chaos-equivalent.
+//!
+//! The result never has more states than the input: every state of the quotient is a block with
+//! a member in `S`, and `chaos` only appears if some state of `S` is chaos-equivalent.
+
+use super::automaton::SuspensionAutomaton;
+use super::error::ModelError;
+use super::ids::{LabelId, StateId, id32};
+use super::naming::fresh_name;
+use std::collections::HashMap;
+
+/// The classes of `≈` (van den Bos Def. 2.13) on the states of a suspension automaton and the
+/// chaos state `χ` of its demonic completion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EquivalenceClasses {
+    /// Class of each state; the last entry is the class of `χ`.
+    class: Vec<u32>,
+    count: usize,
+}
+
+impl EquivalenceClasses {
+    /// The class of `q` (classes are numbered `0..num_classes()`).
+    pub fn class_of(&self, q: StateId) -> usize {
+        self.class[q.index()] as usize
+    }
+
+    /// The class of the chaos state `χ`.
+    pub fn chaos_class(&self) -> usize {
+        self.class[self.class.len() - 1] as usize
+    }
+
+    /// Whether `q ≈ χ`: every behaviour is allowed from `q` on.
+    pub fn is_chaos_equivalent(&self, q: StateId) -> bool {
+        self.class_of(q) == self.chaos_class()
+    }
+
+    /// Whether `p ≈ q`.
+    pub fn equivalent(&self, p: StateId, q: StateId) -> bool {
+        self.class_of(p) == self.class_of(q)
+    }
+
+    /// Number of classes, the class of `χ` included (it may have no state as member).
+    pub fn num_classes(&self) -> usize {
+        self.count
+    }
+
+    /// The states of each class in id order (`χ` not listed).
+    pub fn classes(&self) -> Vec<Vec<StateId>> {
+        let mut out = vec![Vec::new(); self.count];
+        for (q, &c) in self.class[..self.class.len() - 1].iter().enumerate() {
+            out[c as usize].push(StateId(id32(q)));
+        }
+        out
+    }
+}
+
+/// Computes `≈` on `sa` and `χ` by partition refinement on the demonic completion.
+pub fn equivalence_classes(sa: &SuspensionAutomaton) -> EquivalenceClasses {
+    let n = sa.num_states();
+    let chaos = n;
+    let outputs: Vec<LabelId> = sa.alphabet.outputs().collect();
+    let mut class = vec![0u32; n + 1];
+    let mut count = 1usize;
+    let mut sig: Vec<(u32, u32)> = Vec::new();
+    loop {
+        let chaos_class = class[chaos];
+        let mut ids: HashMap<(u32, Vec<(u32, u32)>), u32> = HashMap::with_capacity(count * 2);
+        let mut next = vec![0u32; n + 1];
+        for q in 0..=n {
+            sig.clear();
+            if q == chaos {
+                sig.extend(outputs.iter().map(|&x| (x.0, chaos_class)));
+            } else {
+                for &(l, t) in sa.enabled(StateId(id32(q))) {
+                    let c = class[t.index()];
+                    if sa.alphabet.is_input(l) && c == chaos_class {
+                        continue;
+                    }
+                    sig.push((l.0, c));
+                }
+            }
+            let fresh = id32(ids.len());
+            let id = *ids.entry((class[q], sig.clone())).or_insert(fresh);
+            next[q] = id;
+        }
+        let new_count = ids.len();
+        class = next;
+        if new_count == count {
+            break;
+        }
+        count = new_count;
+    }
+    EquivalenceClasses { class, count }
+}
+
+/// The minimal suspension automaton equivalent to `sa` (van den Bos Def. 2.9), with
+/// chaos-equivalent states removed; see the module documentation.
+pub fn minimize_suspension(sa: &SuspensionAutomaton) -> Result<SuspensionAutomaton, ModelError> {
+    let eq = equivalence_classes(sa);
+    let chaos = eq.chaos_class();
+    let mut representative = vec![None; eq.num_classes()];
+    for q in sa.states() {
+        representative[eq.class_of(q)].get_or_insert(q);
+    }
+    let chaos_name = fresh_name("chaos", |n| sa.state_names().iter().any(|s| s == n));
+    let mut new_id: Vec<Option<u32>> = vec![None; eq.num_classes()];
+    let mut order: Vec<usize> = Vec::new();
+    let mut visit = |c: usize, order: &mut Vec<usize>| -> u32 {
+        *new_id[c].get_or_insert_with(|| {
+            order.push(c);
+            id32(order.len() - 1)
+        })
+    };
+    visit(eq.class_of(sa.initial()), &mut order);
+    let mut triples = Vec::new();
+    let mut names = Vec::new();
+    let mut k = 0;
+    while k < order.len() {
+        let c = order[k];
+        let from = StateId(id32(k));
+        if c == chaos {
+            names.push(chaos_name.clone());
+            for x in sa.alphabet.outputs() {
+                triples.push((from, x, from));
+            }
+        } else {
+            // Every class but χ's has a member in `sa`; classes are only reached through them.
+            let Some(r) = representative[c] else {
+                return Err(ModelError::Empty);
+            };
+            names.push(sa.state_name(r).to_owned());
+            for &(l, t) in sa.enabled(r) {
+                let target = eq.class_of(t);
+                if target == chaos && sa.alphabet.is_input(l) {
+                    continue;
+                }
+                let to = visit(target, &mut order);
+                triples.push((from, l, StateId(to)));
+            }
+        }
+        k += 1;
+    }
+    SuspensionAutomaton::new(
+        sa.name.clone(),
+        sa.alphabet.clone(),
+        names,
+        StateId(0),
+        triples,
+    )
+}
+
+/// Whether `sa` is minimal: [`minimize_suspension`] would not reduce its number of states (all
+/// states reachable, pairwise inequivalent, and no chaos-equivalent state other than a single
+/// `chaos` state reached by outputs).
+pub fn is_minimal_suspension(sa: &SuspensionAutomaton) -> Result<bool, ModelError> {
+    Ok(minimize_suspension(sa)?.num_states() == sa.num_states())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::suspension_from_marked;
+
+    /// A specification with the properties van den Bos states of Fig. 2.1a in Examples 2.8,
+    /// 2.32 and 2.38 (the figure itself is not in our text copy): six states, outputs overlap
+    /// only for (1,4), (2,3), (4,5); 1 after x = 2 and 4 after x = 6 with 2 and 6 incompatible;
+    /// 2~3 and 4~5 compatible but inequivalent; `a w z x` is an ioco counterexample. States
+    /// 1..6 are numbered 0..5 here.
+    fn figure_2_1() -> SuspensionAutomaton {
+        suspension_from_marked(
+            "fig2.1",
+            6,
+            &[
+                (0, "!x", 1),
+                (0, "?a", 2),
+                (1, "!y", 3),
+                (2, "!y", 4),
+                (2, "!w", 4),
+                (3, "!x", 5),
+                (3, "!z", 5),
+                (4, "!z", 5),
+                (4, "?b", 0),
+                (5, "delta", 5),
+                (5, "?a", 0),
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn inequivalent_states_stay_apart() {
+        let sa = figure_2_1();
+        let eq = equivalence_classes(&sa);
+        // Six distinct classes plus χ.
+        assert_eq!(eq.num_classes(), 7);
+        assert!(!eq.equivalent(StateId(1), StateId(2)));
+        assert!(!eq.equivalent(StateId(3), StateId(4)));
+        assert!(sa.states().all(|q| !eq.is_chaos_equivalent(q)));
+        let min = minimize_suspension(&sa).unwrap();
+        assert_eq!(min.num_states(), 6);
+        assert!(is_minimal_suspension(&sa).unwrap());
+    }
+
+    #[test]
+    fn equivalent_states_are_merged() {
+        // 0 and 2 behave the same: ?a then !x back; 1 and 3 likewise.
+        let sa = suspension_from_marked(
+            "dup",
+            4,
+            &[
+                (0, "?a", 1),
+                (0, "delta", 0),
+                (1, "!x", 2),
+                (2, "?a", 3),
+                (2, "delta", 2),
+                (3, "!x", 0),
+            ],
+        )
+        .unwrap();
+        let eq = equivalence_classes(&sa);
+        assert!(eq.equivalent(StateId(0), StateId(2)));
+        assert!(eq.equivalent(StateId(1), StateId(3)));
+        assert_eq!(
+            eq.classes()[eq.class_of(StateId(0))],
+            [StateId(0), StateId(2)]
+        );
+        let min = minimize_suspension(&sa).unwrap();
+        assert_eq!(min.num_states(), 2);
+        assert_eq!(min.state_names(), ["0", "1"]);
+    }
+
+    #[test]
+    fn missing_inputs_equal_inputs_into_chaos() {
+        // State 2 allows every output (x, delta) forever and has no input: it is χ.
+        // 0 --?a--> 2 is therefore the same as 1 lacking ?a.
+        let sa = suspension_from_marked(
+            "chaos",
+            3,
+            &[
+                (0, "?a", 2),
+                (0, "!x", 1),
+                (1, "!x", 0),
+                (2, "!x", 2),
+                (2, "delta", 2),
+                (2, "?a", 2),
+            ],
+        )
+        .unwrap();
+        let eq = equivalence_classes(&sa);
+        assert!(eq.is_chaos_equivalent(StateId(2)));
+        assert!(eq.equivalent(StateId(0), StateId(1)));
+        let min = minimize_suspension(&sa).unwrap();
+        // The input into chaos is dropped, 0 and 1 merge, and chaos is unreachable.
+        assert_eq!(min.num_states(), 1);
+        assert_eq!(min.num_transitions(), 1);
+        assert!(!is_minimal_suspension(&sa).unwrap());
+    }
+
+    #[test]
+    fn outputs_into_chaos_go_to_one_chaos_state() {
+        let sa = suspension_from_marked(
+            "c",
+            3,
+            &[
+                (0, "!x", 1),
+                (0, "?a", 0),
+                (1, "!x", 2),
+                (1, "delta", 1),
+                (1, "?a", 2),
+                (2, "!x", 1),
+                (2, "delta", 2),
+            ],
+        )
+        .unwrap();
+        let eq = equivalence_classes(&sa);
+        assert!(eq.is_chaos_equivalent(StateId(1)));
+        assert!(eq.is_chaos_equivalent(StateId(2)));
+        assert!(!eq.is_chaos_equivalent(StateId(0)));
+        let min = minimize_suspension(&sa).unwrap();
+        assert_eq!(min.state_names(), ["0", "chaos"]);
+        let chaos = StateId(1);
+        assert_eq!(min.inputs_enabled(chaos).count(), 0);
+        assert_eq!(min.outputs_enabled(chaos).count(), 2);
+        assert_eq!(
+            min.after(StateId(0), min.alphabet.get("x").unwrap()),
+            Some(chaos)
+        );
+    }
+}

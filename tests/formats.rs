@@ -1,0 +1,320 @@
+//! Round trips through every format for every bundled model, and property tests feeding random
+//! and mutated files to every parser: no panic, and every parse error points inside the input.
+
+use ncomplete::Error;
+use ncomplete::format::{Format, LoadOptions, parse_model, write_model};
+use ncomplete::model::{LabelKind, Model};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+fn models_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models")
+}
+
+/// Every bundled model file with its text.
+fn bundled() -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(models_dir())
+        .expect("models/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) != Some("md"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable model");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+        })
+        .collect()
+}
+
+fn parse(text: &str, file: &str) -> Model {
+    parse_model(text, file, &LoadOptions::default())
+        .unwrap_or_else(|e| panic!("{file} does not parse: {e}"))
+}
+
+/// A format-independent view: transitions by state id and label name/kind, the initial state,
+/// the labels, and the state names unless the format numbers states.
+#[derive(Debug, PartialEq, Eq)]
+struct Canonical {
+    kind: &'static str,
+    states: usize,
+    names: Option<Vec<String>>,
+    initial: u32,
+    labels: Vec<(String, String)>,
+    transitions: Vec<(u32, String, u32)>,
+}
+
+fn canonical(m: &Model, keep_names: bool) -> Canonical {
+    match m {
+        Model::Mealy(m) => {
+            let mut labels: Vec<_> = m
+                .inputs
+                .names()
+                .iter()
+                .map(|i| ("in".to_owned(), i.clone()))
+                .chain(
+                    m.outputs
+                        .names()
+                        .iter()
+                        .map(|o| ("out".to_owned(), o.clone())),
+                )
+                .collect();
+            labels.sort();
+            let mut transitions: Vec<_> = m
+                .quads()
+                .map(|(s, i, o, t)| {
+                    (
+                        s.0,
+                        format!("{} / {}", m.inputs.name(i), m.outputs.name(o)),
+                        t.0,
+                    )
+                })
+                .collect();
+            transitions.sort();
+            Canonical {
+                kind: "mealy",
+                states: m.num_states(),
+                names: keep_names.then(|| m.state_names().to_vec()),
+                initial: m.initial().0,
+                labels,
+                transitions,
+            }
+        }
+        Model::Lts(l) => {
+            let a = &l.alphabet;
+            let kind = |id| {
+                if a.quiescence() == Some(id) {
+                    "quiescence".to_owned()
+                } else {
+                    format!("{:?}", a.kind(id))
+                }
+            };
+            // Internal labels are all written `tau`: compare them by kind only.
+            let name = |id| {
+                if a.kind(id) == LabelKind::Internal {
+                    "tau".to_owned()
+                } else {
+                    a.name(id).to_owned()
+                }
+            };
+            let mut labels: Vec<_> = a.ids().map(|id| (kind(id), name(id))).collect();
+            labels.sort();
+            labels.dedup();
+            let mut transitions: Vec<_> = l
+                .triples()
+                .map(|(s, lab, t)| (s.0, format!("{}:{}", kind(lab), name(lab)), t.0))
+                .collect();
+            transitions.sort();
+            Canonical {
+                kind: "lts",
+                states: l.num_states(),
+                names: keep_names.then(|| l.state_names().to_vec()),
+                initial: l.initial().0,
+                labels,
+                transitions,
+            }
+        }
+    }
+}
+
+#[test]
+fn every_bundled_model_parses() {
+    let files = bundled();
+    assert!(files.len() >= 7, "bundled models: {files:?}");
+    for (file, text) in &files {
+        parse(text, file);
+    }
+}
+
+#[test]
+fn same_format_round_trips_are_exact() {
+    for (file, text) in bundled() {
+        let original = parse(&text, &file);
+        for format in Format::ALL {
+            // Parse -> write -> parse gives an equal model, and writing is a fixpoint.
+            let name = format!("{}.{}", file.split('.').next().unwrap(), format.name());
+            let first = parse(&write_model(&original, format), &name);
+            let written = write_model(&first, format);
+            let second = parse(&written, &name);
+            assert_eq!(first, second, "{file} via {format}");
+            assert_eq!(written, write_model(&second, format), "{file} via {format}");
+        }
+        // A file rewritten in its own format reads back as the original model, with the same
+        // state names and ids (labels are numbered in the order the written file first uses
+        // them, so only the label numbering may differ).
+        let own = Format::from_path(&file).unwrap();
+        let rewritten = parse(&write_model(&original, own), &file);
+        assert_eq!(
+            canonical(&rewritten, true),
+            canonical(&original, true),
+            "{file} in its own format"
+        );
+    }
+}
+
+#[test]
+fn cross_format_conversions_keep_the_model() {
+    for (file, text) in bundled() {
+        let original = parse(&text, &file);
+        let own_names = !file.ends_with(".aut");
+        for format in Format::ALL {
+            let name = format!("x.{}", format.name());
+            let converted = parse(&write_model(&original, format), &name);
+            let keep_names = own_names && format != Format::Aut;
+            assert_eq!(
+                canonical(&converted, keep_names),
+                canonical(&original, keep_names),
+                "{file} -> {format}"
+            );
+            // And back again.
+            let back = parse(&write_model(&converted, Format::Dot), "y.dot");
+            assert_eq!(
+                canonical(&back, keep_names),
+                canonical(&original, keep_names),
+                "{file} -> {format} -> dot"
+            );
+        }
+    }
+}
+
+/// Checks that an error from parsing `text` points inside it (line and column of an existing
+/// character or one past the end of a line).
+fn assert_position_inside(result: Result<Model, Error>, text: &str) {
+    if let Err(Error::Parse(e)) = result {
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert!(
+            e.line >= 1 && e.line <= lines.len(),
+            "line {} outside 1..={} for {e}",
+            e.line,
+            lines.len()
+        );
+        let len = lines[e.line - 1].chars().count();
+        assert!(
+            e.column >= 1 && e.column <= len + 1,
+            "column {} outside 1..={} for {e}",
+            e.column,
+            len + 1
+        );
+    }
+}
+
+fn parse_as(text: &str, format: Format) -> Result<Model, Error> {
+    parse_model(
+        text,
+        &format!("fuzz.{}", format.name()),
+        &LoadOptions::default(),
+    )
+}
+
+/// Seeds for mutation: every bundled model in every format.
+fn seeds() -> Vec<(Format, String)> {
+    let mut out = Vec::new();
+    for (file, text) in bundled() {
+        let m = parse(&text, &file);
+        for f in Format::ALL {
+            out.push((f, write_model(&m, f)));
+        }
+        out.push((Format::from_path(&file).unwrap(), text));
+    }
+    out
+}
+
+/// Characters that matter to some parser.
+const SIGNIFICANT: &[char] = &[
+    '{', '}', '[', ']', '(', ')', '"', '\'', '\\', ';', ',', ':', '=', '-', '>', '<', '/', '*',
+    '#', '?', '!', '\n', '\t', ' ', '0', '9', 'a', 'é', '&', '|', '@', '%',
+];
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Delete(usize, usize),
+    Insert(usize, char),
+    Duplicate(usize, usize),
+    Replace(usize, char),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let ch = proptest::sample::select(SIGNIFICANT);
+    prop_oneof![
+        (any::<usize>(), 1usize..20).prop_map(|(a, n)| Mutation::Delete(a, n)),
+        (any::<usize>(), ch.clone()).prop_map(|(a, c)| Mutation::Insert(a, c)),
+        (any::<usize>(), 1usize..80).prop_map(|(a, n)| Mutation::Duplicate(a, n)),
+        (any::<usize>(), ch).prop_map(|(a, c)| Mutation::Replace(a, c)),
+    ]
+}
+
+/// Applies mutations at character positions (taken modulo the length).
+fn mutate(text: &str, mutations: &[Mutation]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for m in mutations {
+        let n = chars.len().max(1);
+        match *m {
+            Mutation::Delete(at, len) => {
+                let at = at % n;
+                let end = (at + len).min(chars.len());
+                if at < end {
+                    chars.drain(at..end);
+                }
+            }
+            Mutation::Insert(at, c) => chars.insert(at % (chars.len() + 1), c),
+            Mutation::Duplicate(at, len) => {
+                let at = at % n;
+                let end = (at + len).min(chars.len());
+                let piece: Vec<char> = chars[at.min(end)..end].to_vec();
+                let pos = end;
+                for (k, c) in piece.into_iter().enumerate() {
+                    chars.insert(pos + k, c);
+                }
+            }
+            Mutation::Replace(at, c) => {
+                if !chars.is_empty() {
+                    let at = at % chars.len();
+                    chars[at] = c;
+                }
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        for f in Format::ALL {
+            assert_position_inside(parse_as(&text, f), &text);
+        }
+    }
+
+    #[test]
+    fn random_significant_text_never_panics(chars in proptest::collection::vec(proptest::sample::select(SIGNIFICANT), 0..300)) {
+        let text: String = chars.into_iter().collect();
+        for f in Format::ALL {
+            assert_position_inside(parse_as(&text, f), &text);
+        }
+    }
+
+    #[test]
+    fn mutated_models_never_panic(
+        seed in any::<prop::sample::Index>(),
+        mutations in proptest::collection::vec(mutation(), 1..6),
+    ) {
+        let seeds = seeds();
+        let (format, text) = &seeds[seed.index(seeds.len())];
+        let mutated = mutate(text, &mutations);
+        assert_position_inside(parse_as(&mutated, *format), &mutated);
+    }
+
+    #[test]
+    fn headers_with_random_numbers_never_panic(init in 0u64..20, ntrans in 0u64..20, nstates in 0u64..20, body in proptest::collection::vec((0u64..25, 0usize..4, 0u64..25), 0..20)) {
+        let labels = ["?a", "!x", "tau", "delta"];
+        let mut text = format!("des ({init}, {ntrans}, {nstates})\n");
+        for (s, l, t) in body {
+            text.push_str(&format!("({s}, {}, {t})\n", labels[l]));
+        }
+        assert_position_inside(parse_as(&text, Format::Aut), &text);
+    }
+}
