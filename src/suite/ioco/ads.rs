@@ -1,8 +1,10 @@
 //! `ioco-ads`: a practical ioco suite in the style of FSM methods (van den Bos Sec. 2.3 and the
-//! related work of Ch. 2): a state cover, every trace of up to `E+1` labels after it, and then the
-//! distinguishing experiments of the state reached — harmonised distinguishing graphs for
-//! incompatible pairs and the distinguishing test suites of merges for compatible, inequivalent
-//! pairs.
+//! related work of Ch. 2; Ch. 3 Sec. 3.8): a state cover, every trace of up to `E+1` labels after
+//! it, and then the experiments identifying the state reached — the adaptive distinguishing graph
+//! of the whole automaton plus top-up graphs for the incompatible pairs it leaves undistinguished
+//! (pairwise distinguishing graphs if no adaptive graph can be built), and for compatible,
+//! inequivalent pairs the `ioco-ads` suite of their merge, recursively (merges whose suites would
+//! recurse without end are left out and listed in the notes).
 //!
 //! The state cover takes, per state, the shortest access sequence whose outputs are *forced*
 //! (each output is the only one the specification allows at that point), falling back to the
@@ -13,7 +15,8 @@
 //! is certainly reachable and no two distinct reachable states are compatible, then an
 //! implementation with at most `n` specified states that passes conforms:
 //! 1. the `|S|` access sequences reach pairwise distinct implementation states (two of them would
-//!    run the same distinguishing graph from one state, and by fairness the same run, which is a
+//!    run the same experiments — the identification is harmonised: the ADG everywhere, a top-up
+//!    in both states of its pair — from one state, and by fairness the same run, which is a
 //!    counterexample for one of the two contexts);
 //! 2. likewise, every implementation state reached by cover·L^≤(E+1) is reached in the context of
 //!    one specification state only;
@@ -80,6 +83,8 @@ struct AdsBuilder<'a> {
     /// Merges left out because their suites would recurse without end.
     skipped: BTreeSet<String>,
     merges: usize,
+    /// Some automaton had no adaptive distinguishing graph; pairwise graphs were used.
+    pairwise_fallback: bool,
 }
 
 /// What the top-level suite learns about the completeness condition.
@@ -100,15 +105,24 @@ impl AdsBuilder<'_> {
         let reachable = reachable_states(a);
         let k = self.k;
         let cover = certain_state_cover(a);
-        let mut analysis = PairAnalysis::compute(a);
+        let mut analysis = PairAnalysis::compute(a)?;
+        let adaptive = analysis.adaptive(a, plan);
+        if adaptive.is_none() {
+            self.pairwise_fallback = true;
+        }
         let mut compatible_pairs = Vec::new();
         let mut experiments: HashMap<StateId, Vec<Target>> = HashMap::new();
         let mut nested: HashMap<(StateId, StateId), Option<Target>> = HashMap::new();
         for &q in &reachable {
-            let mut de = Vec::new();
+            let mut de = match &adaptive {
+                Some(per_state) => per_state[q.index()].clone(),
+                None => Vec::new(),
+            };
             for &r in reachable.iter().filter(|&&r| r != q) {
                 if !analysis.compatible(q, r) {
-                    de.push(analysis.graph(a, plan, q, r));
+                    if adaptive.is_none() {
+                        de.push(analysis.graph(plan, q, r));
+                    }
                     continue;
                 }
                 if q < r {
@@ -275,6 +289,7 @@ pub(crate) fn plan(
         merge_states: 0,
         skipped: BTreeSet::new(),
         merges: 0,
+        pairwise_fallback: false,
     };
     let members: Vec<Vec<StateId>> = sa.states().map(|q| vec![q]).collect();
     let (
@@ -290,6 +305,13 @@ pub(crate) fn plan(
              suites (same extension)",
             builder.merges
         ));
+    }
+    if builder.pairwise_fallback {
+        notes.push(
+            "no adaptive distinguishing graph could be built for some automaton; its states are \
+             identified by pairwise distinguishing graphs"
+                .into(),
+        );
     }
     if !builder.skipped.is_empty() {
         notes.push(format!(

@@ -69,7 +69,7 @@ impl<'a> CompleteBuilder<'a> {
             return Ok(t);
         }
         self.stack.push(key.clone());
-        let mut analysis = PairAnalysis::compute(a);
+        let mut analysis = PairAnalysis::compute(a)?;
         let reachable = reachable_states(a);
         // Distinguishing experiments per state (harmonised: one graph or merge suite per pair).
         let mut experiments: HashMap<StateId, Vec<Target>> = HashMap::new();
@@ -78,7 +78,7 @@ impl<'a> CompleteBuilder<'a> {
             let mut de = Vec::new();
             for &r in reachable.iter().filter(|&&r| r != q) {
                 let t = if !analysis.compatible(q, r) {
-                    Some(analysis.graph(a, plan, q, r))
+                    Some(analysis.graph(plan, q, r))
                 } else if !analysis.equivalent(q, r) {
                     let pair = (q.min(r), q.max(r));
                     match nested.get(&pair) {

@@ -138,7 +138,7 @@ fn random_campaign(method: IocoMethod, specs: u64, mutants: usize, max_n: usize)
         let states = 2 + rng.below(3);
         let (inputs, outputs) = (1 + rng.below(2), 1 + rng.below(2));
         let spec = random_sa(&mut rng, states, inputs, outputs);
-        let pairs = pairs::PairAnalysis::compute(&spec);
+        let pairs = pairs::PairAnalysis::compute(&spec).unwrap();
         if spec
             .states()
             .any(|p| spec.states().any(|q| p < q && pairs.compatible(p, q)))
