@@ -163,37 +163,39 @@ fn lts_info(l: &Lts) -> ModelInfo {
 /// Whether every state enables every input, possibly after internal steps.
 fn weakly_input_enabled(l: &Lts) -> bool {
     let a = &l.alphabet;
-    let inputs: Vec<_> = a.inputs().collect();
-    let mut stamp = vec![usize::MAX; l.num_states()];
-    let mut stack = Vec::new();
-    let mut enabled = vec![false; a.len()];
-    for s in l.states() {
-        let direct = |x: StateId| {
-            let out = l.transitions_from(x);
-            // Edges are sorted by label, so a binary search finds any edge with label `i`.
-            inputs
-                .iter()
-                .all(|&i| out.binary_search_by(|&(lab, _)| lab.cmp(&i)).is_ok())
-        };
-        if direct(s) {
-            continue;
+    let n = l.num_states();
+    // Predecessors under internal steps, to propagate "enables input i after τ*" backwards:
+    // O(inputs × (states + internal transitions)) in all.
+    let mut tau_pred: Vec<Vec<StateId>> = vec![Vec::new(); n];
+    for (s, lab, t) in l.triples() {
+        if a.is_internal(lab) {
+            tau_pred[t.index()].push(s);
         }
-        // Explore the internal closure of s.
+    }
+    let mut enabled = vec![false; n];
+    let mut stack = Vec::new();
+    for i in a.inputs() {
         enabled.iter_mut().for_each(|e| *e = false);
         stack.clear();
-        stack.push(s);
-        stamp[s.index()] = s.index();
-        while let Some(x) = stack.pop() {
-            for &(lab, t) in l.transitions_from(x) {
-                if a.is_input(lab) {
-                    enabled[lab.index()] = true;
-                } else if a.is_internal(lab) && stamp[t.index()] != s.index() {
-                    stamp[t.index()] = s.index();
-                    stack.push(t);
+        for s in l.states() {
+            // Edges are sorted by label, so a binary search finds any edge with label `i`.
+            if l.transitions_from(s)
+                .binary_search_by(|&(lab, _)| lab.cmp(&i))
+                .is_ok()
+            {
+                enabled[s.index()] = true;
+                stack.push(s);
+            }
+        }
+        while let Some(t) = stack.pop() {
+            for &p in &tau_pred[t.index()] {
+                if !enabled[p.index()] {
+                    enabled[p.index()] = true;
+                    stack.push(p);
                 }
             }
         }
-        if !inputs.iter().all(|i| enabled[i.index()]) {
+        if enabled.iter().any(|&e| !e) {
             return false;
         }
     }
