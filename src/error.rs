@@ -52,6 +52,9 @@ pub enum Error {
     /// A model file that does not follow its format (`FILE:LINE:COL: found X, expected Y`).
     #[error(transparent)]
     Parse(#[from] crate::format::ParseError),
+    /// A state identification construction exceeded its budget.
+    #[error(transparent)]
+    Identify(#[from] crate::identify::IdentifyError),
 }
 
 impl Error {

@@ -1,192 +1,91 @@
-//! The `generate` and `sizes` subcommands for the ioco methods, end to end: suites are valid JSON
-//! v1, identical for any thread count, pass the conforming model and fail the faulty one when run
-//! by `ncomplete run`, and bad input exits with status 2 and a clear message.
+//! The `generate` command on Mealy machines: formats, determinism, statistics, execution of the
+//! generated suite against the model, and clear errors.
 
-use ncomplete::suite::read_suite;
-use std::path::PathBuf;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
-
-fn path(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .display()
-        .to_string()
+fn ncomplete(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .args(args)
+        .output()
+        .expect("runs")
 }
 
-fn run_env(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, String) {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn run(args: &[&str]) -> (i32, Vec<u8>, String) {
-    run_env(args, &[])
-}
-
-fn temp(name: &str) -> String {
-    std::env::temp_dir()
-        .join(format!(
-            "ncomplete-cli-generate-{}-{name}",
-            std::process::id()
-        ))
-        .display()
-        .to_string()
-}
+const LY: &str = "models/lee_yannakakis_distinguishable.dot";
+const TCP: &str = "models/TCP_Linux_Client.dot";
 
 #[test]
-fn every_ioco_method_passes_the_model_and_fails_the_fault() {
-    let model = path("tests/fixtures/coffee.aut");
-    for method in ["ioco-complete", "unconditional", "ioco-ads"] {
-        let out = temp(&format!("{method}.json"));
-        let (code, _, err) = run(&[
-            "generate", &model, "--method", method, "--n", "3", "--format", "json", "--out", &out,
-        ]);
-        assert_eq!(code, 0, "{err}");
+fn words_are_sorted_prefix_free_and_deterministic() {
+    let a = ncomplete(&["generate", TCP, "--method", "auto", "--format", "words"]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let text = String::from_utf8(a.stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 100);
+    for pair in lines.windows(2) {
         assert!(
-            err.contains("guarantee: complete for every implementation"),
-            "{err}"
+            !pair[1].starts_with(&format!("{} ", pair[0])),
+            "prefix kept"
         );
-        let text = std::fs::read_to_string(&out).unwrap();
-        let (header, tests) = read_suite(&text).unwrap();
-        assert_eq!(header.method, method);
-        assert_eq!(header.n, Some(3));
-        assert!(!tests.is_empty());
-        let (code, report, _) = run(&["run", &out, "--model", &model]);
-        assert_eq!(code, 0, "{}", String::from_utf8_lossy(&report));
-        let (code, report, _) = run(&[
-            "run",
-            &out,
-            "--model",
-            &path("tests/fixtures/coffee-faulty.aut"),
-        ]);
-        let report = String::from_utf8_lossy(&report);
-        assert_eq!(code, 1, "{method}: {report}");
-        assert!(report.contains("suite: fail"), "{report}");
-        std::fs::remove_file(&out).ok();
+        assert_ne!(pair[0], pair[1]);
     }
+    let b = ncomplete(&["generate", TCP, "--method", "auto", "--format", "words"]);
+    assert_eq!(a.stdout, b.stdout);
 }
 
 #[test]
-fn output_is_byte_identical_for_one_and_four_threads() {
-    let model = path("models/vdbos_fig3_1.aut");
-    let args = [
-        "generate",
-        &model,
-        "--method",
-        "ioco-complete",
-        "--n",
-        "3",
-        "--quiet",
-    ];
-    let (c1, one, e1) = run_env(&args, &[("RAYON_NUM_THREADS", "1")]);
-    let (c4, four, e4) = run_env(&args, &[("RAYON_NUM_THREADS", "4")]);
-    assert_eq!((c1, c4), (0, 0), "{e1}{e4}");
-    assert!(one.len() > 10_000);
-    assert!(one == four, "outputs differ between 1 and 4 threads");
-    let (header, _) = read_suite(std::str::from_utf8(&one).unwrap()).unwrap();
-    // Fig. 3.1 has compatible states whose merge recursion does not terminate: said so.
-    assert!(
-        header.guarantee.contains("unconditional suite U"),
-        "{}",
-        header.guarantee
-    );
+fn every_method_writes_a_suite_the_model_passes() {
+    let dir = std::env::temp_dir().join(format!("ncomplete-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for method in ["w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "auto"] {
+        for e in ["0", "1"] {
+            let out = dir.join(format!("{method}-{e}.json"));
+            let out = out.to_str().unwrap();
+            let gen_out = ncomplete(&[
+                "generate",
+                LY,
+                "--method",
+                method,
+                "--extra-states",
+                e,
+                "--out",
+                out,
+                "--stats",
+            ]);
+            assert!(
+                gen_out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&gen_out.stderr)
+            );
+            let stats = String::from_utf8_lossy(&gen_out.stderr);
+            assert!(stats.contains("tests: ") && stats.contains("total input symbols: "));
+            let text = std::fs::read_to_string(out).unwrap();
+            let (header, tests) = ncomplete::suite::read_suite(&text).unwrap();
+            assert_eq!(header.method, method);
+            assert_eq!(header.n, Some(6 + e.parse::<usize>().unwrap()));
+            assert!(!tests.is_empty());
+            if method == "uio" {
+                assert!(header.guarantee.starts_with("not complete"));
+            } else {
+                assert!(header.guarantee.starts_with("m-complete"));
+            }
+            let run = ncomplete(&["run", out, "--model", LY]);
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stdout)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn ads_guarantee_names_the_states_that_break_completeness() {
-    let (code, out, err) = run(&[
-        "generate",
-        &path("models/vdbos_fig3_1.aut"),
-        "--method",
-        "ioco-ads",
-        "--extra-states",
-        "0",
-        "--quiet",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let (header, _) = read_suite(std::str::from_utf8(&out).unwrap()).unwrap();
-    assert!(
-        header.guarantee.starts_with("not 4-complete"),
-        "{}",
-        header.guarantee
-    );
-    assert!(
-        header.guarantee.contains("compatible"),
-        "{}",
-        header.guarantee
-    );
-}
-
-#[test]
-fn bad_bounds_and_budgets_exit_with_status_2() {
-    let model = path("tests/fixtures/coffee.aut");
-    let (code, _, err) = run(&["generate", &model, "--method", "ioco-complete", "--n", "0"]);
-    assert_eq!(code, 2);
-    assert!(err.starts_with("error: n must be at least 1"), "{err}");
-    let (code, _, err) = run(&["generate", &model, "--method", "ioco-complete"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("--n"), "{err}");
-    let (code, _, err) = run(&[
-        "generate",
-        &model,
-        "--method",
-        "ioco-complete",
-        "--n",
-        "12",
-        "--max-tests",
-        "1000",
-    ]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("exceeds the budget of 1000; try a smaller n"),
-        "{err}"
-    );
-}
-
-#[test]
-fn sizes_prints_a_table_and_json_and_stops_at_the_budget() {
-    let model = path("tests/fixtures/coffee.aut");
-    let (code, out, err) = run(&[
-        "sizes",
-        &model,
-        "--method",
-        "ioco-complete",
-        "--n",
-        "1..9",
-        "--max-tests",
-        "5000",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let text = String::from_utf8(out).unwrap();
-    assert!(
-        text.contains("tests") && text.contains("peak_KiB"),
-        "{text}"
-    );
-    assert!(text.contains("stopped at n ="), "{text}");
-    let (code, out, _) = run(&[
-        "sizes",
-        &model,
-        "--method",
-        "unconditional",
-        "--n",
-        "1..3",
-        "--json",
-    ]);
-    assert_eq!(code, 0);
-    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(doc["rows"].as_array().unwrap().len(), 3);
-    assert_eq!(doc["method"], "unconditional");
-    let (code, _, err) = run(&["sizes", &model, "--method", "unconditional", "--n", "3..1"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("must be non-empty"), "{err}");
+fn bad_inputs_fail_with_status_2() {
+    let lts = ncomplete(&["generate", "models/tea_machine.dot"]);
+    assert_eq!(lts.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&lts.stderr).contains("need a Mealy machine"));
+    let huge = ncomplete(&["generate", TCP, "--extra-states", "30"]);
+    assert_eq!(huge.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&huge.stderr).contains("try a smaller --extra-states"));
+    let method = ncomplete(&["generate", LY, "--method", "nope"]);
+    assert_eq!(method.status.code(), Some(2));
 }
