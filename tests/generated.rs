@@ -7,8 +7,9 @@
 
 use ncomplete::format::{LoadOptions, load_model};
 use ncomplete::model::Model;
+use ncomplete::render::words::{MealySuiteFormat, write_mealy_suite};
 use ncomplete::render::{Format, render_suite};
-use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions, write_suite_json};
+use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use ncomplete::suite::read_suite;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +26,7 @@ fn mealy_files(model: &str, method: MealyMethod, extra: usize) -> Vec<(PathBuf, 
     };
     let suite = MealySuite::new(&m, MealySuiteOptions::new(method, extra)).unwrap();
     let mut json = Vec::new();
-    write_suite_json(&mut json, &suite).unwrap();
+    write_mealy_suite(&mut json, &suite, MealySuiteFormat::Json).unwrap();
     let json = String::from_utf8(json).unwrap();
     let (header, tests) = read_suite(&json).unwrap();
     let mut files = vec![(PathBuf::from("suite.json"), json.clone())];
