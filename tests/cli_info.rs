@@ -40,15 +40,17 @@ fn info_text_on_the_coffee_machine() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
-        "model:                            coffeemachine
-kind:                             mealy
-states:                           6 (6 reachable)
-inputs:                           4
-outputs:                          3
-transitions:                      24
-deterministic:                    yes
-input-enabled:                    yes
-longest shortest access sequence: 3
+        "model:                                coffeemachine
+kind:                                 mealy
+states:                               6 (6 reachable)
+inputs:                               4
+outputs:                              3
+transitions:                          24
+deterministic:                        yes
+input-enabled:                        yes
+longest shortest access sequence:     3
+minimal:                              yes
+longest shortest separating sequence: 2
 "
     );
     assert_eq!(stderr(&o), "");
