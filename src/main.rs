@@ -156,6 +156,12 @@ struct ConvertArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    /// Write the suspension automaton (explicit `delta` transitions) instead of the model.
+    #[arg(long)]
+    suspension: bool,
+    /// Minimise first (an LTS needs --suspension: its suspension automaton is minimised).
+    #[arg(long)]
+    minimize: bool,
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Error> {
@@ -173,7 +179,12 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
-            let text = format::write_model(&model, a.to);
+            let opts = ncomplete::convert::ConvertOptions {
+                to: a.to,
+                suspension: a.suspension,
+                minimize: a.minimize,
+            };
+            let text = ncomplete::convert::convert(&model, &a.model, &opts)?;
             format::write_text(a.out.as_deref(), &text)?;
         }
         Command::Render(a) => {

@@ -227,3 +227,48 @@ fn warnings_go_to_stderr_unless_quiet() {
     let o = ncomplete(&["info", &dot, "--initial", "a"]);
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn convert_to_suspension_automata_and_minimise() {
+    let out = scratch("vending_sa.aut");
+    let o = ncomplete(&[
+        "convert",
+        &model("vending.aut"),
+        "--suspension",
+        "--to",
+        "aut",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = figures(&out);
+    assert_eq!(v["deterministic"], true);
+    assert_eq!(v["internal_labels"], 0);
+    assert_eq!(v["quiescence_label"], "delta");
+    // idle, {paid, choosing, refunding} (choosing waits for a button) and choosing are quiescent.
+    assert_eq!(v["quiescent_states"], 3);
+
+    // A Mealy machine minimised stays the same size when it is already minimal.
+    let out = scratch("coffee_min.dot");
+    let o = ncomplete(&[
+        "convert",
+        &model("coffeemachine.dot"),
+        "--minimize",
+        "--to",
+        "dot",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(figures(&out), figures(&model("coffeemachine.dot")));
+
+    let o = ncomplete(&[
+        "convert",
+        &model("vending.aut"),
+        "--minimize",
+        "--to",
+        "aut",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs --suspension"), "{}", stderr(&o));
+}
