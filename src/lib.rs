@@ -7,7 +7,6 @@
 pub mod analysis;
 pub mod audit;
 pub mod check;
-pub mod convert;
 pub mod error;
 pub mod exec;
 pub mod format;

@@ -156,12 +156,6 @@ struct ConvertArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
-    /// Write the suspension automaton (explicit `delta` transitions) instead of the model.
-    #[arg(long)]
-    suspension: bool,
-    /// Minimise first (an LTS needs --suspension: its suspension automaton is minimised).
-    #[arg(long)]
-    minimize: bool,
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Error> {
@@ -179,12 +173,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
-            let opts = ncomplete::convert::ConvertOptions {
-                to: a.to,
-                suspension: a.suspension,
-                minimize: a.minimize,
-            };
-            let text = ncomplete::convert::convert(&model, &a.model, &opts)?;
+            let text = format::write_model(&model, a.to);
             format::write_text(a.out.as_deref(), &text)?;
         }
         Command::Render(a) => {
