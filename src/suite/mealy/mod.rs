@@ -166,9 +166,9 @@ fn build_family(
     Family::build(m, kind, tree, ly, uio.as_ref())
 }
 
-/// Machines with more transitions than this get only the hybrid-ADS family from `auto` (building
-/// and comparing all families would exceed the time budget; hybrid-ADS gave the smallest suites on
-/// every large benchmark model).
+/// Machines with more transitions than this get only one family from `auto`: hybrid-ADS with
+/// cost-ranked splitting words (building and comparing all families would exceed the time budget;
+/// this variant gave the smallest suite on the large benchmark model, ESM).
 pub const AUTO_FULL_LIMIT: usize = 50_000;
 
 /// Candidates whose suite (before pruning) is at most this many symbols are compared by their
@@ -183,12 +183,18 @@ fn auto_family(
     opts: MealySuiteOptions,
 ) -> Family {
     let ly = LySplittingTree::new(min);
+    let weights = estimate::state_weights(min, access, opts.extra_states);
     let wide = AdaptiveConfig {
         candidates: 64,
         ..AdaptiveConfig::default()
     };
+    let costed = AdaptiveConfig {
+        cost_score: true,
+        input_candidates: true,
+        ..wide
+    };
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
-        return Family::build_adaptive(min, tree, &ly, wide);
+        return Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
     }
     let adaptive = [
         AdaptiveConfig::default(),
@@ -202,10 +208,20 @@ fn auto_family(
             ratio_score: true,
             ..wide
         },
+        costed,
+        AdaptiveConfig {
+            input_candidates: false,
+            ..costed
+        },
+        AdaptiveConfig {
+            top_up_cost: 4,
+            level_cost: 2,
+            ..costed
+        },
     ];
     let mut cands: Vec<Family> = adaptive
         .par_iter()
-        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg))
+        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg, Some(&weights)))
         .collect();
     cands.extend(
         [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
