@@ -175,6 +175,17 @@ pub const AUTO_FULL_LIMIT: usize = 50_000;
 /// exact size after pruning, obtained by streaming them; larger ones by the estimate.
 pub const AUTO_EXACT_LIMIT: u64 = 5_000_000;
 
+/// The splitting-word choice of `--method hads`: up to 64 splitting-tree candidates and one per
+/// input, ranked by the estimated symbols they add to the suite.
+pub const HADS_CONFIG: AdaptiveConfig = AdaptiveConfig {
+    candidates: 64,
+    input_candidates: true,
+    ratio_score: false,
+    cost_score: true,
+    top_up_cost: 2,
+    level_cost: 1,
+};
+
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
 fn auto_family(
     min: &Mealy,
@@ -188,11 +199,7 @@ fn auto_family(
         candidates: 64,
         ..AdaptiveConfig::default()
     };
-    let costed = AdaptiveConfig {
-        cost_score: true,
-        input_candidates: true,
-        ..wide
-    };
+    let costed = HADS_CONFIG;
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
         return Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
     }
@@ -278,6 +285,11 @@ impl MealySuite {
             MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
         );
         let family = match opts.method.family() {
+            Some(FamilyKind::Hads) => {
+                let ly = LySplittingTree::new(&min);
+                let weights = estimate::state_weights(&min, &access, opts.extra_states);
+                Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights))
+            }
             Some(kind) => {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
                 build_family(&min, kind, &tree, ly.as_ref())
