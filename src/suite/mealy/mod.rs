@@ -203,7 +203,7 @@ fn auto_family(
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
         return Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
     }
-    let adaptive = [
+    let mut adaptive = vec![
         AdaptiveConfig::default(),
         wide,
         AdaptiveConfig {
@@ -215,17 +215,17 @@ fn auto_family(
             ratio_score: true,
             ..wide
         },
-        costed,
-        AdaptiveConfig {
-            input_candidates: false,
-            ..costed
-        },
-        AdaptiveConfig {
-            top_up_cost: 4,
-            level_cost: 2,
-            ..costed
-        },
     ];
+    for input_candidates in [true, false] {
+        for (top_up_cost, level_cost) in [(2, 1), (4, 2)] {
+            adaptive.push(AdaptiveConfig {
+                input_candidates,
+                top_up_cost,
+                level_cost,
+                ..costed
+            });
+        }
+    }
     let mut cands: Vec<Family> = adaptive
         .par_iter()
         .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg, Some(&weights)))
