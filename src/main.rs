@@ -46,6 +46,45 @@ enum Command {
     Generate(GenerateArgs),
     /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
     Sizes(SizesArgs),
+    /// Audit suite strength: per method and bound, suite size and mutation score on seeded
+    /// mutants (conforming mutants wrongly failed must be zero; exit 1 otherwise).
+    Audit(AuditArgs),
+}
+
+#[derive(Args)]
+struct AuditArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Mutants per bound.
+    #[arg(long, value_name = "N")]
+    mutants: usize,
+    /// Seed of the mutants.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Methods to audit (repeatable; default: w, wp, hsi, hads, uio for Mealy machines,
+    /// ioco-ads and ioco-complete for labelled transition systems).
+    #[arg(long, value_enum)]
+    method: Vec<GenerateMethod>,
+    /// Bounds n on implementation states: `4`, `1..6` (inclusive).
+    #[arg(long, value_name = "RANGE", conflicts_with = "extra_states")]
+    n: Option<String>,
+    /// Bounds E on extra states: `0..2` (inclusive; the default).
+    #[arg(long, value_name = "RANGE")]
+    extra_states: Option<String>,
+    /// Stop a method at the first bound whose suite has more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    max_tests: u64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Leave out measured times, so the output is identical across runs and thread counts.
+    #[arg(long)]
+    no_time: bool,
+    /// Draw suite size and mutation score against the bound as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<String>,
 }
 
 /// Suite generation methods: the Mealy methods (for Mealy machines) and the ioco methods (for any
@@ -767,6 +806,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             format::write_text(None, &text)?;
         }
+        Command::Audit(a) => return run_audit(&a, quiet),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -804,6 +844,77 @@ fn generate_ioco(
             suite.num_tests(),
             suite.header().guarantee
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `audit`: the mutation audit of the chosen methods over a range of bounds.
+fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
+    use ncomplete::audit::report::{self, AuditMethod, AuditOptions, BoundKind};
+    let (bound_kind, bounds) = match (&a.n, &a.extra_states) {
+        (Some(r), _) => (
+            BoundKind::States,
+            report::parse_bounds(r, 1).map_err(|e| Error::Usage(format!("--n: {e}")))?,
+        ),
+        (None, r) => (
+            BoundKind::ExtraStates,
+            report::parse_bounds(r.as_deref().unwrap_or("0..2"), 0)
+                .map_err(|e| Error::Usage(format!("--extra-states: {e}")))?,
+        ),
+    };
+    let model = a.model_args.load(&a.model, quiet)?;
+    let mutable = ncomplete::audit::mutable_model(&model, &a.model)?;
+    let methods = if a.method.is_empty() {
+        AuditMethod::defaults(&mutable)
+    } else {
+        a.method
+            .iter()
+            .map(|m| match (m.mealy(), m.ioco()) {
+                (Some(mm), _) => AuditMethod::Mealy(mm),
+                (None, Some(im)) => AuditMethod::Ioco(im),
+                (None, None) => unreachable!("every method is Mealy or ioco"),
+            })
+            .collect()
+    };
+    let options = AuditOptions {
+        methods,
+        bound_kind,
+        bounds,
+        mutants: a.mutants,
+        seed: a.seed,
+        max_tests: a.max_tests,
+    };
+    let bar = (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} mutants")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let mut result = report::audit(&mutable, &options, bar.as_ref())?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if a.no_time {
+        result = result.without_time();
+    }
+    let text = if a.json {
+        result.to_json()
+    } else {
+        result.to_text()
+    };
+    format::write_text(None, &text)?;
+    if let Some(path) = &a.plot {
+        ncomplete::audit::plot::write_audit_svg(&result, path)?;
+    }
+    let wrong = result.wrongly_failed();
+    if wrong > 0 {
+        eprintln!(
+            "error: {wrong} conforming mutants were failed by a suite: a soundness bug, please report it"
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }
