@@ -8,8 +8,8 @@
 //! outputs (suspension automata only: a state offers one output more or one fewer), and cloned
 //! states (a copy of a state takes over one of its incoming transitions, and half of the time
 //! carries one further fault; without it the mutant conforms). Mutants of suspension automata keep
-//! quiescence consistent (a quiescent state has no other output; quiescence leads to a quiescent
-//! state) and are made input-enabled with self-loops, since implementations are input-enabled
+//! quiescence consistent (quiescence leads to a quiescent state, and a state only loses quiescence
+//! if no other state's quiescence leads to it) and are made input-enabled with self-loops, since implementations are input-enabled
 //! (van den Bos: SAIE). Every mutant has at most the bound's number of states.
 
 use crate::check::{IocoOptions, MissingInputs, Observable, check_ioco, check_mealy};
@@ -293,7 +293,16 @@ impl SaEdit<'_> {
                     let (p, l, t) = self.edges[e];
                     let old = self.label(l);
                     if l == self.delta() {
-                        let y = *rng.pick(&all_outputs);
+                        let outs = self.outputs_of(p);
+                        let fresh: Vec<LabelId> = all_outputs
+                            .iter()
+                            .copied()
+                            .filter(|o| !outs.contains(o))
+                            .collect();
+                        if fresh.is_empty() {
+                            continue;
+                        }
+                        let y = *rng.pick(&fresh);
                         let t2 = rng.below(n as usize) as u32;
                         self.edges[e] = (p, y, t2);
                         return Some((
@@ -441,13 +450,17 @@ impl SaEdit<'_> {
 }
 
 /// Reachable states of a transition list, from `initial`.
-fn reachable(n: usize, initial: u32, edges: impl Iterator<Item = (u32, u32)> + Clone) -> Vec<bool> {
+fn reachable(n: usize, initial: u32, edges: impl Iterator<Item = (u32, u32)>) -> Vec<bool> {
+    let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (s, t) in edges {
+        succ[s as usize].push(t);
+    }
     let mut seen = vec![false; n];
     seen[initial as usize] = true;
     let mut stack = vec![initial];
     while let Some(p) = stack.pop() {
-        for (s, t) in edges.clone() {
-            if s == p && !seen[t as usize] {
+        for &t in &succ[p as usize] {
+            if !seen[t as usize] {
                 seen[t as usize] = true;
                 stack.push(t);
             }
@@ -838,6 +851,39 @@ mod tests {
             assert_eq!(sig(&ms), sig(&again));
             let other = mutants(&model, &MutateOptions { seed: 12, ..opts }).unwrap();
             assert_ne!(sig(&ms), sig(&other));
+        }
+    }
+
+    /// Determinised LTSs have states with both quiescence and outputs (a set with a quiescent
+    /// member); mutants of them stay deterministic suspension automata.
+    #[test]
+    fn mutants_of_determinised_lts() {
+        let lts = crate::model::lts_from_marked(
+            "v",
+            5,
+            &[
+                (0, "?coin", 1),
+                (1, "tau", 2),
+                (1, "tau", 3),
+                (2, "?button", 4),
+                (3, "!refund", 0),
+                (4, "!coffee", 0),
+                (4, "!tea", 0),
+            ],
+        )
+        .unwrap();
+        let model = mutable_model(&Model::Lts(lts), "v").unwrap();
+        for seed in 0..20 {
+            let ms = mutants(
+                &model,
+                &MutateOptions {
+                    count: 30,
+                    bound: SizeBound::Extra(2),
+                    seed,
+                },
+            )
+            .unwrap();
+            assert!(ms.len() >= 15, "seed {seed}: {}", ms.len());
         }
     }
 
