@@ -208,23 +208,6 @@ impl SaEdit<'_> {
     fn is_output(&self, l: LabelId) -> bool {
         self.sa.alphabet.is_output(l) && l != self.delta()
     }
-    fn outputs_of(&self, p: u32) -> Vec<LabelId> {
-        self.edges
-            .iter()
-            .filter(|&&(s, l, _)| s == p && self.is_output(l))
-            .map(|&(_, l, _)| l)
-            .collect()
-    }
-    fn quiescent(&self, p: u32) -> bool {
-        self.edges
-            .iter()
-            .any(|&(s, l, _)| s == p && l == self.delta())
-    }
-    fn quiescent_states(&self) -> Vec<u32> {
-        (0..self.names.len() as u32)
-            .filter(|&p| self.quiescent(p))
-            .collect()
-    }
     fn name(&self, p: u32) -> &str {
         &self.names[p as usize]
     }
@@ -247,6 +230,25 @@ impl SaEdit<'_> {
             .filter(|&l| l != self.delta())
             .collect();
         let n = self.names.len() as u32;
+        // Per state: its outputs and whether it is quiescent (edges change only on return).
+        let mut outs_cache: Vec<Vec<LabelId>> = vec![Vec::new(); n as usize];
+        let mut quiet = vec![false; n as usize];
+        let mut in_scope_state = vec![false; n as usize];
+        for &p in scope {
+            in_scope_state[p as usize] = true;
+        }
+        // Whether another state's quiescence leads to the state.
+        let mut delta_from_elsewhere = vec![false; n as usize];
+        for &(p, l, t) in &self.edges {
+            if self.is_output(l) {
+                outs_cache[p as usize].push(l);
+            } else if l == self.delta() {
+                quiet[p as usize] = true;
+                if t != p {
+                    delta_from_elsewhere[t as usize] = true;
+                }
+            }
+        }
         let kinds = [
             FaultKind::Output,
             FaultKind::Transfer,
@@ -257,7 +259,7 @@ impl SaEdit<'_> {
         for k in 0..kinds.len() {
             let kind = kinds[(first + k) % kinds.len()];
             let in_scope: Vec<usize> = (0..self.edges.len())
-                .filter(|&e| scope.contains(&self.edges[e].0))
+                .filter(|&e| in_scope_state[self.edges[e].0 as usize])
                 .collect();
             match kind {
                 FaultKind::Output => {
@@ -266,7 +268,7 @@ impl SaEdit<'_> {
                     let mut cands = Vec::new();
                     for &e in &in_scope {
                         let (p, l, _) = self.edges[e];
-                        let outs = self.outputs_of(p);
+                        let outs = outs_cache[p as usize].clone();
                         if self.is_output(l) {
                             let fresh: Vec<LabelId> = all_outputs
                                 .iter()
@@ -278,10 +280,7 @@ impl SaEdit<'_> {
                             }
                         } else if l == self.delta()
                             && !all_outputs.is_empty()
-                            && !self
-                                .edges
-                                .iter()
-                                .any(|&(s, m, t)| m == self.delta() && t == p && s != p)
+                            && !delta_from_elsewhere[p as usize]
                         {
                             cands.push(e);
                         }
@@ -293,7 +292,7 @@ impl SaEdit<'_> {
                     let (p, l, t) = self.edges[e];
                     let old = self.label(l);
                     if l == self.delta() {
-                        let outs = self.outputs_of(p);
+                        let outs = outs_cache[p as usize].clone();
                         let fresh: Vec<LabelId> = all_outputs
                             .iter()
                             .copied()
@@ -315,14 +314,14 @@ impl SaEdit<'_> {
                             ),
                         ));
                     }
-                    let outs = self.outputs_of(p);
+                    let outs = outs_cache[p as usize].clone();
                     let mut options: Vec<Option<LabelId>> = all_outputs
                         .iter()
                         .copied()
                         .filter(|o| !outs.contains(o))
                         .map(Some)
                         .collect();
-                    if outs.len() == 1 && !self.quiescent(p) {
+                    if outs.len() == 1 && !quiet[p as usize] {
                         options.push(None);
                     }
                     if options.is_empty() {
@@ -354,14 +353,14 @@ impl SaEdit<'_> {
                     }
                 }
                 FaultKind::Transfer => {
-                    let quiet = self.quiescent_states();
+                    let quiet_states: Vec<u32> = (0..n).filter(|&q| quiet[q as usize]).collect();
                     let cands: Vec<usize> = in_scope
                         .iter()
                         .copied()
                         .filter(|&e| {
                             let (_, l, t) = self.edges[e];
                             if l == self.delta() {
-                                quiet.iter().any(|&q| q != t)
+                                quiet_states.iter().any(|&q| q != t)
                             } else {
                                 n > 1
                             }
@@ -373,7 +372,7 @@ impl SaEdit<'_> {
                     let e = *rng.pick(&cands);
                     let (p, l, t) = self.edges[e];
                     let targets: Vec<u32> = if l == self.delta() {
-                        quiet.iter().copied().filter(|&q| q != t).collect()
+                        quiet_states.iter().copied().filter(|&q| q != t).collect()
                     } else {
                         (0..n).filter(|&q| q != t).collect()
                     };
@@ -394,7 +393,7 @@ impl SaEdit<'_> {
                     let cands: Vec<(u32, LabelId)> = scope
                         .iter()
                         .flat_map(|&p| {
-                            let outs = self.outputs_of(p);
+                            let outs = outs_cache[p as usize].clone();
                             let ok = !outs.is_empty();
                             all_outputs
                                 .iter()
@@ -425,7 +424,7 @@ impl SaEdit<'_> {
                         .copied()
                         .filter(|&e| {
                             let (p, l, _) = self.edges[e];
-                            self.is_output(l) && self.outputs_of(p).len() >= 2
+                            self.is_output(l) && outs_cache[p as usize].clone().len() >= 2
                         })
                         .collect();
                     if cands.is_empty() {
@@ -595,7 +594,7 @@ fn mutate_mealy(
                   rng: &mut SplitMix64|
      -> Option<(FaultKind, String)> {
         let cands: Vec<usize> = (0..edges.len())
-            .filter(|&e| scope.contains(&edges[e].0))
+            .filter(|&e| scope.len() == names.len() || scope.contains(&edges[e].0))
             .collect();
         if cands.is_empty() {
             return None;
