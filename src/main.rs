@@ -3,7 +3,7 @@
 //! Exit status: 0 success, 1 a check or suite failed, 2 bad input or usage (clap's usage errors
 //! exit with 2 too).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
@@ -39,6 +39,145 @@ enum Command {
     Simulate(SimulateArgs),
     /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
     Run(RunArgs),
+    /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
+    /// adaptive distinguishing graph and pairwise top-ups.
+    Distinguish(DistinguishArgs),
+    /// Generate a complete test suite from a model.
+    Generate(GenerateArgs),
+    /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
+    Sizes(SizesArgs),
+}
+
+/// Suite generation methods: the Mealy methods (for Mealy machines) and the ioco methods (for any
+/// model, through its suspension automaton).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GenerateMethod {
+    /// Chow's W method: one characterisation set after every prefix.
+    W,
+    /// Wp: characterisation set, then identification sets.
+    Wp,
+    /// HSI with pairwise shortest separating sequences.
+    Hsi,
+    /// HSI with harmonised identifiers from a greedy splitting tree.
+    HsiSt,
+    /// Hybrid adaptive distinguishing sequences with harmonised top-up.
+    Hads,
+    /// UIO sequences (not complete).
+    Uio,
+    /// UIOv: UIO sequences with the uniqueness check.
+    Uiov,
+    /// The smallest suite among several identifier families.
+    Auto,
+    /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
+    IocoComplete,
+    /// The unconditional ioco suite U(S, n) (van den Bos Def. 2.43).
+    Unconditional,
+    /// State cover, E+1 extension, distinguishing graphs and merge suites (ioco).
+    IocoAds,
+}
+
+impl GenerateMethod {
+    /// The Mealy method, if this is one.
+    fn mealy(self) -> Option<ncomplete::suite::mealy::MealyMethod> {
+        use ncomplete::suite::mealy::MealyMethod as M;
+        Some(match self {
+            GenerateMethod::W => M::W,
+            GenerateMethod::Wp => M::Wp,
+            GenerateMethod::Hsi => M::Hsi,
+            GenerateMethod::HsiSt => M::HsiSt,
+            GenerateMethod::Hads => M::Hads,
+            GenerateMethod::Uio => M::Uio,
+            GenerateMethod::Uiov => M::Uiov,
+            GenerateMethod::Auto => M::Auto,
+            _ => return None,
+        })
+    }
+
+    /// The ioco method, if this is one.
+    fn ioco(self) -> Option<ncomplete::suite::ioco::IocoMethod> {
+        use ncomplete::suite::ioco::IocoMethod;
+        Some(match self {
+            GenerateMethod::IocoComplete => IocoMethod::Complete,
+            GenerateMethod::Unconditional => IocoMethod::Unconditional,
+            GenerateMethod::IocoAds => IocoMethod::Ads,
+            _ => return None,
+        })
+    }
+}
+
+/// Suite file formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SuiteFileFormat {
+    /// One test per line, inputs separated by spaces (Mealy suites).
+    Words,
+    /// Suite JSON version 1.
+    Json,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// The model file.
+    model: String,
+    /// Model format (default: from the file extension); `--format` names the suite format.
+    #[arg(long, value_name = "aut|dot|yaml|json")]
+    model_format: Option<Format>,
+    /// Unmarked labels that are inputs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    inputs: Vec<String>,
+    /// Unmarked labels that are outputs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    outputs: Vec<String>,
+    /// Initial state by name (overrides the file).
+    #[arg(long, value_name = "STATE")]
+    initial: Option<String>,
+    /// Complete a partial Mealy machine first: missing inputs loop (`self-loop`) or go to a new
+    /// sink (`sink`), with output `undefined`.
+    #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
+    complete: Option<String>,
+    /// The method (`auto` is for Mealy machines).
+    #[arg(long, value_enum, default_value = "auto")]
+    method: GenerateMethod,
+    /// Complete for implementations with at most N (specified) states (ioco methods).
+    #[arg(long, value_name = "N", conflicts_with = "extra_states")]
+    n: Option<usize>,
+    /// Extra states the implementation may have beyond the (minimised) model; default 0.
+    #[arg(long, value_name = "E")]
+    extra_states: Option<usize>,
+    /// Refuse ioco suites with more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_tests: u128,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: SuiteFileFormat,
+    /// Output file (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    out: String,
+    /// Keep tests that are prefixes of other tests.
+    #[arg(long)]
+    keep_prefixes: bool,
+    /// Print tests, total input symbols, the longest test and the time on stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+#[derive(Args)]
+struct SizesArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Generation method (an ioco method).
+    #[arg(long, value_enum)]
+    method: GenerateMethod,
+    /// Bounds to audit: `4`, `1..6` (inclusive).
+    #[arg(long, value_name = "RANGE", default_value = "1..6")]
+    n: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Stop at the first n whose suite has more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_tests: u128,
 }
 
 #[derive(Args)]
@@ -163,6 +302,153 @@ struct ConvertArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    #[command(flatten)]
+    transform: TransformArgs,
+}
+
+/// Model transformations applied by `convert` before writing.
+#[derive(Args, Clone, Debug, Default)]
+struct TransformArgs {
+    /// Write the suspension automaton (quiescence made explicit as `delta`, determinised).
+    #[arg(long)]
+    suspension: bool,
+    /// How τ-cycles are read when building the suspension automaton of an LTS.
+    #[arg(long, value_enum, value_name = "fair|quiescent-copy")]
+    divergence: Option<DivergenceArg>,
+    /// Minimise the suspension automaton up to ioco-equivalence (implies --suspension for an LTS).
+    #[arg(long)]
+    minimize: bool,
+    /// Complete a partial Mealy machine: missing inputs loop, or go to a sink, with output `undefined`.
+    #[arg(long, value_enum, value_name = "self-loop|sink")]
+    complete: Option<CompleteArg>,
+    /// Largest number of subsets the suspension-automaton construction may build.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::model::DEFAULT_MAX_SUBSETS)]
+    max_subsets: usize,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum DivergenceArg {
+    /// Divergent states are not quiescent (a τ-cycle is eventually left).
+    Fair,
+    /// Divergent states get δ to a copy that keeps only the inputs (TorX thesis Sec. 4.1).
+    QuiescentCopy,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum CompleteArg {
+    /// A missing input loops on its state with output `undefined`.
+    SelfLoop,
+    /// A missing input goes with output `undefined` to a new absorbing state `sink`.
+    Sink,
+}
+
+impl TransformArgs {
+    fn options(&self) -> ncomplete::model::TransformOptions {
+        use ncomplete::model::{Completion, Divergence, TransformOptions};
+        TransformOptions {
+            complete: self.complete.map(|c| match c {
+                CompleteArg::SelfLoop => Completion::SelfLoop,
+                CompleteArg::Sink => Completion::Sink,
+            }),
+            suspension: self.suspension,
+            divergence: self.divergence.map(|d| match d {
+                DivergenceArg::Fair => Divergence::Fair,
+                DivergenceArg::QuiescentCopy => Divergence::QuiescentCopy,
+            }),
+            minimize: self.minimize,
+            max_subsets: self.max_subsets,
+        }
+    }
+
+    /// The model after the requested transformations, as text in `to`.
+    fn convert(&self, path: &str, model: Model, to: Format) -> Result<String, Error> {
+        use ncomplete::model::{Transformed, transform};
+        let opts = self.options();
+        opts.check(&model).map_err(Error::Usage)?;
+        match transform(model, &opts).map_err(|source| Error::Model {
+            path: path.to_owned(),
+            source,
+        })? {
+            Transformed::Model(m) => Ok(format::write_model(&m, to)),
+            Transformed::Suspension(sa) => Ok(format::write_suspension(&sa, to)),
+        }
+    }
+}
+
+#[derive(Args)]
+struct DistinguishArgs {
+    /// The model file (an LTS is determinised to its suspension automaton, a Mealy machine
+    /// embedded as one).
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write the splitting graph, the ADG and the top-ups as DOT to FILE.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<String>,
+    /// Write the ADG and the top-ups as suite JSON v1 to FILE.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<String>,
+    /// Move preferred by the pairwise top-up graphs when both an input and waiting distinguish.
+    #[arg(long, value_name = "outputs|inputs", default_value = "outputs")]
+    prefer: PreferArg,
+    /// Largest number of splitting-graph nodes before giving up.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::identify::splitting_graph::DEFAULT_SPLIT_BUDGET)]
+    max_nodes: usize,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum PreferArg {
+    Outputs,
+    Inputs,
+}
+
+fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
+    use ncomplete::identify::{self, DistinguishOptions, Preference, SplitOptions};
+    let model = a.model_args.load(&a.model, quiet)?;
+    let sa = identify::report::suspension_of(&model).map_err(|source| Error::Model {
+        path: a.model.clone(),
+        source,
+    })?;
+    let options = DistinguishOptions {
+        preference: match a.prefer {
+            PreferArg::Outputs => Preference::Outputs,
+            PreferArg::Inputs => Preference::Inputs,
+        },
+        split: SplitOptions {
+            node_budget: a.max_nodes,
+            ..SplitOptions::default()
+        },
+    };
+    let spinner = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
+    let d = identify::distinguish(&sa, &options, &mut |phase| {
+        spinner.set_message(phase.to_owned());
+        spinner.tick();
+    })?;
+    spinner.finish_and_clear();
+    if let Some(path) = &a.dot {
+        format::write_text(
+            Some(path),
+            &identify::report::distinguish_dot(&sa, &d, true),
+        )?;
+    }
+    if let Some(path) = &a.suite {
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        identify::report::write_suite(&sa, &d, std::io::BufWriter::new(file))
+            .map_err(|e| Error::io(path, e))?;
+    }
+    let text = if a.json {
+        d.report.to_json()
+    } else {
+        d.report.to_text()
+    };
+    format::write_text(None, &text)
 }
 
 #[derive(Args)]
@@ -276,9 +562,10 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             format::write_text(None, &text)?;
         }
+        Command::Distinguish(a) => run_distinguish(a, quiet)?,
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
-            let text = format::write_model(&model, a.to);
+            let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
         }
         Command::Check(a) => {
@@ -401,6 +688,122 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 verdict,
             )));
         }
+        Command::Generate(a) => {
+            let start = std::time::Instant::now();
+            let model_args = ModelArgs {
+                format: a.model_format,
+                inputs: a.inputs.clone(),
+                outputs: a.outputs.clone(),
+                initial: a.initial.clone(),
+            };
+            let model = model_args.load(&a.model, quiet)?;
+            if let Some(method) = a.method.ioco() {
+                return generate_ioco(&a, model, method, quiet);
+            }
+            let method = a.method.mealy().expect("every method is Mealy or ioco");
+            let Model::Mealy(mut mealy) = model else {
+                return Err(Error::Usage(format!(
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads)",
+                    a.model
+                )));
+            };
+            if a.n.is_some() {
+                return Err(Error::Usage(
+                    "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
+                ));
+            }
+            if let Some(c) = &a.complete {
+                let how = if c == "sink" {
+                    ncomplete::model::Completion::Sink
+                } else {
+                    ncomplete::model::Completion::SelfLoop
+                };
+                mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| {
+                    Error::Model {
+                        path: a.model.clone(),
+                        source,
+                    }
+                })?;
+            }
+            let options = ncomplete::suite::mealy::MealySuiteOptions {
+                method,
+                extra_states: a.extra_states.unwrap_or(0),
+                prune_prefixes: !a.keep_prefixes,
+            };
+            let format = match a.format {
+                SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
+                SuiteFileFormat::Json => ncomplete::render::words::MealySuiteFormat::Json,
+            };
+            let stats = ncomplete::render::words::generate_mealy_suite(
+                &mealy, &a.model, options, format, &a.out, !quiet,
+            )?;
+            if a.stats {
+                eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
+            }
+        }
+        Command::Sizes(a) => {
+            use ncomplete::suite::ioco::{self, Budget, sizes};
+            let Some(method) = a.method.ioco() else {
+                return Err(Error::Usage(
+                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads"
+                        .into(),
+                ));
+            };
+            let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
+            let model = a.model_args.load(&a.model, quiet)?;
+            let sa = ioco::suspension_for(&model, &a.model)?;
+            let budget = Budget {
+                max_tests: a.max_tests,
+                ..Budget::default()
+            };
+            let table = sizes::size_table(&sa, method, range, budget);
+            let text = if a.json {
+                let mut t = serde_json::to_string_pretty(&table)
+                    .map_err(|e| Error::Usage(e.to_string()))?;
+                t.push('\n');
+                t
+            } else {
+                table.to_text()
+            };
+            format::write_text(None, &text)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate` with an ioco method: the suite of the model's suspension automaton, as JSON v1.
+fn generate_ioco(
+    a: &GenerateArgs,
+    model: Model,
+    method: ncomplete::suite::ioco::IocoMethod,
+    quiet: bool,
+) -> Result<ExitCode, Error> {
+    use ncomplete::suite::ioco::{self, Bound, Budget};
+    if a.format != SuiteFileFormat::Json {
+        return Err(Error::Usage(
+            "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
+        ));
+    }
+    let sa = ioco::suspension_for(&model, &a.model)?;
+    let bound = match (a.n, a.extra_states) {
+        (Some(n), _) => Bound::States(n),
+        (None, Some(e)) => Bound::ExtraStates(e),
+        (None, None) => return Err(Error::Usage("give --n N or --extra-states E".into())),
+    };
+    let budget = Budget {
+        max_tests: a.max_tests,
+        ..Budget::default()
+    };
+    let suite = ioco::generate(&sa, method, bound, budget)?;
+    let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let out = (a.out != "-").then_some(a.out.as_str());
+    ioco::write_suite_file(&suite, out, progress)?;
+    if !quiet {
+        eprintln!(
+            "{} tests; guarantee: {}",
+            suite.num_tests(),
+            suite.header().guarantee
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -35,7 +35,7 @@ fn run_on_a_model_reports_each_test_and_exits_with_the_verdict() {
     let (code, out, _) = run(&["run", &suite, "--model", &fixture("coffee-faulty.aut")]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("t0004 fail: unexpected !coffee after ?coin ?button !coffee ?button\n"),
+        out.contains("t0004 fail: unexpected !coffee (expected one of: delta) after ?coin ?button !coffee ?button\n"),
         "{out}"
     );
     let (code, out, _) = run(&[
@@ -46,7 +46,7 @@ fn run_on_a_model_reports_each_test_and_exits_with_the_verdict() {
     ]);
     assert_eq!(code, 1);
     assert!(
-        out.contains("t0002 fail: unexpected !0 after ?b !0 ?a !0 ?b"),
+        out.contains("t0002 fail: unexpected !0 (expected one of: !1) after ?b !0 ?a !0 ?b"),
         "{out}"
     );
 }

@@ -35,7 +35,8 @@ fn render(suite: &str, format: &str, out: &Path) {
 }
 
 /// The simulated system: the correct models choose outputs at random (so retries are
-/// exercised), the faulty ones deterministically (so the fault shows on every run).
+/// exercised), the faulty ones deterministically (so the fault shows on every run). `model` is a
+/// fixture name or a path.
 fn sut(model: &str) -> String {
     let choose = if model.contains("faulty") {
         "first"
@@ -47,6 +48,44 @@ fn sut(model: &str) -> String {
         fixtures().join(model).display()
     )
 }
+
+/// Copies a directory tree (generated programs are run from a copy, as runs leave files behind).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The bundled coffee machine and a faulty variant that answers BUTTON with `ok` instead of
+/// `coffee!` when it has water and a pod, with the committed programs of `generated/`.
+fn generated_coffeemachine(format: &str) -> (PathBuf, String, String) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = work_dir(&format!("e2e-generated-{format}"));
+    copy_tree(&root.join("generated/coffeemachine").join(format), &dir);
+    let model = root.join("models/coffeemachine.dot");
+    let text = std::fs::read_to_string(&model).unwrap();
+    let mutated = text.replace(
+        "s3 -> s5 [label=\"BUTTON / coffee!\"]",
+        "s3 -> s5 [label=\"BUTTON / ok\"]",
+    );
+    assert_ne!(text, mutated, "the mutation applies");
+    let faulty = dir.join("coffeemachine-faulty.dot");
+    std::fs::write(&faulty, mutated).unwrap();
+    (
+        dir,
+        model.display().to_string(),
+        faulty.display().to_string(),
+    )
+}
+
+const GENERATED_FAILURE: &str = "failed: unexpected !ok (expected one of: !coffee!) after";
 
 fn text(out: &Output) -> String {
     format!(
@@ -123,6 +162,31 @@ fn python_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
         assert!(!bad.status.success(), "{suite} on {faulty}:\n{report}");
         assert!(report.contains(expected), "{suite} on {faulty}:\n{report}");
     }
+}
+
+#[test]
+fn generated_python_program_of_a_bundled_mealy_machine_runs() {
+    if !pytest_available() {
+        return;
+    }
+    let (dir, model, faulty) = generated_coffeemachine("python");
+    let good = pytest(&dir, &model);
+    assert!(good.status.success(), "{}", text(&good));
+    let bad = pytest(&dir, &faulty);
+    let report = text(&bad);
+    assert!(!bad.status.success(), "{report}");
+    assert!(report.contains(GENERATED_FAILURE), "{report}");
+}
+
+#[test]
+fn generated_rust_program_of_a_bundled_mealy_machine_runs() {
+    let (dir, model, faulty) = generated_coffeemachine("rust");
+    let good = cargo_test(&dir, &model);
+    assert!(good.status.success(), "{}", text(&good));
+    let bad = cargo_test(&dir, &faulty);
+    let report = text(&bad);
+    assert!(!bad.status.success(), "{report}");
+    assert!(report.contains(GENERATED_FAILURE), "{report}");
 }
 
 fn cargo_test(package: &Path, model: &str) -> Output {

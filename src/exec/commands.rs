@@ -35,7 +35,7 @@ pub fn run_on_model(
     let (header, tests) = load_suite(suite_path)?;
     let sys = system_for_suite(model, &header.model, enabling)?;
     let report = run_suite(&sys, &tests);
-    out.write_all(simulation_text(&report, &sys).as_bytes())
+    out.write_all(simulation_text(&report, &sys, &tests).as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;
     Ok(report.verdict())
 }

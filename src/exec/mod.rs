@@ -43,7 +43,7 @@ pub enum ExecError {
 }
 
 use crate::model::{Lts, Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension};
-use crate::suite::SuiteModel;
+use crate::suite::{Next, SuiteModel, TestCase, TestNode};
 
 /// The suspension automaton of an LTS (TorX thesis Def. 2.2.12, fair divergence).
 pub fn suspension_of(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
@@ -72,30 +72,57 @@ pub fn sut_for_model(model: &Model) -> Result<sut::Sut, ExecError> {
     }
 }
 
-/// A readable report of a simulated run: one line per test, then the suite verdict.
-pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem) -> String {
+/// A readable report of a simulated run of `tests`: one line per test, then the suite verdict.
+/// A failure names the offending observation, what the test allowed there, and the trace before.
+pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem, tests: &[TestCase]) -> String {
     let mut text = String::new();
-    for t in &report.tests {
-        match (&t.counterexample, t.verdict) {
-            (Some(trace), TestVerdict::Fail) => {
+    for (t, case) in report.tests.iter().zip(tests) {
+        match (&t.counterexample, t.failing_node, t.verdict) {
+            (Some(trace), Some(k), TestVerdict::Fail) => {
                 let (last, before) = trace.split_last().expect("a counterexample has a step");
+                let what = match (last, &case.nodes[k]) {
+                    (Step::Input(_), _) => {
+                        format!("the test fails after input {}", sys.step_name(*last))
+                    }
+                    (Step::Output(_), node) => {
+                        let list = match node {
+                            TestNode::Send { race, .. } => race,
+                            TestNode::Expect { branches } => branches,
+                        };
+                        let allowed: Vec<String> = list
+                            .iter()
+                            .filter(|&&(_, n)| n != Next::FAIL)
+                            .map(|&(o, _)| sys.step_name(Step::Output(o)))
+                            .collect();
+                        let allowed = if allowed.is_empty() {
+                            "nothing".to_owned()
+                        } else {
+                            allowed.join(", ")
+                        };
+                        if matches!(node, TestNode::Send { .. }) {
+                            format!(
+                                "output {} before the input could be applied (allowed instead: {allowed})",
+                                sys.step_name(*last)
+                            )
+                        } else {
+                            format!(
+                                "unexpected {} (expected one of: {allowed})",
+                                sys.step_name(*last)
+                            )
+                        }
+                    }
+                };
                 text.push_str(&format!(
-                    "{} fail: {} {} after {}\n",
+                    "{} fail: {what} after {}\n",
                     t.name,
-                    if matches!(last, Step::Input(_)) {
-                        "the test fails after input"
-                    } else {
-                        "unexpected"
-                    },
-                    sys.step_name(*last),
                     sys.trace_string(before)
                 ));
             }
-            (_, TestVerdict::Inconclusive) => text.push_str(&format!(
+            (_, _, TestVerdict::Inconclusive) => text.push_str(&format!(
                 "{} inconclusive: every execution ends in retry\n",
                 t.name
             )),
-            (_, v) => text.push_str(&format!("{} {v}\n", t.name)),
+            (_, _, v) => text.push_str(&format!("{} {v}\n", t.name)),
         }
     }
     text.push_str(&summary_line(

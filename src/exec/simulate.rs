@@ -12,15 +12,15 @@
 //!   `branches[x]`, unlisted fails).
 //!
 //! Since references point forward only, one sweep over the nodes in index order computes the set
-//! of system states reachable at every node, visiting each `(node, state)` pair once; the test's
-//! outcome is the set of verdicts reached at the leaves, with a shortest-first witness trace for
-//! `fail`.
+//! of system states reachable at every node, visiting each `(node, state)` pair once (the
+//! memoisation that keeps DAG-shaped tests linear); the test's outcome is the set of verdicts
+//! reached at the leaves, with a witness trace for `fail` rebuilt from the first arrival at each
+//! pair.
 
 use super::ExecError;
 use crate::model::{LabelId, Mealy, SuspensionAutomaton};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// What to do when the implementation model refuses an input of the suite.
@@ -311,70 +311,107 @@ pub struct TestOutcome {
     /// For a failing test: the steps of one failing execution, the last one being the offending
     /// observation (or the input after which the test says `fail`).
     pub counterexample: Option<Vec<Step>>,
+    /// For a failing test: the node at which the witness fails.
+    pub failing_node: Option<usize>,
     /// Number of `(node, state)` pairs explored.
     pub explored: usize,
 }
 
 /// Runs one test case against the system, exploring every execution.
 pub fn run_test(sys: &SimulatedSystem, test: &TestCase) -> TestOutcome {
+    /// A system state reached at a node, with the first way it was reached (for witnesses).
+    #[derive(Copy, Clone)]
+    struct Arrival {
+        state: u32,
+        from_node: u32,
+        from_state: u32,
+        step: Option<Step>,
+    }
     let n = test.nodes.len();
-    let mut at: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); n];
-    let mut pred: HashMap<(u32, u32), (u32, u32, Step)> = HashMap::new();
-    let mut reachable = BTreeSet::new();
+    // at[k]: arrivals at node k, deduplicated by state (first arrival kept) when node k is
+    // processed, which happens after every arrival, as references point forward.
+    let mut at: Vec<Vec<Arrival>> = vec![Vec::new(); n];
+    let mut stamp: Vec<u32> = vec![u32::MAX; sys.state_names.len()];
+    let mut reachable = [false; 3];
     let mut fail_at: Option<(u32, u32, Step)> = None;
     let mut explored = 0;
     if n > 0 {
-        at[0].insert(sys.initial);
+        at[0].push(Arrival {
+            state: sys.initial,
+            from_node: 0,
+            from_state: 0,
+            step: None,
+        });
     }
+    let slot = |v: Verdict| match v {
+        Verdict::Pass => 0,
+        Verdict::Fail => 1,
+        Verdict::Retry => 2,
+    };
     for k in 0..n {
-        let states = std::mem::take(&mut at[k]);
-        explored += states.len();
-        for q in states {
+        let mut arrivals = std::mem::take(&mut at[k]);
+        arrivals.retain(|a| std::mem::replace(&mut stamp[a.state as usize], k as u32) != k as u32);
+        explored += arrivals.len();
+        let node = &test.nodes[k];
+        for a in &arrivals {
+            let q = a.state;
             let mut visit = |step: Step, next: Next, target: u32| match next {
-                Next::Node(j) => {
-                    if at[j as usize].insert(target) {
-                        pred.insert((j, target), (k as u32, q, step));
-                    }
-                }
+                Next::Node(j) => at[j as usize].push(Arrival {
+                    state: target,
+                    from_node: k as u32,
+                    from_state: q,
+                    step: Some(step),
+                }),
                 Next::Verdict(v) => {
-                    reachable.insert(v);
+                    reachable[slot(v)] = true;
                     if v == Verdict::Fail && fail_at.is_none() {
                         fail_at = Some((k as u32, q, step));
                     }
                 }
             };
-            match &test.nodes[k] {
+            match node {
                 TestNode::Send { input, then, .. } => {
                     if let Some(t) = sys.after_input(q, *input) {
                         visit(Step::Input(*input), *then, t);
                     }
                     for &(o, t) in sys.outputs(q) {
                         if o != sys.quiescence {
-                            visit(Step::Output(o), test.nodes[k].on_output(o), t);
+                            visit(Step::Output(o), node.on_output(o), t);
                         }
                     }
                 }
                 TestNode::Expect { .. } => {
                     for &(o, t) in sys.outputs(q) {
-                        visit(Step::Output(o), test.nodes[k].on_output(o), t);
+                        visit(Step::Output(o), node.on_output(o), t);
                     }
                 }
             }
         }
+        at[k] = arrivals;
     }
+    let failing_node = fail_at.map(|(k, _, _)| k as usize);
     let counterexample = fail_at.map(|(k, q, last)| {
         let mut trace = vec![last];
-        let mut cur = (k, q);
-        while let Some(&(pk, pq, step)) = pred.get(&cur) {
-            trace.push(step);
-            cur = (pk, pq);
+        let (mut k, mut q) = (k as usize, q);
+        loop {
+            let a = at[k]
+                .iter()
+                .find(|a| a.state == q)
+                .expect("every explored pair has an arrival");
+            match a.step {
+                Some(step) => {
+                    trace.push(step);
+                    (k, q) = (a.from_node as usize, a.from_state);
+                }
+                None => break,
+            }
         }
         trace.reverse();
         trace
     });
-    let verdict = if reachable.contains(&Verdict::Fail) {
+    let verdict = if reachable[1] {
         TestVerdict::Fail
-    } else if reachable.contains(&Verdict::Pass) {
+    } else if reachable[0] {
         TestVerdict::Pass
     } else {
         TestVerdict::Inconclusive
@@ -382,8 +419,12 @@ pub fn run_test(sys: &SimulatedSystem, test: &TestCase) -> TestOutcome {
     TestOutcome {
         name: test.name.clone(),
         verdict,
-        reachable: reachable.into_iter().collect(),
+        reachable: [Verdict::Pass, Verdict::Fail, Verdict::Retry]
+            .into_iter()
+            .filter(|&v| reachable[slot(v)])
+            .collect(),
         counterexample,
+        failing_node,
         explored,
     }
 }
@@ -682,5 +723,117 @@ mod tests {
         assert_eq!(report.verdict(), TestVerdict::Fail);
         assert_eq!(report.count(TestVerdict::Pass), 2);
         assert_eq!(report.failures().count(), 1);
+    }
+    /// The definition, executed literally: every path from `(node, q)`, no memoisation.
+    fn naive(sys: &SimulatedSystem, test: &TestCase, next: Next, q: u32, out: &mut Vec<Verdict>) {
+        let k = match next {
+            Next::Verdict(v) => {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+                return;
+            }
+            Next::Node(k) => k as usize,
+        };
+        let node = &test.nodes[k];
+        if let TestNode::Send { input, then, .. } = node
+            && let Some(t) = sys.after_input(q, *input)
+        {
+            naive(sys, test, *then, t, out);
+        }
+        for &(o, t) in sys.outputs(q) {
+            if matches!(node, TestNode::Expect { .. }) || o != sys.quiescence() {
+                naive(sys, test, node.on_output(o), t, out);
+            }
+        }
+    }
+
+    #[test]
+    fn the_sweep_agrees_with_path_enumeration_on_random_cases() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let suite = model(&["a", "b"], &["x", "y"], true);
+        for _ in 0..300 {
+            let states = 1 + rand(4);
+            let mut edges = Vec::new();
+            for s in 0..states as u32 {
+                for i in ["?a", "?b"] {
+                    edges.push((s, i, rand(states) as u32));
+                }
+                match rand(3) {
+                    0 => edges.push((s, "delta", s)),
+                    1 => edges.push((s, "!x", rand(states) as u32)),
+                    _ => {
+                        edges.push((s, "!x", rand(states) as u32));
+                        edges.push((s, "!y", rand(states) as u32));
+                    }
+                }
+            }
+            let sa = suspension_from_marked("r", states, &edges).unwrap();
+            let sys = SimulatedSystem::from_suspension(&sa, &suite, InputEnabling::Reject).unwrap();
+            let len = 1 + rand(6);
+            let target = |k: usize, rand: &mut dyn FnMut(usize) -> usize| {
+                let r = rand(len - k + 2);
+                if r + k + 1 < len {
+                    Next::Node((k + 1 + r) as u32)
+                } else {
+                    [Next::PASS, Next::FAIL, Next::RETRY][rand(3)]
+                }
+            };
+            let mut nodes = Vec::new();
+            for k in 0..len {
+                let mut branches = Vec::new();
+                let outputs = if rand(2) == 0 { 2 } else { 3 };
+                for o in 0..outputs {
+                    if rand(4) != 0 {
+                        branches.push((LabelId(o), target(k, &mut rand)));
+                    }
+                }
+                nodes.push(if outputs == 2 {
+                    TestNode::Send {
+                        input: LabelId(rand(2) as u32),
+                        then: target(k, &mut rand),
+                        race: branches,
+                    }
+                } else {
+                    TestNode::Expect { branches }
+                });
+            }
+            let t = test(nodes);
+            t.validate(2, 3).unwrap();
+            let out = run_test(&sys, &t);
+            let mut expected = Vec::new();
+            naive(&sys, &t, Next::Node(0), sys.initial(), &mut expected);
+            expected.sort();
+            assert_eq!(out.reachable, expected, "{t:?}");
+            // The witness is an execution that really fails.
+            if let Some(trace) = out.counterexample {
+                let mut q = sys.initial();
+                let mut next = Next::Node(0);
+                for step in &trace {
+                    let Next::Node(k) = next else {
+                        panic!("witness too long")
+                    };
+                    let node = &t.nodes[k as usize];
+                    (next, q) = match (*step, node) {
+                        (Step::Input(i), TestNode::Send { input, then, .. }) => {
+                            assert_eq!(i, *input);
+                            (*then, sys.after_input(q, i).unwrap())
+                        }
+                        (Step::Output(o), _) => {
+                            let t = sys.outputs(q).iter().find(|p| p.0 == o).unwrap().1;
+                            (node.on_output(o), t)
+                        }
+                        _ => panic!("input step at an expect node"),
+                    };
+                }
+                assert_eq!(next, Next::FAIL);
+            }
+        }
     }
 }

@@ -237,9 +237,14 @@ fn trace_text(trace: &[String]) -> String {
 
 /// How long the tester listens for an output already on its way before it sends an input: a
 /// twentieth of the quiescence timeout, at most 20 ms. Outputs that a system writes right after
-/// its previous step then take their race branch instead of appearing after the input.
-pub fn send_grace(quiescence: Duration) -> Duration {
-    (quiescence / 20).min(Duration::from_millis(20))
+/// its previous step then take their race branch instead of appearing after the input. Mealy
+/// suites (no quiescence) need no grace: a Mealy machine only answers inputs.
+pub fn send_grace(model: &SuiteModel, quiescence: Duration) -> Duration {
+    if model.quiescence.is_none() {
+        Duration::ZERO
+    } else {
+        (quiescence / 20).min(Duration::from_millis(20))
+    }
 }
 
 /// Runs a test case once: the adapter must have been reset.
@@ -261,27 +266,29 @@ pub fn execute_once(
     let mut node = 0usize;
     loop {
         let step = match &test.nodes[node] {
-            TestNode::Send { input, then, race } => match adapter.receive(send_grace(quiescence)) {
-                Err(e) => Err(e),
-                Ok(Observation::Output(out)) => {
-                    let next =
-                        output_id(&out).map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
-                    let why = format!(
-                        "output !{out} arrived before input ?{} could be sent (allowed instead: {})",
-                        model.input_name(*input),
-                        allowed(model, race)
-                    );
-                    trace.push(format!("!{out}"));
-                    Ok((next, why))
+            TestNode::Send { input, then, race } => {
+                match adapter.receive(send_grace(model, quiescence)) {
+                    Err(e) => Err(e),
+                    Ok(Observation::Output(out)) => {
+                        let next =
+                            output_id(&out).map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
+                        let why = format!(
+                            "output !{out} arrived before input ?{} could be sent (allowed instead: {})",
+                            model.input_name(*input),
+                            allowed(model, race)
+                        );
+                        trace.push(format!("!{out}"));
+                        Ok((next, why))
+                    }
+                    Ok(Observation::Quiescence) => {
+                        let name = model.input_name(*input);
+                        adapter.send(name).map(|()| {
+                            trace.push(format!("?{name}"));
+                            (*then, format!("the test fails after input ?{name}"))
+                        })
+                    }
                 }
-                Ok(Observation::Quiescence) => {
-                    let name = model.input_name(*input);
-                    adapter.send(name).map(|()| {
-                        trace.push(format!("?{name}"));
-                        (*then, format!("the test fails after input ?{name}"))
-                    })
-                }
-            },
+            }
             TestNode::Expect { branches } => adapter.receive(quiescence).map(|obs| {
                 let (id, shown) = match obs {
                     Observation::Output(out) => (output_id(&out), format!("!{out}")),

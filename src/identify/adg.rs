@@ -181,6 +181,7 @@ pub fn adaptive_graph(
                 then: idx(next),
                 race: outputs_of(sa, &k.states)
                     .into_iter()
+                    .filter(|&x| x != sa.quiescence())
                     .map(|x| (x, Race::Retry))
                     .collect(),
             },

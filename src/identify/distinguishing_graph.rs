@@ -137,6 +137,7 @@ pub fn pairwise_graph(
                     then: idx(&then),
                     race: output_moves(sa, a, b)
                         .into_iter()
+                        .filter(|&(x, _)| x != sa.quiescence())
                         .map(|(x, _)| (x, Race::Retry))
                         .collect(),
                 }
@@ -374,7 +375,10 @@ pub fn set_graph(
                     then: idx(&id[&children[0].1]),
                     race: outputs
                         .iter()
-                        .filter(|&&x| sets[v].iter().any(|&s| sa.after(s, x).is_some()))
+                        .filter(|&&x| {
+                            x != sa.quiescence()
+                                && sets[v].iter().any(|&s| sa.after(s, x).is_some())
+                        })
                         .map(|&x| (x, Race::Retry))
                         .collect(),
                 },

@@ -38,7 +38,7 @@ pub enum Step {
         input: LabelId,
         /// Node after the input.
         then: u32,
-        /// Outputs that may win the race, sorted by label.
+        /// Outputs that may win the race (never quiescence), sorted by label.
         race: Vec<(LabelId, Race)>,
     },
     /// Wait for an output; one edge per output allowed by some state of the current set.
@@ -379,7 +379,8 @@ impl CaseBuilder<'_> {
                 let then = self.build(then, next_set, unconstrained || escapes);
                 let mut list = Vec::new();
                 for (o, &l) in self.map.outputs.iter().enumerate() {
-                    if l.0 == u32::MAX {
+                    // Quiescence never races an input.
+                    if l.0 == u32::MAX || l == sa.quiescence() {
                         continue;
                     }
                     let next_set = after_set(sa, &set, l);
@@ -458,4 +459,97 @@ pub(crate) fn assemble<K: Clone + Eq + Hash>(
     let final_index = |k: &K| (len - 1 - index[k]) as u32;
     let nodes = order.iter().rev().map(|k| make(k, &final_index)).collect();
     Experiment::from_nodes(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Compatibility, Preference};
+    use crate::identify::{AdaptiveIdentification, SplittingGraph, pairwise_graph};
+
+    /// Whether some run of `sa` from `q` reaches `fail` in `t` (outputs chosen by the system,
+    /// races included); a state not specifying an input ends the exploration (anything allowed).
+    fn can_fail(sa: &SuspensionAutomaton, model: &SuiteModel, t: &TestCase, q: StateId) -> bool {
+        let map = LabelMap::new(sa, model);
+        let mut stack = vec![(0u32, q)];
+        let mut seen = std::collections::HashSet::new();
+        while let Some((k, s)) = stack.pop() {
+            if !seen.insert((k, s)) {
+                continue;
+            }
+            let node = &t.nodes[k as usize];
+            let follow = |n: Next, s2: StateId, stack: &mut Vec<(u32, StateId)>| match n {
+                Next::Node(j) => {
+                    stack.push((j, s2));
+                    false
+                }
+                Next::Verdict(v) => v == crate::suite::Verdict::Fail,
+            };
+            for &(l, s2) in sa.enabled(s) {
+                if !sa.alphabet.is_output(l) {
+                    continue;
+                }
+                let o = LabelId(map.to_suite[l.index()]);
+                let racing = matches!(node, TestNode::Send { .. });
+                if racing && l == sa.quiescence() {
+                    continue;
+                }
+                if follow(node.on_output(o), s2, &mut stack) {
+                    return true;
+                }
+            }
+            if let TestNode::Send { input, then, .. } = node {
+                let a = sa
+                    .alphabet
+                    .inputs()
+                    .find(|&a| map.to_suite[a.index()] == input.0)
+                    .expect("input of the model");
+                if let Some(s2) = sa.after(s, a)
+                    && follow(*then, s2, &mut stack)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn test_cases_never_fail_the_specification_itself() {
+        let mut refuted = 0;
+        for seed in 0..150u64 {
+            let n = 2 + (seed % 7) as usize;
+            let sa = crate::identify::random::random_suspension(seed, n, 2, 3);
+            let model = suite_model(&sa);
+            let c = Compatibility::compute(&sa);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            let a = AdaptiveIdentification::compute(&sa, &c, &g, Preference::Inputs).unwrap();
+            for q in sa.states() {
+                let t = a.adg().to_test_case(&sa, &[q], &model);
+                t.validate(model.inputs.len(), model.num_output_ids())
+                    .unwrap();
+                assert!(
+                    !can_fail(&sa, &model, &t, q),
+                    "seed {seed}: ADG fails state {q}"
+                );
+                let all: Vec<StateId> = sa.states().collect();
+                let t = a.adg().to_test_case(&sa, &all, &model);
+                assert!(
+                    !can_fail(&sa, &model, &t, q),
+                    "seed {seed}: ADG fails {q} in Q"
+                );
+            }
+            for (q, r) in c.incompatible_pairs() {
+                let e = pairwise_graph(&sa, &c, q, r, Preference::Inputs).unwrap();
+                let t = e.to_test_case(&sa, &[q, r], &model);
+                t.validate(model.inputs.len(), model.num_output_ids())
+                    .unwrap();
+                assert!(!can_fail(&sa, &model, &t, q) && !can_fail(&sa, &model, &t, r));
+                // Run for a system that should be in q, the graph can refute r.
+                let only_q = e.to_test_case(&sa, &[q], &model);
+                refuted += usize::from(can_fail(&sa, &model, &only_q, r));
+            }
+        }
+        assert!(refuted > 100, "the checker finds failures: {refuted}");
+    }
 }

@@ -10,12 +10,14 @@ pub mod distinguishing_graph;
 pub mod experiment;
 pub mod mealy;
 pub mod random;
+pub mod report;
 pub mod splitting_graph;
 
 pub use crate::analysis::Preference;
 pub use adg::{AdaptiveIdentification, AdgMetrics, adaptive_graph};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, suite_model};
+pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
 pub use splitting_graph::{SplitNode, SplitOptions, SplittingGraph, Witness};
 
 /// A state identification construction that cannot complete.

@@ -1,0 +1,447 @@
+//! The `distinguish` pipeline and its report: compatibility, splitting graph, adaptive
+//! distinguishing graph and top-ups, with the metrics of van den Bos Table 3.2 and the time of each
+//! phase; DOT drawings of the splitting graph and the experiments; the experiments as a suite JSON
+//! v1 file.
+//!
+//! Percentages follow the thesis: compatible pairs are counted as ordered pairs of distinct states
+//! over `n(n-1)`, undistinguished incompatible pairs as ordered pairs over all ordered incompatible
+//! pairs.
+
+use super::IdentifyError;
+use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
+use super::experiment::{Experiment, Race, Step, suite_model};
+use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
+use crate::analysis::{Compatibility, Preference};
+use crate::model::{
+    Model, ModelError, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
+    mealy_to_suspension,
+};
+use crate::suite::{SuiteHeader, SuiteWriter};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Instant;
+
+/// The suspension automaton of a model: an LTS is determinised (quiescence added), a Mealy
+/// machine embedded with each transition split into input then output.
+pub fn suspension_of(model: &Model) -> Result<SuspensionAutomaton, ModelError> {
+    match model {
+        Model::Lts(lts) => lts_to_suspension(lts, &SuspensionOptions::default()),
+        Model::Mealy(m) => mealy_to_suspension(m),
+    }
+}
+
+/// Options of [`distinguish`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DistinguishOptions {
+    /// Move preference for the pairwise top-up graphs.
+    pub preference: Preference,
+    /// Splitting-graph construction options.
+    pub split: SplitOptions,
+}
+
+/// Seconds spent in each phase.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// `S‖S` and Algorithm 2.
+    pub compatibility: f64,
+    /// Algorithms 3-4.
+    pub splitting_graph: f64,
+    /// Algorithm 5.
+    pub adg: f64,
+    /// Finding undistinguished pairs and building their pairwise graphs.
+    pub top_up: f64,
+}
+
+/// The Table 3.2 figures of one model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistinguishReport {
+    /// Model name.
+    pub model: String,
+    /// Number of states.
+    pub states: usize,
+    /// Number of transitions.
+    pub transitions: usize,
+    /// Ordered pairs of distinct compatible states.
+    pub compatible_pairs: usize,
+    /// Their share of the `n(n-1)` ordered pairs of distinct states, in percent.
+    pub compatible_percent: f64,
+    /// Nodes of the splitting graph.
+    pub splitting_graph_nodes: usize,
+    /// Nodes of the adaptive distinguishing graph (a DAG).
+    pub adg_nodes: usize,
+    /// Length of the longest observation of the ADG.
+    pub adg_depth: usize,
+    /// Ordered incompatible pairs the ADG does not distinguish.
+    pub undistinguished_pairs: usize,
+    /// Their share of the ordered incompatible pairs, in percent.
+    pub undistinguished_percent: f64,
+    /// Average leaf size (initial states that can produce the leaf's observation).
+    pub average_leaf_size: f64,
+    /// Leaf size weighted by the probability of the observation.
+    pub weighted_average_leaf_size: f64,
+    /// Pairwise graphs added for the undistinguished pairs.
+    pub topups: usize,
+    /// Time per phase.
+    pub times: PhaseTimes,
+}
+
+/// Everything [`distinguish`] computes.
+#[derive(Clone, Debug)]
+pub struct Distinguished {
+    /// The compatibility relation.
+    pub compatibility: Compatibility,
+    /// The splitting graph.
+    pub splitting_graph: SplittingGraph,
+    /// The ADG with its top-ups.
+    pub identification: AdaptiveIdentification,
+    /// The metrics.
+    pub report: DistinguishReport,
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// Runs all phases on `sa`, calling `phase` with the name of each phase as it starts.
+pub fn distinguish(
+    sa: &SuspensionAutomaton,
+    options: &DistinguishOptions,
+    phase: &mut dyn FnMut(&str),
+) -> Result<Distinguished, IdentifyError> {
+    let mut times = PhaseTimes::default();
+    phase("compatibility");
+    let t = Instant::now();
+    let compatibility = Compatibility::compute(sa);
+    times.compatibility = t.elapsed().as_secs_f64();
+    phase("splitting graph");
+    let t = Instant::now();
+    let splitting_graph = SplittingGraph::build_with(sa, &compatibility, options.split)?;
+    times.splitting_graph = t.elapsed().as_secs_f64();
+    phase("adaptive distinguishing graph");
+    let t = Instant::now();
+    let adg = adaptive_graph(sa, &compatibility, &splitting_graph, DEFAULT_ADG_BUDGET)?;
+    times.adg = t.elapsed().as_secs_f64();
+    phase("top-up");
+    let t = Instant::now();
+    let identification =
+        AdaptiveIdentification::top_up(sa, &compatibility, adg, options.preference);
+    times.top_up = t.elapsed().as_secs_f64();
+
+    let n = sa.num_states();
+    let ordered = n * n.saturating_sub(1);
+    let compatible_pairs = 2 * compatibility.num_compatible_pairs();
+    let incompatible = ordered - compatible_pairs;
+    let m = identification.metrics();
+    let undistinguished_pairs = 2 * m.undistinguished_pairs;
+    let report = DistinguishReport {
+        model: sa.name.clone(),
+        states: n,
+        transitions: sa.num_transitions(),
+        compatible_pairs,
+        compatible_percent: percent(compatible_pairs, ordered),
+        splitting_graph_nodes: splitting_graph.len(),
+        adg_nodes: m.nodes,
+        adg_depth: m.depth,
+        undistinguished_pairs,
+        undistinguished_percent: percent(undistinguished_pairs, incompatible),
+        average_leaf_size: m.average_leaf_size,
+        weighted_average_leaf_size: m.weighted_average_leaf_size,
+        topups: identification.topups().len(),
+        times,
+    };
+    Ok(Distinguished {
+        compatibility,
+        splitting_graph,
+        identification,
+        report,
+    })
+}
+
+impl DistinguishReport {
+    /// Human-readable table.
+    pub fn to_text(&self) -> String {
+        let t = &self.times;
+        format!(
+            "model                          {}\n\
+             states                         {}\n\
+             transitions                    {}\n\
+             compatible state pairs         {} ({:.2}%)\n\
+             splitting graph nodes          {}\n\
+             ADG nodes                      {}\n\
+             ADG depth                      {}\n\
+             incompatible pairs not dist.   {} ({:.2}%)\n\
+             average leaf size              {:.2}\n\
+             weighted average leaf size     {:.2}\n\
+             top-up graphs added            {}\n\
+             time compatibility             {:.3} s\n\
+             time splitting graph           {:.3} s\n\
+             time ADG                       {:.3} s\n\
+             time top-up                    {:.3} s\n",
+            self.model,
+            self.states,
+            self.transitions,
+            self.compatible_pairs,
+            self.compatible_percent,
+            self.splitting_graph_nodes,
+            self.adg_nodes,
+            self.adg_depth,
+            self.undistinguished_pairs,
+            self.undistinguished_percent,
+            self.average_leaf_size,
+            self.weighted_average_leaf_size,
+            self.topups,
+            t.compatibility,
+            t.splitting_graph,
+            t.adg,
+            t.top_up,
+        )
+    }
+
+    /// Machine-readable form.
+    pub fn to_json(&self) -> String {
+        let t = &self.times;
+        let v = json!({
+            "model": self.model,
+            "states": self.states,
+            "transitions": self.transitions,
+            "compatible_pairs": self.compatible_pairs,
+            "compatible_percent": self.compatible_percent,
+            "splitting_graph_nodes": self.splitting_graph_nodes,
+            "adg_nodes": self.adg_nodes,
+            "adg_depth": self.adg_depth,
+            "undistinguished_pairs": self.undistinguished_pairs,
+            "undistinguished_percent": self.undistinguished_percent,
+            "average_leaf_size": self.average_leaf_size,
+            "weighted_average_leaf_size": self.weighted_average_leaf_size,
+            "topups": self.topups,
+            "seconds": {
+                "compatibility": t.compatibility,
+                "splitting_graph": t.splitting_graph,
+                "adg": t.adg,
+                "top_up": t.top_up,
+            },
+        });
+        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+fn dot_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn set_label(sa: &SuspensionAutomaton, states: &[StateId]) -> String {
+    let names: Vec<&str> = states.iter().map(|&q| sa.state_name(q)).collect();
+    format!("{{{}}}", names.join(","))
+}
+
+/// The splitting graph as a DOT cluster body (nodes `s<id>`), witnesses in the labels.
+fn splitting_graph_dot(sa: &SuspensionAutomaton, g: &SplittingGraph, out: &mut String) {
+    for (k, node) in g.nodes().iter().enumerate() {
+        let witness = match &node.witness {
+            None => String::new(),
+            Some(Witness::Input(a, v)) => format!("\\n{}.W(s{v})", sa.alphabet.name(*a)),
+            Some(Witness::Outputs(list)) => {
+                let parts: Vec<String> = list
+                    .iter()
+                    .map(|&(x, v)| match v {
+                        None => format!("{}.0", sa.alphabet.name(x)),
+                        Some(v) => format!("{}.W(s{v})", sa.alphabet.name(x)),
+                    })
+                    .collect();
+                format!("\\n{}", parts.join(" + "))
+            }
+        };
+        let _ = writeln!(
+            out,
+            "    s{k} [label=\"s{k}: {}{}\"];",
+            dot_escape(&set_label(sa, &node.states)),
+            dot_escape(&witness).replace("\\\\n", "\\n")
+        );
+        for &c in &node.children {
+            let _ = writeln!(out, "    s{k} -> s{c};");
+        }
+    }
+}
+
+/// An experiment as a DOT cluster body with node names prefixed by `prefix`.
+fn experiment_dot(sa: &SuspensionAutomaton, e: &Experiment, prefix: &str, out: &mut String) {
+    let mut retry = false;
+    for (k, node) in e.nodes().iter().enumerate() {
+        let shape = if node.step == Step::Leaf {
+            ", shape=doublecircle"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "    {prefix}{k} [label=\"{}\"{shape}];",
+            dot_escape(&set_label(sa, &node.states))
+        );
+        match &node.step {
+            Step::Leaf => {}
+            Step::Input { input, then, race } => {
+                let _ = writeln!(
+                    out,
+                    "    {prefix}{k} -> {prefix}{then} [label=\"{}\"];",
+                    dot_escape(sa.alphabet.name(*input))
+                );
+                for &(x, r) in race {
+                    let target = match r {
+                        Race::Retry => {
+                            retry = true;
+                            format!("{prefix}retry")
+                        }
+                        Race::Node(t) => format!("{prefix}{t}"),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "    {prefix}{k} -> {target} [label=\"{}\", style=dashed];",
+                        dot_escape(sa.alphabet.name(x))
+                    );
+                }
+            }
+            Step::Outputs { branches } => {
+                for &(x, t) in branches {
+                    let _ = writeln!(
+                        out,
+                        "    {prefix}{k} -> {prefix}{t} [label=\"{}\"];",
+                        dot_escape(sa.alphabet.name(x))
+                    );
+                }
+            }
+        }
+    }
+    if retry {
+        let _ = writeln!(out, "    {prefix}retry [label=\"Reset\", shape=box];");
+    }
+}
+
+/// One DOT document drawing the splitting graph and the ADG (and, if asked, the top-ups).
+pub fn distinguish_dot(sa: &SuspensionAutomaton, d: &Distinguished, with_topups: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(&sa.name));
+    let _ = writeln!(
+        out,
+        "  subgraph cluster_splitting_graph {{\n    label=\"splitting graph\";"
+    );
+    splitting_graph_dot(sa, &d.splitting_graph, &mut out);
+    let _ = writeln!(out, "  }}");
+    let _ = writeln!(
+        out,
+        "  subgraph cluster_adg {{\n    label=\"adaptive distinguishing graph\";"
+    );
+    experiment_dot(sa, d.identification.adg(), "a", &mut out);
+    let _ = writeln!(out, "  }}");
+    if with_topups {
+        for (k, (e, &(q, r))) in d
+            .identification
+            .topups()
+            .iter()
+            .zip(d.identification.undistinguished_pairs())
+            .enumerate()
+        {
+            let _ = writeln!(
+                out,
+                "  subgraph cluster_topup{k} {{\n    label=\"top-up {}\";",
+                dot_escape(&set_label(sa, &[q, r]))
+            );
+            experiment_dot(sa, e, &format!("t{k}_"), &mut out);
+            let _ = writeln!(out, "  }}");
+        }
+    }
+    let _ = writeln!(out, "}}");
+    out
+}
+
+/// Writes the ADG and the top-ups as a suite JSON v1 file: test `adg` for a system in any state,
+/// then `pair-<q>-<r>` for each top-up.
+pub fn write_suite<W: Write>(sa: &SuspensionAutomaton, d: &Distinguished, out: W) -> io::Result<W> {
+    let model = suite_model(sa);
+    let mut extra = serde_json::Map::new();
+    extra.insert(
+        "undistinguished_pairs".into(),
+        json!(d.identification.undistinguished_pairs().len()),
+    );
+    let header = SuiteHeader {
+        model: model.clone(),
+        method: "distinguish".into(),
+        n: None,
+        guarantee: "state identification only: the test `adg` distinguishes every pair of \
+                    incompatible states except those listed as `pair-*` tests, which distinguish \
+                    their pair; no conformance guarantee"
+            .into(),
+        extra,
+    };
+    let mut w = SuiteWriter::begin(out, &header)?;
+    let all: Vec<StateId> = sa.states().collect();
+    let mut adg = d.identification.adg().to_test_case(sa, &all, &model);
+    adg.name = "adg".into();
+    w.write_test(&adg)?;
+    for (e, &(q, r)) in d
+        .identification
+        .topups()
+        .iter()
+        .zip(d.identification.undistinguished_pairs())
+    {
+        let mut t = e.to_test_case(sa, &[q, r], &model);
+        t.name = format!("pair-{}-{}", q.0, r.0);
+        w.write_test(&t)?;
+    }
+    w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::splitting_graph::tests::{fig_3_1, fig_3_5};
+    use crate::suite::read_suite;
+
+    #[test]
+    fn fig_3_1_report() {
+        let sa = fig_3_1();
+        let d = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
+        let r = &d.report;
+        assert_eq!(r.compatible_pairs, 2);
+        assert!((r.compatible_percent - 100.0 * 2.0 / 12.0).abs() < 1e-9);
+        assert_eq!(r.splitting_graph_nodes, 8);
+        assert_eq!(r.adg_depth, 4);
+        assert_eq!(r.undistinguished_pairs, 0);
+        assert_eq!(r.topups, 0);
+        // Leaves: xx {1}, xyax {1}, xyay {3}? The sizes count initial states per observation.
+        assert!(r.average_leaf_size >= 1.0);
+        let text = r.to_text();
+        assert!(
+            text.contains("compatible state pairs         2 (16.67%)"),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(json["adg_depth"], 4);
+        let dot = distinguish_dot(&sa, &d, true);
+        assert!(dot.contains("cluster_adg") && dot.contains("s0 -> s1"));
+    }
+
+    #[test]
+    fn suites_are_valid_and_reproducible() {
+        let sa = fig_3_5();
+        let d = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
+        assert!(d.report.topups > 0);
+        let a = String::from_utf8(write_suite(&sa, &d, Vec::new()).unwrap()).unwrap();
+        let d2 = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
+        let b = String::from_utf8(write_suite(&sa, &d2, Vec::new()).unwrap()).unwrap();
+        assert_eq!(a, b);
+        let (header, tests) = read_suite(&a).unwrap();
+        assert_eq!(tests.len(), 1 + d.report.topups);
+        for t in &tests {
+            t.validate(header.model.inputs.len(), header.model.num_output_ids())
+                .unwrap();
+        }
+        assert_eq!(tests[0].name, "adg");
+    }
+}

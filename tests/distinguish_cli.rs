@@ -1,0 +1,75 @@
+//! CLI tests of `ncomplete distinguish`.
+
+use std::process::Command;
+
+fn ncomplete(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn reports_table_3_2_metrics_of_fig_3_1() {
+    let out = ncomplete(&[
+        "distinguish",
+        "models/vdbos_fig3_1.aut",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["states"], 4);
+    assert_eq!(v["compatible_pairs"], 2);
+    assert_eq!(v["splitting_graph_nodes"], 8);
+    assert_eq!(v["adg_depth"], 4);
+    assert_eq!(v["undistinguished_pairs"], 0);
+    assert_eq!(v["topups"], 0);
+}
+
+#[test]
+fn writes_reproducible_suite_and_dot_files() {
+    let dir = std::env::temp_dir().join(format!("ncomplete-distinguish-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("s.json");
+    let dot = dir.join("g.dot");
+    let mut texts = Vec::new();
+    for _ in 0..2 {
+        let out = ncomplete(&[
+            "distinguish",
+            "models/TCP_Linux_Client.dot",
+            "--quiet",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--dot",
+            dot.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        texts.push((
+            std::fs::read_to_string(&suite).unwrap(),
+            std::fs::read_to_string(&dot).unwrap(),
+        ));
+    }
+    assert_eq!(texts[0], texts[1]);
+    let (header, tests) = ncomplete::suite::read_suite(&texts[0].0).unwrap();
+    assert_eq!(header.method, "distinguish");
+    assert_eq!(tests[0].name, "adg");
+    assert!(texts[0].1.starts_with("digraph"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_model_is_a_usage_error() {
+    let out = ncomplete(&["distinguish", "models/does_not_exist.aut"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error:"));
+}
