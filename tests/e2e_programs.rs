@@ -241,3 +241,42 @@ fn rust_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
         assert!(report.contains(expected), "{suite} on {faulty}:\n{report}");
     }
 }
+
+/// A user's own adapter (an in-process toggle machine) replaces the stdio adapter through a
+/// pytest fixture in `conftest.py` or a Rust test file of its own; generated files stay untouched.
+#[test]
+fn user_adapters_plug_in_without_editing_generated_files() {
+    let adapters = fixtures().join("adapters");
+    let package = work_dir("e2e-user-adapter-rust");
+    render("mealy.suite.json", "rust", &package);
+    std::fs::copy(
+        adapters.join("toggle_adapter.rs"),
+        package.join("tests/my_system.rs"),
+    )
+    .unwrap();
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
+    let out = Command::new(env!("CARGO"))
+        .args(["test", "--offline", "--quiet", "--test", "my_system"])
+        .current_dir(&package)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("NCOMPLETE_SUT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("2 passed"), "{}", text(&out));
+    if !pytest_available() {
+        return;
+    }
+    let dir = work_dir("e2e-user-adapter-python");
+    render("mealy.suite.json", "python", &dir);
+    std::fs::copy(adapters.join("conftest.py"), dir.join("conftest.py")).unwrap();
+    let out = Command::new("python3")
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(&dir)
+        .current_dir(&dir)
+        .env_remove("NCOMPLETE_SUT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("2 passed"), "{}", text(&out));
+}
