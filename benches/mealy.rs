@@ -3,54 +3,26 @@
 //! child process (this binary with `--case`), which reports its peak memory (VmHWM).
 //! Skipped when `../shared/models` (or `$NCOMPLETE_MODELS`) is absent.
 //!
-//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state).
+//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state). Suites are
+//! written in the words format to a temporary file. Wall time on a shared machine includes waiting
+//! for a core; the `cpu s` column is user plus system time of the case.
 
-use ncomplete::model::{Interner, Mealy, StateId};
+use ncomplete::format::LoadOptions;
+use ncomplete::model::{Mealy, Model};
 use ncomplete::render::words::write_words;
 use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Reads the `s -> t [label="in / out"]` edges of an automata-wiki DOT file (initial state: the
-/// target of `__start0`, else the first source). Benchmark-only reader of trusted files.
+/// Parses a model file with the crate's DOT reader.
 fn read_dot(path: &Path) -> Mealy {
-    let text = std::fs::read_to_string(path).expect("model file");
-    let mut states = Interner::new();
-    let (mut inputs, mut outputs) = (Interner::new(), Interner::new());
-    let mut quads = Vec::new();
-    let mut initial = None;
-    for line in text.lines() {
-        let line = line.trim();
-        let Some((src, rest)) = line.split_once("->") else {
-            continue;
-        };
-        let src = src.trim().trim_matches('"');
-        let (dst, attrs) = rest
-            .split_once('[')
-            .unwrap_or((rest.trim_end_matches(';'), ""));
-        let dst = dst.trim().trim_end_matches(';').trim().trim_matches('"');
-        if src == "__start0" {
-            initial = Some(states.intern(dst));
-            continue;
-        }
-        let Some(label) = attrs.split('"').nth(1) else {
-            continue;
-        };
-        let (i, o) = label.split_once('/').expect("in / out label");
-        let s = states.intern(src);
-        let t = states.intern(dst);
-        quads.push((
-            StateId(s.0),
-            inputs.intern(i.trim()),
-            outputs.intern(o.trim()),
-            StateId(t.0),
-        ));
+    let path = path.to_str().expect("UTF-8 path");
+    match ncomplete::format::load_model(path, &LoadOptions::default()) {
+        Ok(Model::Mealy(m)) => m,
+        Ok(_) => panic!("{path} is not a Mealy machine"),
+        Err(e) => panic!("{e}"),
     }
-    let names = states.names().to_vec();
-    let init = StateId(initial.map_or(0, |l| l.0));
-    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-    Mealy::new(name, inputs, outputs, names, init, &quads).expect("valid model")
 }
 
 fn peak_kb() -> u64 {
@@ -64,6 +36,17 @@ fn peak_kb() -> u64 {
         .unwrap_or(0)
 }
 
+/// User plus system CPU seconds of this process (the machine may be shared, so wall time alone
+/// overstates our cost).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields after the command name: state is 0, utime is 11, stime is 12 (clock ticks).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn method(name: &str) -> MealyMethod {
     *MealyMethod::ALL
         .iter()
@@ -71,7 +54,8 @@ fn method(name: &str) -> MealyMethod {
         .expect("method name")
 }
 
-/// Child: parse, generate, write to `out`; print "tests symbols seconds peak_kb identifiers".
+/// Child: parse, generate, write to `out`; print "tests symbols seconds peak_kb identifiers
+/// cpu_seconds".
 fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
     let t0 = Instant::now();
     let m = read_dot(model);
@@ -79,12 +63,13 @@ fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
     let file = std::fs::File::create(out).unwrap();
     let stats = write_words(BufWriter::with_capacity(1 << 20, file), &suite).unwrap();
     println!(
-        "{} {} {:.2} {} {}",
+        "{} {} {:.2} {} {} {:.2}",
         stats.tests,
         stats.symbols,
         t0.elapsed().as_secs_f64(),
         peak_kb(),
-        suite.family().kind().name()
+        suite.family().kind().name(),
+        cpu_seconds()
     );
 }
 
@@ -157,8 +142,8 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     let out = std::env::temp_dir().join(format!("ncomplete-bench-{}.txt", std::process::id()));
     println!(
-        "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>9} {:<7}  peers / targets",
-        "model", "method", "E", "tests", "symbols", "seconds", "peak MB", "ids"
+        "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>8} {:>9} {:<7}  peers / targets",
+        "model", "method", "E", "tests", "symbols", "wall s", "cpu s", "peak MB", "ids"
     );
     for (model, m, e, peer) in cases {
         let res = std::process::Command::new(&exe)
@@ -173,7 +158,7 @@ fn main() {
             .unwrap();
         let line = String::from_utf8_lossy(&res.stdout);
         let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 5 {
+        if f.len() < 6 {
             println!(
                 "{}: failed: {}",
                 model.display(),
@@ -182,13 +167,14 @@ fn main() {
             continue;
         }
         println!(
-            "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>9.1} {:<7}  {}",
+            "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>8} {:>9.1} {:<7}  {}",
             model.file_stem().unwrap().to_string_lossy(),
             m,
             e,
             f[0],
             f[1],
             f[2],
+            f[5],
             f[3].parse::<f64>().unwrap_or(0.0) / 1024.0,
             f[4],
             peer

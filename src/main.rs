@@ -26,6 +26,13 @@ enum Command {
     Info(InfoArgs),
     /// Convert a model to another format.
     Convert(ConvertArgs),
+    /// Decide whether an implementation model conforms to a specification model: ioco (or uioco),
+    /// Mealy equivalence, or conf(D,F) for desired and forbidden behaviour. Exit status 0 conforms,
+    /// 1 does not (with a shortest counterexample), 2 bad input.
+    Check(CheckArgs),
+    /// Write seeded mutants of a model (output, transfer, added/removed output and cloned-state
+    /// faults within a state bound), each with its exact verdict, plus index.json.
+    Mutate(MutateArgs),
     /// Render a suite as TTCN-3-like text, a pytest module or a Cargo package.
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
@@ -35,6 +42,88 @@ enum Command {
     /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
     /// adaptive distinguishing graph and pairwise top-ups.
     Distinguish(DistinguishArgs),
+    /// Generate a complete test suite from a model.
+    Generate(GenerateArgs),
+}
+
+/// Suite generation methods (Mealy methods now; other model types add theirs here).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GenerateMethod {
+    /// Chow's W method: one characterisation set after every prefix.
+    W,
+    /// Wp: characterisation set, then identification sets.
+    Wp,
+    /// HSI with pairwise shortest separating sequences.
+    Hsi,
+    /// HSI with harmonised identifiers from a greedy splitting tree.
+    HsiSt,
+    /// Hybrid adaptive distinguishing sequences with harmonised top-up.
+    Hads,
+    /// UIO sequences (not complete).
+    Uio,
+    /// UIOv: UIO sequences with the uniqueness check.
+    Uiov,
+    /// The smallest suite among several identifier families.
+    Auto,
+}
+
+impl GenerateMethod {
+    fn mealy(self) -> ncomplete::suite::mealy::MealyMethod {
+        use ncomplete::suite::mealy::MealyMethod as M;
+        match self {
+            GenerateMethod::W => M::W,
+            GenerateMethod::Wp => M::Wp,
+            GenerateMethod::Hsi => M::Hsi,
+            GenerateMethod::HsiSt => M::HsiSt,
+            GenerateMethod::Hads => M::Hads,
+            GenerateMethod::Uio => M::Uio,
+            GenerateMethod::Uiov => M::Uiov,
+            GenerateMethod::Auto => M::Auto,
+        }
+    }
+}
+
+/// Suite file formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SuiteFileFormat {
+    /// One test per line, inputs separated by spaces (Mealy suites).
+    Words,
+    /// Suite JSON version 1.
+    Json,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// The model file.
+    model: String,
+    /// Model format (default: from the file extension).
+    #[arg(long, value_name = "aut|dot|yaml|json")]
+    model_format: Option<Format>,
+    /// Initial state by name (overrides the file).
+    #[arg(long, value_name = "STATE")]
+    initial: Option<String>,
+    /// Complete a partial Mealy machine first: missing inputs loop (`self-loop`) or go to a new
+    /// sink (`sink`), with output `undefined`.
+    #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
+    complete: Option<String>,
+    /// The method.
+    #[arg(long, value_enum, default_value = "auto")]
+    method: GenerateMethod,
+    /// Extra states the implementation may have beyond the minimised model.
+    #[arg(long, value_name = "E", default_value_t = 0)]
+    extra_states: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: SuiteFileFormat,
+    /// Output file (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    out: String,
+    /// Keep tests that are prefixes of other tests.
+    #[arg(long)]
+    keep_prefixes: bool,
+    /// Print tests, total input symbols, the longest test and the time on stderr.
+    #[arg(long)]
+    stats: bool,
 }
 
 #[derive(Args)]
@@ -308,6 +397,104 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     format::write_text(None, &text)
 }
 
+#[derive(Args)]
+struct CheckArgs {
+    /// The specification model file.
+    spec: String,
+    /// The implementation model file.
+    imp: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Check uioco (TorX thesis Def. 2.2.17): only traces whose inputs every possible
+    /// specification state accepts.
+    #[arg(long)]
+    uioco: bool,
+    /// What an input the implementation refuses means: `reject` (an error naming the state and
+    /// input, when the verdict depends on it), `self-loop` (the input is ignored, as JTorX
+    /// completes models) or `cut` (behaviour after it is not observed, as EVEREST does).
+    #[arg(long, value_name = "reject|self-loop|cut", default_value = "reject")]
+    missing_inputs: ncomplete::check::MissingInputs,
+    /// Two Mealy machines: quasi-equivalence (inputs the specification leaves undefined are
+    /// don't-care) instead of equivalence.
+    #[arg(long)]
+    quasi: bool,
+    /// Desired behaviour D of conf(D,F), a regular expression over labels (`a b`, `a;b`, `a|b`,
+    /// `a*`, `a+`, `a?`, `.`, `()`, quoted labels).
+    #[arg(long, value_name = "REGEX", group = "d")]
+    desired: Option<String>,
+    /// Desired behaviour D read from a file holding a regular expression.
+    #[arg(long, value_name = "FILE", group = "d")]
+    desired_file: Option<String>,
+    /// Desired behaviour D: the traces of a model file.
+    #[arg(long, value_name = "MODEL", group = "d")]
+    desired_model: Option<String>,
+    /// Forbidden behaviour F of conf(D,F), a regular expression over labels.
+    #[arg(long, value_name = "REGEX", group = "f")]
+    forbidden: Option<String>,
+    /// Forbidden behaviour F read from a file holding a regular expression.
+    #[arg(long, value_name = "FILE", group = "f")]
+    forbidden_file: Option<String>,
+    /// Forbidden behaviour F: the traces of a model file.
+    #[arg(long, value_name = "MODEL", group = "f")]
+    forbidden_model: Option<String>,
+    /// Largest number of states built when determinising an LTS.
+    #[arg(long, default_value_t = ncomplete::check::DEFAULT_BUDGET)]
+    budget: usize,
+}
+
+impl CheckArgs {
+    fn language(
+        &self,
+        text: &Option<String>,
+        file: &Option<String>,
+        model: &Option<String>,
+        option: &str,
+        quiet: bool,
+    ) -> Result<Option<ncomplete::check::LanguageSource>, Error> {
+        use ncomplete::check::LanguageSource;
+        Ok(if let Some(t) = text {
+            Some(LanguageSource::Regex {
+                text: t.clone(),
+                source: option.to_owned(),
+            })
+        } else if let Some(f) = file {
+            let t = std::fs::read_to_string(f).map_err(|e| Error::io(f.as_str(), e))?;
+            Some(LanguageSource::Regex {
+                text: t,
+                source: f.clone(),
+            })
+        } else if let Some(m) = model {
+            Some(LanguageSource::Model(self.model_args.load(m, quiet)?))
+        } else {
+            None
+        })
+    }
+}
+
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("bound").required(true).args(["n", "extra_states"]))]
+struct MutateArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Number of mutants.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// Mutants have at most N states.
+    #[arg(long, value_name = "N")]
+    n: Option<usize>,
+    /// Mutants have at most E states more than the model.
+    #[arg(long, value_name = "E")]
+    extra_states: Option<usize>,
+    /// Seed of the generator: the same seed gives the same mutants.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Directory for the mutant files and index.json.
+    #[arg(long, value_name = "DIR")]
+    out: String,
+}
+
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
     match cli.command {
@@ -326,6 +513,68 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             let model = a.model_args.load(&a.model, quiet)?;
             let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
+        }
+        Command::Check(a) => {
+            let spec = a.model_args.load(&a.spec, quiet)?;
+            let imp = a.model_args.load(&a.imp, quiet)?;
+            let req = ncomplete::check::CheckRequest {
+                uioco: a.uioco,
+                missing_inputs: a.missing_inputs,
+                quasi: a.quasi,
+                desired: a.language(
+                    &a.desired,
+                    &a.desired_file,
+                    &a.desired_model,
+                    "--desired",
+                    quiet,
+                )?,
+                forbidden: a.language(
+                    &a.forbidden,
+                    &a.forbidden_file,
+                    &a.forbidden_model,
+                    "--forbidden",
+                    quiet,
+                )?,
+                budget: a.budget,
+            };
+            let report = ncomplete::check::check_models(&spec, &a.spec, &imp, &a.imp, &req)?;
+            format::write_text(None, &report.text)?;
+            if !report.conforms {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Mutate(a) => {
+            use ncomplete::audit::{self, MutateOptions, SizeBound};
+            let model = a.model_args.load(&a.model, quiet)?;
+            let bound = match (a.n, a.extra_states) {
+                (Some(n), _) => SizeBound::States(n),
+                (None, Some(e)) => SizeBound::Extra(e),
+                (None, None) => {
+                    return Err(Error::Usage("give --n N or --extra-states E".into()));
+                }
+            };
+            let opts = MutateOptions {
+                count: a.count,
+                bound,
+                seed: a.seed,
+            };
+            let original = audit::mutable_model(&model, &a.model)?;
+            let mutants = audit::mutants(&original, &opts)?;
+            if mutants.len() < a.count && !quiet {
+                eprintln!(
+                    "warning: only {} distinct mutants found (asked for {})",
+                    mutants.len(),
+                    a.count
+                );
+            }
+            let summary = audit::write_mutants(
+                std::path::Path::new(&a.out),
+                &a.model,
+                &original,
+                &opts,
+                &mutants,
+            )?;
+            format::write_text(None, &summary)?;
         }
         Command::Render(a) => {
             let target = ncomplete::render::Format::parse(&a.format)
@@ -384,6 +633,49 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             return Ok(ExitCode::from(ncomplete::exec::commands::exit_status(
                 verdict,
             )));
+        }
+        Command::Generate(a) => {
+            let start = std::time::Instant::now();
+            let model_args = ModelArgs {
+                format: a.model_format,
+                initial: a.initial.clone(),
+                ..ModelArgs::default()
+            };
+            let model = model_args.load(&a.model, quiet)?;
+            let Model::Mealy(mut mealy) = model else {
+                return Err(Error::Usage(format!(
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system",
+                    a.model
+                )));
+            };
+            if let Some(c) = &a.complete {
+                let how = if c == "sink" {
+                    ncomplete::model::Completion::Sink
+                } else {
+                    ncomplete::model::Completion::SelfLoop
+                };
+                mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| {
+                    Error::Model {
+                        path: a.model.clone(),
+                        source,
+                    }
+                })?;
+            }
+            let options = ncomplete::suite::mealy::MealySuiteOptions {
+                method: a.method.mealy(),
+                extra_states: a.extra_states,
+                prune_prefixes: !a.keep_prefixes,
+            };
+            let format = match a.format {
+                SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
+                SuiteFileFormat::Json => ncomplete::render::words::MealySuiteFormat::Json,
+            };
+            let stats = ncomplete::render::words::generate_mealy_suite(
+                &mealy, &a.model, options, format, &a.out, !quiet,
+            )?;
+            if a.stats {
+                eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -4,5 +4,8 @@
 pub mod mutate;
 pub mod rng;
 
-pub use mutate::{FaultKind, Mutant, MutantModel, MutateOptions, SizeBound, mutants};
+pub use mutate::{
+    FaultKind, Mutant, MutantModel, MutateOptions, SizeBound, mutable_model, mutants, verdict,
+    write_mutants,
+};
 pub use rng::SplitMix64;

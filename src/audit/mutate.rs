@@ -13,10 +13,15 @@
 //! (van den Bos: SAIE). Every mutant has at most the bound's number of states.
 
 use crate::check::{IocoOptions, MissingInputs, Observable, check_ioco, check_mealy};
-use crate::model::{LabelId, Mealy, StateId, SuspensionAutomaton};
+use crate::format::{Format, write_model, write_suspension};
+use crate::model::{
+    LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
+};
 use crate::{Error, Result};
 use rayon::prelude::*;
+use serde_json::json;
 use std::collections::HashSet;
+use std::path::Path;
 
 use super::rng::SplitMix64;
 
@@ -665,6 +670,97 @@ fn mutate_mealy(
         source,
     })?;
     Ok(Some((kind, desc, MutantModel::Mealy(mutant))))
+}
+
+/// The mutable form of a model read from a file: a Mealy machine as it is, an LTS as its
+/// suspension automaton (kept as written when it already is one).
+pub fn mutable_model(model: &Model, path: &str) -> Result<MutantModel> {
+    Ok(match model {
+        Model::Mealy(m) => MutantModel::Mealy(m.clone()),
+        Model::Lts(l) => {
+            let direct = (l.is_deterministic() && l.alphabet.quiescence().is_some())
+                .then(|| {
+                    SuspensionAutomaton::new(
+                        l.name.clone(),
+                        l.alphabet.clone(),
+                        l.state_names().to_vec(),
+                        l.initial(),
+                        l.triples().collect(),
+                    )
+                    .ok()
+                })
+                .flatten();
+            match direct {
+                Some(sa) => MutantModel::Suspension(sa),
+                None => MutantModel::Suspension(
+                    lts_to_suspension(l, &SuspensionOptions::default()).map_err(|source| {
+                        Error::Model {
+                            path: path.to_owned(),
+                            source,
+                        }
+                    })?,
+                ),
+            }
+        }
+    })
+}
+
+/// Writes every mutant as a model file into `dir` (suspension automata as `.aut` with explicit
+/// `delta`, Mealy machines as DOT) and `index.json` describing them; returns the summary line.
+pub fn write_mutants(
+    dir: &Path,
+    model_path: &str,
+    original: &MutantModel,
+    opts: &MutateOptions,
+    mutants: &[Mutant],
+) -> Result<String> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let mut entries = Vec::with_capacity(mutants.len());
+    for m in mutants {
+        let (file, text) = match &m.model {
+            MutantModel::Suspension(sa) => {
+                (format!("{}.aut", m.name), write_suspension(sa, Format::Aut))
+            }
+            MutantModel::Mealy(me) => (
+                format!("{}.dot", m.name),
+                write_model(&Model::Mealy(me.clone()), Format::Dot),
+            ),
+        };
+        let path = dir.join(&file);
+        std::fs::write(&path, text).map_err(|e| Error::io(path.display().to_string(), e))?;
+        entries.push(json!({
+            "file": file,
+            "kind": m.kind.as_str(),
+            "description": m.description,
+            "states": m.model.num_states(),
+            "conforms": m.conforms,
+        }));
+    }
+    let n0 = original.num_states();
+    let (kind, relation) = match original {
+        MutantModel::Suspension(_) => ("suspension", "ioco"),
+        MutantModel::Mealy(_) => ("mealy", "equivalence"),
+    };
+    let index = json!({
+        "model": model_path,
+        "model_kind": kind,
+        "relation": relation,
+        "states": n0,
+        "max_states": opts.bound.max_states(n0),
+        "seed": opts.seed,
+        "mutants": entries,
+    });
+    let path = dir.join("index.json");
+    let mut text = serde_json::to_string_pretty(&index).unwrap_or_default();
+    text.push('\n');
+    std::fs::write(&path, text).map_err(|e| Error::io(path.display().to_string(), e))?;
+    let conforming = mutants.iter().filter(|m| m.conforms).count();
+    Ok(format!(
+        "wrote {} mutants of {model_path} ({conforming} conforming, {} not) to {}\n",
+        mutants.len(),
+        mutants.len() - conforming,
+        dir.display()
+    ))
 }
 
 #[cfg(test)]

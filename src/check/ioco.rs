@@ -31,6 +31,18 @@ pub enum MissingInputs {
     Cut,
 }
 
+impl std::str::FromStr for MissingInputs {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "reject" => Ok(MissingInputs::Reject),
+            "self-loop" => Ok(MissingInputs::SelfLoop),
+            "cut" => Ok(MissingInputs::Cut),
+            _ => Err(format!("found `{s}`, expected reject, self-loop or cut")),
+        }
+    }
+}
+
 /// Options of the ioco check.
 #[derive(Copy, Clone, Debug)]
 pub struct IocoOptions {

@@ -3,6 +3,7 @@
 //! conformance conf(D,F) of EVEREST (seed 003, Def. 5, Prop. 1-2). Every negative verdict comes
 //! with a shortest witness found by breadth-first search over the product of the models.
 
+pub mod command;
 pub mod ioco;
 pub mod language;
 pub mod mealy;
@@ -11,6 +12,7 @@ pub mod regex;
 #[cfg(test)]
 mod tests;
 
+pub use command::{CheckReport, CheckRequest, LanguageSource, check_models};
 pub use ioco::{IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs, check_ioco};
 pub use language::{Language, LanguageVerdict, LanguageWitness, Violation, check_language};
 pub use mealy::{MealyDifference, MealyVerdict, check_mealy};

@@ -3,11 +3,12 @@
 //! (TorX thesis Def. 2.2.12; van den Bos Def. 2.1).
 //!
 //! A [`SuspensionAutomaton`] is mapped directly. An [`Lts`] is determinised on the fly over its
-//! reachable τ-closed state sets, with a budget on the number of sets: quiescence δ leads from a set
-//! to its quiescent states (no output enabled, and stable). Divergent states (on τ-cycles) count as
-//! not quiescent (fairness: the cycle is left eventually), unless no stable state can be reached
-//! from them at all: such a livelock shows no output ever, so it is observed as quiescence. If the LTS already carries explicit quiescence transitions, they are kept as
-//! written and no quiescence is derived. Every observation state also records the inputs enabled in
+//! reachable τ-closed state sets with the semantics of [`crate::model::lts_to_suspension`] under fair
+//! divergence (a test checks that both build the same automaton), within a budget on the number of
+//! sets: δ leads from a set to its quiescent members (stable, no output) and along explicit δ
+//! transitions; divergent states are not quiescent, except in a livelock (no member offers an
+//! output or δ), where δ leads to input-only copies of the divergent members. Building lazily
+//! explores only what a check needs. Every observation state also records the inputs enabled in
 //! *all* stable states of its set (TorX thesis Sec. 4.2.6), needed for uioco (Def. 2.2.17).
 
 use super::CheckError;
@@ -40,37 +41,6 @@ impl Observable<'_> {
             })
             .collect()
     }
-}
-
-/// Per state: whether no stable state is reachable from it by internal steps (a livelock, which
-/// an observer cannot tell from quiescence).
-fn livelocked_states(lts: &Lts) -> Vec<bool> {
-    let n = lts.num_states();
-    let mut rev: Vec<Vec<StateId>> = vec![Vec::new(); n];
-    let mut reaches_stable = vec![false; n];
-    let mut stack = Vec::new();
-    for s in lts.states() {
-        let mut stable = true;
-        for &(l, t) in lts.transitions_from(s) {
-            if lts.alphabet.is_internal(l) {
-                stable = false;
-                rev[t.index()].push(s);
-            }
-        }
-        if stable {
-            reaches_stable[s.index()] = true;
-            stack.push(s);
-        }
-    }
-    while let Some(t) = stack.pop() {
-        for &s in &rev[t.index()] {
-            if !reaches_stable[s.index()] {
-                reaches_stable[s.index()] = true;
-                stack.push(s);
-            }
-        }
-    }
-    reaches_stable.into_iter().map(|r| !r).collect()
 }
 
 /// The labels of both models, by name; quiescence of either model maps to one label.
@@ -203,9 +173,9 @@ pub struct Observer<'a> {
     model: Observable<'a>,
     label_map: Vec<Option<LabelId>>,
     budget: usize,
-    derive_quiescence: bool,
     self_loop_inputs: Vec<LabelId>,
-    livelock: Vec<bool>,
+    divergent: Vec<bool>,
+    output_labels: Vec<bool>,
     sets: Vec<Vec<StateId>>,
     set_index: HashMap<Vec<StateId>, u32>,
     /// Per built state: enabled labels with targets (sorted by label) and the inputs enabled in all
@@ -233,9 +203,12 @@ impl<'a> Observer<'a> {
             model,
             label_map,
             budget,
-            derive_quiescence: false,
             self_loop_inputs: Vec::new(),
-            livelock: Vec::new(),
+            divergent: Vec::new(),
+            output_labels: vocab
+                .ids()
+                .map(|l| vocab.kind(l) == LabelKind::Output)
+                .collect(),
             sets: Vec::new(),
             set_index: HashMap::new(),
             built: Vec::new(),
@@ -248,9 +221,7 @@ impl<'a> Observer<'a> {
                 }
             }
             Observable::Lts(lts) => {
-                let q = lts.alphabet.quiescence();
-                o.derive_quiescence = !lts.triples().any(|(_, l, _)| Some(l) == q);
-                o.livelock = livelocked_states(lts);
+                o.divergent = crate::model::divergent_states(lts);
                 let init = o.closure(vec![lts.initial()]);
                 o.set_index.insert(init.clone(), 0);
                 o.sets.push(init);
@@ -283,9 +254,16 @@ impl<'a> Observer<'a> {
         match self.model {
             Observable::Suspension(sa) => sa.state_name(StateId(q)).to_owned(),
             Observable::Lts(lts) => {
-                let names: Vec<&str> = self.sets[q as usize]
+                let n = lts.num_states();
+                let names: Vec<String> = self.sets[q as usize]
                     .iter()
-                    .map(|&s| lts.state_name(s))
+                    .map(|&s| {
+                        if s.index() < n {
+                            lts.state_name(s).to_owned()
+                        } else {
+                            format!("d-{}", lts.state_name(StateId(s.0 - n as u32)))
+                        }
+                    })
                     .collect();
                 format!("{{{}}}", names.join(","))
             }
@@ -296,8 +274,12 @@ impl<'a> Observer<'a> {
         let Observable::Lts(lts) = self.model else {
             return set;
         };
+        let n = lts.num_states();
         let mut seen: BTreeSet<StateId> = set.iter().copied().collect();
         while let Some(s) = set.pop() {
+            if s.index() >= n {
+                continue;
+            }
             for &(l, t) in lts.transitions_from(s) {
                 if lts.alphabet.is_internal(l) && seen.insert(t) {
                     set.push(t);
@@ -355,6 +337,8 @@ impl<'a> Observer<'a> {
             }
             Observable::Lts(lts) => {
                 let set = self.sets[q as usize].clone();
+                let n = lts.num_states();
+                let delta = self.quiescence_label();
                 let mut succ: std::collections::BTreeMap<LabelId, BTreeSet<StateId>> =
                     Default::default();
                 let mut quiescent = Vec::new();
@@ -365,19 +349,31 @@ impl<'a> Observer<'a> {
                     let mut stable = true;
                     let mut has_output = false;
                     let mut inputs = BTreeSet::new();
-                    for &(l, t) in lts.transitions_from(s) {
+                    // A copy `n + s` of a divergent state keeps its inputs and is quiescent.
+                    let (real, is_copy) = if s.index() >= n {
+                        (StateId(s.0 - n as u32), true)
+                    } else {
+                        (s, false)
+                    };
+                    for &(l, t) in lts.transitions_from(real) {
                         match self.label_map[l.index()] {
-                            None => stable = false,
-                            Some(v) => {
-                                succ.entry(v).or_default().insert(t);
-                                match lts.alphabet.kind(l) {
-                                    LabelKind::Input => {
-                                        inputs.insert(v);
-                                    }
-                                    _ => has_output = true,
+                            None => stable = stable && is_copy,
+                            Some(v) => match lts.alphabet.kind(l) {
+                                LabelKind::Input => {
+                                    succ.entry(v).or_default().insert(t);
+                                    inputs.insert(v);
                                 }
-                            }
+                                _ if is_copy => {}
+                                _ => {
+                                    succ.entry(v).or_default().insert(t);
+                                    has_output = true;
+                                }
+                            },
                         }
+                    }
+                    if is_copy {
+                        succ.entry(delta).or_default().insert(s);
+                        has_output = true;
                     }
                     all_inputs.extend(inputs.iter().copied());
                     for &a in &self.self_loop_inputs {
@@ -385,7 +381,7 @@ impl<'a> Observer<'a> {
                             succ.entry(a).or_default().insert(s);
                         }
                     }
-                    if !has_output && (stable || self.livelock[s.index()]) {
+                    if stable && !has_output {
                         quiescent.push(s);
                     }
                     if stable {
@@ -396,16 +392,24 @@ impl<'a> Observer<'a> {
                         });
                     }
                 }
-                let mut edges = Vec::with_capacity(succ.len() + 1);
-                let mut targets: Vec<(LabelId, Vec<StateId>)> = succ
-                    .into_iter()
-                    .map(|(l, ts)| (l, ts.into_iter().collect()))
-                    .collect();
-                if self.derive_quiescence && !quiescent.is_empty() {
-                    targets.push((self.quiescence_label(), quiescent));
+                if !quiescent.is_empty() {
+                    succ.entry(delta).or_default().extend(quiescent);
                 }
-                for (l, ts) in targets {
-                    let closed = self.closure(ts);
+                if !succ.keys().any(|&l| self.is_output_label(l)) {
+                    // A livelock: no member offers an output or quiescence, so the set runs into
+                    // τ-cycles without output; δ leads to the copies of its divergent members.
+                    let copies: BTreeSet<StateId> = set
+                        .iter()
+                        .filter(|s| s.index() < n && self.divergent[s.index()])
+                        .map(|s| StateId(s.0 + n as u32))
+                        .collect();
+                    if !copies.is_empty() {
+                        succ.insert(delta, copies);
+                    }
+                }
+                let mut edges = Vec::with_capacity(succ.len());
+                for (l, ts) in succ {
+                    let closed = self.closure(ts.into_iter().collect());
                     edges.push((l, self.intern(closed)?));
                 }
                 edges.sort_unstable();
@@ -419,6 +423,10 @@ impl<'a> Observer<'a> {
         };
         self.built[q as usize] = Some(entry);
         Ok(())
+    }
+
+    fn is_output_label(&self, l: LabelId) -> bool {
+        self.output_labels[l.index()]
     }
 
     fn quiescence_label(&self) -> LabelId {
@@ -456,52 +464,6 @@ impl<'a> Observer<'a> {
     }
 }
 
-/// The suspension automaton of a model: its reachable observation states with their
-/// transitions (for an LTS, the determinisation described in the module documentation).
-pub fn suspension_of(
-    model: Observable<'_>,
-    budget: usize,
-) -> Result<SuspensionAutomaton, crate::Error> {
-    if let Observable::Suspension(sa) = model {
-        return Ok(sa.clone());
-    }
-    let vocab = Vocabulary::of(&[model])?;
-    let mut obs = Observer::new(model, &vocab, budget);
-    let mut alphabet = crate::model::Alphabet::new();
-    let model_error = |source| crate::Error::Model {
-        path: match model {
-            Observable::Lts(l) => l.name.clone(),
-            Observable::Suspension(s) => s.name.clone(),
-        },
-        source,
-    };
-    for l in vocab.ids() {
-        let r = if l == vocab.quiescence() {
-            alphabet.set_quiescence(vocab.name(l))
-        } else {
-            alphabet.add(vocab.name(l), vocab.kind(l))
-        };
-        r.map_err(|e| model_error(e.into()))?;
-    }
-    let mut triples = Vec::new();
-    let mut q = 0u32;
-    while (q as usize) < obs.num_states() {
-        for &(l, t) in obs.enabled(q)? {
-            triples.push((StateId(q), l, StateId(t)));
-        }
-        q += 1;
-    }
-    let names = (0..obs.num_states() as u32)
-        .map(|q| obs.state_name(q))
-        .collect();
-    let name = match model {
-        Observable::Lts(l) => l.name.clone(),
-        Observable::Suspension(s) => s.name.clone(),
-    };
-    SuspensionAutomaton::new(name, alphabet, names, StateId(obs.initial()), triples)
-        .map_err(model_error)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,21 +496,6 @@ mod tests {
         assert_eq!(o.state_name(d), "{1}");
         let x = v.get("x").unwrap();
         assert_eq!(o.after(q0, x).unwrap(), None);
-    }
-
-    #[test]
-    fn suspension_automaton_of_an_lts() {
-        let lts = lts_from_marked(
-            "t",
-            3,
-            &[(0, "tau", 1), (0, "?a", 2), (1, "?b", 2), (2, "!x", 0)],
-        )
-        .unwrap();
-        let sa = suspension_of(Observable::Lts(&lts), 100).unwrap();
-        assert_eq!(sa.state_names(), ["{0,1}", "{2}", "{1}"]);
-        // {0,1}: delta, ?a, ?b; {2}: !x; {1}: delta, ?b.
-        assert_eq!(sa.num_transitions(), 3 + 1 + 2);
-        assert!(sa.blocking_state().is_none());
     }
 
     #[test]

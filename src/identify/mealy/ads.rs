@@ -250,6 +250,13 @@ impl LySplittingTree {
         }
     }
 
+    /// The sequence of the lowest node containing all `states`, if that node is split: a valid
+    /// word (it never merges two of them) on which they do not all answer alike.
+    pub(crate) fn sigma_for(&self, states: &[u32]) -> Option<&[LabelId]> {
+        self.lowest_containing(states)
+            .and_then(|v| self.nodes[v as usize].sigma.as_deref())
+    }
+
     /// Whether every leaf is a single state, i.e. the machine has an adaptive distinguishing
     /// sequence.
     pub fn is_complete(&self) -> bool {

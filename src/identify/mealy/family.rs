@@ -20,7 +20,7 @@
 //! Every family except UIO is harmonised: two different states have a common word (up to
 //! prefixes) that separates them, which is what m-completeness of the HSI scheme needs.
 
-use super::ads::Ads;
+use super::ads::LySplittingTree;
 use super::splitting::SplittingTree;
 use super::uio::UioSet;
 use crate::model::{LabelId, Mealy, StateId};
@@ -110,13 +110,12 @@ impl WordTable {
 
 impl Family {
     /// Builds the family of `kind` for a complete minimal machine `m` from its splitting tree,
-    /// its (possibly partial) ADS (needed by `Hads`, `Uio`, `Uiov`) and UIO sequences (needed by
-    /// `Uio`, `Uiov`).
+    /// its Lee–Yannakakis tree (needed by `Hads`) and UIO sequences (needed by `Uio`, `Uiov`).
     pub fn build(
         m: &Mealy,
         kind: FamilyKind,
         tree: &SplittingTree,
-        ads: Option<&Ads>,
+        ly: Option<&LySplittingTree>,
         uio: Option<&UioSet>,
     ) -> Family {
         let n = m.num_states();
@@ -152,25 +151,8 @@ impl Family {
                 }
             }
             FamilyKind::Hads => {
-                let ads = ads.expect("hybrid-ADS needs the ADS");
-                for s in m.states() {
-                    per_state[s.index()] = vec![table.id(ads.word(m, s))];
-                }
-                // Top up each ADS leaf with harmonised identifiers of a greedy splitting tree
-                // restricted to the leaf's states.
-                for s in m.states() {
-                    let leaf = ads.leaf_states(s);
-                    if leaf.len() < 2 || leaf[0] != s {
-                        continue;
-                    }
-                    let block: Vec<u32> = leaf.iter().map(|t| t.0).collect();
-                    for (t, words) in greedy_identifiers(m, tree, block) {
-                        for w in words {
-                            let id = table.id(w);
-                            per_state[t as usize].push(id);
-                        }
-                    }
-                }
+                let ly = ly.expect("hybrid-ADS needs the Lee-Yannakakis tree");
+                return Family::build_adaptive(m, tree, ly, AdaptiveConfig::default());
             }
             FamilyKind::Uio | FamilyKind::Uiov => {
                 let uio = uio.expect("UIO families need UIO sequences");
@@ -202,6 +184,39 @@ impl Family {
             per_state,
             global,
             without_uio,
+        }
+    }
+
+    /// The hybrid-ADS family with the given choice of splitting words: each state's word of an
+    /// adaptive sequence (which may merge states), topped up, for the states it leaves together,
+    /// by an adaptive sequence started afresh on just those states, and so on.
+    pub fn build_adaptive(
+        m: &Mealy,
+        tree: &SplittingTree,
+        ly: &LySplittingTree,
+        cfg: AdaptiveConfig,
+    ) -> Family {
+        let n = m.num_states();
+        let mut table = WordTable::default();
+        let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut blocks: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+        while let Some(block) = blocks.pop() {
+            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg);
+            for (s, w) in words {
+                let id = table.id(w);
+                per_state[s as usize].push(id);
+            }
+            blocks.extend(merged.into_iter().rev());
+        }
+        for set in &mut per_state {
+            table.normalise(set);
+        }
+        Family {
+            kind: FamilyKind::Hads,
+            words: table.words,
+            per_state,
+            global: None,
+            without_uio: 0,
         }
     }
 
@@ -274,6 +289,158 @@ fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -
         queue.extend(parts.into_iter().filter(|p| p.len() > 1));
     }
     out
+}
+
+/// How the adaptive sequences of the hybrid-ADS family choose their splitting words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdaptiveConfig {
+    /// Splitting-tree nodes considered per step (top-down in the tree induced by the states).
+    pub candidates: usize,
+    /// Also consider, for every input `a`, `a` followed by the word separating the successors.
+    pub input_candidates: bool,
+    /// Rank by merged states per class instead of merged states first, then classes.
+    pub ratio_score: bool,
+}
+
+impl Default for AdaptiveConfig {
+    fn default() -> Self {
+        AdaptiveConfig {
+            candidates: 16,
+            input_candidates: false,
+            ratio_score: false,
+        }
+    }
+}
+
+/// Words per state of a block, and the blocks of states left together.
+type AdaptiveResult = (Vec<(u32, Vec<LabelId>)>, Vec<Vec<u32>>);
+
+/// A node of the adaptive sequence under construction: (initial state, current state) pairs and
+/// the word applied so far.
+type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
+
+/// An adaptive distinguishing sequence that may merge states: every node applies, to the current
+/// states of the initial states it still confuses, the Lee–Yannakakis sequence of their lowest
+/// common block when it is split (a valid word: nothing merges), and otherwise the candidate
+/// splitting-tree word that merges the fewest states, then splits into the most classes, then is
+/// shortest. Returns the input word the sequence applies from each state of `block` and the sets
+/// of initial states whose current states merged (they need a top-up).
+fn adaptive_identifiers(
+    m: &Mealy,
+    tree: &SplittingTree,
+    ly: &LySplittingTree,
+    block: Vec<u32>,
+    cfg: AdaptiveConfig,
+) -> AdaptiveResult {
+    let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
+    let mut words: Vec<(u32, Vec<LabelId>)> = Vec::with_capacity(block.len());
+    let mut merged: Vec<Vec<u32>> = Vec::new();
+    let root: Vec<(u32, u32)> = block.into_iter().map(|s| (s, s)).collect();
+    let mut stack: Vec<AdaptiveNode> = vec![(root, Vec::new())];
+    while let Some((set, word)) = stack.pop() {
+        let mut currents: Vec<u32> = set.iter().map(|x| x.1).collect();
+        currents.sort_unstable();
+        currents.dedup();
+        if currents.len() == 1 {
+            for &(init, _) in &set {
+                words.push((init, word.clone()));
+            }
+            if set.len() > 1 {
+                let mut block: Vec<u32> = set.iter().map(|x| x.0).collect();
+                block.sort_unstable();
+                merged.push(block);
+            }
+            continue;
+        }
+        let mut cands: Vec<Vec<LabelId>> = Vec::new();
+        if let Some(sigma) = ly.sigma_for(&currents) {
+            cands.push(sigma.to_vec());
+        }
+        cands.extend(
+            candidates(tree, &currents, &leaf, cfg.candidates)
+                .into_iter()
+                .map(|v| tree.word(v)),
+        );
+        if cfg.input_candidates {
+            for a in m.input_ids() {
+                let image: Vec<u32> = currents
+                    .iter()
+                    .map(|&q| m.step(StateId(q), a).expect("complete").0.0)
+                    .collect();
+                let mut top = leaf[image[0] as usize];
+                for &q in &image[1..] {
+                    top = tree.lca(top, leaf[q as usize]);
+                }
+                let mut w = vec![a];
+                if tree.is_internal(top) {
+                    w.extend(tree.word(top));
+                }
+                cands.push(w);
+            }
+        }
+        // (merged currents, -classes, length, candidate index)
+        let mut best: Option<((usize, isize, usize), usize)> = None;
+        for (c, w) in cands.iter().enumerate() {
+            let mut resp: Vec<(Vec<LabelId>, u32, u32)> = currents
+                .iter()
+                .map(|&q| {
+                    let outs = m.run(StateId(q), w);
+                    let end = m.after(StateId(q), w).expect("complete");
+                    (outs, end.0, q)
+                })
+                .collect();
+            resp.sort_unstable();
+            let mut classes = 0;
+            let mut merges = 0;
+            for k in 0..resp.len() {
+                if k == 0 || resp[k - 1].0 != resp[k].0 {
+                    classes += 1;
+                }
+                let same_prev = k > 0 && resp[k - 1].0 == resp[k].0 && resp[k - 1].1 == resp[k].1;
+                let same_next =
+                    k + 1 < resp.len() && resp[k + 1].0 == resp[k].0 && resp[k + 1].1 == resp[k].1;
+                if same_prev || same_next {
+                    merges += 1;
+                }
+            }
+            if classes < 2 {
+                continue;
+            }
+            let score = if cfg.ratio_score {
+                (0, (merges as isize * 1000) / classes as isize, w.len())
+            } else {
+                (merges, -(classes as isize), w.len())
+            };
+            if best.is_none_or(|(b, _)| score < b) {
+                best = Some((score, c));
+            }
+        }
+        let (_, c) = best.expect("a block of distinct states has a separating candidate");
+        let w = &cands[c];
+        let mut next: Vec<(Vec<LabelId>, u32, u32)> = set
+            .iter()
+            .map(|&(init, cur)| {
+                let outs = m.run(StateId(cur), w);
+                let end = m.after(StateId(cur), w).expect("complete");
+                (outs, init, end.0)
+            })
+            .collect();
+        next.sort_unstable();
+        let mut k = 0;
+        let mut groups = Vec::new();
+        while k < next.len() {
+            let mut j = k;
+            while j < next.len() && next[j].0 == next[k].0 {
+                j += 1;
+            }
+            let mut wk = word.clone();
+            wk.extend_from_slice(w);
+            groups.push((next[k..j].iter().map(|x| (x.1, x.2)).collect(), wk));
+            k = j;
+        }
+        stack.extend(groups.into_iter().rev());
+    }
+    (words, merged)
 }
 
 /// (classes, word length, word, classes of states).
@@ -358,6 +525,34 @@ mod tests {
     }
 
     #[test]
+    fn adaptive_variants_are_harmonised() {
+        for seed in 0..40u64 {
+            let m = crate::identify::mealy::minimize_mealy(&random_mealy(
+                seed,
+                2 + seed as usize % 12,
+                2 + seed as usize % 3,
+                2,
+            ));
+            let tree = SplittingTree::new(&m);
+            let ly = LySplittingTree::new(&m);
+            for (candidates, input_candidates, ratio_score) in [
+                (16, false, false),
+                (1, false, false),
+                (64, true, false),
+                (64, true, true),
+            ] {
+                let cfg = AdaptiveConfig {
+                    candidates,
+                    input_candidates,
+                    ratio_score,
+                };
+                let f = Family::build_adaptive(&m, &tree, &ly, cfg);
+                assert!(harmonised(&m, &f), "seed {seed} {cfg:?}");
+            }
+        }
+    }
+
+    #[test]
     fn complete_families_are_harmonised() {
         for seed in 0..40u64 {
             let m = crate::identify::mealy::minimize_mealy(&random_mealy(
@@ -367,8 +562,8 @@ mod tests {
                 2,
             ));
             let tree = SplittingTree::new(&m);
-            let ads = LySplittingTree::new(&m).ads(&m);
-            let uio = uio_sequences(&m, &ads);
+            let ly = LySplittingTree::new(&m);
+            let uio = uio_sequences(&m, &ly.ads(&m));
             for kind in [
                 FamilyKind::W,
                 FamilyKind::Wp,
@@ -377,7 +572,7 @@ mod tests {
                 FamilyKind::Hads,
                 FamilyKind::Uiov,
             ] {
-                let f = Family::build(&m, kind, &tree, Some(&ads), Some(&uio));
+                let f = Family::build(&m, kind, &tree, Some(&ly), Some(&uio));
                 // UIOv is a Wp instance: each identifier separates its state from all others,
                 // but identifiers need not share words.
                 if kind != FamilyKind::Uiov {

@@ -24,7 +24,7 @@ mod estimate;
 pub use estimate::SuiteSize;
 
 use crate::identify::mealy::{
-    AccessTree, Ads, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
+    AccessTree, AdaptiveConfig, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
     uio_sequences,
 };
 use crate::model::{LabelId, Mealy, ModelError, StateId};
@@ -134,6 +134,16 @@ pub struct SuiteStats {
     pub longest: usize,
 }
 
+impl std::fmt::Display for SuiteStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "tests: {}, total input symbols: {}, longest test: {}",
+            self.tests, self.symbols, self.longest
+        )
+    }
+}
+
 impl SuiteStats {
     /// Accounts for one test.
     pub fn add(&mut self, word: &[LabelId]) {
@@ -143,10 +153,88 @@ impl SuiteStats {
     }
 }
 
-fn build_family(m: &Mealy, kind: FamilyKind, tree: &SplittingTree, ads: Option<&Ads>) -> Family {
-    let uio = matches!(kind, FamilyKind::Uio | FamilyKind::Uiov)
-        .then(|| uio_sequences(m, ads.expect("UIO families are built with the ADS")));
-    Family::build(m, kind, tree, ads, uio.as_ref())
+fn build_family(
+    m: &Mealy,
+    kind: FamilyKind,
+    tree: &SplittingTree,
+    ly: Option<&LySplittingTree>,
+) -> Family {
+    let uio = matches!(kind, FamilyKind::Uio | FamilyKind::Uiov).then(|| {
+        let ly = ly.expect("UIO families are built with the Lee-Yannakakis tree");
+        uio_sequences(m, &ly.ads(m))
+    });
+    Family::build(m, kind, tree, ly, uio.as_ref())
+}
+
+/// Machines with more transitions than this get only the hybrid-ADS family from `auto` (building
+/// and comparing all families would exceed the time budget; hybrid-ADS gave the smallest suites on
+/// every large benchmark model).
+pub const AUTO_FULL_LIMIT: usize = 50_000;
+
+/// Candidates whose suite (before pruning) is at most this many symbols are compared by their
+/// exact size after pruning, obtained by streaming them; larger ones by the estimate.
+pub const AUTO_EXACT_LIMIT: u64 = 5_000_000;
+
+/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
+fn auto_family(
+    min: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    opts: MealySuiteOptions,
+) -> Family {
+    let ly = LySplittingTree::new(min);
+    let wide = AdaptiveConfig {
+        candidates: 64,
+        ..AdaptiveConfig::default()
+    };
+    if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
+        return Family::build_adaptive(min, tree, &ly, wide);
+    }
+    let adaptive = [
+        AdaptiveConfig::default(),
+        wide,
+        AdaptiveConfig {
+            input_candidates: true,
+            ..wide
+        },
+        AdaptiveConfig {
+            input_candidates: true,
+            ratio_score: true,
+            ..wide
+        },
+    ];
+    let mut cands: Vec<Family> = adaptive
+        .par_iter()
+        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg))
+        .collect();
+    cands.extend(
+        [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
+            .par_iter()
+            .map(|&kind| build_family(min, kind, tree, Some(&ly)))
+            .collect::<Vec<_>>(),
+    );
+    let sizes: Vec<u64> = cands
+        .par_iter()
+        .map(|f| {
+            let est = estimate::suite_size(min, access, f, opts.extra_states);
+            if est.symbols > AUTO_EXACT_LIMIT {
+                return est.symbols;
+            }
+            let probe = MealySuite {
+                spec: min.clone(),
+                access: access.clone(),
+                family: f.clone(),
+                method: MealyMethod::Auto,
+                extra: opts.extra_states,
+                prune: opts.prune_prefixes,
+            };
+            probe.words().map(|w| w.len() as u64).sum()
+        })
+        .collect();
+    let best = (0..cands.len())
+        .min_by_key(|&c| (sizes[c], c))
+        .expect("candidates");
+    cands.swap_remove(best)
 }
 
 impl MealySuite {
@@ -175,28 +263,10 @@ impl MealySuite {
         );
         let family = match opts.method.family() {
             Some(kind) => {
-                let ads = needs_ads.then(|| LySplittingTree::new(&min).ads(&min));
-                build_family(&min, kind, &tree, ads.as_ref())
+                let ly = needs_ads.then(|| LySplittingTree::new(&min));
+                build_family(&min, kind, &tree, ly.as_ref())
             }
-            None => {
-                let (ads, hsi_st) = rayon::join(
-                    || LySplittingTree::new(&min).ads(&min),
-                    || build_family(&min, FamilyKind::HsiSt, &tree, None),
-                );
-                let mut cands: Vec<Family> = [FamilyKind::Hsi, FamilyKind::Hads, FamilyKind::Wp]
-                    .par_iter()
-                    .map(|&kind| build_family(&min, kind, &tree, Some(&ads)))
-                    .collect();
-                cands.push(hsi_st);
-                let sizes: Vec<SuiteSize> = cands
-                    .par_iter()
-                    .map(|f| estimate::suite_size(&min, &access, f, opts.extra_states))
-                    .collect();
-                let best = (0..cands.len())
-                    .min_by_key(|&c| (sizes[c].symbols, cands[c].kind()))
-                    .expect("candidates");
-                cands.swap_remove(best)
-            }
+            None => auto_family(&min, &access, &tree, opts),
         };
         Ok(MealySuite {
             spec: min,
@@ -517,17 +587,3 @@ impl Iterator for SuiteWords<'_> {
 
 #[cfg(test)]
 mod tests;
-
-/// Streams a Mealy suite as suite JSON v1 (send/expect chains with the specification's outputs).
-pub fn write_suite_json<W: std::io::Write>(
-    out: W,
-    suite: &MealySuite,
-) -> std::io::Result<SuiteStats> {
-    let mut writer = crate::suite::SuiteWriter::begin(out, &suite.header())?;
-    let stats = suite.stream(|word| {
-        let index = writer.written() as u64;
-        writer.write_test(&suite.test_case(index, word))
-    })?;
-    writer.finish()?;
-    Ok(stats)
-}
