@@ -73,9 +73,7 @@ def test_t0004(request):
         ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "BUTTON", 7, {}),
         ("expect", {"coffee!": "pass"}),
     ])
 
@@ -86,10 +84,12 @@ def test_t0005(request):
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"coffee!": "pass"}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
@@ -101,9 +101,7 @@ def test_t0006(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "BUTTON", 7, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -155,16 +153,12 @@ def test_t0010(request):
     run_test(request, MODEL, "t0010", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
+        ("send", "CLEAN", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"ok": 10}),
-        ("send", "BUTTON", 11, {}),
-        ("expect", {"coffee!": "pass"}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
@@ -193,9 +187,7 @@ def test_t0012(request):
         ("expect", {"ok": 6}),
         ("send", "POD", 7, {}),
         ("expect", {"ok": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"ok": 10}),
-        ("send", "BUTTON", 11, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"coffee!": "pass"}),
     ])
 
@@ -208,10 +200,12 @@ def test_t0013(request):
         ("expect", {"ok": 4}),
         ("send", "WATER", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"coffee!": 8}),
+        ("send", "WATER", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
@@ -225,9 +219,7 @@ def test_t0014(request):
         ("expect", {"ok": 6}),
         ("send", "BUTTON", 7, {}),
         ("expect", {"coffee!": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "BUTTON", 11, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -287,14 +279,12 @@ def test_t0018(request):
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
+        ("send", "WATER", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
+        ("send", "CLEAN", 7, {}),
         ("expect", {"ok": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"ok": 10}),
-        ("send", "BUTTON", 11, {}),
-        ("expect", {"coffee!": "pass"}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
@@ -323,9 +313,7 @@ def test_t0020(request):
         ("expect", {"ok": 6}),
         ("send", "POD", 7, {}),
         ("expect", {"ok": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"ok": 10}),
-        ("send", "BUTTON", 11, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"coffee!": "pass"}),
     ])
 
@@ -338,10 +326,12 @@ def test_t0021(request):
         ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"coffee!": 8}),
+        ("send", "WATER", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
@@ -355,9 +345,7 @@ def test_t0022(request):
         ("expect", {"ok": 6}),
         ("send", "BUTTON", 7, {}),
         ("expect", {"coffee!": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "BUTTON", 11, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -417,15 +405,11 @@ def test_t0026(request):
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
+        ("send", "POD", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -442,7 +426,9 @@ def test_t0027(request):
         ("expect", {"error": 8}),
         ("send", "WATER", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "BUTTON", 11, {}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -459,7 +445,7 @@ def test_t0028(request):
         ("expect", {"error": 8}),
         ("send", "WATER", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
+        ("send", "BUTTON", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -474,11 +460,9 @@ def test_t0029(request):
         ("expect", {"coffee!": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "POD", 9, {}),
+        ("send", "WATER", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
+        ("send", "CLEAN", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -495,7 +479,9 @@ def test_t0030(request):
         ("expect", {"error": 8}),
         ("send", "POD", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -510,11 +496,9 @@ def test_t0031(request):
         ("expect", {"coffee!": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "POD", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
+        ("send", "BUTTON", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -529,7 +513,7 @@ def test_t0032(request):
         ("expect", {"coffee!": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "POD", 9, {}),
         ("expect", {"error": 10}),
         ("send", "CLEAN", 11, {}),
         ("expect", {"error": "pass"}),
@@ -546,7 +530,7 @@ def test_t0033(request):
         ("expect", {"coffee!": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "CLEAN", 9, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": 10}),
         ("send", "WATER", 11, {}),
         ("expect", {"error": 12}),
@@ -565,6 +549,76 @@ def test_t0034(request):
         ("expect", {"coffee!": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0035(request):
+    run_test(request, MODEL, "t0035", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "CLEAN", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0036(request):
+    run_test(request, MODEL, "t0036", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "CLEAN", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0037(request):
+    run_test(request, MODEL, "t0037", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "CLEAN", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0038(request):
+    run_test(request, MODEL, "t0038", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
         ("send", "CLEAN", 9, {}),
         ("expect", {"error": 10}),
         ("send", "CLEAN", 11, {}),
@@ -572,8 +626,8 @@ def test_t0034(request):
     ])
 
 
-def test_t0035(request):
-    run_test(request, MODEL, "t0035", [
+def test_t0039(request):
+    run_test(request, MODEL, "t0039", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -591,8 +645,8 @@ def test_t0035(request):
     ])
 
 
-def test_t0036(request):
-    run_test(request, MODEL, "t0036", [
+def test_t0040(request):
+    run_test(request, MODEL, "t0040", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -608,78 +662,6 @@ def test_t0036(request):
     ])
 
 
-def test_t0037(request):
-    run_test(request, MODEL, "t0037", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "WATER", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0038(request):
-    run_test(request, MODEL, "t0038", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "POD", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0039(request):
-    run_test(request, MODEL, "t0039", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "POD", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0040(request):
-    run_test(request, MODEL, "t0040", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
 def test_t0041(request):
     run_test(request, MODEL, "t0041", [
         ("send", "WATER", 1, {}),
@@ -690,7 +672,7 @@ def test_t0041(request):
         ("expect", {"coffee!": 6}),
         ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "WATER", 9, {}),
         ("expect", {"error": 10}),
         ("send", "CLEAN", 11, {}),
         ("expect", {"error": "pass"}),
@@ -707,7 +689,7 @@ def test_t0042(request):
         ("expect", {"coffee!": 6}),
         ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "CLEAN", 9, {}),
+        ("send", "POD", 9, {}),
         ("expect", {"error": 10}),
         ("send", "WATER", 11, {}),
         ("expect", {"error": 12}),
@@ -726,9 +708,9 @@ def test_t0043(request):
         ("expect", {"coffee!": 6}),
         ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "CLEAN", 9, {}),
+        ("send", "POD", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
+        ("send", "BUTTON", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -741,13 +723,11 @@ def test_t0044(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "WATER", 9, {}),
+        ("send", "POD", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
+        ("send", "CLEAN", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -760,11 +740,13 @@ def test_t0045(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "WATER", 9, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "BUTTON", 11, {}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -777,11 +759,11 @@ def test_t0046(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "WATER", 9, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
+        ("send", "BUTTON", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -794,13 +776,11 @@ def test_t0047(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "POD", 9, {}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
+        ("send", "CLEAN", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -813,11 +793,13 @@ def test_t0048(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "POD", 9, {}),
+        ("send", "CLEAN", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "CLEAN", 11, {}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -830,13 +812,11 @@ def test_t0049(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "CLEAN", 9, {}),
         ("expect", {"error": 10}),
-        ("send", "WATER", 11, {}),
-        ("expect", {"error": 12}),
-        ("send", "BUTTON", 13, {}),
+        ("send", "BUTTON", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -849,9 +829,9 @@ def test_t0050(request):
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"coffee!": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
+        ("send", "CLEAN", 9, {}),
         ("expect", {"error": 10}),
         ("send", "CLEAN", 11, {}),
         ("expect", {"error": "pass"}),
@@ -868,7 +848,7 @@ def test_t0051(request):
         ("expect", {"coffee!": 6}),
         ("send", "BUTTON", 7, {}),
         ("expect", {"error": 8}),
-        ("send", "CLEAN", 9, {}),
+        ("send", "WATER", 9, {}),
         ("expect", {"error": 10}),
         ("send", "WATER", 11, {}),
         ("expect", {"error": 12}),
@@ -887,6 +867,182 @@ def test_t0052(request):
         ("expect", {"coffee!": 6}),
         ("send", "BUTTON", 7, {}),
         ("expect", {"error": 8}),
+        ("send", "WATER", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0053(request):
+    run_test(request, MODEL, "t0053", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "WATER", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "CLEAN", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0054(request):
+    run_test(request, MODEL, "t0054", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "POD", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0055(request):
+    run_test(request, MODEL, "t0055", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "POD", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0056(request):
+    run_test(request, MODEL, "t0056", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "POD", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "CLEAN", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0057(request):
+    run_test(request, MODEL, "t0057", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0058(request):
+    run_test(request, MODEL, "t0058", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0059(request):
+    run_test(request, MODEL, "t0059", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "CLEAN", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0060(request):
+    run_test(request, MODEL, "t0060", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "CLEAN", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "WATER", 11, {}),
+        ("expect", {"error": 12}),
+        ("send", "BUTTON", 13, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0061(request):
+    run_test(request, MODEL, "t0061", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "CLEAN", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0062(request):
+    run_test(request, MODEL, "t0062", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
         ("send", "CLEAN", 9, {}),
         ("expect", {"error": 10}),
         ("send", "CLEAN", 11, {}),
@@ -894,8 +1050,8 @@ def test_t0052(request):
     ])
 
 
-def test_t0053(request):
-    run_test(request, MODEL, "t0053", [
+def test_t0063(request):
+    run_test(request, MODEL, "t0063", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -913,8 +1069,8 @@ def test_t0053(request):
     ])
 
 
-def test_t0054(request):
-    run_test(request, MODEL, "t0054", [
+def test_t0064(request):
+    run_test(request, MODEL, "t0064", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -932,8 +1088,8 @@ def test_t0054(request):
     ])
 
 
-def test_t0055(request):
-    run_test(request, MODEL, "t0055", [
+def test_t0065(request):
+    run_test(request, MODEL, "t0065", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -949,8 +1105,8 @@ def test_t0055(request):
     ])
 
 
-def test_t0056(request):
-    run_test(request, MODEL, "t0056", [
+def test_t0066(request):
+    run_test(request, MODEL, "t0066", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -968,8 +1124,8 @@ def test_t0056(request):
     ])
 
 
-def test_t0057(request):
-    run_test(request, MODEL, "t0057", [
+def test_t0067(request):
+    run_test(request, MODEL, "t0067", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -985,8 +1141,8 @@ def test_t0057(request):
     ])
 
 
-def test_t0058(request):
-    run_test(request, MODEL, "t0058", [
+def test_t0068(request):
+    run_test(request, MODEL, "t0068", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1004,8 +1160,25 @@ def test_t0058(request):
     ])
 
 
-def test_t0059(request):
-    run_test(request, MODEL, "t0059", [
+def test_t0069(request):
+    run_test(request, MODEL, "t0069", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0070(request):
+    run_test(request, MODEL, "t0070", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1021,8 +1194,8 @@ def test_t0059(request):
     ])
 
 
-def test_t0060(request):
-    run_test(request, MODEL, "t0060", [
+def test_t0071(request):
+    run_test(request, MODEL, "t0071", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1040,8 +1213,8 @@ def test_t0060(request):
     ])
 
 
-def test_t0061(request):
-    run_test(request, MODEL, "t0061", [
+def test_t0072(request):
+    run_test(request, MODEL, "t0072", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1059,8 +1232,25 @@ def test_t0061(request):
     ])
 
 
-def test_t0062(request):
-    run_test(request, MODEL, "t0062", [
+def test_t0073(request):
+    run_test(request, MODEL, "t0073", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "CLEAN", 9, {}),
+        ("expect", {"ok": 10}),
+        ("send", "BUTTON", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0074(request):
+    run_test(request, MODEL, "t0074", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1076,8 +1266,8 @@ def test_t0062(request):
     ])
 
 
-def test_t0063(request):
-    run_test(request, MODEL, "t0063", [
+def test_t0075(request):
+    run_test(request, MODEL, "t0075", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1093,8 +1283,8 @@ def test_t0063(request):
     ])
 
 
-def test_t0064(request):
-    run_test(request, MODEL, "t0064", [
+def test_t0076(request):
+    run_test(request, MODEL, "t0076", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1108,8 +1298,8 @@ def test_t0064(request):
     ])
 
 
-def test_t0065(request):
-    run_test(request, MODEL, "t0065", [
+def test_t0077(request):
+    run_test(request, MODEL, "t0077", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1125,8 +1315,8 @@ def test_t0065(request):
     ])
 
 
-def test_t0066(request):
-    run_test(request, MODEL, "t0066", [
+def test_t0078(request):
+    run_test(request, MODEL, "t0078", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1140,8 +1330,8 @@ def test_t0066(request):
     ])
 
 
-def test_t0067(request):
-    run_test(request, MODEL, "t0067", [
+def test_t0079(request):
+    run_test(request, MODEL, "t0079", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1157,8 +1347,23 @@ def test_t0067(request):
     ])
 
 
-def test_t0068(request):
-    run_test(request, MODEL, "t0068", [
+def test_t0080(request):
+    run_test(request, MODEL, "t0080", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0081(request):
+    run_test(request, MODEL, "t0081", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1172,8 +1377,8 @@ def test_t0068(request):
     ])
 
 
-def test_t0069(request):
-    run_test(request, MODEL, "t0069", [
+def test_t0082(request):
+    run_test(request, MODEL, "t0082", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1189,8 +1394,8 @@ def test_t0069(request):
     ])
 
 
-def test_t0070(request):
-    run_test(request, MODEL, "t0070", [
+def test_t0083(request):
+    run_test(request, MODEL, "t0083", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1206,198 +1411,17 @@ def test_t0070(request):
     ])
 
 
-def test_t0071(request):
-    run_test(request, MODEL, "t0071", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0072(request):
-    run_test(request, MODEL, "t0072", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0073(request):
-    run_test(request, MODEL, "t0073", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0074(request):
-    run_test(request, MODEL, "t0074", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0075(request):
-    run_test(request, MODEL, "t0075", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0076(request):
-    run_test(request, MODEL, "t0076", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0077(request):
-    run_test(request, MODEL, "t0077", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0078(request):
-    run_test(request, MODEL, "t0078", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0079(request):
-    run_test(request, MODEL, "t0079", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0080(request):
-    run_test(request, MODEL, "t0080", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0081(request):
-    run_test(request, MODEL, "t0081", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0082(request):
-    run_test(request, MODEL, "t0082", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0083(request):
-    run_test(request, MODEL, "t0083", [
-        ("send", "WATER", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
 def test_t0084(request):
     run_test(request, MODEL, "t0084", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
+        ("send", "CLEAN", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -1406,9 +1430,9 @@ def test_t0085(request):
     run_test(request, MODEL, "t0085", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
         ("expect", {"error": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
@@ -1421,11 +1445,11 @@ def test_t0086(request):
     run_test(request, MODEL, "t0086", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
         ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
+        ("send", "BUTTON", 7, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -1434,6 +1458,254 @@ def test_t0087(request):
     run_test(request, MODEL, "t0087", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0088(request):
+    run_test(request, MODEL, "t0088", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0089(request):
+    run_test(request, MODEL, "t0089", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0090(request):
+    run_test(request, MODEL, "t0090", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0091(request):
+    run_test(request, MODEL, "t0091", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0092(request):
+    run_test(request, MODEL, "t0092", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0093(request):
+    run_test(request, MODEL, "t0093", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0094(request):
+    run_test(request, MODEL, "t0094", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0095(request):
+    run_test(request, MODEL, "t0095", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0096(request):
+    run_test(request, MODEL, "t0096", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0097(request):
+    run_test(request, MODEL, "t0097", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0098(request):
+    run_test(request, MODEL, "t0098", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "POD", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"coffee!": "pass"}),
+    ])
+
+
+def test_t0099(request):
+    run_test(request, MODEL, "t0099", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0100(request):
+    run_test(request, MODEL, "t0100", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"coffee!": "pass"}),
+    ])
+
+
+def test_t0101(request):
+    run_test(request, MODEL, "t0101", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0102(request):
+    run_test(request, MODEL, "t0102", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0103(request):
+    run_test(request, MODEL, "t0103", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0104(request):
+    run_test(request, MODEL, "t0104", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0105(request):
+    run_test(request, MODEL, "t0105", [
+        ("send", "WATER", 1, {}),
+        ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "CLEAN", 5, {}),
@@ -1445,8 +1717,8 @@ def test_t0087(request):
     ])
 
 
-def test_t0088(request):
-    run_test(request, MODEL, "t0088", [
+def test_t0106(request):
+    run_test(request, MODEL, "t0106", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1460,271 +1732,15 @@ def test_t0088(request):
     ])
 
 
-def test_t0089(request):
-    run_test(request, MODEL, "t0089", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0090(request):
-    run_test(request, MODEL, "t0090", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0091(request):
-    run_test(request, MODEL, "t0091", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0092(request):
-    run_test(request, MODEL, "t0092", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0093(request):
-    run_test(request, MODEL, "t0093", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0094(request):
-    run_test(request, MODEL, "t0094", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"coffee!": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"ok": "pass"}),
-    ])
-
-
-def test_t0095(request):
-    run_test(request, MODEL, "t0095", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0096(request):
-    run_test(request, MODEL, "t0096", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0097(request):
-    run_test(request, MODEL, "t0097", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0098(request):
-    run_test(request, MODEL, "t0098", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0099(request):
-    run_test(request, MODEL, "t0099", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0100(request):
-    run_test(request, MODEL, "t0100", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0101(request):
-    run_test(request, MODEL, "t0101", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0102(request):
-    run_test(request, MODEL, "t0102", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0103(request):
-    run_test(request, MODEL, "t0103", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0104(request):
-    run_test(request, MODEL, "t0104", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0105(request):
-    run_test(request, MODEL, "t0105", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0106(request):
-    run_test(request, MODEL, "t0106", [
-        ("send", "POD", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
 def test_t0107(request):
     run_test(request, MODEL, "t0107", [
-        ("send", "POD", 1, {}),
+        ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -1733,14 +1749,12 @@ def test_t0108(request):
     run_test(request, MODEL, "t0108", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"coffee!": "pass"}),
     ])
 
 
@@ -1748,12 +1762,12 @@ def test_t0109(request):
     run_test(request, MODEL, "t0109", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"coffee!": "pass"}),
     ])
 
 
@@ -1761,10 +1775,10 @@ def test_t0110(request):
     run_test(request, MODEL, "t0110", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
+        ("expect", {"coffee!": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
         ("send", "BUTTON", 9, {}),
@@ -1776,11 +1790,11 @@ def test_t0111(request):
     run_test(request, MODEL, "t0111", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "BUTTON", 7, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -1789,14 +1803,12 @@ def test_t0112(request):
     run_test(request, MODEL, "t0112", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"coffee!": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"ok": "pass"}),
     ])
 
 
@@ -1804,11 +1816,13 @@ def test_t0113(request):
     run_test(request, MODEL, "t0113", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
         ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
+        ("expect", {"ok": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -1817,11 +1831,11 @@ def test_t0114(request):
     run_test(request, MODEL, "t0114", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
+        ("send", "CLEAN", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "WATER", 7, {}),
+        ("send", "POD", 7, {}),
         ("expect", {"ok": 8}),
         ("send", "BUTTON", 9, {}),
         ("expect", {"error": "pass"}),
@@ -1832,14 +1846,12 @@ def test_t0115(request):
     run_test(request, MODEL, "t0115", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
+        ("send", "CLEAN", 5, {}),
         ("expect", {"ok": 6}),
-        ("send", "POD", 7, {}),
-        ("expect", {"ok": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"coffee!": "pass"}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
@@ -1847,12 +1859,12 @@ def test_t0116(request):
     run_test(request, MODEL, "t0116", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "WATER", 5, {}),
         ("expect", {"ok": 6}),
         ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
+        ("expect", {"coffee!": "pass"}),
     ])
 
 
@@ -1860,7 +1872,7 @@ def test_t0117(request):
     run_test(request, MODEL, "t0117", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
         ("expect", {"ok": 6}),
@@ -1875,7 +1887,7 @@ def test_t0118(request):
     run_test(request, MODEL, "t0118", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
         ("expect", {"ok": 6}),
@@ -1888,7 +1900,7 @@ def test_t0119(request):
     run_test(request, MODEL, "t0119", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "POD", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"error": 6}),
@@ -1903,6 +1915,338 @@ def test_t0120(request):
     run_test(request, MODEL, "t0120", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0121(request):
+    run_test(request, MODEL, "t0121", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0122(request):
+    run_test(request, MODEL, "t0122", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0123(request):
+    run_test(request, MODEL, "t0123", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "POD", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0124(request):
+    run_test(request, MODEL, "t0124", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0125(request):
+    run_test(request, MODEL, "t0125", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0126(request):
+    run_test(request, MODEL, "t0126", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0127(request):
+    run_test(request, MODEL, "t0127", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0128(request):
+    run_test(request, MODEL, "t0128", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0129(request):
+    run_test(request, MODEL, "t0129", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0130(request):
+    run_test(request, MODEL, "t0130", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0131(request):
+    run_test(request, MODEL, "t0131", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0132(request):
+    run_test(request, MODEL, "t0132", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0133(request):
+    run_test(request, MODEL, "t0133", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0134(request):
+    run_test(request, MODEL, "t0134", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0135(request):
+    run_test(request, MODEL, "t0135", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0136(request):
+    run_test(request, MODEL, "t0136", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0137(request):
+    run_test(request, MODEL, "t0137", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0138(request):
+    run_test(request, MODEL, "t0138", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "POD", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"coffee!": "pass"}),
+    ])
+
+
+def test_t0139(request):
+    run_test(request, MODEL, "t0139", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0140(request):
+    run_test(request, MODEL, "t0140", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"ok": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"coffee!": "pass"}),
+    ])
+
+
+def test_t0141(request):
+    run_test(request, MODEL, "t0141", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0142(request):
+    run_test(request, MODEL, "t0142", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0143(request):
+    run_test(request, MODEL, "t0143", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0144(request):
+    run_test(request, MODEL, "t0144", [
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "BUTTON", 5, {}),
@@ -1912,8 +2256,8 @@ def test_t0120(request):
     ])
 
 
-def test_t0121(request):
-    run_test(request, MODEL, "t0121", [
+def test_t0145(request):
+    run_test(request, MODEL, "t0145", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1927,8 +2271,8 @@ def test_t0121(request):
     ])
 
 
-def test_t0122(request):
-    run_test(request, MODEL, "t0122", [
+def test_t0146(request):
+    run_test(request, MODEL, "t0146", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1942,349 +2286,15 @@ def test_t0122(request):
     ])
 
 
-def test_t0123(request):
-    run_test(request, MODEL, "t0123", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0124(request):
-    run_test(request, MODEL, "t0124", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0125(request):
-    run_test(request, MODEL, "t0125", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0126(request):
-    run_test(request, MODEL, "t0126", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0127(request):
-    run_test(request, MODEL, "t0127", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0128(request):
-    run_test(request, MODEL, "t0128", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0129(request):
-    run_test(request, MODEL, "t0129", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0130(request):
-    run_test(request, MODEL, "t0130", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0131(request):
-    run_test(request, MODEL, "t0131", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0132(request):
-    run_test(request, MODEL, "t0132", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0133(request):
-    run_test(request, MODEL, "t0133", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0134(request):
-    run_test(request, MODEL, "t0134", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0135(request):
-    run_test(request, MODEL, "t0135", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0136(request):
-    run_test(request, MODEL, "t0136", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0137(request):
-    run_test(request, MODEL, "t0137", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0138(request):
-    run_test(request, MODEL, "t0138", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0139(request):
-    run_test(request, MODEL, "t0139", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0140(request):
-    run_test(request, MODEL, "t0140", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0141(request):
-    run_test(request, MODEL, "t0141", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0142(request):
-    run_test(request, MODEL, "t0142", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0143(request):
-    run_test(request, MODEL, "t0143", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0144(request):
-    run_test(request, MODEL, "t0144", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0145(request):
-    run_test(request, MODEL, "t0145", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "POD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0146(request):
-    run_test(request, MODEL, "t0146", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
 def test_t0147(request):
     run_test(request, MODEL, "t0147", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
+        ("send", "POD", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
         ("expect", {"error": "pass"}),
     ])
 
@@ -2293,9 +2303,9 @@ def test_t0148(request):
     run_test(request, MODEL, "t0148", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
+        ("send", "WATER", 5, {}),
         ("expect", {"error": 6}),
         ("send", "WATER", 7, {}),
         ("expect", {"error": 8}),
@@ -2308,35 +2318,7 @@ def test_t0149(request):
     run_test(request, MODEL, "t0149", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "BUTTON", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "CLEAN", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0150(request):
-    run_test(request, MODEL, "t0150", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "WATER", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "WATER", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "BUTTON", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0151(request):
-    run_test(request, MODEL, "t0151", [
-        ("send", "BUTTON", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "WATER", 5, {}),
         ("expect", {"error": 6}),
@@ -2345,11 +2327,11 @@ def test_t0151(request):
     ])
 
 
-def test_t0152(request):
-    run_test(request, MODEL, "t0152", [
+def test_t0150(request):
+    run_test(request, MODEL, "t0150", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "WATER", 5, {}),
         ("expect", {"error": 6}),
@@ -2358,11 +2340,11 @@ def test_t0152(request):
     ])
 
 
-def test_t0153(request):
-    run_test(request, MODEL, "t0153", [
+def test_t0151(request):
+    run_test(request, MODEL, "t0151", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "POD", 5, {}),
         ("expect", {"error": 6}),
@@ -2373,11 +2355,24 @@ def test_t0153(request):
     ])
 
 
-def test_t0154(request):
-    run_test(request, MODEL, "t0154", [
+def test_t0152(request):
+    run_test(request, MODEL, "t0152", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0153(request):
+    run_test(request, MODEL, "t0153", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "POD", 5, {}),
         ("expect", {"error": 6}),
@@ -2386,11 +2381,11 @@ def test_t0154(request):
     ])
 
 
-def test_t0155(request):
-    run_test(request, MODEL, "t0155", [
+def test_t0154(request):
+    run_test(request, MODEL, "t0154", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"error": 6}),
@@ -2401,11 +2396,24 @@ def test_t0155(request):
     ])
 
 
+def test_t0155(request):
+    run_test(request, MODEL, "t0155", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
 def test_t0156(request):
     run_test(request, MODEL, "t0156", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "BUTTON", 5, {}),
         ("expect", {"error": 6}),
@@ -2418,7 +2426,7 @@ def test_t0157(request):
     run_test(request, MODEL, "t0157", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "CLEAN", 3, {}),
+        ("send", "WATER", 3, {}),
         ("expect", {"error": 4}),
         ("send", "CLEAN", 5, {}),
         ("expect", {"error": 6}),
@@ -2433,6 +2441,511 @@ def test_t0158(request):
     run_test(request, MODEL, "t0158", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0159(request):
+    run_test(request, MODEL, "t0159", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0160(request):
+    run_test(request, MODEL, "t0160", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0161(request):
+    run_test(request, MODEL, "t0161", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0162(request):
+    run_test(request, MODEL, "t0162", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0163(request):
+    run_test(request, MODEL, "t0163", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0164(request):
+    run_test(request, MODEL, "t0164", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0165(request):
+    run_test(request, MODEL, "t0165", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0166(request):
+    run_test(request, MODEL, "t0166", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0167(request):
+    run_test(request, MODEL, "t0167", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0168(request):
+    run_test(request, MODEL, "t0168", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0169(request):
+    run_test(request, MODEL, "t0169", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0170(request):
+    run_test(request, MODEL, "t0170", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0171(request):
+    run_test(request, MODEL, "t0171", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0172(request):
+    run_test(request, MODEL, "t0172", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0173(request):
+    run_test(request, MODEL, "t0173", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0174(request):
+    run_test(request, MODEL, "t0174", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0175(request):
+    run_test(request, MODEL, "t0175", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0176(request):
+    run_test(request, MODEL, "t0176", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0177(request):
+    run_test(request, MODEL, "t0177", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0178(request):
+    run_test(request, MODEL, "t0178", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0179(request):
+    run_test(request, MODEL, "t0179", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0180(request):
+    run_test(request, MODEL, "t0180", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0181(request):
+    run_test(request, MODEL, "t0181", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0182(request):
+    run_test(request, MODEL, "t0182", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0183(request):
+    run_test(request, MODEL, "t0183", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0184(request):
+    run_test(request, MODEL, "t0184", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0185(request):
+    run_test(request, MODEL, "t0185", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0186(request):
+    run_test(request, MODEL, "t0186", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0187(request):
+    run_test(request, MODEL, "t0187", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0188(request):
+    run_test(request, MODEL, "t0188", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0189(request):
+    run_test(request, MODEL, "t0189", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "POD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0190(request):
+    run_test(request, MODEL, "t0190", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0191(request):
+    run_test(request, MODEL, "t0191", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0192(request):
+    run_test(request, MODEL, "t0192", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "CLEAN", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0193(request):
+    run_test(request, MODEL, "t0193", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "WATER", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "BUTTON", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0194(request):
+    run_test(request, MODEL, "t0194", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0195(request):
+    run_test(request, MODEL, "t0195", [
+        ("send", "BUTTON", 1, {}),
+        ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
         ("expect", {"error": 4}),
         ("send", "CLEAN", 5, {}),
@@ -2442,8 +2955,8 @@ def test_t0158(request):
     ])
 
 
-def test_t0159(request):
-    run_test(request, MODEL, "t0159", [
+def test_t0196(request):
+    run_test(request, MODEL, "t0196", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2455,8 +2968,8 @@ def test_t0159(request):
     ])
 
 
-def test_t0160(request):
-    run_test(request, MODEL, "t0160", [
+def test_t0197(request):
+    run_test(request, MODEL, "t0197", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2468,8 +2981,8 @@ def test_t0160(request):
     ])
 
 
-def test_t0161(request):
-    run_test(request, MODEL, "t0161", [
+def test_t0198(request):
+    run_test(request, MODEL, "t0198", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2479,8 +2992,8 @@ def test_t0161(request):
     ])
 
 
-def test_t0162(request):
-    run_test(request, MODEL, "t0162", [
+def test_t0199(request):
+    run_test(request, MODEL, "t0199", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2492,8 +3005,8 @@ def test_t0162(request):
     ])
 
 
-def test_t0163(request):
-    run_test(request, MODEL, "t0163", [
+def test_t0200(request):
+    run_test(request, MODEL, "t0200", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2503,8 +3016,8 @@ def test_t0163(request):
     ])
 
 
-def test_t0164(request):
-    run_test(request, MODEL, "t0164", [
+def test_t0201(request):
+    run_test(request, MODEL, "t0201", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2516,8 +3029,19 @@ def test_t0164(request):
     ])
 
 
-def test_t0165(request):
-    run_test(request, MODEL, "t0165", [
+def test_t0202(request):
+    run_test(request, MODEL, "t0202", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "BUTTON", 3, {}),
+        ("expect", {"error": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0203(request):
+    run_test(request, MODEL, "t0203", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2527,8 +3051,8 @@ def test_t0165(request):
     ])
 
 
-def test_t0166(request):
-    run_test(request, MODEL, "t0166", [
+def test_t0204(request):
+    run_test(request, MODEL, "t0204", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2540,8 +3064,8 @@ def test_t0166(request):
     ])
 
 
-def test_t0167(request):
-    run_test(request, MODEL, "t0167", [
+def test_t0205(request):
+    run_test(request, MODEL, "t0205", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2549,5 +3073,16 @@ def test_t0167(request):
         ("send", "POD", 5, {}),
         ("expect", {"ok": 6}),
         ("send", "BUTTON", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+def test_t0206(request):
+    run_test(request, MODEL, "t0206", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "CLEAN", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
         ("expect", {"error": "pass"}),
     ])

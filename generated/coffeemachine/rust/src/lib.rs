@@ -84,9 +84,7 @@ pub static TEST_T0004: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("coffee!", Next::Pass)]),
     ],
 };
@@ -100,10 +98,12 @@ pub static TEST_T0005: Test = Test {
         Node::Expect(&[("ok", Next::Node(2))]),
         Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -118,9 +118,7 @@ pub static TEST_T0006: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -184,16 +182,12 @@ pub static TEST_T0010: Test = Test {
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -228,9 +222,7 @@ pub static TEST_T0012: Test = Test {
         Node::Expect(&[("ok", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("coffee!", Next::Pass)]),
     ],
 };
@@ -246,10 +238,12 @@ pub static TEST_T0013: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Node(8))]),
+        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -266,9 +260,7 @@ pub static TEST_T0014: Test = Test {
         Node::Expect(&[("ok", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("coffee!", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -340,14 +332,12 @@ pub static TEST_T0018: Test = Test {
         Node::Expect(&[("ok", Next::Node(2))]),
         Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
+        Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
         Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -382,9 +372,7 @@ pub static TEST_T0020: Test = Test {
         Node::Expect(&[("ok", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("coffee!", Next::Pass)]),
     ],
 };
@@ -400,10 +388,12 @@ pub static TEST_T0021: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Node(8))]),
+        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -420,9 +410,7 @@ pub static TEST_T0022: Test = Test {
         Node::Expect(&[("ok", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("coffee!", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -494,15 +482,11 @@ pub static TEST_T0026: Test = Test {
         Node::Expect(&[("ok", Next::Node(2))]),
         Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -522,7 +506,9 @@ pub static TEST_T0027: Test = Test {
         Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -542,7 +528,7 @@ pub static TEST_T0028: Test = Test {
         Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -560,11 +546,9 @@ pub static TEST_T0029: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("POD", Next::Node(9), &[]),
+        Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -584,7 +568,9 @@ pub static TEST_T0030: Test = Test {
         Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("POD", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -602,11 +588,9 @@ pub static TEST_T0031: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("POD", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -624,7 +608,7 @@ pub static TEST_T0032: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("POD", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
@@ -644,7 +628,7 @@ pub static TEST_T0033: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("WATER", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Node(12))]),
@@ -666,9 +650,9 @@ pub static TEST_T0034: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -684,13 +668,11 @@ pub static TEST_T0035: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
+        Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -706,11 +688,13 @@ pub static TEST_T0036: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
+        Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -726,11 +710,11 @@ pub static TEST_T0037: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
+        Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -746,13 +730,11 @@ pub static TEST_T0038: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
+        Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("POD", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -770,9 +752,11 @@ pub static TEST_T0039: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("POD", Next::Node(9), &[]),
+        Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -790,11 +774,9 @@ pub static TEST_T0040: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -812,7 +794,7 @@ pub static TEST_T0041: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
@@ -832,7 +814,7 @@ pub static TEST_T0042: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Send("POD", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("WATER", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Node(12))]),
@@ -854,9 +836,9 @@ pub static TEST_T0043: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Send("POD", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -872,13 +854,11 @@ pub static TEST_T0044: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Send("POD", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -894,11 +874,13 @@ pub static TEST_T0045: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -914,11 +896,11 @@ pub static TEST_T0046: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -934,13 +916,11 @@ pub static TEST_T0047: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("POD", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -956,11 +936,13 @@ pub static TEST_T0048: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("POD", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -976,13 +958,11 @@ pub static TEST_T0049: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -998,9 +978,9 @@ pub static TEST_T0050: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
@@ -1020,7 +1000,7 @@ pub static TEST_T0051: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("WATER", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Node(12))]),
@@ -1042,9 +1022,9 @@ pub static TEST_T0052: Test = Test {
         Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Send("WATER", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -1060,13 +1040,11 @@ pub static TEST_T0053: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("ok", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -1082,14 +1060,14 @@ pub static TEST_T0054: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("POD", Next::Node(11), &[]),
-        Node::Expect(&[("ok", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("POD", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
         Node::Send("BUTTON", Next::Node(13), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -1104,10 +1082,10 @@ pub static TEST_T0055: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("WATER", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("POD", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
@@ -1124,14 +1102,12 @@ pub static TEST_T0056: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("POD", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("ok", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -1146,11 +1122,13 @@ pub static TEST_T0057: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("POD", Next::Node(9), &[]),
-        Node::Expect(&[("ok", Next::Node(10))]),
-        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -1166,13 +1144,11 @@ pub static TEST_T0058: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
-        Node::Send("WATER", Next::Node(11), &[]),
-        Node::Expect(&[("error", Next::Node(12))]),
-        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -1188,8 +1164,8 @@ pub static TEST_T0059: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Node(10))]),
         Node::Send("CLEAN", Next::Node(11), &[]),
@@ -1208,6 +1184,236 @@ pub static TEST_T0060: Test = Test {
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0061.
+#[rustfmt::skip]
+pub static TEST_T0061: Test = Test {
+    name: "t0061",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0062.
+#[rustfmt::skip]
+pub static TEST_T0062: Test = Test {
+    name: "t0062",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0063.
+#[rustfmt::skip]
+pub static TEST_T0063: Test = Test {
+    name: "t0063",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("ok", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0064.
+#[rustfmt::skip]
+pub static TEST_T0064: Test = Test {
+    name: "t0064",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("POD", Next::Node(11), &[]),
+        Node::Expect(&[("ok", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0065.
+#[rustfmt::skip]
+pub static TEST_T0065: Test = Test {
+    name: "t0065",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("WATER", Next::Node(9), &[]),
+        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0066.
+#[rustfmt::skip]
+pub static TEST_T0066: Test = Test {
+    name: "t0066",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("POD", Next::Node(9), &[]),
+        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("ok", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0067.
+#[rustfmt::skip]
+pub static TEST_T0067: Test = Test {
+    name: "t0067",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("POD", Next::Node(9), &[]),
+        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0068.
+#[rustfmt::skip]
+pub static TEST_T0068: Test = Test {
+    name: "t0068",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("WATER", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Node(12))]),
+        Node::Send("BUTTON", Next::Node(13), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0069.
+#[rustfmt::skip]
+pub static TEST_T0069: Test = Test {
+    name: "t0069",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0070.
+#[rustfmt::skip]
+pub static TEST_T0070: Test = Test {
+    name: "t0070",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Node(10))]),
+        Node::Send("CLEAN", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0071.
+#[rustfmt::skip]
+pub static TEST_T0071: Test = Test {
+    name: "t0071",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("CLEAN", Next::Node(7), &[]),
         Node::Expect(&[("ok", Next::Node(8))]),
         Node::Send("CLEAN", Next::Node(9), &[]),
@@ -1219,10 +1425,10 @@ pub static TEST_T0060: Test = Test {
     ],
 };
 
-/// Test case t0061.
+/// Test case t0072.
 #[rustfmt::skip]
-pub static TEST_T0061: Test = Test {
-    name: "t0061",
+pub static TEST_T0072: Test = Test {
+    name: "t0072",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1241,10 +1447,30 @@ pub static TEST_T0061: Test = Test {
     ],
 };
 
-/// Test case t0062.
+/// Test case t0073.
 #[rustfmt::skip]
-pub static TEST_T0062: Test = Test {
-    name: "t0062",
+pub static TEST_T0073: Test = Test {
+    name: "t0073",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("CLEAN", Next::Node(9), &[]),
+        Node::Expect(&[("ok", Next::Node(10))]),
+        Node::Send("BUTTON", Next::Node(11), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0074.
+#[rustfmt::skip]
+pub static TEST_T0074: Test = Test {
+    name: "t0074",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1261,10 +1487,10 @@ pub static TEST_T0062: Test = Test {
     ],
 };
 
-/// Test case t0063.
+/// Test case t0075.
 #[rustfmt::skip]
-pub static TEST_T0063: Test = Test {
-    name: "t0063",
+pub static TEST_T0075: Test = Test {
+    name: "t0075",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1281,10 +1507,10 @@ pub static TEST_T0063: Test = Test {
     ],
 };
 
-/// Test case t0064.
+/// Test case t0076.
 #[rustfmt::skip]
-pub static TEST_T0064: Test = Test {
-    name: "t0064",
+pub static TEST_T0076: Test = Test {
+    name: "t0076",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1299,10 +1525,10 @@ pub static TEST_T0064: Test = Test {
     ],
 };
 
-/// Test case t0065.
+/// Test case t0077.
 #[rustfmt::skip]
-pub static TEST_T0065: Test = Test {
-    name: "t0065",
+pub static TEST_T0077: Test = Test {
+    name: "t0077",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1319,10 +1545,10 @@ pub static TEST_T0065: Test = Test {
     ],
 };
 
-/// Test case t0066.
+/// Test case t0078.
 #[rustfmt::skip]
-pub static TEST_T0066: Test = Test {
-    name: "t0066",
+pub static TEST_T0078: Test = Test {
+    name: "t0078",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1337,10 +1563,10 @@ pub static TEST_T0066: Test = Test {
     ],
 };
 
-/// Test case t0067.
+/// Test case t0079.
 #[rustfmt::skip]
-pub static TEST_T0067: Test = Test {
-    name: "t0067",
+pub static TEST_T0079: Test = Test {
+    name: "t0079",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1357,10 +1583,28 @@ pub static TEST_T0067: Test = Test {
     ],
 };
 
-/// Test case t0068.
+/// Test case t0080.
 #[rustfmt::skip]
-pub static TEST_T0068: Test = Test {
-    name: "t0068",
+pub static TEST_T0080: Test = Test {
+    name: "t0080",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0081.
+#[rustfmt::skip]
+pub static TEST_T0081: Test = Test {
+    name: "t0081",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1375,10 +1619,10 @@ pub static TEST_T0068: Test = Test {
     ],
 };
 
-/// Test case t0069.
+/// Test case t0082.
 #[rustfmt::skip]
-pub static TEST_T0069: Test = Test {
-    name: "t0069",
+pub static TEST_T0082: Test = Test {
+    name: "t0082",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1395,10 +1639,10 @@ pub static TEST_T0069: Test = Test {
     ],
 };
 
-/// Test case t0070.
+/// Test case t0083.
 #[rustfmt::skip]
-pub static TEST_T0070: Test = Test {
-    name: "t0070",
+pub static TEST_T0083: Test = Test {
+    name: "t0083",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1415,228 +1659,6 @@ pub static TEST_T0070: Test = Test {
     ],
 };
 
-/// Test case t0071.
-#[rustfmt::skip]
-pub static TEST_T0071: Test = Test {
-    name: "t0071",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0072.
-#[rustfmt::skip]
-pub static TEST_T0072: Test = Test {
-    name: "t0072",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0073.
-#[rustfmt::skip]
-pub static TEST_T0073: Test = Test {
-    name: "t0073",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0074.
-#[rustfmt::skip]
-pub static TEST_T0074: Test = Test {
-    name: "t0074",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0075.
-#[rustfmt::skip]
-pub static TEST_T0075: Test = Test {
-    name: "t0075",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0076.
-#[rustfmt::skip]
-pub static TEST_T0076: Test = Test {
-    name: "t0076",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0077.
-#[rustfmt::skip]
-pub static TEST_T0077: Test = Test {
-    name: "t0077",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0078.
-#[rustfmt::skip]
-pub static TEST_T0078: Test = Test {
-    name: "t0078",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0079.
-#[rustfmt::skip]
-pub static TEST_T0079: Test = Test {
-    name: "t0079",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0080.
-#[rustfmt::skip]
-pub static TEST_T0080: Test = Test {
-    name: "t0080",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0081.
-#[rustfmt::skip]
-pub static TEST_T0081: Test = Test {
-    name: "t0081",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0082.
-#[rustfmt::skip]
-pub static TEST_T0082: Test = Test {
-    name: "t0082",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0083.
-#[rustfmt::skip]
-pub static TEST_T0083: Test = Test {
-    name: "t0083",
-    nodes: &[
-        Node::Send("WATER", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
 /// Test case t0084.
 #[rustfmt::skip]
 pub static TEST_T0084: Test = Test {
@@ -1644,11 +1666,13 @@ pub static TEST_T0084: Test = Test {
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -1660,9 +1684,9 @@ pub static TEST_T0085: Test = Test {
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
@@ -1678,11 +1702,11 @@ pub static TEST_T0086: Test = Test {
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -1694,6 +1718,308 @@ pub static TEST_T0087: Test = Test {
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0088.
+#[rustfmt::skip]
+pub static TEST_T0088: Test = Test {
+    name: "t0088",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0089.
+#[rustfmt::skip]
+pub static TEST_T0089: Test = Test {
+    name: "t0089",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0090.
+#[rustfmt::skip]
+pub static TEST_T0090: Test = Test {
+    name: "t0090",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0091.
+#[rustfmt::skip]
+pub static TEST_T0091: Test = Test {
+    name: "t0091",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0092.
+#[rustfmt::skip]
+pub static TEST_T0092: Test = Test {
+    name: "t0092",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0093.
+#[rustfmt::skip]
+pub static TEST_T0093: Test = Test {
+    name: "t0093",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0094.
+#[rustfmt::skip]
+pub static TEST_T0094: Test = Test {
+    name: "t0094",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0095.
+#[rustfmt::skip]
+pub static TEST_T0095: Test = Test {
+    name: "t0095",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0096.
+#[rustfmt::skip]
+pub static TEST_T0096: Test = Test {
+    name: "t0096",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0097.
+#[rustfmt::skip]
+pub static TEST_T0097: Test = Test {
+    name: "t0097",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0098.
+#[rustfmt::skip]
+pub static TEST_T0098: Test = Test {
+    name: "t0098",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("POD", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0099.
+#[rustfmt::skip]
+pub static TEST_T0099: Test = Test {
+    name: "t0099",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0100.
+#[rustfmt::skip]
+pub static TEST_T0100: Test = Test {
+    name: "t0100",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0101.
+#[rustfmt::skip]
+pub static TEST_T0101: Test = Test {
+    name: "t0101",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0102.
+#[rustfmt::skip]
+pub static TEST_T0102: Test = Test {
+    name: "t0102",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0103.
+#[rustfmt::skip]
+pub static TEST_T0103: Test = Test {
+    name: "t0103",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0104.
+#[rustfmt::skip]
+pub static TEST_T0104: Test = Test {
+    name: "t0104",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0105.
+#[rustfmt::skip]
+pub static TEST_T0105: Test = Test {
+    name: "t0105",
+    nodes: &[
+        Node::Send("WATER", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
         Node::Send("CLEAN", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("CLEAN", Next::Node(5), &[]),
@@ -1705,10 +2031,10 @@ pub static TEST_T0087: Test = Test {
     ],
 };
 
-/// Test case t0088.
+/// Test case t0106.
 #[rustfmt::skip]
-pub static TEST_T0088: Test = Test {
-    name: "t0088",
+pub static TEST_T0106: Test = Test {
+    name: "t0106",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -1723,328 +2049,18 @@ pub static TEST_T0088: Test = Test {
     ],
 };
 
-/// Test case t0089.
-#[rustfmt::skip]
-pub static TEST_T0089: Test = Test {
-    name: "t0089",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0090.
-#[rustfmt::skip]
-pub static TEST_T0090: Test = Test {
-    name: "t0090",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0091.
-#[rustfmt::skip]
-pub static TEST_T0091: Test = Test {
-    name: "t0091",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0092.
-#[rustfmt::skip]
-pub static TEST_T0092: Test = Test {
-    name: "t0092",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0093.
-#[rustfmt::skip]
-pub static TEST_T0093: Test = Test {
-    name: "t0093",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0094.
-#[rustfmt::skip]
-pub static TEST_T0094: Test = Test {
-    name: "t0094",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("coffee!", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Pass)]),
-    ],
-};
-
-/// Test case t0095.
-#[rustfmt::skip]
-pub static TEST_T0095: Test = Test {
-    name: "t0095",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0096.
-#[rustfmt::skip]
-pub static TEST_T0096: Test = Test {
-    name: "t0096",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0097.
-#[rustfmt::skip]
-pub static TEST_T0097: Test = Test {
-    name: "t0097",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0098.
-#[rustfmt::skip]
-pub static TEST_T0098: Test = Test {
-    name: "t0098",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0099.
-#[rustfmt::skip]
-pub static TEST_T0099: Test = Test {
-    name: "t0099",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
-    ],
-};
-
-/// Test case t0100.
-#[rustfmt::skip]
-pub static TEST_T0100: Test = Test {
-    name: "t0100",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0101.
-#[rustfmt::skip]
-pub static TEST_T0101: Test = Test {
-    name: "t0101",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0102.
-#[rustfmt::skip]
-pub static TEST_T0102: Test = Test {
-    name: "t0102",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0103.
-#[rustfmt::skip]
-pub static TEST_T0103: Test = Test {
-    name: "t0103",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0104.
-#[rustfmt::skip]
-pub static TEST_T0104: Test = Test {
-    name: "t0104",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0105.
-#[rustfmt::skip]
-pub static TEST_T0105: Test = Test {
-    name: "t0105",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0106.
-#[rustfmt::skip]
-pub static TEST_T0106: Test = Test {
-    name: "t0106",
-    nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
 /// Test case t0107.
 #[rustfmt::skip]
 pub static TEST_T0107: Test = Test {
     name: "t0107",
     nodes: &[
-        Node::Send("POD", Next::Node(1), &[]),
+        Node::Send("WATER", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2056,14 +2072,12 @@ pub static TEST_T0108: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
     ],
 };
 
@@ -2074,12 +2088,12 @@ pub static TEST_T0109: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
     ],
 };
 
@@ -2090,10 +2104,10 @@ pub static TEST_T0110: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
         Node::Send("BUTTON", Next::Node(9), &[]),
@@ -2108,11 +2122,11 @@ pub static TEST_T0111: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2124,14 +2138,12 @@ pub static TEST_T0112: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("coffee!", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Pass)]),
     ],
 };
 
@@ -2142,11 +2154,13 @@ pub static TEST_T0113: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2158,11 +2172,11 @@ pub static TEST_T0114: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(7), &[]),
         Node::Expect(&[("ok", Next::Node(8))]),
         Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
@@ -2176,14 +2190,12 @@ pub static TEST_T0115: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("POD", Next::Node(7), &[]),
-        Node::Expect(&[("ok", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -2194,12 +2206,12 @@ pub static TEST_T0116: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
     ],
 };
 
@@ -2210,7 +2222,7 @@ pub static TEST_T0117: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
@@ -2228,7 +2240,7 @@ pub static TEST_T0118: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
@@ -2244,7 +2256,7 @@ pub static TEST_T0119: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
@@ -2262,6 +2274,410 @@ pub static TEST_T0120: Test = Test {
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0121.
+#[rustfmt::skip]
+pub static TEST_T0121: Test = Test {
+    name: "t0121",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0122.
+#[rustfmt::skip]
+pub static TEST_T0122: Test = Test {
+    name: "t0122",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0123.
+#[rustfmt::skip]
+pub static TEST_T0123: Test = Test {
+    name: "t0123",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("POD", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0124.
+#[rustfmt::skip]
+pub static TEST_T0124: Test = Test {
+    name: "t0124",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0125.
+#[rustfmt::skip]
+pub static TEST_T0125: Test = Test {
+    name: "t0125",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0126.
+#[rustfmt::skip]
+pub static TEST_T0126: Test = Test {
+    name: "t0126",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0127.
+#[rustfmt::skip]
+pub static TEST_T0127: Test = Test {
+    name: "t0127",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0128.
+#[rustfmt::skip]
+pub static TEST_T0128: Test = Test {
+    name: "t0128",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0129.
+#[rustfmt::skip]
+pub static TEST_T0129: Test = Test {
+    name: "t0129",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0130.
+#[rustfmt::skip]
+pub static TEST_T0130: Test = Test {
+    name: "t0130",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0131.
+#[rustfmt::skip]
+pub static TEST_T0131: Test = Test {
+    name: "t0131",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0132.
+#[rustfmt::skip]
+pub static TEST_T0132: Test = Test {
+    name: "t0132",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0133.
+#[rustfmt::skip]
+pub static TEST_T0133: Test = Test {
+    name: "t0133",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0134.
+#[rustfmt::skip]
+pub static TEST_T0134: Test = Test {
+    name: "t0134",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0135.
+#[rustfmt::skip]
+pub static TEST_T0135: Test = Test {
+    name: "t0135",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0136.
+#[rustfmt::skip]
+pub static TEST_T0136: Test = Test {
+    name: "t0136",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0137.
+#[rustfmt::skip]
+pub static TEST_T0137: Test = Test {
+    name: "t0137",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0138.
+#[rustfmt::skip]
+pub static TEST_T0138: Test = Test {
+    name: "t0138",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("POD", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0139.
+#[rustfmt::skip]
+pub static TEST_T0139: Test = Test {
+    name: "t0139",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0140.
+#[rustfmt::skip]
+pub static TEST_T0140: Test = Test {
+    name: "t0140",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("ok", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0141.
+#[rustfmt::skip]
+pub static TEST_T0141: Test = Test {
+    name: "t0141",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0142.
+#[rustfmt::skip]
+pub static TEST_T0142: Test = Test {
+    name: "t0142",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0143.
+#[rustfmt::skip]
+pub static TEST_T0143: Test = Test {
+    name: "t0143",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0144.
+#[rustfmt::skip]
+pub static TEST_T0144: Test = Test {
+    name: "t0144",
+    nodes: &[
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
         Node::Send("CLEAN", Next::Node(3), &[]),
         Node::Expect(&[("ok", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
@@ -2271,10 +2687,10 @@ pub static TEST_T0120: Test = Test {
     ],
 };
 
-/// Test case t0121.
+/// Test case t0145.
 #[rustfmt::skip]
-pub static TEST_T0121: Test = Test {
-    name: "t0121",
+pub static TEST_T0145: Test = Test {
+    name: "t0145",
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -2289,10 +2705,10 @@ pub static TEST_T0121: Test = Test {
     ],
 };
 
-/// Test case t0122.
+/// Test case t0146.
 #[rustfmt::skip]
-pub static TEST_T0122: Test = Test {
-    name: "t0122",
+pub static TEST_T0146: Test = Test {
+    name: "t0146",
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -2307,424 +2723,18 @@ pub static TEST_T0122: Test = Test {
     ],
 };
 
-/// Test case t0123.
-#[rustfmt::skip]
-pub static TEST_T0123: Test = Test {
-    name: "t0123",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0124.
-#[rustfmt::skip]
-pub static TEST_T0124: Test = Test {
-    name: "t0124",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0125.
-#[rustfmt::skip]
-pub static TEST_T0125: Test = Test {
-    name: "t0125",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0126.
-#[rustfmt::skip]
-pub static TEST_T0126: Test = Test {
-    name: "t0126",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0127.
-#[rustfmt::skip]
-pub static TEST_T0127: Test = Test {
-    name: "t0127",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0128.
-#[rustfmt::skip]
-pub static TEST_T0128: Test = Test {
-    name: "t0128",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0129.
-#[rustfmt::skip]
-pub static TEST_T0129: Test = Test {
-    name: "t0129",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0130.
-#[rustfmt::skip]
-pub static TEST_T0130: Test = Test {
-    name: "t0130",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0131.
-#[rustfmt::skip]
-pub static TEST_T0131: Test = Test {
-    name: "t0131",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0132.
-#[rustfmt::skip]
-pub static TEST_T0132: Test = Test {
-    name: "t0132",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0133.
-#[rustfmt::skip]
-pub static TEST_T0133: Test = Test {
-    name: "t0133",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0134.
-#[rustfmt::skip]
-pub static TEST_T0134: Test = Test {
-    name: "t0134",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0135.
-#[rustfmt::skip]
-pub static TEST_T0135: Test = Test {
-    name: "t0135",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0136.
-#[rustfmt::skip]
-pub static TEST_T0136: Test = Test {
-    name: "t0136",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0137.
-#[rustfmt::skip]
-pub static TEST_T0137: Test = Test {
-    name: "t0137",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0138.
-#[rustfmt::skip]
-pub static TEST_T0138: Test = Test {
-    name: "t0138",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0139.
-#[rustfmt::skip]
-pub static TEST_T0139: Test = Test {
-    name: "t0139",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0140.
-#[rustfmt::skip]
-pub static TEST_T0140: Test = Test {
-    name: "t0140",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0141.
-#[rustfmt::skip]
-pub static TEST_T0141: Test = Test {
-    name: "t0141",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0142.
-#[rustfmt::skip]
-pub static TEST_T0142: Test = Test {
-    name: "t0142",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0143.
-#[rustfmt::skip]
-pub static TEST_T0143: Test = Test {
-    name: "t0143",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0144.
-#[rustfmt::skip]
-pub static TEST_T0144: Test = Test {
-    name: "t0144",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0145.
-#[rustfmt::skip]
-pub static TEST_T0145: Test = Test {
-    name: "t0145",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
-/// Test case t0146.
-#[rustfmt::skip]
-pub static TEST_T0146: Test = Test {
-    name: "t0146",
-    nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
-        Node::Expect(&[("error", Next::Pass)]),
-    ],
-};
-
 /// Test case t0147.
 #[rustfmt::skip]
 pub static TEST_T0147: Test = Test {
     name: "t0147",
     nodes: &[
-        Node::Send("BUTTON", Next::Node(1), &[]),
-        Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
-        Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
-        Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("POD", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2736,9 +2746,9 @@ pub static TEST_T0148: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
         Node::Send("WATER", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Node(8))]),
@@ -2754,11 +2764,11 @@ pub static TEST_T0149: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2770,13 +2780,11 @@ pub static TEST_T0150: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("WATER", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2788,11 +2796,13 @@ pub static TEST_T0151: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2804,11 +2814,11 @@ pub static TEST_T0152: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2820,13 +2830,11 @@ pub static TEST_T0153: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2838,11 +2846,13 @@ pub static TEST_T0154: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2854,13 +2864,11 @@ pub static TEST_T0155: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("WATER", Next::Node(7), &[]),
-        Node::Expect(&[("error", Next::Node(8))]),
-        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2872,7 +2880,7 @@ pub static TEST_T0156: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
@@ -2888,7 +2896,7 @@ pub static TEST_T0157: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("CLEAN", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
@@ -2906,11 +2914,11 @@ pub static TEST_T0158: Test = Test {
     nodes: &[
         Node::Send("BUTTON", Next::Node(1), &[]),
         Node::Expect(&[("error", Next::Node(2))]),
-        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Send("WATER", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("CLEAN", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
-        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2920,13 +2928,13 @@ pub static TEST_T0158: Test = Test {
 pub static TEST_T0159: Test = Test {
     name: "t0159",
     nodes: &[
-        Node::Send("CLEAN", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
         Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2936,14 +2944,16 @@ pub static TEST_T0159: Test = Test {
 pub static TEST_T0160: Test = Test {
     name: "t0160",
     nodes: &[
-        Node::Send("CLEAN", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("POD", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -2952,11 +2962,13 @@ pub static TEST_T0160: Test = Test {
 pub static TEST_T0161: Test = Test {
     name: "t0161",
     nodes: &[
-        Node::Send("CLEAN", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("WATER", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2966,14 +2978,14 @@ pub static TEST_T0161: Test = Test {
 pub static TEST_T0162: Test = Test {
     name: "t0162",
     nodes: &[
-        Node::Send("CLEAN", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
         Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Expect(&[("error", Next::Node(4))]),
         Node::Send("WATER", Next::Node(5), &[]),
-        Node::Expect(&[("ok", Next::Node(6))]),
-        Node::Send("BUTTON", Next::Node(7), &[]),
-        Node::Expect(&[("coffee!", Next::Pass)]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
     ],
 };
 
@@ -2982,11 +2994,15 @@ pub static TEST_T0162: Test = Test {
 pub static TEST_T0163: Test = Test {
     name: "t0163",
     nodes: &[
-        Node::Send("CLEAN", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
         Node::Send("POD", Next::Node(3), &[]),
-        Node::Expect(&[("ok", Next::Node(4))]),
-        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -2996,11 +3012,11 @@ pub static TEST_T0163: Test = Test {
 pub static TEST_T0164: Test = Test {
     name: "t0164",
     nodes: &[
-        Node::Send("CLEAN", Next::Node(1), &[]),
-        Node::Expect(&[("ok", Next::Node(2))]),
-        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
         Node::Expect(&[("error", Next::Node(4))]),
-        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
         Node::Expect(&[("error", Next::Pass)]),
@@ -3012,6 +3028,628 @@ pub static TEST_T0164: Test = Test {
 pub static TEST_T0165: Test = Test {
     name: "t0165",
     nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0166.
+#[rustfmt::skip]
+pub static TEST_T0166: Test = Test {
+    name: "t0166",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0167.
+#[rustfmt::skip]
+pub static TEST_T0167: Test = Test {
+    name: "t0167",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0168.
+#[rustfmt::skip]
+pub static TEST_T0168: Test = Test {
+    name: "t0168",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0169.
+#[rustfmt::skip]
+pub static TEST_T0169: Test = Test {
+    name: "t0169",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0170.
+#[rustfmt::skip]
+pub static TEST_T0170: Test = Test {
+    name: "t0170",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0171.
+#[rustfmt::skip]
+pub static TEST_T0171: Test = Test {
+    name: "t0171",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0172.
+#[rustfmt::skip]
+pub static TEST_T0172: Test = Test {
+    name: "t0172",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0173.
+#[rustfmt::skip]
+pub static TEST_T0173: Test = Test {
+    name: "t0173",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0174.
+#[rustfmt::skip]
+pub static TEST_T0174: Test = Test {
+    name: "t0174",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0175.
+#[rustfmt::skip]
+pub static TEST_T0175: Test = Test {
+    name: "t0175",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0176.
+#[rustfmt::skip]
+pub static TEST_T0176: Test = Test {
+    name: "t0176",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0177.
+#[rustfmt::skip]
+pub static TEST_T0177: Test = Test {
+    name: "t0177",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0178.
+#[rustfmt::skip]
+pub static TEST_T0178: Test = Test {
+    name: "t0178",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0179.
+#[rustfmt::skip]
+pub static TEST_T0179: Test = Test {
+    name: "t0179",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0180.
+#[rustfmt::skip]
+pub static TEST_T0180: Test = Test {
+    name: "t0180",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0181.
+#[rustfmt::skip]
+pub static TEST_T0181: Test = Test {
+    name: "t0181",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0182.
+#[rustfmt::skip]
+pub static TEST_T0182: Test = Test {
+    name: "t0182",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0183.
+#[rustfmt::skip]
+pub static TEST_T0183: Test = Test {
+    name: "t0183",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0184.
+#[rustfmt::skip]
+pub static TEST_T0184: Test = Test {
+    name: "t0184",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0185.
+#[rustfmt::skip]
+pub static TEST_T0185: Test = Test {
+    name: "t0185",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0186.
+#[rustfmt::skip]
+pub static TEST_T0186: Test = Test {
+    name: "t0186",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0187.
+#[rustfmt::skip]
+pub static TEST_T0187: Test = Test {
+    name: "t0187",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0188.
+#[rustfmt::skip]
+pub static TEST_T0188: Test = Test {
+    name: "t0188",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0189.
+#[rustfmt::skip]
+pub static TEST_T0189: Test = Test {
+    name: "t0189",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0190.
+#[rustfmt::skip]
+pub static TEST_T0190: Test = Test {
+    name: "t0190",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0191.
+#[rustfmt::skip]
+pub static TEST_T0191: Test = Test {
+    name: "t0191",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0192.
+#[rustfmt::skip]
+pub static TEST_T0192: Test = Test {
+    name: "t0192",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0193.
+#[rustfmt::skip]
+pub static TEST_T0193: Test = Test {
+    name: "t0193",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("WATER", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Node(8))]),
+        Node::Send("BUTTON", Next::Node(9), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0194.
+#[rustfmt::skip]
+pub static TEST_T0194: Test = Test {
+    name: "t0194",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0195.
+#[rustfmt::skip]
+pub static TEST_T0195: Test = Test {
+    name: "t0195",
+    nodes: &[
+        Node::Send("BUTTON", Next::Node(1), &[]),
+        Node::Expect(&[("error", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("CLEAN", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("CLEAN", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0196.
+#[rustfmt::skip]
+pub static TEST_T0196: Test = Test {
+    name: "t0196",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0197.
+#[rustfmt::skip]
+pub static TEST_T0197: Test = Test {
+    name: "t0197",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("POD", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0198.
+#[rustfmt::skip]
+pub static TEST_T0198: Test = Test {
+    name: "t0198",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("WATER", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0199.
+#[rustfmt::skip]
+pub static TEST_T0199: Test = Test {
+    name: "t0199",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("ok", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("coffee!", Next::Pass)]),
+    ],
+};
+
+/// Test case t0200.
+#[rustfmt::skip]
+pub static TEST_T0200: Test = Test {
+    name: "t0200",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("POD", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0201.
+#[rustfmt::skip]
+pub static TEST_T0201: Test = Test {
+    name: "t0201",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("WATER", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Node(6))]),
+        Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0202.
+#[rustfmt::skip]
+pub static TEST_T0202: Test = Test {
+    name: "t0202",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("BUTTON", Next::Node(3), &[]),
+        Node::Expect(&[("error", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0203.
+#[rustfmt::skip]
+pub static TEST_T0203: Test = Test {
+    name: "t0203",
+    nodes: &[
         Node::Send("CLEAN", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
         Node::Send("BUTTON", Next::Node(3), &[]),
@@ -3021,10 +3659,10 @@ pub static TEST_T0165: Test = Test {
     ],
 };
 
-/// Test case t0166.
+/// Test case t0204.
 #[rustfmt::skip]
-pub static TEST_T0166: Test = Test {
-    name: "t0166",
+pub static TEST_T0204: Test = Test {
+    name: "t0204",
     nodes: &[
         Node::Send("CLEAN", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -3037,10 +3675,10 @@ pub static TEST_T0166: Test = Test {
     ],
 };
 
-/// Test case t0167.
+/// Test case t0205.
 #[rustfmt::skip]
-pub static TEST_T0167: Test = Test {
-    name: "t0167",
+pub static TEST_T0205: Test = Test {
+    name: "t0205",
     nodes: &[
         Node::Send("CLEAN", Next::Node(1), &[]),
         Node::Expect(&[("ok", Next::Node(2))]),
@@ -3049,6 +3687,20 @@ pub static TEST_T0167: Test = Test {
         Node::Send("POD", Next::Node(5), &[]),
         Node::Expect(&[("ok", Next::Node(6))]),
         Node::Send("BUTTON", Next::Node(7), &[]),
+        Node::Expect(&[("error", Next::Pass)]),
+    ],
+};
+
+/// Test case t0206.
+#[rustfmt::skip]
+pub static TEST_T0206: Test = Test {
+    name: "t0206",
+    nodes: &[
+        Node::Send("CLEAN", Next::Node(1), &[]),
+        Node::Expect(&[("ok", Next::Node(2))]),
+        Node::Send("CLEAN", Next::Node(3), &[]),
+        Node::Expect(&[("ok", Next::Node(4))]),
+        Node::Send("BUTTON", Next::Node(5), &[]),
         Node::Expect(&[("error", Next::Pass)]),
     ],
 };
@@ -3724,6 +4376,162 @@ macro_rules! suite_tests {
         #[test]
         fn t0167() {
             $crate::run($adapter, &$crate::TEST_T0167);
+        }
+        #[test]
+        fn t0168() {
+            $crate::run($adapter, &$crate::TEST_T0168);
+        }
+        #[test]
+        fn t0169() {
+            $crate::run($adapter, &$crate::TEST_T0169);
+        }
+        #[test]
+        fn t0170() {
+            $crate::run($adapter, &$crate::TEST_T0170);
+        }
+        #[test]
+        fn t0171() {
+            $crate::run($adapter, &$crate::TEST_T0171);
+        }
+        #[test]
+        fn t0172() {
+            $crate::run($adapter, &$crate::TEST_T0172);
+        }
+        #[test]
+        fn t0173() {
+            $crate::run($adapter, &$crate::TEST_T0173);
+        }
+        #[test]
+        fn t0174() {
+            $crate::run($adapter, &$crate::TEST_T0174);
+        }
+        #[test]
+        fn t0175() {
+            $crate::run($adapter, &$crate::TEST_T0175);
+        }
+        #[test]
+        fn t0176() {
+            $crate::run($adapter, &$crate::TEST_T0176);
+        }
+        #[test]
+        fn t0177() {
+            $crate::run($adapter, &$crate::TEST_T0177);
+        }
+        #[test]
+        fn t0178() {
+            $crate::run($adapter, &$crate::TEST_T0178);
+        }
+        #[test]
+        fn t0179() {
+            $crate::run($adapter, &$crate::TEST_T0179);
+        }
+        #[test]
+        fn t0180() {
+            $crate::run($adapter, &$crate::TEST_T0180);
+        }
+        #[test]
+        fn t0181() {
+            $crate::run($adapter, &$crate::TEST_T0181);
+        }
+        #[test]
+        fn t0182() {
+            $crate::run($adapter, &$crate::TEST_T0182);
+        }
+        #[test]
+        fn t0183() {
+            $crate::run($adapter, &$crate::TEST_T0183);
+        }
+        #[test]
+        fn t0184() {
+            $crate::run($adapter, &$crate::TEST_T0184);
+        }
+        #[test]
+        fn t0185() {
+            $crate::run($adapter, &$crate::TEST_T0185);
+        }
+        #[test]
+        fn t0186() {
+            $crate::run($adapter, &$crate::TEST_T0186);
+        }
+        #[test]
+        fn t0187() {
+            $crate::run($adapter, &$crate::TEST_T0187);
+        }
+        #[test]
+        fn t0188() {
+            $crate::run($adapter, &$crate::TEST_T0188);
+        }
+        #[test]
+        fn t0189() {
+            $crate::run($adapter, &$crate::TEST_T0189);
+        }
+        #[test]
+        fn t0190() {
+            $crate::run($adapter, &$crate::TEST_T0190);
+        }
+        #[test]
+        fn t0191() {
+            $crate::run($adapter, &$crate::TEST_T0191);
+        }
+        #[test]
+        fn t0192() {
+            $crate::run($adapter, &$crate::TEST_T0192);
+        }
+        #[test]
+        fn t0193() {
+            $crate::run($adapter, &$crate::TEST_T0193);
+        }
+        #[test]
+        fn t0194() {
+            $crate::run($adapter, &$crate::TEST_T0194);
+        }
+        #[test]
+        fn t0195() {
+            $crate::run($adapter, &$crate::TEST_T0195);
+        }
+        #[test]
+        fn t0196() {
+            $crate::run($adapter, &$crate::TEST_T0196);
+        }
+        #[test]
+        fn t0197() {
+            $crate::run($adapter, &$crate::TEST_T0197);
+        }
+        #[test]
+        fn t0198() {
+            $crate::run($adapter, &$crate::TEST_T0198);
+        }
+        #[test]
+        fn t0199() {
+            $crate::run($adapter, &$crate::TEST_T0199);
+        }
+        #[test]
+        fn t0200() {
+            $crate::run($adapter, &$crate::TEST_T0200);
+        }
+        #[test]
+        fn t0201() {
+            $crate::run($adapter, &$crate::TEST_T0201);
+        }
+        #[test]
+        fn t0202() {
+            $crate::run($adapter, &$crate::TEST_T0202);
+        }
+        #[test]
+        fn t0203() {
+            $crate::run($adapter, &$crate::TEST_T0203);
+        }
+        #[test]
+        fn t0204() {
+            $crate::run($adapter, &$crate::TEST_T0204);
+        }
+        #[test]
+        fn t0205() {
+            $crate::run($adapter, &$crate::TEST_T0205);
+        }
+        #[test]
+        fn t0206() {
+            $crate::run($adapter, &$crate::TEST_T0206);
         }
     };
 }
