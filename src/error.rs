@@ -34,6 +34,9 @@ pub enum Error {
         #[source]
         source: SuiteFormatError,
     },
+    /// An ioco suite could not be generated (budget, bound).
+    #[error("{0}")]
+    IocoSuite(#[from] crate::suite::ioco::IocoSuiteError),
     /// Two models cannot be checked against each other (or a check's input is malformed).
     #[error(transparent)]
     Check(#[from] crate::check::CheckError),

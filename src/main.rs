@@ -44,9 +44,12 @@ enum Command {
     Distinguish(DistinguishArgs),
     /// Generate a complete test suite from a model.
     Generate(GenerateArgs),
+    /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
+    Sizes(SizesArgs),
 }
 
-/// Suite generation methods (Mealy methods now; other model types add theirs here).
+/// Suite generation methods: the Mealy methods (for Mealy machines) and the ioco methods (for any
+/// model, through its suspension automaton).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum GenerateMethod {
     /// Chow's W method: one characterisation set after every prefix.
@@ -65,12 +68,19 @@ enum GenerateMethod {
     Uiov,
     /// The smallest suite among several identifier families.
     Auto,
+    /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
+    IocoComplete,
+    /// The unconditional ioco suite U(S, n) (van den Bos Def. 2.43).
+    Unconditional,
+    /// State cover, E+1 extension, distinguishing graphs and merge suites (ioco).
+    IocoAds,
 }
 
 impl GenerateMethod {
-    fn mealy(self) -> ncomplete::suite::mealy::MealyMethod {
+    /// The Mealy method, if this is one.
+    fn mealy(self) -> Option<ncomplete::suite::mealy::MealyMethod> {
         use ncomplete::suite::mealy::MealyMethod as M;
-        match self {
+        Some(match self {
             GenerateMethod::W => M::W,
             GenerateMethod::Wp => M::Wp,
             GenerateMethod::Hsi => M::Hsi,
@@ -79,7 +89,19 @@ impl GenerateMethod {
             GenerateMethod::Uio => M::Uio,
             GenerateMethod::Uiov => M::Uiov,
             GenerateMethod::Auto => M::Auto,
-        }
+            _ => return None,
+        })
+    }
+
+    /// The ioco method, if this is one.
+    fn ioco(self) -> Option<ncomplete::suite::ioco::IocoMethod> {
+        use ncomplete::suite::ioco::IocoMethod;
+        Some(match self {
+            GenerateMethod::IocoComplete => IocoMethod::Complete,
+            GenerateMethod::Unconditional => IocoMethod::Unconditional,
+            GenerateMethod::IocoAds => IocoMethod::Ads,
+            _ => return None,
+        })
     }
 }
 
@@ -96,9 +118,15 @@ enum SuiteFileFormat {
 struct GenerateArgs {
     /// The model file.
     model: String,
-    /// Model format (default: from the file extension).
+    /// Model format (default: from the file extension); `--format` names the suite format.
     #[arg(long, value_name = "aut|dot|yaml|json")]
     model_format: Option<Format>,
+    /// Unmarked labels that are inputs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    inputs: Vec<String>,
+    /// Unmarked labels that are outputs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    outputs: Vec<String>,
     /// Initial state by name (overrides the file).
     #[arg(long, value_name = "STATE")]
     initial: Option<String>,
@@ -106,12 +134,18 @@ struct GenerateArgs {
     /// sink (`sink`), with output `undefined`.
     #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
     complete: Option<String>,
-    /// The method.
+    /// The method (`auto` is for Mealy machines).
     #[arg(long, value_enum, default_value = "auto")]
     method: GenerateMethod,
-    /// Extra states the implementation may have beyond the minimised model.
-    #[arg(long, value_name = "E", default_value_t = 0)]
-    extra_states: usize,
+    /// Complete for implementations with at most N (specified) states (ioco methods).
+    #[arg(long, value_name = "N", conflicts_with = "extra_states")]
+    n: Option<usize>,
+    /// Extra states the implementation may have beyond the (minimised) model; default 0.
+    #[arg(long, value_name = "E")]
+    extra_states: Option<usize>,
+    /// Refuse ioco suites with more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_tests: u128,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: SuiteFileFormat,
@@ -124,6 +158,26 @@ struct GenerateArgs {
     /// Print tests, total input symbols, the longest test and the time on stderr.
     #[arg(long)]
     stats: bool,
+}
+
+#[derive(Args)]
+struct SizesArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Generation method (an ioco method).
+    #[arg(long, value_enum)]
+    method: GenerateMethod,
+    /// Bounds to audit: `4`, `1..6` (inclusive).
+    #[arg(long, value_name = "RANGE", default_value = "1..6")]
+    n: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Stop at the first n whose suite has more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_tests: u128,
 }
 
 #[derive(Args)]
@@ -604,7 +658,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Run(a) => {
             let mut stdout = std::io::stdout();
-            let verdict = match (&a.model, &a.sut) {
+            let status = match (&a.model, &a.sut) {
                 (Some(path), _) => {
                     let model = a.model_args.load(path, quiet)?;
                     let enabling = if a.input_enable == "self-loop" {
@@ -612,42 +666,54 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     } else {
                         ncomplete::exec::InputEnabling::Reject
                     };
-                    ncomplete::exec::commands::run_on_model(
+                    let verdict = ncomplete::exec::commands::run_on_model(
                         &a.suite,
                         &model,
                         enabling,
                         &mut stdout,
-                    )?
+                    )?;
+                    ncomplete::exec::commands::model_exit_status(verdict)
                 }
-                (None, Some(command)) => ncomplete::exec::commands::run_on_system(
-                    &a.suite,
-                    command,
-                    std::time::Duration::from_millis(a.quiescence_ms),
-                    a.retries,
-                    &mut stdout,
-                )?,
+                (None, Some(command)) => {
+                    let verdict = ncomplete::exec::commands::run_on_system(
+                        &a.suite,
+                        command,
+                        std::time::Duration::from_millis(a.quiescence_ms),
+                        a.retries,
+                        &mut stdout,
+                    )?;
+                    ncomplete::exec::commands::system_exit_status(verdict)
+                }
                 (None, None) => {
                     return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
                 }
             };
-            return Ok(ExitCode::from(ncomplete::exec::commands::exit_status(
-                verdict,
-            )));
+            return Ok(ExitCode::from(status));
         }
         Command::Generate(a) => {
             let start = std::time::Instant::now();
             let model_args = ModelArgs {
                 format: a.model_format,
+                inputs: a.inputs.clone(),
+                outputs: a.outputs.clone(),
                 initial: a.initial.clone(),
-                ..ModelArgs::default()
             };
             let model = model_args.load(&a.model, quiet)?;
+            if let Some(method) = a.method.ioco() {
+                return generate_ioco(&a, model, method, quiet);
+            }
+            let method = a.method.mealy().expect("every method is Mealy or ioco");
             let Model::Mealy(mut mealy) = model else {
                 return Err(Error::Usage(format!(
-                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system",
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads)",
                     a.model
                 )));
             };
+            if a.n.is_some() {
+                return Err(Error::Usage(
+                    "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
+                ));
+            }
             if let Some(c) = &a.complete {
                 let how = if c == "sink" {
                     ncomplete::model::Completion::Sink
@@ -662,8 +728,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 })?;
             }
             let options = ncomplete::suite::mealy::MealySuiteOptions {
-                method: a.method.mealy(),
-                extra_states: a.extra_states,
+                method,
+                extra_states: a.extra_states.unwrap_or(0),
                 prune_prefixes: !a.keep_prefixes,
             };
             let format = match a.format {
@@ -677,6 +743,69 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
             }
         }
+        Command::Sizes(a) => {
+            use ncomplete::suite::ioco::{self, Budget, sizes};
+            let Some(method) = a.method.ioco() else {
+                return Err(Error::Usage(
+                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads"
+                        .into(),
+                ));
+            };
+            let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
+            let model = a.model_args.load(&a.model, quiet)?;
+            let sa = ioco::suspension_for(&model, &a.model)?;
+            let budget = Budget {
+                max_tests: a.max_tests,
+                ..Budget::default()
+            };
+            let table = sizes::size_table(&sa, method, range, budget);
+            let text = if a.json {
+                let mut t = serde_json::to_string_pretty(&table)
+                    .map_err(|e| Error::Usage(e.to_string()))?;
+                t.push('\n');
+                t
+            } else {
+                table.to_text()
+            };
+            format::write_text(None, &text)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate` with an ioco method: the suite of the model's suspension automaton, as JSON v1.
+fn generate_ioco(
+    a: &GenerateArgs,
+    model: Model,
+    method: ncomplete::suite::ioco::IocoMethod,
+    quiet: bool,
+) -> Result<ExitCode, Error> {
+    use ncomplete::suite::ioco::{self, Bound, Budget};
+    if a.format != SuiteFileFormat::Json {
+        return Err(Error::Usage(
+            "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
+        ));
+    }
+    let sa = ioco::suspension_for(&model, &a.model)?;
+    let bound = match (a.n, a.extra_states) {
+        (Some(n), _) => Bound::States(n),
+        (None, Some(e)) => Bound::ExtraStates(e),
+        (None, None) => return Err(Error::Usage("give --n N or --extra-states E".into())),
+    };
+    let budget = Budget {
+        max_tests: a.max_tests,
+        ..Budget::default()
+    };
+    let suite = ioco::generate(&sa, method, bound, budget)?;
+    let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let out = (a.out != "-").then_some(a.out.as_str());
+    ioco::write_suite_file(&suite, out, progress)?;
+    if !quiet {
+        eprintln!(
+            "{} tests; guarantee: {}",
+            suite.num_tests(),
+            suite.header().guarantee
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
