@@ -2,9 +2,9 @@
 //! read (and CI can run) real generated programs. This test regenerates them into memory and fails
 //! on any difference; `UPDATE_GENERATED=1 cargo test --test generated` rewrites them.
 //!
-//! Covered so far: the bundled Mealy machine `models/coffeemachine.dot` (`ncomplete generate
-//! --method hads --extra-states 1`). Suites of bundled IOLTSs join once the ioco generator is on
-//! main.
+//! Covered: the bundled Mealy machine `models/coffeemachine.dot` (`ncomplete generate --method
+//! hads --extra-states 1`) and the bundled IOLTS `models/tea_machine.dot` (internal step and
+//! quiescence; `--method ioco-complete --extra-states 0`).
 
 use ncomplete::render::{Format, render_suite};
 use ncomplete::suite::read_suite;
@@ -76,6 +76,13 @@ fn generated_suites_are_up_to_date() {
         generated_files(
             "coffeemachine.dot",
             &["--method", "hads", "--extra-states", "1"],
+        ),
+    );
+    check(
+        "tea_machine",
+        generated_files(
+            "tea_machine.dot",
+            &["--method", "ioco-complete", "--extra-states", "0"],
         ),
     );
 }
