@@ -45,7 +45,11 @@ fn sut(model: &str) -> String {
     };
     // The tea machine's outputs wait 100 ms, so a tester's input can overtake them (after ?coin
     // the model offers both ?button and !refund), well within the 400 ms quiescence timeout.
-    let delay = if model.contains("tea_machine") { 100 } else { 0 };
+    let delay = if model.contains("tea_machine") {
+        100
+    } else {
+        0
+    };
     format!(
         "'{BIN}' simulate '{}' --choose {choose} --delay-ms {delay}",
         fixtures().join(model).display()
