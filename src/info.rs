@@ -7,6 +7,7 @@
 //! steps, TorX thesis Def. 2.2.4). Access sequences are shortest traces (internal steps do not
 //! count) from the initial state, found by breadth-first search.
 
+use crate::identify::mealy::{SplittingTree, minimize_mealy};
 use crate::model::{LabelKind, Lts, Mealy, Model, StateId};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -44,16 +45,18 @@ pub struct ModelInfo {
     pub quiescent_states: Option<usize>,
     /// Length of the longest shortest access sequence over the reachable states.
     pub longest_access_sequence: usize,
-    /// Whether the model is minimal. Set for an LTS that is a suspension automaton
-    /// (deterministic, no internal steps, non-blocking): no two states are ioco-equivalent, no
-    /// state is unreachable and no chaos-equivalent state can be removed (van den Bos
-    /// Def. 2.13; see `model::minimize_suspension`).
+    /// Whether the model is minimal. For a complete Mealy machine: every state is reachable and
+    /// no two states are equivalent (partition refinement, `identify::mealy::minimize_mealy`).
+    /// For an LTS that is a suspension automaton (deterministic, no internal steps,
+    /// non-blocking): no two states are ioco-equivalent, no state is unreachable and no
+    /// chaos-equivalent state can be removed (van den Bos Def. 2.13; see
+    /// `model::minimize_suspension`). Absent for other models.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minimal: Option<bool>,
-    // ---------------------------------------------------------------------------------------
-    // Reserved for the minimisation code (added by the lead when it lands; never faked here):
-    //   `minimal: bool` and, for Mealy machines, `longest_separating_sequence: usize`.
-    // ---------------------------------------------------------------------------------------
+    /// Length of the longest shortest separating sequence over pairs of inequivalent states of
+    /// the minimised machine (complete Mealy machines only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub longest_separating_sequence: Option<usize>,
 }
 
 /// Computes the figures of a model.
@@ -67,6 +70,7 @@ pub fn model_info(model: &Model) -> ModelInfo {
 fn mealy_info(m: &Mealy) -> ModelInfo {
     let depth = mealy_access_depths(m);
     let reachable = depth.iter().filter(|d| d.is_some()).count();
+    let minimised = m.is_complete().then(|| minimize_mealy(m));
     ModelInfo {
         name: m.name.clone(),
         kind: "mealy",
@@ -81,7 +85,12 @@ fn mealy_info(m: &Mealy) -> ModelInfo {
         input_enabled: m.is_complete(),
         quiescent_states: None,
         longest_access_sequence: depth.iter().flatten().copied().max().unwrap_or(0),
-        minimal: None,
+        minimal: minimised
+            .as_ref()
+            .map(|min| min.num_states() == m.num_states()),
+        longest_separating_sequence: minimised
+            .as_ref()
+            .map(|min| SplittingTree::new(min).max_word_len()),
     }
 }
 
@@ -157,6 +166,7 @@ fn lts_info(l: &Lts) -> ModelInfo {
         longest_access_sequence: depth.iter().flatten().copied().max().unwrap_or(0),
         minimal: crate::model::as_suspension_automaton(l)
             .and_then(|sa| crate::model::is_minimal_suspension(&sa).ok()),
+        longest_separating_sequence: None,
     }
 }
 
@@ -237,6 +247,9 @@ impl ModelInfo {
         ));
         if let Some(m) = self.minimal {
             rows.push(("minimal", yes_no(m).to_owned()));
+        }
+        if let Some(n) = self.longest_separating_sequence {
+            rows.push(("longest shortest separating sequence", n.to_string()));
         }
         let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 1;
         let mut out = String::new();
@@ -356,12 +369,69 @@ mod tests {
         assert!(text.starts_with("model:"), "{text}");
         assert!(text.contains("\ninput-enabled:"), "{text}");
         assert!(
-            text.contains("longest shortest access sequence: 0\n"),
+            text.contains("longest shortest access sequence:     0\n"),
             "{text}"
         );
+        assert!(text.ends_with("separating sequence: 0\n"), "{text}");
         let json: serde_json::Value = serde_json::from_str(&i.to_json()).unwrap();
         assert_eq!(json["kind"], "mealy");
         assert_eq!(json["states"], 1);
         assert!(json.get("quiescent_states").is_none());
+    }
+
+    /// Shortest separating sequence of two states by BFS over pairs (None: equivalent).
+    fn naive_separating_length(m: &Mealy, p: StateId, q: StateId) -> Option<usize> {
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = VecDeque::from([(p, q, 0usize)]);
+        seen.insert((p, q));
+        while let Some((a, b, d)) = queue.pop_front() {
+            for i in m.input_ids() {
+                let (Some((a2, oa)), Some((b2, ob))) = (m.step(a, i), m.step(b, i)) else {
+                    continue;
+                };
+                if oa != ob {
+                    return Some(d + 1);
+                }
+                if seen.insert((a2, b2)) {
+                    queue.push_back((a2, b2, d + 1));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn mealy_minimality_and_separation_agree_with_pairwise_search() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
+        for file in [
+            "coffeemachine.dot",
+            "lee_yannakakis_distinguishable.dot",
+            "lee_yannakakis_non_distinguishable.dot",
+            "TCP_Linux_Client.dot",
+        ] {
+            let model = crate::format::load_model(
+                &format!("{path}{file}"),
+                &crate::format::LoadOptions::default(),
+            )
+            .unwrap();
+            let Model::Mealy(m) = &model else {
+                panic!("{file} is a Mealy machine")
+            };
+            let info = model_info(&model);
+            let states: Vec<StateId> = m.states().collect();
+            let mut longest = 0;
+            let mut all_distinct = true;
+            for (k, &p) in states.iter().enumerate() {
+                for &q in &states[k + 1..] {
+                    match naive_separating_length(m, p, q) {
+                        Some(d) => longest = longest.max(d),
+                        None => all_distinct = false,
+                    }
+                }
+            }
+            let all_reachable = info.reachable_states == info.states;
+            assert_eq!(info.minimal, Some(all_distinct && all_reachable), "{file}");
+            assert_eq!(info.longest_separating_sequence, Some(longest), "{file}");
+        }
     }
 }

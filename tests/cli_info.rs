@@ -40,15 +40,17 @@ fn info_text_on_the_coffee_machine() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
-        "model:                            coffeemachine
-kind:                             mealy
-states:                           6 (6 reachable)
-inputs:                           4
-outputs:                          3
-transitions:                      24
-deterministic:                    yes
-input-enabled:                    yes
-longest shortest access sequence: 3
+        "model:                                coffeemachine
+kind:                                 mealy
+states:                               6 (6 reachable)
+inputs:                               4
+outputs:                              3
+transitions:                          24
+deterministic:                        yes
+input-enabled:                        yes
+longest shortest access sequence:     3
+minimal:                              yes
+longest shortest separating sequence: 2
 "
     );
     assert_eq!(stderr(&o), "");
@@ -226,4 +228,30 @@ fn warnings_go_to_stderr_unless_quiet() {
     assert_eq!(stderr(&o), "");
     let o = ncomplete(&["info", &dot, "--initial", "a"]);
     assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn convert_writes_suspension_automata_with_explicit_quiescence() {
+    let out = scratch("vending_sa.aut");
+    let o = ncomplete(&[
+        "convert",
+        &model("vending.aut"),
+        "--suspension",
+        "--to",
+        "aut",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = figures(&out);
+    assert_eq!(v["deterministic"], true);
+    assert_eq!(v["internal_labels"], 0);
+    assert_eq!(v["quiescence_label"], "delta");
+    // idle, {paid, choosing, refunding} (choosing waits for a button) and choosing itself.
+    assert_eq!(v["quiescent_states"], 3);
+    // The written suspension automaton reads back and converts again to the same figures.
+    let again = scratch("vending_sa.yaml");
+    let o = ncomplete(&["convert", &out, "--to", "yaml", "--out", &again]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(figures(&again), v);
 }

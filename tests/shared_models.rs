@@ -86,6 +86,8 @@ fn esm_figures() {
     assert_eq!(info.outputs, 151);
     assert_eq!(info.transitions, 265_980);
     assert_eq!(info.longest_access_sequence, 29);
+    assert_eq!(info.longest_separating_sequence, Some(9));
+    assert_eq!(info.minimal, Some(true));
     assert!(info.input_enabled);
 }
 

@@ -636,3 +636,18 @@ mod more_error_shapes {
         }
     }
 }
+
+#[cfg(test)]
+mod line_endings {
+    use super::*;
+
+    #[test]
+    fn crlf_files_parse() {
+        let text = "des (0, 2, 2)\r\n(0, \"?a\", 1)\r\n(1, !x, 0)\r\n";
+        let Model::Lts(l) = parse(text, "t.aut", "t", &LoadOptions::default()).unwrap() else {
+            panic!("expected an LTS")
+        };
+        assert_eq!(l.num_transitions(), 2);
+        assert!(l.alphabet.get("x").is_some());
+    }
+}

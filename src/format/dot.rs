@@ -1098,3 +1098,17 @@ mod more_error_shapes {
         }
     }
 }
+
+#[cfg(test)]
+mod line_endings {
+    use super::*;
+
+    #[test]
+    fn crlf_files_parse() {
+        let text = "digraph {\r\n  __start0 -> a;\r\n  a -> b [label=\"x / y\"]\r\n}\r\n";
+        let mut w = Vec::new();
+        let m = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w).unwrap();
+        assert!(matches!(m, Model::Mealy(m) if m.num_transitions() == 1));
+        assert!(w.is_empty());
+    }
+}

@@ -21,11 +21,14 @@ pub(crate) fn fresh_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
 /// Makes every name unique, keeping the first occurrence of a name as it is and renaming later
 /// duplicates with [`fresh_name`] (`x`, `x_1`, ...). Names stay in their positions.
 pub(crate) fn make_unique(names: &mut [String]) {
-    let mut seen: HashSet<String> = HashSet::with_capacity(names.len());
-    let all: HashSet<String> = names.iter().cloned().collect();
-    if all.len() == names.len() {
-        return;
+    {
+        let mut distinct: HashSet<&str> = HashSet::with_capacity(names.len());
+        if names.iter().all(|n| distinct.insert(n.as_str())) {
+            return;
+        }
     }
+    let all: HashSet<String> = names.iter().cloned().collect();
+    let mut seen: HashSet<String> = HashSet::with_capacity(names.len());
     for name in names.iter_mut() {
         if !seen.insert(name.clone()) {
             let fresh = fresh_name(name, |n| seen.contains(n) || all.contains(n));

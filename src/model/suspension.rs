@@ -46,9 +46,9 @@ use super::error::ModelError;
 use super::ids::{LabelId, StateId, id32};
 use super::lts::Lts;
 use super::naming::{fresh_name, make_unique};
+use indexmap::IndexSet;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::HashMap;
 
 /// Default for [`SuspensionOptions::max_subsets`].
 pub const DEFAULT_MAX_SUBSETS: usize = 1_000_000;
@@ -260,8 +260,8 @@ pub fn lts_to_suspension(
     };
     let mut mark = vec![0u32; ex.names.len()];
     let mut generation = 0u32;
-    let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
-    let mut subsets: Vec<Vec<u32>> = Vec::new();
+    // Subsets in discovery order; the index of a subset is its state id.
+    let mut subsets: IndexSet<Vec<u32>> = IndexSet::new();
     let mut triples: Vec<(StateId, LabelId, StateId)> = Vec::new();
 
     let mut set = Vec::new();
@@ -275,59 +275,61 @@ pub fn lts_to_suspension(
     if options.max_subsets == 0 {
         return Err(budget_error());
     }
-    index.insert(set.clone(), 0);
-    subsets.push(set.clone());
+    subsets.insert(set.clone());
 
+    let mut members: Vec<u32> = Vec::new();
     let mut edges: Vec<(LabelId, u32)> = Vec::new();
     let mut targets: Vec<u32> = Vec::new();
     let mut next = 0usize;
-    while next < subsets.len() {
+    while let Some(current) = subsets.get_index(next) {
         let from = StateId(id32(next));
+        members.clear();
+        members.extend_from_slice(current);
         edges.clear();
-        for &s in &subsets[next] {
+        for &s in &members {
             edges.extend_from_slice(&ex.visible[s as usize]);
         }
         edges.sort_unstable();
         edges.dedup();
-        let mut has_output = false;
-        let mut groups: Vec<(LabelId, Vec<u32>)> = Vec::new();
+        let has_output = edges.iter().any(|&(l, _)| alphabet.is_output(l));
         let mut i = 0;
-        while i < edges.len() {
-            let l = edges[i].0;
-            targets.clear();
-            while i < edges.len() && edges[i].0 == l {
-                targets.push(edges[i].1);
+        loop {
+            let l = if i < edges.len() {
+                let l = edges[i].0;
+                targets.clear();
+                while i < edges.len() && edges[i].0 == l {
+                    targets.push(edges[i].1);
+                    i += 1;
+                }
+                l
+            } else if !has_output && i == edges.len() {
+                // A livelock under fair divergence: δ to the input-only copies of the divergent
+                // members (see the module documentation).
                 i += 1;
-            }
-            has_output |= alphabet.is_output(l);
-            groups.push((l, targets.clone()));
-        }
-        if !has_output {
-            // A livelock under fair divergence: δ to the input-only copies of the divergent
-            // members (see the module documentation).
-            let copies: Vec<u32> = subsets[next]
-                .iter()
-                .filter_map(|&s| ex.copy.get(s as usize).copied().flatten())
-                .collect();
-            if !copies.is_empty() {
-                groups.push((delta, copies));
-            }
-        }
-        for (l, seeds) in groups {
-            closure(&ex, &seeds, &mut mark, &mut generation, &mut set);
-            let to = match index.get(&set) {
-                Some(&k) => k,
+                targets.clear();
+                targets.extend(
+                    members
+                        .iter()
+                        .filter_map(|&s| ex.copy.get(s as usize).copied().flatten()),
+                );
+                if targets.is_empty() {
+                    break;
+                }
+                delta
+            } else {
+                break;
+            };
+            closure(&ex, &targets, &mut mark, &mut generation, &mut set);
+            let to = match subsets.get_index_of(&set) {
+                Some(k) => k,
                 None => {
                     if subsets.len() >= options.max_subsets {
                         return Err(budget_error());
                     }
-                    let k = id32(subsets.len());
-                    index.insert(set.clone(), k);
-                    subsets.push(set.clone());
-                    k
+                    subsets.insert_full(set.clone()).0
                 }
             };
-            triples.push((from, l, StateId(to)));
+            triples.push((from, l, StateId(id32(to))));
         }
         next += 1;
     }

@@ -152,7 +152,7 @@ impl Family {
             }
             FamilyKind::Hads => {
                 let ly = ly.expect("hybrid-ADS needs the Lee-Yannakakis tree");
-                return Family::build_adaptive(m, tree, ly, AdaptiveConfig::default());
+                return Family::build_adaptive(m, tree, ly, AdaptiveConfig::default(), None);
             }
             FamilyKind::Uio | FamilyKind::Uiov => {
                 let uio = uio.expect("UIO families need UIO sequences");
@@ -190,18 +190,22 @@ impl Family {
     /// The hybrid-ADS family with the given choice of splitting words: each state's word of an
     /// adaptive sequence (which may merge states), topped up, for the states it leaves together,
     /// by an adaptive sequence started afresh on just those states, and so on.
+    ///
+    /// `weights[s] = (w, wl)`: how many tests will end with the identifier of `s` and their total
+    /// prefix length (used by `cost_score`; `None` counts every state once with empty prefixes).
     pub fn build_adaptive(
         m: &Mealy,
         tree: &SplittingTree,
         ly: &LySplittingTree,
         cfg: AdaptiveConfig,
+        weights: Option<&[(f64, f64)]>,
     ) -> Family {
         let n = m.num_states();
         let mut table = WordTable::default();
         let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut blocks: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
         while let Some(block) = blocks.pop() {
-            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg);
+            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg, weights);
             for (s, w) in words {
                 let id = table.id(w);
                 per_state[s as usize].push(id);
@@ -300,6 +304,14 @@ pub struct AdaptiveConfig {
     pub input_candidates: bool,
     /// Rank by merged states per class instead of merged states first, then classes.
     pub ratio_score: bool,
+    /// Rank by an estimate of the symbols the choice adds to the suite, using per-state weights
+    /// (overrides `ratio_score`).
+    pub cost_score: bool,
+    /// Cost score: symbols charged per test for a state that needs a top-up word (besides its
+    /// prefix).
+    pub top_up_cost: u32,
+    /// Cost score: symbols charged per test for each halving of a class still to be split.
+    pub level_cost: u32,
 }
 
 impl Default for AdaptiveConfig {
@@ -308,6 +320,9 @@ impl Default for AdaptiveConfig {
             candidates: 16,
             input_candidates: false,
             ratio_score: false,
+            cost_score: false,
+            top_up_cost: 2,
+            level_cost: 1,
         }
     }
 }
@@ -331,7 +346,9 @@ fn adaptive_identifiers(
     ly: &LySplittingTree,
     block: Vec<u32>,
     cfg: AdaptiveConfig,
+    weights: Option<&[(f64, f64)]>,
 ) -> AdaptiveResult {
+    let weight = |s: u32| weights.map_or((1.0, 0.0), |w| w[s as usize]);
     let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
     let mut words: Vec<(u32, Vec<LabelId>)> = Vec::with_capacity(block.len());
     let mut merged: Vec<Vec<u32>> = Vec::new();
@@ -378,8 +395,30 @@ fn adaptive_identifiers(
                 cands.push(w);
             }
         }
-        // (merged currents, -classes, length, candidate index)
-        let mut best: Option<((usize, isize, usize), usize)> = None;
+        // Weight of each distinct current state: the weights of the initial states at it.
+        let mut cur_weight: Vec<(u32, f64, f64)> = Vec::new();
+        if cfg.cost_score {
+            let mut by_cur: Vec<(u32, u32)> = set.iter().map(|&(i, c)| (c, i)).collect();
+            by_cur.sort_unstable();
+            for (c, i) in by_cur {
+                let (w, wl) = weight(i);
+                match cur_weight.last_mut() {
+                    Some(last) if last.0 == c => {
+                        last.1 += w;
+                        last.2 += wl;
+                    }
+                    _ => cur_weight.push((c, w, wl)),
+                }
+            }
+        }
+        let cost_of = |q: u32| -> (f64, f64) {
+            let k = cur_weight
+                .binary_search_by_key(&q, |x| x.0)
+                .expect("every current has a weight");
+            (cur_weight[k].1, cur_weight[k].2)
+        };
+        // (merged currents, -classes, length) or the estimated cost; then candidate index.
+        let mut best: Option<((f64, isize, usize), usize)> = None;
         for (c, w) in cands.iter().enumerate() {
             let mut resp: Vec<(Vec<LabelId>, u32, u32)> = currents
                 .iter()
@@ -406,10 +445,35 @@ fn adaptive_identifiers(
             if classes < 2 {
                 continue;
             }
-            let score = if cfg.ratio_score {
-                (0, (merges as isize * 1000) / classes as isize, w.len())
+            let score = if cfg.cost_score {
+                let top_up = f64::from(cfg.top_up_cost);
+                let per_level = f64::from(cfg.level_cost);
+                let mut cost = 0.0;
+                let mut k = 0;
+                while k < resp.len() {
+                    let mut j = k;
+                    let mut group_w = 0.0;
+                    while j < resp.len() && resp[j].0 == resp[k].0 {
+                        let (wq, wlq) = cost_of(resp[j].2);
+                        group_w += wq;
+                        cost += wq * w.len() as f64;
+                        let merged = (j > k && resp[j - 1].1 == resp[j].1)
+                            || (j + 1 < resp.len()
+                                && resp[j + 1].0 == resp[j].0
+                                && resp[j + 1].1 == resp[j].1);
+                        if merged {
+                            cost += wlq + wq * top_up;
+                        }
+                        j += 1;
+                    }
+                    cost += group_w * per_level * ((j - k) as f64).log2();
+                    k = j;
+                }
+                (cost, 0, 0)
+            } else if cfg.ratio_score {
+                (0.0, (merges as isize * 1000) / classes as isize, w.len())
             } else {
-                (merges, -(classes as isize), w.len())
+                (merges as f64, -(classes as isize), w.len())
             };
             if best.is_none_or(|(b, _)| score < b) {
                 best = Some((score, c));
@@ -535,18 +599,25 @@ mod tests {
             ));
             let tree = SplittingTree::new(&m);
             let ly = LySplittingTree::new(&m);
-            for (candidates, input_candidates, ratio_score) in [
-                (16, false, false),
-                (1, false, false),
-                (64, true, false),
-                (64, true, true),
+            for (candidates, input_candidates, ratio_score, cost_score) in [
+                (16, false, false, false),
+                (1, false, false, false),
+                (64, true, false, false),
+                (64, true, true, false),
+                (64, true, false, true),
             ] {
                 let cfg = AdaptiveConfig {
                     candidates,
                     input_candidates,
                     ratio_score,
+                    cost_score,
+                    ..AdaptiveConfig::default()
                 };
-                let f = Family::build_adaptive(&m, &tree, &ly, cfg);
+                let weights: Vec<(f64, f64)> = m
+                    .states()
+                    .map(|s| (1.0 + s.0 as f64, 3.0 * s.0 as f64))
+                    .collect();
+                let f = Family::build_adaptive(&m, &tree, &ly, cfg, Some(&weights));
                 assert!(harmonised(&m, &f), "seed {seed} {cfg:?}");
             }
         }

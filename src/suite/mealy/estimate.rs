@@ -67,3 +67,41 @@ pub fn suite_size(m: &Mealy, access: &AccessTree, family: &Family, extra: usize)
     }
     size
 }
+
+/// Per state `t`: how many canonical `(p, x)` (middles up to `E + 1` inputs) reach `t`, and their
+/// total length: the weight of `t`'s identifier in the suite.
+pub fn state_weights(m: &Mealy, access: &AccessTree, extra: usize) -> Vec<(f64, f64)> {
+    let n = m.num_states();
+    let mut cnt = vec![0f64; n];
+    let mut len = vec![0f64; n];
+    for &s in access.bfs_order() {
+        cnt[s.index()] = 1.0;
+        len[s.index()] = access.depth(s).expect("reachable") as f64;
+    }
+    let mut total: Vec<(f64, f64)> = cnt.iter().zip(&len).map(|(&c, &l)| (c, l)).collect();
+    for j in 1..=extra + 1 {
+        let mut c2 = vec![0f64; n];
+        let mut l2 = vec![0f64; n];
+        for s in m.states() {
+            let (c, l) = (cnt[s.index()], len[s.index()]);
+            if c == 0.0 {
+                continue;
+            }
+            for a in m.input_ids() {
+                if j == 1 && access.tree_child(s, a).is_some() {
+                    continue;
+                }
+                let (t, _) = m.step(s, a).expect("complete");
+                c2[t.index()] += c;
+                l2[t.index()] += l + c;
+            }
+        }
+        cnt = c2;
+        len = l2;
+        for t in 0..n {
+            total[t].0 += cnt[t];
+            total[t].1 += len[t];
+        }
+    }
+    total
+}

@@ -166,14 +166,25 @@ fn build_family(
     Family::build(m, kind, tree, ly, uio.as_ref())
 }
 
-/// Machines with more transitions than this get only the hybrid-ADS family from `auto` (building
-/// and comparing all families would exceed the time budget; hybrid-ADS gave the smallest suites on
-/// every large benchmark model).
+/// Machines with more transitions than this get only one family from `auto`: hybrid-ADS with
+/// cost-ranked splitting words (building and comparing all families would exceed the time budget;
+/// this variant gave the smallest suite on the large benchmark model, ESM).
 pub const AUTO_FULL_LIMIT: usize = 50_000;
 
 /// Candidates whose suite (before pruning) is at most this many symbols are compared by their
 /// exact size after pruning, obtained by streaming them; larger ones by the estimate.
 pub const AUTO_EXACT_LIMIT: u64 = 5_000_000;
+
+/// The splitting-word choice of `--method hads`: up to 64 splitting-tree candidates and one per
+/// input, ranked by the estimated symbols they add to the suite.
+pub const HADS_CONFIG: AdaptiveConfig = AdaptiveConfig {
+    candidates: 64,
+    input_candidates: true,
+    ratio_score: false,
+    cost_score: true,
+    top_up_cost: 2,
+    level_cost: 1,
+};
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
 fn auto_family(
@@ -183,14 +194,16 @@ fn auto_family(
     opts: MealySuiteOptions,
 ) -> Family {
     let ly = LySplittingTree::new(min);
+    let weights = estimate::state_weights(min, access, opts.extra_states);
     let wide = AdaptiveConfig {
         candidates: 64,
         ..AdaptiveConfig::default()
     };
+    let costed = HADS_CONFIG;
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
-        return Family::build_adaptive(min, tree, &ly, wide);
+        return Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
     }
-    let adaptive = [
+    let mut adaptive = vec![
         AdaptiveConfig::default(),
         wide,
         AdaptiveConfig {
@@ -203,9 +216,19 @@ fn auto_family(
             ..wide
         },
     ];
+    for input_candidates in [true, false] {
+        for (top_up_cost, level_cost) in [(2, 1), (4, 2)] {
+            adaptive.push(AdaptiveConfig {
+                input_candidates,
+                top_up_cost,
+                level_cost,
+                ..costed
+            });
+        }
+    }
     let mut cands: Vec<Family> = adaptive
         .par_iter()
-        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg))
+        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg, Some(&weights)))
         .collect();
     cands.extend(
         [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
@@ -262,6 +285,11 @@ impl MealySuite {
             MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
         );
         let family = match opts.method.family() {
+            Some(FamilyKind::Hads) => {
+                let ly = LySplittingTree::new(&min);
+                let weights = estimate::state_weights(&min, &access, opts.extra_states);
+                Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights))
+            }
             Some(kind) => {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
                 build_family(&min, kind, &tree, ly.as_ref())
