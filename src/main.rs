@@ -697,7 +697,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Run(a) => {
             let mut stdout = std::io::stdout();
-            let verdict = match (&a.model, &a.sut) {
+            let status = match (&a.model, &a.sut) {
                 (Some(path), _) => {
                     let model = a.model_args.load(path, quiet)?;
                     let enabling = if a.input_enable == "self-loop" {
@@ -705,27 +705,29 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     } else {
                         ncomplete::exec::InputEnabling::Reject
                     };
-                    ncomplete::exec::commands::run_on_model(
+                    let verdict = ncomplete::exec::commands::run_on_model(
                         &a.suite,
                         &model,
                         enabling,
                         &mut stdout,
-                    )?
+                    )?;
+                    ncomplete::exec::commands::model_exit_status(verdict)
                 }
-                (None, Some(command)) => ncomplete::exec::commands::run_on_system(
-                    &a.suite,
-                    command,
-                    std::time::Duration::from_millis(a.quiescence_ms),
-                    a.retries,
-                    &mut stdout,
-                )?,
+                (None, Some(command)) => {
+                    let verdict = ncomplete::exec::commands::run_on_system(
+                        &a.suite,
+                        command,
+                        std::time::Duration::from_millis(a.quiescence_ms),
+                        a.retries,
+                        &mut stdout,
+                    )?;
+                    ncomplete::exec::commands::system_exit_status(verdict)
+                }
                 (None, None) => {
                     return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
                 }
             };
-            return Ok(ExitCode::from(ncomplete::exec::commands::exit_status(
-                verdict,
-            )));
+            return Ok(ExitCode::from(status));
         }
         Command::Generate(a) => {
             let start = std::time::Instant::now();
