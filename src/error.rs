@@ -34,9 +34,21 @@ pub enum Error {
         #[source]
         source: SuiteFormatError,
     },
+    /// An ioco suite could not be generated (budget, bound).
+    #[error("{0}")]
+    IocoSuite(#[from] crate::suite::ioco::IocoSuiteError),
+    /// Two models cannot be checked against each other (or a check's input is malformed).
+    #[error(transparent)]
+    Check(#[from] crate::check::CheckError),
     /// Options that do not fit together or do not fit the model.
     #[error("{0}")]
     Usage(String),
+    /// A suite cannot be executed against the given model or system.
+    #[error(transparent)]
+    Exec(#[from] crate::exec::ExecError),
+    /// A suite cannot be rendered.
+    #[error(transparent)]
+    Render(#[from] crate::render::RenderError),
     /// A model file that does not follow its format (`FILE:LINE:COL: found X, expected Y`).
     #[error(transparent)]
     Parse(#[from] crate::format::ParseError),

@@ -5,10 +5,14 @@
 //! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
 
 pub mod analysis;
+pub mod audit;
+pub mod check;
 pub mod error;
+pub mod exec;
 pub mod format;
 pub mod identify;
 pub mod info;
 pub mod model;
+pub mod render;
 pub mod suite;
 pub use error::{Error, Result};

@@ -3,7 +3,7 @@
 //! Exit status: 0 success, 1 a check or suite failed, 2 bad input or usage (clap's usage errors
 //! exit with 2 too).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
@@ -26,9 +26,218 @@ enum Command {
     Info(InfoArgs),
     /// Convert a model to another format.
     Convert(ConvertArgs),
+    /// Decide whether an implementation model conforms to a specification model: ioco (or uioco),
+    /// Mealy equivalence, or conf(D,F) for desired and forbidden behaviour. Exit status 0 conforms,
+    /// 1 does not (with a shortest counterexample), 2 bad input.
+    Check(CheckArgs),
+    /// Write seeded mutants of a model (output, transfer, added/removed output and cloned-state
+    /// faults within a state bound), each with its exact verdict, plus index.json.
+    Mutate(MutateArgs),
+    /// Render a suite as TTCN-3-like text, a pytest module or a Cargo package.
+    Render(RenderArgs),
+    /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
+    Simulate(SimulateArgs),
+    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
+    Run(RunArgs),
     /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
     /// adaptive distinguishing graph and pairwise top-ups.
     Distinguish(DistinguishArgs),
+    /// Generate a complete test suite from a model.
+    Generate(GenerateArgs),
+    /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
+    Sizes(SizesArgs),
+}
+
+/// Suite generation methods: the Mealy methods (for Mealy machines) and the ioco methods (for any
+/// model, through its suspension automaton).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GenerateMethod {
+    /// Chow's W method: one characterisation set after every prefix.
+    W,
+    /// Wp: characterisation set, then identification sets.
+    Wp,
+    /// HSI with pairwise shortest separating sequences.
+    Hsi,
+    /// HSI with harmonised identifiers from a greedy splitting tree.
+    HsiSt,
+    /// Hybrid adaptive distinguishing sequences with harmonised top-up.
+    Hads,
+    /// UIO sequences (not complete).
+    Uio,
+    /// UIOv: UIO sequences with the uniqueness check.
+    Uiov,
+    /// The smallest suite among several identifier families.
+    Auto,
+    /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
+    IocoComplete,
+    /// The unconditional ioco suite U(S, n) (van den Bos Def. 2.43).
+    Unconditional,
+    /// State cover, E+1 extension, distinguishing graphs and merge suites (ioco).
+    IocoAds,
+}
+
+impl GenerateMethod {
+    /// The Mealy method, if this is one.
+    fn mealy(self) -> Option<ncomplete::suite::mealy::MealyMethod> {
+        use ncomplete::suite::mealy::MealyMethod as M;
+        Some(match self {
+            GenerateMethod::W => M::W,
+            GenerateMethod::Wp => M::Wp,
+            GenerateMethod::Hsi => M::Hsi,
+            GenerateMethod::HsiSt => M::HsiSt,
+            GenerateMethod::Hads => M::Hads,
+            GenerateMethod::Uio => M::Uio,
+            GenerateMethod::Uiov => M::Uiov,
+            GenerateMethod::Auto => M::Auto,
+            _ => return None,
+        })
+    }
+
+    /// The ioco method, if this is one.
+    fn ioco(self) -> Option<ncomplete::suite::ioco::IocoMethod> {
+        use ncomplete::suite::ioco::IocoMethod;
+        Some(match self {
+            GenerateMethod::IocoComplete => IocoMethod::Complete,
+            GenerateMethod::Unconditional => IocoMethod::Unconditional,
+            GenerateMethod::IocoAds => IocoMethod::Ads,
+            _ => return None,
+        })
+    }
+}
+
+/// Suite file formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SuiteFileFormat {
+    /// One test per line, inputs separated by spaces (Mealy suites).
+    Words,
+    /// Suite JSON version 1.
+    Json,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// The model file.
+    model: String,
+    /// Model format (default: from the file extension); `--format` names the suite format.
+    #[arg(long, value_name = "aut|dot|yaml|json")]
+    model_format: Option<Format>,
+    /// Unmarked labels that are inputs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    inputs: Vec<String>,
+    /// Unmarked labels that are outputs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    outputs: Vec<String>,
+    /// Initial state by name (overrides the file).
+    #[arg(long, value_name = "STATE")]
+    initial: Option<String>,
+    /// Complete a partial Mealy machine first: missing inputs loop (`self-loop`) or go to a new
+    /// sink (`sink`), with output `undefined`.
+    #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
+    complete: Option<String>,
+    /// The method (`auto` is for Mealy machines).
+    #[arg(long, value_enum, default_value = "auto")]
+    method: GenerateMethod,
+    /// Complete for implementations with at most N (specified) states (ioco methods).
+    #[arg(long, value_name = "N", conflicts_with = "extra_states")]
+    n: Option<usize>,
+    /// Extra states the implementation may have beyond the (minimised) model; default 0.
+    #[arg(long, value_name = "E")]
+    extra_states: Option<usize>,
+    /// Refuse ioco suites with more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_tests: u128,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: SuiteFileFormat,
+    /// Output file (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    out: String,
+    /// Keep tests that are prefixes of other tests.
+    #[arg(long)]
+    keep_prefixes: bool,
+    /// Print tests, total input symbols, the longest test and the time on stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+#[derive(Args)]
+struct SizesArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Generation method (an ioco method).
+    #[arg(long, value_enum)]
+    method: GenerateMethod,
+    /// Bounds to audit: `4`, `1..6` (inclusive).
+    #[arg(long, value_name = "RANGE", default_value = "1..6")]
+    n: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Stop at the first n whose suite has more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_tests: u128,
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    /// The suite (JSON v1).
+    suite: String,
+    /// Target format.
+    #[arg(long, value_name = "ttcn|rust|python", value_parser = ["ttcn", "rust", "python"])]
+    format: String,
+    /// Output directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: std::path::PathBuf,
+    /// Directory of templates overriding the built-in ones (same relative paths as `templates/`).
+    #[arg(long, value_name = "DIR")]
+    templates: Option<std::path::PathBuf>,
+}
+
+#[derive(Args)]
+struct SimulateArgs {
+    /// The model to simulate.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// How to pick among several allowed outputs.
+    #[arg(long, value_name = "first|random", value_parser = ["first", "random"], default_value = "first")]
+    choose: String,
+    /// Seed of `--choose random` (default: a fresh seed per process, so restarts differ).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Delay before each output, in milliseconds (an input arriving meanwhile goes first).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    delay_ms: u64,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// The suite (JSON v1).
+    suite: String,
+    /// A model of the implementation, executed exactly (every race and output choice).
+    #[arg(
+        long,
+        value_name = "IMPL",
+        conflicts_with = "sut",
+        required_unless_present = "sut"
+    )]
+    model: Option<String>,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// What to do with inputs the implementation model refuses.
+    #[arg(long, value_name = "reject|self-loop", value_parser = ["reject", "self-loop"], default_value = "reject")]
+    input_enable: String,
+    /// A command starting the system under test (stdio protocol, one label per line).
+    #[arg(long, value_name = "COMMAND")]
+    sut: Option<String>,
+    /// Quiescence timeout of `--sut`, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
+    quiescence_ms: u64,
+    /// Re-runs of a test that ended in retry (`--sut`).
+    #[arg(long, value_name = "N", default_value_t = ncomplete::exec::stdio::DEFAULT_RETRIES)]
+    retries: usize,
 }
 
 /// How to read a model file (shared by every command that reads one).
@@ -93,6 +302,77 @@ struct ConvertArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    #[command(flatten)]
+    transform: TransformArgs,
+}
+
+/// Model transformations applied by `convert` before writing.
+#[derive(Args, Clone, Debug, Default)]
+struct TransformArgs {
+    /// Write the suspension automaton (quiescence made explicit as `delta`, determinised).
+    #[arg(long)]
+    suspension: bool,
+    /// How τ-cycles are read when building the suspension automaton of an LTS.
+    #[arg(long, value_enum, value_name = "fair|quiescent-copy")]
+    divergence: Option<DivergenceArg>,
+    /// Minimise the suspension automaton up to ioco-equivalence (implies --suspension for an LTS).
+    #[arg(long)]
+    minimize: bool,
+    /// Complete a partial Mealy machine: missing inputs loop, or go to a sink, with output `undefined`.
+    #[arg(long, value_enum, value_name = "self-loop|sink")]
+    complete: Option<CompleteArg>,
+    /// Largest number of subsets the suspension-automaton construction may build.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::model::DEFAULT_MAX_SUBSETS)]
+    max_subsets: usize,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum DivergenceArg {
+    /// Divergent states are not quiescent (a τ-cycle is eventually left).
+    Fair,
+    /// Divergent states get δ to a copy that keeps only the inputs (TorX thesis Sec. 4.1).
+    QuiescentCopy,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum CompleteArg {
+    /// A missing input loops on its state with output `undefined`.
+    SelfLoop,
+    /// A missing input goes with output `undefined` to a new absorbing state `sink`.
+    Sink,
+}
+
+impl TransformArgs {
+    fn options(&self) -> ncomplete::model::TransformOptions {
+        use ncomplete::model::{Completion, Divergence, TransformOptions};
+        TransformOptions {
+            complete: self.complete.map(|c| match c {
+                CompleteArg::SelfLoop => Completion::SelfLoop,
+                CompleteArg::Sink => Completion::Sink,
+            }),
+            suspension: self.suspension,
+            divergence: self.divergence.map(|d| match d {
+                DivergenceArg::Fair => Divergence::Fair,
+                DivergenceArg::QuiescentCopy => Divergence::QuiescentCopy,
+            }),
+            minimize: self.minimize,
+            max_subsets: self.max_subsets,
+        }
+    }
+
+    /// The model after the requested transformations, as text in `to`.
+    fn convert(&self, path: &str, model: Model, to: Format) -> Result<String, Error> {
+        use ncomplete::model::{Transformed, transform};
+        let opts = self.options();
+        opts.check(&model).map_err(Error::Usage)?;
+        match transform(model, &opts).map_err(|source| Error::Model {
+            path: path.to_owned(),
+            source,
+        })? {
+            Transformed::Model(m) => Ok(format::write_model(&m, to)),
+            Transformed::Suspension(sa) => Ok(format::write_suspension(&sa, to)),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -171,6 +451,104 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     format::write_text(None, &text)
 }
 
+#[derive(Args)]
+struct CheckArgs {
+    /// The specification model file.
+    spec: String,
+    /// The implementation model file.
+    imp: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Check uioco (TorX thesis Def. 2.2.17): only traces whose inputs every possible
+    /// specification state accepts.
+    #[arg(long)]
+    uioco: bool,
+    /// What an input the implementation refuses means: `reject` (an error naming the state and
+    /// input, when the verdict depends on it), `self-loop` (the input is ignored, as JTorX
+    /// completes models) or `cut` (behaviour after it is not observed, as EVEREST does).
+    #[arg(long, value_name = "reject|self-loop|cut", default_value = "reject")]
+    missing_inputs: ncomplete::check::MissingInputs,
+    /// Two Mealy machines: quasi-equivalence (inputs the specification leaves undefined are
+    /// don't-care) instead of equivalence.
+    #[arg(long)]
+    quasi: bool,
+    /// Desired behaviour D of conf(D,F), a regular expression over labels (`a b`, `a;b`, `a|b`,
+    /// `a*`, `a+`, `a?`, `.`, `()`, quoted labels).
+    #[arg(long, value_name = "REGEX", group = "d")]
+    desired: Option<String>,
+    /// Desired behaviour D read from a file holding a regular expression.
+    #[arg(long, value_name = "FILE", group = "d")]
+    desired_file: Option<String>,
+    /// Desired behaviour D: the traces of a model file.
+    #[arg(long, value_name = "MODEL", group = "d")]
+    desired_model: Option<String>,
+    /// Forbidden behaviour F of conf(D,F), a regular expression over labels.
+    #[arg(long, value_name = "REGEX", group = "f")]
+    forbidden: Option<String>,
+    /// Forbidden behaviour F read from a file holding a regular expression.
+    #[arg(long, value_name = "FILE", group = "f")]
+    forbidden_file: Option<String>,
+    /// Forbidden behaviour F: the traces of a model file.
+    #[arg(long, value_name = "MODEL", group = "f")]
+    forbidden_model: Option<String>,
+    /// Largest number of states built when determinising an LTS.
+    #[arg(long, default_value_t = ncomplete::check::DEFAULT_BUDGET)]
+    budget: usize,
+}
+
+impl CheckArgs {
+    fn language(
+        &self,
+        text: &Option<String>,
+        file: &Option<String>,
+        model: &Option<String>,
+        option: &str,
+        quiet: bool,
+    ) -> Result<Option<ncomplete::check::LanguageSource>, Error> {
+        use ncomplete::check::LanguageSource;
+        Ok(if let Some(t) = text {
+            Some(LanguageSource::Regex {
+                text: t.clone(),
+                source: option.to_owned(),
+            })
+        } else if let Some(f) = file {
+            let t = std::fs::read_to_string(f).map_err(|e| Error::io(f.as_str(), e))?;
+            Some(LanguageSource::Regex {
+                text: t,
+                source: f.clone(),
+            })
+        } else if let Some(m) = model {
+            Some(LanguageSource::Model(self.model_args.load(m, quiet)?))
+        } else {
+            None
+        })
+    }
+}
+
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("bound").required(true).args(["n", "extra_states"]))]
+struct MutateArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Number of mutants.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// Mutants have at most N states.
+    #[arg(long, value_name = "N")]
+    n: Option<usize>,
+    /// Mutants have at most E states more than the model.
+    #[arg(long, value_name = "E")]
+    extra_states: Option<usize>,
+    /// Seed of the generator: the same seed gives the same mutants.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Directory for the mutant files and index.json.
+    #[arg(long, value_name = "DIR")]
+    out: String,
+}
+
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
     match cli.command {
@@ -187,9 +565,245 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Distinguish(a) => run_distinguish(a, quiet)?,
         Command::Convert(a) => {
             let model = a.model_args.load(&a.model, quiet)?;
-            let text = format::write_model(&model, a.to);
+            let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
         }
+        Command::Check(a) => {
+            let spec = a.model_args.load(&a.spec, quiet)?;
+            let imp = a.model_args.load(&a.imp, quiet)?;
+            let req = ncomplete::check::CheckRequest {
+                uioco: a.uioco,
+                missing_inputs: a.missing_inputs,
+                quasi: a.quasi,
+                desired: a.language(
+                    &a.desired,
+                    &a.desired_file,
+                    &a.desired_model,
+                    "--desired",
+                    quiet,
+                )?,
+                forbidden: a.language(
+                    &a.forbidden,
+                    &a.forbidden_file,
+                    &a.forbidden_model,
+                    "--forbidden",
+                    quiet,
+                )?,
+                budget: a.budget,
+            };
+            let report = ncomplete::check::check_models(&spec, &a.spec, &imp, &a.imp, &req)?;
+            format::write_text(None, &report.text)?;
+            if !report.conforms {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Mutate(a) => {
+            use ncomplete::audit::{self, MutateOptions, SizeBound};
+            let model = a.model_args.load(&a.model, quiet)?;
+            let bound = match (a.n, a.extra_states) {
+                (Some(n), _) => SizeBound::States(n),
+                (None, Some(e)) => SizeBound::Extra(e),
+                (None, None) => {
+                    return Err(Error::Usage("give --n N or --extra-states E".into()));
+                }
+            };
+            let opts = MutateOptions {
+                count: a.count,
+                bound,
+                seed: a.seed,
+            };
+            let original = audit::mutable_model(&model, &a.model)?;
+            let mutants = audit::mutants(&original, &opts)?;
+            if mutants.len() < a.count && !quiet {
+                eprintln!(
+                    "warning: only {} distinct mutants found (asked for {})",
+                    mutants.len(),
+                    a.count
+                );
+            }
+            let summary = audit::write_mutants(
+                std::path::Path::new(&a.out),
+                &a.model,
+                &original,
+                &opts,
+                &mutants,
+            )?;
+            format::write_text(None, &summary)?;
+        }
+        Command::Render(a) => {
+            let target = ncomplete::render::Format::parse(&a.format)
+                .ok_or_else(|| Error::Usage(format!("unknown format `{}`", a.format)))?;
+            let written = ncomplete::exec::commands::render(
+                &a.suite,
+                target,
+                &a.out,
+                a.templates.as_deref(),
+            )?;
+            if !quiet {
+                eprintln!("wrote {} files to {}", written.len(), a.out.display());
+            }
+        }
+        Command::Simulate(a) => {
+            let model = a.model_args.load(&a.model, quiet)?;
+            let options = ncomplete::exec::sut::SutOptions {
+                choice: if a.choose == "random" {
+                    ncomplete::exec::sut::Choice::Random
+                } else {
+                    ncomplete::exec::sut::Choice::First
+                },
+                seed: a.seed,
+                delay: std::time::Duration::from_millis(a.delay_ms),
+            };
+            ncomplete::exec::commands::simulate(&model, &options)?;
+        }
+        Command::Run(a) => {
+            let mut stdout = std::io::stdout();
+            let verdict = match (&a.model, &a.sut) {
+                (Some(path), _) => {
+                    let model = a.model_args.load(path, quiet)?;
+                    let enabling = if a.input_enable == "self-loop" {
+                        ncomplete::exec::InputEnabling::SelfLoop
+                    } else {
+                        ncomplete::exec::InputEnabling::Reject
+                    };
+                    ncomplete::exec::commands::run_on_model(
+                        &a.suite,
+                        &model,
+                        enabling,
+                        &mut stdout,
+                    )?
+                }
+                (None, Some(command)) => ncomplete::exec::commands::run_on_system(
+                    &a.suite,
+                    command,
+                    std::time::Duration::from_millis(a.quiescence_ms),
+                    a.retries,
+                    &mut stdout,
+                )?,
+                (None, None) => {
+                    return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
+                }
+            };
+            return Ok(ExitCode::from(ncomplete::exec::commands::exit_status(
+                verdict,
+            )));
+        }
+        Command::Generate(a) => {
+            let start = std::time::Instant::now();
+            let model_args = ModelArgs {
+                format: a.model_format,
+                inputs: a.inputs.clone(),
+                outputs: a.outputs.clone(),
+                initial: a.initial.clone(),
+            };
+            let model = model_args.load(&a.model, quiet)?;
+            if let Some(method) = a.method.ioco() {
+                return generate_ioco(&a, model, method, quiet);
+            }
+            let method = a.method.mealy().expect("every method is Mealy or ioco");
+            let Model::Mealy(mut mealy) = model else {
+                return Err(Error::Usage(format!(
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads)",
+                    a.model
+                )));
+            };
+            if a.n.is_some() {
+                return Err(Error::Usage(
+                    "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
+                ));
+            }
+            if let Some(c) = &a.complete {
+                let how = if c == "sink" {
+                    ncomplete::model::Completion::Sink
+                } else {
+                    ncomplete::model::Completion::SelfLoop
+                };
+                mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| {
+                    Error::Model {
+                        path: a.model.clone(),
+                        source,
+                    }
+                })?;
+            }
+            let options = ncomplete::suite::mealy::MealySuiteOptions {
+                method,
+                extra_states: a.extra_states.unwrap_or(0),
+                prune_prefixes: !a.keep_prefixes,
+            };
+            let format = match a.format {
+                SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
+                SuiteFileFormat::Json => ncomplete::render::words::MealySuiteFormat::Json,
+            };
+            let stats = ncomplete::render::words::generate_mealy_suite(
+                &mealy, &a.model, options, format, &a.out, !quiet,
+            )?;
+            if a.stats {
+                eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
+            }
+        }
+        Command::Sizes(a) => {
+            use ncomplete::suite::ioco::{self, Budget, sizes};
+            let Some(method) = a.method.ioco() else {
+                return Err(Error::Usage(
+                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads"
+                        .into(),
+                ));
+            };
+            let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
+            let model = a.model_args.load(&a.model, quiet)?;
+            let sa = ioco::suspension_for(&model, &a.model)?;
+            let budget = Budget {
+                max_tests: a.max_tests,
+                ..Budget::default()
+            };
+            let table = sizes::size_table(&sa, method, range, budget);
+            let text = if a.json {
+                let mut t = serde_json::to_string_pretty(&table)
+                    .map_err(|e| Error::Usage(e.to_string()))?;
+                t.push('\n');
+                t
+            } else {
+                table.to_text()
+            };
+            format::write_text(None, &text)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate` with an ioco method: the suite of the model's suspension automaton, as JSON v1.
+fn generate_ioco(
+    a: &GenerateArgs,
+    model: Model,
+    method: ncomplete::suite::ioco::IocoMethod,
+    quiet: bool,
+) -> Result<ExitCode, Error> {
+    use ncomplete::suite::ioco::{self, Bound, Budget};
+    if a.format != SuiteFileFormat::Json {
+        return Err(Error::Usage(
+            "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
+        ));
+    }
+    let sa = ioco::suspension_for(&model, &a.model)?;
+    let bound = match (a.n, a.extra_states) {
+        (Some(n), _) => Bound::States(n),
+        (None, Some(e)) => Bound::ExtraStates(e),
+        (None, None) => return Err(Error::Usage("give --n N or --extra-states E".into())),
+    };
+    let budget = Budget {
+        max_tests: a.max_tests,
+        ..Budget::default()
+    };
+    let suite = ioco::generate(&sa, method, bound, budget)?;
+    let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let out = (a.out != "-").then_some(a.out.as_str());
+    ioco::write_suite_file(&suite, out, progress)?;
+    if !quiet {
+        eprintln!(
+            "{} tests; guarantee: {}",
+            suite.num_tests(),
+            suite.header().guarantee
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

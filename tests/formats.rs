@@ -279,7 +279,8 @@ fn mutate(text: &str, mutations: &[Mutation]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // 256 cases each by default; set PROPTEST_CASES for a longer run.
+    #![proptest_config(ProptestConfig::default())]
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -317,4 +318,21 @@ proptest! {
         }
         assert_position_inside(parse_as(&text, Format::Aut), &text);
     }
+}
+
+#[test]
+fn readme_yaml_examples_parse() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README.md");
+    let mut blocks = 0;
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```yaml\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```").expect("closed code block");
+        parse(&body[..end], "readme.yaml");
+        blocks += 1;
+        rest = &body[end..];
+    }
+    assert!(blocks >= 2, "the README shows an LTS and a Mealy example");
 }

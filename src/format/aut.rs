@@ -575,3 +575,64 @@ mod tests {
         assert_eq!(write_lts(&l), text);
     }
 }
+
+#[cfg(test)]
+mod more_error_shapes {
+    use super::*;
+
+    #[test]
+    fn every_expectation_has_its_message() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "des 0, 1, 2)\n",
+                "t.aut:1:5: found `0`, expected `(` after `des`",
+            ),
+            (
+                "des (0, x, 2)\n",
+                "t.aut:1:9: found `x`, expected the number of transitions",
+            ),
+            (
+                "des (0, 1 2)\n",
+                "t.aut:1:11: found `2`, expected `,` after the number of transitions",
+            ),
+            (
+                "des (0, 1, )\n",
+                "t.aut:1:12: found `)`, expected the number of states",
+            ),
+            (
+                "des (0, 1, 2\n",
+                "t.aut:1:13: found end of line, expected `)` closing the `des` header",
+            ),
+            (
+                "des (0, 1, 2)\n(x, ?a, 1)\n",
+                "t.aut:2:2: found `x`, expected the source state number",
+            ),
+            (
+                "des (0, 1, 2)\n(0 ?a, 1)\n",
+                "t.aut:2:4: found `?`, expected `,` after the source state",
+            ),
+            (
+                "des (0, 1, 2)\n(0, ?a, y)\n",
+                "t.aut:2:9: found `y`, expected the target state number",
+            ),
+            (
+                "des (0, 1, 2)\n(0, ?, 1)\n",
+                "t.aut:2:5: found label `?` with an empty input name, expected a non-empty input name",
+            ),
+            (
+                "des (0, 1, 2)\n(0, !, 1)\n",
+                "t.aut:2:5: found label `!` with an empty output name, expected a non-empty output name",
+            ),
+            (
+                "des (0, 1, 2)\n(0, \" / x\", 1)\n",
+                "t.aut:2:5: found label `/ x` with an empty Mealy input, expected a non-empty Mealy input",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = parse(text, "t.aut", "t", &LoadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
+    }
+}

@@ -14,7 +14,7 @@
 
 use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, build_model};
-use super::position::{ParseError, Warning, describe_char_at, excerpt};
+use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use crate::error::Error;
 use crate::model::{Lts, Mealy, Model};
 use std::borrow::Cow;
@@ -42,8 +42,7 @@ enum Tok<'a> {
 #[derive(Clone, Debug)]
 struct Token<'a> {
     tok: Tok<'a>,
-    start: usize,
-    end: usize,
+    span: Span,
 }
 
 struct Lexer<'a> {
@@ -108,8 +107,7 @@ impl<'a> Lexer<'a> {
         let Some(&c) = b.get(start) else {
             return Ok(Token {
                 tok: Tok::Eof,
-                start,
-                end: start,
+                span: Span::new(start, start),
             });
         };
         let single = |tok| (tok, start + 1);
@@ -144,7 +142,10 @@ impl<'a> Lexer<'a> {
             }
         };
         self.pos = end;
-        Ok(Token { tok, start, end })
+        Ok(Token {
+            tok,
+            span: Span::new(start, end),
+        })
     }
 
     /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
@@ -252,14 +253,20 @@ fn describe(tok: &Token<'_>, text: &str) -> String {
     match &tok.tok {
         Tok::Eof => "end of file".to_owned(),
         Tok::Id(s, true) => format!("`{}`", excerpt(s)),
-        Tok::Id(..) => format!("`{}`", excerpt(&text[tok.start..tok.end])),
-        _ => format!("`{}`", &text[tok.start..tok.end]),
+        Tok::Id(..) => format!("`{}`", excerpt(&text[tok.span.start..tok.span.end])),
+        _ => format!("`{}`", &text[tok.span.start..tok.span.end]),
     }
 }
 
 fn is_keyword(tok: &Tok<'_>, kw: &str) -> bool {
     matches!(tok, Tok::Id(s, true) if s.eq_ignore_ascii_case(kw))
 }
+
+/// Subgraphs nested deeper than this are refused (the parser recurses on them).
+const MAX_NESTING: usize = 100;
+
+/// Edges allowed per byte of input (plus a constant), bounding `{a b} -> {c d}` expansion.
+const EDGES_PER_BYTE: usize = 4;
 
 /// A label value with the offset where it was written.
 type Label<'a> = Option<(Cow<'a, str>, usize)>;
@@ -268,6 +275,8 @@ struct Parser<'a> {
     lexer: Lexer<'a>,
     peeked: Option<Token<'a>>,
     directed: bool,
+    /// Current subgraph nesting.
+    depth: usize,
     /// Node name -> node index; nodes in first-mention order.
     node_index: HashMap<Cow<'a, str>, u32>,
     nodes: Vec<(Cow<'a, str>, usize)>,
@@ -292,7 +301,7 @@ impl<'a> Parser<'a> {
 
     fn error_at(&self, tok: &Token<'_>, expected: impl Into<String>) -> ParseError {
         self.lexer
-            .error(tok.start, describe(tok, self.lexer.text), expected)
+            .error(tok.span.start, describe(tok, self.lexer.text), expected)
     }
 
     fn expect(&mut self, want: Tok<'static>, expected: &str) -> Result<Token<'a>, ParseError> {
@@ -320,7 +329,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok((s, t.start))
+        Ok((s, t.span.start))
     }
 
     fn node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
@@ -438,9 +447,18 @@ impl<'a> Parser<'a> {
                 self.id("a subgraph name")?;
             }
         }
-        self.expect(Tok::LBrace, "`{` opening the subgraph")?;
+        let open = self.expect(Tok::LBrace, "`{` opening the subgraph")?;
+        if self.depth >= MAX_NESTING {
+            return Err(self.lexer.error(
+                open.span.start,
+                format!("a subgraph nested {} deep", self.depth + 1),
+                format!("at most {MAX_NESTING} nested subgraphs"),
+            ));
+        }
+        self.depth += 1;
         let mut inner = Vec::new();
         self.statements(edge_label, &mut inner)?;
+        self.depth -= 1;
         members.extend_from_slice(&inner);
         Ok(inner)
     }
@@ -477,7 +495,7 @@ impl<'a> Parser<'a> {
                 };
                 return Err(self.error_at(&op, expected));
             }
-            ops.push(op.start);
+            ops.push(op.span.start);
             let next = self.peek()?.clone();
             let endpoint = match &next.tok {
                 Tok::LBrace => self.subgraph(edge_label.clone(), members)?,
@@ -514,6 +532,19 @@ impl<'a> Parser<'a> {
             None
         };
         let label = label.or(edge_label);
+        // Subgraph endpoints multiply: refuse statements that expand beyond the budget.
+        let expanded: usize = chain
+            .windows(2)
+            .map(|p| p[0].len().saturating_mul(p[1].len()))
+            .fold(0, usize::saturating_add);
+        let budget = EDGES_PER_BYTE * self.lexer.text.len() + 1_000_000;
+        if self.edges.len().saturating_add(expanded) > budget {
+            return Err(self.lexer.error(
+                ops[0],
+                format!("an edge statement that expands to {expanded} edges"),
+                format!("at most {budget} edges in all (subgraph endpoints multiply)"),
+            ));
+        }
         for (k, pair) in chain.windows(2).enumerate() {
             for &from in &pair[0] {
                 for &to in &pair[1] {
@@ -587,6 +618,7 @@ fn parse_raw<'a>(
         lexer: Lexer { file, text, pos: 0 },
         peeked: None,
         directed: true,
+        depth: 0,
         node_index: HashMap::new(),
         nodes: Vec::new(),
         edges: Vec::new(),
@@ -901,7 +933,18 @@ name" -> 1 [label=delta]
 
     #[test]
     fn error_shapes() {
+        let deep = format!("digraph {{ {} }}", "{ ".repeat(101));
+        let nodes: String = (0..2000).map(|i| format!("n{i} ")).collect();
+        let wide = format!("digraph {{ {{{nodes}}} -> {{{nodes}}} }}");
         let cases: &[(&str, &str)] = &[
+            (
+                &deep,
+                "t.dot:1:211: found a subgraph nested 101 deep, expected at most 100 nested subgraphs",
+            ),
+            (
+                &wide,
+                "t.dot:1:10904: found an edge statement that expands to 4000000 edges, expected at most 1087200 edges in all (subgraph endpoints multiply)",
+            ),
             (
                 "",
                 "t.dot:1:1: found end of file, expected `digraph` or `graph`",
@@ -1023,5 +1066,35 @@ name" -> 1 [label=delta]
         let mut m2 = m.clone();
         m2.name = "g".into();
         assert_eq!(write_mealy(&m2), text);
+    }
+}
+
+#[cfg(test)]
+mod more_error_shapes {
+    use super::*;
+
+    #[test]
+    fn ports_and_subgraphs() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "digraph { a: -> b }",
+                "t.dot:1:14: found `->`, expected a port name after `:`",
+            ),
+            (
+                "digraph { subgraph x y }",
+                "t.dot:1:22: found `y`, expected `{` opening the subgraph",
+            ),
+            (
+                "digraph { a -> subgraph [ }",
+                "t.dot:1:25: found `[`, expected `{` opening the subgraph",
+            ),
+        ];
+        for (text, want) in cases {
+            let mut w = Vec::new();
+            let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
     }
 }

@@ -148,13 +148,65 @@ fn parse(
     syntax: Syntax,
 ) -> Result<Model, Error> {
     let doc: Document = match syntax {
-        Syntax::Yaml => serde_yaml_ng::from_str(text).map_err(|e| yaml_error(&e, file, text))?,
+        Syntax::Yaml => {
+            check_flow_nesting(text, file)?;
+            serde_yaml_ng::from_str(text).map_err(|e| yaml_error(&e, file, text))?
+        }
         Syntax::Json => serde_json::from_str(text).map_err(|e| json_error(&e, file, text))?,
     };
     build(doc, file, default_name, opts).map_err(|p| match p {
         Built::Problem(p) => locate(p, text, file, syntax).into(),
         Built::Other(e) => e,
     })
+}
+
+/// Deepest `[`/`{` nesting accepted in YAML: the YAML scanner takes time quadratic in the
+/// nesting depth, so deeper input is refused before it reaches the scanner.
+const MAX_FLOW_NESTING: usize = 100;
+
+/// Refuses YAML whose flow collections nest deeper than [`MAX_FLOW_NESTING`] (brackets in
+/// quoted scalars and comments do not count).
+fn check_flow_nesting(text: &str, file: &str) -> Result<(), ParseError> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' => {
+                i += 1;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'#' if i == 0 || b[i - 1].is_ascii_whitespace() => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_NESTING {
+                    return Err(ParseError::at(
+                        file,
+                        text,
+                        i,
+                        format!("a flow collection nested {depth} deep"),
+                        format!("at most {MAX_FLOW_NESTING} levels of `[` and `{{`"),
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 enum Built {
@@ -992,5 +1044,102 @@ transitions:
             yaml_err(missing_output),
             "m.yaml:5:5: found a Mealy transition without `input` or `output`, expected {from, input, output, to}"
         );
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep_yaml = format!("kind: lts\ninitial: {}\n", "[".repeat(100_000));
+        let e = parse_yaml(&deep_yaml, "d.yaml", "d", &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "d.yaml:2:110: found a flow collection nested 101 deep, expected at most 100 levels of `[` and `{`"
+        );
+        let deep_yaml = format!("kind: lts\ninitial: {}\n", "{a: ".repeat(20_000));
+        let e = parse_yaml(&deep_yaml, "d.yaml", "d", &LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("nested 101 deep"), "{e}");
+        // Brackets inside quoted scalars and comments do not count.
+        let quoted = format!(
+            "kind: lts # {}\ninitial: \"{}\"\nstates: [\"{}\", '{}']\ntransitions: []\n",
+            "[".repeat(200),
+            "[".repeat(200),
+            "[".repeat(200),
+            "{".repeat(200)
+        );
+        let m = parse_yaml(&quoted, "q.yaml", "q", &LoadOptions::default());
+        assert!(matches!(m, Ok(Model::Lts(l)) if l.num_states() == 2));
+        let deep_json = format!("{{\"initial\": {}", "[".repeat(100_000));
+        let e = parse_json(&deep_json, "d.json", "d", &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "d.json:1:13: found sequence, expected a name (a string or a number)"
+        );
+    }
+
+    #[test]
+    fn alias_bombs_are_refused() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        text.push_str("kind: lts\ninitial: s\ntransitions: []\n");
+        let e = parse_yaml(&text, "b.yaml", "b", &LoadOptions::default()).unwrap_err();
+        assert!(matches!(e, Error::Parse(_)), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod more_error_shapes {
+    use super::*;
+
+    #[test]
+    fn semantic_checks() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "kind: lts\nstates: [a, a]\ninitial: a\ntransitions: []\n",
+                "m.yaml:2:9: found state `a` listed twice, expected each state once",
+            ),
+            (
+                "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: b, output: x, to: s}\n",
+                "m.yaml:6:5: found input `b`, expected an input listed under `inputs`",
+            ),
+            (
+                "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: y, to: s}\n",
+                "m.yaml:6:5: found output `y`, expected an output listed under `outputs`",
+            ),
+            (
+                "kind: lts\ninputs: [a]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: a, to: s}\n",
+                "m.yaml:5:5: found `input`/`output` in an LTS transition, expected `label` (an LTS transition is {from, label, to})",
+            ),
+            (
+                "kind: lts\ninitial: s\ntransitions:\n  - {from: s, to: s}\n",
+                "m.yaml:4:5: found an LTS transition without `label`, expected {from, label, to}",
+            ),
+            (
+                "kind: lts\ninputs: [d]\nquiescence: d\ninitial: s\ntransitions: []\n",
+                "m.yaml:3:13: found quiescence label `d`, already Input, expected a label that is not an input or internal",
+            ),
+            (
+                "kind: mealy\ninternal: [tau]\ninitial: s\ntransitions: []\n",
+                "m.yaml:2:11: found `internal` in a Mealy model, expected `internal` and `quiescence` only in an `lts` model",
+            ),
+            (
+                "kind: lts\nstates: [s]\ninitial: s\ntransitions:\n  - {from: s, label: a, to: t}\n",
+                "m.yaml:5:5: found state `t`, expected a state listed under `states`",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = parse_yaml(text, "m.yaml", "m", &LoadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
     }
 }

@@ -1,11 +1,14 @@
 //! State identification for suspension automata (van den Bos Ch. 2-3): distinguishing
 //! experiments as explicit DAGs ([`experiment`]), pairwise distinguishing graphs giving harmonised
 //! state identifiers (Algorithm 1, [`distinguishing_graph`]), splitting graphs (Algorithms 3-4)
-//! and adaptive distinguishing graphs (Algorithm 5) topped up with pairwise graphs.
+//! and adaptive distinguishing graphs (Algorithm 5) topped up with pairwise graphs. Mealy machines
+//! have their own identification structures in [`mealy`] (splitting trees, adaptive distinguishing
+//! sequences, separating families, UIO sequences).
 
 pub mod adg;
 pub mod distinguishing_graph;
 pub mod experiment;
+pub mod mealy;
 pub mod random;
 pub mod report;
 pub mod splitting_graph;

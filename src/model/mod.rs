@@ -18,6 +18,7 @@ mod naming;
 mod reachable;
 mod sa_minimize;
 mod suspension;
+mod transform;
 
 pub use alphabet::{Alphabet, Interner, KindConflict, LabelKind};
 pub use automaton::{Automaton, SuspensionAutomaton, suspension_from_marked};
@@ -36,6 +37,7 @@ pub use sa_minimize::{
 pub use suspension::{
     DEFAULT_MAX_SUBSETS, Divergence, SuspensionOptions, divergent_states, lts_to_suspension,
 };
+pub use transform::{TransformOptions, Transformed, as_suspension_automaton, transform};
 
 /// Any model the tool reads.
 #[derive(Clone, Debug, PartialEq, Eq)]

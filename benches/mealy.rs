@@ -1,0 +1,184 @@
+//! Mealy suite benchmark: sizes and times of our suites beside the peers' published figures
+//! (hybrid-ads on ESM, FSMlib's splitting-tree HSI on automata-wiki models). Each case runs in a
+//! child process (this binary with `--case`), which reports its peak memory (VmHWM).
+//! Skipped when `../shared/models` (or `$NCOMPLETE_MODELS`) is absent.
+//!
+//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state). Suites are
+//! written in the words format to a temporary file. Wall time on a shared machine includes waiting
+//! for a core; the `cpu s` column is user plus system time of the case.
+
+use ncomplete::format::LoadOptions;
+use ncomplete::model::{Mealy, Model};
+use ncomplete::render::words::write_words;
+use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Parses a model file with the crate's DOT reader.
+fn read_dot(path: &Path) -> Mealy {
+    let path = path.to_str().expect("UTF-8 path");
+    match ncomplete::format::load_model(path, &LoadOptions::default()) {
+        Ok(Model::Mealy(m)) => m,
+        Ok(_) => panic!("{path} is not a Mealy machine"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn peak_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// User plus system CPU seconds of this process (the machine may be shared, so wall time alone
+/// overstates our cost).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields after the command name: state is 0, utime is 11, stime is 12 (clock ticks).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn method(name: &str) -> MealyMethod {
+    *MealyMethod::ALL
+        .iter()
+        .find(|m| m.name() == name)
+        .expect("method name")
+}
+
+/// Child: parse, generate, write to `out`; print "tests symbols seconds peak_kb identifiers
+/// cpu_seconds".
+fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
+    let t0 = Instant::now();
+    let m = read_dot(model);
+    let suite = MealySuite::new(&m, MealySuiteOptions::new(method(method_name), e)).unwrap();
+    let file = std::fs::File::create(out).unwrap();
+    let stats = write_words(BufWriter::with_capacity(1 << 20, file), &suite).unwrap();
+    println!(
+        "{} {} {:.2} {} {} {:.2}",
+        stats.tests,
+        stats.symbols,
+        t0.elapsed().as_secs_f64(),
+        peak_kb(),
+        suite.family().kind().name(),
+        cpu_seconds()
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(k) = args.iter().position(|a| a == "--case") {
+        run_case(
+            Path::new(&args[k + 1]),
+            &args[k + 2],
+            args[k + 3].parse().unwrap(),
+            Path::new(&args[k + 4]),
+        );
+        return;
+    }
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        std::env::var("NCOMPLETE_MODELS").map(PathBuf::from).ok(),
+        Some(manifest.join("../shared/models")),
+        Some(manifest.join("../../shared/models")),
+    ];
+    let Some(root) = candidates.into_iter().flatten().find(|p| p.is_dir()) else {
+        println!("mealy bench: shared models not found, skipped");
+        return;
+    };
+    let esm1 = args.iter().any(|a| a == "--esm1");
+    let wiki = |f: &str| root.join("automata-wiki").join(f);
+    let mut cases: Vec<(PathBuf, &str, usize, String)> = vec![
+        (
+            root.join("esm/esm.dot"),
+            "hads",
+            0,
+            "hybrid-ads: 666,471 / 17.1 M / 4.7 s; target <= 8.5 M, < 2 s, < 200 MB".into(),
+        ),
+        (
+            root.join("esm/esm.dot"),
+            "auto",
+            0,
+            "target <= 8.5 M symbols, < 2 s, < 200 MB".into(),
+        ),
+        (
+            wiki("TCP/TCP_Linux_Server.dot"),
+            "auto",
+            0,
+            "FSMlib HSI-ST: 1,046 / 13,416".into(),
+        ),
+        (
+            wiki("SSH/OpenSSH.dot"),
+            "auto",
+            0,
+            "FSMlib HSI-ST: 900 / 6,558".into(),
+        ),
+        (
+            wiki("SSH/BitVise.dot"),
+            "auto",
+            0,
+            "FSMlib HSI-ST: 952 / 10,788".into(),
+        ),
+    ];
+    for m in ["w", "wp", "hsi", "hsi-st", "hads", "uiov"] {
+        cases.push((wiki("TCP/TCP_Linux_Server.dot"), m, 0, String::new()));
+    }
+    if esm1 {
+        cases.push((
+            root.join("esm/esm.dot"),
+            "auto",
+            1,
+            "hybrid-ads: 52.3 M / 1.39 G / 99 s; target <= 0.7 G, < 40 s, < 200 MB".into(),
+        ));
+    }
+    let exe = std::env::current_exe().unwrap();
+    let out = std::env::temp_dir().join(format!("ncomplete-bench-{}.txt", std::process::id()));
+    println!(
+        "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>8} {:>9} {:<7}  peers / targets",
+        "model", "method", "E", "tests", "symbols", "wall s", "cpu s", "peak MB", "ids"
+    );
+    for (model, m, e, peer) in cases {
+        let res = std::process::Command::new(&exe)
+            .args([
+                "--case",
+                model.to_str().unwrap(),
+                m,
+                &e.to_string(),
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let line = String::from_utf8_lossy(&res.stdout);
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 6 {
+            println!(
+                "{}: failed: {}",
+                model.display(),
+                String::from_utf8_lossy(&res.stderr)
+            );
+            continue;
+        }
+        println!(
+            "{:<22} {:<7} {:>2} {:>10} {:>14} {:>8} {:>8} {:>9.1} {:<7}  {}",
+            model.file_stem().unwrap().to_string_lossy(),
+            m,
+            e,
+            f[0],
+            f[1],
+            f[2],
+            f[5],
+            f[3].parse::<f64>().unwrap_or(0.0) / 1024.0,
+            f[4],
+            peer
+        );
+    }
+    let _ = std::fs::remove_file(out);
+}

@@ -1,0 +1,11 @@
+//! Audits of suite strength: seeded mutants of a model with their exact conformance verdicts
+//! (Goga, seed 001: suites are measured by the faults they detect).
+
+pub mod mutate;
+pub mod rng;
+
+pub use mutate::{
+    FaultKind, Mutant, MutantModel, MutateOptions, SizeBound, mutable_model, mutants, verdict,
+    write_mutants,
+};
+pub use rng::SplitMix64;

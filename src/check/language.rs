@@ -1,0 +1,332 @@
+//! Language-based conformance conf(D,F) of EVEREST (seed 003, Def. 5): the implementation I
+//! conforms to the specification S for desired behaviour D and forbidden behaviour F iff
+//! (i) no trace of I in F is a trace of S, and (ii) every trace of I in D is a trace of S; that is
+//! (Prop. 1), otr(I) ∩ ((D \ otr(S)) ∪ (F ∩ otr(S))) = ∅.
+//!
+//! As in Prop. 2, the check is a search over the product of I, S (completed with a sink for
+//! "not a trace of S") and deterministic automata for D and F, here built lazily from the NFAs of the
+//! regular expressions; the search is breadth-first, so the witness trace is a shortest one. Traces
+//! are suspension traces (quiescence is a label like any other); an expression that does not
+//! mention quiescence (and has no `.`) describes the same traces as over otr.
+
+use super::observe::{Observable, Observer, Vocabulary};
+use super::regex::{Nfa, Regex};
+use super::{CheckError, DEFAULT_BUDGET};
+use crate::model::LabelId;
+use std::collections::{HashMap, VecDeque};
+
+/// Which clause of conf(D,F) a witness violates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// A trace of the implementation in D that the specification does not have (clause ii).
+    DesiredNotInSpecification,
+    /// A trace of the implementation in F that the specification also has (clause i).
+    ForbiddenInSpecification,
+}
+
+/// A shortest trace of the implementation violating conf(D,F).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LanguageWitness {
+    /// The trace, as marked labels.
+    pub trace: Vec<String>,
+    /// The clause it violates.
+    pub violation: Violation,
+}
+
+impl std::fmt::Display for LanguageWitness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let t = if self.trace.is_empty() {
+            "ε".to_owned()
+        } else {
+            self.trace.join(" ")
+        };
+        match self.violation {
+            Violation::DesiredNotInSpecification => write!(
+                f,
+                "the implementation has the trace {t}, which is desired (in D) but not a trace of the specification"
+            ),
+            Violation::ForbiddenInSpecification => write!(
+                f,
+                "the implementation has the trace {t}, which is forbidden (in F) and also a trace of the specification"
+            ),
+        }
+    }
+}
+
+/// The verdict of a conf(D,F) check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LanguageVerdict {
+    /// I conf(D,F) S.
+    Conforms,
+    /// A shortest violating trace.
+    Fails(LanguageWitness),
+}
+
+impl LanguageVerdict {
+    /// Whether the implementation conforms.
+    pub fn conforms(&self) -> bool {
+        matches!(self, LanguageVerdict::Conforms)
+    }
+}
+
+/// A lazily determinised NFA: DFA states are ε-closed NFA state sets.
+struct LazyDfa {
+    nfa: Nfa,
+    live: Vec<bool>,
+    sets: Vec<Vec<u32>>,
+    index: HashMap<Vec<u32>, u32>,
+    step: HashMap<(u32, LabelId), u32>,
+    budget: usize,
+}
+
+impl LazyDfa {
+    fn new(nfa: Nfa, budget: usize) -> Self {
+        let live = nfa.live();
+        let init = nfa.closure(&[nfa.start]);
+        LazyDfa {
+            nfa,
+            live,
+            sets: vec![init.clone()],
+            index: HashMap::from([(init, 0)]),
+            step: HashMap::new(),
+            budget,
+        }
+    }
+
+    fn accepting(&self, d: u32) -> bool {
+        self.sets[d as usize].contains(&self.nfa.accept)
+    }
+
+    fn alive(&self, d: u32) -> bool {
+        self.sets[d as usize].iter().any(|&s| self.live[s as usize])
+    }
+
+    fn next(&mut self, d: u32, l: LabelId) -> Result<u32, CheckError> {
+        if let Some(&t) = self.step.get(&(d, l)) {
+            return Ok(t);
+        }
+        let set = self.nfa.step(&self.sets[d as usize], l);
+        let t = match self.index.get(&set) {
+            Some(&t) => t,
+            None => {
+                if self.sets.len() >= self.budget {
+                    return Err(CheckError::Budget {
+                        what: "determinising a regular expression".into(),
+                        budget: self.budget,
+                    });
+                }
+                let t = self.sets.len() as u32;
+                self.index.insert(set.clone(), t);
+                self.sets.push(set);
+                t
+            }
+        };
+        self.step.insert((d, l), t);
+        Ok(t)
+    }
+}
+
+/// A language of desired or forbidden behaviour.
+#[derive(Copy, Clone, Debug)]
+pub enum Language<'a> {
+    /// The words of a regular expression over labels.
+    Regex(&'a Regex),
+    /// The suspension traces of a model (a prefix-closed language).
+    Traces(Observable<'a>),
+}
+
+/// A deterministic acceptor of a [`Language`], built lazily.
+enum Acceptor<'a> {
+    Regex(LazyDfa),
+    Traces(Observer<'a>),
+}
+
+impl Acceptor<'_> {
+    fn accepting(&self, d: u32) -> bool {
+        match self {
+            Acceptor::Regex(a) => a.accepting(d),
+            Acceptor::Traces(_) => true,
+        }
+    }
+
+    fn alive(&self, d: u32) -> bool {
+        match self {
+            Acceptor::Regex(a) => a.alive(d),
+            Acceptor::Traces(_) => true,
+        }
+    }
+
+    /// The successor on `l`; `None` when no word with this prefix is in the language.
+    fn next(&mut self, d: u32, l: LabelId) -> Result<Option<u32>, CheckError> {
+        match self {
+            Acceptor::Regex(a) => a.next(d, l).map(Some),
+            Acceptor::Traces(o) => o.after(d, l),
+        }
+    }
+}
+
+/// The acceptor of a language with its initial state.
+fn acceptor<'a>(
+    l: Option<Language<'a>>,
+    vocab: &Vocabulary,
+) -> Result<Option<(Acceptor<'a>, u32)>, CheckError> {
+    Ok(match l {
+        None => None,
+        Some(Language::Regex(r)) => Some((
+            Acceptor::Regex(LazyDfa::new(r.compile(vocab)?, DEFAULT_BUDGET)),
+            0,
+        )),
+        Some(Language::Traces(m)) => {
+            let o = Observer::new(m, vocab, DEFAULT_BUDGET);
+            let init = o.initial();
+            Some((Acceptor::Traces(o), init))
+        }
+    })
+}
+
+/// Decides `imp conf(D,F) spec`; an absent `desired` or `forbidden` is the empty language.
+pub fn check_language(
+    spec: Observable<'_>,
+    imp: Observable<'_>,
+    desired: Option<Language<'_>>,
+    forbidden: Option<Language<'_>>,
+) -> Result<LanguageVerdict, CheckError> {
+    let mut models = vec![spec, imp];
+    for l in [desired, forbidden].into_iter().flatten() {
+        if let Language::Traces(m) = l {
+            models.push(m);
+        }
+    }
+    let vocab = Vocabulary::of(&models)?;
+    let (mut d_dfa, d0) = match acceptor(desired, &vocab)? {
+        Some((a, i)) => (Some(a), i),
+        None => (None, u32::MAX),
+    };
+    let (mut f_dfa, f0) = match acceptor(forbidden, &vocab)? {
+        Some((a, i)) => (Some(a), i),
+        None => (None, u32::MAX),
+    };
+    let mut s_obs = Observer::new(spec, &vocab, DEFAULT_BUDGET);
+    let mut i_obs = Observer::new(imp, &vocab, DEFAULT_BUDGET);
+    const NONE: u32 = u32::MAX;
+    // A product state: (D state, F state, spec state or NONE, impl state); D/F state NONE when the
+    // language is empty or no word of it starts with the trace.
+    type P = (u32, u32, u32, u32);
+    let start: P = (d0, f0, s_obs.initial(), i_obs.initial());
+    let mut nodes: Vec<(P, usize, LabelId)> = vec![(start, usize::MAX, LabelId(0))];
+    let mut seen: HashMap<P, ()> = HashMap::from([(start, ())]);
+    let mut queue = VecDeque::from([0usize]);
+    while let Some(k) = queue.pop_front() {
+        let ((d, f, s, q), _, _) = nodes[k];
+        let in_d = d != NONE && d_dfa.as_ref().is_some_and(|a| a.accepting(d));
+        let in_f = f != NONE && f_dfa.as_ref().is_some_and(|a| a.accepting(f));
+        let violation = if s == NONE && in_d {
+            Some(Violation::DesiredNotInSpecification)
+        } else if s != NONE && in_f {
+            Some(Violation::ForbiddenInSpecification)
+        } else {
+            None
+        };
+        if let Some(violation) = violation {
+            let mut trace = Vec::new();
+            let mut j = k;
+            while nodes[j].1 != usize::MAX {
+                trace.push(vocab.marked(nodes[j].2));
+                j = nodes[j].1;
+            }
+            trace.reverse();
+            return Ok(LanguageVerdict::Fails(LanguageWitness { trace, violation }));
+        }
+        let d_alive = d != NONE && d_dfa.as_ref().is_some_and(|a| a.alive(d));
+        let f_alive = f != NONE && f_dfa.as_ref().is_some_and(|a| a.alive(f));
+        // Off the specification only D matters; on it, either language may still match.
+        if !d_alive && (s == NONE || !f_alive) {
+            continue;
+        }
+        let edges: Vec<(LabelId, u32)> = i_obs.enabled(q)?.to_vec();
+        for (l, q2) in edges {
+            let d2 = match (&mut d_dfa, d) {
+                (Some(a), d) if d != NONE => a.next(d, l)?.unwrap_or(NONE),
+                _ => NONE,
+            };
+            let f2 = match (&mut f_dfa, f) {
+                (Some(a), f) if f != NONE => a.next(f, l)?.unwrap_or(NONE),
+                _ => NONE,
+            };
+            let s2 = if s == NONE {
+                NONE
+            } else {
+                s_obs.after(s, l)?.unwrap_or(NONE)
+            };
+            let p = (d2, f2, s2, q2);
+            if seen.insert(p, ()).is_none() {
+                nodes.push((p, k, l));
+                queue.push_back(nodes.len() - 1);
+            }
+        }
+    }
+    Ok(LanguageVerdict::Conforms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::lts_from_marked;
+
+    fn conf(spec: &str, imp: &str, d: Option<&str>, f: Option<&str>) -> String {
+        let parse = |e: &str| lts_from_marked("m", 3, &edges(e)).unwrap();
+        let (s, i) = (parse(spec), parse(imp));
+        let d = d.map(|t| Regex::parse(t, "D").unwrap());
+        let f = f.map(|t| Regex::parse(t, "F").unwrap());
+        match check_language(
+            Observable::Lts(&s),
+            Observable::Lts(&i),
+            d.as_ref().map(Language::Regex),
+            f.as_ref().map(Language::Regex),
+        )
+        .unwrap()
+        {
+            LanguageVerdict::Conforms => "conforms".into(),
+            LanguageVerdict::Fails(w) => format!("{:?}: {}", w.violation, w.trace.join(" ")),
+        }
+    }
+
+    /// "0 ?a 1, 1 !x 0" as marked triples.
+    fn edges(text: &str) -> Vec<(u32, &str, u32)> {
+        text.split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| {
+                let p: Vec<&str> = t.split_whitespace().collect();
+                (p[0].parse().unwrap(), p[1], p[2].parse().unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn both_clauses() {
+        let spec = "0 ?a 1, 1 !x 0";
+        let imp = "0 ?a 1, 1 !x 0, 1 !y 2";
+        assert_eq!(conf(spec, imp, None, None), "conforms");
+        // ?a !y is desired but the specification lacks it.
+        assert_eq!(
+            conf(spec, imp, Some(". y"), None),
+            "DesiredNotInSpecification: ?a !y"
+        );
+        // ?a !x is forbidden but specified.
+        assert_eq!(
+            conf(spec, imp, None, Some("a x")),
+            "ForbiddenInSpecification: ?a !x"
+        );
+        // Forbidden behaviour outside the specification is fine, as is desired behaviour in it.
+        assert_eq!(conf(spec, imp, Some("(a x)*"), Some("a y")), "conforms");
+    }
+
+    #[test]
+    fn quiescence_is_a_label() {
+        // The implementation is quiescent after ?a; the specification is not.
+        assert_eq!(
+            conf("0 ?a 1, 1 !x 0", "0 ?a 1", Some("a delta"), None),
+            "DesiredNotInSpecification: ?a delta"
+        );
+    }
+}

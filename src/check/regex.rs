@@ -1,0 +1,553 @@
+//! Regular expressions over action labels, for the desired and forbidden behaviour of conf(D,F)
+//! (EVEREST, seed 003, Def. 5), compiled to a Thompson NFA over a [`Vocabulary`].
+//!
+//! Syntax: a label is an identifier (`[A-Za-z0-9_]+`) or a quoted name (`"..."` or `'...'`, with
+//! `\` escaping the next character); `.` is any label (quiescence included); concatenation is
+//! juxtaposition or `;`; `|` is choice; postfix `*`, `+`, `?` repeat; parentheses group, and `()` is
+//! the empty word. Whitespace separates. Errors carry the line and column of the offending character.
+
+use super::observe::Vocabulary;
+use crate::model::LabelId;
+
+/// A regular expression that does not parse, or names a label no model has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{source_name}:{line}:{col}: found {found}, expected {expected}")]
+pub struct RegexError {
+    /// Where the expression came from (a file, or `--desired`).
+    pub source_name: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub col: usize,
+    /// What was found.
+    pub found: String,
+    /// What was expected.
+    pub expected: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Label {
+        name: String,
+        line: usize,
+        col: usize,
+    },
+    Any,
+    Epsilon,
+    Concat(Vec<Node>),
+    Alt(Vec<Node>),
+    Star(Box<Node>),
+    Plus(Box<Node>),
+    Opt(Box<Node>),
+}
+
+/// A parsed regular expression over label names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regex {
+    source_name: String,
+    root: Node,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Label(String),
+    Any,
+    Bar,
+    Semi,
+    Star,
+    Plus,
+    Quest,
+    Open,
+    Close,
+    End,
+}
+
+struct Parser<'a> {
+    source_name: &'a str,
+    toks: Vec<(Tok, usize, usize)>,
+    pos: usize,
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Label(n) => format!("label `{n}`"),
+        Tok::Any => "`.`".into(),
+        Tok::Bar => "`|`".into(),
+        Tok::Semi => "`;`".into(),
+        Tok::Star => "`*`".into(),
+        Tok::Plus => "`+`".into(),
+        Tok::Quest => "`?`".into(),
+        Tok::Open => "`(`".into(),
+        Tok::Close => "`)`".into(),
+        Tok::End => "end of input".into(),
+    }
+}
+
+fn tokenize(text: &str, source_name: &str) -> Result<Vec<(Tok, usize, usize)>, RegexError> {
+    let mut toks = Vec::new();
+    let (mut line, mut col) = (1usize, 1usize);
+    let mut chars = text.chars().peekable();
+    let err = |line, col, found: String, expected: &str| RegexError {
+        source_name: source_name.to_owned(),
+        line,
+        col,
+        found,
+        expected: expected.to_owned(),
+    };
+    while let Some(&c) = chars.peek() {
+        let (l0, c0) = (line, col);
+        let simple = match c {
+            '.' => Some(Tok::Any),
+            '|' => Some(Tok::Bar),
+            ';' => Some(Tok::Semi),
+            '*' => Some(Tok::Star),
+            '+' => Some(Tok::Plus),
+            '?' => Some(Tok::Quest),
+            '(' => Some(Tok::Open),
+            ')' => Some(Tok::Close),
+            _ => None,
+        };
+        if let Some(t) = simple {
+            chars.next();
+            col += 1;
+            toks.push((t, l0, c0));
+        } else if c == '\n' {
+            chars.next();
+            line += 1;
+            col = 1;
+        } else if c.is_whitespace() {
+            chars.next();
+            col += 1;
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            let mut name = String::new();
+            while let Some(&d) = chars.peek() {
+                if d.is_ascii_alphanumeric() || d == '_' {
+                    name.push(d);
+                    chars.next();
+                    col += 1;
+                } else {
+                    break;
+                }
+            }
+            toks.push((Tok::Label(name), l0, c0));
+        } else if c == '"' || c == '\'' {
+            chars.next();
+            col += 1;
+            let mut name = String::new();
+            loop {
+                match chars.next() {
+                    None => {
+                        return Err(err(
+                            l0,
+                            c0,
+                            "an unterminated quoted label".into(),
+                            &format!("a closing {c}"),
+                        ));
+                    }
+                    Some(d) if d == c => {
+                        col += 1;
+                        break;
+                    }
+                    Some('\\') => {
+                        col += 1;
+                        match chars.next() {
+                            Some(e) => {
+                                col += 1;
+                                name.push(e);
+                            }
+                            None => {
+                                return Err(err(
+                                    l0,
+                                    c0,
+                                    "an unterminated quoted label".into(),
+                                    &format!("a closing {c}"),
+                                ));
+                            }
+                        }
+                    }
+                    Some('\n') => {
+                        return Err(err(
+                            l0,
+                            c0,
+                            "a line break inside a quoted label".into(),
+                            &format!("a closing {c} on the same line"),
+                        ));
+                    }
+                    Some(d) => {
+                        col += 1;
+                        name.push(d);
+                    }
+                }
+            }
+            if name.is_empty() {
+                return Err(err(l0, c0, "an empty quoted label".into(), "a label name"));
+            }
+            toks.push((Tok::Label(name), l0, c0));
+        } else {
+            return Err(err(
+                l0,
+                c0,
+                format!("`{c}`"),
+                "a label, `.`, `(`, `)`, `|`, `;`, `*`, `+` or `?`",
+            ));
+        }
+    }
+    toks.push((Tok::End, line, col));
+    Ok(toks)
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &(Tok, usize, usize) {
+        &self.toks[self.pos]
+    }
+
+    fn error(&self, expected: &str) -> RegexError {
+        let (t, line, col) = self.peek();
+        RegexError {
+            source_name: self.source_name.to_owned(),
+            line: *line,
+            col: *col,
+            found: describe(t),
+            expected: expected.to_owned(),
+        }
+    }
+
+    fn alt(&mut self) -> Result<Node, RegexError> {
+        let mut branches = vec![self.seq()?];
+        while self.peek().0 == Tok::Bar {
+            self.pos += 1;
+            branches.push(self.seq()?);
+        }
+        Ok(if branches.len() == 1 {
+            branches.pop().unwrap_or(Node::Epsilon)
+        } else {
+            Node::Alt(branches)
+        })
+    }
+
+    fn seq(&mut self) -> Result<Node, RegexError> {
+        let mut items = vec![self.postfix()?];
+        loop {
+            match self.peek().0 {
+                Tok::Semi => {
+                    self.pos += 1;
+                    items.push(self.postfix()?);
+                }
+                Tok::Label(_) | Tok::Any | Tok::Open => items.push(self.postfix()?),
+                _ => break,
+            }
+        }
+        Ok(if items.len() == 1 {
+            items.pop().unwrap_or(Node::Epsilon)
+        } else {
+            Node::Concat(items)
+        })
+    }
+
+    fn postfix(&mut self) -> Result<Node, RegexError> {
+        let mut node = self.atom()?;
+        loop {
+            node = match self.peek().0 {
+                Tok::Star => Node::Star(Box::new(node)),
+                Tok::Plus => Node::Plus(Box::new(node)),
+                Tok::Quest => Node::Opt(Box::new(node)),
+                _ => return Ok(node),
+            };
+            self.pos += 1;
+        }
+    }
+
+    fn atom(&mut self) -> Result<Node, RegexError> {
+        let (t, line, col) = self.peek().clone();
+        match t {
+            Tok::Label(name) => {
+                self.pos += 1;
+                Ok(Node::Label { name, line, col })
+            }
+            Tok::Any => {
+                self.pos += 1;
+                Ok(Node::Any)
+            }
+            Tok::Open => {
+                self.pos += 1;
+                if self.peek().0 == Tok::Close {
+                    self.pos += 1;
+                    return Ok(Node::Epsilon);
+                }
+                let inner = self.alt()?;
+                if self.peek().0 != Tok::Close {
+                    return Err(self.error("`)` or `|`"));
+                }
+                self.pos += 1;
+                Ok(inner)
+            }
+            _ => Err(self.error("a label, `.` or `(`")),
+        }
+    }
+}
+
+/// One symbol of the NFA: a label, or any label.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Sym {
+    Label(LabelId),
+    Any,
+}
+
+/// A Thompson NFA: one start and one accepting state.
+#[derive(Clone, Debug)]
+pub(crate) struct Nfa {
+    pub eps: Vec<Vec<u32>>,
+    pub edges: Vec<Vec<(Sym, u32)>>,
+    pub start: u32,
+    pub accept: u32,
+}
+
+impl Nfa {
+    fn state(&mut self) -> u32 {
+        self.eps.push(Vec::new());
+        self.edges.push(Vec::new());
+        (self.eps.len() - 1) as u32
+    }
+
+    /// The ε-closure of a set of states, sorted.
+    pub fn closure(&self, set: &[u32]) -> Vec<u32> {
+        let mut seen = vec![false; self.eps.len()];
+        let mut stack: Vec<u32> = set.to_vec();
+        for &s in set {
+            seen[s as usize] = true;
+        }
+        while let Some(s) = stack.pop() {
+            for &t in &self.eps[s as usize] {
+                if !seen[t as usize] {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        (0..self.eps.len() as u32)
+            .filter(|&s| seen[s as usize])
+            .collect()
+    }
+
+    /// The ε-closed successor set of `set` on `l`.
+    pub fn step(&self, set: &[u32], l: LabelId) -> Vec<u32> {
+        let mut next = Vec::new();
+        for &s in set {
+            for &(sym, t) in &self.edges[s as usize] {
+                if sym == Sym::Any || sym == Sym::Label(l) {
+                    next.push(t);
+                }
+            }
+        }
+        self.closure(&next)
+    }
+
+    /// Per state: whether the accepting state is reachable from it.
+    pub fn live(&self) -> Vec<bool> {
+        let n = self.eps.len();
+        let mut rev: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for s in 0..n {
+            for &t in &self.eps[s] {
+                rev[t as usize].push(s as u32);
+            }
+            for &(_, t) in &self.edges[s] {
+                rev[t as usize].push(s as u32);
+            }
+        }
+        let mut live = vec![false; n];
+        live[self.accept as usize] = true;
+        let mut stack = vec![self.accept];
+        while let Some(t) = stack.pop() {
+            for &s in &rev[t as usize] {
+                if !live[s as usize] {
+                    live[s as usize] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        live
+    }
+}
+
+impl Regex {
+    /// Parses `text`; `source_name` prefixes error positions (a file name or an option name).
+    pub fn parse(text: &str, source_name: &str) -> Result<Regex, RegexError> {
+        let toks = tokenize(text, source_name)?;
+        let mut p = Parser {
+            source_name,
+            toks,
+            pos: 0,
+        };
+        let root = p.alt()?;
+        if p.peek().0 != Tok::End {
+            return Err(p.error("a label, `.`, `(`, `|`, `;` or the end of the expression"));
+        }
+        Ok(Regex {
+            source_name: source_name.to_owned(),
+            root,
+        })
+    }
+
+    /// The label names the expression mentions, in order of appearance.
+    pub fn labels(&self) -> Vec<String> {
+        fn walk(n: &Node, out: &mut Vec<String>) {
+            match n {
+                Node::Label { name, .. } => out.push(name.clone()),
+                Node::Concat(v) | Node::Alt(v) => v.iter().for_each(|c| walk(c, out)),
+                Node::Star(c) | Node::Plus(c) | Node::Opt(c) => walk(c, out),
+                Node::Any | Node::Epsilon => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.root, &mut out);
+        out
+    }
+
+    /// Compiles to an NFA over `vocab`, failing on a label no model has.
+    pub(crate) fn compile(&self, vocab: &Vocabulary) -> Result<Nfa, RegexError> {
+        let mut nfa = Nfa {
+            eps: Vec::new(),
+            edges: Vec::new(),
+            start: 0,
+            accept: 0,
+        };
+        let (s, a) = self.fragment(&self.root, &mut nfa, vocab)?;
+        nfa.start = s;
+        nfa.accept = a;
+        Ok(nfa)
+    }
+
+    fn fragment(
+        &self,
+        n: &Node,
+        nfa: &mut Nfa,
+        vocab: &Vocabulary,
+    ) -> Result<(u32, u32), RegexError> {
+        let s = nfa.state();
+        let a = nfa.state();
+        match n {
+            Node::Label { name, line, col } => {
+                let Some(l) = vocab.get(name) else {
+                    let known: Vec<&str> = vocab.ids().map(|l| vocab.name(l)).collect();
+                    return Err(RegexError {
+                        source_name: self.source_name.clone(),
+                        line: *line,
+                        col: *col,
+                        found: format!("label `{name}`, which neither model has"),
+                        expected: format!("one of {}", known.join(", ")),
+                    });
+                };
+                nfa.edges[s as usize].push((Sym::Label(l), a));
+            }
+            Node::Any => nfa.edges[s as usize].push((Sym::Any, a)),
+            Node::Epsilon => nfa.eps[s as usize].push(a),
+            Node::Concat(items) => {
+                let mut prev = s;
+                for item in items {
+                    let (is, ia) = self.fragment(item, nfa, vocab)?;
+                    nfa.eps[prev as usize].push(is);
+                    prev = ia;
+                }
+                nfa.eps[prev as usize].push(a);
+            }
+            Node::Alt(branches) => {
+                for b in branches {
+                    let (bs, ba) = self.fragment(b, nfa, vocab)?;
+                    nfa.eps[s as usize].push(bs);
+                    nfa.eps[ba as usize].push(a);
+                }
+            }
+            Node::Star(c) | Node::Plus(c) | Node::Opt(c) => {
+                let (cs, ca) = self.fragment(c, nfa, vocab)?;
+                nfa.eps[s as usize].push(cs);
+                nfa.eps[ca as usize].push(a);
+                if !matches!(n, Node::Plus(_)) {
+                    nfa.eps[s as usize].push(a);
+                }
+                if !matches!(n, Node::Opt(_)) {
+                    nfa.eps[ca as usize].push(cs);
+                }
+            }
+        }
+        Ok((s, a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::observe::Observable;
+    use crate::model::lts_from_marked;
+    use proptest::prelude::*;
+
+    fn vocab() -> Vocabulary {
+        let lts = lts_from_marked("t", 1, &[(0, "?a", 0), (0, "?b", 0), (0, "!x", 0)]).unwrap();
+        Vocabulary::of(&[Observable::Lts(&lts)]).unwrap()
+    }
+
+    fn accepts(re: &str, word: &[&str]) -> bool {
+        let v = vocab();
+        let nfa = Regex::parse(re, "re").unwrap().compile(&v).unwrap();
+        let mut set = nfa.closure(&[nfa.start]);
+        for w in word {
+            set = nfa.step(&set, v.get(w).unwrap());
+        }
+        set.contains(&nfa.accept)
+    }
+
+    #[test]
+    fn operators() {
+        assert!(accepts("(a|b)*a x", &["b", "a", "b", "a", "x"]));
+        assert!(!accepts("(a|b)*a x", &["a", "b", "x"]));
+        assert!(accepts("a; b; x", &["a", "b", "x"]));
+        assert!(accepts("a+ x?", &["a", "a"]));
+        assert!(!accepts("a+ x?", &[]));
+        assert!(accepts(". . x", &["b", "delta", "x"]));
+        assert!(accepts("'a' \"x\" ()", &["a", "x"]));
+        assert!(accepts("()", &[]));
+    }
+
+    #[test]
+    fn positioned_errors() {
+        let e = Regex::parse("a (b | ", "--desired").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--desired:1:8: found end of input, expected a label, `.` or `(`"
+        );
+        let e = Regex::parse("a\n  b)", "d.re").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 4));
+        assert!(e.to_string().contains("found `)`"), "{e}");
+        let e = Regex::parse("a # b", "re").unwrap_err();
+        assert_eq!((e.col, e.found.as_str()), (3, "`#`"));
+        let e = Regex::parse("a 'b", "re").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("re:1:3: found an unterminated quoted label"),
+            "{e}"
+        );
+        let e = Regex::parse("a zz", "re")
+            .unwrap()
+            .compile(&vocab())
+            .unwrap_err();
+        assert_eq!((e.line, e.col), (1, 3));
+        assert!(
+            e.to_string().contains("expected one of delta, a, b, x"),
+            "{e}"
+        );
+    }
+
+    proptest! {
+        /// The parser never panics, and errors point inside the text (or just past its end).
+        #[test]
+        fn parser_total(text in "[ab() |;*+?.'\"\\n#x]{0,24}") {
+            match Regex::parse(&text, "p") {
+                Ok(re) => { let _ = re.compile(&vocab()); }
+                Err(e) => {
+                    let lines: Vec<&str> = text.split('\n').collect();
+                    prop_assert!(e.line >= 1 && e.line <= lines.len());
+                    prop_assert!(e.col >= 1 && e.col <= lines[e.line - 1].chars().count() + 1);
+                }
+            }
+        }
+    }
+}

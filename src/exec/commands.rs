@@ -1,0 +1,106 @@
+//! The library side of `ncomplete run`, `ncomplete simulate` and `ncomplete render`: the binary
+//! parses arguments and calls these.
+
+use super::stdio::{self, SystemOutcome};
+use super::sut::SutOptions;
+use super::{
+    InputEnabling, TestVerdict, run_suite, simulation_text, summary_line, system_for_suite,
+    system_line, system_verdict,
+};
+use crate::error::{Error, Result};
+use crate::model::Model;
+use crate::render::{Format, render_suite, write_files};
+use crate::suite::{SuiteHeader, TestCase, read_suite};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Reads a suite JSON v1 file.
+pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    read_suite(&text).map_err(|source| Error::Suite {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Runs a suite against a model in simulation, writing the report to `out`; returns the suite
+/// verdict.
+pub fn run_on_model(
+    suite_path: &str,
+    model: &Model,
+    enabling: InputEnabling,
+    out: &mut dyn Write,
+) -> Result<TestVerdict> {
+    let (header, tests) = load_suite(suite_path)?;
+    let sys = system_for_suite(model, &header.model, enabling)?;
+    let report = run_suite(&sys, &tests);
+    out.write_all(simulation_text(&report, &sys, &tests).as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))?;
+    Ok(report.verdict())
+}
+
+/// Runs a suite against the process started by `command`, writing one line per test to `out` as
+/// tests finish; returns the suite verdict.
+pub fn run_on_system(
+    suite_path: &str,
+    command: &str,
+    quiescence: Duration,
+    retries: usize,
+    out: &mut dyn Write,
+) -> Result<TestVerdict> {
+    let (header, tests) = load_suite(suite_path)?;
+    let mut write_error = None;
+    let outcomes: Vec<SystemOutcome> =
+        stdio::run_suite_stdio(command, &header.model, &tests, quiescence, retries, |o| {
+            if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
+                write_error.get_or_insert(e);
+            }
+        })?;
+    if let Some(e) = write_error {
+        return Err(Error::io("<stdout>", e));
+    }
+    let count = |v| outcomes.iter().filter(|o| o.verdict == v).count();
+    let verdict = system_verdict(&outcomes);
+    out.write_all(
+        summary_line(
+            verdict,
+            count(TestVerdict::Pass),
+            count(TestVerdict::Fail),
+            count(TestVerdict::Inconclusive),
+        )
+        .as_bytes(),
+    )
+    .map_err(|e| Error::io("<stdout>", e))?;
+    Ok(verdict)
+}
+
+/// Serves the stdio protocol on the process's stdin and stdout with the model as the system.
+pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
+    let sut = super::sut_for_model(model)?;
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    sut.serve(stdin, std::io::stdout(), std::io::stderr(), options)
+        .map_err(|e| Error::io("<stdio>", e))
+}
+
+/// Renders a suite file into `out_dir`; returns the written paths.
+pub fn render(
+    suite_path: &str,
+    format: Format,
+    out_dir: &Path,
+    templates: Option<&Path>,
+) -> Result<Vec<PathBuf>> {
+    let (header, tests) = load_suite(suite_path)?;
+    let files = render_suite(&header, &tests, format, templates)?;
+    write_files(out_dir, &files)?;
+    Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
+}
+
+/// The exit status of a run: 0 when the suite passes, 1 otherwise (a failing test, or tests that
+/// stayed inconclusive, so the suite's guarantee was not established).
+pub fn exit_status(verdict: TestVerdict) -> u8 {
+    match verdict {
+        TestVerdict::Pass => 0,
+        TestVerdict::Fail | TestVerdict::Inconclusive => 1,
+    }
+}

@@ -1,0 +1,188 @@
+//! Execution of test suites: exactly, in simulation against a model of the implementation
+//! ([`simulate`]), or against a real process speaking the stdio protocol ([`stdio`]); and the
+//! reverse direction, a model acting as a system under test on stdin/stdout ([`sut`]).
+//!
+//! Verdicts follow the suite JSON v1 semantics (van den Bos Def. 3.12 test cases with `retry`
+//! leaves for branches the system may take under fairness): a test fails when some execution
+//! reaches `fail`; `retry` means "reset and run again".
+
+pub mod commands;
+pub mod simulate;
+pub mod stdio;
+pub mod sut;
+
+pub use simulate::{
+    InputEnabling, SimulatedSystem, Step, SuiteReport, TestOutcome, TestVerdict, run_suite,
+    run_test,
+};
+
+/// Problems that prevent a suite from being executed at all (not verdicts).
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// The implementation model does not accept an input of the suite in a reachable state.
+    #[error(
+        "the implementation is not input-enabled: state `{state}` does not accept input `{input}` (use --input-enable self-loop to let it ignore such inputs)"
+    )]
+    NotInputEnabled {
+        /// State name.
+        state: String,
+        /// Input name.
+        input: String,
+    },
+    /// The implementation model cannot act as a system (wrong kind, internal steps, ...).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The system under test could not be started or talked to.
+    #[error("system under test `{command}`: {message}")]
+    System {
+        /// The command line.
+        command: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+use crate::model::{Lts, Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension};
+use crate::suite::{Next, SuiteModel, TestCase, TestNode};
+
+/// The suspension automaton of an LTS (TorX thesis Def. 2.2.12, fair divergence).
+pub fn suspension_of(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
+    lts_to_suspension(lts, &SuspensionOptions::default())
+        .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", lts.name)))
+}
+
+/// The implementation model as a system over the labels of a suite: Mealy machines directly,
+/// LTSs through their suspension automaton.
+pub fn system_for_suite(
+    model: &Model,
+    suite: &SuiteModel,
+    enabling: InputEnabling,
+) -> Result<SimulatedSystem, ExecError> {
+    match model {
+        Model::Mealy(m) => SimulatedSystem::from_mealy(m, suite, enabling),
+        Model::Lts(lts) => SimulatedSystem::from_suspension(&suspension_of(lts)?, suite, enabling),
+    }
+}
+
+/// The model as a system under test speaking the stdio protocol.
+pub fn sut_for_model(model: &Model) -> Result<sut::Sut, ExecError> {
+    match model {
+        Model::Mealy(m) => sut::Sut::from_mealy(m),
+        Model::Lts(lts) => sut::Sut::from_suspension(&suspension_of(lts)?),
+    }
+}
+
+/// A readable report of a simulated run of `tests`: one line per test, then the suite verdict.
+/// A failure names the offending observation, what the test allowed there, and the trace before.
+pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem, tests: &[TestCase]) -> String {
+    let mut text = String::new();
+    for (t, case) in report.tests.iter().zip(tests) {
+        match (&t.counterexample, t.failing_node, t.verdict) {
+            (Some(trace), Some(k), TestVerdict::Fail) => {
+                let (last, before) = trace.split_last().expect("a counterexample has a step");
+                let what = match (last, &case.nodes[k]) {
+                    (Step::Input(_), _) => {
+                        format!("the test fails after input {}", sys.step_name(*last))
+                    }
+                    (Step::Output(_), node) => {
+                        let list = match node {
+                            TestNode::Send { race, .. } => race,
+                            TestNode::Expect { branches } => branches,
+                        };
+                        let allowed: Vec<String> = list
+                            .iter()
+                            .filter(|&&(_, n)| n != Next::FAIL)
+                            .map(|&(o, _)| sys.step_name(Step::Output(o)))
+                            .collect();
+                        let allowed = if allowed.is_empty() {
+                            "nothing".to_owned()
+                        } else {
+                            allowed.join(", ")
+                        };
+                        if matches!(node, TestNode::Send { .. }) {
+                            format!(
+                                "output {} before the input could be applied (allowed instead: {allowed})",
+                                sys.step_name(*last)
+                            )
+                        } else {
+                            format!(
+                                "unexpected {} (expected one of: {allowed})",
+                                sys.step_name(*last)
+                            )
+                        }
+                    }
+                };
+                text.push_str(&format!(
+                    "{} fail: {what} after {}\n",
+                    t.name,
+                    sys.trace_string(before)
+                ));
+            }
+            (_, _, TestVerdict::Inconclusive) => text.push_str(&format!(
+                "{} inconclusive: every execution ends in retry\n",
+                t.name
+            )),
+            (_, _, v) => text.push_str(&format!("{} {v}\n", t.name)),
+        }
+    }
+    text.push_str(&summary_line(
+        report.verdict(),
+        report.count(TestVerdict::Pass),
+        report.count(TestVerdict::Fail),
+        report.count(TestVerdict::Inconclusive),
+    ));
+    text
+}
+
+/// The suite verdict of runs against a system: the worst test verdict.
+pub fn system_verdict(outcomes: &[stdio::SystemOutcome]) -> TestVerdict {
+    outcomes
+        .iter()
+        .map(|o| o.verdict)
+        .max()
+        .unwrap_or(TestVerdict::Pass)
+}
+
+/// One line per test run against a system.
+pub fn system_line(o: &stdio::SystemOutcome) -> String {
+    match &o.message {
+        Some(m) if o.verdict == TestVerdict::Inconclusive => format!("{} {m}", o.name),
+        Some(m) => format!("{} {}: {m}", o.name, o.verdict),
+        None => format!("{} {}", o.name, o.verdict),
+    }
+}
+
+/// The closing line of a run report.
+pub fn summary_line(verdict: TestVerdict, pass: usize, fail: usize, inconclusive: usize) -> String {
+    format!("suite: {verdict} ({pass} pass, {fail} fail, {inconclusive} inconclusive)\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::lts_from_marked;
+
+    #[test]
+    fn nondeterministic_ltss_run_through_their_suspension_automaton() {
+        // ?a leads nondeterministically to a state that outputs x or to a quiescent one.
+        let lts = lts_from_marked(
+            "l",
+            3,
+            &[(0, "?a", 1), (0, "?a", 2), (1, "!x", 0), (2, "tau", 0)],
+        )
+        .unwrap();
+        let suite = SuiteModel {
+            name: "l".into(),
+            inputs: vec!["a".into()],
+            outputs: vec!["x".into()],
+            quiescence: Some("delta".into()),
+        };
+        let sys = system_for_suite(&Model::Lts(lts), &suite, InputEnabling::SelfLoop).unwrap();
+        // After ?a both x and quiescence (after the internal step) are possible.
+        let q = sys
+            .after_input(sys.initial(), crate::model::LabelId(0))
+            .unwrap();
+        let outs: Vec<u32> = sys.outputs(q).iter().map(|&(o, _)| o.0).collect();
+        assert_eq!(outs, [0, 1]);
+    }
+}

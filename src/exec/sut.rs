@@ -1,0 +1,283 @@
+//! A model acting as a system under test on the stdio protocol (`ncomplete simulate`): inputs are
+//! read from stdin, outputs written to stdout, one label per line, nothing is written while the
+//! model is quiescent.
+//!
+//! The model is a [`SimulatedSystem`] over its own labels: a suspension automaton (TorX thesis
+//! Def. 2.2.12) or a Mealy machine. In a state with outputs the system picks one (the first, or at
+//! random) and writes it after the configured delay, unless an input arrives first (a race, as a
+//! real system would have). Inputs the model does not accept are ignored with a note on stderr.
+
+use super::ExecError;
+use super::simulate::{InputEnabling, SimulatedSystem};
+use crate::model::{LabelId, Mealy, SuspensionAutomaton};
+use crate::suite::SuiteModel;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Outputs still written after stdin has ended, before giving up on reaching quiescence.
+const MAX_OUTPUTS_AFTER_EOF: usize = 10_000;
+
+/// How the system picks among several allowed outputs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Always the first in label order (quiescence last).
+    First,
+    /// Uniformly at random (seeded, or from the clock and process id).
+    Random,
+}
+
+/// Options of the simulated system.
+#[derive(Clone, Debug)]
+pub struct SutOptions {
+    /// How outputs are chosen.
+    pub choice: Choice,
+    /// Seed for [`Choice::Random`]; `None` draws a fresh seed per process, so that restarted
+    /// processes take different branches (what the retries of a test rely on).
+    pub seed: Option<u64>,
+    /// Delay before each output, during which an input may overtake it.
+    pub delay: Duration,
+}
+
+/// The labels of a suspension automaton as a suite model (quiescence named as in the model).
+pub fn suspension_labels(sa: &SuspensionAutomaton) -> SuiteModel {
+    SuiteModel {
+        name: sa.name.clone(),
+        inputs: sa
+            .alphabet
+            .inputs()
+            .map(|l| sa.alphabet.name(l).to_owned())
+            .collect(),
+        outputs: sa
+            .alphabet
+            .outputs()
+            .filter(|&l| l != sa.quiescence())
+            .map(|l| sa.alphabet.name(l).to_owned())
+            .collect(),
+        quiescence: Some(sa.alphabet.name(sa.quiescence()).to_owned()),
+    }
+}
+
+/// The labels of a Mealy machine as a suite model (no quiescence).
+pub fn mealy_labels(m: &Mealy) -> SuiteModel {
+    SuiteModel {
+        name: m.name.clone(),
+        inputs: m.inputs.names().to_vec(),
+        outputs: m.outputs.names().to_vec(),
+        quiescence: None,
+    }
+}
+
+/// A model ready to serve: the system and its labels.
+pub struct Sut {
+    labels: SuiteModel,
+    system: SimulatedSystem,
+}
+
+impl Sut {
+    /// From a suspension automaton; inputs it refuses are ignored.
+    pub fn from_suspension(sa: &SuspensionAutomaton) -> Result<Self, ExecError> {
+        let labels = suspension_labels(sa);
+        let system = SimulatedSystem::from_suspension(sa, &labels, InputEnabling::SelfLoop)?;
+        Ok(Sut { labels, system })
+    }
+
+    /// From a Mealy machine; undefined inputs are ignored.
+    pub fn from_mealy(m: &Mealy) -> Result<Self, ExecError> {
+        let labels = mealy_labels(m);
+        let system = SimulatedSystem::from_mealy(m, &labels, InputEnabling::SelfLoop)?;
+        Ok(Sut { labels, system })
+    }
+
+    /// Serves the protocol until `input` ends. `notes` receives warnings (stderr in the CLI).
+    pub fn serve(
+        &self,
+        input: impl BufRead + Send + 'static,
+        mut output: impl Write,
+        mut notes: impl Write,
+        options: &SutOptions,
+    ) -> std::io::Result<()> {
+        let (tx, rx) = mpsc::channel::<String>();
+        thread::spawn(move || {
+            for line in input.lines() {
+                let Ok(line) = line else { return };
+                let label = line.trim();
+                if !label.is_empty() && tx.send(label.to_owned()).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut rng = SplitMix(options.seed.unwrap_or_else(fresh_seed));
+        let quiescence = self.system.quiescence();
+        let mut q = self.system.initial();
+        let mut buffered: Option<LabelId> = None;
+        let mut closed = false;
+        let mut after_close = 0usize;
+        loop {
+            if let Some(i) = buffered
+                && let Some(t) = self.system.after_input(q, i)
+            {
+                q = t;
+                buffered = None;
+                continue;
+            }
+            let outs = self.system.outputs(q);
+            let pick = match options.choice {
+                _ if outs.is_empty() => None,
+                Choice::First => Some(outs[0]),
+                Choice::Random => Some(outs[rng.below(outs.len())]),
+            };
+            let wait_for_input = match pick {
+                Some((o, t)) if o != quiescence && buffered.is_some() => {
+                    // The pending input cannot be taken before this output.
+                    self.write(&mut output, o)?;
+                    q = t;
+                    continue;
+                }
+                Some((o, t)) if o != quiescence => {
+                    let line = if closed {
+                        None
+                    } else {
+                        match rx.recv_timeout(options.delay) {
+                            Ok(line) => Some(line),
+                            Err(RecvTimeoutError::Timeout) => None,
+                            Err(RecvTimeoutError::Disconnected) => {
+                                closed = true;
+                                None
+                            }
+                        }
+                    };
+                    if line.is_none() {
+                        if closed {
+                            // Input has ended: finish the outputs up to quiescence, boundedly.
+                            after_close += 1;
+                            if after_close > MAX_OUTPUTS_AFTER_EOF {
+                                return Ok(());
+                            }
+                        }
+                        self.write(&mut output, o)?;
+                        q = t;
+                        continue;
+                    }
+                    line
+                }
+                Some((_, t)) => {
+                    q = t;
+                    None
+                }
+                None => None,
+            };
+            let line = match wait_for_input {
+                Some(line) => line,
+                None => match rx.recv() {
+                    Ok(line) => line,
+                    Err(_) => return Ok(()),
+                },
+            };
+            match self.labels.inputs.iter().position(|i| *i == line) {
+                Some(k) => match self.system.after_input(q, LabelId(k as u32)) {
+                    Some(t) => q = t,
+                    None => buffered = Some(LabelId(k as u32)),
+                },
+                None => writeln!(notes, "simulate: ignoring unknown input `{line}`")?,
+            }
+        }
+    }
+
+    fn write(&self, output: &mut impl Write, o: LabelId) -> std::io::Result<()> {
+        writeln!(output, "{}", self.labels.output_name(o))?;
+        output.flush()
+    }
+}
+
+fn fresh_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
+
+/// SplitMix64: a small, good-enough generator for picking branches.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{mealy_from_named, suspension_from_marked};
+    use std::io::Cursor;
+
+    fn serve(sut: &Sut, input: &str, options: &SutOptions) -> String {
+        let mut out = Vec::new();
+        let mut notes = Vec::new();
+        sut.serve(
+            Cursor::new(input.to_owned().into_bytes()),
+            &mut out,
+            &mut notes,
+            options,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn first() -> SutOptions {
+        SutOptions {
+            choice: Choice::First,
+            seed: None,
+            delay: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn mealy_machines_answer_each_input() {
+        let m = mealy_from_named("m", 2, &[(0, "a", "0", 1), (1, "a", "1", 0)]).unwrap();
+        let sut = Sut::from_mealy(&m).unwrap();
+        // Inputs are all available at once: each pending output still comes before the next input.
+        assert_eq!(serve(&sut, "a\na\nzz\na\n", &first()), "0\n1\n0\n");
+    }
+
+    #[test]
+    fn suspension_automata_output_until_quiescent() {
+        let sa = suspension_from_marked(
+            "s",
+            3,
+            &[
+                (0, "?a", 1),
+                (0, "delta", 0),
+                (1, "!x", 2),
+                (1, "!y", 2),
+                (2, "!z", 0),
+            ],
+        )
+        .unwrap();
+        let sut = Sut::from_suspension(&sa).unwrap();
+        // After the end of input the outputs run on up to quiescence.
+        assert_eq!(serve(&sut, "a\n", &first()), "x\nz\n");
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..20 {
+            let options = SutOptions {
+                choice: Choice::Random,
+                seed: Some(seed),
+                delay: Duration::ZERO,
+            };
+            let a = serve(&sut, "a\n", &options);
+            assert_eq!(a, serve(&sut, "a\n", &options), "seeded runs repeat");
+            seen.insert(a);
+        }
+        assert_eq!(seen.len(), 2, "both branches are taken: {seen:?}");
+    }
+}

@@ -1,0 +1,604 @@
+//! Separating families: for every state a set of input words (its identifier) that the suite
+//! generators append after each access sequence and middle part.
+//!
+//! - `W`: one characterisation set for all states (Chow): the words of the splitting tree's
+//!   internal nodes.
+//! - `Wp` (Fujiwara et al.): the characterisation set after the state cover and shorter middles,
+//!   and after the longest middles the identification set of the reached state (its splitting-tree
+//!   path words, a subset of W that separates it from every other state).
+//! - `HSI` pairwise: for each other state a shortest separating sequence (the word at the lowest
+//!   common ancestor in the splitting tree of minimal separating sequences).
+//! - `HSI-ST`: harmonised identifiers from a second, greedy splitting tree whose nodes take the
+//!   candidate separating word that splits their block into the most classes.
+//! - `hybrid-ADS` (Moerman): the state's word of the (partial) adaptive distinguishing sequence,
+//!   topped up with the splitting-tree words that separate it from the states the ADS leaves with
+//!   it.
+//! - `UIO` / `UIOv` (Goga Sec. 3.3): the UIO sequence of the state; UIOv also applies every UIO
+//!   input word after the state cover (its "UIO uniqueness" part), making it a Wp instance whose
+//!   characterisation set is the set of UIO words.
+//!
+//! Every family except UIO is harmonised: two different states have a common word (up to
+//! prefixes) that separates them, which is what m-completeness of the HSI scheme needs.
+
+use super::ads::LySplittingTree;
+use super::splitting::SplittingTree;
+use super::uio::UioSet;
+use crate::model::{LabelId, Mealy, StateId};
+use std::collections::HashMap;
+
+/// Which identifiers a family holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FamilyKind {
+    /// One characterisation set W for every state.
+    W,
+    /// W after short middles, identification sets after the longest.
+    Wp,
+    /// Pairwise shortest separating sequences.
+    Hsi,
+    /// Harmonised identifiers from a greedy splitting tree.
+    HsiSt,
+    /// Adaptive distinguishing sequence plus pairwise top-up.
+    Hads,
+    /// UIO sequences only (not complete).
+    Uio,
+    /// UIO sequences with the UIO uniqueness check (Wp over UIO words).
+    Uiov,
+}
+
+impl FamilyKind {
+    /// The name used on the command line and in suite files.
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyKind::W => "w",
+            FamilyKind::Wp => "wp",
+            FamilyKind::Hsi => "hsi",
+            FamilyKind::HsiSt => "hsi-st",
+            FamilyKind::Hads => "hads",
+            FamilyKind::Uio => "uio",
+            FamilyKind::Uiov => "uiov",
+        }
+    }
+}
+
+/// Identifiers per state, words shared in one table.
+#[derive(Clone, Debug)]
+pub struct Family {
+    kind: FamilyKind,
+    words: Vec<Vec<LabelId>>,
+    per_state: Vec<Vec<u32>>,
+    global: Option<Vec<u32>>,
+    without_uio: usize,
+}
+
+#[derive(Default)]
+struct WordTable {
+    words: Vec<Vec<LabelId>>,
+    index: HashMap<Vec<LabelId>, u32>,
+}
+
+impl WordTable {
+    fn id(&mut self, w: Vec<LabelId>) -> u32 {
+        if let Some(&k) = self.index.get(&w) {
+            return k;
+        }
+        let k = self.words.len() as u32;
+        self.index.insert(w.clone(), k);
+        self.words.push(w);
+        k
+    }
+
+    /// Sorts a set of word ids by word, dropping duplicates, empty words and words that are
+    /// proper prefixes of others in the set (running the longer word observes the shorter one).
+    fn normalise(&self, set: &mut Vec<u32>) {
+        set.sort_by(|&x, &y| self.words[x as usize].cmp(&self.words[y as usize]));
+        set.dedup();
+        let keep: Vec<u32> = set
+            .iter()
+            .enumerate()
+            .filter(|&(k, &x)| {
+                let w = &self.words[x as usize];
+                !w.is_empty()
+                    && set
+                        .get(k + 1)
+                        .is_none_or(|&y| !self.words[y as usize].starts_with(w))
+            })
+            .map(|(_, &x)| x)
+            .collect();
+        *set = keep;
+    }
+}
+
+impl Family {
+    /// Builds the family of `kind` for a complete minimal machine `m` from its splitting tree,
+    /// its Lee–Yannakakis tree (needed by `Hads`) and UIO sequences (needed by `Uio`, `Uiov`).
+    pub fn build(
+        m: &Mealy,
+        kind: FamilyKind,
+        tree: &SplittingTree,
+        ly: Option<&LySplittingTree>,
+        uio: Option<&UioSet>,
+    ) -> Family {
+        let n = m.num_states();
+        let mut table = WordTable::default();
+        let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut global = None;
+        let mut without_uio = 0;
+        let node_words = |table: &mut WordTable, memo: &mut HashMap<u32, u32>, node: u32| -> u32 {
+            *memo
+                .entry(node)
+                .or_insert_with(|| table.id(tree.word(node)))
+        };
+        let mut memo: HashMap<u32, u32> = HashMap::new();
+        match kind {
+            FamilyKind::W | FamilyKind::Wp | FamilyKind::Hsi => {
+                for s in m.states() {
+                    per_state[s.index()] = tree
+                        .path(s)
+                        .into_iter()
+                        .map(|v| node_words(&mut table, &mut memo, v))
+                        .collect();
+                }
+                if kind != FamilyKind::Hsi {
+                    let mut all: Vec<u32> = per_state.iter().flatten().copied().collect();
+                    table.normalise(&mut all);
+                    global = Some(all);
+                }
+            }
+            FamilyKind::HsiSt => {
+                let all: Vec<u32> = (0..n as u32).collect();
+                for (s, words) in greedy_identifiers(m, tree, all) {
+                    per_state[s as usize] = words.into_iter().map(|w| table.id(w)).collect();
+                }
+            }
+            FamilyKind::Hads => {
+                let ly = ly.expect("hybrid-ADS needs the Lee-Yannakakis tree");
+                return Family::build_adaptive(m, tree, ly, AdaptiveConfig::default());
+            }
+            FamilyKind::Uio | FamilyKind::Uiov => {
+                let uio = uio.expect("UIO families need UIO sequences");
+                for s in m.states() {
+                    per_state[s.index()] = match &uio.uio[s.index()] {
+                        Some(u) => vec![table.id(u.clone())],
+                        None => {
+                            without_uio += 1;
+                            tree.path(s)
+                                .into_iter()
+                                .map(|v| node_words(&mut table, &mut memo, v))
+                                .collect()
+                        }
+                    };
+                }
+                if kind == FamilyKind::Uiov {
+                    let mut all: Vec<u32> = per_state.iter().flatten().copied().collect();
+                    table.normalise(&mut all);
+                    global = Some(all);
+                }
+            }
+        }
+        for set in &mut per_state {
+            table.normalise(set);
+        }
+        Family {
+            kind,
+            words: table.words,
+            per_state,
+            global,
+            without_uio,
+        }
+    }
+
+    /// The hybrid-ADS family with the given choice of splitting words: each state's word of an
+    /// adaptive sequence (which may merge states), topped up, for the states it leaves together,
+    /// by an adaptive sequence started afresh on just those states, and so on.
+    pub fn build_adaptive(
+        m: &Mealy,
+        tree: &SplittingTree,
+        ly: &LySplittingTree,
+        cfg: AdaptiveConfig,
+    ) -> Family {
+        let n = m.num_states();
+        let mut table = WordTable::default();
+        let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut blocks: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+        while let Some(block) = blocks.pop() {
+            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg);
+            for (s, w) in words {
+                let id = table.id(w);
+                per_state[s as usize].push(id);
+            }
+            blocks.extend(merged.into_iter().rev());
+        }
+        for set in &mut per_state {
+            table.normalise(set);
+        }
+        Family {
+            kind: FamilyKind::Hads,
+            words: table.words,
+            per_state,
+            global: None,
+            without_uio: 0,
+        }
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> FamilyKind {
+        self.kind
+    }
+
+    /// The word with id `k`.
+    #[inline]
+    pub fn word(&self, k: u32) -> &[LabelId] {
+        &self.words[k as usize]
+    }
+
+    /// The identifier of state `s` (word ids, sorted by word).
+    pub fn identifier(&self, s: StateId) -> &[u32] {
+        &self.per_state[s.index()]
+    }
+
+    /// The words to append after a prefix and a middle of length `middle_len` that reach state
+    /// `s`, in a suite for `extra` extra states.
+    #[inline]
+    pub fn suffixes(&self, s: StateId, middle_len: usize, extra: usize) -> &[u32] {
+        match (&self.global, self.kind) {
+            (Some(w), FamilyKind::W) => w,
+            (Some(w), _) if middle_len <= extra => w,
+            _ => &self.per_state[s.index()],
+        }
+    }
+
+    /// The characterisation set, for W, Wp and UIOv.
+    pub fn global(&self) -> Option<&[u32]> {
+        self.global.as_deref()
+    }
+
+    /// For UIO families: states that have no UIO sequence and use splitting-tree words instead.
+    pub fn states_without_uio(&self) -> usize {
+        self.without_uio
+    }
+}
+
+/// Candidate separating words for a block: the splitting-tree nodes of the tree induced by the
+/// block's leaves, top-down, at most `limit`.
+fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut queue: std::collections::VecDeque<Vec<u32>> = std::collections::VecDeque::new();
+    queue.push_back(block.to_vec());
+    while let Some(group) = queue.pop_front() {
+        if out.len() >= limit {
+            break;
+        }
+        let mut top = leaf[group[0] as usize];
+        for &s in &group[1..] {
+            top = tree.lca(top, leaf[s as usize]);
+        }
+        if !tree.is_internal(top) {
+            continue;
+        }
+        out.push(top);
+        let children = tree.children(top);
+        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); children.len()];
+        for &s in &group {
+            let mut x = leaf[s as usize];
+            while tree.parent(x) != Some(top) {
+                x = tree.parent(x).expect("below top");
+            }
+            let pos = children.iter().position(|&c| c == x).expect("a child");
+            parts[pos].push(s);
+        }
+        queue.extend(parts.into_iter().filter(|p| p.len() > 1));
+    }
+    out
+}
+
+/// How the adaptive sequences of the hybrid-ADS family choose their splitting words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdaptiveConfig {
+    /// Splitting-tree nodes considered per step (top-down in the tree induced by the states).
+    pub candidates: usize,
+    /// Also consider, for every input `a`, `a` followed by the word separating the successors.
+    pub input_candidates: bool,
+    /// Rank by merged states per class instead of merged states first, then classes.
+    pub ratio_score: bool,
+}
+
+impl Default for AdaptiveConfig {
+    fn default() -> Self {
+        AdaptiveConfig {
+            candidates: 16,
+            input_candidates: false,
+            ratio_score: false,
+        }
+    }
+}
+
+/// Words per state of a block, and the blocks of states left together.
+type AdaptiveResult = (Vec<(u32, Vec<LabelId>)>, Vec<Vec<u32>>);
+
+/// A node of the adaptive sequence under construction: (initial state, current state) pairs and
+/// the word applied so far.
+type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
+
+/// An adaptive distinguishing sequence that may merge states: every node applies, to the current
+/// states of the initial states it still confuses, the Lee–Yannakakis sequence of their lowest
+/// common block when it is split (a valid word: nothing merges), and otherwise the candidate
+/// splitting-tree word that merges the fewest states, then splits into the most classes, then is
+/// shortest. Returns the input word the sequence applies from each state of `block` and the sets
+/// of initial states whose current states merged (they need a top-up).
+fn adaptive_identifiers(
+    m: &Mealy,
+    tree: &SplittingTree,
+    ly: &LySplittingTree,
+    block: Vec<u32>,
+    cfg: AdaptiveConfig,
+) -> AdaptiveResult {
+    let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
+    let mut words: Vec<(u32, Vec<LabelId>)> = Vec::with_capacity(block.len());
+    let mut merged: Vec<Vec<u32>> = Vec::new();
+    let root: Vec<(u32, u32)> = block.into_iter().map(|s| (s, s)).collect();
+    let mut stack: Vec<AdaptiveNode> = vec![(root, Vec::new())];
+    while let Some((set, word)) = stack.pop() {
+        let mut currents: Vec<u32> = set.iter().map(|x| x.1).collect();
+        currents.sort_unstable();
+        currents.dedup();
+        if currents.len() == 1 {
+            for &(init, _) in &set {
+                words.push((init, word.clone()));
+            }
+            if set.len() > 1 {
+                let mut block: Vec<u32> = set.iter().map(|x| x.0).collect();
+                block.sort_unstable();
+                merged.push(block);
+            }
+            continue;
+        }
+        let mut cands: Vec<Vec<LabelId>> = Vec::new();
+        if let Some(sigma) = ly.sigma_for(&currents) {
+            cands.push(sigma.to_vec());
+        }
+        cands.extend(
+            candidates(tree, &currents, &leaf, cfg.candidates)
+                .into_iter()
+                .map(|v| tree.word(v)),
+        );
+        if cfg.input_candidates {
+            for a in m.input_ids() {
+                let image: Vec<u32> = currents
+                    .iter()
+                    .map(|&q| m.step(StateId(q), a).expect("complete").0.0)
+                    .collect();
+                let mut top = leaf[image[0] as usize];
+                for &q in &image[1..] {
+                    top = tree.lca(top, leaf[q as usize]);
+                }
+                let mut w = vec![a];
+                if tree.is_internal(top) {
+                    w.extend(tree.word(top));
+                }
+                cands.push(w);
+            }
+        }
+        // (merged currents, -classes, length, candidate index)
+        let mut best: Option<((usize, isize, usize), usize)> = None;
+        for (c, w) in cands.iter().enumerate() {
+            let mut resp: Vec<(Vec<LabelId>, u32, u32)> = currents
+                .iter()
+                .map(|&q| {
+                    let outs = m.run(StateId(q), w);
+                    let end = m.after(StateId(q), w).expect("complete");
+                    (outs, end.0, q)
+                })
+                .collect();
+            resp.sort_unstable();
+            let mut classes = 0;
+            let mut merges = 0;
+            for k in 0..resp.len() {
+                if k == 0 || resp[k - 1].0 != resp[k].0 {
+                    classes += 1;
+                }
+                let same_prev = k > 0 && resp[k - 1].0 == resp[k].0 && resp[k - 1].1 == resp[k].1;
+                let same_next =
+                    k + 1 < resp.len() && resp[k + 1].0 == resp[k].0 && resp[k + 1].1 == resp[k].1;
+                if same_prev || same_next {
+                    merges += 1;
+                }
+            }
+            if classes < 2 {
+                continue;
+            }
+            let score = if cfg.ratio_score {
+                (0, (merges as isize * 1000) / classes as isize, w.len())
+            } else {
+                (merges, -(classes as isize), w.len())
+            };
+            if best.is_none_or(|(b, _)| score < b) {
+                best = Some((score, c));
+            }
+        }
+        let (_, c) = best.expect("a block of distinct states has a separating candidate");
+        let w = &cands[c];
+        let mut next: Vec<(Vec<LabelId>, u32, u32)> = set
+            .iter()
+            .map(|&(init, cur)| {
+                let outs = m.run(StateId(cur), w);
+                let end = m.after(StateId(cur), w).expect("complete");
+                (outs, init, end.0)
+            })
+            .collect();
+        next.sort_unstable();
+        let mut k = 0;
+        let mut groups = Vec::new();
+        while k < next.len() {
+            let mut j = k;
+            while j < next.len() && next[j].0 == next[k].0 {
+                j += 1;
+            }
+            let mut wk = word.clone();
+            wk.extend_from_slice(w);
+            groups.push((next[k..j].iter().map(|x| (x.1, x.2)).collect(), wk));
+            k = j;
+        }
+        stack.extend(groups.into_iter().rev());
+    }
+    (words, merged)
+}
+
+/// (classes, word length, word, classes of states).
+type BestSplit = (usize, usize, Vec<LabelId>, Vec<Vec<u32>>);
+
+/// Harmonised identifiers from a greedy splitting tree: each block takes, among the candidate
+/// words, the one whose responses split it into the most classes (then the shortest).
+/// Returns `(state, words)` for the states of `block`, in block order.
+fn greedy_identifiers(
+    m: &Mealy,
+    tree: &SplittingTree,
+    block: Vec<u32>,
+) -> Vec<(u32, Vec<Vec<LabelId>>)> {
+    let n = m.num_states();
+    let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
+    let mut ids: Vec<Vec<Vec<LabelId>>> = vec![Vec::new(); n];
+    let members = block.clone();
+    let mut stack: Vec<Vec<u32>> = vec![block];
+    while let Some(block) = stack.pop() {
+        if block.len() < 2 {
+            continue;
+        }
+        let cands = candidates(tree, &block, &leaf, 16);
+        let mut best: Option<BestSplit> = None;
+        for c in cands {
+            let w = tree.word(c);
+            let mut keyed: Vec<(Vec<LabelId>, u32)> =
+                block.iter().map(|&s| (m.run(StateId(s), &w), s)).collect();
+            keyed.sort();
+            let mut groups: Vec<Vec<u32>> = Vec::new();
+            for (k, (resp, s)) in keyed.iter().enumerate() {
+                if k == 0 || keyed[k - 1].0 != *resp {
+                    groups.push(Vec::new());
+                }
+                groups.last_mut().expect("pushed").push(*s);
+            }
+            let better = match &best {
+                None => true,
+                Some((cnt, len, _, _)) => {
+                    groups.len() > *cnt || (groups.len() == *cnt && w.len() < *len)
+                }
+            };
+            if better {
+                best = Some((groups.len(), w.len(), w, groups));
+            }
+        }
+        let Some((_, _, w, groups)) = best else {
+            continue;
+        };
+        for &s in &block {
+            ids[s as usize].push(w.clone());
+        }
+        stack.extend(groups.into_iter().rev());
+    }
+    members
+        .into_iter()
+        .map(|s| (s, std::mem::take(&mut ids[s as usize])))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::mealy::LySplittingTree;
+    use crate::identify::mealy::tests_support::random_mealy;
+    use crate::identify::mealy::uio_sequences;
+
+    fn harmonised(m: &Mealy, f: &Family) -> bool {
+        m.states().all(|s| {
+            m.states().all(|t| {
+                s == t
+                    || f.identifier(s).iter().any(|&x| {
+                        let w = f.word(x);
+                        f.identifier(t).iter().any(|&y| {
+                            let v = f.word(y);
+                            let common = w.iter().zip(v).take_while(|(a, b)| a == b).count();
+                            m.run(s, &w[..common]) != m.run(t, &w[..common])
+                        })
+                    })
+            })
+        })
+    }
+
+    #[test]
+    fn adaptive_variants_are_harmonised() {
+        for seed in 0..40u64 {
+            let m = crate::identify::mealy::minimize_mealy(&random_mealy(
+                seed,
+                2 + seed as usize % 12,
+                2 + seed as usize % 3,
+                2,
+            ));
+            let tree = SplittingTree::new(&m);
+            let ly = LySplittingTree::new(&m);
+            for (candidates, input_candidates, ratio_score) in [
+                (16, false, false),
+                (1, false, false),
+                (64, true, false),
+                (64, true, true),
+            ] {
+                let cfg = AdaptiveConfig {
+                    candidates,
+                    input_candidates,
+                    ratio_score,
+                };
+                let f = Family::build_adaptive(&m, &tree, &ly, cfg);
+                assert!(harmonised(&m, &f), "seed {seed} {cfg:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn complete_families_are_harmonised() {
+        for seed in 0..40u64 {
+            let m = crate::identify::mealy::minimize_mealy(&random_mealy(
+                seed,
+                2 + seed as usize % 10,
+                2 + seed as usize % 2,
+                2,
+            ));
+            let tree = SplittingTree::new(&m);
+            let ly = LySplittingTree::new(&m);
+            let uio = uio_sequences(&m, &ly.ads(&m));
+            for kind in [
+                FamilyKind::W,
+                FamilyKind::Wp,
+                FamilyKind::Hsi,
+                FamilyKind::HsiSt,
+                FamilyKind::Hads,
+                FamilyKind::Uiov,
+            ] {
+                let f = Family::build(&m, kind, &tree, Some(&ly), Some(&uio));
+                // UIOv is a Wp instance: each identifier separates its state from all others,
+                // but identifiers need not share words.
+                if kind != FamilyKind::Uiov {
+                    assert!(harmonised(&m, &f), "seed {seed} {kind:?}");
+                }
+                for s in m.states() {
+                    for t in m.states().filter(|&t| t != s) {
+                        assert!(
+                            f.identifier(s)
+                                .iter()
+                                .any(|&x| m.run(s, f.word(x)) != m.run(t, f.word(x))),
+                            "seed {seed} {kind:?}: identifier of {s} misses {t}"
+                        );
+                    }
+                }
+                if let Some(w) = f.global() {
+                    for s in m.states() {
+                        for t in m.states().filter(|&t| t != s) {
+                            assert!(
+                                w.iter()
+                                    .any(|&x| m.run(s, f.word(x)) != m.run(t, f.word(x)))
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

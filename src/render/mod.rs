@@ -1,0 +1,8 @@
+//! Rendering of suites for people, test runners and other tools: TTCN-3-like text and standalone
+//! Python and Rust test programs ([`programs`]), and the one-test-per-line `words` format of FSM
+//! tools ([`words`]).
+
+pub mod programs;
+pub mod words;
+
+pub use programs::{Format, RenderError, RenderedFile, render_suite, write_files};

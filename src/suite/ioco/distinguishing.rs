@@ -1,0 +1,196 @@
+//! The distinguishing test suite `T(S, n)` (van den Bos Def. 2.37, Theorem 2.40):
+//! `{(σ, τ) | σ ∈ P+(S, n), τ ∈ DE(S, S after σ)}` with
+//! `DE(S, q) = W(q) ∪ {T(q ∧ q', n) | q ◇ q', q ≉ q'}`.
+//!
+//! Since `P+(S, n)` is *all* traces of length at most `n`, the tests after `σ` depend only on
+//! the state `S after σ` and on `|σ|`, so the plan has one node per (state, length) and the
+//! suite is enumerated from it without storing `P+`.
+//!
+//! The suites of merges are built recursively on the conjunction of the merged specification
+//! states ([`super::conjunction`]) and memoised up to isomorphism. When the recursion would
+//! return to a merge it is still building (so Def. 2.37 would define an infinite suite, Sec.
+//! 2.7.6), that merge is tested with its unconditional suite `U(q ∧ q', n)` instead, which is
+//! `n`-complete as well (Cor. 2.44); the suite records this in its guarantee and notes.
+
+use super::conjunction::{Conjunction, canonical_form, conjunction, names};
+use super::pairs::PairAnalysis;
+use super::plan::{Move, Plan, Target};
+use super::unconditional::unconditional_plan;
+use super::{Budget, IocoSuiteError, access::reachable_states};
+use crate::model::{StateId, SuspensionAutomaton};
+use crate::suite::Verdict;
+use std::collections::{BTreeSet, HashMap};
+
+/// Builds `T(S, n)` plans.
+pub(crate) struct CompleteBuilder<'a> {
+    spec: &'a SuspensionAutomaton,
+    n: usize,
+    budget: Budget,
+    memo: HashMap<Vec<u32>, Target>,
+    fallback_memo: HashMap<Vec<u32>, Target>,
+    stack: Vec<Vec<u32>>,
+    merge_states: usize,
+    /// Merges tested with `U` because their recursion does not terminate, by name.
+    pub(crate) fallbacks: BTreeSet<String>,
+    /// Number of distinct merges (up to isomorphism) with their own suite.
+    pub(crate) merges: usize,
+}
+
+impl<'a> CompleteBuilder<'a> {
+    pub(crate) fn new(spec: &'a SuspensionAutomaton, n: usize, budget: Budget) -> Self {
+        CompleteBuilder {
+            spec,
+            n,
+            budget,
+            memo: HashMap::new(),
+            fallback_memo: HashMap::new(),
+            stack: Vec::new(),
+            merge_states: 0,
+            fallbacks: BTreeSet::new(),
+            merges: 0,
+        }
+    }
+
+    /// The plan of `T(S, n)` for the specification.
+    pub(crate) fn build(&mut self, plan: &mut Plan) -> Result<Target, IocoSuiteError> {
+        let members: Vec<Vec<StateId>> = self.spec.states().map(|q| vec![q]).collect();
+        let spec = self.spec;
+        self.suite(plan, spec, &members)
+    }
+
+    fn suite(
+        &mut self,
+        plan: &mut Plan,
+        a: &SuspensionAutomaton,
+        members: &[Vec<StateId>],
+    ) -> Result<Target, IocoSuiteError> {
+        let key = canonical_form(a, a.initial());
+        if let Some(&t) = self.memo.get(&key) {
+            return Ok(t);
+        }
+        self.stack.push(key.clone());
+        let mut analysis = PairAnalysis::compute(a)?;
+        let reachable = reachable_states(a);
+        // Distinguishing experiments per state (harmonised: one graph or merge suite per pair).
+        let mut experiments: HashMap<StateId, Vec<Target>> = HashMap::new();
+        let mut nested: HashMap<(StateId, StateId), Option<Target>> = HashMap::new();
+        for &q in &reachable {
+            let mut de = Vec::new();
+            for &r in reachable.iter().filter(|&&r| r != q) {
+                let t = if !analysis.compatible(q, r) {
+                    Some(analysis.graph(plan, q, r))
+                } else if !analysis.equivalent(q, r) {
+                    let pair = (q.min(r), q.max(r));
+                    match nested.get(&pair) {
+                        Some(&t) => t,
+                        None => {
+                            let mut set = members[q.index()].clone();
+                            set.extend(&members[r.index()]);
+                            let t = self.merge_suite(plan, &set)?;
+                            nested.insert(pair, t);
+                            t
+                        }
+                    }
+                } else {
+                    None
+                };
+                if let Some(Target::Node(id)) = t {
+                    de.push(Target::Node(id));
+                }
+            }
+            experiments.insert(q, de);
+        }
+        // P+(A, n) followed by the experiments: node (q, d) for traces of length d reaching q.
+        let n = self.n;
+        let mut level: HashMap<StateId, Target> = HashMap::new();
+        for d in (0..=n).rev() {
+            let mut this: HashMap<StateId, Target> = HashMap::new();
+            for &q in &reachable {
+                let mut moves = Vec::new();
+                if d < n {
+                    let mut branches = Vec::new();
+                    for &(l, t) in a.enabled(q) {
+                        let child = level
+                            .get(&t)
+                            .copied()
+                            .unwrap_or(Target::Verdict(Verdict::Pass));
+                        if a.alphabet.is_output(l) {
+                            branches.push((l, child));
+                        } else if matches!(child, Target::Node(_)) {
+                            moves.push(Move::Send {
+                                input: l,
+                                then: child,
+                            });
+                        }
+                    }
+                    moves.insert(
+                        0,
+                        Move::Observe {
+                            branches,
+                            otherwise: Verdict::Pass,
+                        },
+                    );
+                }
+                for e in &experiments[&q] {
+                    if let Target::Node(id) = e {
+                        moves.push(Move::Enter(*id));
+                    }
+                }
+                let t = if moves.is_empty() {
+                    Target::Verdict(Verdict::Pass)
+                } else {
+                    Target::Node(plan.push(moves))
+                };
+                this.insert(q, t);
+            }
+            level = this;
+        }
+        let root = level[&a.initial()];
+        self.stack.pop();
+        self.memo.insert(key, root);
+        if plan.len() > self.budget.max_plan_nodes {
+            return Err(IocoSuiteError::Budget {
+                what: format!("T(S, {n}) needs {} plan nodes, which", plan.len()),
+                budget: self.budget.max_plan_nodes as u128,
+                advice: "try a smaller n".into(),
+            });
+        }
+        Ok(root)
+    }
+
+    /// The suite of the merge of a set of specification states (`None` if it is not valid).
+    pub(crate) fn merge_suite(
+        &mut self,
+        plan: &mut Plan,
+        set: &[StateId],
+    ) -> Result<Option<Target>, IocoSuiteError> {
+        let budget = self
+            .budget
+            .max_plan_nodes
+            .saturating_sub(self.merge_states)
+            .max(1);
+        let Some(Conjunction { sa, members }) = conjunction(self.spec, set, budget)? else {
+            return Ok(None);
+        };
+        self.merge_states += sa.num_states();
+        let key = canonical_form(&sa, sa.initial());
+        if let Some(&t) = self.memo.get(&key) {
+            return Ok(Some(t));
+        }
+        if self.stack.contains(&key) {
+            if let Some(&t) = self.fallback_memo.get(&key) {
+                return Ok(Some(t));
+            }
+            let mut sorted = set.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            self.fallbacks.insert(names(self.spec, &sorted));
+            let t =
+                unconditional_plan(plan, &sa, sa.initial(), self.n, self.budget.max_plan_nodes)?;
+            self.fallback_memo.insert(key, t);
+            return Ok(Some(t));
+        }
+        self.merges += 1;
+        Ok(Some(self.suite(plan, &sa, &members)?))
+    }
+}

@@ -1,0 +1,345 @@
+//! n-complete ioco test suites for suspension automata (van den Bos Ch. 2, Sec. 2.7):
+//!
+//! - [`IocoMethod::Complete`]: the distinguishing test suite `T(S, n)` of Def. 2.37 — every trace
+//!   of `P+(S, n)` followed by every distinguishing experiment of the state it reaches:
+//!   harmonised distinguishing graphs for incompatible pairs, and for compatible but inequivalent
+//!   pairs the suite of their merge, recursively (Theorem 2.40);
+//! - [`IocoMethod::Unconditional`]: `U(S, n)` of Def. 2.43, `n`-bounded traces followed by an
+//!   observation (Corollary 2.44);
+//! - [`IocoMethod::Ads`]: a practical suite from the shortest state cover (see [`ads`]).
+//!
+//! Suites are plans ([`plan`]) from which test cases are built one at a time with the execution
+//! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Test `k` depends only on the
+//! plan, so the output is byte-identical for any number of threads.
+
+pub mod access;
+pub mod ads;
+mod conjunction;
+mod distinguishing;
+mod pairs;
+mod plan;
+pub mod sizes;
+mod unconditional;
+
+use crate::model::{
+    Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension, mealy_to_suspension,
+};
+use crate::suite::{SuiteHeader, SuiteModel, SuiteWriter, TestCase};
+use plan::{LabelMap, Plan, Target};
+use rayon::prelude::*;
+use serde_json::{Map, Value, json};
+use std::io::{self, Write};
+
+pub use access::{
+    count_extended_access, count_traces_shorter_than, extended_access, reachable_states,
+    shortest_state_cover, traces_shorter_than,
+};
+
+/// The ioco suite generators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IocoMethod {
+    /// `T(S, n)`, the distinguishing test suite (Def. 2.37).
+    Complete,
+    /// `U(S, n)`, the unconditional test suite (Def. 2.43).
+    Unconditional,
+    /// Shortest state cover, extension, adaptive distinguishing graph and top-ups.
+    Ads,
+}
+
+impl IocoMethod {
+    /// The name written to the suite's `method` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            IocoMethod::Complete => "ioco-complete",
+            IocoMethod::Unconditional => "unconditional",
+            IocoMethod::Ads => "ioco-ads",
+        }
+    }
+}
+
+/// The bound on implementation size a suite is generated for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// At most `n` specified implementation states.
+    States(usize),
+    /// At most `|S| + e` specified implementation states, `|S|` the reachable specification states.
+    ExtraStates(usize),
+}
+
+/// Limits that keep exponential constructions from running away.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most test cases a suite may have.
+    pub max_tests: u128,
+    /// Most plan nodes (shared test fragments) a suite may have.
+    pub max_plan_nodes: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_tests: 1_000_000,
+            max_plan_nodes: 2_000_000,
+        }
+    }
+}
+
+/// Why a suite could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IocoSuiteError {
+    /// The construction would exceed a budget.
+    #[error("{what} exceeds the budget of {budget}; {advice}")]
+    Budget {
+        /// What grew, phrased to precede "exceeds".
+        what: String,
+        /// The limit.
+        budget: u128,
+        /// What the user can do.
+        advice: String,
+    },
+    /// `n = 0` asks for nothing.
+    #[error("n must be at least 1 (the initial state is always specified)")]
+    ZeroBound,
+}
+
+/// A generated ioco suite: header and a plan from which its tests are built on demand.
+#[derive(Clone, Debug)]
+pub struct IocoSuite {
+    sa: SuspensionAutomaton,
+    labels: LabelMap,
+    plan: Plan,
+    root: Target,
+    header: SuiteHeader,
+    tests: u128,
+}
+
+/// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
+/// without quiescence in label order, then quiescence.
+pub fn suite_model(sa: &SuspensionAutomaton) -> SuiteModel {
+    let a = &sa.alphabet;
+    SuiteModel {
+        name: sa.name.clone(),
+        inputs: a.inputs().map(|l| a.name(l).to_owned()).collect(),
+        outputs: a
+            .outputs()
+            .filter(|&l| l != sa.quiescence())
+            .map(|l| a.name(l).to_owned())
+            .collect(),
+        quiescence: Some(a.name(sa.quiescence()).to_owned()),
+    }
+}
+
+/// Resolves a [`Bound`] to `n`.
+pub fn resolve_bound(sa: &SuspensionAutomaton, bound: Bound) -> Result<usize, IocoSuiteError> {
+    let n = match bound {
+        Bound::States(n) => n,
+        Bound::ExtraStates(e) => reachable_states(sa).len().saturating_add(e),
+    };
+    if n == 0 {
+        return Err(IocoSuiteError::ZeroBound);
+    }
+    Ok(n)
+}
+
+/// Generates the suite of `method` for `sa`.
+pub fn generate(
+    sa: &SuspensionAutomaton,
+    method: IocoMethod,
+    bound: Bound,
+    budget: Budget,
+) -> Result<IocoSuite, IocoSuiteError> {
+    let n = resolve_bound(sa, bound)?;
+    let mut plan = Plan::default();
+    let mut notes: Vec<String> = Vec::new();
+    let (root, guarantee) = match method {
+        IocoMethod::Unconditional => {
+            let root = unconditional::unconditional_plan(
+                &mut plan,
+                sa,
+                sa.initial(),
+                n,
+                budget.max_plan_nodes,
+            )?;
+            (
+                root,
+                format!(
+                    "complete for every implementation with at most {n} specified states \
+                     (unconditional suite, van den Bos Cor. 2.44)"
+                ),
+            )
+        }
+        IocoMethod::Complete => {
+            let mut builder = distinguishing::CompleteBuilder::new(sa, n, budget);
+            let root = builder.build(&mut plan)?;
+            let mut guarantee = format!(
+                "complete for every implementation with at most {n} specified states \
+                 (distinguishing test suite, van den Bos Thm. 2.40)"
+            );
+            if builder.merges > 0 {
+                notes.push(format!(
+                    "{} merges of compatible, inequivalent states are tested with their own \
+                     distinguishing test suites",
+                    builder.merges
+                ));
+            }
+            if !builder.fallbacks.is_empty() {
+                let list: Vec<String> = builder.fallbacks.iter().cloned().collect();
+                let text = format!(
+                    "the suites of the merges {} would recurse without end (Def. 2.37 defines an \
+                     infinite suite for them); they are tested with their unconditional suite \
+                     U(merge, {n}) instead, which keeps the guarantee (Cor. 2.44)",
+                    list.join(", ")
+                );
+                guarantee.push_str("; ");
+                guarantee.push_str(&text);
+                notes.push(text);
+            }
+            (root, guarantee)
+        }
+        IocoMethod::Ads => ads::plan(sa, n, budget, &mut plan, &mut notes)?,
+    };
+    plan.finish();
+    let tests = plan.count(root);
+    if tests > budget.max_tests {
+        return Err(IocoSuiteError::Budget {
+            what: format!(
+                "the {} suite for n = {n} has {tests} tests, which",
+                method.name()
+            ),
+            budget: budget.max_tests,
+            advice: "try a smaller n".into(),
+        });
+    }
+    let mut extra = Map::new();
+    extra.insert(
+        "stats".into(),
+        json!({"tests": tests as u64, "plan_nodes": plan.len()}),
+    );
+    if !notes.is_empty() {
+        extra.insert(
+            "notes".into(),
+            Value::Array(notes.into_iter().map(Value::from).collect()),
+        );
+    }
+    let header = SuiteHeader {
+        model: suite_model(sa),
+        method: method.name().into(),
+        n: Some(n),
+        guarantee,
+        extra,
+    };
+    Ok(IocoSuite {
+        sa: sa.clone(),
+        labels: LabelMap::new(sa),
+        plan,
+        root,
+        header,
+        tests,
+    })
+}
+
+impl IocoSuite {
+    /// The header written before the tests.
+    pub fn header(&self) -> &SuiteHeader {
+        &self.header
+    }
+
+    /// Number of tests.
+    pub fn num_tests(&self) -> u128 {
+        self.tests
+    }
+
+    /// Test number `k` (0-based).
+    pub fn test(&self, k: u128) -> TestCase {
+        let width = self.tests.to_string().len().max(4);
+        self.plan.build_test(
+            &self.sa,
+            &self.labels,
+            self.root,
+            self.sa.initial(),
+            k,
+            format!("t{:0width$}", k + 1),
+        )
+    }
+
+    /// All tests in order (built lazily).
+    pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
+        (0..self.tests).map(|k| self.test(k))
+    }
+
+    /// Streams the suite as JSON v1, building tests in parallel in fixed-size chunks and writing
+    /// them in order. Returns the writer's output.
+    pub fn write_json<W: Write>(&self, out: W) -> io::Result<W> {
+        self.write_json_with(out, &|_| {})
+    }
+
+    /// [`IocoSuite::write_json`], reporting the number of tests written after every chunk.
+    pub fn write_json_with<W: Write>(&self, out: W, progress: &dyn Fn(u64)) -> io::Result<W> {
+        let mut writer = SuiteWriter::begin(out, &self.header)?;
+        const CHUNK: u128 = 256;
+        let mut start = 0u128;
+        while start < self.tests {
+            let end = (start + CHUNK).min(self.tests);
+            let chunk: Vec<TestCase> = (start as u64..end as u64)
+                .into_par_iter()
+                .map(|k| self.test(k as u128))
+                .collect();
+            for t in &chunk {
+                writer.write_test(t)?;
+            }
+            start = end;
+            progress(start as u64);
+        }
+        writer.finish()
+    }
+}
+
+#[cfg(test)]
+mod testkit;
+
+#[cfg(test)]
+mod tests;
+
+/// The suspension automaton a model is tested against: an LTS is determinised with quiescence
+/// (its suspension automaton), a Mealy machine becomes one with every input followed by its
+/// output.
+pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAutomaton> {
+    let sa = match model {
+        Model::Lts(lts) => lts_to_suspension(lts, &SuspensionOptions::default()),
+        Model::Mealy(m) => mealy_to_suspension(m),
+    };
+    sa.map_err(|source| crate::Error::Model {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output), with a progress bar on
+/// stderr when `progress` is set and stderr is a terminal.
+pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) -> crate::Result<()> {
+    let path = out.unwrap_or("-");
+    let bar = if progress && suite.num_tests() > 1000 {
+        let bar = indicatif::ProgressBar::new(suite.num_tests().min(u64::MAX as u128) as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let result = if path == "-" {
+        let stdout = io::stdout();
+        suite
+            .write_json_with(io::BufWriter::new(stdout.lock()), &|k| bar.set_position(k))
+            .map(|_| ())
+    } else {
+        std::fs::File::create(path).and_then(|f| {
+            suite
+                .write_json_with(io::BufWriter::new(f), &|k| bar.set_position(k))
+                .map(|_| ())
+        })
+    };
+    bar.finish_and_clear();
+    result.map_err(|e| crate::Error::io(path, e))
+}

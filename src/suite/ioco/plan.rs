@@ -1,0 +1,372 @@
+//! Test plans: a compact DAG of choice points from which the test cases of an ioco suite are
+//! enumerated one at a time (so suites stream), with the execution semantics of van den Bos
+//! Sec. 2.7.4 applied while a test case is built.
+//!
+//! A plan node is a list of *moves*; a test case picks one move at every node it visits:
+//! - `Observe` waits for an output and branches on it (this is how a trace's outputs are executed
+//!   adaptively: instead of resetting when another allowed output arrives, the test continues
+//!   along the trace that output starts);
+//! - `Send` applies an input;
+//! - `Enter` starts an experiment (a distinguishing graph or a nested suite) rooted elsewhere.
+//!
+//! The number of tests of a node is the sum over its moves; an `Observe` needs as many tests as
+//! its most demanding branch (the branches share tests, since a run takes only one of them). Test
+//! `k` of a node is therefore a pure function of the plan, which makes output identical for any
+//! number of threads.
+//!
+//! While a test is built, the state of the top-level specification `S` is tracked along the
+//! labels: an output that `S` does not allow there is an ioco counterexample and leads to `fail`
+//! (also when it races an input); an output that `S` allows but the plan does not follow ends
+//! the run with the node's `otherwise` verdict (`retry` for traces whose intended output did not
+//! occur, `pass` after an experiment made its observation); an output that races an input is
+//! `retry` (the distinguishing graph's Reset). After an input that `S` does not enable (possible
+//! inside the suite of a merge, whose other member enables it), `S` allows everything.
+
+use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use crate::suite::{Next, TestCase, TestNode, Verdict};
+use std::collections::HashMap;
+
+/// Index of a plan node.
+pub(crate) type PlanId = u32;
+
+/// Where a move continues.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Target {
+    /// Another plan node.
+    Node(PlanId),
+    /// A leaf verdict (never `Fail`: failing is decided by the specification).
+    Verdict(Verdict),
+}
+
+/// One way to continue a test at a plan node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Move {
+    /// Wait for an output; `branches` are sorted by (specification) label id; an allowed output
+    /// not listed ends the run with `otherwise`.
+    Observe {
+        branches: Vec<(LabelId, Target)>,
+        otherwise: Verdict,
+    },
+    /// Apply an input; an output that arrives first ends the run with `retry` (or `fail`).
+    Send { input: LabelId, then: Target },
+    /// Run the tests of another node from here.
+    Enter(PlanId),
+}
+
+/// Maps specification labels to the ids of the suite JSON (inputs and outputs counted
+/// separately, quiescence last among the outputs).
+#[derive(Clone, Debug)]
+pub(crate) struct LabelMap {
+    suite_id: Vec<LabelId>,
+    /// Specification output labels that may race an input (all outputs but quiescence).
+    racing: Vec<LabelId>,
+    /// All specification output labels, quiescence included, in label order.
+    outputs: Vec<LabelId>,
+}
+
+impl LabelMap {
+    pub(crate) fn new(sa: &SuspensionAutomaton) -> Self {
+        let a = &sa.alphabet;
+        let mut suite_id = vec![LabelId(0); a.len()];
+        for (k, l) in a.inputs().enumerate() {
+            suite_id[l.index()] = LabelId(k as u32);
+        }
+        let racing: Vec<LabelId> = a.outputs().filter(|&l| l != sa.quiescence()).collect();
+        for (k, &l) in racing.iter().enumerate() {
+            suite_id[l.index()] = LabelId(k as u32);
+        }
+        suite_id[sa.quiescence().index()] = LabelId(racing.len() as u32);
+        LabelMap {
+            suite_id,
+            racing,
+            outputs: a.outputs().collect(),
+        }
+    }
+
+    fn id(&self, l: LabelId) -> LabelId {
+        self.suite_id[l.index()]
+    }
+}
+
+/// A plan under construction or finished.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
+    nodes: Vec<Vec<Move>>,
+    counts: Vec<u128>,
+}
+
+/// Saturating test counts: suites beyond `u128::MAX` tests are reported as such.
+fn add(a: u128, b: u128) -> u128 {
+    a.saturating_add(b)
+}
+
+impl Plan {
+    /// Adds a node with the given moves.
+    pub(crate) fn push(&mut self, moves: Vec<Move>) -> PlanId {
+        self.nodes.push(moves);
+        (self.nodes.len() - 1) as PlanId
+    }
+
+    /// Reserves a node whose moves are set later (for recursive structures built top-down).
+    pub(crate) fn reserve(&mut self) -> PlanId {
+        self.push(Vec::new())
+    }
+
+    /// Sets the moves of a reserved node.
+    pub(crate) fn set(&mut self, id: PlanId, moves: Vec<Move>) {
+        self.nodes[id as usize] = moves;
+    }
+
+    /// The moves of a node.
+    pub(crate) fn moves(&self, id: PlanId) -> &[Move] {
+        &self.nodes[id as usize]
+    }
+
+    /// Number of plan nodes.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Computes the number of tests of every node; call once the plan is complete.
+    /// Nodes without moves count as one (empty) test.
+    pub(crate) fn finish(&mut self) {
+        let n = self.nodes.len();
+        self.counts = vec![0; n];
+        let mut done = vec![false; n];
+        for start in 0..n {
+            if done[start] {
+                continue;
+            }
+            // Iterative post-order over the DAG (plans can be deep: U(S, n) traces have length
+            // up to |S|·n).
+            let mut stack = vec![(start as PlanId, false)];
+            while let Some((p, expanded)) = stack.pop() {
+                let pi = p as usize;
+                if done[pi] {
+                    continue;
+                }
+                if !expanded {
+                    stack.push((p, true));
+                    for child in self.children(p) {
+                        if !done[child as usize] {
+                            stack.push((child, false));
+                        }
+                    }
+                    continue;
+                }
+                let count = self.nodes[pi]
+                    .iter()
+                    .map(|m| self.move_count(m))
+                    .fold(0u128, add);
+                self.counts[pi] = count.max(1);
+                done[pi] = true;
+            }
+        }
+    }
+
+    fn children(&self, p: PlanId) -> Vec<PlanId> {
+        let mut out = Vec::new();
+        for m in &self.nodes[p as usize] {
+            match m {
+                Move::Observe { branches, .. } => {
+                    for &(_, t) in branches {
+                        if let Target::Node(c) = t {
+                            out.push(c);
+                        }
+                    }
+                }
+                Move::Send {
+                    then: Target::Node(c),
+                    ..
+                } => out.push(*c),
+                Move::Send { .. } => {}
+                Move::Enter(c) => out.push(*c),
+            }
+        }
+        out
+    }
+
+    fn target_count(&self, t: Target) -> u128 {
+        match t {
+            Target::Node(c) => self.counts[c as usize],
+            Target::Verdict(_) => 1,
+        }
+    }
+
+    fn move_count(&self, m: &Move) -> u128 {
+        match m {
+            Move::Observe { branches, .. } => branches
+                .iter()
+                .map(|&(_, t)| self.target_count(t))
+                .max()
+                .unwrap_or(1),
+            Move::Send { then, .. } => self.target_count(*then),
+            Move::Enter(c) => self.counts[*c as usize],
+        }
+    }
+
+    /// Number of tests of a target (after [`Plan::finish`]).
+    pub(crate) fn count(&self, t: Target) -> u128 {
+        self.target_count(t)
+    }
+
+    /// Builds test `k` (`k < count(root)`) rooted at `root`, for specification `sa` starting in
+    /// `start`.
+    pub(crate) fn build_test(
+        &self,
+        sa: &SuspensionAutomaton,
+        labels: &LabelMap,
+        root: Target,
+        start: StateId,
+        k: u128,
+        name: String,
+    ) -> TestCase {
+        let mut b = Builder {
+            plan: self,
+            sa,
+            labels,
+            post: Vec::new(),
+            memo: HashMap::new(),
+        };
+        let top = b.target(root, k, Some(start));
+        let len = b.post.len();
+        if len == 0 {
+            // The root is a verdict: a test that observes nothing. Plans never produce this for
+            // a root, but keep the format valid: wait for one output.
+            let verdict = match top {
+                Next::Verdict(v) => v,
+                Next::Node(_) => Verdict::Pass,
+            };
+            let branches = labels
+                .outputs
+                .iter()
+                .filter(|&&x| sa.after(start, x).is_some())
+                .map(|&x| (labels.id(x), Next::Verdict(verdict)))
+                .collect::<Vec<_>>();
+            let mut branches = branches;
+            branches.sort_unstable_by_key(|&(o, _)| o);
+            return TestCase {
+                name,
+                nodes: vec![TestNode::Expect { branches }],
+            };
+        }
+        // Post-order puts children first; reversing gives a topological order with the root at 0.
+        let renumber = |n: Next| match n {
+            Next::Node(i) => Next::Node((len - 1 - i as usize) as u32),
+            v => v,
+        };
+        let nodes = b
+            .post
+            .into_iter()
+            .rev()
+            .map(|node| match node {
+                TestNode::Send { input, then, race } => TestNode::Send {
+                    input,
+                    then: renumber(then),
+                    race: race.into_iter().map(|(o, n)| (o, renumber(n))).collect(),
+                },
+                TestNode::Expect { branches } => TestNode::Expect {
+                    branches: branches
+                        .into_iter()
+                        .map(|(o, n)| (o, renumber(n)))
+                        .collect(),
+                },
+            })
+            .collect();
+        TestCase { name, nodes }
+    }
+}
+
+struct Builder<'a> {
+    plan: &'a Plan,
+    sa: &'a SuspensionAutomaton,
+    labels: &'a LabelMap,
+    post: Vec<TestNode>,
+    memo: HashMap<(PlanId, u128, Option<StateId>), Next>,
+}
+
+impl Builder<'_> {
+    fn target(&mut self, t: Target, k: u128, s: Option<StateId>) -> Next {
+        match t {
+            Target::Verdict(v) => Next::Verdict(v),
+            Target::Node(p) => self.node(p, k, s),
+        }
+    }
+
+    fn allows(&self, s: Option<StateId>, x: LabelId) -> bool {
+        s.is_none_or(|s| self.sa.after(s, x).is_some())
+    }
+
+    fn after(&self, s: Option<StateId>, l: LabelId) -> Option<StateId> {
+        s.and_then(|s| self.sa.after(s, l))
+    }
+
+    fn node(&mut self, p: PlanId, k: u128, s: Option<StateId>) -> Next {
+        let key = (p, k, s);
+        if let Some(&n) = self.memo.get(&key) {
+            return n;
+        }
+        let plan = self.plan;
+        let moves = plan.moves(p);
+        let mut k = k;
+        let mut chosen = None;
+        for m in moves {
+            let c = plan.move_count(m);
+            if k < c {
+                chosen = Some(m);
+                break;
+            }
+            k -= c;
+        }
+        let result = match chosen {
+            None => Next::PASS,
+            Some(Move::Enter(c)) => self.node(*c, k, s),
+            Some(Move::Send { input, then }) => {
+                // After an input S does not enable, S allows everything (χ): `after` is None.
+                let then = self.target(*then, k, self.after(s, *input));
+                let mut race: Vec<(LabelId, Next)> = self
+                    .labels
+                    .racing
+                    .iter()
+                    .filter(|&&x| self.allows(s, x))
+                    .map(|&x| (self.labels.id(x), Next::RETRY))
+                    .collect();
+                race.sort_unstable_by_key(|&(o, _)| o);
+                self.emit(TestNode::Send {
+                    input: self.labels.id(*input),
+                    then,
+                    race,
+                })
+            }
+            Some(Move::Observe {
+                branches,
+                otherwise,
+            }) => {
+                let mut list = Vec::with_capacity(self.labels.outputs.len());
+                for &x in &self.labels.outputs.clone() {
+                    if !self.allows(s, x) {
+                        continue; // unlisted: fail
+                    }
+                    let next = match branches.binary_search_by_key(&x, |&(l, _)| l) {
+                        Ok(i) => {
+                            let t = branches[i].1;
+                            let c = plan.count(t);
+                            self.target(t, k % c, self.after(s, x))
+                        }
+                        Err(_) => Next::Verdict(*otherwise),
+                    };
+                    list.push((self.labels.id(x), next));
+                }
+                list.sort_unstable_by_key(|&(o, _)| o);
+                self.emit(TestNode::Expect { branches: list })
+            }
+        };
+        self.memo.insert(key, result);
+        result
+    }
+
+    fn emit(&mut self, node: TestNode) -> Next {
+        self.post.push(node);
+        Next::Node((self.post.len() - 1) as u32)
+    }
+}

@@ -1,0 +1,589 @@
+//! m-complete test suites for complete deterministic Mealy machines: W (Chow), Wp (Fujiwara et
+//! al.), HSI (pairwise and splitting-tree identifiers), hybrid-ADS (Moerman), UIO and UIOv (Goga
+//! Sec. 3.3), and `auto`, which builds several identifier families in parallel and keeps the one
+//! giving the smallest suite.
+//!
+//! A suite for `E` extra states is the set of words `p·x·h` where `p` is a shortest access
+//! sequence, `x` a middle part of at most `E + 1` inputs, and `h` a word of the identifier of the
+//! state reached by `p·x` (not by `p`). Each word `p·x` is generated once, from its canonical
+//! split (`p` the longest access sequence that is a prefix; so `x` does not start with a
+//! spanning-tree edge).
+//!
+//! Streaming: the words are produced in lexicographic order by walking the spanning tree depth
+//! first and generating, for every state `c` and every non-tree input `a`, the unit of words that
+//! start with `access(c)·a`. Units are generated in parallel in batches and emitted in their fixed
+//! order, so the output is the same for any thread count, and memory is bounded by a batch.
+//! Because the stream is sorted, a word that is a prefix of another is immediately followed by an
+//! extension of itself; dropping such words (and duplicates) needs one word of look-behind.
+//!
+//! The suite is generated for the minimised reachable part of the specification; its bound `N`
+//! counts the states of that minimal machine plus `E`.
+
+mod estimate;
+
+pub use estimate::SuiteSize;
+
+use crate::identify::mealy::{
+    AccessTree, AdaptiveConfig, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
+    uio_sequences,
+};
+use crate::model::{LabelId, Mealy, ModelError, StateId};
+use crate::suite::{SuiteHeader, SuiteModel, TestCase};
+use rayon::prelude::*;
+
+/// How the identifiers after each access sequence and middle part are chosen.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MealyMethod {
+    /// One characterisation set (Chow's W method).
+    W,
+    /// Characterisation set, then identification sets (Wp).
+    Wp,
+    /// Harmonised state identifiers from pairwise shortest separating sequences.
+    Hsi,
+    /// Harmonised state identifiers from a greedy splitting tree.
+    HsiSt,
+    /// Hybrid adaptive distinguishing sequences.
+    Hads,
+    /// UIO sequences (not complete).
+    Uio,
+    /// UIO sequences with the uniqueness check (UIOv).
+    Uiov,
+    /// The smallest of the complete families for the requested extra states.
+    Auto,
+}
+
+impl MealyMethod {
+    /// Every method, in the order the CLI lists them.
+    pub const ALL: [MealyMethod; 8] = [
+        MealyMethod::W,
+        MealyMethod::Wp,
+        MealyMethod::Hsi,
+        MealyMethod::HsiSt,
+        MealyMethod::Hads,
+        MealyMethod::Uio,
+        MealyMethod::Uiov,
+        MealyMethod::Auto,
+    ];
+
+    /// The name on the command line and in suite files.
+    pub fn name(self) -> &'static str {
+        match self.family() {
+            Some(k) => k.name(),
+            None => "auto",
+        }
+    }
+
+    fn family(self) -> Option<FamilyKind> {
+        Some(match self {
+            MealyMethod::W => FamilyKind::W,
+            MealyMethod::Wp => FamilyKind::Wp,
+            MealyMethod::Hsi => FamilyKind::Hsi,
+            MealyMethod::HsiSt => FamilyKind::HsiSt,
+            MealyMethod::Hads => FamilyKind::Hads,
+            MealyMethod::Uio => FamilyKind::Uio,
+            MealyMethod::Uiov => FamilyKind::Uiov,
+            MealyMethod::Auto => return None,
+        })
+    }
+}
+
+/// Options of a Mealy suite.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MealySuiteOptions {
+    /// The method.
+    pub method: MealyMethod,
+    /// Extra states `E` the implementation may have beyond the minimal specification.
+    pub extra_states: usize,
+    /// Drop tests that are prefixes of other tests.
+    pub prune_prefixes: bool,
+}
+
+impl MealySuiteOptions {
+    /// Options with prefix pruning on.
+    pub fn new(method: MealyMethod, extra_states: usize) -> Self {
+        MealySuiteOptions {
+            method,
+            extra_states,
+            prune_prefixes: true,
+        }
+    }
+}
+
+/// Most middle parts per transition a suite may enumerate (`|I|^E`).
+pub const MIDDLE_BUDGET: u64 = 50_000_000;
+
+/// A Mealy test suite, ready to be streamed.
+#[derive(Clone, Debug)]
+pub struct MealySuite {
+    spec: Mealy,
+    access: AccessTree,
+    family: Family,
+    method: MealyMethod,
+    extra: usize,
+    prune: bool,
+}
+
+/// Statistics of a streamed suite.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuiteStats {
+    /// Number of tests.
+    pub tests: u64,
+    /// Total input symbols over all tests.
+    pub symbols: u64,
+    /// Length of the longest test.
+    pub longest: usize,
+}
+
+impl std::fmt::Display for SuiteStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "tests: {}, total input symbols: {}, longest test: {}",
+            self.tests, self.symbols, self.longest
+        )
+    }
+}
+
+impl SuiteStats {
+    /// Accounts for one test.
+    pub fn add(&mut self, word: &[LabelId]) {
+        self.tests += 1;
+        self.symbols += word.len() as u64;
+        self.longest = self.longest.max(word.len());
+    }
+}
+
+fn build_family(
+    m: &Mealy,
+    kind: FamilyKind,
+    tree: &SplittingTree,
+    ly: Option<&LySplittingTree>,
+) -> Family {
+    let uio = matches!(kind, FamilyKind::Uio | FamilyKind::Uiov).then(|| {
+        let ly = ly.expect("UIO families are built with the Lee-Yannakakis tree");
+        uio_sequences(m, &ly.ads(m))
+    });
+    Family::build(m, kind, tree, ly, uio.as_ref())
+}
+
+/// Machines with more transitions than this get only the hybrid-ADS family from `auto` (building
+/// and comparing all families would exceed the time budget; hybrid-ADS gave the smallest suites on
+/// every large benchmark model).
+pub const AUTO_FULL_LIMIT: usize = 50_000;
+
+/// Candidates whose suite (before pruning) is at most this many symbols are compared by their
+/// exact size after pruning, obtained by streaming them; larger ones by the estimate.
+pub const AUTO_EXACT_LIMIT: u64 = 5_000_000;
+
+/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
+fn auto_family(
+    min: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    opts: MealySuiteOptions,
+) -> Family {
+    let ly = LySplittingTree::new(min);
+    let wide = AdaptiveConfig {
+        candidates: 64,
+        ..AdaptiveConfig::default()
+    };
+    if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
+        return Family::build_adaptive(min, tree, &ly, wide);
+    }
+    let adaptive = [
+        AdaptiveConfig::default(),
+        wide,
+        AdaptiveConfig {
+            input_candidates: true,
+            ..wide
+        },
+        AdaptiveConfig {
+            input_candidates: true,
+            ratio_score: true,
+            ..wide
+        },
+    ];
+    let mut cands: Vec<Family> = adaptive
+        .par_iter()
+        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg))
+        .collect();
+    cands.extend(
+        [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
+            .par_iter()
+            .map(|&kind| build_family(min, kind, tree, Some(&ly)))
+            .collect::<Vec<_>>(),
+    );
+    let sizes: Vec<u64> = cands
+        .par_iter()
+        .map(|f| {
+            let est = estimate::suite_size(min, access, f, opts.extra_states);
+            if est.symbols > AUTO_EXACT_LIMIT {
+                return est.symbols;
+            }
+            let probe = MealySuite {
+                spec: min.clone(),
+                access: access.clone(),
+                family: f.clone(),
+                method: MealyMethod::Auto,
+                extra: opts.extra_states,
+                prune: opts.prune_prefixes,
+            };
+            probe.words().map(|w| w.len() as u64).sum()
+        })
+        .collect();
+    let best = (0..cands.len())
+        .min_by_key(|&c| (sizes[c], c))
+        .expect("candidates");
+    cands.swap_remove(best)
+}
+
+impl MealySuite {
+    /// Prepares the suite for `spec`: minimises it, computes access sequences and the identifier
+    /// family. Fails on partial machines and when the middle parts exceed [`MIDDLE_BUDGET`].
+    pub fn new(spec: &Mealy, opts: MealySuiteOptions) -> Result<MealySuite, ModelError> {
+        spec.require_complete()?;
+        let k = spec.num_inputs() as u64;
+        let middles = (0..opts.extra_states).try_fold(1u64, |acc, _| acc.checked_mul(k));
+        if middles.is_none_or(|x| x > MIDDLE_BUDGET) {
+            return Err(ModelError::Budget {
+                what: format!(
+                    "{} extra states with {} inputs (|I|^E middle parts per transition)",
+                    opts.extra_states, k
+                ),
+                budget: MIDDLE_BUDGET as usize,
+                advice: "try a smaller --extra-states".into(),
+            });
+        }
+        let min = minimize_mealy(spec);
+        let access = AccessTree::new(&min);
+        let tree = SplittingTree::new(&min);
+        let needs_ads = matches!(
+            opts.method,
+            MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
+        );
+        let family = match opts.method.family() {
+            Some(kind) => {
+                let ly = needs_ads.then(|| LySplittingTree::new(&min));
+                build_family(&min, kind, &tree, ly.as_ref())
+            }
+            None => auto_family(&min, &access, &tree, opts),
+        };
+        Ok(MealySuite {
+            spec: min,
+            access,
+            family,
+            method: opts.method,
+            extra: opts.extra_states,
+            prune: opts.prune_prefixes,
+        })
+    }
+
+    /// The minimised specification the suite tests against.
+    pub fn spec(&self) -> &Mealy {
+        &self.spec
+    }
+
+    /// The identifier family in use (for `auto`, the one chosen).
+    pub fn family(&self) -> &Family {
+        &self.family
+    }
+
+    /// The bound `N` on implementation states the guarantee refers to.
+    pub fn bound(&self) -> usize {
+        self.spec.num_states() + self.extra
+    }
+
+    /// The size of the suite before duplicate and prefix removal, computed without generating it.
+    pub fn size_before_pruning(&self) -> SuiteSize {
+        estimate::suite_size(&self.spec, &self.access, &self.family, self.extra)
+    }
+
+    /// Exactly what the suite guarantees.
+    pub fn guarantee(&self) -> String {
+        let n = self.bound();
+        let complete = format!(
+            "m-complete: detects every implementation with at most {n} states that is not equivalent to the specification ({} states after minimisation + {} extra; deterministic implementations over the same inputs with a reliable reset)",
+            self.spec.num_states(),
+            self.extra
+        );
+        match self.family.kind() {
+            FamilyKind::Uio => {
+                let missing = self.family.states_without_uio();
+                let fallback = if missing > 0 {
+                    format!(
+                        "; {missing} states have no UIO sequence and are checked with their splitting-tree identifiers"
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "not complete: checks the output of every transition (after middle parts of up to {} inputs) and that its target shows the target's UIO sequence, but a faulty implementation in which a UIO sequence is not unique can pass (Goga Sec. 3.3){fallback}",
+                    self.extra + 1
+                )
+            }
+            FamilyKind::Uiov => {
+                let missing = self.family.states_without_uio();
+                let note = if missing > 0 {
+                    format!(
+                        "; {missing} states have no UIO sequence and use their splitting-tree identifiers, which keeps the Wp argument valid"
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{complete}; UIOv under its assumptions (specification minimal and connected, ensured by minimisation and reachability; implementation within the bound), generated as a Wp suite whose characterisation set is the UIO sequences (Goga Sec. 3.3){note}"
+                )
+            }
+            _ => complete,
+        }
+    }
+
+    /// The model description of the suite file.
+    pub fn suite_model(&self) -> SuiteModel {
+        SuiteModel {
+            name: self.spec.name.clone(),
+            inputs: self.spec.inputs.names().to_vec(),
+            outputs: self.spec.outputs.names().to_vec(),
+            quiescence: None,
+        }
+    }
+
+    /// The header of the suite file.
+    pub fn header(&self) -> SuiteHeader {
+        let mut extra = serde_json::Map::new();
+        extra.insert("extra_states".into(), self.extra.into());
+        extra.insert("identifiers".into(), self.family.kind().name().into());
+        extra.insert("prune_prefixes".into(), self.prune.into());
+        SuiteHeader {
+            model: self.suite_model(),
+            method: self.method.name().to_owned(),
+            n: Some(self.bound()),
+            guarantee: self.guarantee(),
+            extra,
+        }
+    }
+
+    /// The test case (a send/expect chain with the specification's outputs) of a word.
+    pub fn test_case(&self, index: u64, word: &[LabelId]) -> TestCase {
+        let outs = self.spec.run(self.spec.initial(), word);
+        let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
+        TestCase::chain(format!("t{:04}", index + 1), &steps)
+    }
+
+    /// The tests as input words, in lexicographic order.
+    pub fn words(&self) -> SuiteWords<'_> {
+        SuiteWords {
+            suite: self,
+            cursor: UnitCursor::new(self),
+            batch: Vec::new(),
+            batch_pos: 0,
+            held: None,
+        }
+    }
+
+    /// Streams every test word to `sink` and returns the statistics.
+    pub fn stream<E>(
+        &self,
+        mut sink: impl FnMut(&[LabelId]) -> Result<(), E>,
+    ) -> Result<SuiteStats, E> {
+        let mut stats = SuiteStats::default();
+        for w in self.words() {
+            stats.add(&w);
+            sink(&w)?;
+        }
+        Ok(stats)
+    }
+
+    /// Appends `x·h` for every identifier word `h` of `t` (or `x` alone if there is none), then
+    /// recurses into the extensions of `x` while it is at most `E` long.
+    fn middles(&self, x: &mut Vec<LabelId>, t: StateId, rel: &mut Vec<Vec<LabelId>>) {
+        let sufs = self.family.suffixes(t, x.len(), self.extra);
+        if sufs.is_empty() {
+            rel.push(x.clone());
+        }
+        for &h in sufs {
+            let word = self.family.word(h);
+            let mut w = Vec::with_capacity(x.len() + word.len());
+            w.extend_from_slice(x);
+            w.extend_from_slice(word);
+            rel.push(w);
+        }
+        if x.len() <= self.extra {
+            for i in self.spec.input_ids() {
+                let (t2, _) = self.spec.step(t, i).expect("complete");
+                x.push(i);
+                self.middles(x, t2, rel);
+                x.pop();
+            }
+        }
+    }
+
+    /// Words of one unit: every word starting with `access(state)·first` (or, for `first =
+    /// None`, the bare access sequence), sorted, duplicates removed.
+    fn unit_words(&self, unit: &Unit) -> Vec<Vec<LabelId>> {
+        let prefix = self
+            .access
+            .access(unit.state)
+            .expect("units are at reachable states");
+        let mut rel: Vec<Vec<LabelId>> = unit.inherited.clone();
+        if let Some(a) = unit.first {
+            for &h in self.family.suffixes(unit.state, 0, self.extra) {
+                let w = self.family.word(h);
+                if w.first() == Some(&a) {
+                    rel.push(w.to_vec());
+                }
+            }
+            // Middle parts a·y with |y| <= E, enumerated depth first.
+            let t = self.spec.step(unit.state, a).expect("complete").0;
+            self.middles(&mut vec![a], t, &mut rel);
+        }
+        rel.sort_unstable();
+        rel.dedup();
+        rel.into_iter()
+            .map(|r| {
+                let mut w = Vec::with_capacity(prefix.len() + r.len());
+                w.extend_from_slice(&prefix);
+                w.extend_from_slice(&r);
+                w
+            })
+            .collect()
+    }
+}
+
+/// A slice of the lexicographic stream: the words starting with `access(state)·first`.
+#[derive(Clone, Debug)]
+struct Unit {
+    state: StateId,
+    first: Option<LabelId>,
+    /// Words relative to `access(state)` handed down from ancestors (identifier words after
+    /// shorter access sequences that continue along the spanning tree).
+    inherited: Vec<Vec<LabelId>>,
+}
+
+/// Walks the spanning tree depth first, yielding units in lexicographic order.
+#[derive(Debug)]
+struct UnitCursor {
+    /// (state, inherited words relative to it, next input to consider; `None` before the bare
+    /// access-sequence unit).
+    stack: Vec<(StateId, Vec<Vec<LabelId>>, Option<usize>)>,
+}
+
+impl UnitCursor {
+    fn new(suite: &MealySuite) -> Self {
+        UnitCursor {
+            stack: vec![(suite.spec.initial(), Vec::new(), None)],
+        }
+    }
+
+    fn next(&mut self, suite: &MealySuite) -> Option<Unit> {
+        let k = suite.spec.num_inputs();
+        loop {
+            let (state, inherited, pos) = self.stack.last_mut()?;
+            let state = *state;
+            let Some(a) = *pos else {
+                *pos = Some(0);
+                if inherited.iter().any(Vec::is_empty) {
+                    return Some(Unit {
+                        state,
+                        first: None,
+                        inherited: vec![Vec::new()],
+                    });
+                }
+                continue;
+            };
+            if a >= k {
+                self.stack.pop();
+                continue;
+            }
+            *pos = Some(a + 1);
+            let a = LabelId(a as u32);
+            let mut handed: Vec<Vec<LabelId>> = inherited
+                .iter()
+                .filter(|w| w.first() == Some(&a))
+                .cloned()
+                .collect();
+            match suite.access.tree_child(state, a) {
+                Some(child) => {
+                    for &h in suite.family.suffixes(state, 0, suite.extra) {
+                        let w = suite.family.word(h);
+                        if w.first() == Some(&a) {
+                            handed.push(w.to_vec());
+                        }
+                    }
+                    let down = handed.into_iter().map(|w| w[1..].to_vec()).collect();
+                    self.stack.push((child, down, None));
+                }
+                None => {
+                    return Some(Unit {
+                        state,
+                        first: Some(a),
+                        inherited: handed,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Number of units generated in parallel per batch.
+const BATCH_UNITS: usize = 512;
+
+/// The test words of a suite in lexicographic order (an iterator; see [`MealySuite::words`]).
+#[derive(Debug)]
+pub struct SuiteWords<'a> {
+    suite: &'a MealySuite,
+    cursor: UnitCursor,
+    batch: Vec<Vec<LabelId>>,
+    batch_pos: usize,
+    held: Option<Vec<LabelId>>,
+}
+
+impl SuiteWords<'_> {
+    fn raw_next(&mut self) -> Option<Vec<LabelId>> {
+        while self.batch_pos >= self.batch.len() {
+            let mut units = Vec::with_capacity(BATCH_UNITS);
+            while units.len() < BATCH_UNITS {
+                match self.cursor.next(self.suite) {
+                    Some(u) => units.push(u),
+                    None => break,
+                }
+            }
+            if units.is_empty() {
+                return None;
+            }
+            let suite = self.suite;
+            let parts: Vec<Vec<Vec<LabelId>>> =
+                units.par_iter().map(|u| suite.unit_words(u)).collect();
+            self.batch = parts.into_iter().flatten().collect();
+            self.batch_pos = 0;
+        }
+        let w = std::mem::take(&mut self.batch[self.batch_pos]);
+        self.batch_pos += 1;
+        Some(w)
+    }
+}
+
+impl Iterator for SuiteWords<'_> {
+    type Item = Vec<LabelId>;
+
+    fn next(&mut self) -> Option<Vec<LabelId>> {
+        loop {
+            let cand = self.raw_next();
+            match (self.held.take(), cand) {
+                (None, None) => return None,
+                (Some(h), None) => return Some(h),
+                (None, Some(w)) => self.held = Some(w),
+                (Some(h), Some(w)) => {
+                    let drop = h == w || (self.suite.prune && w.starts_with(&h));
+                    self.held = Some(w);
+                    if !drop {
+                        return Some(h);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,269 @@
+//! Mutation tests: every suite is run in simulation against single output and transfer faults
+//! and against seeded random mutants with up to `E` extra states; complete methods must fail
+//! every inequivalent mutant within the bound and every method must pass equivalent ones.
+
+use super::*;
+use crate::identify::mealy::tests_support::{
+    Rng, ly_distinguishable, ly_non_distinguishable, random_mealy,
+};
+use crate::model::Mealy;
+use std::collections::HashSet;
+
+fn equivalent(a: &Mealy, b: &Mealy) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![(a.initial(), b.initial())];
+    seen.insert(stack[0]);
+    while let Some((x, y)) = stack.pop() {
+        for i in a.input_ids() {
+            let (x2, ox) = a.step(x, i).expect("complete");
+            let (y2, oy) = b.step(y, i).expect("complete");
+            if ox != oy {
+                return false;
+            }
+            if seen.insert((x2, y2)) {
+                stack.push((x2, y2));
+            }
+        }
+    }
+    true
+}
+
+fn rebuild(spec: &Mealy, n: usize, table: &[(StateId, LabelId)]) -> Mealy {
+    let k = spec.num_inputs();
+    let quads: Vec<_> = (0..n)
+        .flat_map(|s| {
+            (0..k).map(move |a| {
+                let (t, o) = table[s * k + a];
+                (StateId(s as u32), LabelId(a as u32), o, t)
+            })
+        })
+        .collect();
+    let names = (0..n).map(|s| format!("m{s}")).collect();
+    Mealy::new(
+        "mutant",
+        spec.inputs.clone(),
+        spec.outputs.clone(),
+        names,
+        spec.initial(),
+        &quads,
+    )
+    .expect("valid mutant")
+}
+
+fn spec_table(spec: &Mealy) -> Vec<(StateId, LabelId)> {
+    spec.states()
+        .flat_map(|s| spec.input_ids().map(move |a| (s, a)))
+        .map(|(s, a)| spec.step(s, a).expect("complete"))
+        .collect()
+}
+
+/// Every single output fault and transfer fault.
+fn single_faults(spec: &Mealy) -> Vec<Mealy> {
+    let n = spec.num_states();
+    let base = spec_table(spec);
+    let mut out = Vec::new();
+    for c in 0..base.len() {
+        for o in spec.outputs.ids() {
+            if o != base[c].1 {
+                let mut t = base.clone();
+                t[c].1 = o;
+                out.push(rebuild(spec, n, &t));
+            }
+        }
+        for s in spec.states() {
+            if s != base[c].0 {
+                let mut t = base.clone();
+                t[c].0 = s;
+                out.push(rebuild(spec, n, &t));
+            }
+        }
+    }
+    out
+}
+
+/// A mutant with `e` extra states copying random states of the spec; transitions are redirected
+/// into the copies at random and one transition (preferably of a copy) gets an output or
+/// transfer fault, so the difference often shows only after entering a copy.
+fn extra_state_mutant(spec: &Mealy, e: usize, rng: &mut Rng) -> Mealy {
+    let n = spec.num_states();
+    let k = spec.num_inputs();
+    let total = n + e;
+    let origin: Vec<usize> = (0..total)
+        .map(|s| {
+            if s < n {
+                s
+            } else {
+                rng.below(n as u64) as usize
+            }
+        })
+        .collect();
+    let base = spec_table(spec);
+    let mut table = Vec::with_capacity(total * k);
+    for &orig in origin.iter() {
+        for a in 0..k {
+            let (t, o) = base[orig * k + a];
+            let copies: Vec<usize> = (n..total).filter(|&c| origin[c] == t.index()).collect();
+            let target = if !copies.is_empty() && rng.below(2) == 0 {
+                copies[rng.below(copies.len() as u64) as usize]
+            } else {
+                t.index()
+            };
+            table.push((StateId(target as u32), o));
+        }
+    }
+    let faulty_state = if e > 0 && rng.below(3) != 0 {
+        n + rng.below(e as u64) as usize
+    } else {
+        rng.below(total as u64) as usize
+    };
+    let c = faulty_state * k + rng.below(k as u64) as usize;
+    if rng.below(2) == 0 {
+        table[c].1 = LabelId(rng.below(spec.outputs.len() as u64) as u32);
+    } else {
+        table[c].0 = StateId(rng.below(total as u64) as u32);
+    }
+    rebuild(spec, total, &table)
+}
+
+fn passes(spec: &Mealy, words: &[Vec<LabelId>], imp: &Mealy) -> bool {
+    words
+        .iter()
+        .all(|w| spec.run(spec.initial(), w) == imp.run(imp.initial(), w))
+}
+
+fn check(spec: &Mealy, method: MealyMethod, e: usize, prune: bool, seed: u64) {
+    let spec = minimize_mealy(spec);
+    let opts = MealySuiteOptions {
+        method,
+        extra_states: e,
+        prune_prefixes: prune,
+    };
+    let suite = MealySuite::new(&spec, opts).expect("suite");
+    let words: Vec<Vec<LabelId>> = suite.words().collect();
+    let complete = method != MealyMethod::Uio;
+    let mut rng = Rng(seed);
+    let mut mutants = single_faults(&spec);
+    for j in 0..60 {
+        mutants.push(extra_state_mutant(&spec, j % (e + 1), &mut rng));
+    }
+    for (j, imp) in mutants.iter().enumerate() {
+        let eq = equivalent(&spec, imp);
+        let pass = passes(&spec, &words, imp);
+        if eq {
+            assert!(pass, "{method:?} E={e}: equivalent mutant {j} fails");
+        } else if complete {
+            assert!(
+                !pass,
+                "{method:?} E={e} prune={prune}: inequivalent mutant {j} with {} states passes the suite for {} states",
+                imp.num_states(),
+                suite.bound()
+            );
+        }
+    }
+}
+
+fn specs(e: usize) -> Vec<Mealy> {
+    let mut v = vec![ly_distinguishable(), ly_non_distinguishable()];
+    let (k, count) = if e >= 2 { (2, 3) } else { (3, 5) };
+    for seed in 0..count {
+        v.push(random_mealy(
+            100 + seed,
+            3 + seed as usize % 4,
+            k - usize::from(seed % 2 == 1 && k > 2),
+            2,
+        ));
+    }
+    v
+}
+
+#[test]
+fn every_method_catches_every_mutant_within_the_bound() {
+    for e in 0..=2usize {
+        for (j, spec) in specs(e).iter().enumerate() {
+            for method in MealyMethod::ALL {
+                check(spec, method, e, true, 7 * j as u64 + e as u64);
+            }
+        }
+    }
+}
+
+#[test]
+fn prefix_pruning_keeps_completeness() {
+    for (j, spec) in specs(1).iter().enumerate() {
+        for method in [MealyMethod::W, MealyMethod::Hsi, MealyMethod::Hads] {
+            check(spec, method, 1, false, j as u64);
+        }
+    }
+}
+
+#[test]
+fn stream_is_sorted_and_prefix_free() {
+    let spec = minimize_mealy(&random_mealy(5, 9, 3, 3));
+    for method in MealyMethod::ALL {
+        for e in 0..=1 {
+            let suite = MealySuite::new(&spec, MealySuiteOptions::new(method, e)).unwrap();
+            let words: Vec<_> = suite.words().collect();
+            for pair in words.windows(2) {
+                assert!(pair[0] < pair[1], "{method:?}: not strictly sorted");
+                assert!(!pair[1].starts_with(&pair[0]), "{method:?}: prefix kept");
+            }
+            let size = suite.size_before_pruning();
+            let total: u64 = words.iter().map(|w| w.len() as u64).sum();
+            assert!(total <= size.symbols && words.len() as u64 <= size.tests);
+        }
+    }
+}
+
+#[test]
+fn output_is_identical_for_any_thread_count() {
+    let spec = random_mealy(11, 40, 4, 3);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let suite =
+                MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Auto, 1)).unwrap();
+            let mut out = Vec::new();
+            crate::render::words::write_words(&mut out, &suite).unwrap();
+            out
+        })
+    };
+    let one = run(1);
+    assert!(!one.is_empty());
+    assert_eq!(one, run(4));
+}
+
+#[test]
+fn partial_machines_and_huge_middles_are_rejected() {
+    let partial = crate::model::mealy_from_named("p", 2, &[(0, "a", "x", 1)]).unwrap();
+    assert!(matches!(
+        MealySuite::new(&partial, MealySuiteOptions::new(MealyMethod::W, 0)),
+        Err(ModelError::MissingTransition { .. })
+    ));
+    let spec = random_mealy(1, 3, 3, 2);
+    assert!(matches!(
+        MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::W, 40)),
+        Err(ModelError::Budget { .. })
+    ));
+}
+
+#[test]
+fn json_tests_are_chains_with_spec_outputs() {
+    let spec = ly_distinguishable();
+    let suite = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Hads, 0)).unwrap();
+    let header = suite.header();
+    assert!(
+        header
+            .guarantee
+            .starts_with("m-complete: detects every implementation with at most 6 states")
+    );
+    let w = suite.words().next().unwrap();
+    let t = suite.test_case(0, &w);
+    assert_eq!(t.name, "t0001");
+    t.validate(2, 2).unwrap();
+    assert_eq!(t.nodes.len(), 2 * w.len());
+    let uio = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Uio, 0)).unwrap();
+    assert!(uio.guarantee().starts_with("not complete"));
+}

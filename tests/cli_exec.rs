@@ -1,0 +1,164 @@
+//! The `run`, `simulate` and `render` subcommands end to end.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
+
+fn fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn run_on_a_model_reports_each_test_and_exits_with_the_verdict() {
+    let suite = fixture("coffee.suite.json");
+    let (code, out, _) = run(&["run", &suite, "--model", &fixture("coffee.aut")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.ends_with("suite: pass (4 pass, 0 fail, 0 inconclusive)\n"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["run", &suite, "--model", &fixture("coffee-faulty.aut")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("t0004 fail: unexpected !coffee (expected one of: delta) after ?coin ?button !coffee ?button\n"),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "run",
+        &fixture("mealy.suite.json"),
+        "--model",
+        &fixture("toggle-faulty.dot"),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("t0002 fail: unexpected !0 (expected one of: !1) after ?b !0 ?a !0 ?b"),
+        "{out}"
+    );
+}
+
+#[test]
+fn run_refuses_implementations_that_are_not_input_enabled_unless_asked() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let partial = dir.join("partial-coffee.aut");
+    std::fs::write(
+        &partial,
+        "des (0, 4, 3)\n(0, \"?coin\", 1)\n(1, \"?button\", 2)\n(2, \"!coffee\", 0)\n(2, \"!tea\", 0)\n",
+    )
+    .unwrap();
+    let partial = partial.display().to_string();
+    let suite = fixture("coffee.suite.json");
+    let (code, _, err) = run(&["run", &suite, "--model", &partial]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not input-enabled"), "{err}");
+    assert!(err.contains("--input-enable self-loop"), "{err}");
+    let (code, out, _) = run(&[
+        "run",
+        &suite,
+        "--model",
+        &partial,
+        "--input-enable",
+        "self-loop",
+    ]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn run_against_a_process_uses_the_stdio_protocol() {
+    let sut = format!(
+        "'{BIN}' simulate '{}' --choose random",
+        fixture("coffee.aut")
+    );
+    let suite = fixture("coffee.suite.json");
+    let (code, out, err) = run(&["run", &suite, "--sut", &sut, "--quiescence-ms", "300"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().count(), 5, "{out}");
+    let faulty = format!("'{BIN}' simulate '{}'", fixture("coffee-faulty.aut"));
+    let (code, out, _) = run(&["run", &suite, "--sut", &faulty, "--quiescence-ms", "300"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "t0004 fail: unexpected !coffee (expected one of: delta) after ?coin ?button !coffee ?button"
+        ),
+        "{out}"
+    );
+    // A system that dies is a readable failure, not a hang.
+    let (code, out, _) = run(&["run", &suite, "--sut", "exit 3", "--retries", "0"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("the system exited"), "{out}");
+}
+
+#[test]
+fn simulate_speaks_one_label_per_line() {
+    let mut child = Command::new(BIN)
+        .args(["simulate", &fixture("toggle.dot")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a\nb\nnonsense\na\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0\n1\n1\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ignoring unknown input `nonsense`"));
+}
+
+#[test]
+fn render_writes_the_files_and_reports_bad_suites_with_a_position() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-render");
+    let _ = std::fs::remove_dir_all(&out);
+    let out_s = out.display().to_string();
+    let (code, _, err) = run(&[
+        "render",
+        &fixture("mealy.suite.json"),
+        "--format",
+        "ttcn",
+        "--out",
+        &out_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out.join("toggle.ttcn")).unwrap();
+    assert!(text.contains("testcase t0002() runs on Tester {"));
+    let bad = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad.suite.json");
+    std::fs::write(&bad, "{\"format\": \"ncomplete-suite\",\n \"version\": }").unwrap();
+    let (code, _, err) = run(&[
+        "render",
+        &bad.display().to_string(),
+        "--format",
+        "python",
+        "--out",
+        &out_s,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.suite.json:2:"), "{err}");
+    let (code, _, err) = run(&[
+        "render",
+        &fixture("mealy.suite.json"),
+        "--format",
+        "cobol",
+        "--out",
+        &out_s,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cobol"), "{err}");
+}

@@ -1,0 +1,91 @@
+//! The `generate` command on Mealy machines: formats, determinism, statistics, execution of the
+//! generated suite against the model, and clear errors.
+
+use std::process::Command;
+
+fn ncomplete(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+const LY: &str = "models/lee_yannakakis_distinguishable.dot";
+const TCP: &str = "models/TCP_Linux_Client.dot";
+
+#[test]
+fn words_are_sorted_prefix_free_and_deterministic() {
+    let a = ncomplete(&["generate", TCP, "--method", "auto", "--format", "words"]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let text = String::from_utf8(a.stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 100);
+    for pair in lines.windows(2) {
+        assert!(
+            !pair[1].starts_with(&format!("{} ", pair[0])),
+            "prefix kept"
+        );
+        assert_ne!(pair[0], pair[1]);
+    }
+    let b = ncomplete(&["generate", TCP, "--method", "auto", "--format", "words"]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn every_method_writes_a_suite_the_model_passes() {
+    let dir = std::env::temp_dir().join(format!("ncomplete-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for method in ["w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "auto"] {
+        for e in ["0", "1"] {
+            let out = dir.join(format!("{method}-{e}.json"));
+            let out = out.to_str().unwrap();
+            let gen_out = ncomplete(&[
+                "generate",
+                LY,
+                "--method",
+                method,
+                "--extra-states",
+                e,
+                "--out",
+                out,
+                "--stats",
+            ]);
+            assert!(
+                gen_out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&gen_out.stderr)
+            );
+            let stats = String::from_utf8_lossy(&gen_out.stderr);
+            assert!(stats.contains("tests: ") && stats.contains("total input symbols: "));
+            let text = std::fs::read_to_string(out).unwrap();
+            let (header, tests) = ncomplete::suite::read_suite(&text).unwrap();
+            assert_eq!(header.method, method);
+            assert_eq!(header.n, Some(6 + e.parse::<usize>().unwrap()));
+            assert!(!tests.is_empty());
+            if method == "uio" {
+                assert!(header.guarantee.starts_with("not complete"));
+            } else {
+                assert!(header.guarantee.starts_with("m-complete"));
+            }
+            let run = ncomplete(&["run", out, "--model", LY]);
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stdout)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_inputs_fail_with_status_2() {
+    let lts = ncomplete(&["generate", "models/tea_machine.dot"]);
+    assert_eq!(lts.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&lts.stderr).contains("need a Mealy machine"));
+    let huge = ncomplete(&["generate", TCP, "--extra-states", "30"]);
+    assert_eq!(huge.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&huge.stderr).contains("try a smaller --extra-states"));
+    let method = ncomplete(&["generate", LY, "--method", "nope"]);
+    assert_eq!(method.status.code(), Some(2));
+}

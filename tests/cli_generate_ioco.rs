@@ -1,0 +1,192 @@
+//! The `generate` and `sizes` subcommands for the ioco methods, end to end: suites are valid JSON
+//! v1, identical for any thread count, pass the conforming model and fail the faulty one when run
+//! by `ncomplete run`, and bad input exits with status 2 and a clear message.
+
+use ncomplete::suite::read_suite;
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
+
+fn path(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, String) {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run(args: &[&str]) -> (i32, Vec<u8>, String) {
+    run_env(args, &[])
+}
+
+fn temp(name: &str) -> String {
+    std::env::temp_dir()
+        .join(format!(
+            "ncomplete-cli-generate-{}-{name}",
+            std::process::id()
+        ))
+        .display()
+        .to_string()
+}
+
+#[test]
+fn every_ioco_method_passes_the_model_and_fails_the_fault() {
+    let model = path("tests/fixtures/coffee.aut");
+    for method in ["ioco-complete", "unconditional", "ioco-ads"] {
+        let out = temp(&format!("{method}.json"));
+        let (code, _, err) = run(&[
+            "generate", &model, "--method", method, "--n", "3", "--format", "json", "--out", &out,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("guarantee: complete for every implementation"),
+            "{err}"
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        let (header, tests) = read_suite(&text).unwrap();
+        assert_eq!(header.method, method);
+        assert_eq!(header.n, Some(3));
+        assert!(!tests.is_empty());
+        let (code, report, _) = run(&["run", &out, "--model", &model]);
+        assert_eq!(code, 0, "{}", String::from_utf8_lossy(&report));
+        let (code, report, _) = run(&[
+            "run",
+            &out,
+            "--model",
+            &path("tests/fixtures/coffee-faulty.aut"),
+        ]);
+        let report = String::from_utf8_lossy(&report);
+        assert_eq!(code, 1, "{method}: {report}");
+        assert!(report.contains("suite: fail"), "{report}");
+        std::fs::remove_file(&out).ok();
+    }
+}
+
+#[test]
+fn output_is_byte_identical_for_one_and_four_threads() {
+    let model = path("models/vdbos_fig3_1.aut");
+    let args = [
+        "generate",
+        &model,
+        "--method",
+        "ioco-complete",
+        "--n",
+        "3",
+        "--quiet",
+    ];
+    let (c1, one, e1) = run_env(&args, &[("RAYON_NUM_THREADS", "1")]);
+    let (c4, four, e4) = run_env(&args, &[("RAYON_NUM_THREADS", "4")]);
+    assert_eq!((c1, c4), (0, 0), "{e1}{e4}");
+    assert!(one.len() > 10_000);
+    assert!(one == four, "outputs differ between 1 and 4 threads");
+    let (header, _) = read_suite(std::str::from_utf8(&one).unwrap()).unwrap();
+    // Fig. 3.1 has compatible states whose merge recursion does not terminate: said so.
+    assert!(
+        header.guarantee.contains("unconditional suite U"),
+        "{}",
+        header.guarantee
+    );
+}
+
+#[test]
+fn ads_guarantee_names_the_states_that_break_completeness() {
+    let (code, out, err) = run(&[
+        "generate",
+        &path("models/vdbos_fig3_1.aut"),
+        "--method",
+        "ioco-ads",
+        "--extra-states",
+        "0",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (header, _) = read_suite(std::str::from_utf8(&out).unwrap()).unwrap();
+    assert!(
+        header.guarantee.starts_with("not 4-complete"),
+        "{}",
+        header.guarantee
+    );
+    assert!(
+        header.guarantee.contains("compatible"),
+        "{}",
+        header.guarantee
+    );
+}
+
+#[test]
+fn bad_bounds_and_budgets_exit_with_status_2() {
+    let model = path("tests/fixtures/coffee.aut");
+    let (code, _, err) = run(&["generate", &model, "--method", "ioco-complete", "--n", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: n must be at least 1"), "{err}");
+    let (code, _, err) = run(&["generate", &model, "--method", "ioco-complete"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--n"), "{err}");
+    let (code, _, err) = run(&[
+        "generate",
+        &model,
+        "--method",
+        "ioco-complete",
+        "--n",
+        "12",
+        "--max-tests",
+        "1000",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("exceeds the budget of 1000; try a smaller n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sizes_prints_a_table_and_json_and_stops_at_the_budget() {
+    let model = path("tests/fixtures/coffee.aut");
+    let (code, out, err) = run(&[
+        "sizes",
+        &model,
+        "--method",
+        "ioco-complete",
+        "--n",
+        "1..9",
+        "--max-tests",
+        "5000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("tests") && text.contains("peak_KiB"),
+        "{text}"
+    );
+    assert!(text.contains("stopped at n ="), "{text}");
+    let (code, out, _) = run(&[
+        "sizes",
+        &model,
+        "--method",
+        "unconditional",
+        "--n",
+        "1..3",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 3);
+    assert_eq!(doc["method"], "unconditional");
+    let (code, _, err) = run(&["sizes", &model, "--method", "unconditional", "--n", "3..1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("must be non-empty"), "{err}");
+}

@@ -1,0 +1,243 @@
+//! End to end: render the Python and Rust programs of the fixture suites, run them against
+//! `ncomplete simulate` of the model (every test passes) and of a faulty variant (a test fails
+//! with the trace and the unexpected output).
+//!
+//! The Python part needs pytest: `scripts/test` installs it; locally, a missing pytest skips that
+//! part with a message, but under `CI=true` it is an error. The Rust part builds the generated
+//! package offline (std only) in a build directory under Cargo's target directory, so repeated
+//! runs do not rebuild it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn work_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn render(suite: &str, format: &str, out: &Path) {
+    let status = Command::new(BIN)
+        .args(["render"])
+        .arg(fixtures().join(suite))
+        .args(["--format", format, "--out"])
+        .arg(out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "render {suite} as {format} failed");
+}
+
+/// The simulated system: the correct models choose outputs at random (so retries are
+/// exercised), the faulty ones deterministically (so the fault shows on every run). `model` is a
+/// fixture name or a path.
+fn sut(model: &str) -> String {
+    let choose = if model.contains("faulty") {
+        "first"
+    } else {
+        "random"
+    };
+    format!(
+        "'{BIN}' simulate '{}' --choose {choose}",
+        fixtures().join(model).display()
+    )
+}
+
+/// Copies a directory tree (generated programs are run from a copy, as runs leave files behind).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The bundled coffee machine and a faulty variant that answers BUTTON with `ok` instead of
+/// `coffee!` when it has water and a pod, with the committed programs of `generated/`.
+fn generated_coffeemachine(format: &str) -> (PathBuf, String, String) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = work_dir(&format!("e2e-generated-{format}"));
+    copy_tree(&root.join("generated/coffeemachine").join(format), &dir);
+    let model = root.join("models/coffeemachine.dot");
+    let text = std::fs::read_to_string(&model).unwrap();
+    let mutated = text.replace(
+        "s3 -> s5 [label=\"BUTTON / coffee!\"]",
+        "s3 -> s5 [label=\"BUTTON / ok\"]",
+    );
+    assert_ne!(text, mutated, "the mutation applies");
+    let faulty = dir.join("coffeemachine-faulty.dot");
+    std::fs::write(&faulty, mutated).unwrap();
+    (
+        dir,
+        model.display().to_string(),
+        faulty.display().to_string(),
+    )
+}
+
+const GENERATED_FAILURE: &str = "failed: unexpected !ok (expected one of: !coffee!) after";
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Environment of a run against a simulated model: a generous quiescence timeout, as the test
+/// machines are shared and slow.
+fn with_sut(cmd: &mut Command, model: &str) {
+    cmd.env("NCOMPLETE_SUT", sut(model))
+        .env("NCOMPLETE_QUIESCENCE_MS", "400")
+        .env("NCOMPLETE_RETRIES", "30");
+}
+
+fn pytest_available() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import pytest"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        assert!(
+            !ci,
+            "pytest is not installed, but CI must run the Python programs: run scripts/test, which installs requirements-test.txt"
+        );
+        eprintln!(
+            "SKIPPED: Python end-to-end test: pytest cannot be imported (python3 -m pip install -r requirements-test.txt)"
+        );
+    }
+    ok
+}
+
+fn pytest(dir: &Path, model: &str) -> Output {
+    let mut cmd = Command::new("python3");
+    cmd.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(dir)
+        .current_dir(dir);
+    with_sut(&mut cmd, model);
+    cmd.output().unwrap()
+}
+
+#[test]
+fn python_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
+    if !pytest_available() {
+        return;
+    }
+    for (suite, model, faulty, expected) in [
+        (
+            "coffee.suite.json",
+            "coffee.aut",
+            "coffee-faulty.aut",
+            "t0004 failed: unexpected !coffee (expected one of: delta) after ?coin ?button !coffee ?button",
+        ),
+        (
+            "mealy.suite.json",
+            "toggle.dot",
+            "toggle-faulty.dot",
+            "t0002 failed: unexpected !0 (expected one of: !1) after ?b !0 ?a !0 ?b",
+        ),
+    ] {
+        let dir = work_dir(&format!("e2e-python-{suite}"));
+        render(suite, "python", &dir);
+        let good = pytest(&dir, model);
+        assert!(
+            good.status.success(),
+            "{suite} on {model}:\n{}",
+            text(&good)
+        );
+        let bad = pytest(&dir, faulty);
+        let report = text(&bad);
+        assert!(!bad.status.success(), "{suite} on {faulty}:\n{report}");
+        assert!(report.contains(expected), "{suite} on {faulty}:\n{report}");
+    }
+}
+
+#[test]
+fn generated_python_program_of_a_bundled_mealy_machine_runs() {
+    if !pytest_available() {
+        return;
+    }
+    let (dir, model, faulty) = generated_coffeemachine("python");
+    let good = pytest(&dir, &model);
+    assert!(good.status.success(), "{}", text(&good));
+    let bad = pytest(&dir, &faulty);
+    let report = text(&bad);
+    assert!(!bad.status.success(), "{report}");
+    assert!(report.contains(GENERATED_FAILURE), "{report}");
+}
+
+#[test]
+fn generated_rust_program_of_a_bundled_mealy_machine_runs() {
+    let (dir, model, faulty) = generated_coffeemachine("rust");
+    let good = cargo_test(&dir, &model);
+    assert!(good.status.success(), "{}", text(&good));
+    let bad = cargo_test(&dir, &faulty);
+    let report = text(&bad);
+    assert!(!bad.status.success(), "{report}");
+    assert!(report.contains(GENERATED_FAILURE), "{report}");
+}
+
+fn cargo_test(package: &Path, model: &str) -> Output {
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(["test", "--offline", "--quiet"])
+        .current_dir(package)
+        .env("CARGO_TARGET_DIR", target)
+        .env("RUSTFLAGS", "-D warnings")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTC_WRAPPER");
+    with_sut(&mut cmd, model);
+    cmd.output().unwrap()
+}
+
+#[test]
+fn rust_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
+    for (suite, model, faulty, expected) in [
+        (
+            "coffee.suite.json",
+            "coffee.aut",
+            "coffee-faulty.aut",
+            "t0004 failed: unexpected !coffee (expected one of: delta) after ?coin ?button !coffee ?button",
+        ),
+        (
+            "mealy.suite.json",
+            "toggle.dot",
+            "toggle-faulty.dot",
+            "t0002 failed: unexpected !0 (expected one of: !1) after ?b !0 ?a !0 ?b",
+        ),
+    ] {
+        let package = work_dir(&format!("e2e-rust-{suite}"));
+        render(suite, "rust", &package);
+        let fmt = Command::new("rustfmt")
+            .args(["--edition", "2021", "--check"])
+            .arg(package.join("src/lib.rs"))
+            .arg(package.join("src/runtime.rs"))
+            .arg(package.join("tests/suite.rs"))
+            .output();
+        if let Ok(fmt) = fmt {
+            assert!(fmt.status.success(), "not rustfmt-clean:\n{}", text(&fmt));
+        }
+        let good = cargo_test(&package, model);
+        assert!(
+            good.status.success(),
+            "{suite} on {model}:\n{}",
+            text(&good)
+        );
+        let bad = cargo_test(&package, faulty);
+        let report = text(&bad);
+        assert!(!bad.status.success(), "{suite} on {faulty}:\n{report}");
+        assert!(report.contains(expected), "{suite} on {faulty}:\n{report}");
+    }
+}

@@ -1,0 +1,10 @@
+//! Tests of model coffee "deluxe" against the process in `NCOMPLETE_SUT`.
+//!
+//! To test through your own adapter instead, add a file `tests/my_system.rs` containing
+//! `coffee_deluxe_ncomplete_tests::suite_tests!(my_crate::MyAdapter::new());` (any expression whose
+//! type implements `coffee_deluxe_ncomplete_tests::runtime::Adapter`) and run
+//! `cargo test --test my_system`.
+
+use coffee_deluxe_ncomplete_tests::runtime::StdioAdapter;
+
+coffee_deluxe_ncomplete_tests::suite_tests!(StdioAdapter::from_env());
