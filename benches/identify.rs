@@ -44,7 +44,7 @@ fn run(name: &str, sa: &SuspensionAutomaton) {
     let (c, t1, m1) = phase(|| Compatibility::compute(sa));
     eprintln!("{name}: compatibility {t1:.3} s");
     let options = SplitOptions {
-        node_budget: 200_000,
+        node_budget: 20_000,
         ..SplitOptions::default()
     };
     let (g, t2, m2) = phase(|| SplittingGraph::build_with(sa, &c, options));
