@@ -151,6 +151,25 @@ enum SuiteFileFormat {
     Words,
     /// Suite JSON version 1.
     Json,
+    /// TTCN-3-like text: `--out DIR` gets `suite.json` and the rendering.
+    Ttcn,
+    /// A pytest module and its runtime: `--out DIR` gets `suite.json` and the rendering.
+    Python,
+    /// A standalone Cargo package: `--out DIR` gets `suite.json` and the rendering.
+    Rust,
+}
+
+impl SuiteFileFormat {
+    /// The program format this suite is rendered in after generation, if any.
+    fn rendering(self) -> Option<ncomplete::render::Format> {
+        use ncomplete::render::Format as F;
+        match self {
+            SuiteFileFormat::Words | SuiteFileFormat::Json => None,
+            SuiteFileFormat::Ttcn => Some(F::Ttcn),
+            SuiteFileFormat::Python => Some(F::Python),
+            SuiteFileFormat::Rust => Some(F::Rust),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -188,15 +207,50 @@ struct GenerateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: SuiteFileFormat,
-    /// Output file (`-`: standard output).
+    /// Output file (`-`: standard output); a directory for `--format ttcn|python|rust`.
     #[arg(long, value_name = "FILE", default_value = "-")]
     out: String,
+    /// Directory of templates overriding the built-in ones (`--format ttcn|python|rust`).
+    #[arg(long, value_name = "DIR")]
+    templates: Option<std::path::PathBuf>,
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
     /// Print tests, total input symbols, the longest test and the time on stderr.
     #[arg(long)]
     stats: bool,
+}
+
+impl GenerateArgs {
+    /// Where the suite itself goes: `--out`, or `DIR/suite.json` when it is rendered into `DIR`.
+    fn suite_path(&self) -> Result<String, Error> {
+        if self.format.rendering().is_none() {
+            return Ok(self.out.clone());
+        }
+        if self.out == "-" {
+            return Err(Error::Usage(
+                "--format ttcn|python|rust writes files: give --out DIR".into(),
+            ));
+        }
+        std::fs::create_dir_all(&self.out).map_err(|e| Error::io(&self.out, e))?;
+        Ok(std::path::Path::new(&self.out)
+            .join("suite.json")
+            .display()
+            .to_string())
+    }
+
+    /// Renders the generated suite into `--out DIR` when a program format was asked for.
+    fn render(&self, suite_path: &str) -> Result<(), Error> {
+        if let Some(format) = self.format.rendering() {
+            ncomplete::exec::commands::render(
+                suite_path,
+                format,
+                std::path::Path::new(&self.out),
+                self.templates.as_deref(),
+            )?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Args)]
@@ -773,11 +827,18 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             let format = match a.format {
                 SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
-                SuiteFileFormat::Json => ncomplete::render::words::MealySuiteFormat::Json,
+                _ => ncomplete::render::words::MealySuiteFormat::Json,
             };
+            let suite_path = a.suite_path()?;
             let stats = ncomplete::render::words::generate_mealy_suite(
-                &mealy, &a.model, options, format, &a.out, !quiet,
+                &mealy,
+                &a.model,
+                options,
+                format,
+                &suite_path,
+                !quiet,
             )?;
+            a.render(&suite_path)?;
             if a.stats {
                 eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
             }
@@ -821,7 +882,7 @@ fn generate_ioco(
     quiet: bool,
 ) -> Result<ExitCode, Error> {
     use ncomplete::suite::ioco::{self, Bound, Budget};
-    if a.format != SuiteFileFormat::Json {
+    if a.format == SuiteFileFormat::Words {
         return Err(Error::Usage(
             "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
         ));
@@ -838,8 +899,10 @@ fn generate_ioco(
     };
     let suite = ioco::generate(&sa, method, bound, budget)?;
     let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let out = (a.out != "-").then_some(a.out.as_str());
+    let suite_path = a.suite_path()?;
+    let out = (suite_path != "-").then_some(suite_path.as_str());
     ioco::write_suite_file(&suite, out, progress)?;
+    a.render(&suite_path)?;
     if !quiet {
         eprintln!(
             "{} tests; guarantee: {}",
