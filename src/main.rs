@@ -57,8 +57,8 @@ struct AuditArgs {
     model: String,
     #[command(flatten)]
     model_args: ModelArgs,
-    /// Mutants per bound.
-    #[arg(long, value_name = "N")]
+    /// Mutants per bound (0: suite sizes only; `ncomplete sizes` adds peak memory for ioco).
+    #[arg(long, value_name = "N", default_value_t = 0)]
     mutants: usize,
     /// Seed of the mutants.
     #[arg(long, value_name = "S", default_value_t = 1)]

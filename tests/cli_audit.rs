@@ -190,3 +190,37 @@ fn methods_that_do_not_fit_the_model_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ioco method"));
 }
+
+#[test]
+fn without_mutants_the_audit_reports_the_sizes_of_the_generated_suites() {
+    let report = json(&ncomplete(&[
+        "audit",
+        "models/coffeemachine.dot",
+        "--method",
+        "hsi",
+        "--extra-states",
+        "0..1",
+        "--json",
+        "--quiet",
+    ]));
+    let rows = report["methods"][0]["rows"].as_array().unwrap().clone();
+    assert_eq!(rows.len(), 2);
+    for (e, row) in rows.iter().enumerate() {
+        assert_eq!(row["non_conforming"], 0, "{row}");
+        let e = e.to_string();
+        let suite = json(&ncomplete(&[
+            "generate",
+            "models/coffeemachine.dot",
+            "--method",
+            "hsi",
+            "--extra-states",
+            &e,
+            "--quiet",
+        ]));
+        assert_eq!(
+            row["tests"].as_u64().unwrap() as usize,
+            suite["tests"].as_array().unwrap().len(),
+            "{row}"
+        );
+    }
+}
