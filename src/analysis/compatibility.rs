@@ -456,29 +456,21 @@ pub(crate) mod tests {
     use super::*;
     use crate::model::suspension_from_marked;
 
-    /// van den Bos Fig. 2.1a, reconstructed from Examples 2.8 and 2.32 (the figure itself is not
-    /// in the text): 1 and 4 share only output x with 1 after x = 2, 4 after x = 6 and
-    /// out(2) ∩ out(6) = ∅; 2 and 3 share w into 4 and 5, which share z into 6; awzx is an ioco
-    /// counterexample; every other pair has disjoint outputs. Thesis state k is `StateId(k - 1)`.
-    pub(crate) fn fig_2_1() -> SuspensionAutomaton {
-        suspension_from_marked(
-            "fig2.1",
-            6,
-            &[
-                (0, "?a", 1),
-                (0, "!x", 1),
-                (1, "!w", 3),
-                (1, "?b", 5),
-                (2, "!w", 4),
-                (2, "?a", 0),
-                (3, "!x", 5),
-                (3, "!z", 5),
-                (4, "!z", 5),
-                (5, "!y", 5),
-                (5, "?a", 0),
-            ],
+    /// van den Bos Fig. 2.1a: the bundled reconstruction `models/vdbos_fig2_1.aut` (its facts are
+    /// checked in `tests/bundled_figures.rs`, see `models/README.md`). Every unit test about the
+    /// figure uses this one automaton. Thesis state k is `StateId(k - 1)`.
+    pub(crate) fn vdbos_fig_2_1() -> SuspensionAutomaton {
+        let text = include_str!("../../models/vdbos_fig2_1.aut");
+        let model = crate::format::parse_model(
+            text,
+            "models/vdbos_fig2_1.aut",
+            &crate::format::LoadOptions::default(),
         )
-        .unwrap()
+        .expect("bundled Fig. 2.1 parses");
+        let crate::model::Model::Lts(lts) = model else {
+            panic!("vdbos_fig2_1.aut is an LTS")
+        };
+        crate::model::as_suspension_automaton(&lts).expect("Fig. 2.1 is a suspension automaton")
     }
 
     /// Fig. 2.2: 1 ⋈ 2 and 1 ⋈ 3 but 2 ⋈̸ 3 (states 0-based: thesis k = `StateId(k - 1)`).
@@ -532,7 +524,7 @@ pub(crate) mod tests {
 
     #[test]
     fn fig_2_1_compatible_pairs_are_2_3_and_4_5() {
-        let sa = fig_2_1();
+        let sa = vdbos_fig_2_1();
         let c = Compatibility::compute(&sa);
         let pairs: Vec<(u32, u32)> = c.compatible_pairs().map(|(q, r)| (q.0, r.0)).collect();
         // Thesis {2,3} and {4,5}.

@@ -57,7 +57,7 @@ mod tests {
 
     #[test]
     fn compatible_states_of_fig_2_1_are_not_equivalent() {
-        let sa = crate::analysis::compatibility::tests::fig_2_1();
+        let sa = crate::analysis::compatibility::tests::vdbos_fig_2_1();
         let e = equivalence_classes(&sa);
         // Six singleton classes plus the class of χ.
         assert_eq!(e.num_classes(), 7);

@@ -394,7 +394,7 @@ pub fn set_graph(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::compatibility::tests::fig_2_1;
+    use crate::analysis::compatibility::tests::vdbos_fig_2_1 as fig_2_1;
     use crate::identify::experiment::suite_model;
     use crate::model::suspension_from_marked;
     use crate::suite::{Next, TestNode};
@@ -408,18 +408,19 @@ mod tests {
         let sa = fig_2_1();
         let c = Compatibility::compute(&sa);
         let l = |n: &str| sa.alphabet.get(n).unwrap();
-        // Thesis {2, 6}: wait for an output; w reveals 2 (leaf {4}), y reveals 6 (leaf {6}).
+        // Thesis {2, 6}: wait for an output; w reveals 2 (leaf {4}), quiescence reveals 6 (leaf
+        // {6}).
         let g26 = pairwise_graph(&sa, &c, s(1), s(5), Preference::Outputs).unwrap();
         assert_eq!(g26.root_states(), &[s(1), s(5)]);
         let Step::Outputs { branches } = &g26.nodes()[0].step else {
             panic!("{g26:?}")
         };
         let labels: Vec<LabelId> = branches.iter().map(|b| b.0).collect();
-        assert_eq!(labels, vec![l("w"), l("y")]);
+        assert_eq!(labels, vec![l("w"), l("delta")]);
         assert_eq!(g26.nodes()[branches[0].1 as usize].states, vec![s(3)]);
         assert_eq!(g26.nodes()[branches[1].1 as usize].states, vec![s(5)]);
         assert_eq!(g26.depth(), 1);
-        // Thesis {1, 4}: x leads to the graph of {2, 6}, z reveals 4.
+        // Thesis {1, 4}: x leads to the graph of {2, 6}, y and z reveal 4.
         let g14 = pairwise_graph(&sa, &c, s(0), s(3), Preference::Outputs).unwrap();
         let Step::Outputs { branches } = &g14.nodes()[0].step else {
             panic!("{g14:?}")
@@ -427,7 +428,9 @@ mod tests {
         let (x, tx) = branches[0];
         assert_eq!(x, l("x"));
         assert_eq!(g14.nodes()[tx as usize].states, vec![s(1), s(5)]);
-        assert_eq!(branches[1].0, l("z"));
+        assert_eq!(branches.len(), 3);
+        assert_eq!(branches[1].0, l("y"));
+        assert_eq!(branches[2].0, l("z"));
         assert_eq!(g14.depth(), 2);
         assert!(pairwise_graph(&sa, &c, s(1), s(2), Preference::Outputs).is_none());
 

@@ -425,30 +425,9 @@ mod tests {
     use super::*;
     use crate::model::suspension_from_marked;
 
-    /// A specification with the properties van den Bos states of Fig. 2.1a in Examples 2.8,
-    /// 2.32 and 2.38 (the figure itself is not in our text copy): six states, outputs overlap
-    /// only for (1,4), (2,3), (4,5); 1 after x = 2 and 4 after x = 6 with 2 and 6 incompatible;
-    /// 2~3 and 4~5 compatible but inequivalent; `a w z x` is an ioco counterexample. States
-    /// 1..6 are numbered 0..5 here.
+    /// Van den Bos Fig. 2.1a: the bundled reconstruction shared by every unit test.
     fn figure_2_1() -> SuspensionAutomaton {
-        suspension_from_marked(
-            "fig2.1",
-            6,
-            &[
-                (0, "!x", 1),
-                (0, "?a", 2),
-                (1, "!y", 3),
-                (2, "!y", 4),
-                (2, "!w", 4),
-                (3, "!x", 5),
-                (3, "!z", 5),
-                (4, "!z", 5),
-                (4, "?b", 0),
-                (5, "delta", 5),
-                (5, "?a", 0),
-            ],
-        )
-        .unwrap()
+        crate::analysis::compatibility::tests::vdbos_fig_2_1()
     }
 
     #[test]

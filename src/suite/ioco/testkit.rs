@@ -370,27 +370,10 @@ pub fn mutant(rng: &mut Rng, spec: &SuspensionAutomaton, faults: usize) -> Suspe
     t.build("mutant")
 }
 
-/// Van den Bos Fig. 2.1a (reconstructed from Examples 2.8, 2.32, 2.38 and 2.39): states 1..6 are
-/// 0..5; 2 and 3 as well as 4 and 5 are the compatible, inequivalent pairs; `awzx` is the
-/// counterexample of Fig. 2.1c.
+/// Van den Bos Fig. 2.1a: the bundled reconstruction shared by every unit test
+/// (`models/vdbos_fig2_1.aut`); thesis state k is `StateId(k - 1)`.
 pub fn fig_2_1() -> SuspensionAutomaton {
-    suspension_from_marked(
-        "fig2.1",
-        6,
-        &[
-            (0, "!x", 1),
-            (0, "?a", 2),
-            (1, "!w", 5),
-            (1, "?a", 3),
-            (2, "!w", 5),
-            (2, "?a", 4),
-            (3, "!x", 5),
-            (3, "!y", 5),
-            (4, "!y", 5),
-            (5, "!z", 5),
-        ],
-    )
-    .unwrap()
+    crate::analysis::compatibility::tests::vdbos_fig_2_1()
 }
 
 /// Fig. 2.1b: conforming; state 2' implements both 2 and 3, and 5' both 4 and 5.
