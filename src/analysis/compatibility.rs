@@ -460,6 +460,12 @@ pub(crate) mod tests {
     /// checked in `tests/bundled_figures.rs`, see `models/README.md`). Every unit test about the
     /// figure uses this one automaton. Thesis state k is `StateId(k - 1)`.
     pub(crate) fn vdbos_fig_2_1() -> SuspensionAutomaton {
+        crate::model::as_suspension_automaton(&vdbos_fig_2_1_lts())
+            .expect("Fig. 2.1 is a suspension automaton")
+    }
+
+    /// The same bundled Fig. 2.1a as the LTS read from the file (for the ioco checker).
+    pub(crate) fn vdbos_fig_2_1_lts() -> crate::model::Lts {
         let text = include_str!("../../models/vdbos_fig2_1.aut");
         let model = crate::format::parse_model(
             text,
@@ -470,7 +476,7 @@ pub(crate) mod tests {
         let crate::model::Model::Lts(lts) = model else {
             panic!("vdbos_fig2_1.aut is an LTS")
         };
-        crate::model::as_suspension_automaton(&lts).expect("Fig. 2.1 is a suspension automaton")
+        lts
     }
 
     /// Fig. 2.2: 1 ⋈ 2 and 1 ⋈ 3 but 2 ⋈̸ 3 (states 0-based: thesis k = `StateId(k - 1)`).

@@ -237,64 +237,44 @@ mod tests {
         }
     }
 
-    /// After van den Bos Fig. 2.1 (the figure itself is not in the text; this model keeps what
-    /// Example 2.8 says about it): implementation i1 conforms with one state implementing both
-    /// specification states 2 and 3, and i2 fails with the counterexample ?a ?w !z !x.
-    /// States 0..5 stand for the figure's 1..6.
+    /// Van den Bos Fig. 2.1: the bundled specification `models/vdbos_fig2_1.aut` shared by every
+    /// unit test (thesis state k is state k-1). Implementation i1 conforms with one state for
+    /// both 2 and 3 and one for both 4 and 5 (Example 2.8); i2 fails with the counterexample
+    /// ?a !w !z !x and no shorter one.
     fn fig_2_1() -> (Lts, Lts, Lts) {
-        let s = lts_from_marked(
-            "s",
-            6,
-            &[
-                (0, "?a", 1),
-                (0, "?w", 0),
-                (1, "?w", 2),
-                (1, "!y", 3),
-                (2, "!z", 4),
-                (2, "!y", 3),
-                (3, "!x", 5),
-                (4, "?a", 5),
-                (5, "?a", 0),
-            ],
-        )
-        .unwrap();
+        let s = crate::analysis::compatibility::tests::vdbos_fig_2_1_lts();
         let i1 = lts_from_marked(
             "i1",
             4,
             &[
+                (0, "!x", 1),
                 (0, "?a", 1),
-                (0, "?w", 0),
-                (1, "?a", 1),
-                (1, "?w", 1),
-                (1, "!y", 2),
+                (1, "!w", 3),
+                (1, "?a", 2),
+                (2, "!y", 3),
                 (2, "?a", 2),
-                (2, "?w", 2),
-                (2, "!x", 3),
-                (3, "?a", 0),
-                (3, "?w", 3),
+                (3, "!z", 3),
+                (3, "?a", 3),
             ],
         )
         .unwrap();
         let i2 = lts_from_marked(
             "i2",
-            6,
+            7,
             &[
+                (0, "!x", 5),
                 (0, "?a", 1),
-                (0, "?w", 0),
-                (1, "?a", 1),
-                (1, "?w", 2),
-                (1, "!y", 3),
+                (1, "!w", 2),
+                (1, "?a", 6),
+                (2, "!z", 3),
                 (2, "?a", 2),
-                (2, "?w", 2),
-                (2, "!z", 4),
+                (3, "!x", 4),
                 (3, "?a", 3),
-                (3, "?w", 3),
-                (3, "!x", 5),
                 (4, "?a", 4),
-                (4, "?w", 4),
-                (4, "!x", 5),
-                (5, "?a", 0),
-                (5, "?w", 5),
+                (5, "!w", 6),
+                (5, "?a", 6),
+                (6, "!y", 6),
+                (6, "?a", 6),
             ],
         )
         .unwrap();
@@ -308,11 +288,22 @@ mod tests {
         let IocoVerdict::Fails(c) = ioco(&s, &i2, IocoOptions::default()).unwrap() else {
             panic!("i2 must fail")
         };
-        assert_eq!(c.trace, ["?a", "?w", "!z"]);
+        assert_eq!(c.trace, ["?a", "!w", "!z"]);
         assert_eq!(c.output, "!x");
-        assert_eq!(c.allowed, ["delta"]);
+        assert_eq!(c.allowed, ["!y", "!z"]);
         // An implementation that stays quiescent after ?a fails with the shortest σx = ?a delta.
-        let i3 = lts_from_marked("i3", 1, &[(0, "?a", 0), (0, "?w", 0)]).unwrap();
+        let i3 = lts_from_marked(
+            "i3",
+            3,
+            &[
+                (0, "!x", 1),
+                (0, "?a", 2),
+                (1, "!w", 1),
+                (1, "?a", 1),
+                (2, "?a", 2),
+            ],
+        )
+        .unwrap();
         assert_eq!(
             cex(ioco(&s, &i3, IocoOptions::default()).unwrap()),
             "?a delta"

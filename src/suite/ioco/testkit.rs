@@ -376,7 +376,7 @@ pub fn fig_2_1() -> SuspensionAutomaton {
     crate::analysis::compatibility::tests::vdbos_fig_2_1()
 }
 
-/// Fig. 2.1b: conforming; state 2' implements both 2 and 3, and 5' both 4 and 5.
+/// Conforming to Fig. 2.1 (Example 2.8): one state implements both 2 and 3, one both 4 and 5.
 pub fn fig_2_1_conforming() -> SuspensionAutomaton {
     suspension_from_marked(
         "fig2.1b",
@@ -395,7 +395,7 @@ pub fn fig_2_1_conforming() -> SuspensionAutomaton {
     .unwrap()
 }
 
-/// Fig. 2.1c-like: shows the counterexample `awzx`.
+/// Faulty for Fig. 2.1: after `a w x` (specification state 6, quiescent) it outputs `z`.
 pub fn fig_2_1_faulty() -> SuspensionAutomaton {
     suspension_from_marked(
         "fig2.1c",
