@@ -187,8 +187,13 @@ pub const HADS_CONFIG: AdaptiveConfig = AdaptiveConfig {
 };
 
 /// Machines with at most this many transitions get, from `auto`, the hybrid-ADS families of
-/// [`cost_grid`] as further candidates (each is built and streamed once; cheap at this size).
+/// [`cost_grid`] as further candidates (each is built and streamed once; cheap at this size),
+/// unless their suites are large (see [`AUTO_GRID_BUDGET`]).
 pub const AUTO_GRID_LIMIT: usize = 5_000;
+
+/// The grid is skipped when the suite of `--method hads` (before pruning) times the grid size
+/// exceeds this many symbols (streaming every grid candidate would take too long).
+pub const AUTO_GRID_BUDGET: u64 = 50_000_000;
 
 /// Cost-ranked hybrid-ADS configurations over a grid of top-up and level costs, candidate
 /// counts and input candidates, each with the per-state test weights (`true`) and without.
@@ -260,8 +265,14 @@ fn auto_family(
     }
     let mut adaptive: Vec<(AdaptiveConfig, bool)> =
         adaptive.into_iter().map(|cfg| (cfg, true)).collect();
-    if min.num_states() * min.num_inputs() <= AUTO_GRID_LIMIT {
-        for (cfg, weighted) in cost_grid() {
+    let grid = cost_grid();
+    let grid_affordable = min.num_states() * min.num_inputs() <= AUTO_GRID_LIMIT && {
+        let probe = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let est = estimate::suite_size(min, access, &probe, opts.extra_states);
+        est.symbols.saturating_mul(grid.len() as u64) <= AUTO_GRID_BUDGET
+    };
+    if grid_affordable {
+        for (cfg, weighted) in grid {
             if !adaptive.contains(&(cfg, weighted)) {
                 adaptive.push((cfg, weighted));
             }
