@@ -46,6 +46,45 @@ enum Command {
     Generate(GenerateArgs),
     /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
     Sizes(SizesArgs),
+    /// Audit suite strength: per method and bound, suite size and mutation score on seeded
+    /// mutants (conforming mutants wrongly failed must be zero; exit 1 otherwise).
+    Audit(AuditArgs),
+}
+
+#[derive(Args)]
+struct AuditArgs {
+    /// The model file.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// Mutants per bound.
+    #[arg(long, value_name = "N")]
+    mutants: usize,
+    /// Seed of the mutants.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Methods to audit (repeatable; default: w, wp, hsi, hads, uio for Mealy machines,
+    /// ioco-ads and ioco-complete for labelled transition systems).
+    #[arg(long, value_enum)]
+    method: Vec<GenerateMethod>,
+    /// Bounds n on implementation states: `4`, `1..6` (inclusive).
+    #[arg(long, value_name = "RANGE", conflicts_with = "extra_states")]
+    n: Option<String>,
+    /// Bounds E on extra states: `0..2` (inclusive; the default).
+    #[arg(long, value_name = "RANGE")]
+    extra_states: Option<String>,
+    /// Stop a method at the first bound whose suite has more tests than this.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    max_tests: u64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Leave out measured times, so the output is identical across runs and thread counts.
+    #[arg(long)]
+    no_time: bool,
+    /// Draw suite size and mutation score against the bound as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<String>,
 }
 
 /// Suite generation methods: the Mealy methods (for Mealy machines) and the ioco methods (for any
@@ -112,6 +151,25 @@ enum SuiteFileFormat {
     Words,
     /// Suite JSON version 1.
     Json,
+    /// TTCN-3-like text: `--out DIR` gets `suite.json` and the rendering.
+    Ttcn,
+    /// A pytest module and its runtime: `--out DIR` gets `suite.json` and the rendering.
+    Python,
+    /// A standalone Cargo package: `--out DIR` gets `suite.json` and the rendering.
+    Rust,
+}
+
+impl SuiteFileFormat {
+    /// The program format this suite is rendered in after generation, if any.
+    fn rendering(self) -> Option<ncomplete::render::Format> {
+        use ncomplete::render::Format as F;
+        match self {
+            SuiteFileFormat::Words | SuiteFileFormat::Json => None,
+            SuiteFileFormat::Ttcn => Some(F::Ttcn),
+            SuiteFileFormat::Python => Some(F::Python),
+            SuiteFileFormat::Rust => Some(F::Rust),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -149,15 +207,50 @@ struct GenerateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: SuiteFileFormat,
-    /// Output file (`-`: standard output).
+    /// Output file (`-`: standard output); a directory for `--format ttcn|python|rust`.
     #[arg(long, value_name = "FILE", default_value = "-")]
     out: String,
+    /// Directory of templates overriding the built-in ones (`--format ttcn|python|rust`).
+    #[arg(long, value_name = "DIR")]
+    templates: Option<std::path::PathBuf>,
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
     /// Print tests, total input symbols, the longest test and the time on stderr.
     #[arg(long)]
     stats: bool,
+}
+
+impl GenerateArgs {
+    /// Where the suite itself goes: `--out`, or `DIR/suite.json` when it is rendered into `DIR`.
+    fn suite_path(&self) -> Result<String, Error> {
+        if self.format.rendering().is_none() {
+            return Ok(self.out.clone());
+        }
+        if self.out == "-" {
+            return Err(Error::Usage(
+                "--format ttcn|python|rust writes files: give --out DIR".into(),
+            ));
+        }
+        std::fs::create_dir_all(&self.out).map_err(|e| Error::io(&self.out, e))?;
+        Ok(std::path::Path::new(&self.out)
+            .join("suite.json")
+            .display()
+            .to_string())
+    }
+
+    /// Renders the generated suite into `--out DIR` when a program format was asked for.
+    fn render(&self, suite_path: &str) -> Result<(), Error> {
+        if let Some(format) = self.format.rendering() {
+            ncomplete::exec::commands::render(
+                suite_path,
+                format,
+                std::path::Path::new(&self.out),
+                self.templates.as_deref(),
+            )?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Args)]
@@ -658,7 +751,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Run(a) => {
             let mut stdout = std::io::stdout();
-            let verdict = match (&a.model, &a.sut) {
+            let status = match (&a.model, &a.sut) {
                 (Some(path), _) => {
                     let model = a.model_args.load(path, quiet)?;
                     let enabling = if a.input_enable == "self-loop" {
@@ -666,27 +759,29 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     } else {
                         ncomplete::exec::InputEnabling::Reject
                     };
-                    ncomplete::exec::commands::run_on_model(
+                    let verdict = ncomplete::exec::commands::run_on_model(
                         &a.suite,
                         &model,
                         enabling,
                         &mut stdout,
-                    )?
+                    )?;
+                    ncomplete::exec::commands::model_exit_status(verdict)
                 }
-                (None, Some(command)) => ncomplete::exec::commands::run_on_system(
-                    &a.suite,
-                    command,
-                    std::time::Duration::from_millis(a.quiescence_ms),
-                    a.retries,
-                    &mut stdout,
-                )?,
+                (None, Some(command)) => {
+                    let verdict = ncomplete::exec::commands::run_on_system(
+                        &a.suite,
+                        command,
+                        std::time::Duration::from_millis(a.quiescence_ms),
+                        a.retries,
+                        &mut stdout,
+                    )?;
+                    ncomplete::exec::commands::system_exit_status(verdict)
+                }
                 (None, None) => {
                     return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
                 }
             };
-            return Ok(ExitCode::from(ncomplete::exec::commands::exit_status(
-                verdict,
-            )));
+            return Ok(ExitCode::from(status));
         }
         Command::Generate(a) => {
             let start = std::time::Instant::now();
@@ -732,11 +827,18 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             let format = match a.format {
                 SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
-                SuiteFileFormat::Json => ncomplete::render::words::MealySuiteFormat::Json,
+                _ => ncomplete::render::words::MealySuiteFormat::Json,
             };
+            let suite_path = a.suite_path()?;
             let stats = ncomplete::render::words::generate_mealy_suite(
-                &mealy, &a.model, options, format, &a.out, !quiet,
+                &mealy,
+                &a.model,
+                options,
+                format,
+                &suite_path,
+                !quiet,
             )?;
+            a.render(&suite_path)?;
             if a.stats {
                 eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
             }
@@ -767,6 +869,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             format::write_text(None, &text)?;
         }
+        Command::Audit(a) => return run_audit(&a, quiet),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -779,7 +882,7 @@ fn generate_ioco(
     quiet: bool,
 ) -> Result<ExitCode, Error> {
     use ncomplete::suite::ioco::{self, Bound, Budget};
-    if a.format != SuiteFileFormat::Json {
+    if a.format == SuiteFileFormat::Words {
         return Err(Error::Usage(
             "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
         ));
@@ -796,14 +899,87 @@ fn generate_ioco(
     };
     let suite = ioco::generate(&sa, method, bound, budget)?;
     let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let out = (a.out != "-").then_some(a.out.as_str());
+    let suite_path = a.suite_path()?;
+    let out = (suite_path != "-").then_some(suite_path.as_str());
     ioco::write_suite_file(&suite, out, progress)?;
+    a.render(&suite_path)?;
     if !quiet {
         eprintln!(
             "{} tests; guarantee: {}",
             suite.num_tests(),
             suite.header().guarantee
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `audit`: the mutation audit of the chosen methods over a range of bounds.
+fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
+    use ncomplete::audit::report::{self, AuditMethod, AuditOptions, BoundKind};
+    let (bound_kind, bounds) = match (&a.n, &a.extra_states) {
+        (Some(r), _) => (
+            BoundKind::States,
+            report::parse_bounds(r, 1).map_err(|e| Error::Usage(format!("--n: {e}")))?,
+        ),
+        (None, r) => (
+            BoundKind::ExtraStates,
+            report::parse_bounds(r.as_deref().unwrap_or("0..2"), 0)
+                .map_err(|e| Error::Usage(format!("--extra-states: {e}")))?,
+        ),
+    };
+    let model = a.model_args.load(&a.model, quiet)?;
+    let mutable = ncomplete::audit::mutable_model(&model, &a.model)?;
+    let methods = if a.method.is_empty() {
+        AuditMethod::defaults(&mutable)
+    } else {
+        a.method
+            .iter()
+            .map(|m| match (m.mealy(), m.ioco()) {
+                (Some(mm), _) => AuditMethod::Mealy(mm),
+                (None, Some(im)) => AuditMethod::Ioco(im),
+                (None, None) => unreachable!("every method is Mealy or ioco"),
+            })
+            .collect()
+    };
+    let options = AuditOptions {
+        methods,
+        bound_kind,
+        bounds,
+        mutants: a.mutants,
+        seed: a.seed,
+        max_tests: a.max_tests,
+    };
+    let bar = (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} mutants")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let mut result = report::audit(&mutable, &options, bar.as_ref())?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if a.no_time {
+        result = result.without_time();
+    }
+    let text = if a.json {
+        result.to_json()
+    } else {
+        result.to_text()
+    };
+    format::write_text(None, &text)?;
+    if let Some(path) = &a.plot {
+        ncomplete::audit::plot::write_audit_svg(&result, path)?;
+    }
+    let wrong = result.wrongly_failed();
+    if wrong > 0 {
+        eprintln!(
+            "error: {wrong} conforming mutants were failed by a suite: a soundness bug, please report it"
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

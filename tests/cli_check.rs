@@ -268,3 +268,36 @@ fn mutate_mealy_machines() {
     let o = ncomplete(&["mutate", &coffee, "--out", d.to_str().unwrap()]);
     assert_eq!(code(&o), 2);
 }
+
+/// Every bundled model (LTS, suspension automaton or Mealy machine) yields mutants whose recorded
+/// verdicts `check` confirms.
+#[test]
+fn mutate_every_bundled_model() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".aut") || n.ends_with(".dot"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5);
+    for name in names {
+        let file = model(&name);
+        let out = scratch(&format!("all_{name}"));
+        let o = ncomplete(&[
+            "mutate",
+            &file,
+            "--count",
+            "25",
+            "--extra-states",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
+        let max = index(&out)["max_states"].as_u64().unwrap();
+        audit_mutants(&file, &out, max);
+    }
+}

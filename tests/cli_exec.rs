@@ -52,6 +52,55 @@ fn run_on_a_model_reports_each_test_and_exits_with_the_verdict() {
 }
 
 #[test]
+fn tests_a_model_can_never_complete_are_inconclusive_but_not_failures() {
+    let suite = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("retry-only.suite.json");
+    let text = std::fs::read_to_string(fixture("coffee.suite.json")).unwrap();
+    // t0001 retries on both drinks: the coffee machine never lets it pass.
+    std::fs::write(
+        &suite,
+        text.replace(
+            r#"{"coffee": 4, "tea": "retry"}"#,
+            r#"{"coffee": "retry", "tea": "retry"}"#,
+        ),
+    )
+    .unwrap();
+    let (code, out, _) = run(&[
+        "run",
+        suite.to_str().unwrap(),
+        "--model",
+        &fixture("coffee.aut"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("t0001 inconclusive: every execution ends in retry"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("suite: inconclusive (3 pass, 0 fail, 1 inconclusive)\n"),
+        "{out}"
+    );
+    let sut = format!(
+        "'{BIN}' simulate '{}' --choose random",
+        fixture("coffee.aut")
+    );
+    let (code, out, _) = run(&[
+        "run",
+        suite.to_str().unwrap(),
+        "--sut",
+        &sut,
+        "--retries",
+        "2",
+        "--quiescence-ms",
+        "300",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("t0001 inconclusive: all 3 attempts ended in retry"),
+        "{out}"
+    );
+}
+
+#[test]
 fn run_refuses_implementations_that_are_not_input_enabled_unless_asked() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let partial = dir.join("partial-coffee.aut");

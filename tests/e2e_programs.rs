@@ -43,8 +43,15 @@ fn sut(model: &str) -> String {
     } else {
         "random"
     };
+    // The tea machine's outputs wait 100 ms, so a tester's input can overtake them (after ?coin
+    // the model offers both ?button and !refund), well within the 400 ms quiescence timeout.
+    let delay = if model.contains("tea_machine") {
+        100
+    } else {
+        0
+    };
     format!(
-        "'{BIN}' simulate '{}' --choose {choose}",
+        "'{BIN}' simulate '{}' --choose {choose} --delay-ms {delay}",
         fixtures().join(model).display()
     )
 }
@@ -63,20 +70,23 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// The bundled coffee machine and a faulty variant that answers BUTTON with `ok` instead of
-/// `coffee!` when it has water and a pod, with the committed programs of `generated/`.
-fn generated_coffeemachine(format: &str) -> (PathBuf, String, String) {
+/// A generated program of `generated/<name>/<format>`, copied to a work directory, with the
+/// path of its bundled model and of a faulty variant made by replacing `from` with `to`.
+fn generated_program(
+    name: &str,
+    model: &str,
+    from: &str,
+    to: &str,
+    format: &str,
+) -> (PathBuf, String, String) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = work_dir(&format!("e2e-generated-{format}"));
-    copy_tree(&root.join("generated/coffeemachine").join(format), &dir);
-    let model = root.join("models/coffeemachine.dot");
+    let dir = work_dir(&format!("e2e-generated-{name}-{format}"));
+    copy_tree(&root.join("generated").join(name).join(format), &dir);
+    let model = root.join("models").join(model);
     let text = std::fs::read_to_string(&model).unwrap();
-    let mutated = text.replace(
-        "s3 -> s5 [label=\"BUTTON / coffee!\"]",
-        "s3 -> s5 [label=\"BUTTON / ok\"]",
-    );
+    let mutated = text.replace(from, to);
     assert_ne!(text, mutated, "the mutation applies");
-    let faulty = dir.join("coffeemachine-faulty.dot");
+    let faulty = dir.join(format!("{name}-faulty.dot"));
     std::fs::write(&faulty, mutated).unwrap();
     (
         dir,
@@ -85,7 +95,25 @@ fn generated_coffeemachine(format: &str) -> (PathBuf, String, String) {
     )
 }
 
-const GENERATED_FAILURE: &str = "failed: unexpected !ok (expected one of: !coffee!) after";
+/// The generated suites of bundled models: the coffee machine (Mealy), whose faulty variant
+/// answers BUTTON with `ok` instead of `coffee!`, and the tea machine (IOLTS with an internal step
+/// and quiescence), whose faulty variant refunds instead of serving tea.
+const GENERATED: [(&str, &str, &str, &str, &str); 2] = [
+    (
+        "coffeemachine",
+        "coffeemachine.dot",
+        "s3 -> s5 [label=\"BUTTON / coffee!\"]",
+        "s3 -> s5 [label=\"BUTTON / ok\"]",
+        "failed: unexpected !ok (expected one of: !coffee!) after",
+    ),
+    (
+        "tea_machine",
+        "tea_machine.dot",
+        "brewing -> idle [label=\"!tea\"]",
+        "brewing -> idle [label=\"!refund\"]",
+        "failed: unexpected !refund (expected one of: !tea) after",
+    ),
+];
 
 fn text(out: &Output) -> String {
     format!(
@@ -165,28 +193,32 @@ fn python_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
 }
 
 #[test]
-fn generated_python_program_of_a_bundled_mealy_machine_runs() {
+fn generated_python_programs_of_bundled_models_run() {
     if !pytest_available() {
         return;
     }
-    let (dir, model, faulty) = generated_coffeemachine("python");
-    let good = pytest(&dir, &model);
-    assert!(good.status.success(), "{}", text(&good));
-    let bad = pytest(&dir, &faulty);
-    let report = text(&bad);
-    assert!(!bad.status.success(), "{report}");
-    assert!(report.contains(GENERATED_FAILURE), "{report}");
+    for (name, model, from, to, expected) in GENERATED {
+        let (dir, model, faulty) = generated_program(name, model, from, to, "python");
+        let good = pytest(&dir, &model);
+        assert!(good.status.success(), "{name}: {}", text(&good));
+        let bad = pytest(&dir, &faulty);
+        let report = text(&bad);
+        assert!(!bad.status.success(), "{name}: {report}");
+        assert!(report.contains(expected), "{name}: {report}");
+    }
 }
 
 #[test]
-fn generated_rust_program_of_a_bundled_mealy_machine_runs() {
-    let (dir, model, faulty) = generated_coffeemachine("rust");
-    let good = cargo_test(&dir, &model);
-    assert!(good.status.success(), "{}", text(&good));
-    let bad = cargo_test(&dir, &faulty);
-    let report = text(&bad);
-    assert!(!bad.status.success(), "{report}");
-    assert!(report.contains(GENERATED_FAILURE), "{report}");
+fn generated_rust_programs_of_bundled_models_run() {
+    for (name, model, from, to, expected) in GENERATED {
+        let (dir, model, faulty) = generated_program(name, model, from, to, "rust");
+        let good = cargo_test(&dir, &model);
+        assert!(good.status.success(), "{name}: {}", text(&good));
+        let bad = cargo_test(&dir, &faulty);
+        let report = text(&bad);
+        assert!(!bad.status.success(), "{name}: {report}");
+        assert!(report.contains(expected), "{name}: {report}");
+    }
 }
 
 fn cargo_test(package: &Path, model: &str) -> Output {
@@ -240,4 +272,43 @@ fn rust_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
         assert!(!bad.status.success(), "{suite} on {faulty}:\n{report}");
         assert!(report.contains(expected), "{suite} on {faulty}:\n{report}");
     }
+}
+
+/// A user's own adapter (an in-process toggle machine) replaces the stdio adapter through a
+/// pytest fixture in `conftest.py` or a Rust test file of its own; generated files stay untouched.
+#[test]
+fn user_adapters_plug_in_without_editing_generated_files() {
+    let adapters = fixtures().join("adapters");
+    let package = work_dir("e2e-user-adapter-rust");
+    render("mealy.suite.json", "rust", &package);
+    std::fs::copy(
+        adapters.join("toggle_adapter.rs"),
+        package.join("tests/my_system.rs"),
+    )
+    .unwrap();
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
+    let out = Command::new(env!("CARGO"))
+        .args(["test", "--offline", "--quiet", "--test", "my_system"])
+        .current_dir(&package)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("NCOMPLETE_SUT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("2 passed"), "{}", text(&out));
+    if !pytest_available() {
+        return;
+    }
+    let dir = work_dir("e2e-user-adapter-python");
+    render("mealy.suite.json", "python", &dir);
+    std::fs::copy(adapters.join("conftest.py"), dir.join("conftest.py")).unwrap();
+    let out = Command::new("python3")
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(&dir)
+        .current_dir(&dir)
+        .env_remove("NCOMPLETE_SUT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("2 passed"), "{}", text(&out));
 }

@@ -2,32 +2,35 @@
 //! read (and CI can run) real generated programs. This test regenerates them into memory and fails
 //! on any difference; `UPDATE_GENERATED=1 cargo test --test generated` rewrites them.
 //!
-//! Covered so far: the bundled Mealy machine `models/coffeemachine.dot` (hybrid-ADS, one extra
-//! state). Suites of bundled IOLTSs join once the ioco generator is on main.
+//! Covered: the bundled Mealy machine `models/coffeemachine.dot` (`ncomplete generate --method
+//! hads --extra-states 1`) and the bundled IOLTS `models/tea_machine.dot` (internal step and
+//! quiescence; `--method ioco-complete --extra-states 0`).
 
-use ncomplete::format::{LoadOptions, load_model};
-use ncomplete::model::Model;
-use ncomplete::render::words::{MealySuiteFormat, write_mealy_suite};
 use ncomplete::render::{Format, render_suite};
-use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use ncomplete::suite::read_suite;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The files of `generated/<name>/`: the suite JSON and its renderings.
-fn mealy_files(model: &str, method: MealyMethod, extra: usize) -> Vec<(PathBuf, String)> {
-    let path = root().join("models").join(model);
-    let Model::Mealy(m) = load_model(path.to_str().unwrap(), &LoadOptions::default()).unwrap()
-    else {
-        panic!("{model} is not a Mealy machine");
-    };
-    let suite = MealySuite::new(&m, MealySuiteOptions::new(method, extra)).unwrap();
-    let mut json = Vec::new();
-    write_mealy_suite(&mut json, &suite, MealySuiteFormat::Json).unwrap();
-    let json = String::from_utf8(json).unwrap();
+/// The files of `generated/<name>/`: the suite JSON written by `ncomplete generate MODEL ARGS`
+/// and its renderings.
+fn generated_files(model: &str, args: &[&str]) -> Vec<(PathBuf, String)> {
+    let out = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .arg("generate")
+        .arg(root().join("models").join(model))
+        .args(args)
+        .args(["--out", "-", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "generate {model}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8(out.stdout).unwrap();
     let (header, tests) = read_suite(&json).unwrap();
     let mut files = vec![(PathBuf::from("suite.json"), json.clone())];
     for (format, dir) in [
@@ -70,6 +73,16 @@ fn check(name: &str, files: Vec<(PathBuf, String)>) {
 fn generated_suites_are_up_to_date() {
     check(
         "coffeemachine",
-        mealy_files("coffeemachine.dot", MealyMethod::Hads, 1),
+        generated_files(
+            "coffeemachine.dot",
+            &["--method", "hads", "--extra-states", "1"],
+        ),
+    );
+    check(
+        "tea_machine",
+        generated_files(
+            "tea_machine.dot",
+            &["--method", "ioco-complete", "--extra-states", "0"],
+        ),
     );
 }

@@ -8,7 +8,10 @@
 //! `µ`-predecessors. Only unordered pairs `q < r` are stored (the relation is symmetric and
 //! reflexive), four bytes each, so `n = 10,000` states take 200 MB.
 //!
-//! The work list is processed breadth-first, so `rank` is the attractor level, which equals the
+//! The attractor is computed level by level: while levels are large (typically the first few,
+//! which hold most pairs), every remaining pair checks in parallel whether one move wins into the
+//! previous levels; then the classical work list of Algorithm 2 with output counters continues
+//! from the last level, breadth-first. Either way `rank` is the attractor level, which equals the
 //! iteration of Algorithm 1 in which the pair is found incompatible. From the ranks we derive, per
 //! pair, a winning move (Lemma 3.7): an input whose successors have lower rank, or waiting for
 //! outputs when all common outputs lead to pairs of lower rank. [`Preference`] chooses when both
@@ -16,6 +19,8 @@
 
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 const INVALID: u32 = 1 << 31;
 const COMPATIBLE: u32 = u32::MAX;
@@ -123,28 +128,130 @@ impl Compatibility {
     /// `O(m·n)` for `n` states and `m` transitions, with the initial counting of common outputs
     /// spread over threads.
     pub fn compute(sa: &SuspensionAutomaton) -> Compatibility {
+        Self::compute_switching(sa, sa.num_states().max(64), 64)
+    }
+
+    /// [`Compatibility::compute`] pulling levels in parallel until a level has fewer than
+    /// `min_level` pairs or `max_pull_levels` levels are done, then pushing with a work list.
+    fn compute_switching(
+        sa: &SuspensionAutomaton,
+        min_level: usize,
+        max_pull_levels: u32,
+    ) -> Compatibility {
         let n = sa.num_states();
-        let mut slots = vec![0u32; n * n.saturating_sub(1) / 2];
-        // Rows r = 1..n are contiguous: slots[r(r-1)/2 .. r(r-1)/2 + r].
-        let mut rows: Vec<(usize, &mut [u32])> = Vec::with_capacity(n);
-        let mut rest = slots.as_mut_slice();
-        for r in 1..n {
-            let (row, tail) = rest.split_at_mut(r);
-            rows.push((r, row));
-            rest = tail;
-        }
-        rows.into_par_iter().for_each(|(r, row)| {
+        let len = n * n.saturating_sub(1) / 2;
+        let slots: Vec<AtomicU32> = (0..len)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(0))
+            .collect();
+        let load = |k: usize| slots[k].load(Relaxed);
+        // Level 0: blocking pairs (no common output). Rows r = 1..n are contiguous.
+        (1..n).into_par_iter().for_each(|r| {
             let er = sa.enabled(StateId(r as u32));
-            for (q, slot) in row.iter_mut().enumerate() {
+            let base = r * (r - 1) / 2;
+            for q in 0..r {
                 let c = common_outputs(sa, sa.enabled(StateId(q as u32)), er);
-                *slot = if c == 0 { INVALID } else { c };
+                slots[base + q].store(if c == 0 { INVALID } else { c }, Relaxed);
             }
         });
-
-        let incoming = Incoming::new(sa);
-        let mut queue: Vec<(u32, u32)> = Vec::new();
-        let process =
-            |p: u32, pp: u32, rank: u32, slots: &mut Vec<u32>, queue: &mut Vec<(u32, u32)>| {
+        // Whether the successors of (x, y) under a label are invalid with rank <= level.
+        let invalid_by = |x: StateId, y: StateId, level: u32| {
+            if x == y {
+                return false;
+            }
+            let (a, b) = if x < y { (x, y) } else { (y, x) };
+            let s = load(pair_index(a.index(), b.index()));
+            s & INVALID != 0 && s & !INVALID <= level
+        };
+        // Whether the tester wins from valid (q, r) in one move into pairs of rank <= level.
+        let wins = |q: usize, r: usize, level: u32| {
+            let (eq, er) = (sa.enabled(StateId(q as u32)), sa.enabled(StateId(r as u32)));
+            let (mut i, mut j) = (0, 0);
+            let mut outputs_lost = true;
+            while i < eq.len() && j < er.len() {
+                match eq[i].0.cmp(&er[j].0) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        let bad = invalid_by(eq[i].1, er[j].1, level);
+                        if sa.alphabet.is_input(eq[i].0) {
+                            if bad {
+                                return true;
+                            }
+                        } else if !bad {
+                            outputs_lost = false;
+                        }
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            outputs_lost
+        };
+        // Breadth-first levels, first pulled in parallel over all remaining pairs while levels
+        // are large, then pushed from the last level with a work list (Algorithm 2 proper).
+        let mut level = 0u32;
+        let mut done = false;
+        loop {
+            let newly: usize = (1..n)
+                .into_par_iter()
+                .map(|r| {
+                    let base = r * (r - 1) / 2;
+                    let mut count = 0;
+                    for q in 0..r {
+                        if load(base + q) & INVALID == 0 && wins(q, r, level) {
+                            slots[base + q].store(INVALID | (level + 1), Relaxed);
+                            count += 1;
+                        }
+                    }
+                    count
+                })
+                .sum();
+            level += 1;
+            if newly == 0 {
+                done = true;
+                break;
+            }
+            if newly < min_level || level >= max_pull_levels {
+                break;
+            }
+        }
+        if !done {
+            // Counts of common outputs into pairs not yet processed (valid or of the last level).
+            (1..n).into_par_iter().for_each(|r| {
+                let base = r * (r - 1) / 2;
+                let er = sa.enabled(StateId(r as u32));
+                for q in 0..r {
+                    if load(base + q) & INVALID != 0 {
+                        continue;
+                    }
+                    let eq = sa.enabled(StateId(q as u32));
+                    let c = eq
+                        .iter()
+                        .filter(|(l, _)| sa.alphabet.is_output(*l))
+                        .filter(|&&(l, t)| {
+                            er.binary_search_by_key(&l, |e| e.0)
+                                .is_ok_and(|k| !invalid_by(t, er[k].1, level - 1))
+                        })
+                        .count() as u32;
+                    slots[base + q].store(c, Relaxed);
+                }
+            });
+            let mut queue: Vec<(u32, u32)> = (1..n)
+                .into_par_iter()
+                .flat_map_iter(|r| {
+                    let base = r * (r - 1) / 2;
+                    (0..r)
+                        .filter(move |&q| load(base + q) == INVALID | level)
+                        .map(move |q| (q as u32, r as u32))
+                })
+                .collect();
+            let incoming = Incoming::new(sa);
+            let mut head = 0;
+            while head < queue.len() {
+                let (p, pp) = queue[head];
+                head += 1;
+                let rank = load(pair_index(p as usize, pp as usize)) & !INVALID;
                 let a = incoming.of(StateId(p));
                 let b = incoming.of(StateId(pp));
                 let (mut i, mut j) = (0, 0);
@@ -168,45 +275,34 @@ impl Compatibility {
                                 continue;
                             }
                             let k = pair_index(x.index(), y.index());
-                            let s = slots[k];
+                            let s = load(k);
                             if s & INVALID != 0 {
                                 continue;
                             }
                             if is_input || s == 1 {
-                                slots[k] = INVALID | (rank + 1);
+                                slots[k].store(INVALID | (rank + 1), Relaxed);
                                 queue.push((x.0, y.0));
                             } else {
-                                slots[k] = s - 1;
+                                slots[k].store(s - 1, Relaxed);
                             }
                         }
                     }
                     i = ie;
                     j = je;
                 }
-            };
-        // Level 0 (blocking pairs: no common output) by a scan, higher levels breadth-first.
-        for r in 1..n {
-            for q in 0..r {
-                if slots[pair_index(q, r)] == INVALID {
-                    process(q as u32, r as u32, 0, &mut slots, &mut queue);
+            }
+        }
+        let slots: Vec<u32> = slots
+            .into_par_iter()
+            .map(|s| {
+                let s = s.into_inner();
+                if s & INVALID != 0 {
+                    s & !INVALID
+                } else {
+                    COMPATIBLE
                 }
-            }
-        }
-        let mut head = 0;
-        while head < queue.len() {
-            let (p, pp) = queue[head];
-            head += 1;
-            let rank = slots[pair_index(p as usize, pp as usize)] & !INVALID;
-            process(p, pp, rank, &mut slots, &mut queue);
-        }
-        drop(queue);
-        slots.par_iter_mut().for_each(|s| {
-            *s = if *s & INVALID != 0 {
-                *s & !INVALID
-            } else {
-                COMPATIBLE
-            }
-        });
+            })
+            .collect();
 
         let mut degree = vec![0u32; n + 1];
         for r in 1..n {
@@ -508,6 +604,11 @@ pub(crate) mod tests {
                 crate::identify::random::random_suspension(seed, 2 + (seed % 7) as usize, 2, 3);
             let c = Compatibility::compute(&sa);
             compatible += c.num_compatible_pairs();
+            // Pull-only and push-only levels give the same ranks.
+            for (min_level, max_levels) in [(0, u32::MAX), (usize::MAX, 1), (0, 2)] {
+                let other = Compatibility::compute_switching(&sa, min_level, max_levels);
+                assert_eq!(other.slots, c.slots, "seed {seed}");
+            }
             let naive = naive_compatible(&sa);
             for q in sa.states() {
                 for r in sa.states() {

@@ -2,6 +2,8 @@
 //! (Goga, seed 001: suites are measured by the faults they detect).
 
 pub mod mutate;
+pub mod plot;
+pub mod report;
 pub mod rng;
 
 pub use mutate::{

@@ -8,8 +8,8 @@
 //! outputs (suspension automata only: a state offers one output more or one fewer), and cloned
 //! states (a copy of a state takes over one of its incoming transitions, and half of the time
 //! carries one further fault; without it the mutant conforms). Mutants of suspension automata keep
-//! quiescence consistent (a quiescent state has no other output; quiescence leads to a quiescent
-//! state) and are made input-enabled with self-loops, since implementations are input-enabled
+//! quiescence consistent (quiescence leads to a quiescent state, and a state only loses quiescence
+//! if no other state's quiescence leads to it) and are made input-enabled with self-loops, since implementations are input-enabled
 //! (van den Bos: SAIE). Every mutant has at most the bound's number of states.
 
 use crate::check::{IocoOptions, MissingInputs, Observable, check_ioco, check_mealy};
@@ -208,23 +208,6 @@ impl SaEdit<'_> {
     fn is_output(&self, l: LabelId) -> bool {
         self.sa.alphabet.is_output(l) && l != self.delta()
     }
-    fn outputs_of(&self, p: u32) -> Vec<LabelId> {
-        self.edges
-            .iter()
-            .filter(|&&(s, l, _)| s == p && self.is_output(l))
-            .map(|&(_, l, _)| l)
-            .collect()
-    }
-    fn quiescent(&self, p: u32) -> bool {
-        self.edges
-            .iter()
-            .any(|&(s, l, _)| s == p && l == self.delta())
-    }
-    fn quiescent_states(&self) -> Vec<u32> {
-        (0..self.names.len() as u32)
-            .filter(|&p| self.quiescent(p))
-            .collect()
-    }
     fn name(&self, p: u32) -> &str {
         &self.names[p as usize]
     }
@@ -247,6 +230,25 @@ impl SaEdit<'_> {
             .filter(|&l| l != self.delta())
             .collect();
         let n = self.names.len() as u32;
+        // Per state: its outputs and whether it is quiescent (edges change only on return).
+        let mut outs_cache: Vec<Vec<LabelId>> = vec![Vec::new(); n as usize];
+        let mut quiet = vec![false; n as usize];
+        let mut in_scope_state = vec![false; n as usize];
+        for &p in scope {
+            in_scope_state[p as usize] = true;
+        }
+        // Whether another state's quiescence leads to the state.
+        let mut delta_from_elsewhere = vec![false; n as usize];
+        for &(p, l, t) in &self.edges {
+            if self.is_output(l) {
+                outs_cache[p as usize].push(l);
+            } else if l == self.delta() {
+                quiet[p as usize] = true;
+                if t != p {
+                    delta_from_elsewhere[t as usize] = true;
+                }
+            }
+        }
         let kinds = [
             FaultKind::Output,
             FaultKind::Transfer,
@@ -257,7 +259,7 @@ impl SaEdit<'_> {
         for k in 0..kinds.len() {
             let kind = kinds[(first + k) % kinds.len()];
             let in_scope: Vec<usize> = (0..self.edges.len())
-                .filter(|&e| scope.contains(&self.edges[e].0))
+                .filter(|&e| in_scope_state[self.edges[e].0 as usize])
                 .collect();
             match kind {
                 FaultKind::Output => {
@@ -266,7 +268,7 @@ impl SaEdit<'_> {
                     let mut cands = Vec::new();
                     for &e in &in_scope {
                         let (p, l, _) = self.edges[e];
-                        let outs = self.outputs_of(p);
+                        let outs = outs_cache[p as usize].clone();
                         if self.is_output(l) {
                             let fresh: Vec<LabelId> = all_outputs
                                 .iter()
@@ -278,10 +280,7 @@ impl SaEdit<'_> {
                             }
                         } else if l == self.delta()
                             && !all_outputs.is_empty()
-                            && !self
-                                .edges
-                                .iter()
-                                .any(|&(s, m, t)| m == self.delta() && t == p && s != p)
+                            && !delta_from_elsewhere[p as usize]
                         {
                             cands.push(e);
                         }
@@ -293,7 +292,16 @@ impl SaEdit<'_> {
                     let (p, l, t) = self.edges[e];
                     let old = self.label(l);
                     if l == self.delta() {
-                        let y = *rng.pick(&all_outputs);
+                        let outs = outs_cache[p as usize].clone();
+                        let fresh: Vec<LabelId> = all_outputs
+                            .iter()
+                            .copied()
+                            .filter(|o| !outs.contains(o))
+                            .collect();
+                        if fresh.is_empty() {
+                            continue;
+                        }
+                        let y = *rng.pick(&fresh);
                         let t2 = rng.below(n as usize) as u32;
                         self.edges[e] = (p, y, t2);
                         return Some((
@@ -306,14 +314,14 @@ impl SaEdit<'_> {
                             ),
                         ));
                     }
-                    let outs = self.outputs_of(p);
+                    let outs = outs_cache[p as usize].clone();
                     let mut options: Vec<Option<LabelId>> = all_outputs
                         .iter()
                         .copied()
                         .filter(|o| !outs.contains(o))
                         .map(Some)
                         .collect();
-                    if outs.len() == 1 && !self.quiescent(p) {
+                    if outs.len() == 1 && !quiet[p as usize] {
                         options.push(None);
                     }
                     if options.is_empty() {
@@ -345,14 +353,14 @@ impl SaEdit<'_> {
                     }
                 }
                 FaultKind::Transfer => {
-                    let quiet = self.quiescent_states();
+                    let quiet_states: Vec<u32> = (0..n).filter(|&q| quiet[q as usize]).collect();
                     let cands: Vec<usize> = in_scope
                         .iter()
                         .copied()
                         .filter(|&e| {
                             let (_, l, t) = self.edges[e];
                             if l == self.delta() {
-                                quiet.iter().any(|&q| q != t)
+                                quiet_states.iter().any(|&q| q != t)
                             } else {
                                 n > 1
                             }
@@ -364,7 +372,7 @@ impl SaEdit<'_> {
                     let e = *rng.pick(&cands);
                     let (p, l, t) = self.edges[e];
                     let targets: Vec<u32> = if l == self.delta() {
-                        quiet.iter().copied().filter(|&q| q != t).collect()
+                        quiet_states.iter().copied().filter(|&q| q != t).collect()
                     } else {
                         (0..n).filter(|&q| q != t).collect()
                     };
@@ -385,7 +393,7 @@ impl SaEdit<'_> {
                     let cands: Vec<(u32, LabelId)> = scope
                         .iter()
                         .flat_map(|&p| {
-                            let outs = self.outputs_of(p);
+                            let outs = outs_cache[p as usize].clone();
                             let ok = !outs.is_empty();
                             all_outputs
                                 .iter()
@@ -416,7 +424,7 @@ impl SaEdit<'_> {
                         .copied()
                         .filter(|&e| {
                             let (p, l, _) = self.edges[e];
-                            self.is_output(l) && self.outputs_of(p).len() >= 2
+                            self.is_output(l) && outs_cache[p as usize].clone().len() >= 2
                         })
                         .collect();
                     if cands.is_empty() {
@@ -441,13 +449,17 @@ impl SaEdit<'_> {
 }
 
 /// Reachable states of a transition list, from `initial`.
-fn reachable(n: usize, initial: u32, edges: impl Iterator<Item = (u32, u32)> + Clone) -> Vec<bool> {
+fn reachable(n: usize, initial: u32, edges: impl Iterator<Item = (u32, u32)>) -> Vec<bool> {
+    let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (s, t) in edges {
+        succ[s as usize].push(t);
+    }
     let mut seen = vec![false; n];
     seen[initial as usize] = true;
     let mut stack = vec![initial];
     while let Some(p) = stack.pop() {
-        for (s, t) in edges.clone() {
-            if s == p && !seen[t as usize] {
+        for &t in &succ[p as usize] {
+            if !seen[t as usize] {
                 seen[t as usize] = true;
                 stack.push(t);
             }
@@ -582,7 +594,7 @@ fn mutate_mealy(
                   rng: &mut SplitMix64|
      -> Option<(FaultKind, String)> {
         let cands: Vec<usize> = (0..edges.len())
-            .filter(|&e| scope.contains(&edges[e].0))
+            .filter(|&e| scope.len() == names.len() || scope.contains(&edges[e].0))
             .collect();
         if cands.is_empty() {
             return None;
@@ -838,6 +850,39 @@ mod tests {
             assert_eq!(sig(&ms), sig(&again));
             let other = mutants(&model, &MutateOptions { seed: 12, ..opts }).unwrap();
             assert_ne!(sig(&ms), sig(&other));
+        }
+    }
+
+    /// Determinised LTSs have states with both quiescence and outputs (a set with a quiescent
+    /// member); mutants of them stay deterministic suspension automata.
+    #[test]
+    fn mutants_of_determinised_lts() {
+        let lts = crate::model::lts_from_marked(
+            "v",
+            5,
+            &[
+                (0, "?coin", 1),
+                (1, "tau", 2),
+                (1, "tau", 3),
+                (2, "?button", 4),
+                (3, "!refund", 0),
+                (4, "!coffee", 0),
+                (4, "!tea", 0),
+            ],
+        )
+        .unwrap();
+        let model = mutable_model(&Model::Lts(lts), "v").unwrap();
+        for seed in 0..20 {
+            let ms = mutants(
+                &model,
+                &MutateOptions {
+                    count: 30,
+                    bound: SizeBound::Extra(2),
+                    seed,
+                },
+            )
+            .unwrap();
+            assert!(ms.len() >= 15, "seed {seed}: {}", ms.len());
         }
     }
 

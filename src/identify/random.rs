@@ -90,3 +90,58 @@ pub fn random_suspension(
     )
     .expect("generated automata are valid suspension automata")
 }
+
+/// A random suspension automaton shaped like an embedded Mealy machine with some output
+/// nondeterminism (van den Bos Sec. 3.7.1): half of the states are input states (every input
+/// enabled, as in an embedded complete Mealy machine, plus a quiescence self-loop), the others output
+/// states with one output (probability 3/4) or two, all targets uniformly random.
+pub fn random_io_suspension(
+    seed: u64,
+    n: usize,
+    inputs: usize,
+    outputs: usize,
+) -> SuspensionAutomaton {
+    let mut rng = SplitMix::new(seed ^ 0x5EED);
+    let mut alphabet = Alphabet::new();
+    let ins: Vec<LabelId> = (0..inputs.max(1))
+        .map(|i| {
+            alphabet
+                .add(&format!("a{i}"), LabelKind::Input)
+                .expect("fresh label")
+        })
+        .collect();
+    let outs: Vec<LabelId> = (0..outputs.max(1))
+        .map(|i| {
+            alphabet
+                .add(&format!("x{i}"), LabelKind::Output)
+                .expect("fresh label")
+        })
+        .collect();
+    let delta = alphabet.set_quiescence("delta").expect("fresh label");
+    let mut triples = Vec::new();
+    for s in 0..n {
+        let q = StateId(s as u32);
+        if rng.below(2) == 0 {
+            for &a in &ins {
+                triples.push((q, a, StateId(rng.below(n) as u32)));
+            }
+            triples.push((q, delta, q));
+        } else {
+            let k = if rng.below(4) < 3 { 1 } else { 2 };
+            let first = rng.below(outs.len());
+            for j in 0..k.min(outs.len()) {
+                let x = outs[(first + j) % outs.len()];
+                triples.push((q, x, StateId(rng.below(n) as u32)));
+            }
+        }
+    }
+    let names = (0..n).map(|i| format!("s{i}")).collect();
+    SuspensionAutomaton::new(
+        format!("random-io{seed}"),
+        alphabet,
+        names,
+        StateId(0),
+        triples,
+    )
+    .expect("generated automata are valid suspension automata")
+}

@@ -16,7 +16,9 @@
 //! parallel LCA search) and applied in order. A leaf's candidates are the output split, then input
 //! splits in label order; the first candidate whose labels are injective (Def. 3.34) is taken, and
 //! leaves without one wait for later rounds. Only when a round finds no injective split anywhere
-//! are the first candidates of all waiting leaves applied. By Theorem 3.36, when all state pairs
+//! are the first candidates of all waiting leaves applied (also when more than 256 leaves wait and
+//! fewer than one in 16 found an injective split, which bounds the number of rounds on large
+//! automata). By Theorem 3.36, when all state pairs
 //! are incompatible and an adaptive distinguishing graph exists, every round finds an injective
 //! split, so Algorithm 5 then yields one. Among several LCAs we take one whose own split was
 //! injective, then the oldest.
@@ -32,6 +34,10 @@ use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// Number of waiting leaves beyond which rounds with few injective splits also apply the
+/// waiting leaves' first splits (small automata, where Theorem 3.36 is tested, never reach it).
+const LARGE_WAITING: usize = 256;
 
 /// Default limit on splitting-graph nodes.
 pub const DEFAULT_SPLIT_BUDGET: usize = 2_000_000;
@@ -210,13 +216,13 @@ impl SplittingGraph {
                 .collect();
             let mut waiting = Vec::new();
             let mut fresh = Vec::new();
-            let mut progressed = false;
+            let mut progressed = 0usize;
             let mut firsts = Vec::new();
             for (&l, (chosen, first)) in pending.iter().zip(candidates) {
                 match chosen {
                     Some(split) => {
                         g.apply(compat, l, split, &mut fresh, options.node_budget)?;
-                        progressed = true;
+                        progressed += 1;
                     }
                     None => {
                         waiting.push(l);
@@ -224,7 +230,11 @@ impl SplittingGraph {
                     }
                 }
             }
-            if !progressed {
+            // Waiting leaves are re-examined every round; when few injective splits remain
+            // among many waiting leaves, split the waiting ones too, which bounds the rounds.
+            let starving = waiting.len() > LARGE_WAITING && progressed * 16 < waiting.len();
+            if progressed == 0 || starving {
+                let mut progressed = progressed > 0;
                 let mut still = Vec::new();
                 for (l, first) in waiting.into_iter().zip(firsts) {
                     match first {

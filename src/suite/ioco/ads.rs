@@ -33,7 +33,7 @@
 
 use super::conjunction::{Conjunction, canonical_form, conjunction, names};
 use super::pairs::PairAnalysis;
-use super::plan::{Move, Plan, Target};
+use super::plan::{Move, Plan, Target, traces_then_experiments};
 use super::{Budget, IocoSuiteError, access::reachable_states};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
@@ -148,50 +148,8 @@ impl AdsBuilder<'_> {
             }
             experiments.insert(q, de);
         }
-        // Extension: node (q, d) for d labels after the access sequence.
-        let mut level: HashMap<StateId, Target> = HashMap::new();
-        for d in (0..=k).rev() {
-            let mut this = HashMap::new();
-            for &q in &reachable {
-                let mut moves = Vec::new();
-                if d < k {
-                    let mut branches = Vec::new();
-                    for &(l, t) in a.enabled(q) {
-                        let child = level
-                            .get(&t)
-                            .copied()
-                            .unwrap_or(Target::Verdict(Verdict::Pass));
-                        if a.alphabet.is_output(l) {
-                            branches.push((l, child));
-                        } else if matches!(child, Target::Node(_)) {
-                            moves.push(Move::Send {
-                                input: l,
-                                then: child,
-                            });
-                        }
-                    }
-                    moves.insert(
-                        0,
-                        Move::Observe {
-                            branches,
-                            otherwise: Verdict::Pass,
-                        },
-                    );
-                }
-                for e in &experiments[&q] {
-                    if let Target::Node(id) = e {
-                        moves.push(Move::Enter(*id));
-                    }
-                }
-                let t = if moves.is_empty() {
-                    Target::Verdict(Verdict::Pass)
-                } else {
-                    Target::Node(plan.push(moves))
-                };
-                this.insert(q, t);
-            }
-            level = this;
-        }
+        // Extension: every trace of up to k labels after the access sequence, then the experiments.
+        let level = traces_then_experiments(plan, a, &reachable, k, &experiments);
         // Access sequences: a chain per state; an allowed output other than the intended one is
         // `retry` (Sec. 2.7.4), a disallowed one `fail`.
         let mut roots = Vec::new();

@@ -14,11 +14,10 @@
 
 use super::conjunction::{Conjunction, canonical_form, conjunction, names};
 use super::pairs::PairAnalysis;
-use super::plan::{Move, Plan, Target};
+use super::plan::{Plan, Target, traces_then_experiments};
 use super::unconditional::unconditional_plan;
 use super::{Budget, IocoSuiteError, access::reachable_states};
 use crate::model::{StateId, SuspensionAutomaton};
-use crate::suite::Verdict;
 use std::collections::{BTreeSet, HashMap};
 
 /// Builds `T(S, n)` plans.
@@ -102,49 +101,7 @@ impl<'a> CompleteBuilder<'a> {
         }
         // P+(A, n) followed by the experiments: node (q, d) for traces of length d reaching q.
         let n = self.n;
-        let mut level: HashMap<StateId, Target> = HashMap::new();
-        for d in (0..=n).rev() {
-            let mut this: HashMap<StateId, Target> = HashMap::new();
-            for &q in &reachable {
-                let mut moves = Vec::new();
-                if d < n {
-                    let mut branches = Vec::new();
-                    for &(l, t) in a.enabled(q) {
-                        let child = level
-                            .get(&t)
-                            .copied()
-                            .unwrap_or(Target::Verdict(Verdict::Pass));
-                        if a.alphabet.is_output(l) {
-                            branches.push((l, child));
-                        } else if matches!(child, Target::Node(_)) {
-                            moves.push(Move::Send {
-                                input: l,
-                                then: child,
-                            });
-                        }
-                    }
-                    moves.insert(
-                        0,
-                        Move::Observe {
-                            branches,
-                            otherwise: Verdict::Pass,
-                        },
-                    );
-                }
-                for e in &experiments[&q] {
-                    if let Target::Node(id) = e {
-                        moves.push(Move::Enter(*id));
-                    }
-                }
-                let t = if moves.is_empty() {
-                    Target::Verdict(Verdict::Pass)
-                } else {
-                    Target::Node(plan.push(moves))
-                };
-                this.insert(q, t);
-            }
-            level = this;
-        }
+        let level = traces_then_experiments(plan, a, &reachable, n, &experiments);
         let root = level[&a.initial()];
         self.stack.pop();
         self.memo.insert(key, root);

@@ -370,3 +370,60 @@ impl Builder<'_> {
         Next::Node((self.post.len() - 1) as u32)
     }
 }
+
+/// The plan nodes for "every trace of at most `depth` labels, then the experiments of the state
+/// reached": node `(q, d)` observes every output of `q` (continuing at `(q', d+1)`), may send
+/// every input of `q`, and may enter each experiment of `q`; at depth `depth` only the
+/// experiments remain. Returns the nodes of depth 0 by state.
+pub(crate) fn traces_then_experiments(
+    plan: &mut Plan,
+    a: &SuspensionAutomaton,
+    reachable: &[StateId],
+    depth: usize,
+    experiments: &HashMap<StateId, Vec<Target>>,
+) -> HashMap<StateId, Target> {
+    let mut level: HashMap<StateId, Target> = HashMap::new();
+    for d in (0..=depth).rev() {
+        let mut this = HashMap::new();
+        for &q in reachable {
+            let mut moves = Vec::new();
+            if d < depth {
+                let mut branches = Vec::new();
+                for &(l, t) in a.enabled(q) {
+                    let child = level
+                        .get(&t)
+                        .copied()
+                        .unwrap_or(Target::Verdict(Verdict::Pass));
+                    if a.alphabet.is_output(l) {
+                        branches.push((l, child));
+                    } else if matches!(child, Target::Node(_)) {
+                        moves.push(Move::Send {
+                            input: l,
+                            then: child,
+                        });
+                    }
+                }
+                moves.insert(
+                    0,
+                    Move::Observe {
+                        branches,
+                        otherwise: Verdict::Pass,
+                    },
+                );
+            }
+            for e in &experiments[&q] {
+                if let Target::Node(id) = e {
+                    moves.push(Move::Enter(*id));
+                }
+            }
+            let t = if moves.is_empty() {
+                Target::Verdict(Verdict::Pass)
+            } else {
+                Target::Node(plan.push(moves))
+            };
+            this.insert(q, t);
+        }
+        level = this;
+    }
+    level
+}

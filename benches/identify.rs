@@ -1,0 +1,209 @@
+//! Benchmark of state identification for suspension automata: compatibility (S‖S + Algorithm 2),
+//! splitting graph (Algorithms 3-4), adaptive distinguishing graph (Algorithm 5) and top-up, on
+//! seeded random suspension automata and, when `/work/shared/models` exists, on Mealy benchmark
+//! models embedded as suspension automata with a subalphabet and some inputs hidden (τ) to create
+//! output nondeterminism (as van den Bos Sec. 3.7.1 does for the ESM).
+//!
+//! Run with `cargo bench --bench identify` (add model names or `random` to restrict). Prints one
+//! table row per model: states, transitions, seconds and peak resident memory (MB) per phase.
+//! Peak memory is reset before each phase via `/proc/self/clear_refs` (Linux), so each figure is
+//! the high-water mark of that phase, including what earlier phases still hold.
+
+use ncomplete::analysis::{Compatibility, Preference};
+use ncomplete::identify::SplitOptions;
+use ncomplete::identify::random::{random_io_suspension, random_suspension};
+use ncomplete::identify::{AdaptiveIdentification, SplittingGraph, adaptive_graph};
+use ncomplete::model::{
+    Interner, LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions,
+    lts_to_suspension, mealy_to_lts,
+};
+use std::time::Instant;
+
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn peak_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn phase<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    reset_peak();
+    let t = Instant::now();
+    let v = f();
+    (v, t.elapsed().as_secs_f64(), peak_mb())
+}
+
+fn run(name: &str, sa: &SuspensionAutomaton) {
+    let (c, t1, m1) = phase(|| Compatibility::compute(sa));
+    eprintln!("{name}: compatibility {t1:.3} s");
+    let options = SplitOptions {
+        node_budget: 20_000,
+        ..SplitOptions::default()
+    };
+    let (g, t2, m2) = phase(|| SplittingGraph::build_with(sa, &c, options));
+    eprintln!("{name}: splitting graph {t2:.3} s");
+    let g = match g {
+        Ok(g) => g,
+        Err(e) => {
+            println!(
+                "{name:<28} {:>7} {:>8}  splitting graph: {e}",
+                sa.num_states(),
+                sa.num_transitions()
+            );
+            return;
+        }
+    };
+    let (adg, t3, m3) = phase(|| adaptive_graph(sa, &c, &g, 5_000_000));
+    let adg = match adg {
+        Ok(a) => a,
+        Err(e) => {
+            println!(
+                "{name:<28} {:>7} {:>8}  ADG: {e}",
+                sa.num_states(),
+                sa.num_transitions()
+            );
+            return;
+        }
+    };
+    eprintln!("{name}: adg {t3:.3} s");
+    let (a, t4, m4) = phase(|| AdaptiveIdentification::top_up(sa, &c, adg, Preference::Outputs));
+    let n = sa.num_states();
+    let ordered = (n * n.saturating_sub(1)).max(1) as f64;
+    let incompatible = (ordered - 2.0 * c.num_compatible_pairs() as f64).max(1.0);
+    let m = a.metrics();
+    println!(
+        "{name:<28} {:>7} {:>8} {:>6.2}% {:>7} {:>5} {:>6.2}% {:>6} | {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} | {:>6.0} {:>6.0} {:>6.0} {:>6.0}",
+        n,
+        sa.num_transitions(),
+        100.0 * 2.0 * c.num_compatible_pairs() as f64 / ordered,
+        g.len(),
+        m.depth,
+        100.0 * 2.0 * m.undistinguished_pairs as f64 / incompatible,
+        a.topups().len(),
+        t1,
+        t2,
+        t3,
+        t4,
+        t1 + t2 + t3 + t4,
+        m1,
+        m2,
+        m3,
+        m4,
+    );
+}
+
+/// The Mealy machine restricted to its first `k` inputs.
+fn subalphabet(m: &Mealy, k: usize) -> Mealy {
+    let mut inputs = Interner::new();
+    for i in m.input_ids().take(k) {
+        inputs.intern(m.inputs.name(i));
+    }
+    let quads: Vec<(StateId, LabelId, LabelId, StateId)> =
+        m.quads().filter(|q| q.1.index() < k).collect();
+    Mealy::new(
+        m.name.clone(),
+        inputs,
+        m.outputs.clone(),
+        m.state_names().to_vec(),
+        m.initial(),
+        &quads,
+    )
+    .expect("a restriction of a valid Mealy machine")
+}
+
+fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAutomaton)> {
+    let model = ncomplete::format::load_model(path, &Default::default()).ok()?;
+    let Model::Mealy(m) = model else { return None };
+    let m = subalphabet(&m, k.min(m.num_inputs()));
+    let hide: Vec<String> = m
+        .input_ids()
+        .take(hidden)
+        .map(|i| m.inputs.name(i).to_owned())
+        .collect();
+    let lts = mealy_to_lts(&m, &hide).ok()?;
+    let sa = lts_to_suspension(&lts, &SuspensionOptions::default()).ok()?;
+    let stem = std::path::Path::new(path)
+        .file_stem()?
+        .to_string_lossy()
+        .into_owned();
+    Some((format!("{stem} I{k} h{hidden}"), sa))
+}
+
+fn main() {
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
+    println!(
+        "{:<28} {:>7} {:>8} {:>7} {:>7} {:>5} {:>7} {:>6} | {:>7} {:>7} {:>7} {:>7} {:>7} | {:>6} {:>6} {:>6} {:>6}",
+        "model",
+        "states",
+        "trans",
+        "compat",
+        "sgnodes",
+        "depth",
+        "undist",
+        "topups",
+        "t_comp",
+        "t_split",
+        "t_adg",
+        "t_top",
+        "t_total",
+        "MB_c",
+        "MB_s",
+        "MB_a",
+        "MB_t"
+    );
+    for (n, seed) in [
+        (100usize, 5u64),
+        (300, 6),
+        (1000, 1),
+        (3000, 3),
+        (10_000, 10),
+    ] {
+        let name = format!("random-io-{n}");
+        if wanted(&name) {
+            let sa = random_io_suspension(seed, n, 4, 6);
+            run(&name, &sa);
+        }
+    }
+    // Dense output nondeterminism (1-3 of 5 outputs per state): overlapping output splits make
+    // the splitting graph grow like S_n (Lemma 3.31); the node budget stops it cleanly.
+    for (n, seed) in [(100usize, 7u64), (300, 8), (1000, 1)] {
+        let name = format!("random-dense-{n}");
+        if wanted(&name) {
+            let sa = random_suspension(seed, n, 3, 4);
+            run(&name, &sa);
+        }
+    }
+    let base = "/work/shared/models";
+    if !std::path::Path::new(base).exists() {
+        return;
+    }
+    let models: [(&str, usize, usize); 6] = [
+        ("automata-wiki/TCP/TCP_Linux_Server.dot", 12, 2),
+        ("automata-wiki/SSH/OpenSSH.dot", 22, 3),
+        ("automata-wiki/ASMLRERS2019/m173.dot", 5, 1),
+        ("automata-wiki/ASMLRERS2019/m182.dot", 4, 1),
+        ("esm/esm.dot", 6, 1),
+        ("esm/esm.dot", 10, 2),
+    ];
+    for (path, k, hidden) in models {
+        let full = format!("{base}/{path}");
+        if !wanted(path) {
+            continue;
+        }
+        match embedded(&full, k, hidden) {
+            Some((name, sa)) => run(&name, &sa),
+            None => println!("{path}: could not be loaded and embedded"),
+        }
+    }
+}
