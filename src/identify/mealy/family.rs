@@ -620,6 +620,19 @@ mod tests {
                 let f = Family::build_adaptive(&m, &tree, &ly, cfg, Some(&weights));
                 assert!(harmonised(&m, &f), "seed {seed} {cfg:?}");
             }
+            // The cost grid of `auto`: extreme top-up and level costs, with and without weights.
+            for (top_up_cost, level_cost) in [(0, 0), (0, 3), (8, 0), (8, 3)] {
+                let cfg = AdaptiveConfig {
+                    candidates: 16,
+                    input_candidates: true,
+                    cost_score: true,
+                    top_up_cost,
+                    level_cost,
+                    ..AdaptiveConfig::default()
+                };
+                let f = Family::build_adaptive(&m, &tree, &ly, cfg, None);
+                assert!(harmonised(&m, &f), "seed {seed} {cfg:?} unweighted");
+            }
         }
     }
 

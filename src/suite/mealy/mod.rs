@@ -186,6 +186,43 @@ pub const HADS_CONFIG: AdaptiveConfig = AdaptiveConfig {
     level_cost: 1,
 };
 
+/// Machines with at most this many transitions get, from `auto`, the hybrid-ADS families of
+/// [`cost_grid`] as further candidates (each is built and streamed once; cheap at this size),
+/// unless their suites are large (see [`AUTO_GRID_BUDGET`]).
+pub const AUTO_GRID_LIMIT: usize = 5_000;
+
+/// The grid is skipped when the suite of `--method hads` (before pruning) times the grid size
+/// exceeds this many symbols (streaming every grid candidate would take too long).
+pub const AUTO_GRID_BUDGET: u64 = 50_000_000;
+
+/// Cost-ranked hybrid-ADS configurations over a grid of top-up and level costs, candidate
+/// counts and input candidates, each with the per-state test weights (`true`) and without.
+/// Every one is a hybrid-ADS family, harmonised by construction.
+fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
+    let mut out = Vec::new();
+    for weighted in [true, false] {
+        for input_candidates in [true, false] {
+            for candidates in [64, 16] {
+                for top_up_cost in [0, 1, 2, 3, 4, 6, 8] {
+                    for level_cost in [0, 1, 2, 3] {
+                        out.push((
+                            AdaptiveConfig {
+                                candidates,
+                                input_candidates,
+                                top_up_cost,
+                                level_cost,
+                                ..HADS_CONFIG
+                            },
+                            weighted,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
 fn auto_family(
     min: &Mealy,
@@ -226,9 +263,26 @@ fn auto_family(
             });
         }
     }
+    let mut adaptive: Vec<(AdaptiveConfig, bool)> =
+        adaptive.into_iter().map(|cfg| (cfg, true)).collect();
+    let grid = cost_grid();
+    let grid_affordable = min.num_states() * min.num_inputs() <= AUTO_GRID_LIMIT && {
+        let probe = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let est = estimate::suite_size(min, access, &probe, opts.extra_states);
+        est.symbols.saturating_mul(grid.len() as u64) <= AUTO_GRID_BUDGET
+    };
+    if grid_affordable {
+        for (cfg, weighted) in grid {
+            if !adaptive.contains(&(cfg, weighted)) {
+                adaptive.push((cfg, weighted));
+            }
+        }
+    }
     let mut cands: Vec<Family> = adaptive
         .par_iter()
-        .map(|&cfg| Family::build_adaptive(min, tree, &ly, cfg, Some(&weights)))
+        .map(|&(cfg, weighted)| {
+            Family::build_adaptive(min, tree, &ly, cfg, weighted.then_some(&weights[..]))
+        })
         .collect();
     cands.extend(
         [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
