@@ -14,5 +14,6 @@ pub mod identify;
 pub mod info;
 pub mod model;
 pub mod render;
+pub mod rng;
 pub mod suite;
 pub use error::{Error, Result};

@@ -4,10 +4,10 @@
 pub mod mutate;
 pub mod plot;
 pub mod report;
-pub mod rng;
+pub use crate::rng;
 
+pub use crate::rng::SplitMix64;
 pub use mutate::{
     FaultKind, Mutant, MutantModel, MutateOptions, SizeBound, mutable_model, mutants, verdict,
     write_mutants,
 };
-pub use rng::SplitMix64;

@@ -10,6 +10,7 @@
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
 use crate::model::{LabelId, Mealy, SuspensionAutomaton};
+use crate::rng::SplitMix64;
 use crate::suite::SuiteModel;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -108,7 +109,7 @@ impl Sut {
                 }
             }
         });
-        let mut rng = SplitMix(options.seed.unwrap_or_else(fresh_seed));
+        let mut rng = SplitMix64::new(options.seed.unwrap_or_else(fresh_seed));
         let quiescence = self.system.quiescence();
         let mut q = self.system.initial();
         let mut buffered: Option<LabelId> = None;
@@ -196,23 +197,6 @@ fn fresh_seed() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (u64::from(std::process::id()) << 32)
-}
-
-/// SplitMix64: a small, good-enough generator for picking branches.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 #[cfg(test)]

@@ -1,31 +1,13 @@
 //! Seeded random suspension automata for property tests and benchmarks: reproducible from the
-//! seed alone (a xorshift generator, no external state), with every state non-blocking.
+//! seed alone (`crate::rng::SplitMix64`, no external state), with every state non-blocking.
 
 use crate::model::{Alphabet, LabelId, LabelKind, StateId, SuspensionAutomaton};
+use crate::rng::SplitMix64;
 
-/// A small deterministic pseudo-random generator (xorshift64*).
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (`bound > 0`).
-    pub fn below(&mut self, bound: usize) -> usize {
-        (self.next_u64() % bound as u64) as usize
-    }
+/// The crate's generator, seeded so that each seed gives the sequence these models were
+/// tuned with.
+fn generator(seed: u64) -> SplitMix64 {
+    SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03)
 }
 
 /// A random suspension automaton with `n` states, `inputs` inputs `a0..` and `outputs` outputs
@@ -37,7 +19,7 @@ pub fn random_suspension(
     inputs: usize,
     outputs: usize,
 ) -> SuspensionAutomaton {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = generator(seed);
     let mut alphabet = Alphabet::new();
     let ins: Vec<LabelId> = (0..inputs)
         .map(|i| {
@@ -101,7 +83,7 @@ pub fn random_io_suspension(
     inputs: usize,
     outputs: usize,
 ) -> SuspensionAutomaton {
-    let mut rng = SplitMix::new(seed ^ 0x5EED);
+    let mut rng = generator(seed ^ 0x5EED);
     let mut alphabet = Alphabet::new();
     let ins: Vec<LabelId> = (0..inputs.max(1))
         .map(|i| {

@@ -1,5 +1,6 @@
 //! A small deterministic pseudo-random generator (SplitMix64, Steele, Lea and Flood 2014), so that
-//! the same seed gives the same mutants on every platform without a `rand` dependency.
+//! the same seed gives the same mutants, random models and simulated choices on every platform
+//! without a `rand` dependency. The one generator of the crate.
 
 /// The SplitMix64 generator.
 #[derive(Clone, Debug)]
