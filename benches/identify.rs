@@ -1,10 +1,12 @@
 //! Benchmark of state identification for suspension automata: compatibility (S‖S + Algorithm 2),
 //! splitting graph (Algorithms 3-4), adaptive distinguishing graph (Algorithm 5) and top-up, on
-//! seeded random suspension automata and, when `/work/shared/models` exists, on Mealy benchmark
-//! models embedded as suspension automata with a subalphabet and some inputs hidden (τ) to create
-//! output nondeterminism (as van den Bos Sec. 3.7.1 does for the ESM).
+//! seeded random suspension automata and, when `../shared/models` (or `$NCOMPLETE_SHARED`)
+//! exists, on Mealy benchmark models embedded as suspension automata with a subalphabet and some
+//! inputs hidden (τ) to create output nondeterminism (van den Bos Sec. 3.7.1 restricts the ESM to
+//! subalphabets too).
 //!
-//! Run with `cargo bench --bench identify` (add model names or `random` to restrict). Prints one
+//! Run with `cargo bench --bench identify` (add parts of model names, `random` or `shared` to
+//! restrict). Prints one
 //! table row per model: states, transitions, seconds and peak resident memory (MB) per phase.
 //! Peak memory is reset before each phase via `/proc/self/clear_refs` (Linux), so each figure is
 //! the high-water mark of that phase, including what earlier phases still hold.
@@ -44,7 +46,7 @@ fn run(name: &str, sa: &SuspensionAutomaton) {
     let (c, t1, m1) = phase(|| Compatibility::compute(sa));
     eprintln!("{name}: compatibility {t1:.3} s");
     let options = SplitOptions {
-        node_budget: 20_000,
+        node_budget: 300_000,
         ..SplitOptions::default()
     };
     let (g, t2, m2) = phase(|| SplittingGraph::build_with(sa, &c, options));
@@ -86,7 +88,7 @@ fn run(name: &str, sa: &SuspensionAutomaton) {
         g.len(),
         m.depth,
         100.0 * 2.0 * m.undistinguished_pairs as f64 / incompatible,
-        a.topups().len(),
+        a.num_topups(),
         t1,
         t2,
         t3,
@@ -122,6 +124,26 @@ fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAu
     let model = ncomplete::format::load_model(path, &Default::default()).ok()?;
     let Model::Mealy(m) = model else { return None };
     let m = subalphabet(&m, k.min(m.num_inputs()));
+    // An output named like an input (OpenSSH's DISCONNECT) gets a suffix: LTS labels are one
+    // alphabet.
+    let mut outputs = Interner::new();
+    for o in m.outputs.names() {
+        if m.inputs.get(o).is_some() {
+            outputs.intern(&format!("{o}_out"));
+        } else {
+            outputs.intern(o);
+        }
+    }
+    let quads: Vec<(StateId, LabelId, LabelId, StateId)> = m.quads().collect();
+    let m = Mealy::new(
+        m.name.clone(),
+        m.inputs.clone(),
+        outputs,
+        m.state_names().to_vec(),
+        m.initial(),
+        &quads,
+    )
+    .ok()?;
     let hide: Vec<String> = m
         .input_ids()
         .take(hidden)
@@ -184,26 +206,44 @@ fn main() {
             run(&name, &sa);
         }
     }
-    let base = "/work/shared/models";
-    if !std::path::Path::new(base).exists() {
+    let Some(base) = shared_models() else {
+        println!("(../shared/models not found: Mealy benchmark embeddings skipped)");
         return;
-    }
-    let models: [(&str, usize, usize); 6] = [
+    };
+    // (file, inputs kept, inputs hidden): the first `k` inputs, of which the first `h` become τ.
+    let models: [(&str, usize, usize); 13] = [
+        ("automata-wiki/TCP/TCP_Linux_Server.dot", 12, 1),
         ("automata-wiki/TCP/TCP_Linux_Server.dot", 12, 2),
-        ("automata-wiki/SSH/OpenSSH.dot", 22, 3),
-        ("automata-wiki/ASMLRERS2019/m173.dot", 5, 1),
-        ("automata-wiki/ASMLRERS2019/m182.dot", 4, 1),
-        ("esm/esm.dot", 6, 1),
+        ("automata-wiki/TCP/TCP_Linux_Server.dot", 12, 3),
+        ("automata-wiki/SSH/OpenSSH.dot", 22, 1),
+        ("automata-wiki/SSH/BitVise.dot", 13, 1),
+        ("automata-wiki/ASMLRERS2019/m173.dot", 15, 1),
+        ("automata-wiki/ASMLRERS2019/m173.dot", 27, 1),
+        ("automata-wiki/ASMLRERS2019/m182.dot", 20, 1),
+        ("automata-wiki/ASMLRERS2019/m182.dot", 40, 1),
+        ("esm/esm.dot", 40, 1),
+        ("esm/esm.dot", 50, 1),
+        ("esm/esm.dot", 60, 1),
         ("esm/esm.dot", 10, 2),
     ];
     for (path, k, hidden) in models {
-        let full = format!("{base}/{path}");
-        if !wanted(path) {
+        let full = base.join(path);
+        if !wanted(path) && !filter.iter().any(|f| f == "shared") {
             continue;
         }
-        match embedded(&full, k, hidden) {
+        match embedded(&full.to_string_lossy(), k, hidden) {
             Some((name, sa)) => run(&name, &sa),
             None => println!("{path}: could not be loaded and embedded"),
         }
     }
+}
+
+/// `$NCOMPLETE_SHARED`, or `../shared/models` next to the project.
+fn shared_models() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("NCOMPLETE_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models")
+        });
+    dir.is_dir().then_some(dir)
 }

@@ -490,6 +490,16 @@ struct DistinguishArgs {
     /// Largest number of splitting-graph nodes before giving up.
     #[arg(long, value_name = "N", default_value_t = ncomplete::identify::splitting_graph::DEFAULT_SPLIT_BUDGET)]
     max_nodes: usize,
+    /// Where a split on input `a` puts the states that do not enable `a`: a child of their own,
+    /// or every child (line 17 of van den Bos' Algorithm 4; can make the graph much larger).
+    #[arg(long, value_name = "separate|copy", default_value = "separate")]
+    input_splits: InputSplitArg,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum InputSplitArg {
+    Separate,
+    Copy,
 }
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -499,7 +509,7 @@ enum PreferArg {
 }
 
 fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
-    use ncomplete::identify::{self, DistinguishOptions, Preference, SplitOptions};
+    use ncomplete::identify::{self, DistinguishOptions, InputSplitRule, Preference, SplitOptions};
     let model = a.model_args.load(&a.model, quiet)?;
     let sa = identify::report::suspension_of(&model).map_err(|source| Error::Model {
         path: a.model.clone(),
@@ -512,6 +522,10 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
         },
         split: SplitOptions {
             node_budget: a.max_nodes,
+            input_rule: match a.input_splits {
+                InputSplitArg::Separate => InputSplitRule::SeparateChild,
+                InputSplitArg::Copy => InputSplitRule::CopyNonEnabling,
+            },
             ..SplitOptions::default()
         },
     };

@@ -12,24 +12,31 @@ fn ncomplete(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn reports_table_3_2_metrics_of_fig_3_1() {
-    let out = ncomplete(&[
-        "distinguish",
-        "models/vdbos_fig3_1.aut",
-        "--json",
-        "--quiet",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["states"], 4);
-    assert_eq!(v["compatible_pairs"], 2);
-    assert_eq!(v["splitting_graph_nodes"], 8);
-    assert_eq!(v["adg_depth"], 4);
-    assert_eq!(v["undistinguished_pairs"], 0);
-    assert_eq!(v["topups"], 0);
+    // Fig. 3.6 has 8 nodes (Algorithm 4 copies state 3 into both children of {1, 2, 3}); the
+    // default gives 3 a child of its own.
+    for (rule, nodes) in [("copy", 8), ("separate", 7)] {
+        let out = ncomplete(&[
+            "distinguish",
+            "models/vdbos_fig3_1.aut",
+            "--json",
+            "--quiet",
+            "--input-splits",
+            rule,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["states"], 4);
+        assert_eq!(v["compatible_pairs"], 2);
+        assert_eq!(v["splitting_graph_nodes"], nodes);
+        assert_eq!(v["adg_depth"], 4);
+        assert_eq!(v["undistinguished_pairs"], 0);
+        assert_eq!(v["topups"], 0);
+        assert_eq!(v["topup_nodes"], 0);
+    }
 }
 
 #[test]
@@ -39,16 +46,21 @@ fn writes_reproducible_suite_and_dot_files() {
     let suite = dir.join("s.json");
     let dot = dir.join("g.dot");
     let mut texts = Vec::new();
-    for _ in 0..2 {
-        let out = ncomplete(&[
-            "distinguish",
-            "models/TCP_Linux_Client.dot",
-            "--quiet",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--dot",
-            dot.to_str().unwrap(),
-        ]);
+    for threads in ["1", "4"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+            .args([
+                "distinguish",
+                "models/TCP_Linux_Client.dot",
+                "--quiet",
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dot",
+                dot.to_str().unwrap(),
+            ])
+            .env("RAYON_NUM_THREADS", threads)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("the binary runs");
         assert!(
             out.status.success(),
             "{}",

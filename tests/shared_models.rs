@@ -227,3 +227,39 @@ fn van_den_bos_figure_3_1_facts() {
     assert_eq!(after(&[1, 4], y), [1, 2]);
     assert_eq!(l.num_transitions(), 7);
 }
+
+/// TCP_Linux_Server with its first two inputs hidden as τ (2,442 states, most of them
+/// output-pending): the splitting graph that copies non-enabling states into every child of an
+/// input split (Algorithm 4, line 17) grows beyond reach; the default rule completes it small.
+#[test]
+fn tcp_server_with_hidden_inputs_gets_a_small_complete_splitting_graph() {
+    use ncomplete::analysis::Compatibility;
+    use ncomplete::identify::{SplitOptions, SplittingGraph};
+    use ncomplete::model::{SuspensionOptions, lts_to_suspension, mealy_to_lts};
+    let Some(dir) = shared_models() else {
+        return;
+    };
+    let path = dir.join("automata-wiki/TCP/TCP_Linux_Server.dot");
+    if !path.exists() {
+        return;
+    }
+    let Model::Mealy(m) = load(&path.to_string_lossy()) else {
+        panic!("TCP_Linux_Server is a Mealy machine");
+    };
+    let hidden: Vec<String> = m
+        .input_ids()
+        .take(2)
+        .map(|i| m.inputs.name(i).to_owned())
+        .collect();
+    let lts = mealy_to_lts(&m, &hidden).unwrap();
+    let sa = lts_to_suspension(&lts, &SuspensionOptions::default()).unwrap();
+    assert_eq!(sa.num_states(), 2442);
+    let c = Compatibility::compute(&sa);
+    let options = SplitOptions {
+        node_budget: 20_000,
+        ..SplitOptions::default()
+    };
+    let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
+    assert!(g.is_complete(&c));
+    assert!(g.len() < 10_000, "{} nodes", g.len());
+}

@@ -24,6 +24,8 @@ use std::sync::atomic::Ordering::Relaxed;
 
 const INVALID: u32 = 1 << 31;
 const COMPATIBLE: u32 = u32::MAX;
+/// Sets at least this large are checked for pairwise compatibility in parallel.
+const PARALLEL_SET: usize = 1024;
 
 /// Which move to take from an incompatible pair when both an input and waiting for outputs
 /// distinguish it.
@@ -399,11 +401,29 @@ impl Compatibility {
     }
 
     /// Whether all states of `set` are pairwise compatible (`⋈(P)` in the thesis).
+    ///
+    /// For a sorted set, pairs are read row by row (`r` fixed, `q < r` increasing), which walks
+    /// the pair table in address order; large sets are checked in parallel.
     pub fn pairwise_compatible(&self, set: &[StateId]) -> bool {
-        set.iter().enumerate().all(|(i, &q)| {
-            let deg = self.partners(q).len();
-            deg + 1 >= set.len() && set[i + 1..].iter().all(|&r| self.compatible(q, r))
-        })
+        if set.iter().any(|&q| self.partners(q).len() + 1 < set.len()) {
+            return false;
+        }
+        if !set.windows(2).all(|w| w[0] < w[1]) {
+            return set
+                .iter()
+                .enumerate()
+                .all(|(i, &q)| set[i + 1..].iter().all(|&r| self.compatible(q, r)));
+        }
+        let row_ok = |j: usize| {
+            let r = set[j].index();
+            let row = &self.slots[r * r.saturating_sub(1) / 2..];
+            set[..j].iter().all(|q| row[q.index()] == COMPATIBLE)
+        };
+        if set.len() >= PARALLEL_SET {
+            (1..set.len()).into_par_iter().all(row_ok)
+        } else {
+            (1..set.len()).all(row_ok)
+        }
     }
 
     /// A winning move of the tester from the incompatible pair `{q, r}` whose successors have a

@@ -24,7 +24,8 @@ use super::splitting_graph::{SplittingGraph, Witness};
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Largest current set for which several LCAs are ranked by injectivity (quadratic in the set).
 const LCA_SCORING_LIMIT: usize = 4096;
@@ -58,12 +59,28 @@ struct Builder<'a> {
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     graph: &'a SplittingGraph,
+    /// `⋈(P)` of the large current sets seen so far (quadratic to decide, and a set recurs with
+    /// every witness position it is reached at).
+    pairwise: RefCell<HashMap<Vec<StateId>, bool>>,
 }
+
+/// Current sets at least this large have their pairwise compatibility remembered.
+const REMEMBERED_SET: usize = 64;
 
 impl Builder<'_> {
     /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`).
     fn resolve(&self, states: Vec<StateId>, witness: Option<u32>) -> Key {
-        if self.compat.pairwise_compatible(&states) {
+        let compatible = if states.len() < REMEMBERED_SET {
+            self.compat.pairwise_compatible(&states)
+        } else {
+            let known = self.pairwise.borrow().get(&states).copied();
+            known.unwrap_or_else(|| {
+                let c = self.compat.pairwise_compatible(&states);
+                self.pairwise.borrow_mut().insert(states.clone(), c);
+                c
+            })
+        };
+        if compatible {
             return Key {
                 states,
                 witness: None,
@@ -144,6 +161,17 @@ impl Builder<'_> {
     }
 }
 
+/// The pairwise graph of an undistinguished (hence incompatible) pair.
+fn pairwise(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    q: StateId,
+    r: StateId,
+    preference: Preference,
+) -> Experiment {
+    pairwise_graph(sa, compat, q, r, preference).expect("undistinguished pairs are incompatible")
+}
+
 /// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
 /// (Algorithm 5), with at most `budget` nodes.
 pub fn adaptive_graph(
@@ -152,7 +180,12 @@ pub fn adaptive_graph(
     graph: &SplittingGraph,
     budget: usize,
 ) -> Result<Experiment, IdentifyError> {
-    let b = Builder { sa, compat, graph };
+    let b = Builder {
+        sa,
+        compat,
+        graph,
+        pairwise: RefCell::new(HashMap::new()),
+    };
     let root = b.resolve(sa.states().collect(), None);
     let mut count = 0usize;
     let mut over = false;
@@ -222,7 +255,46 @@ struct Analysis<'a> {
     compat: &'a Compatibility,
     adg: &'a Experiment,
     memo: HashMap<(u32, Origins), (f64, f64, f64)>,
-    undistinguished: HashSet<(StateId, StateId)>,
+    undistinguished: PairSet,
+}
+
+/// A set of unordered pairs of distinct states, one bit per pair.
+struct PairSet {
+    bits: Vec<u64>,
+}
+
+impl PairSet {
+    fn new(n: usize) -> PairSet {
+        PairSet {
+            bits: vec![0; (n * n.saturating_sub(1) / 2).div_ceil(64)],
+        }
+    }
+
+    fn insert(&mut self, p: StateId, q: StateId) {
+        let (a, b) = if p < q {
+            (p.index(), q.index())
+        } else {
+            (q.index(), p.index())
+        };
+        let k = b * (b - 1) / 2 + a;
+        self.bits[k / 64] |= 1 << (k % 64);
+    }
+
+    /// The pairs `(q, r)`, `q < r`, sorted.
+    fn into_sorted(self, n: usize) -> Vec<(StateId, StateId)> {
+        let mut out = Vec::new();
+        for r in 1..n {
+            let base = r * (r - 1) / 2;
+            for q in 0..r {
+                let k = base + q;
+                if self.bits[k / 64] >> (k % 64) & 1 == 1 {
+                    out.push((StateId(q as u32), StateId(r as u32)));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
 }
 
 impl Analysis<'_> {
@@ -230,8 +302,7 @@ impl Analysis<'_> {
         for &(p, _) in a {
             for &(q, _) in b {
                 if p != q && !self.compat.compatible(p, q) {
-                    self.undistinguished
-                        .insert(if p < q { (p, q) } else { (q, p) });
+                    self.undistinguished.insert(p, q);
                 }
             }
         }
@@ -318,8 +389,7 @@ impl Analysis<'_> {
         for (i, &(p, _)) in origins.iter().enumerate() {
             for &(q, _) in &origins[i + 1..] {
                 if p != q && !self.compat.compatible(p, q) {
-                    self.undistinguished
-                        .insert(if p < q { (p, q) } else { (q, p) });
+                    self.undistinguished.insert(p, q);
                 }
             }
         }
@@ -329,11 +399,15 @@ impl Analysis<'_> {
 /// The adaptive distinguishing graph with its top-ups: for every state, experiments that together
 /// distinguish it from every incompatible state.
 #[derive(Clone, Debug)]
+///
+/// Top-up graphs are not stored: there can be millions (one per undistinguished pair), and each
+/// follows the winning moves of [`Compatibility`], so [`AdaptiveIdentification::topup`] rebuilds
+/// one in time proportional to its size.
 pub struct AdaptiveIdentification {
     adg: Experiment,
-    topups: Vec<Experiment>,
+    preference: Preference,
     topup_pairs: Vec<(StateId, StateId)>,
-    per_state: Vec<Vec<u32>>,
+    topup_nodes: usize,
     metrics: AdgMetrics,
 }
 
@@ -362,13 +436,11 @@ impl AdaptiveIdentification {
             compat,
             adg: &adg,
             memo: HashMap::new(),
-            undistinguished: HashSet::new(),
+            undistinguished: PairSet::new(sa.num_states()),
         };
         let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
         let (obs, sizes, weighted) = analysis.run(root);
-        let mut topup_pairs: Vec<(StateId, StateId)> =
-            analysis.undistinguished.into_iter().collect();
-        topup_pairs.sort_unstable();
+        let topup_pairs = analysis.undistinguished.into_sorted(sa.num_states());
         let metrics = AdgMetrics {
             nodes: adg.len(),
             depth: adg.depth(),
@@ -377,23 +449,15 @@ impl AdaptiveIdentification {
             weighted_average_leaf_size: weighted,
             undistinguished_pairs: topup_pairs.len(),
         };
-        let topups: Vec<Experiment> = topup_pairs
+        let topup_nodes = topup_pairs
             .par_iter()
-            .map(|&(q, r)| {
-                pairwise_graph(sa, compat, q, r, preference)
-                    .expect("undistinguished pairs are incompatible")
-            })
-            .collect();
-        let mut per_state = vec![Vec::new(); sa.num_states()];
-        for (k, &(q, r)) in topup_pairs.iter().enumerate() {
-            per_state[q.index()].push(k as u32);
-            per_state[r.index()].push(k as u32);
-        }
+            .map(|&(q, r)| pairwise(sa, compat, q, r, preference).len())
+            .sum();
         AdaptiveIdentification {
             adg,
-            topups,
+            preference,
             topup_pairs,
-            per_state,
+            topup_nodes,
             metrics,
         }
     }
@@ -403,9 +467,30 @@ impl AdaptiveIdentification {
         &self.adg
     }
 
-    /// The top-up graphs, one per undistinguished pair, in pair order.
-    pub fn topups(&self) -> &[Experiment] {
-        &self.topups
+    /// The top-up graph of the `k`-th undistinguished pair (Algorithm 1); `sa` and `compat` must
+    /// be those this identification was computed for.
+    pub fn topup(&self, sa: &SuspensionAutomaton, compat: &Compatibility, k: usize) -> Experiment {
+        let (q, r) = self.topup_pairs[k];
+        pairwise(sa, compat, q, r, self.preference)
+    }
+
+    /// The top-up graphs in pair order, built one at a time.
+    pub fn topups<'a>(
+        &'a self,
+        sa: &'a SuspensionAutomaton,
+        compat: &'a Compatibility,
+    ) -> impl Iterator<Item = Experiment> + 'a {
+        (0..self.topup_pairs.len()).map(move |k| self.topup(sa, compat, k))
+    }
+
+    /// Number of top-up graphs (one per undistinguished pair).
+    pub fn num_topups(&self) -> usize {
+        self.topup_pairs.len()
+    }
+
+    /// Total number of nodes of the top-up graphs.
+    pub fn topup_nodes(&self) -> usize {
+        self.topup_nodes
     }
 
     /// The incompatible pairs `(q, r)`, `q < r`, the ADG does not distinguish, sorted.
@@ -420,14 +505,10 @@ impl AdaptiveIdentification {
         self.topup_pairs.binary_search(&p).is_err()
     }
 
-    /// The experiments identifying `q`: the ADG first, then the top-ups involving `q`.
-    pub fn experiments_for(&self, q: StateId) -> Vec<&Experiment> {
-        std::iter::once(&self.adg)
-            .chain(
-                self.per_state[q.index()]
-                    .iter()
-                    .map(|&k| &self.topups[k as usize]),
-            )
+    /// The indices of the top-ups involving `q`; with the ADG they identify `q`.
+    pub fn topups_of(&self, q: StateId) -> Vec<usize> {
+        (0..self.topup_pairs.len())
+            .filter(|&k| self.topup_pairs[k].0 == q || self.topup_pairs[k].1 == q)
             .collect()
     }
 
@@ -440,7 +521,7 @@ impl AdaptiveIdentification {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::identify::splitting_graph::tests::{fig_3_1, fig_3_5, fig_3_7, s_n};
+    use crate::identify::splitting_graph::tests::{all_options, fig_3_1, fig_3_5, fig_3_7, s_n};
     use crate::identify::splitting_graph::{SplitOptions, SplittingGraph};
 
     fn identify(sa: &SuspensionAutomaton) -> (Compatibility, AdaptiveIdentification) {
@@ -476,13 +557,13 @@ mod tests {
             "(x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0))"
         );
         assert!(a.undistinguished_pairs().is_empty());
-        assert!(a.topups().is_empty());
+        assert_eq!(a.num_topups(), 0);
         let m = a.metrics();
         assert_eq!(m.depth, 4);
         assert_eq!(m.undistinguished_pairs, 0);
         // Observations: xx, xyax, xyay, yax, yay.
         assert_eq!(m.observations, 5.0);
-        assert_eq!(a.experiments_for(StateId(0)).len(), 1);
+        assert!(a.topups_of(StateId(0)).is_empty());
     }
 
     #[test]
@@ -494,10 +575,9 @@ mod tests {
         // With top-ups every state is identified: each incompatible pair is covered.
         for (q, r) in c.incompatible_pairs() {
             let covered = a.adg_distinguishes(q, r)
-                || a.experiments_for(q)
-                    .iter()
-                    .skip(1)
-                    .any(|e| e.root_states() == [q, r]);
+                || a.topups_of(q)
+                    .into_iter()
+                    .any(|k| a.topup(&sa, &c, k).root_states() == [q, r]);
             assert!(covered, "({q}, {r})");
         }
         assert!(!brute_force_adg_exists(&sa, &c));
@@ -539,7 +619,7 @@ mod tests {
         let all: Vec<StateId> = sa.states().collect();
         // Collect reachable sets.
         let mut sets = vec![all.clone()];
-        let mut seen: HashSet<Vec<StateId>> = sets.iter().cloned().collect();
+        let mut seen: std::collections::HashSet<Vec<StateId>> = sets.iter().cloned().collect();
         let mut i = 0;
         while i < sets.len() {
             let p = sets[i].clone();
@@ -602,7 +682,7 @@ mod tests {
             }
         }
         // Top-ups distinguish their pair.
-        for (e, &(q, r)) in a.topups().iter().zip(a.undistinguished_pairs()) {
+        for (e, &(q, r)) in a.topups(sa, c).zip(a.undistinguished_pairs()) {
             let oq = e.observations(sa, q, 100_000).unwrap();
             let or = e.observations(sa, r, 100_000).unwrap();
             assert!(oq.iter().all(|t| or.binary_search(t).is_err()));
@@ -616,9 +696,10 @@ mod tests {
             let n = 2 + (seed % 6) as usize;
             let sa = crate::identify::random::random_suspension(seed, n, 2, 3);
             let c = Compatibility::compute(&sa);
-            for prefer_injective in [true, false] {
+            for (prefer_injective, input_rule) in all_options() {
                 let options = SplitOptions {
                     prefer_injective,
+                    input_rule,
                     ..SplitOptions::default()
                 };
                 let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
@@ -636,7 +717,7 @@ mod tests {
             }
         }
         assert!(
-            theorem_cases > 20,
+            theorem_cases > 40,
             "only {theorem_cases} automata exercise Theorem 3.36"
         );
     }

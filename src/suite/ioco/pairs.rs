@@ -96,9 +96,8 @@ impl PairAnalysis {
             AdaptiveIdentification::compute(sa, &self.compat, &graph, Preference::Outputs).ok()?;
         let adg = experiment_plan(plan, ident.adg());
         let topups: Vec<Target> = ident
-            .topups()
-            .iter()
-            .map(|e| experiment_plan(plan, e))
+            .topups(sa, &self.compat)
+            .map(|e| experiment_plan(plan, &e))
             .collect();
         let mut per_state = vec![vec![adg]; sa.num_states()];
         for (k, &(q, r)) in ident.undistinguished_pairs().iter().enumerate() {
