@@ -17,7 +17,7 @@ use ncomplete::identify::random::{random_io_suspension, random_suspension};
 use ncomplete::identify::{AdaptiveIdentification, SplittingGraph, adaptive_graph};
 use ncomplete::model::{
     Interner, LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions,
-    lts_to_suspension, mealy_to_lts,
+    disjoint_labels, lts_to_suspension, mealy_to_lts,
 };
 use std::time::Instant;
 
@@ -124,26 +124,8 @@ fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAu
     let model = ncomplete::format::load_model(path, &Default::default()).ok()?;
     let Model::Mealy(m) = model else { return None };
     let m = subalphabet(&m, k.min(m.num_inputs()));
-    // An output named like an input (OpenSSH's DISCONNECT) gets a suffix: LTS labels are one
-    // alphabet.
-    let mut outputs = Interner::new();
-    for o in m.outputs.names() {
-        if m.inputs.get(o).is_some() {
-            outputs.intern(&format!("{o}_out"));
-        } else {
-            outputs.intern(o);
-        }
-    }
-    let quads: Vec<(StateId, LabelId, LabelId, StateId)> = m.quads().collect();
-    let m = Mealy::new(
-        m.name.clone(),
-        m.inputs.clone(),
-        outputs,
-        m.state_names().to_vec(),
-        m.initial(),
-        &quads,
-    )
-    .ok()?;
+    // OpenSSH has DISCONNECT as input and output; LTS labels are one alphabet.
+    let (m, _) = disjoint_labels(&m);
     let hide: Vec<String> = m
         .input_ids()
         .take(hidden)

@@ -10,7 +10,7 @@
 
 use ncomplete::format::{LoadOptions, load_model};
 use ncomplete::model::{
-    Interner, Mealy, Model, SuspensionOptions, lts_to_suspension, mealy_to_lts,
+    Mealy, Model, SuspensionOptions, disjoint_labels, lts_to_suspension, mealy_to_lts,
     mealy_to_suspension, minimize_suspension,
 };
 use std::path::{Path, PathBuf};
@@ -43,31 +43,6 @@ fn time<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
 
 fn ms(d: Duration) -> String {
     format!("{:.1}", d.as_secs_f64() * 1e3)
-}
-
-/// The machine with every output that is also an input renamed `NAME_out`, and how many were.
-fn disjoint_labels(m: &Mealy) -> (Mealy, usize) {
-    let mut outputs = Interner::new();
-    let mut renamed = 0;
-    for o in m.outputs.names() {
-        if m.inputs.get(o).is_some() {
-            outputs.intern(&format!("{o}_out"));
-            renamed += 1;
-        } else {
-            outputs.intern(o);
-        }
-    }
-    let quads: Vec<_> = m.quads().collect();
-    let m = Mealy::new(
-        m.name.clone(),
-        m.inputs.clone(),
-        outputs,
-        m.state_names().to_vec(),
-        m.initial(),
-        &quads,
-    )
-    .expect("renaming outputs keeps the machine valid");
-    (m, renamed)
 }
 
 fn row(name: &str, m: &Mealy) -> String {

@@ -32,6 +32,33 @@ fn check_disjoint(m: &Mealy) -> Result<(), ModelError> {
     }
 }
 
+/// The machine with every output that is also the name of an input renamed `NAME_out`, and how
+/// many were renamed: the embeddings need one alphabet in which inputs and outputs differ
+/// (OpenSSH, for one, has `DISCONNECT` as both).
+pub fn disjoint_labels(m: &Mealy) -> (Mealy, usize) {
+    let mut outputs = super::alphabet::Interner::new();
+    let mut renamed = 0;
+    for o in m.outputs.names() {
+        if m.inputs.get(o).is_some() {
+            outputs.intern(&fresh_name(&format!("{o}_out"), taken_by_mealy(m)));
+            renamed += 1;
+        } else {
+            outputs.intern(o);
+        }
+    }
+    let quads: Vec<_> = m.quads().collect();
+    let m = Mealy::new(
+        m.name.clone(),
+        m.inputs.clone(),
+        outputs,
+        m.state_names().to_vec(),
+        m.initial(),
+        &quads,
+    )
+    .expect("renaming outputs to fresh names keeps the machine valid");
+    (m, renamed)
+}
+
 /// The two-step structure shared by both conversions: states (originals first, then one `q/i`
 /// per defined transition in state-then-input order) and triples, with each Mealy input mapped
 /// to `input_label[i]`.
@@ -119,6 +146,23 @@ pub fn mealy_to_lts(m: &Mealy, hidden: &[impl AsRef<str>]) -> Result<Lts, ModelE
 mod tests {
     use super::*;
     use crate::model::{SuspensionOptions, lts_to_suspension, mealy_from_named};
+
+    #[test]
+    fn disjoint_labels_rename_outputs_named_like_inputs() {
+        let m = mealy_from_named(
+            "ssh",
+            2,
+            &[(0, "DISCONNECT", "DISCONNECT", 1), (1, "KEX", "ok", 0)],
+        )
+        .unwrap();
+        assert!(mealy_to_suspension(&m).is_err());
+        let (d, renamed) = disjoint_labels(&m);
+        assert_eq!(renamed, 1);
+        assert_eq!(d.outputs.names(), ["DISCONNECT_out", "ok"]);
+        assert_eq!(d.num_transitions(), m.num_transitions());
+        assert_eq!(mealy_to_suspension(&d).unwrap().num_states(), 4);
+        assert_eq!(disjoint_labels(&d).1, 0);
+    }
 
     fn coffee() -> Mealy {
         // A small partial coffee machine: s0 --coin/ok--> s1 --button/coffee--> s0,
