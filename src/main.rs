@@ -540,10 +540,9 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     })?;
     spinner.finish_and_clear();
     if let Some(path) = &a.dot {
-        format::write_text(
-            Some(path),
-            &identify::report::distinguish_dot(&sa, &d, true),
-        )?;
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        identify::report::write_distinguish_dot(&sa, &d, true, std::io::BufWriter::new(file))
+            .map_err(|e| Error::io(path, e))?;
     }
     if let Some(path) = &a.suite {
         let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;

@@ -331,20 +331,33 @@ fn experiment_dot(sa: &SuspensionAutomaton, e: &Experiment, prefix: &str, out: &
 
 /// One DOT document drawing the splitting graph and the ADG (and, if asked, the top-ups).
 pub fn distinguish_dot(sa: &SuspensionAutomaton, d: &Distinguished, with_topups: bool) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(&sa.name));
+    let mut out = Vec::new();
+    write_distinguish_dot(sa, d, with_topups, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("DOT text is UTF-8")
+}
+
+/// [`distinguish_dot`] streamed to `out`, one top-up at a time (there can be millions).
+pub fn write_distinguish_dot<W: Write>(
+    sa: &SuspensionAutomaton,
+    d: &Distinguished,
+    with_topups: bool,
+    mut out: W,
+) -> io::Result<()> {
+    let mut part = String::new();
+    let _ = writeln!(part, "digraph \"{}\" {{", dot_escape(&sa.name));
     let _ = writeln!(
-        out,
+        part,
         "  subgraph cluster_splitting_graph {{\n    label=\"splitting graph\";"
     );
-    splitting_graph_dot(sa, &d.splitting_graph, &mut out);
-    let _ = writeln!(out, "  }}");
+    splitting_graph_dot(sa, &d.splitting_graph, &mut part);
+    let _ = writeln!(part, "  }}");
     let _ = writeln!(
-        out,
+        part,
         "  subgraph cluster_adg {{\n    label=\"adaptive distinguishing graph\";"
     );
-    experiment_dot(sa, d.identification.adg(), "a", &mut out);
-    let _ = writeln!(out, "  }}");
+    experiment_dot(sa, d.identification.adg(), "a", &mut part);
+    let _ = writeln!(part, "  }}");
+    out.write_all(part.as_bytes())?;
     if with_topups {
         for (k, (e, &(q, r))) in d
             .identification
@@ -352,17 +365,19 @@ pub fn distinguish_dot(sa: &SuspensionAutomaton, d: &Distinguished, with_topups:
             .zip(d.identification.undistinguished_pairs())
             .enumerate()
         {
+            part.clear();
             let _ = writeln!(
-                out,
+                part,
                 "  subgraph cluster_topup{k} {{\n    label=\"top-up {}\";",
                 dot_escape(&set_label(sa, &[q, r]))
             );
-            experiment_dot(sa, &e, &format!("t{k}_"), &mut out);
-            let _ = writeln!(out, "  }}");
+            experiment_dot(sa, &e, &format!("t{k}_"), &mut part);
+            let _ = writeln!(part, "  }}");
+            out.write_all(part.as_bytes())?;
         }
     }
-    let _ = writeln!(out, "}}");
-    out
+    writeln!(out, "}}")?;
+    out.flush()
 }
 
 /// Writes the ADG and the top-ups as a suite JSON v1 file: test `adg` for a system in any state,
