@@ -24,7 +24,6 @@ use super::splitting_graph::{SplittingGraph, Witness};
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Largest current set for which several LCAs are ranked by injectivity (quadratic in the set).
@@ -59,28 +58,12 @@ struct Builder<'a> {
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     graph: &'a SplittingGraph,
-    /// `⋈(P)` of the large current sets seen so far (quadratic to decide, and a set recurs with
-    /// every witness position it is reached at).
-    pairwise: RefCell<HashMap<Vec<StateId>, bool>>,
 }
-
-/// Current sets at least this large have their pairwise compatibility remembered.
-const REMEMBERED_SET: usize = 64;
 
 impl Builder<'_> {
     /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`).
     fn resolve(&self, states: Vec<StateId>, witness: Option<u32>) -> Key {
-        let compatible = if states.len() < REMEMBERED_SET {
-            self.compat.pairwise_compatible(&states)
-        } else {
-            let known = self.pairwise.borrow().get(&states).copied();
-            known.unwrap_or_else(|| {
-                let c = self.compat.pairwise_compatible(&states);
-                self.pairwise.borrow_mut().insert(states.clone(), c);
-                c
-            })
-        };
-        if compatible {
+        if self.compat.pairwise_compatible(&states) {
             return Key {
                 states,
                 witness: None,
@@ -180,12 +163,7 @@ pub fn adaptive_graph(
     graph: &SplittingGraph,
     budget: usize,
 ) -> Result<Experiment, IdentifyError> {
-    let b = Builder {
-        sa,
-        compat,
-        graph,
-        pairwise: RefCell::new(HashMap::new()),
-    };
+    let b = Builder { sa, compat, graph };
     let root = b.resolve(sa.states().collect(), None);
     let mut count = 0usize;
     let mut over = false;
@@ -398,11 +376,11 @@ impl Analysis<'_> {
 
 /// The adaptive distinguishing graph with its top-ups: for every state, experiments that together
 /// distinguish it from every incompatible state.
-#[derive(Clone, Debug)]
 ///
 /// Top-up graphs are not stored: there can be millions (one per undistinguished pair), and each
 /// follows the winning moves of [`Compatibility`], so [`AdaptiveIdentification::topup`] rebuilds
 /// one in time proportional to its size.
+#[derive(Clone, Debug)]
 pub struct AdaptiveIdentification {
     adg: Experiment,
     preference: Preference,
