@@ -494,6 +494,11 @@ struct DistinguishArgs {
     /// or every child (line 17 of van den Bos' Algorithm 4; can make the graph much larger).
     #[arg(long, value_name = "separate|copy", default_value = "separate")]
     input_splits: InputSplitArg,
+    /// An input of a Mealy machine to hide as an internal step (repeat for several; input names
+    /// may contain commas): its outputs then happen spontaneously, which makes the suspension
+    /// automaton output-nondeterministic.
+    #[arg(long, value_name = "INPUT")]
+    hide: Vec<String>,
 }
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -511,7 +516,7 @@ enum PreferArg {
 fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     use ncomplete::identify::{self, DistinguishOptions, InputSplitRule, Preference, SplitOptions};
     let model = a.model_args.load(&a.model, quiet)?;
-    let sa = identify::report::suspension_of(&model).map_err(|source| Error::Model {
+    let sa = identify::report::suspension_of(&model, &a.hide).map_err(|source| Error::Model {
         path: a.model.clone(),
         source,
     })?;

@@ -85,3 +85,56 @@ fn missing_model_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error:"));
 }
+
+/// Hiding two inputs of the bundled TCP client makes its suspension automaton
+/// output-nondeterministic; both input-split rules complete the splitting graph, the default
+/// with fewer nodes and the same undistinguished pairs.
+#[test]
+fn hidden_inputs_give_output_nondeterminism() {
+    let run = |rule: &str| -> serde_json::Value {
+        let out = ncomplete(&[
+            "distinguish",
+            "models/TCP_Linux_Client.dot",
+            "--quiet",
+            "--json",
+            "--hide",
+            "ACK(V,V,0)",
+            "--hide",
+            "ACK+PSH(V,V,1)",
+            "--input-splits",
+            rule,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (separate, copy) = (run("separate"), run("copy"));
+    assert_eq!(separate["states"], 135);
+    assert!(separate["compatible_pairs"].as_u64().unwrap() > 0);
+    let nodes = |v: &serde_json::Value| v["splitting_graph_nodes"].as_u64().unwrap();
+    assert!(nodes(&separate) < nodes(&copy), "{separate} {copy}");
+    assert_eq!(
+        separate["undistinguished_pairs"],
+        copy["undistinguished_pairs"]
+    );
+}
+
+#[test]
+fn hiding_needs_a_known_mealy_input() {
+    for (model, hide, expected) in [
+        ("models/TCP_Linux_Client.dot", "nope", "has no input `nope`"),
+        (
+            "models/vending.aut",
+            "coin",
+            "only the inputs of a Mealy machine",
+        ),
+    ] {
+        let out = ncomplete(&["distinguish", model, "--hide", hide]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{err}");
+    }
+}

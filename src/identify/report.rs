@@ -14,7 +14,7 @@ use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{
     Model, ModelError, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
-    mealy_to_suspension,
+    mealy_to_lts, mealy_to_suspension,
 };
 use crate::suite::{SuiteHeader, SuiteWriter};
 use serde_json::json;
@@ -23,11 +23,17 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 /// The suspension automaton of a model: an LTS is determinised (quiescence added), a Mealy
-/// machine embedded with each transition split into input then output.
-pub fn suspension_of(model: &Model) -> Result<SuspensionAutomaton, ModelError> {
+/// machine embedded with each transition split into input then output. The Mealy inputs named
+/// in `hidden` become internal steps first, so their outputs appear spontaneously (output
+/// nondeterminism, as in the benchmarks of van den Bos Sec. 3.7).
+pub fn suspension_of(model: &Model, hidden: &[String]) -> Result<SuspensionAutomaton, ModelError> {
     match model {
+        Model::Lts(_) if !hidden.is_empty() => Err(ModelError::HideNeedsMealy),
         Model::Lts(lts) => lts_to_suspension(lts, &SuspensionOptions::default()),
-        Model::Mealy(m) => mealy_to_suspension(m),
+        Model::Mealy(m) if hidden.is_empty() => mealy_to_suspension(m),
+        Model::Mealy(m) => {
+            lts_to_suspension(&mealy_to_lts(m, hidden)?, &SuspensionOptions::default())
+        }
     }
 }
 

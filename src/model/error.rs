@@ -85,4 +85,9 @@ pub enum ModelError {
         /// The model's inputs, comma-separated.
         known: String,
     },
+    /// Hiding inputs was asked of a model that is not a Mealy machine.
+    #[error(
+        "only the inputs of a Mealy machine can be hidden; rename labels of an LTS to `tau` instead"
+    )]
+    HideNeedsMealy,
 }
