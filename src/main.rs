@@ -494,6 +494,9 @@ struct DistinguishArgs {
     /// or every child (line 17 of van den Bos' Algorithm 4; can make the graph much larger).
     #[arg(long, value_name = "separate|copy", default_value = "separate")]
     input_splits: InputSplitArg,
+    /// Most unordered state pairs the compatibility relation may store (4 bytes each).
+    #[arg(long, value_name = "N", default_value_t = ncomplete::analysis::DEFAULT_PAIR_BUDGET)]
+    max_pairs: usize,
     /// An input of a Mealy machine to hide as an internal step (repeat for several; input names
     /// may contain commas): its outputs then happen spontaneously, which makes the suspension
     /// automaton output-nondeterministic.
@@ -533,6 +536,7 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
             },
             ..SplitOptions::default()
         },
+        max_pairs: a.max_pairs,
     };
     let spinner = if quiet {
         indicatif::ProgressBar::hidden()

@@ -138,3 +138,18 @@ fn hiding_needs_a_known_mealy_input() {
         assert!(err.contains(expected), "{err}");
     }
 }
+
+/// The pair table is budgeted before anything is allocated (the ESM embedded as a suspension
+/// automaton would need 36 billion pairs).
+#[test]
+fn compatibility_beyond_the_pair_budget_is_a_clean_error() {
+    let out = ncomplete(&["distinguish", "models/vdbos_fig3_1.aut", "--max-pairs", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "the 6 state pairs of the compatibility relation (4 states) exceed the budget of 5"
+        ),
+        "{err}"
+    );
+}

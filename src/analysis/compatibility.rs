@@ -27,6 +27,25 @@ const COMPATIBLE: u32 = u32::MAX;
 /// Sets at least this large are checked for pairwise compatibility in parallel.
 const PARALLEL_SET: usize = 1024;
 
+/// Default largest number of unordered state pairs [`Compatibility::compute_within`] stores, at
+/// four bytes each (2 GiB; about 32,800 states).
+pub const DEFAULT_PAIR_BUDGET: usize = 1 << 29;
+
+/// The pair table of a suspension automaton would outgrow its budget.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the compatibility relation of {states} states needs {pairs} state pairs at 4 bytes each, \
+     over the budget of {budget} pairs"
+)]
+pub struct PairBudgetExceeded {
+    /// States of the automaton.
+    pub states: usize,
+    /// Unordered pairs of distinct states.
+    pub pairs: usize,
+    /// The limit.
+    pub budget: usize,
+}
+
 /// Which move to take from an incompatible pair when both an input and waiting for outputs
 /// distinguish it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -131,6 +150,24 @@ impl Compatibility {
     /// spread over threads.
     pub fn compute(sa: &SuspensionAutomaton) -> Compatibility {
         Self::compute_switching(sa, sa.num_states().max(64), 64)
+    }
+
+    /// [`Compatibility::compute`] unless `sa` has more than `max_pairs` unordered pairs of
+    /// states, in which case nothing is allocated.
+    pub fn compute_within(
+        sa: &SuspensionAutomaton,
+        max_pairs: usize,
+    ) -> Result<Compatibility, PairBudgetExceeded> {
+        let n = sa.num_states();
+        let pairs = n * n.saturating_sub(1) / 2;
+        if pairs > max_pairs {
+            return Err(PairBudgetExceeded {
+                states: n,
+                pairs,
+                budget: max_pairs,
+            });
+        }
+        Ok(Self::compute(sa))
     }
 
     /// [`Compatibility::compute`] pulling levels in parallel until a level has fewer than

@@ -11,7 +11,7 @@ use super::IdentifyError;
 use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
 use super::experiment::{Experiment, Race, Step, suite_model};
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
-use crate::analysis::{Compatibility, Preference};
+use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
     Model, ModelError, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
     mealy_to_lts, mealy_to_suspension,
@@ -38,12 +38,24 @@ pub fn suspension_of(model: &Model, hidden: &[String]) -> Result<SuspensionAutom
 }
 
 /// Options of [`distinguish`].
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DistinguishOptions {
     /// Move preference for the pairwise top-up graphs.
     pub preference: Preference,
     /// Splitting-graph construction options.
     pub split: SplitOptions,
+    /// Most unordered state pairs the compatibility relation may store.
+    pub max_pairs: usize,
+}
+
+impl Default for DistinguishOptions {
+    fn default() -> Self {
+        DistinguishOptions {
+            preference: Preference::default(),
+            split: SplitOptions::default(),
+            max_pairs: DEFAULT_PAIR_BUDGET,
+        }
+    }
 }
 
 /// Seconds spent in each phase.
@@ -124,7 +136,18 @@ pub fn distinguish(
     let mut times = PhaseTimes::default();
     phase("compatibility");
     let t = Instant::now();
-    let compatibility = Compatibility::compute(sa);
+    let compatibility = Compatibility::compute_within(sa, options.max_pairs).map_err(|e| {
+        IdentifyError::Budget {
+            what: format!(
+                "the {} state pairs of the compatibility relation ({} states)",
+                e.pairs, e.states
+            ),
+            budget: e.budget,
+            advice: "use a model with fewer states (embedding a Mealy machine adds a state per \
+                     transition), or raise --max-pairs"
+                .into(),
+        }
+    })?;
     times.compatibility = t.elapsed().as_secs_f64();
     phase("splitting graph");
     let t = Instant::now();

@@ -10,7 +10,9 @@
 
 use super::IocoSuiteError;
 use super::plan::{Move, Plan, Target};
-use crate::analysis::{Compatibility, Equivalence, Preference, equivalence_classes};
+use crate::analysis::{
+    Compatibility, DEFAULT_PAIR_BUDGET, Equivalence, Preference, equivalence_classes,
+};
 use crate::identify::{
     AdaptiveIdentification, Experiment, ExperimentId, IdentifyError, SplittingGraph,
     StateIdentifiers, Step,
@@ -48,7 +50,16 @@ pub(crate) struct PairAnalysis {
 
 impl PairAnalysis {
     pub(crate) fn compute(sa: &SuspensionAutomaton) -> Result<Self, IocoSuiteError> {
-        let compat = Compatibility::compute(sa);
+        let compat = Compatibility::compute_within(sa, DEFAULT_PAIR_BUDGET).map_err(|e| {
+            IocoSuiteError::Budget {
+                what: format!(
+                    "the compatibility relation of {} states ({} state pairs at 4 bytes each)",
+                    e.states, e.pairs
+                ),
+                budget: e.budget as u128,
+                advice: "use a model with fewer states".into(),
+            }
+        })?;
         let identifiers =
             StateIdentifiers::compute(sa, &compat, Preference::Outputs).map_err(budget_error)?;
         Ok(PairAnalysis {
