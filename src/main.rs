@@ -478,9 +478,12 @@ struct DistinguishArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Write the splitting graph, the ADG and the top-ups as DOT to FILE.
+    /// Write the splitting graph and the ADG as DOT to FILE.
     #[arg(long, value_name = "FILE")]
     dot: Option<String>,
+    /// Also draw every top-up graph in the DOT file (there can be millions).
+    #[arg(long, requires = "dot")]
+    dot_topups: bool,
     /// Write the ADG and the top-ups as suite JSON v1 to FILE.
     #[arg(long, value_name = "FILE")]
     suite: Option<String>,
@@ -550,8 +553,13 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     spinner.finish_and_clear();
     if let Some(path) = &a.dot {
         let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-        identify::report::write_distinguish_dot(&sa, &d, true, std::io::BufWriter::new(file))
-            .map_err(|e| Error::io(path, e))?;
+        identify::report::write_distinguish_dot(
+            &sa,
+            &d,
+            a.dot_topups,
+            std::io::BufWriter::new(file),
+        )
+        .map_err(|e| Error::io(path, e))?;
     }
     if let Some(path) = &a.suite {
         let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;

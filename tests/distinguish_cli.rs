@@ -153,3 +153,32 @@ fn compatibility_beyond_the_pair_budget_is_a_clean_error() {
         "{err}"
     );
 }
+
+#[test]
+fn top_ups_are_drawn_only_on_request() {
+    let dir = std::env::temp_dir().join(format!("ncomplete-dot-topups-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dot = dir.join("g.dot");
+    let dot = dot.to_str().unwrap();
+    let mut clusters = Vec::new();
+    for extra in [None, Some("--dot-topups")] {
+        let mut args = vec![
+            "distinguish",
+            "models/TCP_Linux_Client.dot",
+            "--quiet",
+            "--hide",
+            "ACK(V,V,0)",
+            "--dot",
+            dot,
+        ];
+        args.extend(extra);
+        let out = ncomplete(&args);
+        assert!(out.status.success());
+        let text = std::fs::read_to_string(dot).unwrap();
+        assert!(text.contains("cluster_splitting_graph") && text.contains("cluster_adg"));
+        clusters.push(text.matches("subgraph cluster_topup").count());
+    }
+    // 198 ordered undistinguished pairs: one top-up per unordered pair.
+    assert_eq!(clusters, vec![0, 99]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
