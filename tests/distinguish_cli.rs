@@ -36,6 +36,7 @@ fn reports_table_3_2_metrics_of_fig_3_1() {
         assert_eq!(v["undistinguished_pairs"], 0);
         assert_eq!(v["topups"], 0);
         assert_eq!(v["topup_nodes"], 0);
+        assert_eq!(v["sharing_an_observation_pairs"], 0);
     }
 }
 

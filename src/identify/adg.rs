@@ -220,8 +220,11 @@ pub struct AdgMetrics {
     pub average_leaf_size: f64,
     /// The same, weighted by the probability of the observation (uniform over allowed outputs).
     pub weighted_average_leaf_size: f64,
-    /// Unordered incompatible pairs the graph does not distinguish.
+    /// Unordered incompatible pairs the graph does not distinguish: they share an observation, or
+    /// one of them meets an input it does not specify while the other is still possible.
     pub undistinguished_pairs: usize,
+    /// Unordered incompatible pairs that share an observation (Def. 3.18, the thesis' count).
+    pub sharing_an_observation: usize,
 }
 
 /// Origins of the current states: `(initial state, current state)`, sorted.
@@ -234,6 +237,8 @@ struct Analysis<'a> {
     adg: &'a Experiment,
     memo: HashMap<(u32, Origins), (f64, f64, f64)>,
     undistinguished: PairSet,
+    /// Pairs whose states can both produce the observation of some leaf.
+    sharing: PairSet,
 }
 
 /// A set of unordered pairs of distinct states, one bit per pair.
@@ -256,6 +261,10 @@ impl PairSet {
         };
         let k = b * (b - 1) / 2 + a;
         self.bits[k / 64] |= 1 << (k % 64);
+    }
+
+    fn len(&self) -> usize {
+        self.bits.iter().map(|b| b.count_ones() as usize).sum()
     }
 
     /// The pairs `(q, r)`, `q < r`, sorted.
@@ -363,11 +372,13 @@ impl Analysis<'_> {
             .unwrap_or((0.0, 0.0, 0.0))
     }
 
+    /// Marks the incompatible pairs of initial states that all produce a leaf's observation.
     fn mark_within(&mut self, origins: &[(StateId, StateId)]) {
         for (i, &(p, _)) in origins.iter().enumerate() {
             for &(q, _) in &origins[i + 1..] {
                 if p != q && !self.compat.compatible(p, q) {
                     self.undistinguished.insert(p, q);
+                    self.sharing.insert(p, q);
                 }
             }
         }
@@ -415,9 +426,11 @@ impl AdaptiveIdentification {
             adg: &adg,
             memo: HashMap::new(),
             undistinguished: PairSet::new(sa.num_states()),
+            sharing: PairSet::new(sa.num_states()),
         };
         let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
         let (obs, sizes, weighted) = analysis.run(root);
+        let sharing_an_observation = analysis.sharing.len();
         let topup_pairs = analysis.undistinguished.into_sorted(sa.num_states());
         let metrics = AdgMetrics {
             nodes: adg.len(),
@@ -426,6 +439,7 @@ impl AdaptiveIdentification {
             average_leaf_size: if obs > 0.0 { sizes / obs } else { 0.0 },
             weighted_average_leaf_size: weighted,
             undistinguished_pairs: topup_pairs.len(),
+            sharing_an_observation,
         };
         let topup_nodes = topup_pairs
             .par_iter()
@@ -659,6 +673,17 @@ mod tests {
                 );
             }
         }
+        // The Def. 3.18 count is exactly the incompatible pairs sharing an observation.
+        let sharing = c
+            .incompatible_pairs()
+            .filter(|&(q, r)| {
+                let (oq, or) = (&obs[q.index()], &obs[r.index()]);
+                oq.iter().any(|t| or.binary_search(t).is_ok())
+            })
+            .count();
+        let m = a.metrics();
+        assert_eq!(m.sharing_an_observation, sharing, "{}", sa.name);
+        assert!(m.sharing_an_observation <= m.undistinguished_pairs);
         // Top-ups distinguish their pair.
         for (e, &(q, r)) in a.topups(sa, c).zip(a.undistinguished_pairs()) {
             let oq = e.observations(sa, q, 100_000).unwrap();

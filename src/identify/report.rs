@@ -94,6 +94,11 @@ pub struct DistinguishReport {
     pub undistinguished_pairs: usize,
     /// Their share of the ordered incompatible pairs, in percent.
     pub undistinguished_percent: f64,
+    /// Ordered incompatible pairs sharing an observation of the ADG (Def. 3.18: the count of
+    /// Table 3.2, which ignores inputs a state does not specify).
+    pub sharing_pairs: usize,
+    /// Their share of the ordered incompatible pairs, in percent.
+    pub sharing_percent: f64,
     /// Average leaf size (initial states that can produce the leaf's observation).
     pub average_leaf_size: f64,
     /// Leaf size weighted by the probability of the observation.
@@ -180,6 +185,8 @@ pub fn distinguish(
         adg_depth: m.depth,
         undistinguished_pairs,
         undistinguished_percent: percent(undistinguished_pairs, incompatible),
+        sharing_pairs: 2 * m.sharing_an_observation,
+        sharing_percent: percent(2 * m.sharing_an_observation, incompatible),
         average_leaf_size: m.average_leaf_size,
         weighted_average_leaf_size: m.weighted_average_leaf_size,
         topups: identification.num_topups(),
@@ -207,6 +214,7 @@ impl DistinguishReport {
              ADG nodes                      {}\n\
              ADG depth                      {}\n\
              incompatible pairs not dist.   {} ({:.2}%)\n\
+             \x20 sharing an observation       {} ({:.2}%)\n\
              average leaf size              {:.2}\n\
              weighted average leaf size     {:.2}\n\
              top-up graphs added            {}\n\
@@ -225,6 +233,8 @@ impl DistinguishReport {
             self.adg_depth,
             self.undistinguished_pairs,
             self.undistinguished_percent,
+            self.sharing_pairs,
+            self.sharing_percent,
             self.average_leaf_size,
             self.weighted_average_leaf_size,
             self.topups,
@@ -250,6 +260,8 @@ impl DistinguishReport {
             "adg_depth": self.adg_depth,
             "undistinguished_pairs": self.undistinguished_pairs,
             "undistinguished_percent": self.undistinguished_percent,
+            "sharing_an_observation_pairs": self.sharing_pairs,
+            "sharing_an_observation_percent": self.sharing_percent,
             "average_leaf_size": self.average_leaf_size,
             "weighted_average_leaf_size": self.weighted_average_leaf_size,
             "topups": self.topups,
