@@ -75,9 +75,23 @@ pub struct Compatibility {
     n: usize,
     /// Per unordered pair `q < r` at `r(r-1)/2 + q`: [`COMPATIBLE`] or the rank.
     slots: Vec<u32>,
-    /// Compatible partners of every state (distinct states only), CSR.
-    partner_offsets: Vec<u32>,
-    partners: Vec<StateId>,
+    /// Number of compatible partners of every state (distinct states only).
+    degree: Vec<u32>,
+    /// Per state, the shorter of its compatible and its incompatible partners (sorted, distinct
+    /// states only), CSR; `dense[q]` says which (so `n = 13,000` with most pairs compatible
+    /// keeps the lists small).
+    list_offsets: Vec<u64>,
+    lists: Vec<StateId>,
+    dense: Vec<bool>,
+}
+
+/// The partners [`Compatibility::neighbours`] lists for a state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Neighbours<'a> {
+    /// Exactly these states (sorted) are compatible with it.
+    Compatible(&'a [StateId]),
+    /// All other states but these (sorted) are compatible with it.
+    Incompatible(&'a [StateId]),
 }
 
 #[inline]
@@ -331,8 +345,9 @@ impl Compatibility {
                 }
             }
         }
+        // Sequential, so that the standard library reuses the allocation (same layout).
         let slots: Vec<u32> = slots
-            .into_par_iter()
+            .into_iter()
             .map(|s| {
                 let s = s.into_inner();
                 if s & INVALID != 0 {
@@ -343,39 +358,46 @@ impl Compatibility {
             })
             .collect();
 
-        let mut degree = vec![0u32; n + 1];
+        let mut degree = vec![0u32; n];
         for r in 1..n {
-            for q in 0..r {
-                if slots[pair_index(q, r)] == COMPATIBLE {
-                    degree[q + 1] += 1;
-                    degree[r + 1] += 1;
+            let row = &slots[pair_index(0, r)..pair_index(0, r) + r];
+            for (q, &slot) in row.iter().enumerate() {
+                if slot == COMPATIBLE {
+                    degree[q] += 1;
+                    degree[r] += 1;
                 }
             }
         }
-        for i in 0..n {
-            degree[i + 1] += degree[i];
+        let dense: Vec<bool> = degree.iter().map(|&d| 2 * d as usize > n).collect();
+        let mut list_offsets = vec![0u64; n + 1];
+        for q in 0..n {
+            let d = degree[q] as usize;
+            let len = if dense[q] { n - 1 - d } else { d };
+            list_offsets[q + 1] = list_offsets[q] + len as u64;
         }
-        let partner_offsets = degree.clone();
-        let mut fill = degree;
-        let mut partners = vec![StateId(0); partner_offsets[n] as usize];
+        let mut fill: Vec<u64> = list_offsets[..n].to_vec();
+        let mut lists = vec![StateId(0); list_offsets[n] as usize];
         for r in 1..n {
             for q in 0..r {
-                if slots[pair_index(q, r)] == COMPATIBLE {
-                    partners[fill[q] as usize] = StateId(r as u32);
-                    fill[q] += 1;
-                    partners[fill[r] as usize] = StateId(q as u32);
-                    fill[r] += 1;
+                let compatible = slots[pair_index(q, r)] == COMPATIBLE;
+                for (a, b) in [(q, r), (r, q)] {
+                    if compatible != dense[a] {
+                        lists[fill[a] as usize] = StateId(b as u32);
+                        fill[a] += 1;
+                    }
                 }
             }
         }
         for q in 0..n {
-            partners[partner_offsets[q] as usize..partner_offsets[q + 1] as usize].sort_unstable();
+            lists[list_offsets[q] as usize..list_offsets[q + 1] as usize].sort_unstable();
         }
         Compatibility {
             n,
             slots,
-            partner_offsets,
-            partners,
+            degree,
+            list_offsets,
+            lists,
+            dense,
         }
     }
 
@@ -402,15 +424,26 @@ impl Compatibility {
         (s != COMPATIBLE).then_some(s)
     }
 
-    /// The states compatible with `q`, other than `q`, sorted.
-    pub fn partners(&self, q: StateId) -> &[StateId] {
-        &self.partners
-            [self.partner_offsets[q.index()] as usize..self.partner_offsets[q.index() + 1] as usize]
+    /// The states compatible with `q` (other than `q`), or, when those are more than half of
+    /// all states, the states incompatible with it.
+    pub fn neighbours(&self, q: StateId) -> Neighbours<'_> {
+        let list = &self.lists
+            [self.list_offsets[q.index()] as usize..self.list_offsets[q.index() + 1] as usize];
+        if self.dense[q.index()] {
+            Neighbours::Incompatible(list)
+        } else {
+            Neighbours::Compatible(list)
+        }
+    }
+
+    /// Number of states compatible with `q`, other than `q`.
+    pub fn degree(&self, q: StateId) -> usize {
+        self.degree[q.index()] as usize
     }
 
     /// Number of unordered pairs of distinct compatible states.
     pub fn num_compatible_pairs(&self) -> usize {
-        self.partners.len() / 2
+        self.degree.iter().map(|&d| d as usize).sum::<usize>() / 2
     }
 
     /// Number of unordered pairs of distinct incompatible states.
@@ -430,10 +463,9 @@ impl Compatibility {
     /// Pairs `(q, r)` with `q < r` and `q ⋈ r`, sorted.
     pub fn compatible_pairs(&self) -> impl Iterator<Item = (StateId, StateId)> + '_ {
         (0..self.n).flat_map(move |q| {
-            self.partners(StateId(q as u32))
-                .iter()
-                .filter(move |r| r.index() > q)
-                .map(move |&r| (StateId(q as u32), r))
+            (q + 1..self.n)
+                .filter(move |&r| self.slots[pair_index(q, r)] == COMPATIBLE)
+                .map(move |r| (StateId(q as u32), StateId(r as u32)))
         })
     }
 
@@ -442,7 +474,7 @@ impl Compatibility {
     /// For a sorted set, pairs are read row by row (`r` fixed, `q < r` increasing), which walks
     /// the pair table in address order; large sets are checked in parallel.
     pub fn pairwise_compatible(&self, set: &[StateId]) -> bool {
-        if set.iter().any(|&q| self.partners(q).len() + 1 < set.len()) {
+        if set.iter().any(|&q| self.degree(q) + 1 < set.len()) {
             return false;
         }
         if !set.windows(2).all(|w| w[0] < w[1]) {
@@ -598,7 +630,11 @@ pub(crate) mod tests {
         assert_eq!(c.rank(StateId(0), StateId(3)), Some(1));
         assert_eq!(c.rank(StateId(1), StateId(5)), Some(0));
         assert!(c.compatible(StateId(2), StateId(2)));
-        assert_eq!(c.partners(StateId(2)), &[StateId(1)]);
+        assert_eq!(
+            c.neighbours(StateId(2)),
+            Neighbours::Compatible(&[StateId(1)])
+        );
+        assert_eq!(c.degree(StateId(2)), 1);
         // Example 2.8: awzx is a counterexample, awz a trace.
         let l = |s: &str| sa.alphabet.get(s).unwrap();
         let awz = sa

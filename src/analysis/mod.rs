@@ -8,7 +8,9 @@ pub mod equivalence;
 pub mod merge;
 pub mod validity;
 
-pub use compatibility::{Compatibility, DEFAULT_PAIR_BUDGET, Move, PairBudgetExceeded, Preference};
+pub use compatibility::{
+    Compatibility, DEFAULT_PAIR_BUDGET, Move, Neighbours, PairBudgetExceeded, Preference,
+};
 pub use equivalence::{Equivalence, equivalence_classes};
 pub use merge::{MergeError, merge};
 pub use validity::{InvalidSpecification, Strategy, Validity};

@@ -40,7 +40,7 @@
 //! cleanly.
 
 use super::IdentifyError;
-use crate::analysis::Compatibility;
+use crate::analysis::{Compatibility, Neighbours};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -162,15 +162,8 @@ pub(crate) fn injective(
     for &q in set {
         match sa.after(q, l) {
             Some(t) => moved.push((t, q)),
-            None if sa.alphabet.is_input(l) => {
-                let partners = compat.partners(q);
-                let in_set = set
-                    .iter()
-                    .filter(|&&r| r != q && partners.binary_search(&r).is_ok())
-                    .count();
-                if in_set + 1 < set.len() {
-                    return false;
-                }
+            None if sa.alphabet.is_input(l) && set.iter().any(|&r| !compat.compatible(q, r)) => {
+                return false;
             }
             None => {}
         }
@@ -189,21 +182,35 @@ pub(crate) fn injective(
         let hi = targets.partition_point(|&x| x <= t);
         &moved[lo..hi]
     };
-    let mut k = 0;
-    while k < moved.len() {
-        let t = moved[k].0;
+    let mut distinct = targets.clone();
+    distinct.dedup();
+    let clash = |t: StateId, u: StateId| {
         let here = sources_of(t);
-        for &u in compat.partners(t) {
-            if u <= t {
-                continue;
-            }
-            for &(_, s) in sources_of(u) {
-                if here.iter().any(|&(_, r)| !compat.compatible(r, s)) {
-                    return false;
-                }
-            }
+        sources_of(u)
+            .iter()
+            .any(|&(_, s)| here.iter().any(|&(_, r)| !compat.compatible(r, s)))
+    };
+    for (i, &t) in distinct.iter().enumerate() {
+        let later = &distinct[i + 1..];
+        let found = match compat.neighbours(t) {
+            // Few compatible partners: look each up among the later targets.
+            Neighbours::Compatible(partners) if partners.len() < later.len() => partners
+                .iter()
+                .filter(|&&u| u > t && later.binary_search(&u).is_ok())
+                .any(|&u| clash(t, u)),
+            // Otherwise walk the later targets, skipping the (few) incompatible ones.
+            Neighbours::Compatible(partners) => later
+                .iter()
+                .filter(|&u| partners.binary_search(u).is_ok())
+                .any(|&u| clash(t, u)),
+            Neighbours::Incompatible(others) => later
+                .iter()
+                .filter(|&u| others.binary_search(u).is_err())
+                .any(|&u| clash(t, u)),
+        };
+        if found {
+            return false;
         }
-        k += here.len();
     }
     true
 }
