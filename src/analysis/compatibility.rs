@@ -7,8 +7,8 @@
 //! components, and the predecessors of a pair under `µ` are the products of the components'
 //! `µ`-predecessors. Only unordered pairs `q < r` are stored (the relation is symmetric and
 //! reflexive), four bytes each, so `n = 10,000` states take 200 MB; besides, each state keeps the
-//! shorter of its compatible and incompatible partner lists ([`Neighbours`]), at most `n²/4`
-//! entries in all.
+//! shorter of its compatible and incompatible partner lists ([`Neighbours`]), at most `n/2`
+//! entries per state.
 //!
 //! The attractor is computed level by level: while levels are large (typically the first few,
 //! which hold most pairs), every remaining pair checks in parallel whether one move wins into the
