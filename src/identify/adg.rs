@@ -18,7 +18,7 @@
 //! probability of the observation when every allowed output is equally likely.
 
 use super::IdentifyError;
-use super::distinguishing_graph::pairwise_graph;
+use super::distinguishing_graph::{pairwise_graph, pairwise_graph_size};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::splitting_graph::{SplittingGraph, Witness};
 use crate::analysis::{Compatibility, Preference};
@@ -443,7 +443,10 @@ impl AdaptiveIdentification {
         };
         let topup_nodes = topup_pairs
             .par_iter()
-            .map(|&(q, r)| pairwise(sa, compat, q, r, preference).len())
+            .map(|&(q, r)| {
+                pairwise_graph_size(sa, compat, q, r, preference)
+                    .expect("undistinguished pairs are incompatible")
+            })
             .sum();
         AdaptiveIdentification {
             adg,

@@ -12,7 +12,7 @@
 //! reachable with injective labels; for three or more states a graph need not exist (Fig. 2.6).
 
 use super::IdentifyError;
-use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
+use super::experiment::{Experiment, ExperimentNode, PostOrder, Race, Step, assemble, post_order};
 use crate::analysis::{Compatibility, Move, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
@@ -96,24 +96,8 @@ pub fn pairwise_graph(
     r: StateId,
     preference: Preference,
 ) -> Option<Experiment> {
-    compat.rank(q, r)?;
-    let moves = |k: &PairKey| -> Option<(Move, StateId, StateId)> {
-        match *k {
-            PairKey::One(_) => None,
-            PairKey::Pair(a, b) => compat.winning_move(sa, a, b, preference).map(|m| (m, a, b)),
-        }
-    };
-    let (order, index, _) = post_order(key(q, r), |k| match moves(k) {
-        None => Vec::new(),
-        Some((Move::Outputs, a, b)) => output_moves(sa, a, b).into_iter().map(|(_, c)| c).collect(),
-        Some((Move::Input(i), a, b)) => {
-            let (ta, tb) = (sa.after(a, i), sa.after(b, i));
-            match (ta, tb) {
-                (Some(ta), Some(tb)) => vec![key(ta, tb)],
-                _ => Vec::new(),
-            }
-        }
-    });
+    let moves = |k: &PairKey| pair_move(sa, compat, k, preference);
+    let (order, index, _) = pair_order(sa, compat, q, r, preference)?;
     Some(assemble(&order, &index, |k, idx| {
         let states = match *k {
             PairKey::One(s) => vec![s],
@@ -145,6 +129,53 @@ pub fn pairwise_graph(
         };
         ExperimentNode { states, step }
     }))
+}
+
+/// The winning move of a pair key (none for a single state: a leaf).
+fn pair_move(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    k: &PairKey,
+    preference: Preference,
+) -> Option<(Move, StateId, StateId)> {
+    match *k {
+        PairKey::One(_) => None,
+        PairKey::Pair(a, b) => compat.winning_move(sa, a, b, preference).map(|m| (m, a, b)),
+    }
+}
+
+/// The nodes of the pairwise graph of `{q, r}` in post-order; `None` if they are compatible.
+fn pair_order(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    q: StateId,
+    r: StateId,
+    preference: Preference,
+) -> Option<PostOrder<PairKey>> {
+    compat.rank(q, r)?;
+    Some(post_order(key(q, r), |k| {
+        match pair_move(sa, compat, k, preference) {
+            None => Vec::new(),
+            Some((Move::Outputs, a, b)) => {
+                output_moves(sa, a, b).into_iter().map(|(_, c)| c).collect()
+            }
+            Some((Move::Input(i), a, b)) => match (sa.after(a, i), sa.after(b, i)) {
+                (Some(ta), Some(tb)) => vec![key(ta, tb)],
+                _ => Vec::new(),
+            },
+        }
+    }))
+}
+
+/// The number of nodes of [`pairwise_graph`]`(sa, compat, q, r, preference)`, without building it.
+pub fn pairwise_graph_size(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    q: StateId,
+    r: StateId,
+    preference: Preference,
+) -> Option<usize> {
+    pair_order(sa, compat, q, r, preference).map(|(order, _, _)| order.len())
 }
 
 /// Harmonised state identifiers (Lemma 2.33(4)): one distinguishing graph per incompatible pair,
@@ -574,6 +605,7 @@ mod tests {
             for pref in [Preference::Outputs, Preference::Inputs] {
                 for (q, r) in c.incompatible_pairs() {
                     let g = pairwise_graph(&sa, &c, q, r, pref).unwrap();
+                    assert_eq!(pairwise_graph_size(&sa, &c, q, r, pref), Some(g.len()));
                     let oq = g.observations(&sa, q, 10_000).unwrap();
                     let or = g.observations(&sa, r, 10_000).unwrap();
                     assert!(oq.iter().all(|t| !or.contains(t)), "seed {seed} ({q},{r})");
