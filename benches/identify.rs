@@ -6,20 +6,19 @@
 //! subalphabets too).
 //!
 //! Run with `cargo bench --bench identify` (add parts of model names, `random` or `shared` to
-//! restrict). Prints one
-//! table row per model: states, transitions, seconds and peak resident memory (MB) per phase.
+//! restrict; `--copy-non-enabling` for Algorithm 4's own input splits). Prints one table row per
+//! model from `ncomplete::identify::distinguish`: states, transitions, the Table 3.2 figures
+//! (`undist`: undistinguished pairs as we count them, `shared`: pairs sharing an observation,
+//! the thesis' count), seconds and peak resident memory (MB) per phase.
 //! Peak memory is reset before each phase via `/proc/self/clear_refs` (Linux), so each figure is
 //! the high-water mark of that phase, including what earlier phases still hold.
 
-use ncomplete::analysis::{Compatibility, Preference};
-use ncomplete::identify::SplitOptions;
 use ncomplete::identify::random::{random_io_suspension, random_suspension};
-use ncomplete::identify::{AdaptiveIdentification, SplittingGraph, adaptive_graph};
+use ncomplete::identify::report::suspension_of;
+use ncomplete::identify::{DistinguishOptions, InputSplitRule, SplitOptions, distinguish};
 use ncomplete::model::{
-    Interner, LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions,
-    disjoint_labels, lts_to_suspension, mealy_to_lts,
+    Interner, LabelId, Mealy, Model, StateId, SuspensionAutomaton, disjoint_labels,
 };
-use std::time::Instant;
 
 fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -35,69 +34,60 @@ fn peak_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn phase<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
-    reset_peak();
-    let t = Instant::now();
-    let v = f();
-    (v, t.elapsed().as_secs_f64(), peak_mb())
-}
-
-fn run(name: &str, sa: &SuspensionAutomaton) {
-    let (c, t1, m1) = phase(|| Compatibility::compute(sa));
-    eprintln!("{name}: compatibility {t1:.3} s");
-    let options = SplitOptions {
-        node_budget: 300_000,
-        ..SplitOptions::default()
+/// Runs `ncomplete::identify::distinguish` on `sa`, resetting the peak-memory mark as each phase
+/// starts and reading it as the next one does, and prints a row.
+fn run(name: &str, sa: &SuspensionAutomaton, input_rule: InputSplitRule) {
+    let options = DistinguishOptions {
+        split: SplitOptions {
+            node_budget: 300_000,
+            input_rule,
+            ..SplitOptions::default()
+        },
+        ..DistinguishOptions::default()
     };
-    let (g, t2, m2) = phase(|| SplittingGraph::build_with(sa, &c, options));
-    eprintln!("{name}: splitting graph {t2:.3} s");
-    let g = match g {
-        Ok(g) => g,
+    let mut peaks: Vec<f64> = Vec::new();
+    let mut current = String::new();
+    let result = distinguish(sa, &options, &mut |phase| {
+        if !current.is_empty() {
+            peaks.push(peak_mb());
+        }
+        current = phase.to_owned();
+        eprintln!("{name}: {phase}");
+        reset_peak();
+    });
+    peaks.push(peak_mb());
+    let d = match result {
+        Ok(d) => d,
         Err(e) => {
             println!(
-                "{name:<28} {:>7} {:>8}  splitting graph: {e}",
+                "{name:<28} {:>7} {:>8}  {current}: {e}",
                 sa.num_states(),
                 sa.num_transitions()
             );
             return;
         }
     };
-    let (adg, t3, m3) = phase(|| adaptive_graph(sa, &c, &g, 5_000_000));
-    let adg = match adg {
-        Ok(a) => a,
-        Err(e) => {
-            println!(
-                "{name:<28} {:>7} {:>8}  ADG: {e}",
-                sa.num_states(),
-                sa.num_transitions()
-            );
-            return;
-        }
-    };
-    eprintln!("{name}: adg {t3:.3} s");
-    let (a, t4, m4) = phase(|| AdaptiveIdentification::top_up(sa, &c, adg, Preference::Outputs));
-    let n = sa.num_states();
-    let ordered = (n * n.saturating_sub(1)).max(1) as f64;
-    let incompatible = (ordered - 2.0 * c.num_compatible_pairs() as f64).max(1.0);
-    let m = a.metrics();
+    let r = &d.report;
+    let t = &r.times;
     println!(
-        "{name:<28} {:>7} {:>8} {:>6.2}% {:>7} {:>5} {:>6.2}% {:>6} | {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} | {:>6.0} {:>6.0} {:>6.0} {:>6.0}",
-        n,
-        sa.num_transitions(),
-        100.0 * 2.0 * c.num_compatible_pairs() as f64 / ordered,
-        g.len(),
-        m.depth,
-        100.0 * 2.0 * m.undistinguished_pairs as f64 / incompatible,
-        a.num_topups(),
-        t1,
-        t2,
-        t3,
-        t4,
-        t1 + t2 + t3 + t4,
-        m1,
-        m2,
-        m3,
-        m4,
+        "{name:<28} {:>7} {:>8} {:>6.2}% {:>7} {:>5} {:>6.2}% {:>6.2}% {:>6} | {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} | {:>6.0} {:>6.0} {:>6.0} {:>6.0}",
+        r.states,
+        r.transitions,
+        r.compatible_percent,
+        r.splitting_graph_nodes,
+        r.adg_depth,
+        r.undistinguished_percent,
+        r.sharing_percent,
+        r.topups,
+        t.compatibility,
+        t.splitting_graph,
+        t.adg,
+        t.top_up,
+        t.compatibility + t.splitting_graph + t.adg + t.top_up,
+        peaks[0],
+        peaks[1],
+        peaks[2],
+        peaks[3],
     );
 }
 
@@ -131,8 +121,7 @@ fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAu
         .take(hidden)
         .map(|i| m.inputs.name(i).to_owned())
         .collect();
-    let lts = mealy_to_lts(&m, &hide).ok()?;
-    let sa = lts_to_suspension(&lts, &SuspensionOptions::default()).ok()?;
+    let sa = suspension_of(&Model::Mealy(m), &hide).ok()?;
     let stem = std::path::Path::new(path)
         .file_stem()?
         .to_string_lossy()
@@ -146,8 +135,14 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
+    // `--copy-non-enabling`: Algorithm 4's own input splits, to compare with the default.
+    let rule = if std::env::args().any(|a| a == "--copy-non-enabling") {
+        InputSplitRule::CopyNonEnabling
+    } else {
+        InputSplitRule::SeparateChild
+    };
     println!(
-        "{:<28} {:>7} {:>8} {:>7} {:>7} {:>5} {:>7} {:>6} | {:>7} {:>7} {:>7} {:>7} {:>7} | {:>6} {:>6} {:>6} {:>6}",
+        "{:<28} {:>7} {:>8} {:>7} {:>7} {:>5} {:>7} {:>7} {:>6} | {:>7} {:>7} {:>7} {:>7} {:>7} | {:>6} {:>6} {:>6} {:>6}",
         "model",
         "states",
         "trans",
@@ -155,6 +150,7 @@ fn main() {
         "sgnodes",
         "depth",
         "undist",
+        "shared",
         "topups",
         "t_comp",
         "t_split",
@@ -176,7 +172,7 @@ fn main() {
         let name = format!("random-io-{n}");
         if wanted(&name) {
             let sa = random_io_suspension(seed, n, 4, 6);
-            run(&name, &sa);
+            run(&name, &sa, rule);
         }
     }
     // Dense output nondeterminism (1-3 of 5 outputs per state): overlapping output splits make
@@ -185,7 +181,7 @@ fn main() {
         let name = format!("random-dense-{n}");
         if wanted(&name) {
             let sa = random_suspension(seed, n, 3, 4);
-            run(&name, &sa);
+            run(&name, &sa, rule);
         }
     }
     let Some(base) = shared_models() else {
@@ -214,7 +210,7 @@ fn main() {
             continue;
         }
         match embedded(&full.to_string_lossy(), k, hidden) {
-            Some((name, sa)) => run(&name, &sa),
+            Some((name, sa)) => run(&name, &sa, rule),
             None => println!("{path}: could not be loaded and embedded"),
         }
     }

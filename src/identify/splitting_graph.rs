@@ -19,8 +19,9 @@
 //! not depend on the children. Copying `R` into every child makes the graph blow up on automata
 //! where most states enable no input (the output-pending states of a Mealy machine embedded with
 //! hidden inputs: TCP_Linux_Server with two hidden inputs did not finish within 100 s, and
-//! finishes in 0.9 s with 4,439 nodes), while the ADGs we measured distinguish as many pairs or
-//! more. [`InputSplitRule::CopyNonEnabling`] keeps the thesis' rule.
+//! finishes in 0.9 s with 4,439 nodes). On the shared benchmark embeddings the ADGs distinguish
+//! as many pairs or more; on dense random automata somewhat fewer (README, `cargo bench --bench
+//! identify`). [`InputSplitRule::CopyNonEnabling`] keeps the thesis' rule.
 //!
 //! The split policy is reproducible: leaves are processed in rounds in creation order; the splits
 //! of all pending leaves are computed in parallel against the graph of the previous round (the
