@@ -96,8 +96,9 @@ pub enum Neighbours<'a> {
     Incompatible(&'a [StateId]),
 }
 
+/// Position of the unordered pair `q < r` in a table of all pairs, row `r` after row `r - 1`.
 #[inline]
-fn pair_index(q: usize, r: usize) -> usize {
+pub(crate) fn pair_index(q: usize, r: usize) -> usize {
     debug_assert!(q < r);
     r * (r - 1) / 2 + q
 }
@@ -487,7 +488,7 @@ impl Compatibility {
         }
         let row_ok = |j: usize| {
             let r = set[j].index();
-            let row = &self.slots[r * r.saturating_sub(1) / 2..];
+            let row = &self.slots[pair_index(0, r)..];
             set[..j].iter().all(|q| row[q.index()] == COMPATIBLE)
         };
         if set.len() >= PARALLEL_SET {

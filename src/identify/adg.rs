@@ -21,6 +21,7 @@ use super::IdentifyError;
 use super::distinguishing_graph::{pairwise_graph, pairwise_graph_size};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::splitting_graph::{SplittingGraph, Witness};
+use crate::analysis::compatibility::pair_index;
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
@@ -254,12 +255,7 @@ impl PairSet {
     }
 
     fn insert(&mut self, p: StateId, q: StateId) {
-        let (a, b) = if p < q {
-            (p.index(), q.index())
-        } else {
-            (q.index(), p.index())
-        };
-        let k = b * (b - 1) / 2 + a;
+        let k = pair_index(p.min(q).index(), p.max(q).index());
         self.bits[k / 64] |= 1 << (k % 64);
     }
 
@@ -271,9 +267,8 @@ impl PairSet {
     fn into_sorted(self, n: usize) -> Vec<(StateId, StateId)> {
         let mut out = Vec::new();
         for r in 1..n {
-            let base = r * (r - 1) / 2;
             for q in 0..r {
-                let k = base + q;
+                let k = pair_index(q, r);
                 if self.bits[k / 64] >> (k % 64) & 1 == 1 {
                     out.push((StateId(q as u32), StateId(r as u32)));
                 }

@@ -42,3 +42,18 @@ pub enum IdentifyError {
         leaves: usize,
     },
 }
+
+impl From<crate::analysis::PairBudgetExceeded> for IdentifyError {
+    fn from(e: crate::analysis::PairBudgetExceeded) -> Self {
+        IdentifyError::Budget {
+            what: format!(
+                "the {} state pairs of the compatibility relation ({} states)",
+                e.pairs, e.states
+            ),
+            budget: e.budget,
+            advice: "use a model with fewer states (embedding a Mealy machine adds a state per \
+                     transition), or raise the budget (distinguish --max-pairs)"
+                .into(),
+        }
+    }
+}

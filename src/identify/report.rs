@@ -141,18 +141,7 @@ pub fn distinguish(
     let mut times = PhaseTimes::default();
     phase("compatibility");
     let t = Instant::now();
-    let compatibility = Compatibility::compute_within(sa, options.max_pairs).map_err(|e| {
-        IdentifyError::Budget {
-            what: format!(
-                "the {} state pairs of the compatibility relation ({} states)",
-                e.pairs, e.states
-            ),
-            budget: e.budget,
-            advice: "use a model with fewer states (embedding a Mealy machine adds a state per \
-                     transition), or raise --max-pairs"
-                .into(),
-        }
-    })?;
+    let compatibility = Compatibility::compute_within(sa, options.max_pairs)?;
     times.compatibility = t.elapsed().as_secs_f64();
     phase("splitting graph");
     let t = Instant::now();

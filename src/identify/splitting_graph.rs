@@ -194,19 +194,15 @@ pub(crate) fn injective(
     for (i, &t) in distinct.iter().enumerate() {
         let later = &distinct[i + 1..];
         let found = match compat.neighbours(t) {
-            // Few compatible partners: look each up among the later targets.
+            // Fewer compatible partners than later targets: look each up among the targets.
             Neighbours::Compatible(partners) if partners.len() < later.len() => partners
                 .iter()
-                .filter(|&&u| u > t && later.binary_search(&u).is_ok())
+                .filter(|u| later.binary_search(u).is_ok())
                 .any(|&u| clash(t, u)),
-            // Otherwise walk the later targets, skipping the (few) incompatible ones.
-            Neighbours::Compatible(partners) => later
+            // Otherwise walk the later targets.
+            _ => later
                 .iter()
-                .filter(|&u| partners.binary_search(u).is_ok())
-                .any(|&u| clash(t, u)),
-            Neighbours::Incompatible(others) => later
-                .iter()
-                .filter(|&u| others.binary_search(u).is_err())
+                .filter(|&&u| compat.compatible(t, u))
                 .any(|&u| clash(t, u)),
         };
         if found {

@@ -50,16 +50,8 @@ pub(crate) struct PairAnalysis {
 
 impl PairAnalysis {
     pub(crate) fn compute(sa: &SuspensionAutomaton) -> Result<Self, IocoSuiteError> {
-        let compat = Compatibility::compute_within(sa, DEFAULT_PAIR_BUDGET).map_err(|e| {
-            IocoSuiteError::Budget {
-                what: format!(
-                    "the compatibility relation of {} states ({} state pairs at 4 bytes each)",
-                    e.states, e.pairs
-                ),
-                budget: e.budget as u128,
-                advice: "use a model with fewer states".into(),
-            }
-        })?;
+        let compat = Compatibility::compute_within(sa, DEFAULT_PAIR_BUDGET)
+            .map_err(|e| budget_error(e.into()))?;
         let identifiers =
             StateIdentifiers::compute(sa, &compat, Preference::Outputs).map_err(budget_error)?;
         Ok(PairAnalysis {
