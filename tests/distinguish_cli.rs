@@ -10,25 +10,25 @@ fn ncomplete(args: &[&str]) -> std::process::Output {
         .expect("the binary runs")
 }
 
+/// The JSON report of `ncomplete distinguish MODEL ARGS... --json --quiet`, which must succeed.
+fn report(model: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["distinguish", model, "--json", "--quiet"];
+    all.extend(args);
+    let out = ncomplete(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn reports_table_3_2_metrics_of_fig_3_1() {
     // Fig. 3.6 has 8 nodes (Algorithm 4 copies state 3 into both children of {1, 2, 3}); the
     // default gives 3 a child of its own.
     for (rule, nodes) in [("copy", 8), ("separate", 7)] {
-        let out = ncomplete(&[
-            "distinguish",
-            "models/vdbos_fig3_1.aut",
-            "--json",
-            "--quiet",
-            "--input-splits",
-            rule,
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v = report("models/vdbos_fig3_1.aut", &["--input-splits", rule]);
         assert_eq!(v["states"], 4);
         assert_eq!(v["compatible_pairs"], 2);
         assert_eq!(v["splitting_graph_nodes"], nodes);
@@ -92,25 +92,18 @@ fn missing_model_is_a_usage_error() {
 /// with fewer nodes and the same undistinguished pairs.
 #[test]
 fn hidden_inputs_give_output_nondeterminism() {
-    let run = |rule: &str| -> serde_json::Value {
-        let out = ncomplete(&[
-            "distinguish",
+    let run = |rule: &str| {
+        report(
             "models/TCP_Linux_Client.dot",
-            "--quiet",
-            "--json",
-            "--hide",
-            "ACK(V,V,0)",
-            "--hide",
-            "ACK+PSH(V,V,1)",
-            "--input-splits",
-            rule,
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
+            &[
+                "--hide",
+                "ACK(V,V,0)",
+                "--hide",
+                "ACK+PSH(V,V,1)",
+                "--input-splits",
+                rule,
+            ],
+        )
     };
     let (separate, copy) = (run("separate"), run("copy"));
     assert_eq!(separate["states"], 135);
