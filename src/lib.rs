@@ -13,6 +13,7 @@ pub mod format;
 pub mod identify;
 pub mod info;
 pub mod model;
+pub mod output;
 pub mod render;
 pub mod rng;
 pub mod suite;

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
+use ncomplete::output::{self, AtomicDir};
 use std::process::ExitCode;
 
 /// n-complete test suites (ioco and Mealy) from behavioural models.
@@ -222,32 +223,40 @@ struct GenerateArgs {
 }
 
 impl GenerateArgs {
-    /// Where the suite itself goes: `--out`, or `DIR/suite.json` when it is rendered into `DIR`.
-    fn suite_path(&self) -> Result<String, Error> {
+    /// Where the suite goes: `--out` itself, or `suite.json` in a directory built beside
+    /// `--out DIR` and swapped in as a whole once rendered. Refuses an output that is (or holds)
+    /// an input before anything is written.
+    fn destination(&self) -> Result<(Option<AtomicDir>, String), Error> {
         if self.format.rendering().is_none() {
-            return Ok(self.out.clone());
+            output::refuse_input_as_output("--out", &self.out, &[&self.model])?;
+            return Ok((None, self.out.clone()));
         }
         if self.out == "-" {
             return Err(Error::Usage(
                 "--format ttcn|python|rust writes files: give --out DIR".into(),
             ));
         }
-        std::fs::create_dir_all(&self.out).map_err(|e| Error::io(&self.out, e))?;
-        Ok(std::path::Path::new(&self.out)
-            .join("suite.json")
-            .display()
-            .to_string())
+        let templates = self.templates.as_ref().map(|t| t.display().to_string());
+        let inputs: Vec<&str> = std::iter::once(self.model.as_str())
+            .chain(templates.as_deref())
+            .collect();
+        output::refuse_input_inside_dir("--out", std::path::Path::new(&self.out), &inputs)?;
+        let dir = AtomicDir::create(&self.out)?;
+        let suite = dir.path().join("suite.json").display().to_string();
+        Ok((Some(dir), suite))
     }
 
-    /// Renders the generated suite into `--out DIR` when a program format was asked for.
-    fn render(&self, suite_path: &str) -> Result<(), Error> {
-        if let Some(format) = self.format.rendering() {
-            ncomplete::exec::commands::render(
+    /// Renders the generated suite into the new directory when a program format was asked for,
+    /// then swaps the directory in.
+    fn finish(&self, dir: Option<AtomicDir>, suite_path: &str) -> Result<(), Error> {
+        if let (Some(dir), Some(format)) = (dir, self.format.rendering()) {
+            ncomplete::exec::commands::render_into(
                 suite_path,
                 format,
-                std::path::Path::new(&self.out),
+                dir.path(),
                 self.templates.as_deref(),
             )?;
+            dir.commit()?;
         }
         Ok(())
     }
@@ -307,8 +316,11 @@ struct SimulateArgs {
 
 #[derive(Args)]
 struct RunArgs {
-    /// The suite (JSON v1).
+    /// The suite (JSON v1, or a words file with `--spec`).
     suite: String,
+    /// The Mealy machine a words suite was generated from (gives the outputs its tests expect).
+    #[arg(long, value_name = "MODEL")]
+    spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
     #[arg(
         long,
@@ -521,6 +533,14 @@ enum PreferArg {
 
 fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     use ncomplete::identify::{self, DistinguishOptions, InputSplitRule, Preference, SplitOptions};
+    for (option, out) in [("--dot", &a.dot), ("--suite", &a.suite)] {
+        if let Some(out) = out {
+            output::refuse_input_as_output(option, out, &[&a.model])?;
+        }
+    }
+    if a.dot.is_some() && a.dot == a.suite && a.dot.as_deref() != Some("-") {
+        return Err(Error::Usage("--dot and --suite name the same file".into()));
+    }
     let model = a.model_args.load(&a.model, quiet)?;
     let sa = identify::report::suspension_of(&model, &a.hide).map_err(|source| Error::Model {
         path: a.model.clone(),
@@ -552,19 +572,15 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     })?;
     spinner.finish_and_clear();
     if let Some(path) = &a.dot {
-        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-        identify::report::write_distinguish_dot(
-            &sa,
-            &d,
-            a.dot_topups,
-            std::io::BufWriter::new(file),
-        )
-        .map_err(|e| Error::io(path, e))?;
+        let mut out = output::Output::create(path)?;
+        identify::report::write_distinguish_dot(&sa, &d, a.dot_topups, &mut out)
+            .map_err(|e| Error::io(path, e))?;
+        out.commit()?;
     }
     if let Some(path) = &a.suite {
-        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-        identify::report::write_suite(&sa, &d, std::io::BufWriter::new(file))
-            .map_err(|e| Error::io(path, e))?;
+        let mut out = output::Output::create(path)?;
+        identify::report::write_suite(&sa, &d, &mut out).map_err(|e| Error::io(path, e))?;
+        out.commit()?;
     }
     let text = if a.json {
         d.report.to_json()
@@ -687,6 +703,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Distinguish(a) => run_distinguish(a, quiet)?,
         Command::Convert(a) => {
+            if let Some(out) = &a.out {
+                output::refuse_input_as_output("--out", out, &[&a.model])?;
+            }
             let model = a.model_args.load(&a.model, quiet)?;
             let text = a.transform.convert(&a.model, model, a.to)?;
             format::write_text(a.out.as_deref(), &text)?;
@@ -722,6 +741,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Mutate(a) => {
             use ncomplete::audit::{self, MutateOptions, SizeBound};
+            output::refuse_input_inside_dir("--out", std::path::Path::new(&a.out), &[&a.model])?;
             let model = a.model_args.load(&a.model, quiet)?;
             let bound = match (a.n, a.extra_states) {
                 (Some(n), _) => SizeBound::States(n),
@@ -781,6 +801,10 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Run(a) => {
             let mut stdout = std::io::stdout();
+            let spec = match &a.spec {
+                Some(path) => Some(a.model_args.load(path, quiet)?),
+                None => None,
+            };
             let status = match (&a.model, &a.sut) {
                 (Some(path), _) => {
                     let model = a.model_args.load(path, quiet)?;
@@ -791,6 +815,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     };
                     let verdict = ncomplete::exec::commands::run_on_model(
                         &a.suite,
+                        spec.as_ref(),
                         &model,
                         enabling,
                         &mut stdout,
@@ -800,6 +825,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 (None, Some(command)) => {
                     let verdict = ncomplete::exec::commands::run_on_system(
                         &a.suite,
+                        spec.as_ref(),
                         command,
                         std::time::Duration::from_millis(a.quiescence_ms),
                         a.retries,
@@ -815,6 +841,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Generate(a) => {
             let start = std::time::Instant::now();
+            let (dir, suite_path) = a.destination()?;
             let model_args = ModelArgs {
                 format: a.model_format,
                 inputs: a.inputs.clone(),
@@ -823,7 +850,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             let model = model_args.load(&a.model, quiet)?;
             if let Some(method) = a.method.ioco() {
-                return generate_ioco(&a, model, method, quiet);
+                return generate_ioco(&a, model, method, quiet, dir, &suite_path);
             }
             let method = a.method.mealy().expect("every method is Mealy or ioco");
             let Model::Mealy(mut mealy) = model else {
@@ -859,7 +886,6 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
                 _ => ncomplete::render::words::MealySuiteFormat::Json,
             };
-            let suite_path = a.suite_path()?;
             let stats = ncomplete::render::words::generate_mealy_suite(
                 &mealy,
                 &a.model,
@@ -868,7 +894,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 &suite_path,
                 !quiet,
             )?;
-            a.render(&suite_path)?;
+            a.finish(dir, &suite_path)?;
             if a.stats {
                 eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
             }
@@ -910,6 +936,8 @@ fn generate_ioco(
     model: Model,
     method: ncomplete::suite::ioco::IocoMethod,
     quiet: bool,
+    dir: Option<AtomicDir>,
+    suite_path: &str,
 ) -> Result<ExitCode, Error> {
     use ncomplete::suite::ioco::{self, Bound, Budget};
     if a.format == SuiteFileFormat::Words {
@@ -929,10 +957,8 @@ fn generate_ioco(
     };
     let suite = ioco::generate(&sa, method, bound, budget)?;
     let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let suite_path = a.suite_path()?;
-    let out = (suite_path != "-").then_some(suite_path.as_str());
-    ioco::write_suite_file(&suite, out, progress)?;
-    a.render(&suite_path)?;
+    ioco::write_suite_file(&suite, Some(suite_path), progress)?;
+    a.finish(dir, suite_path)?;
     if !quiet {
         eprintln!(
             "{} tests; guarantee: {}",
@@ -957,6 +983,9 @@ fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
                 .map_err(|e| Error::Usage(format!("--extra-states: {e}")))?,
         ),
     };
+    if let Some(plot) = &a.plot {
+        output::refuse_input_as_output("--plot", plot, &[&a.model])?;
+    }
     let model = a.model_args.load(&a.model, quiet)?;
     let mutable = ncomplete::audit::mutable_model(&model, &a.model)?;
     let methods = if a.method.is_empty() {

@@ -719,6 +719,8 @@ pub fn mutable_model(model: &Model, path: &str) -> Result<MutantModel> {
 
 /// Writes every mutant as a model file into `dir` (suspension automata as `.aut` with explicit
 /// `delta`, Mealy machines as DOT) and `index.json` describing them; returns the summary line.
+/// `dir` is built beside its place and swapped in whole ([`crate::output::AtomicDir`]), so no
+/// mutant of an earlier run survives.
 pub fn write_mutants(
     dir: &Path,
     model_path: &str,
@@ -726,7 +728,7 @@ pub fn write_mutants(
     opts: &MutateOptions,
     mutants: &[Mutant],
 ) -> Result<String> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let out = crate::output::AtomicDir::create(dir)?;
     let mut entries = Vec::with_capacity(mutants.len());
     for m in mutants {
         let (file, text) = match &m.model {
@@ -738,8 +740,9 @@ pub fn write_mutants(
                 write_model(&Model::Mealy(me.clone()), Format::Dot),
             ),
         };
-        let path = dir.join(&file);
-        std::fs::write(&path, text).map_err(|e| Error::io(path.display().to_string(), e))?;
+        let path = out.path().join(&file);
+        crate::output::write_path(&path, text.as_bytes())
+            .map_err(|e| Error::io(dir.join(&file).display().to_string(), e))?;
         entries.push(json!({
             "file": file,
             "kind": m.kind.as_str(),
@@ -762,10 +765,11 @@ pub fn write_mutants(
         "seed": opts.seed,
         "mutants": entries,
     });
-    let path = dir.join("index.json");
     let mut text = serde_json::to_string_pretty(&index).unwrap_or_default();
     text.push('\n');
-    std::fs::write(&path, text).map_err(|e| Error::io(path.display().to_string(), e))?;
+    crate::output::write_path(&out.path().join("index.json"), text.as_bytes())
+        .map_err(|e| Error::io(dir.join("index.json").display().to_string(), e))?;
+    out.commit()?;
     let conforming = mutants.iter().filter(|m| m.conforms).count();
     Ok(format!(
         "wrote {} mutants of {model_path} ({conforming} conforming, {} not) to {}\n",

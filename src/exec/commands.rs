@@ -9,7 +9,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::render::{Format, render_suite, write_files};
+use crate::render::{Format, render_suite, words, write_files};
 use crate::suite::{SuiteHeader, TestCase, read_suite};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,22 +17,45 @@ use std::time::Duration;
 
 /// Reads a suite JSON v1 file.
 pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    read_suite(&text).map_err(|source| Error::Suite {
-        path: path.to_owned(),
-        source,
-    })
+    load_suite_file(path, None)
 }
 
-/// Runs a suite against a model in simulation, writing the report to `out`; returns the suite
+/// Reads a suite file: suite JSON v1, or a words file (whose end marker and test count are
+/// checked, so a truncated file is refused) with the Mealy machine `spec` that gives the outputs
+/// its tests expect.
+pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader, Vec<TestCase>)> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    if !words::is_words(&text) {
+        return read_suite(&text).map_err(|source| Error::Suite {
+            path: path.to_owned(),
+            source,
+        });
+    }
+    let file = words::read_words(&text).map_err(|e| Error::Usage(format!("{path}:{e}")))?;
+    match spec {
+        Some(Model::Mealy(m)) => {
+            words::words_suite(&file, m).map_err(|e| Error::Usage(format!("{path}: {e}")))
+        }
+        Some(Model::Lts(_)) => Err(Error::Usage(format!(
+            "{path} is a words file of a Mealy suite: --spec must be a Mealy machine"
+        ))),
+        None => Err(Error::Usage(format!(
+            "{path} is a words file (inputs only): give --spec MODEL, the Mealy machine it was \
+             generated from, for the outputs its tests expect"
+        ))),
+    }
+}
+
+/// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the report to `out`; returns the suite
 /// verdict.
 pub fn run_on_model(
     suite_path: &str,
+    spec: Option<&Model>,
     model: &Model,
     enabling: InputEnabling,
     out: &mut dyn Write,
 ) -> Result<TestVerdict> {
-    let (header, tests) = load_suite(suite_path)?;
+    let (header, tests) = load_suite_file(suite_path, spec)?;
     let sys = system_for_suite(model, &header.model, enabling)?;
     let report = run_suite(&sys, &tests);
     out.write_all(simulation_text(&report, &sys, &tests).as_bytes())
@@ -40,16 +63,17 @@ pub fn run_on_model(
     Ok(report.verdict())
 }
 
-/// Runs a suite against the process started by `command`, writing one line per test to `out` as
+/// Runs a suite (JSON, or words with their `spec`) against the process started by `command`, writing one line per test to `out` as
 /// tests finish; returns the suite verdict.
 pub fn run_on_system(
     suite_path: &str,
+    spec: Option<&Model>,
     command: &str,
     quiescence: Duration,
     retries: usize,
     out: &mut dyn Write,
 ) -> Result<TestVerdict> {
-    let (header, tests) = load_suite(suite_path)?;
+    let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
     let outcomes: Vec<SystemOutcome> =
         stdio::run_suite_stdio(command, &header.model, &tests, quiescence, retries, |o| {
@@ -83,17 +107,44 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
         .map_err(|e| Error::io("<stdio>", e))
 }
 
-/// Renders a suite file into `out_dir`; returns the written paths.
+/// Renders a suite file into `out_dir`, replacing it as a whole (built beside it and swapped in,
+/// so no file of an earlier rendering survives; a suite file inside `out_dir` is carried over);
+/// returns the written paths.
 pub fn render(
     suite_path: &str,
     format: Format,
     out_dir: &Path,
     templates: Option<&Path>,
 ) -> Result<Vec<PathBuf>> {
+    if let Some(dir) = templates {
+        crate::output::refuse_input_inside_dir("--out", out_dir, &[&dir.display().to_string()])?;
+    }
+    let dir = crate::output::AtomicDir::create(out_dir)?;
+    if let Some(inside) = crate::output::relative_inside(Path::new(suite_path), out_dir) {
+        let text = std::fs::read(suite_path).map_err(|e| Error::io(suite_path, e))?;
+        let copy = dir.path().join(&inside);
+        if let Some(parent) = copy.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(suite_path, e))?;
+        }
+        crate::output::write_path(&copy, &text).map_err(|e| Error::io(suite_path, e))?;
+    }
+    let written = render_into(suite_path, format, dir.path(), templates)?;
+    dir.commit()?;
+    Ok(written.iter().map(|p| out_dir.join(p)).collect())
+}
+
+/// Renders a suite file into the directory `dir` (which the caller replaces as a whole); returns
+/// the paths of the rendered files relative to `dir`.
+pub fn render_into(
+    suite_path: &str,
+    format: Format,
+    dir: &Path,
+    templates: Option<&Path>,
+) -> Result<Vec<PathBuf>> {
     let (header, tests) = load_suite(suite_path)?;
     let files = render_suite(&header, &tests, format, templates)?;
-    write_files(out_dir, &files)?;
-    Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
+    write_files(dir, &files)?;
+    Ok(files.iter().map(|f| f.path.clone()).collect())
 }
 
 /// The exit status of `run --model`: 1 when a test fails, else 0. A test that is inconclusive in

@@ -191,19 +191,10 @@ pub fn suspension_as_lts(sa: &SuspensionAutomaton) -> Lts {
     .expect("a suspension automaton is a valid LTS")
 }
 
-/// Writes `text` to `out`, or to standard output when `out` is `None` or `-`.
+/// Writes `text` to `out`, or to standard output when `out` is `None` or `-`; a file is written
+/// whole or not at all ([`crate::output`]).
 pub fn write_text(out: Option<&str>, text: &str) -> Result<(), Error> {
-    use std::io::Write as _;
-    match out {
-        None | Some("-") => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush())
-                .map_err(|e| Error::io("<stdout>", e))
-        }
-        Some(path) => std::fs::write(path, text).map_err(|e| Error::io(path, e)),
-    }
+    crate::output::write_file(out.unwrap_or("-"), text.as_bytes())
 }
 
 #[cfg(test)]

@@ -324,7 +324,8 @@ pub fn render_suite(
     Ok(files)
 }
 
-/// Writes rendered files below `dir`, creating directories as needed.
+/// Writes rendered files below `dir`, creating directories as needed; each file is written whole
+/// or not at all.
 pub fn write_files(dir: &Path, files: &[RenderedFile]) -> Result<(), RenderError> {
     for f in files {
         let path = dir.join(&f.path);
@@ -335,7 +336,7 @@ pub fn write_files(dir: &Path, files: &[RenderedFile]) -> Result<(), RenderError
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io)?;
         }
-        std::fs::write(&path, &f.contents).map_err(io)?;
+        crate::output::write_path(&path, f.contents.as_bytes()).map_err(io)?;
     }
     Ok(())
 }

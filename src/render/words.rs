@@ -1,5 +1,11 @@
 //! The `words` format: one test per line, its inputs separated by single spaces (the format other
 //! FSM test tools print). Only inputs are written; outputs follow from the specification.
+//!
+//! A words file starts with `#` comment lines naming the format (`# ncomplete words v1`), the
+//! model, method, bound and guarantee, and ends with the line `# end: K tests`. A file cut short
+//! (a killed writer, a full disk) lacks the end marker or has fewer tests than it states, and
+//! [`read_words`] refuses it with the line where it stops. An input name that is empty, contains
+//! whitespace, a quote or a backslash, or starts with `#`, is written as a JSON string.
 
 use crate::model::LabelId;
 use crate::suite::mealy::{MealySuite, SuiteStats};
@@ -16,7 +22,7 @@ impl<W: Write> WordsWriter<W> {
     pub fn new(out: W, names: &[String]) -> Self {
         WordsWriter {
             out,
-            names: names.iter().map(|n| n.as_bytes().to_vec()).collect(),
+            names: names.iter().map(|n| word_token(n).into_bytes()).collect(),
         }
     }
 
@@ -72,12 +78,16 @@ pub fn write_mealy_suite_with<W: Write>(
     };
     match format {
         MealySuiteFormat::Words => {
+            let mut out = out;
+            out.write_all(words_header(suite).as_bytes())?;
             let mut w = WordsWriter::new(out, suite.spec().inputs.names());
             let stats = suite.stream(|word| {
                 tick();
                 w.write(word)
             })?;
-            w.finish()?;
+            let mut out = w.finish()?;
+            writeln!(out, "{END_PREFIX}{} tests", stats.tests)?;
+            out.flush()?;
             Ok(stats)
         }
         MealySuiteFormat::Json => {
@@ -94,7 +104,7 @@ pub fn write_mealy_suite_with<W: Write>(
 }
 
 /// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
-/// streams it to `out` (a file, or standard output for `-`), with a progress spinner on stderr
+/// streams it to `out` (a file, replaced whole or not at all, or standard output for `-`), with a progress spinner on stderr
 /// when `progress` is set and stderr is a terminal.
 pub fn generate_mealy_suite(
     spec: &crate::model::Mealy,
@@ -122,24 +132,263 @@ pub fn generate_mealy_suite(
             b.set_message(format!("{n} tests written"));
         }
     };
-    let stats = if out == "-" {
-        let stdout = io::stdout().lock();
-        write_mealy_suite_with(io::BufWriter::new(stdout), &suite, format, &mut tick)
-            .map_err(|e| crate::Error::io("<stdout>", e))?
-    } else {
-        let file = std::fs::File::create(out).map_err(|e| crate::Error::io(out, e))?;
-        write_mealy_suite_with(
-            io::BufWriter::with_capacity(1 << 20, file),
-            &suite,
-            format,
-            &mut tick,
-        )
-        .map_err(|e| crate::Error::io(out, e))?
-    };
+    let mut output = crate::output::Output::create(out)?;
+    let stats = write_mealy_suite_with(&mut output, &suite, format, &mut tick)
+        .map_err(|e| crate::Error::io(output.name(), e))?;
+    output.commit()?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     Ok(stats)
+}
+
+/// The first line of a words file.
+pub const WORDS_MAGIC: &str = "# ncomplete words v1";
+/// The start of the last line of a words file, followed by the test count and ` tests`.
+const END_PREFIX: &str = "# end: ";
+
+/// How an input name is written in a words line: as is when it is a plain token, else as a JSON
+/// string.
+fn word_token(name: &str) -> String {
+    let plain = !name.is_empty()
+        && !name.starts_with('#')
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
+    if plain {
+        name.to_owned()
+    } else {
+        serde_json::Value::from(name).to_string()
+    }
+}
+
+/// A header value on one line: control characters (newlines) become spaces.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The comment lines that open a words file.
+fn words_header(suite: &MealySuite) -> String {
+    format!(
+        "{WORDS_MAGIC}\n# model: {}\n# method: {}\n# bound: {} states ({} extra)\n# guarantee: {}\n",
+        one_line(&suite.spec().name),
+        suite.header().method,
+        suite.bound(),
+        suite.bound() - suite.spec().num_states(),
+        one_line(&suite.guarantee()),
+    )
+}
+
+/// A words file as read back: its header fields and its tests as input names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordsFile {
+    /// The `# key: value` lines of the header, in file order.
+    pub header: Vec<(String, String)>,
+    /// The tests, each a sequence of input names.
+    pub tests: Vec<Vec<String>>,
+}
+
+impl WordsFile {
+    /// The value of header field `key`.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A malformed or truncated words file.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{line}:{column}: {message}")]
+pub struct WordsError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn words_error(line: usize, column: usize, message: impl Into<String>) -> WordsError {
+    WordsError {
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+/// Whether `text` looks like a words file (rather than suite JSON).
+pub fn is_words(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').starts_with(WORDS_MAGIC)
+}
+
+/// Reads a words file, checking its first line, its end marker and its test count.
+pub fn read_words(text: &str) -> Result<WordsFile, WordsError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n').enumerate();
+    match lines.next() {
+        Some((_, l)) if l.trim_end() == WORDS_MAGIC => {}
+        _ => {
+            return Err(words_error(
+                1,
+                1,
+                format!("expected `{WORDS_MAGIC}` (a words file written by ncomplete)"),
+            ));
+        }
+    }
+    let mut file = WordsFile {
+        header: Vec::new(),
+        tests: Vec::new(),
+    };
+    let mut ended = false;
+    let mut last_line = 1;
+    for (k, raw) in lines {
+        let line_no = k + 1;
+        last_line = line_no;
+        if ended {
+            return Err(words_error(line_no, 1, "text after the end marker"));
+        }
+        let Some(line) = raw.strip_suffix('\n') else {
+            return Err(words_error(
+                line_no,
+                raw.len() + 1,
+                "the file ends inside a line: it was cut short",
+            ));
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some(count) = line.strip_prefix(END_PREFIX) {
+            let stated = count
+                .strip_suffix(" tests")
+                .and_then(|c| c.parse::<usize>().ok())
+                .ok_or_else(|| {
+                    words_error(line_no, END_PREFIX.len() + 1, "expected `K tests`")
+                })?;
+            if stated != file.tests.len() {
+                return Err(words_error(
+                    line_no,
+                    END_PREFIX.len() + 1,
+                    format!(
+                        "the end marker states {stated} tests, but the file holds {}",
+                        file.tests.len()
+                    ),
+                ));
+            }
+            ended = true;
+        } else if let Some(comment) = line.strip_prefix('#') {
+            if file.tests.is_empty()
+                && let Some((key, value)) = comment.trim_start().split_once(": ")
+            {
+                file.header.push((key.to_owned(), value.to_owned()));
+            }
+        } else {
+            file.tests.push(parse_word(line, line_no)?);
+        }
+    }
+    if !ended {
+        return Err(words_error(
+            last_line + 1,
+            1,
+            format!(
+                "no end marker `{END_PREFIX}K tests` after {} tests: the file was cut short",
+                file.tests.len()
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+/// The input names of one words line.
+fn parse_word(line: &str, line_no: usize) -> Result<Vec<String>, WordsError> {
+    let mut names = Vec::new();
+    let mut rest = line;
+    let mut column = 1;
+    while !rest.is_empty() {
+        if rest.starts_with('"') {
+            let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+            let name = match stream.next() {
+                Some(Ok(name)) => name,
+                _ => return Err(words_error(line_no, column, "expected a JSON string")),
+            };
+            let used = stream.byte_offset();
+            names.push(name);
+            rest = &rest[used..];
+            column += used;
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            if end == 0 {
+                return Err(words_error(line_no, column, "expected an input name"));
+            }
+            names.push(rest[..end].to_owned());
+            rest = &rest[end..];
+            column += end;
+        }
+        if let Some(r) = rest.strip_prefix(' ') {
+            if r.is_empty() {
+                return Err(words_error(line_no, column + 1, "expected an input name"));
+            }
+            rest = r;
+            column += 1;
+        } else if !rest.is_empty() {
+            return Err(words_error(line_no, column, "expected a space"));
+        }
+    }
+    Ok(names)
+}
+
+/// The suite of a words file over the Mealy machine `spec` it was generated from: each word as a
+/// send/expect chain with the specification's outputs.
+pub fn words_suite(
+    file: &WordsFile,
+    spec: &crate::model::Mealy,
+) -> Result<(crate::suite::SuiteHeader, Vec<crate::suite::TestCase>), String> {
+    let mut cases = Vec::with_capacity(file.tests.len());
+    for (k, names) in file.tests.iter().enumerate() {
+        let word = names
+            .iter()
+            .map(|n| {
+                spec.inputs.get(n).ok_or_else(|| {
+                    format!(
+                        "test {} uses input {} that {} does not have",
+                        k + 1,
+                        format!("`{}`", crate::format::position::excerpt(n)),
+                        spec.name
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let outs = spec.run(spec.initial(), &word);
+        if outs.len() < word.len() {
+            return Err(format!(
+                "test {}: {} has no transition for its input {}",
+                k + 1,
+                spec.name,
+                outs.len() + 1
+            ));
+        }
+        let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
+        cases.push(crate::suite::TestCase::chain(format!("t{:04}", k + 1), &steps));
+    }
+    let mut extra = serde_json::Map::new();
+    extra.insert("source".into(), "words".into());
+    let header = crate::suite::SuiteHeader {
+        model: crate::suite::SuiteModel {
+            name: spec.name.clone(),
+            inputs: spec.inputs.names().to_vec(),
+            outputs: spec.outputs.names().to_vec(),
+            quiescence: None,
+        },
+        method: file.field("method").unwrap_or("words").to_owned(),
+        n: file
+            .field("bound")
+            .and_then(|b| b.split(' ').next())
+            .and_then(|b| b.parse().ok()),
+        guarantee: file.field("guarantee").unwrap_or_default().to_owned(),
+        extra,
+    };
+    Ok((header, cases))
 }
 
 /// Streams a Mealy suite in the words format.

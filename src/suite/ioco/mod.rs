@@ -314,7 +314,8 @@ pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAuto
     })
 }
 
-/// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output), with a progress bar on
+/// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output; a file is replaced whole
+/// or not at all), with a progress bar on
 /// stderr when `progress` is set and stderr is a terminal.
 pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) -> crate::Result<()> {
     let path = out.unwrap_or("-");
@@ -328,18 +329,9 @@ pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) ->
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let result = if path == "-" {
-        let stdout = io::stdout();
-        suite
-            .write_json_with(io::BufWriter::new(stdout.lock()), &|k| bar.set_position(k))
-            .map(|_| ())
-    } else {
-        std::fs::File::create(path).and_then(|f| {
-            suite
-                .write_json_with(io::BufWriter::new(f), &|k| bar.set_position(k))
-                .map(|_| ())
-        })
-    };
+    let mut output = crate::output::Output::create(path)?;
+    let result = suite.write_json_with(&mut output, &|k| bar.set_position(k));
     bar.finish_and_clear();
-    result.map_err(|e| crate::Error::io(path, e))
+    result.map_err(|e| crate::Error::io(path, e))?;
+    output.commit()
 }

@@ -1,0 +1,506 @@
+//! Files written whole or not at all.
+//!
+//! Every file ncomplete writes goes through this module: it is written to a temporary file with a
+//! unique name in the same directory (so the final `rename` never crosses a file system), flushed
+//! and synced, and only then renamed over the target. A crash, a kill or an error leaves the
+//! previous file untouched; concurrent writers of the same target each write their own temporary
+//! file, and the last rename wins with a whole file. `-` names standard output.
+//!
+//! A directory of files (a rendering, a set of mutants) is built in a temporary directory beside
+//! the target and swapped in as a whole, so no file of an earlier rendering survives next to the
+//! new ones. An existing directory is only replaced when it is empty or holds the marker file
+//! [`DIR_MARKER`] that this module leaves in every directory it writes, so a user's directory is
+//! never deleted by mistake.
+
+use crate::error::{Error, Result};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The file that marks a directory as written by ncomplete, so it may be replaced as a whole.
+pub const DIR_MARKER: &str = ".ncomplete-output";
+
+/// Distinguishes the temporary names one process creates.
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh name `.NAME.PID-SEQ-NANOS.tmp` beside `target`.
+fn temp_name(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".to_owned());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let seq = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+    let file = format!(".{name}.{}-{seq}-{nanos}.tmp", std::process::id());
+    match target.parent() {
+        Some(dir) => dir.join(file),
+        None => PathBuf::from(file),
+    }
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Syncs a directory so a rename in it is durable (best effort: not every platform can).
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// A file being written to a temporary name; [`AtomicFile::commit`] renames it into place,
+/// dropping it without a commit removes it.
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    temp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `target` (nothing at `target` changes before [`AtomicFile::commit`]).
+    pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
+        let target = target.as_ref().to_path_buf();
+        if target.is_dir() {
+            return Err(io::Error::other("is a directory"));
+        }
+        loop {
+            let temp = temp_name(&target);
+            match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                Ok(file) => {
+                    // Keep the permissions of the file being replaced.
+                    if let Ok(meta) = fs::metadata(&target) {
+                        let _ = file.set_permissions(meta.permissions());
+                    }
+                    return Ok(AtomicFile {
+                        target,
+                        temp,
+                        out: Some(BufWriter::with_capacity(1 << 20, file)),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The file this will replace.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes, syncs and renames the temporary file over the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(out) = self.out.take() else {
+            return Err(io::Error::other("already committed"));
+        };
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&self.temp, &self.target)?;
+        sync_dir(parent_dir(&self.target));
+        Ok(())
+    }
+
+    fn writer(&mut self) -> io::Result<&mut BufWriter<File>> {
+        self.out
+            .as_mut()
+            .ok_or_else(|| io::Error::other("already committed"))
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer()?.flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Where a streamed output goes: standard output, or a file replaced whole on commit.
+#[derive(Debug)]
+pub enum Output {
+    /// Standard output (`-`), buffered.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A file written to a temporary name.
+    File(AtomicFile),
+}
+
+impl Output {
+    /// Opens `path` for writing (`-`: standard output). Nothing at `path` changes before
+    /// [`Output::commit`].
+    pub fn create(path: &str) -> Result<Output> {
+        if path == "-" {
+            return Ok(Output::Stdout(BufWriter::new(io::stdout().lock())));
+        }
+        AtomicFile::create(path)
+            .map(Output::File)
+            .map_err(|e| Error::io(path, e))
+    }
+
+    /// The name used in messages: the path, or `<stdout>`.
+    pub fn name(&self) -> String {
+        match self {
+            Output::Stdout(_) => "<stdout>".to_owned(),
+            Output::File(f) => f.target().display().to_string(),
+        }
+    }
+
+    /// Finishes the output: flushes standard output, or renames the file into place.
+    pub fn commit(self) -> Result<()> {
+        let name = self.name();
+        match self {
+            Output::Stdout(mut w) => w.flush(),
+            Output::File(f) => f.commit(),
+        }
+        .map_err(|e| Error::io(name, e))
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(f) => f.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File(f) => f.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(f) => f.flush(),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` (`-`: standard output), whole or not at all.
+pub fn write_file(path: &str, bytes: &[u8]) -> Result<()> {
+    let mut out = Output::create(path)?;
+    out.write_all(bytes).map_err(|e| Error::io(out.name(), e))?;
+    out.commit()
+}
+
+/// [`write_file`] for a path that is not `-`.
+pub fn write_path(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// A directory being built beside its target; [`AtomicDir::commit`] swaps it in, dropping it
+/// without a commit removes it.
+#[derive(Debug)]
+pub struct AtomicDir {
+    target: PathBuf,
+    temp: PathBuf,
+    committed: bool,
+}
+
+impl AtomicDir {
+    /// Starts building `target`. Refused when `target` is a file, or a directory that is neither
+    /// empty nor marked as written by ncomplete.
+    pub fn create(target: impl AsRef<Path>) -> Result<AtomicDir> {
+        let target = target.as_ref().to_path_buf();
+        let shown = target.display().to_string();
+        check_replaceable(&target)?;
+        let parent = parent_dir(&target);
+        fs::create_dir_all(parent).map_err(|e| Error::io(parent.display().to_string(), e))?;
+        // Name the temporary directory after the target's final component, so `.` and `..`
+        // targets get a sensible name.
+        let base = fs::canonicalize(parent)
+            .ok()
+            .and_then(|p| {
+                target
+                    .file_name()
+                    .map(|n| p.join(n))
+                    .or_else(|| fs::canonicalize(&target).ok())
+            })
+            .unwrap_or_else(|| target.clone());
+        loop {
+            let temp = temp_name(&base);
+            match fs::create_dir(&temp) {
+                Ok(()) => {
+                    return Ok(AtomicDir {
+                        target,
+                        temp,
+                        committed: false,
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(shown, e)),
+            }
+        }
+    }
+
+    /// The temporary directory to write into.
+    pub fn path(&self) -> &Path {
+        &self.temp
+    }
+
+    /// The directory this will replace.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Marks the directory, then swaps it in: the old directory (if any) is moved aside, the new
+    /// one renamed into place and the old one removed.
+    pub fn commit(mut self) -> Result<()> {
+        let shown = self.target.display().to_string();
+        let io = |e| Error::io(shown.clone(), e);
+        write_path(&self.temp.join(DIR_MARKER), MARKER_TEXT.as_bytes()).map_err(io)?;
+        sync_dir(&self.temp);
+        // Checked again: another process may have put something there meanwhile.
+        check_replaceable(&self.target)?;
+        let old = if self.target.exists() {
+            let old = temp_name(&self.temp);
+            fs::rename(&self.target, &old).map_err(io)?;
+            Some(old)
+        } else {
+            None
+        };
+        if let Err(e) = fs::rename(&self.temp, &self.target) {
+            if let Some(old) = &old {
+                let _ = fs::rename(old, &self.target);
+            }
+            return Err(io(e));
+        }
+        self.committed = true;
+        sync_dir(parent_dir(&self.target));
+        if let Some(old) = old {
+            fs::remove_dir_all(&old).map_err(|e| Error::io(old.display().to_string(), e))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for AtomicDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.temp);
+        }
+    }
+}
+
+const MARKER_TEXT: &str = "This directory was written by ncomplete; the next rendering into it replaces it as a whole.\n";
+
+/// Refuses to replace `target` unless it is missing, an empty directory or a marked one.
+fn check_replaceable(target: &Path) -> Result<()> {
+    let shown = target.display().to_string();
+    let meta = match fs::metadata(target) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(shown, e)),
+    };
+    if !meta.is_dir() {
+        return Err(Error::Usage(format!(
+            "{shown} exists and is not a directory; give a directory for the output"
+        )));
+    }
+    if target.join(DIR_MARKER).is_file() {
+        return Ok(());
+    }
+    let mut entries = fs::read_dir(target).map_err(|e| Error::io(shown.clone(), e))?;
+    if entries.next().is_none() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{shown} is not empty and was not written by ncomplete (no {DIR_MARKER} file): its \
+         contents would be replaced; give a new or empty directory"
+    )))
+}
+
+/// One file system object: `(device, inode)` where the platform has them, else the canonical
+/// path.
+fn identity(path: &Path) -> Option<(u64, u64, PathBuf)> {
+    let canonical = fs::canonicalize(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = fs::metadata(&canonical).ok()?;
+        Some((meta.dev(), meta.ino(), PathBuf::new()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some((0, 0, canonical))
+    }
+}
+
+/// Refuses an output file that is one of the input files (same file, by inode or canonical path),
+/// before anything is written. `-` never clashes.
+pub fn refuse_input_as_output(option: &str, out: &str, inputs: &[&str]) -> Result<()> {
+    if out == "-" {
+        return Ok(());
+    }
+    let Some(target) = identity(Path::new(out)) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if *input != "-" && identity(Path::new(input)).as_ref() == Some(&target) {
+            return Err(Error::Usage(format!(
+                "{option} {out} is the input file {input}: writing it would destroy the input; \
+                 choose another output file"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an output directory that holds one of the input files (it is replaced as a whole).
+pub fn refuse_input_inside_dir(option: &str, dir: &Path, inputs: &[&str]) -> Result<()> {
+    let Ok(dir_canonical) = fs::canonicalize(dir) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if let Ok(file) = fs::canonicalize(input)
+            && file.starts_with(&dir_canonical)
+        {
+            return Err(Error::Usage(format!(
+                "{option} {} holds the input {input}, and the output replaces the directory as a \
+                 whole; choose another directory",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The path of `file` relative to `dir` when it lies inside it (compared canonically).
+pub fn relative_inside(file: &Path, dir: &Path) -> Option<PathBuf> {
+    let dir = fs::canonicalize(dir).ok()?;
+    let file = fs::canonicalize(file).ok()?;
+    file.strip_prefix(&dir).ok().map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "ncomplete-output-{name}-{}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_file_appears_only_on_commit_and_a_dropped_one_leaves_nothing() {
+        let dir = scratch("file");
+        let target = dir.join("a.txt");
+        fs::write(&target, "old").unwrap();
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.write_all(b"new contents").unwrap();
+        f.flush().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old");
+        f.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new contents");
+        let mut g = AtomicFile::create(&target).unwrap();
+        g.write_all(b"abandoned").unwrap();
+        drop(g);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new contents");
+        assert_eq!(entries(&dir), ["a.txt"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn two_writers_of_one_target_do_not_mix() {
+        let dir = scratch("two");
+        let target = dir.join("t");
+        let mut a = AtomicFile::create(&target).unwrap();
+        let mut b = AtomicFile::create(&target).unwrap();
+        a.write_all(&[b'a'; 10_000]).unwrap();
+        b.write_all(&[b'b'; 20_000]).unwrap();
+        a.commit().unwrap();
+        b.commit().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), vec![b'b'; 20_000]);
+        assert_eq!(entries(&dir), ["t"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_is_replaced_whole_and_foreign_ones_are_kept() {
+        let dir = scratch("dir");
+        let target = dir.join("out");
+        let d = AtomicDir::create(&target).unwrap();
+        fs::write(d.path().join("old.txt"), "1").unwrap();
+        fs::write(d.path().join("keep.txt"), "1").unwrap();
+        d.commit().unwrap();
+        assert_eq!(entries(&target), [DIR_MARKER, "keep.txt", "old.txt"]);
+        let d = AtomicDir::create(&target).unwrap();
+        fs::write(d.path().join("keep.txt"), "2").unwrap();
+        d.commit().unwrap();
+        assert_eq!(entries(&target), [DIR_MARKER, "keep.txt"]);
+        assert_eq!(fs::read_to_string(target.join("keep.txt")).unwrap(), "2");
+        // An abandoned rendering leaves the last one in place and no temporary directory.
+        let d = AtomicDir::create(&target).unwrap();
+        fs::write(d.path().join("x"), "3").unwrap();
+        drop(d);
+        assert_eq!(entries(&dir), ["out"]);
+        // A user's directory is not replaced.
+        let mine = dir.join("mine");
+        fs::create_dir(&mine).unwrap();
+        fs::write(mine.join("notes"), "precious").unwrap();
+        let e = AtomicDir::create(&mine).unwrap_err().to_string();
+        assert!(e.contains("not empty"), "{e}");
+        assert_eq!(fs::read_to_string(mine.join("notes")).unwrap(), "precious");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn inputs_are_not_outputs() {
+        let dir = scratch("inputs");
+        let model = dir.join("m.dot");
+        fs::write(&model, "digraph {}").unwrap();
+        let m = model.to_str().unwrap();
+        fs::create_dir(dir.join("sub")).unwrap();
+        let other = dir.join("sub").join("..").join("m.dot");
+        let e = refuse_input_as_output("--out", other.to_str().unwrap(), &[m]).unwrap_err();
+        assert!(e.to_string().contains("is the input file"), "{e}");
+        refuse_input_as_output("--out", dir.join("n.dot").to_str().unwrap(), &[m]).unwrap();
+        refuse_input_as_output("--out", "-", &[m]).unwrap();
+        assert!(refuse_input_inside_dir("--out", &dir, &[m]).is_err());
+        refuse_input_inside_dir("--out", &dir.join("x"), &[m]).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
