@@ -311,7 +311,8 @@ impl Drop for AtomicDir {
     }
 }
 
-const MARKER_TEXT: &str = "This directory was written by ncomplete; the next rendering into it replaces it as a whole.\n";
+const MARKER_TEXT: &str =
+    "This directory was written by ncomplete; the next rendering into it replaces it as a whole.\n";
 
 /// Refuses to replace `target` unless it is missing, an empty directory or a marked one.
 fn check_replaceable(target: &Path) -> Result<()> {
@@ -406,10 +407,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "ncomplete-output-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("ncomplete-output-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir

@@ -18,8 +18,10 @@ fn words_are_sorted_prefix_free_and_deterministic() {
     let a = ncomplete(&["generate", TCP, "--method", "auto", "--format", "words"]);
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
     let text = String::from_utf8(a.stdout.clone()).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    assert!(text.starts_with("# ncomplete words v1\n# model: TCP_Linux_Client\n# method: "));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(lines.len() > 100);
+    assert!(text.ends_with(&format!("\n# end: {} tests\n", lines.len())));
     for pair in lines.windows(2) {
         assert!(
             !pair[1].starts_with(&format!("{} ", pair[0])),

@@ -263,9 +263,7 @@ pub fn read_words(text: &str) -> Result<WordsFile, WordsError> {
             let stated = count
                 .strip_suffix(" tests")
                 .and_then(|c| c.parse::<usize>().ok())
-                .ok_or_else(|| {
-                    words_error(line_no, END_PREFIX.len() + 1, "expected `K tests`")
-                })?;
+                .ok_or_else(|| words_error(line_no, END_PREFIX.len() + 1, "expected `K tests`"))?;
             if stated != file.tests.len() {
                 return Err(words_error(
                     line_no,
@@ -369,7 +367,10 @@ pub fn words_suite(
             ));
         }
         let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
-        cases.push(crate::suite::TestCase::chain(format!("t{:04}", k + 1), &steps));
+        cases.push(crate::suite::TestCase::chain(
+            format!("t{:04}", k + 1),
+            &steps,
+        ));
     }
     let mut extra = serde_json::Map::new();
     extra.insert("source".into(), "words".into());

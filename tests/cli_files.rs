@@ -1,0 +1,343 @@
+//! Files written whole or not at all (issue 12, item 4): `--out` is replaced by a rename, so a
+//! killed `generate` leaves the previous file or the whole new one; concurrent writers of one
+//! file leave one whole file; rendering directories are swapped in as a whole; an output that is
+//! an input is refused; a truncated words file is refused by `run`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+}
+
+fn ncomplete(args: &[&str]) -> Output {
+    bin().args(args).output().expect("runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = ncomplete(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+fn fails_with_2(args: &[&str]) -> String {
+    let o = ncomplete(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    stderr(&o)
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ncomplete-files-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn model(dir: &Path) -> String {
+    let path = dir.join("coffeemachine.dot");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/coffeemachine.dot"),
+        &path,
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Files in `dir` whose names do not start with `.` (temporary files of killed writers do).
+fn visible(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn killing_generate_leaves_the_old_file_or_the_whole_new_one() {
+    let dir = scratch("kill");
+    let m = model(&dir);
+    let out = dir.join("suite.json");
+    let big = dir.join("reference.json");
+    // The old file: a small valid suite. The new one: a suite of about 10 MB that takes a while.
+    ok(&["generate", &m, "--method", "w", "--out", s(&out), "--quiet"]);
+    let old = std::fs::read(&out).unwrap();
+    let args = ["generate", &m, "--method", "w", "--extra-states", "4"];
+    let started = std::time::Instant::now();
+    ok(&[&args[..], &["--out", s(&big), "--quiet"]].concat());
+    let full_time = started.elapsed();
+    let new = std::fs::read(&big).unwrap();
+    assert!(new.len() > 1_000_000);
+    // Kill moments spread over the run, with jitter from the clock so runs differ.
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    let mut seen_old = false;
+    for k in 0..6u64 {
+        let fraction = (k * 170 + jitter % 97) % 1000;
+        let delay = full_time.mul_f64(fraction as f64 / 1000.0);
+        let mut child = bin()
+            .args(args)
+            .args(["--out", s(&out), "--quiet"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        child.kill().unwrap(); // SIGKILL on Unix: no clean-up runs
+        let status = child.wait().unwrap();
+        let now = std::fs::read(&out).unwrap();
+        assert!(
+            now == old || now == new,
+            "after a kill at {delay:?} ({status}) the file has {} bytes: neither the old ({}) nor the new ({}) suite",
+            now.len(),
+            old.len(),
+            new.len()
+        );
+        seen_old |= now == old;
+        // Start the next round from the old file again.
+        std::fs::write(&out, &old).unwrap();
+    }
+    // The earliest kill (well before the run ends) must have left the old file.
+    assert!(seen_old, "no kill happened before the rename");
+    assert_eq!(
+        visible(&dir),
+        ["coffeemachine.dot", "reference.json", "suite.json"]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn concurrent_writers_of_one_file_leave_one_whole_suite() {
+    let dir = scratch("concurrent");
+    let m = model(&dir);
+    let out = dir.join("same.json");
+    let extra = ["1", "2", "3"];
+    let mut wanted = Vec::new();
+    for e in extra {
+        let r = dir.join(format!("ref{e}.json"));
+        ok(&[
+            "generate",
+            &m,
+            "--method",
+            "w",
+            "--extra-states",
+            e,
+            "--out",
+            s(&r),
+        ]);
+        wanted.push(std::fs::read(&r).unwrap());
+    }
+    for _trial in 0..3 {
+        let children: Vec<_> = extra
+            .iter()
+            .map(|e| {
+                bin()
+                    .args(["generate", &m, "--method", "w", "--extra-states", e])
+                    .args(["--out", s(&out), "--quiet"])
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success());
+        }
+        let got = std::fs::read(&out).unwrap();
+        assert!(
+            wanted.contains(&got),
+            "{} bytes: not one whole suite",
+            got.len()
+        );
+        ncomplete::suite::read_suite(std::str::from_utf8(&got).unwrap()).unwrap();
+    }
+    assert_eq!(
+        visible(&dir),
+        [
+            "coffeemachine.dot",
+            "ref1.json",
+            "ref2.json",
+            "ref3.json",
+            "same.json"
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused_before_writing() {
+    let dir = scratch("inputs");
+    let m = model(&dir);
+    let before = std::fs::read(&m).unwrap();
+    // The same file under another spelling.
+    let other = dir.join(".").join("coffeemachine.dot");
+    let e = fails_with_2(&["generate", &m, "--out", s(&other)]);
+    assert!(e.contains("is the input file"), "{e}");
+    let e = fails_with_2(&["convert", &m, "--to", "dot", "--out", &m]);
+    assert!(e.contains("is the input file"), "{e}");
+    let e = fails_with_2(&["distinguish", &m, "--suite", &m]);
+    assert!(e.contains("is the input file"), "{e}");
+    let e = fails_with_2(&["generate", &m, "--format", "python", "--out", s(&dir)]);
+    assert!(e.contains("holds the input"), "{e}");
+    let e = fails_with_2(&["mutate", &m, "--extra-states", "0", "--out", s(&dir)]);
+    assert!(e.contains("holds the input"), "{e}");
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.dot");
+        std::os::unix::fs::symlink(&m, &link).unwrap();
+        let e = fails_with_2(&["convert", &m, "--to", "dot", "--out", s(&link)]);
+        assert!(e.contains("is the input file"), "{e}");
+    }
+    assert_eq!(std::fs::read(&m).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_rendering_directory_is_replaced_as_a_whole() {
+    let dir = scratch("render");
+    let m = model(&dir);
+    let out = dir.join("out");
+    ok(&["generate", &m, "--format", "python", "--out", s(&out)]);
+    assert_eq!(
+        visible(&out),
+        [
+            "ncomplete_runtime.py",
+            "suite.json",
+            "test_coffeemachine.py"
+        ]
+    );
+    // A Rust rendering replaces the Python one: no stale module survives.
+    ok(&["generate", &m, "--format", "rust", "--out", s(&out)]);
+    assert_eq!(visible(&out), ["Cargo.toml", "src", "suite.json", "tests"]);
+    // Rendering the suite inside the directory keeps it.
+    let suite = out.join("suite.json");
+    let json = std::fs::read(&suite).unwrap();
+    ok(&["render", s(&suite), "--format", "ttcn", "--out", s(&out)]);
+    assert_eq!(visible(&out), ["coffeemachine.ttcn", "suite.json"]);
+    assert_eq!(std::fs::read(&suite).unwrap(), json);
+    // A failed rendering (a broken template) leaves the last whole rendering and no debris.
+    let templates = dir.join("templates");
+    std::fs::create_dir_all(templates.join("ttcn")).unwrap();
+    std::fs::write(templates.join("ttcn/suite.ttcn.j2"), "{% if %}").unwrap();
+    let e = fails_with_2(&[
+        "generate",
+        &m,
+        "--format",
+        "ttcn",
+        "--method",
+        "w",
+        "--out",
+        s(&out),
+        "--templates",
+        s(&templates),
+    ]);
+    assert!(e.contains("template"), "{e}");
+    assert_eq!(visible(&out), ["coffeemachine.ttcn", "suite.json"]);
+    assert_eq!(std::fs::read(&suite).unwrap(), json);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A directory ncomplete did not write is never replaced.
+    let mine = dir.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "precious").unwrap();
+    let e = fails_with_2(&["render", s(&suite), "--format", "ttcn", "--out", s(&mine)]);
+    assert!(e.contains("not written by ncomplete"), "{e}");
+    assert_eq!(visible(&mine), ["notes.txt"]);
+    // Mutants of an earlier, larger run do not survive a smaller one.
+    let mutants = dir.join("mutants");
+    ok(&[
+        "mutate",
+        &m,
+        "--extra-states",
+        "0",
+        "--count",
+        "6",
+        "--out",
+        s(&mutants),
+    ]);
+    let six = visible(&mutants).len();
+    ok(&[
+        "mutate",
+        &m,
+        "--extra-states",
+        "0",
+        "--count",
+        "2",
+        "--out",
+        s(&mutants),
+    ]);
+    assert_eq!(
+        visible(&mutants).len(),
+        3,
+        "two mutants and index.json (was {six})"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_refuses_a_truncated_words_file() {
+    let dir = scratch("words");
+    let m = model(&dir);
+    let words = dir.join("w.txt");
+    ok(&[
+        "generate",
+        &m,
+        "--method",
+        "hads",
+        "--format",
+        "words",
+        "--out",
+        s(&words),
+    ]);
+    let text = std::fs::read_to_string(&words).unwrap();
+    let run = |path: &Path| ncomplete(&["run", s(path), "--spec", &m, "--model", &m]);
+    let whole = run(&words);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    assert!(String::from_utf8_lossy(&whole.stdout).contains("42 pass"));
+    let e = fails_with_2(&["run", s(&words), "--model", &m]);
+    assert!(e.contains("give --spec"), "{e}");
+    let cut = dir.join("cut.txt");
+    let tests_start = text.find("\nCLEAN").unwrap() + 1;
+    // Cut inside the header, inside a test, at a line end, and just before the end marker.
+    let end_marker = text.rfind("# end:").unwrap();
+    for at in [
+        30,
+        tests_start + 3,
+        tests_start + text[tests_start..].find('\n').unwrap() + 1,
+        end_marker,
+    ] {
+        std::fs::write(&cut, &text[..at]).unwrap();
+        let o = run(&cut);
+        assert_eq!(o.status.code(), Some(2), "cut at {at}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains("cut short"), "cut at {at}: {e}");
+    }
+    // A test dropped from the middle is caught by the count.
+    let dropped: String = {
+        let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+        lines.remove(8);
+        lines.concat()
+    };
+    std::fs::write(&cut, dropped).unwrap();
+    let o = run(&cut);
+    assert!(
+        stderr(&o).contains("states 42 tests, but the file holds 41"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
