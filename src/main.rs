@@ -962,7 +962,7 @@ fn generate_ioco(
     if !quiet {
         eprintln!(
             "{} tests; guarantee: {}",
-            suite.num_tests(),
+            ncomplete::suite::count_text(suite.num_tests()),
             suite.header().guarantee
         );
     }

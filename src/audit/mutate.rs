@@ -35,11 +35,12 @@ pub enum SizeBound {
 }
 
 impl SizeBound {
-    /// The maximal number of states of a mutant of a model with `model_states` states.
-    pub fn max_states(self, model_states: usize) -> usize {
+    /// The maximal number of states of a mutant of a model with `model_states` states (`None`
+    /// when `model_states + E` does not fit in a `usize`).
+    pub fn max_states(self, model_states: usize) -> Option<usize> {
         match self {
-            SizeBound::States(n) => n,
-            SizeBound::Extra(e) => model_states + e,
+            SizeBound::States(n) => Some(n),
+            SizeBound::Extra(e) => model_states.checked_add(e),
         }
     }
 }
@@ -121,7 +122,12 @@ pub struct Mutant {
 /// deterministic order for a given seed.
 pub fn mutants(model: &MutantModel, opts: &MutateOptions) -> Result<Vec<Mutant>> {
     let n0 = model.num_states();
-    let max_states = opts.bound.max_states(n0);
+    let max_states = opts.bound.max_states(n0).ok_or_else(|| {
+        Error::Usage(format!(
+            "--extra-states: {n0} model states plus the extra states exceed {}; give a smaller bound",
+            usize::MAX
+        ))
+    })?;
     if max_states < n0 {
         return Err(Error::Usage(format!(
             "the bound of {max_states} states is smaller than the model's {n0} states; mutants keep every state, so use --n {n0} or more"
@@ -819,6 +825,18 @@ mod tests {
     }
 
     #[test]
+    fn an_extra_state_bound_that_overflows_is_refused() {
+        let model = MutantModel::Suspension(sa());
+        let opts = MutateOptions {
+            count: 2,
+            bound: SizeBound::Extra(usize::MAX),
+            seed: 1,
+        };
+        let e = mutants(&model, &opts).unwrap_err().to_string();
+        assert!(e.contains("exceed"), "{e}");
+    }
+
+    #[test]
     fn verdicts_bounds_and_determinism() {
         for (model, bound) in [
             (MutantModel::Suspension(sa()), SizeBound::Extra(2)),
@@ -831,7 +849,7 @@ mod tests {
             };
             let ms = mutants(&model, &opts).unwrap();
             assert!(ms.len() >= 20, "only {} mutants", ms.len());
-            let max = bound.max_states(model.num_states());
+            let max = bound.max_states(model.num_states()).unwrap();
             let mut kinds = HashSet::new();
             for m in &ms {
                 assert!(m.model.num_states() <= max, "{} too big", m.name);

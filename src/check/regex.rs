@@ -5,8 +5,13 @@
 //! `\` escaping the next character); `.` is any label (quiescence included); concatenation is
 //! juxtaposition or `;`; `|` is choice; postfix `*`, `+`, `?` repeat; parentheses group, and `()` is
 //! the empty word. Whitespace separates. Errors carry the line and column of the offending character.
+//!
+//! Parentheses nest at most [`MAX_NESTING`] deep (deeper input is refused with its position rather
+//! than overflowing the stack), and a run of postfix operators is folded into one (`a**` is `a*`,
+//! `a+?` is `a*`), so the syntax tree is never deeper than the nesting.
 
 use super::observe::Vocabulary;
+use crate::format::position::excerpt;
 use crate::model::LabelId;
 
 /// A regular expression that does not parse, or names a label no model has.
@@ -62,15 +67,20 @@ enum Tok {
     End,
 }
 
+/// The deepest nesting of parentheses accepted.
+pub const MAX_NESTING: usize = 500;
+
 struct Parser<'a> {
     source_name: &'a str,
     toks: Vec<(Tok, usize, usize)>,
     pos: usize,
+    /// Parentheses open at `pos`.
+    depth: usize,
 }
 
 fn describe(t: &Tok) -> String {
     match t {
-        Tok::Label(n) => format!("label `{n}`"),
+        Tok::Label(n) => format!("label `{}`", excerpt(n)),
         Tok::Any => "`.`".into(),
         Tok::Bar => "`|`".into(),
         Tok::Semi => "`;`".into(),
@@ -247,13 +257,22 @@ impl Parser<'_> {
     fn postfix(&mut self) -> Result<Node, RegexError> {
         let mut node = self.atom()?;
         loop {
-            node = match self.peek().0 {
-                Tok::Star => Node::Star(Box::new(node)),
-                Tok::Plus => Node::Plus(Box::new(node)),
-                Tok::Quest => Node::Opt(Box::new(node)),
-                _ => return Ok(node),
-            };
+            let op = self.peek().0.clone();
+            if !matches!(op, Tok::Star | Tok::Plus | Tok::Quest) {
+                return Ok(node);
+            }
             self.pos += 1;
+            // Fold repeated operators: r** = r*, r++ = r+, r?? = r?, and any mix of `+` and `?`
+            // (or with `*`) is r*.
+            node = match (node, op) {
+                (Node::Star(r), _) => Node::Star(r),
+                (Node::Plus(r), Tok::Plus) => Node::Plus(r),
+                (Node::Opt(r), Tok::Quest) => Node::Opt(r),
+                (Node::Plus(r) | Node::Opt(r), _) => Node::Star(r),
+                (r, Tok::Star) => Node::Star(Box::new(r)),
+                (r, Tok::Plus) => Node::Plus(Box::new(r)),
+                (r, _) => Node::Opt(Box::new(r)),
+            };
         }
     }
 
@@ -269,12 +288,23 @@ impl Parser<'_> {
                 Ok(Node::Any)
             }
             Tok::Open => {
+                if self.depth >= MAX_NESTING {
+                    return Err(RegexError {
+                        source_name: self.source_name.to_owned(),
+                        line,
+                        col,
+                        found: format!("`(` nested more than {MAX_NESTING} deep"),
+                        expected: "a less deeply nested expression".into(),
+                    });
+                }
                 self.pos += 1;
                 if self.peek().0 == Tok::Close {
                     self.pos += 1;
                     return Ok(Node::Epsilon);
                 }
+                self.depth += 1;
                 let inner = self.alt()?;
+                self.depth -= 1;
                 if self.peek().0 != Tok::Close {
                     return Err(self.error("`)` or `|`"));
                 }
@@ -377,6 +407,7 @@ impl Regex {
             source_name,
             toks,
             pos: 0,
+            depth: 0,
         };
         let root = p.alt()?;
         if p.peek().0 != Tok::End {
@@ -428,12 +459,21 @@ impl Regex {
         match n {
             Node::Label { name, line, col } => {
                 let Some(l) = vocab.get(name) else {
-                    let known: Vec<&str> = vocab.ids().map(|l| vocab.name(l)).collect();
+                    const SHOWN: usize = 20;
+                    let mut known: Vec<String> = vocab
+                        .ids()
+                        .take(SHOWN)
+                        .map(|l| excerpt(vocab.name(l)))
+                        .collect();
+                    let count = vocab.ids().count();
+                    if count > SHOWN {
+                        known.push(format!("… ({} more)", count - SHOWN));
+                    }
                     return Err(RegexError {
                         source_name: self.source_name.clone(),
                         line: *line,
                         col: *col,
-                        found: format!("label `{name}`, which neither model has"),
+                        found: format!("label `{}`, which neither model has", excerpt(name)),
                         expected: format!("one of {}", known.join(", ")),
                     });
                 };
@@ -534,6 +574,51 @@ mod tests {
             e.to_string().contains("expected one of delta, a, b, x"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_with_its_position() {
+        let deep = format!("{}a{}", "(".repeat(10_000), ")".repeat(10_000));
+        let e = Regex::parse(&deep, "--desired").unwrap_err();
+        assert_eq!((e.line, e.col), (1, MAX_NESTING + 1));
+        assert!(e.to_string().contains("nested more than 500 deep"), "{e}");
+        let ok = format!("{}a{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+        assert!(Regex::parse(&ok, "re").is_ok());
+        assert!(accepts(&ok, &["a"]));
+    }
+
+    #[test]
+    fn runs_of_postfix_operators_fold_into_one() {
+        let stars = format!("a{}", "*".repeat(30_000));
+        let re = Regex::parse(&stars, "re").unwrap();
+        assert_eq!(re.root, Regex::parse("a*", "re").unwrap().root);
+        for (long, short) in [
+            ("a**", "a*"),
+            ("a++", "a+"),
+            ("a??", "a?"),
+            ("a+?", "a*"),
+            ("a?+", "a*"),
+            ("a*+?", "a*"),
+        ] {
+            assert_eq!(
+                Regex::parse(long, "re").unwrap().root,
+                Regex::parse(short, "re").unwrap().root,
+                "{long}"
+            );
+        }
+        assert!(accepts("a+?", &[]));
+        assert!(accepts("a?+", &["a", "a"]));
+        assert!(!accepts("a++", &[]));
+    }
+
+    #[test]
+    fn long_labels_are_quoted_short() {
+        let long = "z".repeat(1_000_000);
+        let e = Regex::parse(&format!("a {long}"), "re")
+            .unwrap()
+            .compile(&vocab())
+            .unwrap_err();
+        assert!(e.to_string().len() < 300, "{} bytes", e.to_string().len());
     }
 
     proptest! {

@@ -149,6 +149,26 @@ impl AdsBuilder<'_> {
             experiments.insert(q, de);
         }
         // Extension: every trace of up to k labels after the access sequence, then the experiments.
+        // It takes one plan node per reachable state and level: refused before it is built when
+        // that exceeds the budget.
+        let extension = k
+            .checked_add(1)
+            .and_then(|levels| levels.checked_mul(reachable.len()))
+            .and_then(|nodes| nodes.checked_add(plan.len()));
+        match extension {
+            Some(total) if total <= self.budget.max_plan_nodes => {}
+            _ => {
+                return Err(IocoSuiteError::Budget {
+                    what: format!(
+                        "ioco-ads needs {} plan nodes for traces of up to {k} labels from {} states, which",
+                        extension.map_or_else(|| "more than 2^64".to_owned(), |t| t.to_string()),
+                        reachable.len()
+                    ),
+                    budget: self.budget.max_plan_nodes as u128,
+                    advice: "try fewer extra states".into(),
+                });
+            }
+        }
         let level = traces_then_experiments(plan, a, &reachable, k, &experiments);
         // Access sequences: a chain per state; an allowed output other than the intended one is
         // `retry` (Sec. 2.7.4), a disallowed one `fail`.

@@ -133,7 +133,16 @@ pub fn suite_model(sa: &SuspensionAutomaton) -> SuiteModel {
 pub fn resolve_bound(sa: &SuspensionAutomaton, bound: Bound) -> Result<usize, IocoSuiteError> {
     let n = match bound {
         Bound::States(n) => n,
-        Bound::ExtraStates(e) => reachable_states(sa).len().saturating_add(e),
+        Bound::ExtraStates(e) => {
+            let states = reachable_states(sa).len();
+            states
+                .checked_add(e)
+                .ok_or_else(|| IocoSuiteError::Budget {
+                    what: format!("{states} states plus {e} extra states"),
+                    budget: usize::MAX as u128,
+                    advice: "give fewer extra states".into(),
+                })?
+        }
     };
     if n == 0 {
         return Err(IocoSuiteError::ZeroBound);
@@ -203,8 +212,9 @@ pub fn generate(
     if tests > budget.max_tests {
         return Err(IocoSuiteError::Budget {
             what: format!(
-                "the {} suite for n = {n} has {tests} tests, which",
-                method.name()
+                "the {} suite for n = {n} has {} tests, which",
+                method.name(),
+                crate::suite::count_text(tests)
             ),
             budget: budget.max_tests,
             advice: "try a smaller n".into(),
@@ -213,7 +223,7 @@ pub fn generate(
     let mut extra = Map::new();
     extra.insert(
         "stats".into(),
-        json!({"tests": tests as u64, "plan_nodes": plan.len()}),
+        json!({"tests": u64::try_from(tests).ok(), "plan_nodes": plan.len()}),
     );
     if !notes.is_empty() {
         extra.insert(
