@@ -337,9 +337,18 @@ struct RunArgs {
     /// A command starting the system under test (stdio protocol, one label per line).
     #[arg(long, value_name = "COMMAND")]
     sut: Option<String>,
-    /// Quiescence timeout of `--sut`, in milliseconds.
+    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
+    /// first output.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
+    startup_ms: u64,
+    /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
+    /// test allows quiescence.
     #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
     quiescence_ms: u64,
+    /// Response timeout of `--sut`, in milliseconds: how long to wait for an output the test
+    /// requires (every output of a Mealy suite).
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
+    response_ms: u64,
     /// Re-runs of a test that ended in retry (`--sut`).
     #[arg(long, value_name = "N", default_value_t = ncomplete::exec::stdio::DEFAULT_RETRIES)]
     retries: usize,
@@ -827,7 +836,11 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                         &a.suite,
                         spec.as_ref(),
                         command,
-                        std::time::Duration::from_millis(a.quiescence_ms),
+                        &ncomplete::exec::stdio::Timeouts::from_millis(
+                            a.startup_ms,
+                            a.quiescence_ms,
+                            a.response_ms,
+                        ),
                         a.retries,
                         &mut stdout,
                     )?;

@@ -13,7 +13,6 @@ use crate::render::{Format, render_suite, words, write_files};
 use crate::suite::{SuiteHeader, TestCase, read_suite};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Reads a suite JSON v1 file.
 pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
@@ -69,14 +68,14 @@ pub fn run_on_system(
     suite_path: &str,
     spec: Option<&Model>,
     command: &str,
-    quiescence: Duration,
+    timeouts: &stdio::Timeouts,
     retries: usize,
     out: &mut dyn Write,
 ) -> Result<TestVerdict> {
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
     let outcomes: Vec<SystemOutcome> =
-        stdio::run_suite_stdio(command, &header.model, &tests, quiescence, retries, |o| {
+        stdio::run_suite_stdio(command, &header.model, &tests, timeouts, retries, |o| {
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }

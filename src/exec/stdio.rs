@@ -4,24 +4,86 @@
 //! quiescence (the TorX thesis, Sec. 2.2 and 4: quiescence is observed by a timeout; adapters
 //! translate labels to real interactions). Reset restarts the process.
 //!
-//! Every wait is bounded: outputs are read by a thread and received with a timeout, inputs are
-//! written by a thread so a system that stops reading cannot block the tester, and a system that
-//! exits or closes its stdout fails the running test with its exit status.
+//! The execution semantics, shared with the generated pytest and Cargo runtimes
+//! (`templates/python/ncomplete_runtime.py.j2`, `templates/rust/runtime.rs.j2`) and checked on the
+//! same hostile systems by `tests/hostile_runners.rs`:
+//! - Three timeouts ([`Timeouts`]): the quiescence timeout where the test allows quiescence, the
+//!   (long) response timeout where it requires an output (always in Mealy suites), and a start-up
+//!   allowance added to every wait until the system's first output.
+//! - A system that exits (any status) or is killed fails the running test with its status; the
+//!   exit is detected by waiting on the process, not only by end-of-file on its stdout (a child
+//!   may keep that open). Lines it wrote before exiting are still observed first.
+//! - Invalid UTF-8, an empty line, a line longer than [`MAX_LINE_BYTES`], and an unfinished line
+//!   (no newline within the response timeout, or at the end of the output) fail the test: none of
+//!   them is quiescence. Lines are read into a bounded buffer and passed on through a bounded
+//!   queue, so neither a huge line nor a flood fills the memory.
+//! - The system runs in its own process group (Unix), and the whole group is killed on reset and
+//!   when the adapter is dropped: nothing it started survives the test.
+//! - Inputs are written by a thread, so a system that stops reading cannot block the tester.
 
 use super::ExecError;
 use super::simulate::TestVerdict;
 use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::io::{Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// Default start-up allowance in milliseconds.
+pub const DEFAULT_STARTUP_MS: u64 = 1000;
 /// Default quiescence timeout in milliseconds.
 pub const DEFAULT_QUIESCENCE_MS: u64 = 200;
+/// Default response timeout in milliseconds.
+pub const DEFAULT_RESPONSE_MS: u64 = 5000;
 /// Default number of re-runs of a test that ended in `retry`.
 pub const DEFAULT_RETRIES: usize = 20;
+/// The longest output line accepted, newline excluded.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Lines read ahead of the tester at most (a flooding system then blocks on its pipe).
+const QUEUED_LINES: usize = 1024;
+/// How often a waiting tester checks whether the system has exited.
+const POLL: Duration = Duration::from_millis(10);
+/// How long the tester waits for the rest of the output after the system exited, and for the
+/// exit status after the system closed a pipe.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// Bytes of an unfinished line quoted in messages.
+const QUOTED_BYTES: usize = 40;
+
+/// The timeouts of a run against a system.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Added to every wait for an output until the system's first output: the time it may take
+    /// to start.
+    pub startup: Duration,
+    /// Silence for this long is observed as quiescence, where the test allows quiescence.
+    pub quiescence: Duration,
+    /// How long to wait for an output the test requires (quiescence not allowed, every output
+    /// of a Mealy suite), and for the rest of an unfinished line.
+    pub response: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts::from_millis(
+            DEFAULT_STARTUP_MS,
+            DEFAULT_QUIESCENCE_MS,
+            DEFAULT_RESPONSE_MS,
+        )
+    }
+}
+
+impl Timeouts {
+    /// The timeouts from milliseconds.
+    pub fn from_millis(startup: u64, quiescence: u64, response: u64) -> Self {
+        Timeouts {
+            startup: Duration::from_millis(startup),
+            quiescence: Duration::from_millis(quiescence),
+            response: Duration::from_millis(response),
+        }
+    }
+}
 
 /// What the tester observes when it waits for an output.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,58 +104,133 @@ pub trait Adapter {
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String>;
 }
 
-enum Line {
-    Text(String),
-    Closed,
+/// What the reader thread passes on from the system's stdout.
+#[derive(Debug, PartialEq, Eq)]
+enum Event {
+    /// A complete line, trimmed.
+    Line(String),
+    /// Bytes of a line whose newline has not arrived yet (the first few, for messages).
+    Partial(String),
+    /// End of the output.
+    End,
+    /// Output that breaks the protocol; nothing more is read.
+    Broken(String),
+}
+
+/// Reads `stdout` line by line into `events` until the end, a protocol violation, or until the
+/// receiver is gone. Memory stays bounded by [`MAX_LINE_BYTES`] whatever the system writes.
+fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = match stdout.read(&mut chunk) {
+            Ok(0) => {
+                let _ = events.send(Event::End);
+                return;
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = events.send(Event::Broken(format!("cannot read the output: {e}")));
+                return;
+            }
+        };
+        let mut rest = &chunk[..n];
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            line.extend_from_slice(&rest[..end]);
+            rest = &rest[end + 1..];
+            let event = complete_line(std::mem::take(&mut line));
+            let stop = matches!(event, Event::Broken(_));
+            if events.send(event).is_err() || stop {
+                return;
+            }
+        }
+        line.extend_from_slice(rest);
+        let event = if line.len() > MAX_LINE_BYTES {
+            Event::Broken(too_long())
+        } else if line.is_empty() {
+            continue;
+        } else {
+            Event::Partial(quoted(&line))
+        };
+        let stop = matches!(event, Event::Broken(_));
+        if events.send(event).is_err() || stop {
+            return;
+        }
+    }
+}
+
+fn too_long() -> String {
+    format!("the system wrote a line longer than {MAX_LINE_BYTES} bytes")
+}
+
+/// The first bytes of an unfinished line, readably.
+fn quoted(line: &[u8]) -> String {
+    let head = &line[..line.len().min(QUOTED_BYTES)];
+    String::from_utf8_lossy(head).escape_debug().to_string()
+}
+
+/// A complete line (newline removed) as an event: a label, or why it is not one.
+fn complete_line(line: Vec<u8>) -> Event {
+    if line.len() > MAX_LINE_BYTES {
+        return Event::Broken(too_long());
+    }
+    match String::from_utf8(line) {
+        Err(e) => Event::Broken(format!(
+            "the system wrote invalid UTF-8 (`{}`)",
+            quoted(e.as_bytes())
+        )),
+        Ok(text) if text.trim().is_empty() => Event::Broken(
+            "the system wrote an empty line (the protocol is one label per line)".into(),
+        ),
+        Ok(text) => Event::Line(text.trim().to_owned()),
+    }
+}
+
+/// How a process ended, in the words of every runner.
+fn exit_text(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("the system was killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("the system exited with status {code}"),
+        None => format!("the system exited ({status})"),
+    }
 }
 
 struct Process {
     child: Child,
-    stdin: Option<Sender<String>>,
-    stdout: Receiver<Line>,
+    input: Option<Sender<String>>,
+    output: Receiver<Event>,
+    /// The start of an unfinished line and when it was first seen.
+    partial: Option<(String, Instant)>,
+    /// The exit status once the system was seen to exit (its group is killed then).
+    exited: Option<ExitStatus>,
+    /// After the exit: until when the rest of the output is still read.
+    drain_until: Option<Instant>,
 }
 
-/// The stdio adapter: one process per test run.
-pub struct StdioAdapter {
-    command: String,
-    quiescence: Duration,
-    process: Option<Process>,
-}
-
-impl StdioAdapter {
-    /// An adapter for a shell command; nothing is started before the first reset.
-    pub fn new(command: impl Into<String>, quiescence: Duration) -> Self {
-        StdioAdapter {
-            command: command.into(),
-            quiescence,
-            process: None,
-        }
-    }
-
-    /// The quiescence timeout.
-    pub fn quiescence(&self) -> Duration {
-        self.quiescence
-    }
-
-    fn stop(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            // Closing stdin lets well-behaved systems (and their children) exit; kill the rest.
-            drop(p.stdin.take());
-            let _ = p.child.kill();
-            let _ = p.child.wait();
-        }
-    }
-
-    fn start(&mut self) -> Result<(), String> {
+impl Process {
+    fn start(command: &str) -> Result<Process, String> {
         let mut cmd = if cfg!(windows) {
             let mut c = Command::new("cmd");
-            c.arg("/C").arg(&self.command);
+            c.arg("/C").arg(command);
             c
         } else {
             let mut c = Command::new("sh");
-            c.arg("-c").arg(&self.command);
+            c.arg("-c").arg(command);
             c
         };
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // A group of its own, so that reset kills everything the system started.
+            cmd.process_group(0);
+        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -102,28 +239,11 @@ impl StdioAdapter {
             .map_err(|e| format!("cannot start: {e}"))?;
         let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
+            let _ = child.wait();
             return Err("cannot open the pipes of the process".into());
         };
-        let (out_tx, out_rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = String::new();
-            loop {
-                buf.clear();
-                match reader.read_line(&mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = out_tx.send(Line::Closed);
-                        return;
-                    }
-                    Ok(_) => {
-                        let label = buf.trim();
-                        if !label.is_empty() && out_tx.send(Line::Text(label.to_owned())).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
+        thread::spawn(move || read_lines(stdout, &out_tx));
         let (in_tx, in_rx) = mpsc::channel::<String>();
         thread::spawn(move || {
             for line in in_rx {
@@ -135,25 +255,99 @@ impl StdioAdapter {
                 }
             }
         });
-        self.process = Some(Process {
+        Ok(Process {
             child,
-            stdin: Some(in_tx),
-            stdout: out_rx,
-        });
-        Ok(())
+            input: Some(in_tx),
+            output: out_rx,
+            partial: None,
+            exited: None,
+            drain_until: None,
+        })
     }
 
-    fn exited(&mut self) -> String {
-        let Some(p) = self.process.as_mut() else {
-            return "the system is not running".into();
-        };
-        let deadline = Instant::now() + Duration::from_millis(500);
-        loop {
-            match p.child.try_wait() {
-                Ok(Some(status)) => return format!("the system exited ({status})"),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-                _ => return "the system closed its standard output".into(),
+    /// Kills the system's process group. Only while the group leader has not been reaped, so
+    /// its id cannot have been reused.
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        if self.exited.is_none() {
+            if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+                // SAFETY: kill(2) takes plain integers; a negative pid names the process group
+                // the child leads (it was started with process_group(0) and is not reaped).
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
             }
+        }
+        let _ = self.child.kill();
+    }
+
+    /// Records the exit and kills what the system left behind.
+    fn note_exit(&mut self, status: ExitStatus) {
+        // The group must be killed before the exit is recorded (which forbids later kills).
+        self.kill_group();
+        self.exited = Some(status);
+        self.drain_until = Some(Instant::now() + EXIT_GRACE);
+    }
+
+    /// Checks without blocking whether the system has exited.
+    fn poll_exit(&mut self) {
+        if self.exited.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.note_exit(status);
+            }
+        }
+    }
+
+    /// The exit of the system if it comes within [`EXIT_GRACE`], else `otherwise`.
+    fn exit_or(&mut self, otherwise: &str) -> String {
+        let deadline = Instant::now() + EXIT_GRACE;
+        while self.exited.is_none() && Instant::now() < deadline {
+            self.poll_exit();
+            if self.exited.is_none() {
+                thread::sleep(POLL);
+            }
+        }
+        self.exited.map_or_else(|| otherwise.to_owned(), exit_text)
+    }
+
+    /// Why the output ended.
+    fn end_message(&mut self) -> String {
+        let what = self.exit_or("the system closed its standard output");
+        match &self.partial {
+            Some((text, _)) => format!("{what} after writing `{text}` without a newline"),
+            None => what,
+        }
+    }
+
+    fn stop(&mut self) {
+        // Closing stdin first lets the writer thread end.
+        drop(self.input.take());
+        self.kill_group();
+        let _ = self.child.wait();
+    }
+}
+
+/// The stdio adapter: one process per test run.
+pub struct StdioAdapter {
+    command: String,
+    line_timeout: Duration,
+    process: Option<Process>,
+}
+
+impl StdioAdapter {
+    /// An adapter for a shell command; nothing is started before the first reset.
+    /// `line_timeout` bounds the wait for the rest of an unfinished line (the response timeout).
+    pub fn new(command: impl Into<String>, line_timeout: Duration) -> Self {
+        StdioAdapter {
+            command: command.into(),
+            line_timeout,
+            process: None,
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.stop();
         }
     }
 }
@@ -167,28 +361,66 @@ impl Drop for StdioAdapter {
 impl Adapter for StdioAdapter {
     fn reset(&mut self) -> Result<(), String> {
         self.stop();
-        self.start()
+        self.process = Some(Process::start(&self.command)?);
+        Ok(())
     }
 
     fn send(&mut self, input: &str) -> Result<(), String> {
         let p = self.process.as_mut().ok_or("the system is not running")?;
+        if let Some(status) = p.exited {
+            return Err(format!("{} before input `{input}`", exit_text(status)));
+        }
         let sent = p
-            .stdin
+            .input
             .as_ref()
             .is_some_and(|tx| tx.send(input.to_owned()).is_ok());
         if sent {
             Ok(())
         } else {
-            Err(format!("{} before input `{input}`", self.exited()))
+            let why = p.exit_or("the system closed its standard input");
+            Err(format!("{why} before input `{input}`"))
         }
     }
 
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+        let line_timeout = self.line_timeout;
         let p = self.process.as_mut().ok_or("the system is not running")?;
-        match p.stdout.recv_timeout(timeout) {
-            Ok(Line::Text(s)) => Ok(Observation::Output(s)),
-            Err(RecvTimeoutError::Timeout) => Ok(Observation::Quiescence),
-            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+        let deadline = Instant::now() + timeout;
+        loop {
+            // After an exit, only the rest of the output is read; an unfinished line means an
+            // output is on its way, so it gets the response timeout.
+            let limit = match (p.drain_until, &p.partial) {
+                (Some(until), _) => until,
+                (None, Some((_, since))) => deadline.max(*since + line_timeout),
+                (None, None) => deadline,
+            };
+            let now = Instant::now();
+            if now >= limit {
+                return match (&p.exited, &p.partial) {
+                    (Some(_), _) => Err(p.end_message()),
+                    (None, Some((text, _))) => Err(format!(
+                        "the system wrote `{text}` without a newline and did not finish the line within {} ms",
+                        line_timeout.as_millis()
+                    )),
+                    (None, None) => Ok(Observation::Quiescence),
+                };
+            }
+            match p.output.recv_timeout((limit - now).min(POLL)) {
+                Ok(Event::Line(label)) => {
+                    p.partial = None;
+                    return Ok(Observation::Output(label));
+                }
+                Ok(Event::Partial(text)) => {
+                    if p.partial.is_none() {
+                        p.partial = Some((text, Instant::now()));
+                    }
+                }
+                Ok(Event::Broken(why)) => return Err(why),
+                Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(p.end_message());
+                }
+                Err(RecvTimeoutError::Timeout) => p.poll_exit(),
+            }
         }
     }
 }
@@ -247,12 +479,13 @@ pub fn send_grace(model: &SuiteModel, quiescence: Duration) -> Duration {
     }
 }
 
-/// Runs a test case once: the adapter must have been reset.
+/// Runs a test case once: the adapter must have been reset (the start-up allowance counts from
+/// this call).
 pub fn execute_once(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
     test: &TestCase,
-    quiescence: Duration,
+    timeouts: &Timeouts,
 ) -> Attempt {
     let output_id = |name: &str| {
         model
@@ -262,14 +495,17 @@ pub fn execute_once(
             .map(|k| LabelId(k as u32))
     };
     let quiescence_id = LabelId(model.outputs.len() as u32);
+    let started = Instant::now();
+    let mut seen_output = false;
     let mut trace: Vec<String> = Vec::new();
     let mut node = 0usize;
     loop {
         let step = match &test.nodes[node] {
             TestNode::Send { input, then, race } => {
-                match adapter.receive(send_grace(model, quiescence)) {
+                match adapter.receive(send_grace(model, timeouts.quiescence)) {
                     Err(e) => Err(e),
                     Ok(Observation::Output(out)) => {
+                        seen_output = true;
                         let next =
                             output_id(&out).map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
                         let why = format!(
@@ -289,21 +525,34 @@ pub fn execute_once(
                     }
                 }
             }
-            TestNode::Expect { branches } => adapter.receive(quiescence).map(|obs| {
-                let (id, shown) = match obs {
-                    Observation::Output(out) => (output_id(&out), format!("!{out}")),
-                    Observation::Quiescence => {
-                        (Some(quiescence_id), quiescence_name(model).to_owned())
-                    }
-                };
-                let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
-                let why = format!(
-                    "unexpected {shown} (expected one of: {})",
-                    allowed(model, branches)
-                );
-                trace.push(shown);
-                (next, why)
-            }),
+            TestNode::Expect { branches } => {
+                let quiescence_allowed = model.quiescence.is_some()
+                    && test.nodes[node].on_output(quiescence_id) != Next::FAIL;
+                let wait = expect_wait(timeouts, quiescence_allowed, seen_output, started);
+                adapter.receive(wait).map(|obs| {
+                    let (id, shown) = match obs {
+                        Observation::Output(out) => {
+                            seen_output = true;
+                            (output_id(&out), format!("!{out}"))
+                        }
+                        Observation::Quiescence => {
+                            (Some(quiescence_id), quiescence_name(model).to_owned())
+                        }
+                    };
+                    let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
+                    let expected = allowed(model, branches);
+                    let why = if id == Some(quiescence_id) && !quiescence_allowed {
+                        format!(
+                            "no output within the response timeout of {} ms (expected one of: {expected})",
+                            timeouts.response.as_millis()
+                        )
+                    } else {
+                        format!("unexpected {shown} (expected one of: {expected})")
+                    };
+                    trace.push(shown);
+                    (next, why)
+                })
+            }
         };
         match step {
             Err(e) => {
@@ -330,6 +579,27 @@ pub fn execute_once(
     }
 }
 
+/// How long an expect node waits for an output: the quiescence timeout where quiescence is
+/// allowed, else the response timeout; plus what is left of the start-up allowance while the
+/// system has not written anything yet.
+pub fn expect_wait(
+    timeouts: &Timeouts,
+    quiescence_allowed: bool,
+    seen_output: bool,
+    started: Instant,
+) -> Duration {
+    let base = if quiescence_allowed {
+        timeouts.quiescence
+    } else {
+        timeouts.response
+    };
+    if seen_output {
+        base
+    } else {
+        base + (started + timeouts.startup).saturating_duration_since(Instant::now())
+    }
+}
+
 /// The result of running one test case against a system, retries included.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SystemOutcome {
@@ -350,13 +620,13 @@ pub fn run_with_retries(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
     test: &TestCase,
-    quiescence: Duration,
+    timeouts: &Timeouts,
     retries: usize,
 ) -> Result<SystemOutcome, String> {
     let mut last = None;
     for attempt in 1..=retries + 1 {
         adapter.reset()?;
-        let a = execute_once(adapter, model, test, quiescence);
+        let a = execute_once(adapter, model, test, timeouts);
         let verdict = match a.verdict {
             Verdict::Retry => {
                 last = Some(a);
@@ -392,19 +662,20 @@ pub fn run_suite_stdio(
     command: &str,
     model: &SuiteModel,
     tests: &[TestCase],
-    quiescence: Duration,
+    timeouts: &Timeouts,
     retries: usize,
     mut progress: impl FnMut(&SystemOutcome),
 ) -> Result<Vec<SystemOutcome>, ExecError> {
-    let mut adapter = StdioAdapter::new(command, quiescence);
+    let mut adapter = StdioAdapter::new(command, timeouts.response);
     let mut outcomes = Vec::with_capacity(tests.len());
     for test in tests {
-        let outcome = run_with_retries(&mut adapter, model, test, quiescence, retries).map_err(
-            |message| ExecError::System {
-                command: command.to_owned(),
-                message,
-            },
-        )?;
+        let outcome =
+            run_with_retries(&mut adapter, model, test, timeouts, retries).map_err(|message| {
+                ExecError::System {
+                    command: command.to_owned(),
+                    message,
+                }
+            })?;
         progress(&outcome);
         outcomes.push(outcome);
     }
@@ -486,12 +757,16 @@ mod tests {
         }
     }
 
-    const Q: Duration = Duration::from_millis(1);
+    const Q: Timeouts = Timeouts {
+        startup: Duration::ZERO,
+        quiescence: Duration::from_millis(1),
+        response: Duration::from_millis(1),
+    };
 
     #[test]
     fn passes_on_the_expected_trace() {
         let mut s = script(vec![vec!["x"]], vec![]);
-        let out = run_with_retries(&mut s, &model(), &test_case(), Q, 3).unwrap();
+        let out = run_with_retries(&mut s, &model(), &test_case(), &Q, 3).unwrap();
         assert_eq!(out.verdict, TestVerdict::Pass);
         assert_eq!(out.trace, ["?a", "!x", "delta"]);
     }
@@ -499,14 +774,14 @@ mod tests {
     #[test]
     fn failures_name_the_trace_and_the_unexpected_output() {
         let mut s = script(vec![vec!["x", "x"]], vec![]);
-        let out = run_with_retries(&mut s, &model(), &test_case(), Q, 3).unwrap();
+        let out = run_with_retries(&mut s, &model(), &test_case(), &Q, 3).unwrap();
         assert_eq!(out.verdict, TestVerdict::Fail);
         assert_eq!(
             out.message.unwrap(),
             "unexpected !x (expected one of: delta) after ?a !x"
         );
         let mut s = script(vec![], vec!["x"]);
-        let out = run_with_retries(&mut s, &model(), &test_case(), Q, 3).unwrap();
+        let out = run_with_retries(&mut s, &model(), &test_case(), &Q, 3).unwrap();
         assert_eq!(
             out.message.unwrap(),
             "output !x arrived before input ?a could be sent (allowed instead: !y) after (empty trace)"
@@ -516,7 +791,7 @@ mod tests {
     #[test]
     fn retries_are_bounded_and_end_inconclusive() {
         let mut s = script(vec![vec!["y"]], vec![]);
-        let out = run_with_retries(&mut s, &model(), &test_case(), Q, 4).unwrap();
+        let out = run_with_retries(&mut s, &model(), &test_case(), &Q, 4).unwrap();
         assert_eq!(out.verdict, TestVerdict::Inconclusive);
         assert_eq!(out.attempts, 5);
         assert_eq!(s.resets, 5);
@@ -527,35 +802,142 @@ mod tests {
         );
     }
 
+    fn events(bytes: &[u8]) -> Vec<Event> {
+        let (tx, rx) = mpsc::sync_channel(QUEUED_LINES);
+        read_lines(bytes, &tx);
+        drop(tx);
+        rx.into_iter().collect()
+    }
+
+    #[test]
+    fn the_reader_passes_on_labels_and_stops_at_protocol_violations() {
+        use Event::*;
+        assert_eq!(
+            events(b" x \r\ny\n"),
+            [Line("x".into()), Line("y".into()), End]
+        );
+        assert_eq!(
+            events(b"x\nab"),
+            [Line("x".into()), Partial("ab".into()), End]
+        );
+        let [Line(_), Broken(why)] = &events(b"x\n\xff\nnot read\n")[..] else {
+            panic!("invalid UTF-8 is not a label")
+        };
+        assert!(why.contains("invalid UTF-8"), "{why}");
+        let [Broken(why)] = &events(b"\nx\n")[..] else {
+            panic!("an empty line is not quiescence")
+        };
+        assert!(why.contains("empty line"), "{why}");
+        // A line over the bound is refused once the bound is passed, newline or not.
+        let long = vec![b'x'; 3 * MAX_LINE_BYTES];
+        let got = events(&long);
+        assert!(
+            matches!(got.last(), Some(Broken(w)) if w.contains("longer than")),
+            "{got:?}"
+        );
+        assert!(got.len() <= MAX_LINE_BYTES / 8192 + 3, "{}", got.len());
+        let mut line = vec![b'x'; MAX_LINE_BYTES + 1];
+        line.push(b'\n');
+        let got = events(&line);
+        assert!(
+            matches!(got.last(), Some(Broken(w)) if w.contains("longer than")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn expect_waits_grow_by_what_is_left_of_the_startup_allowance() {
+        let t = Timeouts::from_millis(10_000, 100, 3_000);
+        let now = Instant::now();
+        assert_eq!(expect_wait(&t, true, true, now), Duration::from_millis(100));
+        assert_eq!(
+            expect_wait(&t, false, true, now),
+            Duration::from_millis(3_000)
+        );
+        let w = expect_wait(&t, true, false, now);
+        assert!(w > Duration::from_millis(9_000) && w <= Duration::from_millis(10_100));
+        let long_ago = now - Duration::from_secs(20);
+        assert_eq!(
+            expect_wait(&t, true, false, long_ago),
+            Duration::from_millis(100)
+        );
+    }
+
+    #[cfg(unix)]
+    fn timeouts(ms: u64) -> Timeouts {
+        Timeouts::from_millis(0, ms, ms)
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_process_is_driven_line_by_line_and_its_exit_is_a_failure() {
         // Echo-like system: answers every line `a` with `x`, then exits after the first one.
         let mut adapter = StdioAdapter::new("read l; echo x", Duration::from_millis(300));
-        let out = run_with_retries(
-            &mut adapter,
-            &model(),
-            &test_case(),
-            Duration::from_millis(300),
-            0,
-        )
-        .unwrap();
+        let out =
+            run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(300), 0).unwrap();
         assert_eq!(out.verdict, TestVerdict::Fail);
         let message = out.message.unwrap();
-        assert!(message.contains("the system exited"), "{message}");
+        assert!(
+            message.contains("the system exited with status 0"),
+            "{message}"
+        );
         assert!(message.ends_with("trace: ?a !x"), "{message}");
         // A hung system is quiescent, never a hang of the tester.
         let mut adapter = StdioAdapter::new("read l; echo x; sleep 5", Duration::from_millis(100));
         let started = Instant::now();
-        let out = run_with_retries(
-            &mut adapter,
-            &model(),
-            &test_case(),
-            Duration::from_millis(100),
-            0,
-        )
-        .unwrap();
+        let out =
+            run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
         assert_eq!(out.verdict, TestVerdict::Pass);
         assert!(started.elapsed() < Duration::from_secs(4));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_exit_is_seen_while_a_child_keeps_the_output_open_and_the_child_is_killed() {
+        let dir = std::env::temp_dir().join(format!("ncomplete-stdio-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("child.pid");
+        let command = format!(
+            "read l; sleep 30 & echo $! > '{}'; exit 3",
+            pid_file.display()
+        );
+        let mut adapter = StdioAdapter::new(command, Duration::from_millis(200));
+        let started = Instant::now();
+        let out =
+            run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(200), 0).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(out.verdict, TestVerdict::Fail);
+        let message = out.message.unwrap();
+        assert!(
+            message.starts_with("the system exited with status 3"),
+            "{message}"
+        );
+        drop(adapter);
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let stat = format!("/proc/{}/stat", pid.trim());
+        // Gone, or a zombie waiting for init.
+        let alive = || std::fs::read_to_string(&stat).is_ok_and(|s| !s.contains(") Z "));
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while alive() && Instant::now() < deadline {
+            thread::sleep(POLL);
+        }
+        assert!(!alive(), "the child survived");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unfinished_lines_and_signals_fail() {
+        let mut adapter =
+            StdioAdapter::new("read l; printf x; sleep 5", Duration::from_millis(200));
+        let out =
+            run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
+        let message = out.message.unwrap();
+        assert!(message.contains("`x` without a newline"), "{message}");
+        let mut adapter = StdioAdapter::new("read l; kill -9 $$", Duration::from_millis(200));
+        let out =
+            run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
+        let message = out.message.unwrap();
+        assert!(message.contains("killed by signal 9"), "{message}");
     }
 }
