@@ -77,12 +77,19 @@ fn templates_can_be_overridden_from_a_directory() {
     std::fs::create_dir_all(dir.join("ttcn")).unwrap();
     std::fs::write(
         dir.join("ttcn/suite.ttcn.j2"),
-        "{% for t in tests %}{{ t.name }}:{{ t.nodes | length }}\n{% endfor %}",
+        "{% for t in tests %}{{ t.name | safe }}:{{ t.nodes | length }}\n{% endfor %}",
     )
     .unwrap();
     let files = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap();
     assert_eq!(files[0].contents, "t0001:4\nt0002:6\n");
     assert_eq!(files[0].path, Path::new("toggle.ttcn"));
+    // A name printed without an escaping filter (or an explicit `safe`) is refused.
+    std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "// {{ model.name }}\n").unwrap();
+    let err = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap_err();
+    assert!(
+        err.to_string().contains("printed without an escaping filter"),
+        "{err}"
+    );
     std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "{% for t in tests %}").unwrap();
     let err = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap_err();
     assert!(

@@ -2,6 +2,7 @@
 //! Python and Rust test programs ([`programs`]), and the one-test-per-line `words` format of FSM
 //! tools ([`words`]).
 
+pub mod escape;
 pub mod programs;
 pub mod words;
 

@@ -5,14 +5,18 @@
 //! The templates see one context, built here: the suite header, identifiers that are valid in
 //! every target language, and the tests as flat node lists whose references are either a node
 //! index or a verdict. Flat lists keep templates free of recursion, so deep tests (long Mealy
-//! chains) render in time and stack proportional to their size. Every string that reaches a
-//! generated program goes through a quoting filter (`py`, `rs`, `ttcn`).
+//! chains) render in time and stack proportional to their size.
+//!
+//! Every string a model or suite supplies reaches a generated program through a filter that
+//! escapes it for its context (string literal, docstring, comment, TOML, TTCN-3 charstring; the
+//! functions are in [`super::escape`]). The printing of the environment enforces this: a template
+//! that prints such a string without a filter fails to render.
 
+use super::escape;
 use crate::suite::{Next, SuiteHeader, TestCase, TestNode};
-use minijinja::Environment;
 use minijinja::syntax::SyntaxConfig;
-use serde_json::{Value as Json, json};
-use std::collections::{BTreeMap, BTreeSet};
+use minijinja::value::{Value, ValueKind};
+use minijinja::{AutoEscape, Environment, Output, State, context};
 use std::path::{Path, PathBuf};
 
 /// A target format of `ncomplete render`.
@@ -115,158 +119,110 @@ pub struct RenderedFile {
     pub contents: String,
 }
 
-/// `name` made into a lowercase identifier valid in Python, Rust and TTCN-3 (letters, digits,
-/// single underscores, not starting with a digit, never empty).
-pub fn identifier(name: &str) -> String {
-    let mut id = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            id.push(c.to_ascii_lowercase());
-        } else if !id.ends_with('_') && !id.is_empty() {
-            id.push('_');
+fn reference(n: Next) -> Value {
+    match n {
+        Next::Node(k) => context! {node => k, verdict => ()},
+        Next::Verdict(v) => {
+            context! {node => (), verdict => Value::from_safe_string(v.as_str().to_owned())}
         }
     }
-    while id.ends_with('_') {
-        id.pop();
-    }
-    if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
-        id.insert_str(0, "m_");
-    }
-    id
 }
 
-/// Keywords of the target languages that a test identifier must avoid.
-const RESERVED: &[&str] = &[
-    "and", "as", "assert", "async", "await", "break", "class", "const", "continue", "crate", "def",
-    "del", "do", "dyn", "elif", "else", "enum", "except", "extern", "false", "finally", "fn",
-    "for", "from", "global", "if", "impl", "import", "in", "is", "lambda", "let", "loop", "match",
-    "mod", "move", "mut", "none", "nonlocal", "not", "or", "pass", "pub", "raise", "ref", "return",
-    "self", "static", "struct", "super", "trait", "true", "try", "type", "unsafe", "use", "where",
-    "while", "with", "yield", "label", "goto", "alt", "testcase", "control", "module",
-];
-
-/// Unique identifiers for the test names, in order.
-fn test_identifiers<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut used = BTreeSet::new();
-    names
-        .map(|name| {
-            let mut base = identifier(name);
-            if RESERVED.contains(&base.as_str()) {
-                base.push_str("_test");
-            }
-            let mut id = base.clone();
-            let mut k = 2;
-            while !used.insert(id.clone()) {
-                id = format!("{base}_{k}");
-                k += 1;
-            }
-            id
-        })
-        .collect()
-}
-
-fn reference(n: Next) -> Json {
-    match n {
-        Next::Node(k) => json!({"node": k, "verdict": null}),
-        Next::Verdict(v) => json!({"node": null, "verdict": v.as_str()}),
-    }
-}
-
-/// The template context of a suite.
-pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Json {
+/// The template context of a suite. Strings a model or suite supplies (names, labels, method,
+/// guarantee) are plain values that a template can print only through an escaping filter;
+/// identifiers and the generator string are built here and marked safe.
+pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
     let model = &header.model;
     let quiescence_id = model.outputs.len();
     let branch = |o: crate::model::LabelId, n: Next| {
-        json!({
-            "label": model.output_name(o),
-            "quiescence": o.index() == quiescence_id,
-            "next": reference(n),
-        })
+        context! {
+            label => model.output_name(o),
+            quiescence => o.index() == quiescence_id,
+            next => reference(n),
+        }
     };
-    let idents = test_identifiers(tests.iter().map(|t| t.name.as_str()));
-    let tests_json: Vec<Json> = tests
+    let idents = escape::unique_identifiers(tests.iter().map(|t| t.name.as_str()), "_test");
+    let tests: Vec<Value> = tests
         .iter()
         .zip(idents)
         .map(|(t, ident)| {
-            let nodes: Vec<Json> = t
+            let nodes: Vec<Value> = t
                 .nodes
                 .iter()
                 .enumerate()
                 .map(|(k, node)| match node {
-                    TestNode::Send { input, then, race } => json!({
-                        "index": k,
-                        "kind": "send",
-                        "input": model.input_name(*input),
-                        "then": reference(*then),
-                        "branches": race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
-                    }),
-                    TestNode::Expect { branches } => json!({
-                        "index": k,
-                        "kind": "expect",
-                        "input": null,
-                        "then": null,
-                        "branches": branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
-                    }),
+                    TestNode::Send { input, then, race } => context! {
+                        index => k,
+                        kind => "send",
+                        input => model.input_name(*input),
+                        then => reference(*then),
+                        branches => race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+                    },
+                    TestNode::Expect { branches } => context! {
+                        index => k,
+                        kind => "expect",
+                        input => (),
+                        then => (),
+                        branches => branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+                    },
                 })
                 .collect();
-            json!({"name": t.name, "ident": ident, "nodes": nodes})
+            context! {
+                name => t.name.as_str(),
+                ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+                ident => Value::from_safe_string(ident),
+                nodes => nodes,
+            }
         })
         .collect();
-    let ident = identifier(&model.name);
-    json!({
-        "generator": format!("ncomplete {}", env!("CARGO_PKG_VERSION")),
-        "ident": ident,
-        "model": {
-            "name": model.name,
-            "inputs": model.inputs,
-            "outputs": model.outputs,
-            "quiescence": model.quiescence,
+    let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
+    let universal = model
+        .inputs
+        .iter()
+        .chain(&model.outputs)
+        .chain(&model.quiescence)
+        .any(|l| escape::needs_universal_charstring(l));
+    context! {
+        generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
+        ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
+        ident => Value::from_safe_string(ident),
+        model => context! {
+            name => model.name.as_str(),
+            inputs => &model.inputs,
+            outputs => &model.outputs,
+            quiescence => model.quiescence.as_deref(),
+            universal => universal,
         },
-        "method": header.method,
-        "n": header.n,
-        "guarantee": header.guarantee,
-        "tests": tests_json,
-    })
-}
-
-fn to_value(v: &Json) -> minijinja::Value {
-    use minijinja::Value;
-    match v {
-        Json::Null => Value::from(()),
-        Json::Bool(b) => Value::from(*b),
-        Json::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Value::from(u),
-            (None, Some(i)) => Value::from(i),
-            _ => Value::from(n.as_f64().unwrap_or(0.0)),
-        },
-        Json::String(s) => Value::from(s.as_str()),
-        Json::Array(a) => a.iter().map(to_value).collect(),
-        Json::Object(o) => Value::from(
-            o.iter()
-                .map(|(k, v)| (k.clone(), to_value(v)))
-                .collect::<BTreeMap<String, Value>>(),
-        ),
+        method => header.method.as_str(),
+        n => header.n,
+        guarantee => header.guarantee.as_str(),
+        tests => tests,
     }
 }
 
-/// A Python string literal (JSON strings are valid Python literals; non-ASCII stays UTF-8).
-fn py(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+/// Prints a value into a template's output: numbers, booleans and strings marked safe (escaped
+/// by a filter, built as identifiers, or macro output); anything else, in particular a string
+/// from the model or suite that no escaping filter saw, is an error.
+fn print_escaped(out: &mut Output, _: &mut State, value: &Value) -> Result<(), minijinja::Error> {
+    let printable = value.is_safe() || matches!(value.kind(), ValueKind::Number | ValueKind::Bool);
+    if !printable {
+        return Err(minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!(
+                "{} printed without an escaping filter (py, py_doc, py_comment, rs, rs_doc, \
+                 rs_comment, toml, toml_comment, ttcn, ttcn_comment; `safe` for text that is \
+                 not source code)",
+                value.kind()
+            ),
+        ));
+    }
+    write!(out, "{value}").map_err(|e| {
+        minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "writing output").with_source(e)
+    })
 }
 
-/// A Rust string literal.
-fn rs(s: &str) -> String {
-    format!("{s:?}")
-}
-
-/// A TTCN-3 charstring literal (a quote is written twice).
-fn ttcn(s: &str) -> String {
-    format!("\"{}\"", s.replace('"', "\"\""))
-}
-
-/// A comment-safe single line.
-fn line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
+fn filter(f: fn(&str) -> String) -> impl Fn(&str) -> Value + Send + Sync + 'static {
+    move |s: &str| Value::from_safe_string(f(s))
 }
 
 fn environment() -> Environment<'static> {
@@ -279,10 +235,19 @@ fn environment() -> Environment<'static> {
         .expect("the default delimiters are valid");
     env.set_syntax(syntax);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-    env.add_filter("py", |s: String| py(&s));
-    env.add_filter("rs", |s: String| rs(&s));
-    env.add_filter("ttcn", |s: String| ttcn(&s));
-    env.add_filter("line", |s: String| line(&s));
+    // Every template is escaped the same way: nothing prints unless escaped or safe.
+    env.set_auto_escape_callback(|_| AutoEscape::Custom("source".into()));
+    env.set_formatter(print_escaped);
+    env.add_filter("py", filter(escape::python_string));
+    env.add_filter("py_doc", filter(escape::python_docstring));
+    env.add_filter("py_comment", filter(escape::comment_line));
+    env.add_filter("rs", filter(escape::rust_string));
+    env.add_filter("rs_doc", filter(escape::rust_doc));
+    env.add_filter("rs_comment", filter(escape::comment_line));
+    env.add_filter("toml", filter(escape::toml_string));
+    env.add_filter("toml_comment", filter(escape::comment_line));
+    env.add_filter("ttcn", filter(escape::ttcn_charstring));
+    env.add_filter("ttcn_comment", filter(escape::ttcn_comment));
     env
 }
 
@@ -294,7 +259,7 @@ pub fn render_suite(
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let ctx = to_value(&context(header, tests));
+    let ctx = context(header, tests);
     let env = environment();
     let mut files = Vec::new();
     for &(name, out, embedded) in format.files() {
@@ -345,21 +310,22 @@ pub fn write_files(dir: &Path, files: &[RenderedFile]) -> Result<(), RenderError
 mod tests {
     use super::*;
 
-    #[test]
-    fn identifiers_are_valid_and_unique() {
-        assert_eq!(identifier("TCP client-2"), "tcp_client_2");
-        assert_eq!(identifier("42"), "m_42");
-        assert_eq!(identifier("--"), "m_");
-        assert_eq!(
-            test_identifiers(["a b", "a-b", "loop", "t1"].into_iter()),
-            ["a_b", "a_b_2", "loop_test", "t1"]
-        );
+    fn render_str(template: &str, ctx: Value) -> Result<String, minijinja::Error> {
+        environment().render_str(template, ctx)
     }
 
     #[test]
-    fn literals_quote_every_character() {
-        assert_eq!(py("a\"b\\"), r#""a\"b\\""#);
-        assert_eq!(rs("a\"b\n"), r#""a\"b\n""#);
-        assert_eq!(ttcn("say \"hi\""), r#""say ""hi""""#);
+    fn model_strings_print_only_through_an_escaping_filter() {
+        let ctx = context! {name => "a\"\"\"b", n => 3, ok => Value::from_safe_string("x".into())};
+        assert!(render_str("{{ name }}", ctx.clone()).is_err());
+        assert!(render_str("{{ name | upper }}", ctx.clone()).is_err());
+        assert_eq!(
+            render_str("{{ name | py }} {{ n }} {{ ok }}", ctx.clone()).unwrap(),
+            r#""a\"\"\"b" 3 x"#
+        );
+        assert_eq!(
+            render_str("{{ name | safe }}|{{ name | py_doc }}", ctx).unwrap(),
+            r#"a"""b|a\"\"\"b"#
+        );
     }
 }

@@ -1,0 +1,407 @@
+//! Escaping of text taken from a model or a suite (model, state, label and test names, method,
+//! guarantee) for each place it lands in a generated program: one function per language and
+//! context. The templates reach these functions only through the filters registered in
+//! [`super::programs`], and the renderer refuses to print a model-supplied string that did not
+//! pass through one of them.
+//!
+//! Contexts and their rules:
+//! - string literals ([`python_string`], [`rust_string`], [`toml_string`], [`ttcn_charstring`])
+//!   are exact: the generated program sees the original text. Printable characters stay as they
+//!   are; quotes, backslashes, control, format (bidirectional overrides), separator and other
+//!   non-printable characters become escapes of the target language. TTCN-3 literals keep only
+//!   printable ASCII other than the backslash inside quotes and write every other character as a
+//!   `char(0, plane, row, cell)` quadruple, because TTCN-3 tools differ on backslash escapes.
+//! - Python docstrings ([`python_docstring`]) follow the string rule, so `"""` or `\N` in a name
+//!   can neither end the docstring nor start an escape; the docstring's value is the original
+//!   text.
+//! - comments ([`comment_line`] for Rust, Python and TOML, [`ttcn_comment`], [`rust_doc`]) stay on
+//!   one line: line breaks, control and non-printable characters are shown as `\n`, `\u{..}`, so
+//!   no comment ends early and no forbidden character (TOML control characters, Rust's
+//!   bidirectional-override lint, a bare carriage return in a doc comment) reaches the file. Doc
+//!   comments also backslash-escape the Markdown characters that make links, code or raw HTML.
+//! - identifiers ([`identifier`], [`unique_identifiers`]) are lowercase ASCII, valid in Python,
+//!   Rust, TTCN-3, Cargo and as file names on every platform, never a keyword or reserved word of
+//!   those (Rust 2024 strict, reserved and weak keywords; Python keywords and soft keywords;
+//!   TTCN-3 keywords and predefined functions; Windows device names), at most
+//!   [`MAX_IDENTIFIER_LEN`] bytes plus a suffix, and unique: names that collide after sanitising
+//!   get `_2`, `_3`, … in order.
+//!
+//! "Printable" is Rust's own notion (`char::escape_debug` leaves the character as it is), so
+//! letters of every script stay readable while invisible characters are made visible.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Identifiers are cut to this many bytes before a collision suffix is added (file names and
+/// symbols stay short whatever the length of a name).
+pub const MAX_IDENTIFIER_LEN: usize = 64;
+
+/// A character written as itself in every context: printable ASCII, or a non-ASCII character
+/// that Rust's `escape_debug` keeps (letters, digits, symbols; not controls, format characters,
+/// separators other than the space, combining marks or unassigned code points).
+fn is_printable(c: char) -> bool {
+    if c.is_ascii() {
+        return c == ' ' || c.is_ascii_graphic();
+    }
+    let mut escaped = c.escape_debug();
+    escaped.next() == Some(c) && escaped.next().is_none()
+}
+
+/// The body of a Python string literal (without quotes): exact for any text.
+fn python_string_body(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_printable(c) => out.push(c),
+            c if (c as u32) < 0x100 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if (c as u32) < 0x10000 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+        }
+    }
+}
+
+/// A Python string literal in double quotes whose value is `s`.
+pub fn python_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    python_string_body(s, &mut out);
+    out.push('"');
+    out
+}
+
+/// Text to place inside a `"""` docstring whose value then contains `s` exactly: every quote
+/// and backslash is escaped, so the text can neither close the docstring nor start an escape.
+pub fn python_docstring(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    python_string_body(s, &mut out);
+    out
+}
+
+/// A Rust string literal whose value is `s` (for ordinary text the same as `{:?}`).
+pub fn rust_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if is_printable(c) => out.push(c),
+            c => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A TOML basic string whose value is `s`.
+pub fn toml_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_printable(c) => out.push(c),
+            c if (c as u32) < 0x10000 => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\U{:08X}", c as u32);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A TTCN-3 charstring expression whose value is `s`: runs of printable ASCII (other than the
+/// backslash) in quotes with `"` doubled, every other character as a `char(0, plane, row, cell)`
+/// quadruple, joined by `&`. The empty string is `""`.
+pub fn ttcn_charstring(s: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Option<String> = None;
+    for c in s.chars() {
+        if (' '..='~').contains(&c) && c != '\\' {
+            let text = run.get_or_insert_with(|| "\"".to_owned());
+            if c == '"' {
+                text.push_str("\"\"");
+            } else {
+                text.push(c);
+            }
+        } else {
+            if let Some(mut text) = run.take() {
+                text.push('"');
+                parts.push(text);
+            }
+            let code = c as u32;
+            parts.push(format!(
+                "char(0, {}, {}, {})",
+                (code >> 16) & 0xff,
+                (code >> 8) & 0xff,
+                code & 0xff
+            ));
+        }
+    }
+    if let Some(mut text) = run {
+        text.push('"');
+        parts.push(text);
+    }
+    if parts.is_empty() {
+        "\"\"".to_owned()
+    } else {
+        parts.join(" & ")
+    }
+}
+
+/// Whether `s` holds a character outside ASCII, so a TTCN-3 port needs `universal charstring`.
+pub fn needs_universal_charstring(s: &str) -> bool {
+    !s.is_ascii()
+}
+
+/// `s` as the rest of a one-line comment (`//`, `#`): printable characters as they are, line
+/// breaks and tabs as `\n`, `\r`, `\t`, every other character as `\u{..}`. With `ascii_only`,
+/// non-ASCII characters are written as `\u{..}` too.
+fn comment_text(s: &str, ascii_only: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_printable(c) && (c.is_ascii() || !ascii_only) => out.push(c),
+            c => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    out
+}
+
+/// `s` as the rest of a Rust `//`, Python `#` or TOML `#` comment line.
+pub fn comment_line(s: &str) -> String {
+    comment_text(s, false)
+}
+
+/// `s` as the rest of a TTCN-3 `//` comment line (ASCII only).
+pub fn ttcn_comment(s: &str) -> String {
+    comment_text(s, true)
+}
+
+/// `s` as the rest of a Rust doc comment line (`//!`, `///`): a comment line whose Markdown
+/// characters for code spans, emphasis, links and raw HTML are backslash-escaped, so rustdoc
+/// shows the text and neither runs it as a doctest nor passes HTML through.
+pub fn rust_doc(s: &str) -> String {
+    let line = comment_line(s);
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if matches!(c, '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '&') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Rust 2024 keywords: strict, reserved and weak (lowercase; identifiers are lowercase, so
+/// `Self` cannot occur), and names a `#[test] fn` of a generated package must not take.
+const RUST_RESERVED: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield", "macro_rules", "raw", "safe", "union",
+    "alloc", "core", "main", "std", "test",
+];
+
+/// Python keywords and soft keywords, lowercased (`None`, `True`, `False` included).
+const PYTHON_RESERVED: &[&str] = &[
+    "and", "as", "assert", "async", "await", "break", "case", "class", "continue", "def", "del",
+    "elif", "else", "except", "false", "finally", "for", "from", "global", "if", "import", "in",
+    "is", "lambda", "match", "none", "nonlocal", "not", "or", "pass", "raise", "return", "true",
+    "try", "type", "while", "with", "yield",
+];
+
+/// TTCN-3 keywords and predefined functions.
+const TTCN_RESERVED: &[&str] = &[
+    "action", "activate", "address", "alive", "all", "alt", "altstep", "and", "and4b", "any",
+    "anytype", "bitstring", "boolean", "break", "call", "case", "catch", "char", "charstring",
+    "check", "clear", "complement", "component", "connect", "const", "continue", "control",
+    "create", "deactivate", "default", "disconnect", "display", "do", "done", "else", "encode",
+    "enumerated", "error", "except", "exception", "execute", "extends", "extension", "external",
+    "fail", "false", "float", "for", "friend", "from", "function", "getcall", "getreply",
+    "getverdict", "goto", "group", "halt", "hexstring", "if", "ifpresent", "import", "in",
+    "inconc", "infinity", "inout", "integer", "interleave", "kill", "killed", "label", "language",
+    "length", "log", "map", "match", "message", "mixed", "mod", "modifies", "module", "modulepar",
+    "mtc", "noblock", "none", "not", "not4b", "nowait", "null", "objid", "octetstring", "of",
+    "omit", "on", "optional", "or", "or4b", "out", "override", "param", "pass", "pattern",
+    "permutation", "port", "present", "private", "procedure", "public", "raise", "read",
+    "receive", "record", "recursive", "rem", "repeat", "reply", "return", "running", "runs",
+    "select", "self", "send", "sender", "set", "setverdict", "signature", "start", "stop",
+    "subset", "superset", "system", "template", "testcase", "timeout", "timer", "to", "trigger",
+    "true", "type", "union", "universal", "unmap", "value", "valueof", "var", "variant",
+    "verdicttype", "while", "with", "xor", "xor4b", "any2unistr", "bit2hex", "bit2int",
+    "bit2oct", "bit2str", "char2int", "char2oct", "decvalue", "decvalue_o", "decvalue_unichar",
+    "encvalue", "encvalue_o", "encvalue_unichar", "enum2int", "float2int", "get_stringencoding",
+    "hex2bit", "hex2int", "hex2oct", "hex2str", "hostid", "int2bit", "int2char", "int2enum",
+    "int2float", "int2hex", "int2oct", "int2str", "int2unichar", "isbound", "ischosen",
+    "ispresent", "istemplatekind", "isvalue", "lengthof", "oct2bit", "oct2char", "oct2hex",
+    "oct2int", "oct2str", "oct2unichar", "regexp", "remove_bom", "replace", "rnd", "sizeof",
+    "str2float", "str2hex", "str2int", "str2oct", "substr", "testcasename", "unichar2int",
+    "unichar2oct",
+];
+
+/// Windows device names, which cannot be file names (identifiers name files).
+const FILE_RESERVED: &[&str] = &[
+    "aux", "con", "nul", "prn", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
+
+/// Whether `id` is reserved in some target: a keyword or reserved name of Rust, Python or
+/// TTCN-3, a Windows device name, or `n` followed by digits (the step labels of the TTCN-3
+/// rendering).
+pub fn is_reserved(id: &str) -> bool {
+    [RUST_RESERVED, PYTHON_RESERVED, TTCN_RESERVED, FILE_RESERVED]
+        .iter()
+        .any(|list| list.contains(&id))
+        || id
+            .strip_prefix('n')
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `name` made into a lowercase identifier valid in Python, Rust and TTCN-3: ASCII letters and
+/// digits, runs of other characters as one underscore, `m_` in front when it would be empty or
+/// start with a digit, cut to [`MAX_IDENTIFIER_LEN`] bytes. It may still be reserved; see
+/// [`unique_identifiers`].
+pub fn identifier(name: &str) -> String {
+    let mut id = String::new();
+    for c in name.chars() {
+        if id.len() >= MAX_IDENTIFIER_LEN {
+            break;
+        }
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.ends_with('_') && !id.is_empty() {
+            id.push('_');
+        }
+    }
+    while id.ends_with('_') {
+        id.pop();
+    }
+    if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
+        id.insert_str(0, "m_");
+    }
+    id
+}
+
+/// Identifiers of `names`, in order: [`identifier`], then `reserved_suffix` appended to a
+/// reserved word, then `_2`, `_3`, … appended to an identifier taken by an earlier name. The
+/// result is a pure function of the list.
+pub fn unique_identifiers<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    reserved_suffix: &str,
+) -> Vec<String> {
+    let mut used = BTreeSet::new();
+    names
+        .into_iter()
+        .map(|name| {
+            let mut base = identifier(name);
+            if is_reserved(&base) {
+                base.push_str(reserved_suffix);
+            }
+            let mut id = base.clone();
+            let mut k = 2u64;
+            while used.contains(&id) || is_reserved(&id) {
+                id = format!("{base}_{k}");
+                k += 1;
+            }
+            used.insert(id.clone());
+            id
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_valid_and_unique() {
+        assert_eq!(identifier("TCP client-2"), "tcp_client_2");
+        assert_eq!(identifier("42"), "m_42");
+        assert_eq!(identifier("--"), "m_");
+        assert_eq!(identifier("Kaffee \u{e9}\u{301}x"), "kaffee_x");
+        assert_eq!(identifier(&"a".repeat(1000)).len(), MAX_IDENTIFIER_LEN);
+        assert_eq!(
+            unique_identifiers(["a b", "a-b", "loop", "t1", "A B", "loop"], "_test"),
+            ["a_b", "a_b_2", "loop_test", "t1", "a_b_3", "loop_test_2"]
+        );
+        for word in ["abstract", "box", "macro", "gen", "Self", "None", "case", "testcase", "n12"] {
+            let id = &unique_identifiers([word], "_test")[0];
+            assert!(!is_reserved(id), "{word} -> {id}");
+            assert!(id.ends_with("_test"), "{word} -> {id}");
+        }
+        assert_eq!(unique_identifiers(["n", "n1x", "con"], "_m"), ["n", "n1x", "con_m"]);
+        // A name that is itself a collision suffix of another keeps the ids apart.
+        assert_eq!(
+            unique_identifiers(["a_b_2", "a b", "a-b"], "_test"),
+            ["a_b_2", "a_b", "a_b_3"]
+        );
+    }
+
+    #[test]
+    fn string_literals_escape_quotes_backslashes_and_invisible_characters() {
+        assert_eq!(python_string("a\"b\\"), r#""a\"b\\""#);
+        assert_eq!(
+            python_string("\\U0001 \\N{x} \0\u{7}\u{85}\u{202e}\u{1f600}é"),
+            r#""\\U0001 \\N{x} \x00\x07\x85\u202e😀é""#
+        );
+        assert_eq!(python_docstring("s2\"\"\"; x"), r#"s2\"\"\"; x"#);
+        assert_eq!(rust_string("a\"b\n\0\u{202e}"), r#""a\"b\n\0\u{202e}""#);
+        for s in ["plain text", "coffee \"deluxe\"", "é漢字", "tab\there", "\u{1b}[31m"] {
+            assert_eq!(rust_string(s), format!("{s:?}"), "{s}");
+        }
+        assert_eq!(toml_string("a\"\\\u{1}\u{7f}"), r#""a\"\\\u0001\u007F""#);
+    }
+
+    #[test]
+    fn ttcn_charstrings_hold_only_printable_ascii_in_quotes() {
+        assert_eq!(ttcn_charstring("say \"hi\""), r#""say ""hi""""#);
+        assert_eq!(ttcn_charstring(""), r#""""#);
+        assert_eq!(
+            ttcn_charstring("a\nb\\"),
+            r#""a" & char(0, 0, 0, 10) & "b" & char(0, 0, 0, 92)"#
+        );
+        assert_eq!(ttcn_charstring("\u{1f600}"), "char(0, 1, 246, 0)");
+        assert!(needs_universal_charstring("é") && !needs_universal_charstring("e"));
+    }
+
+    #[test]
+    fn comments_stay_on_one_line() {
+        assert_eq!(comment_line("a\nb\r\u{0}\u{202e}é"), r"a\nb\r\u{0}\u{202e}é");
+        assert_eq!(ttcn_comment("*/é\n"), r"*/\u{e9}\n");
+        assert_eq!(
+            rust_doc("<img> `x` [l](u) *e* \\ &amp"),
+            r"\<img\> \`x\` \[l\](u) \*e\* \\ \&amp"
+        );
+        assert_eq!(comment_line("coffee \"deluxe\""), "coffee \"deluxe\"");
+    }
+}
