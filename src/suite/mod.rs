@@ -2,6 +2,7 @@
 //! (in submodules added per method) the generators of n-complete suites.
 
 pub mod case;
+pub mod costs;
 pub mod ioco;
 pub mod json;
 pub mod mealy;

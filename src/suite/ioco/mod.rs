@@ -14,7 +14,9 @@
 
 pub mod access;
 pub mod ads;
+pub mod auto;
 mod conjunction;
+mod costs;
 mod distinguishing;
 mod pairs;
 mod plan;
@@ -44,6 +46,8 @@ pub enum IocoMethod {
     Unconditional,
     /// Shortest state cover, extension, adaptive distinguishing graph and top-ups.
     Ads,
+    /// The cheapest complete suite among the candidates of [`auto`], counted from their plans.
+    Auto,
 }
 
 impl IocoMethod {
@@ -53,6 +57,7 @@ impl IocoMethod {
             IocoMethod::Complete => "ioco-complete",
             IocoMethod::Unconditional => "unconditional",
             IocoMethod::Ads => "ioco-ads",
+            IocoMethod::Auto => "ioco-auto",
         }
     }
 }
@@ -66,23 +71,7 @@ pub enum Bound {
     ExtraStates(usize),
 }
 
-/// Limits that keep exponential constructions from running away.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Most test cases a suite may have.
-    pub max_tests: u128,
-    /// Most plan nodes (shared test fragments) a suite may have.
-    pub max_plan_nodes: usize,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            max_tests: 1_000_000,
-            max_plan_nodes: 2_000_000,
-        }
-    }
-}
+pub use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts};
 
 /// Why a suite could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -96,6 +85,17 @@ pub enum IocoSuiteError {
         budget: u128,
         /// What the user can do.
         advice: String,
+    },
+    /// A figure of the suite exceeds its budget (checked before anything is written).
+    #[error(transparent)]
+    Refused(#[from] CostRefusal),
+    /// `ioco-auto` found no candidate within the budgets.
+    #[error("no complete suite for n = {n} fits the budgets: {reasons}; try a smaller n or raise a limit")]
+    NoCandidate {
+        /// The bound.
+        n: usize,
+        /// Why each candidate was refused or left out.
+        reasons: String,
     },
     /// `n = 0` asks for nothing.
     #[error("n must be at least 1 (the initial state is always specified)")]
@@ -111,6 +111,9 @@ pub struct IocoSuite {
     root: Target,
     header: SuiteHeader,
     tests: u128,
+    counted: costs::Counted,
+    complete: bool,
+    n: usize,
 }
 
 /// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
@@ -150,8 +153,27 @@ pub fn resolve_bound(sa: &SuspensionAutomaton, bound: Bound) -> Result<usize, Io
     Ok(n)
 }
 
-/// Generates the suite of `method` for `sa`.
+/// Generates the suite of `method` for `sa`, refusing it (before anything is written) when a
+/// figure of [`IocoSuite::costs`] exceeds its budget. [`IocoMethod::Auto`] picks the cheapest
+/// complete candidate ([`auto`]).
 pub fn generate(
+    sa: &SuspensionAutomaton,
+    method: IocoMethod,
+    bound: Bound,
+    budget: Budget,
+) -> Result<IocoSuite, IocoSuiteError> {
+    if method == IocoMethod::Auto {
+        return auto::choose(sa, bound, budget).map(|(suite, _)| suite);
+    }
+    let suite = plan_suite(sa, method, bound, budget)?;
+    suite.check(&budget)?;
+    Ok(suite)
+}
+
+/// Plans the suite of `method` (not [`IocoMethod::Auto`]) and counts its figures, without
+/// checking them against the budget (only planning itself is bounded, by
+/// [`Budget::max_plan_nodes`]; nodes and bytes are counted up to their budgets).
+pub fn plan_suite(
     sa: &SuspensionAutomaton,
     method: IocoMethod,
     bound: Bound,
@@ -160,6 +182,7 @@ pub fn generate(
     let n = resolve_bound(sa, bound)?;
     let mut plan = Plan::default();
     let mut notes: Vec<String> = Vec::new();
+    let mut complete = true;
     let (root, guarantee) = match method {
         IocoMethod::Unconditional => {
             let root = unconditional::unconditional_plan(
@@ -192,6 +215,8 @@ pub fn generate(
                 ));
             }
             if !builder.fallbacks.is_empty() {
+                // Complete, but not T(S, n) itself: `ioco-auto` does not take it.
+                complete = false;
                 let list: Vec<String> = builder.fallbacks.iter().cloned().collect();
                 let text = format!(
                     "the suites of the merges {} would recurse without end (Def. 2.37 defines an \
@@ -205,21 +230,19 @@ pub fn generate(
             }
             (root, guarantee)
         }
-        IocoMethod::Ads => ads::plan(sa, n, budget, &mut plan, &mut notes)?,
+        IocoMethod::Ads => {
+            let (root, guarantee) = ads::plan(sa, n, budget, &mut plan, &mut notes)?;
+            // `ads::plan` states the guarantee; it begins with "complete" exactly when the
+            // completeness condition of `ads` holds.
+            complete = guarantee.starts_with("complete");
+            (root, guarantee)
+        }
+        IocoMethod::Auto => return auto::choose(sa, bound, budget).map(|(suite, _)| suite),
     };
     plan.finish();
     let tests = plan.count(root);
-    if tests > budget.max_tests {
-        return Err(IocoSuiteError::Budget {
-            what: format!(
-                "the {} suite for n = {n} has {} tests, which",
-                method.name(),
-                crate::suite::count_text(tests)
-            ),
-            budget: budget.max_tests,
-            advice: "try a smaller n".into(),
-        });
-    }
+    let labels = LabelMap::new(sa);
+    let counted = costs::count(sa, &labels, &plan, root, &budget);
     let mut extra = Map::new();
     extra.insert(
         "stats".into(),
@@ -240,15 +263,50 @@ pub fn generate(
     };
     Ok(IocoSuite {
         sa: sa.clone(),
-        labels: LabelMap::new(sa),
+        labels,
         plan,
         root,
+        counted: counted.with_header(&header),
         header,
         tests,
+        complete,
+        n,
     })
 }
 
 impl IocoSuite {
+    /// The cost figures, counted from the plan (bytes: of the JSON file with this header).
+    pub fn costs(&self) -> SuiteCosts {
+        self.counted.costs
+    }
+
+    /// Whether the suite is `n`-complete as planned (for `ioco-complete`: without nesting
+    /// `U(merge, n)`; for `ioco-ads`: when its completeness condition holds).
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The bound `n`.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Refuses the suite if a figure exceeds its budget.
+    pub fn check(&self, budget: &Budget) -> Result<(), CostRefusal> {
+        self.costs().check(
+            budget,
+            &format!("{} suite for n = {}", self.header.method, self.n),
+            "try a smaller n, or another method (--method ioco-auto takes the cheapest complete \
+             suite that fits)",
+        )
+    }
+
+    /// Replaces the header (bytes are recounted for it).
+    pub(crate) fn set_header(&mut self, header: SuiteHeader) {
+        self.counted = self.counted.with_header(&header);
+        self.header = header;
+    }
+
     /// The header written before the tests.
     pub fn header(&self) -> &SuiteHeader {
         &self.header
@@ -286,10 +344,12 @@ impl IocoSuite {
     /// [`IocoSuite::write_json`], reporting the number of tests written after every chunk.
     pub fn write_json_with<W: Write>(&self, out: W, progress: &dyn Fn(u64)) -> io::Result<W> {
         let mut writer = SuiteWriter::begin(out, &self.header)?;
-        const CHUNK: u128 = 256;
+        // Tests built at once: up to 256, fewer when tests are large (about 2 M nodes in memory).
+        let chunk = (2_000_000 / self.counted.largest_test.max(1)).clamp(1, 256);
+        let chunk = chunk as u128;
         let mut start = 0u128;
         while start < self.tests {
-            let end = (start + CHUNK).min(self.tests);
+            let end = (start + chunk).min(self.tests);
             let chunk: Vec<TestCase> = (start as u64..end as u64)
                 .into_par_iter()
                 .map(|k| self.test(k as u128))

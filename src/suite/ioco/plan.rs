@@ -427,3 +427,411 @@ pub(crate) fn traces_then_experiments(
     }
     level
 }
+
+/// Checked sums over the runs (root-to-verdict paths) and steps (labels on those paths) of
+/// tests `0..r` of a plan target; `None` when a sum does not fit in `u128`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PathSums {
+    pub(crate) runs: Option<u128>,
+    pub(crate) steps: Option<u128>,
+}
+
+fn checked_add(a: Option<u128>, b: Option<u128>) -> Option<u128> {
+    a?.checked_add(b?)
+}
+
+fn checked_mul(a: u128, b: Option<u128>) -> Option<u128> {
+    b?.checked_mul(a)
+}
+
+impl PathSums {
+    const ZERO: PathSums = PathSums {
+        runs: Some(0),
+        steps: Some(0),
+    };
+
+    fn add(self, o: PathSums) -> PathSums {
+        PathSums {
+            runs: checked_add(self.runs, o.runs),
+            steps: checked_add(self.steps, o.steps),
+        }
+    }
+
+    /// `times` copies.
+    fn times(self, times: u128) -> PathSums {
+        PathSums {
+            runs: checked_mul(times, self.runs),
+            steps: checked_mul(times, self.steps),
+        }
+    }
+
+    /// The same paths, one label longer (the edge into them).
+    fn extended(self) -> PathSums {
+        PathSums {
+            runs: self.runs,
+            steps: checked_add(self.steps, self.runs),
+        }
+    }
+
+    /// `leaves` paths of one label each.
+    fn leaves(leaves: u128) -> PathSums {
+        PathSums {
+            runs: Some(leaves),
+            steps: Some(leaves),
+        }
+    }
+}
+
+/// Counts the costs of a plan's tests from the plan alone, with the semantics of
+/// [`Plan::build_test`] (the same move choice by `k`, the same `k % count` on every output
+/// branch, the same specification tracking), without building a test.
+///
+/// Runs and steps are sums over `k < r` of a target's per-test figures. For an `Observe` move
+/// over `q` tests, branch `t` (with `c` tests) sees `k % c`, so its share is `q / c` times the
+/// sum over all of `t`'s tests plus the sum over its first `q % c` tests: the recursion needs
+/// prefix sums, memoised per (target, specification state, prefix length). The longest test is
+/// a maximum over all `k`, and every test of a branch is reached from some `k` of its parent, so
+/// it needs only one value per (target, state).
+pub(crate) struct PlanCosts<'a> {
+    plan: &'a Plan,
+    sa: &'a SuspensionAutomaton,
+    labels: &'a LabelMap,
+    sums: HashMap<(Target, Option<StateId>, u128), PathSums>,
+    longest: HashMap<(Target, Option<StateId>), u128>,
+    /// Most memo entries before the path sums give up (reported as unknown).
+    pub(crate) memo_limit: usize,
+}
+
+impl<'a> PlanCosts<'a> {
+    pub(crate) fn new(plan: &'a Plan, sa: &'a SuspensionAutomaton, labels: &'a LabelMap) -> Self {
+        PlanCosts {
+            plan,
+            sa,
+            labels,
+            sums: HashMap::new(),
+            longest: HashMap::new(),
+            memo_limit: 4_000_000,
+        }
+    }
+
+    fn after(&self, s: Option<StateId>, l: LabelId) -> Option<StateId> {
+        s.and_then(|s| self.sa.after(s, l))
+    }
+
+    fn allows(&self, s: Option<StateId>, x: LabelId) -> bool {
+        s.is_none_or(|s| self.sa.after(s, x).is_some())
+    }
+
+    /// Outputs the specification allows in `s` (the branches of the lone expect node of a test
+    /// whose root is a verdict).
+    pub(crate) fn allowed_outputs(&self, s: Option<StateId>) -> u128 {
+        self.labels
+            .outputs
+            .iter()
+            .filter(|&&x| self.allows(s, x))
+            .count() as u128
+    }
+
+    /// Runs and steps summed over all tests of `root` started in `start`; `None` if the memo
+    /// outgrew [`PlanCosts::memo_limit`].
+    pub(crate) fn path_sums(&mut self, root: Target, start: StateId) -> Option<PathSums> {
+        let s = Some(start);
+        if let Target::Verdict(_) = root {
+            return Some(PathSums::leaves(self.allowed_outputs(s)));
+        }
+        let r = self.plan.count(root);
+        self.prefix(root, s, r)
+    }
+
+    fn prefix(&mut self, t: Target, s: Option<StateId>, r: u128) -> Option<PathSums> {
+        if r == 0 {
+            return Some(PathSums::ZERO);
+        }
+        let Target::Node(p) = t else {
+            return Some(PathSums {
+                runs: Some(r),
+                steps: Some(0),
+            });
+        };
+        if let Some(&v) = self.sums.get(&(t, s, r)) {
+            return Some(v);
+        }
+        if self.sums.len() >= self.memo_limit {
+            return None;
+        }
+        let plan = self.plan;
+        let moves = plan.moves(p);
+        let mut total = if moves.is_empty() {
+            // One test, a `pass` leaf (see `Builder::node`).
+            PathSums {
+                runs: Some(r),
+                steps: Some(0),
+            }
+        } else {
+            PathSums::ZERO
+        };
+        let mut left = r;
+        for m in moves {
+            if left == 0 {
+                break;
+            }
+            let q = left.min(plan.move_count(m));
+            total = total.add(self.move_prefix(m, s, q)?);
+            left -= q;
+        }
+        self.sums.insert((t, s, r), total);
+        Some(total)
+    }
+
+    fn move_prefix(&mut self, m: &Move, s: Option<StateId>, q: u128) -> Option<PathSums> {
+        Some(match m {
+            Move::Enter(c) => self.prefix(Target::Node(*c), s, q)?,
+            Move::Send { input, then } => {
+                let races = self
+                    .labels
+                    .racing
+                    .iter()
+                    .filter(|&&x| self.allows(s, x))
+                    .count() as u128;
+                let next = self.prefix(*then, self.after(s, *input), q)?;
+                next.extended().add(PathSums::leaves(races).times(q))
+            }
+            Move::Observe { branches, .. } => {
+                let mut total = PathSums::ZERO;
+                for &x in &self.labels.outputs {
+                    if !self.allows(s, x) {
+                        continue;
+                    }
+                    let share = match branches.binary_search_by_key(&x, |&(l, _)| l) {
+                        Ok(i) => {
+                            let t = branches[i].1;
+                            let c = self.plan.count(t);
+                            let sx = self.after(s, x);
+                            let whole = if q / c > 0 {
+                                self.prefix(t, sx, c)?.times(q / c)
+                            } else {
+                                PathSums::ZERO
+                            };
+                            whole.add(self.prefix(t, sx, q % c)?).extended()
+                        }
+                        Err(_) => PathSums::leaves(q),
+                    };
+                    total = total.add(share);
+                }
+                total
+            }
+        })
+    }
+
+    /// Labels on the longest path of any test of `root` started in `start`.
+    pub(crate) fn longest_test(&mut self, root: Target, start: StateId) -> u128 {
+        if let Target::Verdict(_) = root {
+            return 1;
+        }
+        self.longest(root, Some(start))
+    }
+
+    fn longest(&mut self, t: Target, s: Option<StateId>) -> u128 {
+        let Target::Node(p) = t else {
+            return 0;
+        };
+        if let Some(&v) = self.longest.get(&(t, s)) {
+            return v;
+        }
+        let mut best = 0u128;
+        for m in self.plan.moves(p) {
+            let l = match m {
+                Move::Enter(c) => self.longest(Target::Node(*c), s),
+                Move::Send { input, then } => 1 + self.longest(*then, self.after(s, *input)),
+                Move::Observe { branches, .. } => {
+                    let mut l = 0;
+                    for &x in &self.labels.outputs {
+                        if !self.allows(s, x) {
+                            continue;
+                        }
+                        let below = match branches.binary_search_by_key(&x, |&(l, _)| l) {
+                            Ok(i) => self.longest(branches[i].1, self.after(s, x)),
+                            Err(_) => 0,
+                        };
+                        l = l.max(1 + below);
+                    }
+                    l
+                }
+            };
+            best = best.max(l);
+        }
+        self.longest.insert((t, s), best);
+        best
+    }
+}
+
+/// The JSON length of each label's quoted name, by specification label id.
+pub(crate) fn quoted_name_lengths(sa: &SuspensionAutomaton) -> Vec<u64> {
+    (0..sa.alphabet.len())
+        .map(|l| {
+            let name = sa.alphabet.name(LabelId(l as u32));
+            serde_json::to_string(name).map_or(name.len() as u64 + 2, |q| q.len() as u64)
+        })
+        .collect()
+}
+
+/// The nodes of one test and the bytes of its `"nodes": [...]` list in the suite JSON, found
+/// by walking the test's distinct (plan node, test index, state) choice points in the order
+/// [`Plan::build_test`] emits them, without building the test.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WalkedTest {
+    pub(crate) nodes: u64,
+    pub(crate) node_bytes: u64,
+}
+
+/// Number of decimal digits of `x`.
+pub(crate) fn digits(x: u64) -> u64 {
+    x.checked_ilog10().map_or(1, |d| d as u64 + 1)
+}
+
+struct Walker<'a> {
+    costs: &'a PlanCosts<'a>,
+    quoted: &'a [u64],
+    memo: HashMap<(PlanId, u128, Option<StateId>), Next>,
+    emitted: u32,
+    /// Bytes of the emitted nodes without their node references.
+    bytes: u64,
+    /// Post-order indices of the nodes referenced.
+    refs: Vec<u32>,
+}
+
+impl Walker<'_> {
+    /// Bytes of a reference, or records it for later (node indices are known at the end).
+    fn reference(&mut self, n: Next) -> u64 {
+        match n {
+            Next::Verdict(v) => v.as_str().len() as u64 + 2,
+            Next::Node(i) => {
+                self.refs.push(i);
+                0
+            }
+        }
+    }
+
+    fn emit(&mut self, bytes: u64) -> Next {
+        self.bytes += bytes;
+        self.emitted += 1;
+        Next::Node(self.emitted - 1)
+    }
+
+    fn target(&mut self, t: Target, k: u128, s: Option<StateId>) -> Next {
+        match t {
+            Target::Verdict(v) => Next::Verdict(v),
+            Target::Node(p) => self.node(p, k, s),
+        }
+    }
+
+    /// Mirrors `Builder::node`, counting bytes instead of building nodes.
+    fn node(&mut self, p: PlanId, k: u128, s: Option<StateId>) -> Next {
+        let key = (p, k, s);
+        if let Some(&n) = self.memo.get(&key) {
+            return n;
+        }
+        let costs = self.costs;
+        let plan = costs.plan;
+        let mut k = k;
+        let mut chosen = None;
+        for m in plan.moves(p) {
+            let c = plan.move_count(m);
+            if k < c {
+                chosen = Some(m);
+                break;
+            }
+            k -= c;
+        }
+        let result = match chosen {
+            None => Next::PASS,
+            Some(Move::Enter(c)) => self.node(*c, k, s),
+            Some(Move::Send { input, then }) => {
+                let then = self.target(*then, k, costs.after(s, *input));
+                // {"send":I,"then":R,"race":{O:"retry",...}}
+                let mut bytes = 8 + self.quoted[input.index()] + 8 + self.reference(then) + 9 + 2;
+                let mut races = 0;
+                for &x in &costs.labels.racing {
+                    if costs.allows(s, x) {
+                        bytes += self.quoted[x.index()] + 1 + Verdict::Retry.as_str().len() as u64;
+                        bytes += 2;
+                        races += 1;
+                    }
+                }
+                bytes += races.max(1) - 1;
+                self.emit(bytes)
+            }
+            Some(Move::Observe {
+                branches,
+                otherwise,
+            }) => {
+                // {"expect":{O:R,...}}
+                let mut bytes = 11 + 2;
+                let mut listed = 0;
+                for &x in &costs.labels.outputs {
+                    if !costs.allows(s, x) {
+                        continue;
+                    }
+                    let next = match branches.binary_search_by_key(&x, |&(l, _)| l) {
+                        Ok(i) => {
+                            let t = branches[i].1;
+                            let c = plan.count(t);
+                            self.target(t, k % c, costs.after(s, x))
+                        }
+                        Err(_) => Next::Verdict(*otherwise),
+                    };
+                    bytes += self.quoted[x.index()] + 1 + self.reference(next);
+                    listed += 1;
+                }
+                bytes += listed.max(1) - 1;
+                self.emit(bytes)
+            }
+        };
+        self.memo.insert(key, result);
+        result
+    }
+}
+
+impl PlanCosts<'_> {
+    /// Walks test `k` of `root` (see [`WalkedTest`]); `quoted` from [`quoted_name_lengths`].
+    pub(crate) fn walk_test(
+        &self,
+        root: Target,
+        start: StateId,
+        k: u128,
+        quoted: &[u64],
+    ) -> WalkedTest {
+        let mut w = Walker {
+            costs: self,
+            quoted,
+            memo: HashMap::new(),
+            emitted: 0,
+            bytes: 0,
+            refs: Vec::new(),
+        };
+        let top = w.target(root, k, Some(start));
+        if w.emitted == 0 {
+            // The lone expect node of `build_test` for a verdict root.
+            let mut bytes = 11 + 2;
+            let mut listed = 0;
+            for &x in &self.labels.outputs {
+                if self.allows(Some(start), x) {
+                    bytes += quoted[x.index()] + 1 + w.reference(top);
+                    listed += 1;
+                }
+            }
+            bytes += listed.max(1) - 1;
+            return WalkedTest {
+                nodes: 1,
+                node_bytes: bytes,
+            };
+        }
+        let len = w.emitted as u64;
+        let refs: u64 = w.refs.iter().map(|&i| digits(len - 1 - i as u64)).sum();
+        WalkedTest {
+            nodes: len,
+            // Nodes separated by commas.
+            node_bytes: w.bytes + refs + len - 1,
+        }
+    }
+}

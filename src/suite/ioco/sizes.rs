@@ -1,10 +1,11 @@
-//! Suite-size audit: for each bound `n` in a range, the size of the suite a method generates
-//! (tests, nodes, total steps, longest test), the time it took and the process's peak memory,
-//! stopping cleanly at the first `n` whose suite exceeds the budget.
+//! Suite-size audit: for each bound `n` in a range, the figures of the suite a method generates
+//! (tests, runs, total steps, nodes, longest test, bytes of JSON; see [`crate::suite::costs`]),
+//! counted from the suite's plan without building its tests, the time it took and the process's
+//! peak memory, stopping cleanly after the first `n` whose suite exceeds a budget.
 
-use super::{Bound, Budget, IocoMethod, IocoSuiteError, generate};
+use super::{Bound, Budget, IocoMethod, IocoSuiteError, auto, plan_suite};
 use crate::model::SuspensionAutomaton;
-use rayon::prelude::*;
+use crate::suite::costs::Figure;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -14,27 +15,35 @@ pub struct SizeRow {
     /// The bound.
     pub n: usize,
     /// Number of test cases.
-    pub tests: u64,
+    pub tests: Figure,
+    /// Root-to-verdict paths over all tests.
+    pub runs: Figure,
+    /// Labels summed over all those paths.
+    pub steps: Figure,
     /// Total number of send/expect nodes over all tests.
-    pub nodes: u64,
-    /// Sum over tests of the longest root-to-leaf path (steps of one full run).
-    pub steps: u64,
+    pub nodes: Figure,
     /// The longest root-to-leaf path of any test.
-    pub longest: u64,
-    /// Seconds to generate and build all tests.
+    pub longest: Figure,
+    /// Bytes of the suite JSON.
+    pub bytes: Figure,
+    /// For `ioco-auto`: the method chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
+    /// Seconds to plan and count.
     pub seconds: f64,
     /// Peak resident memory of the process so far, in KiB, where the platform reports it.
     pub peak_kib: Option<u64>,
 }
 
-/// The outcome of a size audit: rows for every bound that fit, and why it stopped early.
+/// The outcome of a size audit: rows for every bound up to the first refused one, and why it
+/// stopped early.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SizeTable {
     /// Method name.
     pub method: String,
     /// One row per bound, in order.
     pub rows: Vec<SizeRow>,
-    /// Why the audit stopped before the last bound, if it did.
+    /// Why the audit stopped, if it did.
     pub stopped: Option<String>,
 }
 
@@ -56,29 +65,39 @@ pub fn size_table(
     let mut stopped = None;
     for n in ns {
         let start = Instant::now();
-        let suite = match generate(sa, method, Bound::States(n), budget) {
-            Ok(s) => s,
-            Err(e @ IocoSuiteError::Budget { .. }) | Err(e @ IocoSuiteError::ZeroBound) => {
+        let planned = if method == IocoMethod::Auto {
+            auto::choose(sa, Bound::States(n), budget)
+                .map(|(suite, choice)| {
+                    let name = choice.candidates[choice.chosen].method.name().to_string();
+                    (suite, Some(name))
+                })
+        } else {
+            plan_suite(sa, method, Bound::States(n), budget).map(|s| (s, None))
+        };
+        let (suite, chosen) = match planned {
+            Ok(x) => x,
+            Err(e) => {
                 stopped = Some(format!("n = {n}: {e}"));
                 break;
             }
         };
-        let (nodes, steps, longest) = (0..suite.num_tests() as u64)
-            .into_par_iter()
-            .map(|k| {
-                let t = suite.test(k as u128);
-                (t.nodes.len() as u64, t.depth() as u64, t.depth() as u64)
-            })
-            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2.max(b.2)));
+        let c = suite.costs();
         rows.push(SizeRow {
             n,
-            tests: suite.num_tests() as u64,
-            nodes,
-            steps,
-            longest,
+            tests: c.tests,
+            runs: c.runs,
+            steps: c.steps,
+            nodes: c.nodes,
+            longest: c.longest,
+            bytes: c.bytes,
+            chosen,
             seconds: start.elapsed().as_secs_f64(),
             peak_kib: peak_memory_kib(),
         });
+        if let Err(e) = suite.check(&budget) {
+            stopped = Some(format!("n = {n}: {}", IocoSuiteError::from(e)));
+            break;
+        }
     }
     SizeTable {
         method: method.name().into(),
@@ -110,19 +129,38 @@ impl SizeTable {
     /// The table as aligned text.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "method {}\n{:>4} {:>10} {:>12} {:>12} {:>8} {:>9} {:>10}\n",
-            self.method, "n", "tests", "nodes", "steps", "longest", "seconds", "peak_KiB"
+            "method {}\n{:>4} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9} {:>10}{}\n",
+            self.method,
+            "n",
+            "tests",
+            "runs",
+            "steps",
+            "nodes",
+            "longest",
+            "bytes",
+            "seconds",
+            "peak_KiB",
+            if self.rows.iter().any(|r| r.chosen.is_some()) {
+                "  chosen"
+            } else {
+                ""
+            }
         );
         for r in &self.rows {
             out.push_str(&format!(
-                "{:>4} {:>10} {:>12} {:>12} {:>8} {:>9.3} {:>10}\n",
+                "{:>4} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9.3} {:>10}{}\n",
                 r.n,
                 r.tests,
-                r.nodes,
+                r.runs,
                 r.steps,
+                r.nodes,
                 r.longest,
+                r.bytes,
                 r.seconds,
-                r.peak_kib.map_or("-".to_string(), |k| k.to_string())
+                r.peak_kib.map_or("-".to_string(), |k| k.to_string()),
+                r.chosen
+                    .as_ref()
+                    .map_or(String::new(), |c| format!("  {c}"))
             ));
         }
         if let Some(s) = &self.stopped {
@@ -157,13 +195,20 @@ mod tests {
             suspension_from_marked("wide", 1, &[(0, "?a", 0), (0, "?b", 0), (0, "!x", 0)]).unwrap();
         let table = size_table(&wide, IocoMethod::Unconditional, 1..=8, budget);
         assert!(table.rows.len() >= 2, "{table:?}");
-        assert!(table.rows.windows(2).all(|w| w[0].tests <= w[1].tests));
+        let exact = |f: Figure| f.exact().unwrap_or(u128::MAX);
         assert!(
             table
                 .rows
-                .iter()
-                .all(|r| r.nodes >= r.tests && r.longest > 0)
+                .windows(2)
+                .all(|w| exact(w[0].tests) <= exact(w[1].tests))
         );
+        // Every row but the refused last one is counted exactly.
+        let counted = &table.rows[..table.rows.len() - 1];
+        assert!(counted.iter().all(|r| exact(r.nodes) >= exact(r.tests)
+            && exact(r.runs) >= exact(r.tests)
+            && exact(r.steps) >= exact(r.runs)
+            && exact(r.longest) > 0
+            && r.bytes.exact().is_some()));
         assert!(table.stopped.is_some());
         let text = table.to_text();
         assert!(text.contains("stopped at n ="), "{text}");

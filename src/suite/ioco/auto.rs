@@ -1,0 +1,183 @@
+//! `ioco-auto`: the cheapest complete ioco suite, chosen exactly. Every candidate of
+//! [`CANDIDATES`] is planned and counted ([`super::IocoSuite::costs`]) before any test is
+//! built; a candidate takes part only when its suite is `n`-complete as planned (`T(S, n)` only
+//! when its merge recursion terminates, `ioco-ads` only when its completeness condition holds)
+//! and within every budget. The winner has the fewest runs, then the fewest total steps, then
+//! comes first in [`CANDIDATES`]. Candidates over a budget are listed as refused; only when
+//! every candidate is left out does the choice fail.
+
+use super::{
+    Bound, Budget, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts, plan_suite, resolve_bound,
+};
+use crate::model::SuspensionAutomaton;
+use crate::suite::costs::Figure;
+use serde_json::{Value, json};
+
+/// The candidates, in the order that breaks ties.
+pub const CANDIDATES: &[IocoMethod] = &[
+    IocoMethod::Complete,
+    IocoMethod::Unconditional,
+    IocoMethod::Ads,
+];
+
+/// What became of one candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Complete and within the budgets.
+    Fits,
+    /// Not `n`-complete as planned (the reason).
+    NotComplete(String),
+    /// Over a budget, or its planning was (the refusal).
+    Refused(String),
+}
+
+/// One row of the candidate table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The method.
+    pub method: IocoMethod,
+    /// Its figures, when it could be planned.
+    pub costs: Option<SuiteCosts>,
+    /// Whether it took part.
+    pub status: Status,
+}
+
+/// The candidates and the winner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoChoice {
+    /// Every candidate, in [`CANDIDATES`] order.
+    pub candidates: Vec<Candidate>,
+    /// Index of the winner in `candidates`.
+    pub chosen: usize,
+}
+
+impl AutoChoice {
+    /// The candidate table as aligned text, the winner marked.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{:<16} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  status\n",
+            "method", "tests", "runs", "steps", "nodes", "longest", "bytes"
+        );
+        for (k, c) in self.candidates.iter().enumerate() {
+            let status = match &c.status {
+                Status::Fits if k == self.chosen => "chosen".to_string(),
+                Status::Fits => "fits".to_string(),
+                Status::NotComplete(why) => format!("not a candidate: {why}"),
+                Status::Refused(why) => format!("refused: {why}"),
+            };
+            let f = |g: fn(&SuiteCosts) -> Figure| c.costs.as_ref().map_or(Figure::Unknown, g);
+            out.push_str(&format!(
+                "{:<16} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  {status}\n",
+                c.method.name(),
+                f(|c| c.tests),
+                f(|c| c.runs),
+                f(|c| c.steps),
+                f(|c| c.nodes),
+                f(|c| c.longest),
+                f(|c| c.bytes),
+            ));
+        }
+        out
+    }
+
+    /// The choice as recorded in the suite header.
+    fn header_json(&self) -> Value {
+        let rows: Vec<Value> = self
+            .candidates
+            .iter()
+            .map(|c| {
+                let status = match &c.status {
+                    Status::Fits => "fits".to_string(),
+                    Status::NotComplete(why) => format!("not a candidate: {why}"),
+                    Status::Refused(why) => format!("refused: {why}"),
+                };
+                let figure = |g: fn(&SuiteCosts) -> Figure| {
+                    c.costs
+                        .as_ref()
+                        .map_or(Value::Null, |x| json!(g(x).to_string()))
+                };
+                json!({
+                    "method": c.method.name(),
+                    "tests": figure(|c| c.tests),
+                    "runs": figure(|c| c.runs),
+                    "steps": figure(|c| c.steps),
+                    "status": status,
+                })
+            })
+            .collect();
+        json!({
+            "chosen": self.candidates[self.chosen].method.name(),
+            "rule": "fewest runs, then fewest total steps, among the complete candidates within the budgets",
+            "candidates": rows,
+        })
+    }
+}
+
+/// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
+/// and records the choice) and the table.
+pub fn choose(
+    sa: &SuspensionAutomaton,
+    bound: Bound,
+    budget: Budget,
+) -> Result<(IocoSuite, AutoChoice), IocoSuiteError> {
+    let n = resolve_bound(sa, bound)?;
+    let mut candidates = Vec::new();
+    let mut best: Option<(usize, IocoSuite)> = None;
+    for &method in CANDIDATES {
+        let suite = match plan_suite(sa, method, Bound::States(n), budget) {
+            Ok(s) => s,
+            Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
+                candidates.push(Candidate {
+                    method,
+                    costs: None,
+                    status: Status::Refused(e.to_string()),
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let costs = suite.costs();
+        let status = if !suite.is_complete() {
+            Status::NotComplete(suite.header().guarantee.clone())
+        } else if let Err(e) = suite.check(&budget) {
+            Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag))
+        } else {
+            Status::Fits
+        };
+        if status == Status::Fits {
+            let key = |c: &SuiteCosts| (c.runs.sort_key(), c.steps.sort_key());
+            let better = best
+                .as_ref()
+                .is_none_or(|(_, b)| key(&costs) < key(&b.costs()));
+            if better {
+                best = Some((candidates.len(), suite));
+            }
+        }
+        candidates.push(Candidate {
+            method,
+            costs: Some(costs),
+            status,
+        });
+    }
+    let Some((chosen, mut suite)) = best else {
+        let reasons: Vec<String> = candidates
+            .iter()
+            .map(|c| match &c.status {
+                Status::NotComplete(_) => format!("{} is not complete here", c.method.name()),
+                Status::Refused(why) => format!("{}: {why}", c.method.name()),
+                Status::Fits => format!("{} fits", c.method.name()),
+            })
+            .collect();
+        return Err(IocoSuiteError::NoCandidate {
+            n,
+            reasons: reasons.join("; "),
+        });
+    };
+    let choice = AutoChoice { candidates, chosen };
+    let mut header = suite.header().clone();
+    header.method = IocoMethod::Auto.name().into();
+    header.extra.insert("auto".into(), choice.header_json());
+    suite.set_header(header);
+    suite.check(&budget)?;
+    Ok((suite, choice))
+}

@@ -1,0 +1,255 @@
+//! The cost figures of an ioco suite ([`crate::suite::costs`]) counted from its plan before any
+//! test is built: tests, runs, total steps and the longest test by arithmetic on the plan
+//! ([`PlanCosts`]: closed-form sums over the per-node test counts that decide which move test
+//! `k` takes), then nodes and bytes by walking each test's distinct choice points in the order
+//! the JSON writer emits them (no test is built or kept), stopping as soon as a budget is
+//! exceeded. The walk runs only when tests, runs and steps are within their budgets, so its
+//! work is bounded by the budget too.
+
+use super::plan::{LabelMap, Plan, PlanCosts, Target, WalkedTest, quoted_name_lengths};
+use crate::model::SuspensionAutomaton;
+use crate::suite::costs::{Budget, Figure, SuiteCosts};
+use crate::suite::{SuiteHeader, SuiteWriter};
+use rayon::prelude::*;
+
+/// The figures of a planned suite, and what writing it needs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Counted {
+    /// The figures; `bytes` counts the tests only until [`Counted::with_header`].
+    pub(crate) costs: SuiteCosts,
+    /// Bytes of the test lines (separators included), if walked to the end.
+    pub(crate) test_bytes: Option<u128>,
+    /// Nodes of the largest test (for the writer's chunk size).
+    pub(crate) largest_test: u64,
+}
+
+/// Tests walked per parallel chunk between two budget checks.
+const WALK_CHUNK: u128 = 4096;
+
+/// Counts the figures of the suite whose tests are those of `root` (see the module doc).
+pub(crate) fn count(
+    sa: &SuspensionAutomaton,
+    labels: &LabelMap,
+    plan: &Plan,
+    root: Target,
+    budget: &Budget,
+) -> Counted {
+    let mut pc = PlanCosts::new(plan, sa, labels);
+    let tests = plan.count(root);
+    let longest = Figure::Exact(pc.longest_test(root, sa.initial()));
+    let unknown = Counted {
+        costs: SuiteCosts {
+            tests: Figure::Exact(tests),
+            runs: Figure::Unknown,
+            steps: Figure::Unknown,
+            nodes: Figure::Unknown,
+            longest,
+            bytes: Figure::Unknown,
+        },
+        test_bytes: None,
+        largest_test: 0,
+    };
+    if tests == u128::MAX {
+        // Plan counts saturate; every test has at least one run, step and node.
+        let over = Figure::MoreThan(u128::MAX);
+        return Counted {
+            costs: SuiteCosts {
+                tests: over,
+                runs: over,
+                steps: over,
+                nodes: over,
+                bytes: over,
+                longest,
+            },
+            ..unknown
+        };
+    }
+    let Some(sums) = pc.path_sums(root, sa.initial()) else {
+        return unknown;
+    };
+    let mut costs = SuiteCosts {
+        runs: Figure::checked(sums.runs),
+        steps: Figure::checked(sums.steps),
+        ..unknown.costs
+    };
+    if costs.tests.exceeds(budget.max_tests)
+        || costs.runs.exceeds(budget.max_runs)
+        || costs.steps.exceeds(budget.max_steps)
+    {
+        return Counted { costs, ..unknown };
+    }
+    let quoted = quoted_name_lengths(sa);
+    let width = tests.to_string().len().max(4) as u128;
+    // {"name":"t0001","root":0,"nodes":[...]}, after "\n  " or ",\n  ".
+    let line = |k: u128, w: WalkedTest| {
+        let sep = if k == 0 { 3 } else { 4 };
+        sep + 8 + (width + 3) + 19 + w.node_bytes as u128 + 2
+    };
+    let (mut nodes, mut bytes, mut largest) = (0u128, 0u128, 0u64);
+    let mut start = 0u128;
+    while start < tests {
+        let end = (start + WALK_CHUNK).min(tests);
+        let (n, b, l) = (start as u64..end as u64)
+            .into_par_iter()
+            .map(|k| {
+                let w = pc.walk_test(root, sa.initial(), k as u128, &quoted);
+                (w.nodes as u128, line(k as u128, w), w.nodes)
+            })
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2.max(b.2)));
+        nodes += n;
+        bytes += b;
+        largest = largest.max(l);
+        start = end;
+        if start < tests && (nodes > budget.max_nodes || bytes > budget.max_bytes) {
+            costs.nodes = Figure::MoreThan(nodes.min(budget.max_nodes));
+            costs.bytes = Figure::MoreThan(bytes.min(budget.max_bytes));
+            return Counted {
+                costs,
+                test_bytes: None,
+                largest_test: largest,
+            };
+        }
+    }
+    costs.nodes = Figure::Exact(nodes);
+    costs.bytes = Figure::Exact(bytes);
+    Counted {
+        costs,
+        test_bytes: Some(bytes),
+        largest_test: largest,
+    }
+}
+
+/// Bytes the writer emits for `header` and the closing of the document.
+pub(crate) fn frame_bytes(header: &SuiteHeader) -> u128 {
+    SuiteWriter::begin(Vec::new(), header)
+        .and_then(|w| w.finish())
+        .map_or(0, |v| v.len() as u128)
+}
+
+impl Counted {
+    /// The figures with the file's header and closing added to the bytes.
+    pub(crate) fn with_header(mut self, header: &SuiteHeader) -> Counted {
+        if let Some(b) = self.test_bytes {
+            self.costs.bytes = Figure::Exact(b + frame_bytes(header));
+        }
+        self
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{Rng, fig_2_1, fig_2_8, fig_2_9, random_sa};
+    use super::super::{Bound, Budget, IocoMethod, plan_suite};
+    use crate::identify::random::random_suspension;
+    use crate::model::SuspensionAutomaton;
+    use crate::suite::costs::Figure;
+    use crate::suite::{Next, TestCase, suite_to_string};
+
+    /// Runs (root-to-verdict paths) and steps (labels on them) of a built test.
+    fn paths_and_steps(t: &TestCase) -> (u128, u128) {
+        let mut paths = vec![0u128; t.nodes.len()];
+        let mut steps = vec![0u128; t.nodes.len()];
+        for k in (0..t.nodes.len()).rev() {
+            for n in t.nodes[k].successors() {
+                let (p, s) = match n {
+                    Next::Node(j) => (paths[j as usize], steps[j as usize]),
+                    Next::Verdict(_) => (1, 0),
+                };
+                paths[k] += p;
+                steps[k] += s + p;
+            }
+        }
+        (paths[0], steps[0])
+    }
+
+    /// Compares every counted figure with the one measured on the built suite; returns whether
+    /// the suite was small enough to compare.
+    fn compare(sa: &SuspensionAutomaton, method: IocoMethod, n: usize) -> bool {
+        let Ok(suite) = plan_suite(sa, method, Bound::States(n), Budget::default()) else {
+            return false;
+        };
+        if suite.num_tests() > 300 {
+            return false;
+        }
+        let tests: Vec<TestCase> = suite.tests().collect();
+        let (mut runs, mut steps, mut nodes, mut longest) = (0u128, 0u128, 0u128, 0u128);
+        for t in &tests {
+            let (p, s) = paths_and_steps(t);
+            runs += p;
+            steps += s;
+            nodes += t.nodes.len() as u128;
+            longest = longest.max(t.depth() as u128);
+        }
+        let bytes = suite_to_string(suite.header(), &tests).len() as u128;
+        let c = suite.costs();
+        let what = format!("{} {} n = {n}", sa.name, method.name());
+        assert_eq!(c.tests, Figure::Exact(tests.len() as u128), "{what}");
+        assert_eq!(c.runs, Figure::Exact(runs), "{what}");
+        assert_eq!(c.steps, Figure::Exact(steps), "{what}");
+        assert_eq!(c.nodes, Figure::Exact(nodes), "{what}");
+        assert_eq!(c.longest, Figure::Exact(longest), "{what}");
+        assert_eq!(c.bytes, Figure::Exact(bytes), "{what}");
+        true
+    }
+
+    const METHODS: [IocoMethod; 3] = [
+        IocoMethod::Complete,
+        IocoMethod::Unconditional,
+        IocoMethod::Ads,
+    ];
+
+    #[test]
+    fn figures_of_the_thesis_suites_match_the_built_tests() {
+        let mut compared = 0;
+        for sa in [fig_2_1(), fig_2_8(), fig_2_9()] {
+            for method in METHODS {
+                for n in 1..=4 {
+                    compared += compare(&sa, method, n) as usize;
+                }
+            }
+        }
+        assert!(compared >= 20, "only {compared} suites compared");
+    }
+
+    #[test]
+    fn figures_of_random_suites_match_the_built_tests() {
+        let mut compared = 0;
+        let mut rng = Rng::new(11);
+        for seed in 0..16u64 {
+            let sa = if seed % 2 == 0 {
+                random_suspension(seed, 3 + (seed as usize % 3), 2, 2)
+            } else {
+                random_sa(&mut rng, 3 + (seed as usize % 3), 2, 1)
+            };
+            for method in METHODS {
+                for n in 1..=3 {
+                    compared += compare(&sa, method, n) as usize;
+                }
+            }
+        }
+        assert!(compared >= 60, "only {compared} suites compared");
+    }
+
+    #[test]
+    fn counting_stops_at_the_node_budget_with_a_lower_bound() {
+        let sa = fig_2_1();
+        let budget = Budget {
+            max_nodes: 10,
+            ..Budget::default()
+        };
+        let suite = plan_suite(&sa, IocoMethod::Complete, Bound::States(3), budget).unwrap();
+        // Counted exactly (one chunk of tests) or up to the limit: over it either way.
+        assert!(suite.costs().nodes.exceeds(10), "{:?}", suite.costs());
+        let e = suite.check(&budget).unwrap_err();
+        assert_eq!(e.flag, "--max-nodes");
+        let tight = Budget {
+            max_runs: 5,
+            ..Budget::default()
+        };
+        let suite = plan_suite(&sa, IocoMethod::Complete, Bound::States(3), tight).unwrap();
+        // Runs already refuse it: nodes and bytes are not counted.
+        assert_eq!(suite.costs().nodes, Figure::Unknown);
+        assert_eq!(suite.check(&tight).unwrap_err().flag, "--max-runs");
+    }
+}
