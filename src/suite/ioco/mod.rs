@@ -16,6 +16,7 @@ pub mod access;
 pub mod ads;
 mod conjunction;
 mod distinguishing;
+mod normal;
 mod pairs;
 mod plan;
 pub mod sizes;
@@ -197,6 +198,14 @@ pub fn generate(
             (root, guarantee)
         }
         IocoMethod::Ads => ads::plan(sa, n, budget, &mut plan, &mut notes)?,
+    };
+    // U(S, n) is normal by construction (one observation and one send per input per node);
+    // the others enumerate duplicates until normalised.
+    let (mut plan, root) = match method {
+        IocoMethod::Unconditional => (plan, root),
+        IocoMethod::Complete | IocoMethod::Ads => {
+            normal::normalise(&plan, sa, root, budget.max_plan_nodes)?
+        }
     };
     plan.finish();
     let tests = plan.count(root);
