@@ -18,6 +18,7 @@ pub mod auto;
 mod conjunction;
 mod costs;
 mod distinguishing;
+mod normal;
 mod pairs;
 mod plan;
 pub mod sizes;
@@ -238,6 +239,14 @@ pub fn plan_suite(
             (root, guarantee)
         }
         IocoMethod::Auto => return auto::choose(sa, bound, budget).map(|(suite, _)| suite),
+    };
+    // U(S, n) is normal by construction (one observation and one send per input per node);
+    // the others enumerate duplicates until normalised.
+    let (mut plan, root) = match method {
+        IocoMethod::Unconditional => (plan, root),
+        IocoMethod::Complete | IocoMethod::Ads => {
+            normal::normalise(&plan, sa, root, budget.max_plan_nodes)?
+        }
     };
     plan.finish();
     let tests = plan.count(root);
