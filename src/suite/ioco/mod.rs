@@ -244,9 +244,7 @@ pub fn plan_suite(
     // the others enumerate duplicates until normalised.
     let (mut plan, root) = match method {
         IocoMethod::Unconditional => (plan, root),
-        IocoMethod::Complete | IocoMethod::Ads => {
-            normal::normalise(&plan, sa, root, budget.max_plan_nodes)?
-        }
+        _ => normal::normalise(&plan, sa, root, budget.max_plan_nodes)?,
     };
     plan.finish();
     let tests = plan.count(root);
