@@ -470,13 +470,19 @@ impl TransformArgs {
         use ncomplete::model::{Transformed, transform};
         let opts = self.options();
         opts.check(&model).map_err(Error::Usage)?;
-        match transform(model, &opts).map_err(|source| Error::Model {
+        let model = match transform(model, &opts).map_err(|source| Error::Model {
             path: path.to_owned(),
             source,
         })? {
-            Transformed::Model(m) => Ok(format::write_model(&m, to)),
-            Transformed::Suspension(sa) => Ok(format::write_suspension(&sa, to)),
+            Transformed::Model(m) => m,
+            Transformed::Suspension(sa) => Model::Lts(format::suspension_as_lts(&sa)),
+        };
+        if let Some(why) = format::unrepresentable(&model, to) {
+            return Err(Error::Usage(format!(
+                "{path}: cannot convert to {to} without changing the model: {why}; use --to yaml or json"
+            )));
         }
+        Ok(format::write_model(&model, to))
     }
 }
 

@@ -75,9 +75,41 @@ pub(crate) enum Shape<'s> {
     Unmarked(&'s str),
 }
 
+/// What is wrong with a label name no model format can carry whole: an empty name, a control
+/// character (a newline would also end a line of a test program or a stdio exchange), or
+/// whitespace at either end (the `.aut` and DOT conventions trim names). The error is
+/// `(found, expected)`.
+pub(crate) fn name_problem(name: &str) -> Result<(), (String, String)> {
+    const EXPECTED: &str =
+        "a label name that is not empty, has no control characters and no whitespace at either end";
+    if name.is_empty() {
+        return Err(("an empty label name".into(), EXPECTED.into()));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err((
+            format!(
+                "label `{}` with the control character U+{:04X}",
+                excerpt(&name.escape_debug().to_string()),
+                c as u32
+            ),
+            EXPECTED.into(),
+        ));
+    }
+    if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
+        return Err((
+            format!("label `{}` with whitespace at an end", excerpt(name)),
+            EXPECTED.into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Classifies a label text; the error is `(found, expected)`.
 pub(crate) fn shape(text: &str) -> Result<Shape<'_>, (String, String)> {
     let t = text.trim();
+    if t.chars().any(char::is_control) {
+        name_problem(t)?;
+    }
     let nonempty = |name: &'static str, s: &str| {
         if s.is_empty() {
             Err((
@@ -366,5 +398,11 @@ mod tests {
         assert!(shape("?").is_err());
         assert!(shape("a /").is_err());
         assert!(shape("/ b").is_err());
+        assert!(shape("?a\nb").unwrap_err().0.contains("U+000A"));
+        assert!(shape("!a\u{0}").unwrap_err().0.contains("U+0000"));
+        assert!(name_problem(" a").is_err());
+        assert!(name_problem("a\t").is_err());
+        assert!(name_problem("").is_err());
+        assert!(name_problem("a b/c").is_ok());
     }
 }
