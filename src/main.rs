@@ -1049,19 +1049,33 @@ fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A message cut to at most 1,000 bytes, so input quoted in it (a huge label) cannot flood the
+/// terminal; messages quote input through `excerpt` already, this is the backstop.
+fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 1000;
+    if message.len() <= MAX {
+        return message.into();
+    }
+    let mut cut = MAX;
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} more bytes)", &message[..cut], message.len() - cut).into()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
-            // Causes the message does not already show.
             let shown = e.to_string();
+            eprintln!("error: {}", shorten(&shown));
+            // Causes the message does not already show.
             let mut source = std::error::Error::source(&e);
             while let Some(s) = source {
                 let text = s.to_string();
                 if !shown.contains(&text) {
-                    eprintln!("  caused by: {text}");
+                    eprintln!("  caused by: {}", shorten(&text));
                 }
                 source = s.source();
             }

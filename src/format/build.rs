@@ -270,15 +270,18 @@ pub(crate) enum Unclassified {
 impl Unclassified {
     pub(crate) fn into_parse_error(self, file: &str, text: &str, offset: usize) -> ParseError {
         match self {
-            Unclassified::Neither(n) => ParseError::at(
-                file,
-                text,
-                offset,
-                format!("unmarked label `{}`", excerpt(&n)),
-                format!(
-                    "`?{n}` or `{n}?` for an input, `!{n}` or `{n}!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it"
-                ),
-            ),
+            Unclassified::Neither(n) => {
+                let n = excerpt(&n);
+                ParseError::at(
+                    file,
+                    text,
+                    offset,
+                    format!("unmarked label `{n}`"),
+                    format!(
+                        "`?{n}` or `{n}?` for an input, `!{n}` or `{n}!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it"
+                    ),
+                )
+            }
             Unclassified::Both(n) => ParseError::at(
                 file,
                 text,
@@ -330,6 +333,7 @@ fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result
             .position(|s| s == name)
             .map(|i| StateId(i as u32))
             .ok_or_else(|| {
+                let name = excerpt(name);
                 Error::Usage(format!(
                     "--initial {name}: {file} has no state named `{name}`"
                 ))

@@ -294,6 +294,7 @@ fn build(
     }
     if let Some(name) = &opts.initial {
         initial = state_index.get(name).map(|&i| StateId(i)).ok_or_else(|| {
+            let name = excerpt(name);
             Built::Other(Error::Usage(format!(
                 "--initial {name}: {file} has no state named `{name}`"
             )))
