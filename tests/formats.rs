@@ -410,9 +410,9 @@ fn native_json(
         doc["internal"] = serde_json::json!(["tau"]);
         let s0 = &states[0];
         for l in ["delta", "tau"] {
-            doc["transitions"]
-                .as_array_mut()
-                .map(|t| t.push(serde_json::json!({"from": s0, "label": l, "to": s0})));
+            if let Some(t) = doc["transitions"].as_array_mut() {
+                t.push(serde_json::json!({"from": s0, "label": l, "to": s0}));
+            }
         }
     }
     doc.to_string()
@@ -479,7 +479,7 @@ proptest! {
         let name = format!("{prefix}{control}x");
         let quoted = format!("\"?{name}\"");
         let texts = [
-            (Format::Json, native_json(false, &[name.clone()], &["o".into()], &["s".into()], &[(0, 0, 0, 0)])),
+            (Format::Json, native_json(false, std::slice::from_ref(&name), &["o".into()], &["s".into()], &[(0, 0, 0, 0)])),
             (Format::Aut, format!("des (0, 1, 1)\n(0, {quoted}, 0)\n")),
             (Format::Dot, format!("digraph {{ s -> s [label={quoted}] }}\n")),
         ];

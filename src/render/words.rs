@@ -349,9 +349,9 @@ pub fn words_suite(
             .map(|n| {
                 spec.inputs.get(n).ok_or_else(|| {
                     format!(
-                        "test {} uses input {} that {} does not have",
+                        "test {} uses input `{}` that {} does not have",
                         k + 1,
-                        format!("`{}`", crate::format::position::excerpt(n)),
+                        crate::format::position::excerpt(n),
                         spec.name
                     )
                 })
@@ -430,7 +430,10 @@ mod tests {
         assert_eq!(read.tests.len(), 3);
         let (header, cases) = words_suite(&read, &m).unwrap();
         assert_eq!(header.n, Some(2));
-        assert_eq!(cases[1], suite.test_case(1, &[LabelId(0), LabelId(1), LabelId(0)]));
+        assert_eq!(
+            cases[1],
+            suite.test_case(1, &[LabelId(0), LabelId(1), LabelId(0)])
+        );
         assert_eq!(stats.tests, 3);
         assert_eq!(stats.symbols, 8);
         assert_eq!(stats.longest, 3);
@@ -455,10 +458,14 @@ mod tests {
         let mut out = Vec::new();
         let mut w = WordsWriter::new(&mut out, &names.map(String::from));
         for word in &words {
-            w.write(&word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>()).unwrap();
+            w.write(&word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>())
+                .unwrap();
         }
         w.finish().unwrap();
-        let text = format!("{WORDS_MAGIC}\n{}# end: 3 tests\n", String::from_utf8(out).unwrap());
+        let text = format!(
+            "{WORDS_MAGIC}\n{}# end: 3 tests\n",
+            String::from_utf8(out).unwrap()
+        );
         let read = read_words(&text).unwrap();
         let expected: Vec<Vec<String>> = words
             .iter()
