@@ -479,13 +479,19 @@ impl TransformArgs {
         use ncomplete::model::{Transformed, transform};
         let opts = self.options();
         opts.check(&model).map_err(Error::Usage)?;
-        match transform(model, &opts).map_err(|source| Error::Model {
+        let model = match transform(model, &opts).map_err(|source| Error::Model {
             path: path.to_owned(),
             source,
         })? {
-            Transformed::Model(m) => Ok(format::write_model(&m, to)),
-            Transformed::Suspension(sa) => Ok(format::write_suspension(&sa, to)),
+            Transformed::Model(m) => m,
+            Transformed::Suspension(sa) => Model::Lts(format::suspension_as_lts(&sa)),
+        };
+        if let Some(why) = format::unrepresentable(&model, to) {
+            return Err(Error::Usage(format!(
+                "{path}: cannot convert to {to} without changing the model: {why}; use --to yaml or json"
+            )));
         }
+        Ok(format::write_model(&model, to))
     }
 }
 
@@ -1056,19 +1062,33 @@ fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A message cut to at most 1,000 bytes, so input quoted in it (a huge label) cannot flood the
+/// terminal; messages quote input through `excerpt` already, this is the backstop.
+fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 1000;
+    if message.len() <= MAX {
+        return message.into();
+    }
+    let mut cut = MAX;
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} more bytes)", &message[..cut], message.len() - cut).into()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
-            // Causes the message does not already show.
             let shown = e.to_string();
+            eprintln!("error: {}", shorten(&shown));
+            // Causes the message does not already show.
             let mut source = std::error::Error::source(&e);
             while let Some(s) = source {
                 let text = s.to_string();
                 if !shown.contains(&text) {
-                    eprintln!("  caused by: {text}");
+                    eprintln!("  caused by: {}", shorten(&text));
                 }
                 source = s.source();
             }

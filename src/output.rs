@@ -10,7 +10,9 @@
 //! the target and swapped in as a whole, so no file of an earlier rendering survives next to the
 //! new ones. An existing directory is only replaced when it is empty or holds the marker file
 //! [`DIR_MARKER`] that this module leaves in every directory it writes, so a user's directory is
-//! never deleted by mistake.
+//! never deleted by mistake. The marker lists the files ncomplete wrote; files a user added to
+//! the directory since (an adapter test, a Cargo `target/`) are moved into the new directory
+//! unless the new rendering writes a file of the same name.
 
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
@@ -273,11 +275,20 @@ impl AtomicDir {
     }
 
     /// Marks the directory, then swaps it in: the old directory (if any) is moved aside, the new
-    /// one renamed into place and the old one removed.
+    /// one renamed into place, files a user added to the old one moved over, and the old one
+    /// removed.
     pub fn commit(mut self) -> Result<()> {
         let shown = self.target.display().to_string();
         let io = |e| Error::io(shown.clone(), e);
-        write_path(&self.temp.join(DIR_MARKER), MARKER_TEXT.as_bytes()).map_err(io)?;
+        let mut written = Vec::new();
+        list_files(&self.temp, Path::new(""), &mut written).map_err(io)?;
+        written.sort();
+        let mut marker = MARKER_TEXT.to_owned();
+        for f in &written {
+            marker.push_str(f);
+            marker.push('\n');
+        }
+        write_path(&self.temp.join(DIR_MARKER), marker.as_bytes()).map_err(io)?;
         sync_dir(&self.temp);
         // Checked again: another process may have put something there meanwhile.
         check_replaceable(&self.target)?;
@@ -297,10 +308,69 @@ impl AtomicDir {
         self.committed = true;
         sync_dir(parent_dir(&self.target));
         if let Some(old) = old {
+            let ours = fs::read_to_string(old.join(DIR_MARKER)).unwrap_or_default();
+            let ours: std::collections::BTreeSet<&str> =
+                ours.lines().filter(|l| !l.starts_with('#')).collect();
+            keep_user_files(&old, &self.target, "", &ours).map_err(io)?;
             fs::remove_dir_all(&old).map_err(|e| Error::io(old.display().to_string(), e))?;
         }
         Ok(())
     }
+}
+
+/// The files below `dir` (relative paths joined with `/`), the marker left out.
+fn list_files(dir: &Path, rel: &Path, out: &mut Vec<String>) -> io::Result<()> {
+    for entry in fs::read_dir(dir.join(rel))? {
+        let entry = entry?;
+        let path = rel.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            list_files(dir, &path, out)?;
+        } else if path != Path::new(DIR_MARKER) {
+            let parts: Vec<String> = path
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            out.push(parts.join("/"));
+        }
+    }
+    Ok(())
+}
+
+/// Moves what a user added below `old/rel` (anything not listed in `ours`, the files an earlier
+/// run wrote) to the same place below `new`, unless `new` has something there.
+fn keep_user_files(
+    old: &Path,
+    new: &Path,
+    rel: &str,
+    ours: &std::collections::BTreeSet<&str>,
+) -> io::Result<()> {
+    for entry in fs::read_dir(old.join(rel))? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        if path == DIR_MARKER || ours.contains(path.as_str()) {
+            continue;
+        }
+        let holds_ours = ours
+            .range(format!("{path}/").as_str()..)
+            .next()
+            .is_some_and(|o| o.starts_with(&format!("{path}/")));
+        let from = old.join(&path);
+        let to = new.join(&path);
+        if entry.file_type()?.is_dir() && (holds_ours || to.is_dir()) {
+            keep_user_files(old, new, &path, ours)?;
+        } else if !to.exists() {
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent)?;
+            }
+            fs::rename(&from, &to)?;
+        }
+    }
+    Ok(())
 }
 
 impl Drop for AtomicDir {
@@ -471,6 +541,34 @@ mod tests {
         d.commit().unwrap();
         assert_eq!(entries(&target), [DIR_MARKER, "keep.txt"]);
         assert_eq!(fs::read_to_string(target.join("keep.txt")).unwrap(), "2");
+        // Files a user added are kept; a file of the new rendering wins over one of theirs.
+        fs::create_dir_all(target.join("user/deep")).unwrap();
+        fs::write(target.join("user/deep/mine.txt"), "mine").unwrap();
+        fs::write(target.join("notes.txt"), "mine").unwrap();
+        fs::write(target.join("clash.txt"), "mine").unwrap();
+        let d = AtomicDir::create(&target).unwrap();
+        fs::write(d.path().join("clash.txt"), "ours").unwrap();
+        d.commit().unwrap();
+        assert_eq!(
+            entries(&target),
+            [DIR_MARKER, "clash.txt", "notes.txt", "user"]
+        );
+        assert_eq!(
+            fs::read_to_string(target.join("user/deep/mine.txt")).unwrap(),
+            "mine"
+        );
+        assert_eq!(
+            fs::read_to_string(target.join("clash.txt")).unwrap(),
+            "ours"
+        );
+        // The next rendering drops `clash.txt` (it wrote it) and keeps the user's files.
+        let d = AtomicDir::create(&target).unwrap();
+        fs::write(d.path().join("keep.txt"), "3").unwrap();
+        d.commit().unwrap();
+        assert_eq!(
+            entries(&target),
+            [DIR_MARKER, "keep.txt", "notes.txt", "user"]
+        );
         // An abandoned rendering leaves the last one in place and no temporary directory.
         let d = AtomicDir::create(&target).unwrap();
         fs::write(d.path().join("x"), "3").unwrap();

@@ -216,9 +216,15 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
             "test_coffeemachine.py"
         ]
     );
-    // A Rust rendering replaces the Python one: no stale module survives.
+    // A Rust rendering replaces the Python one: no stale module survives, but a file the user
+    // added (a pytest fixture with their adapter) does.
+    std::fs::write(out.join("conftest.py"), "# mine\n").unwrap();
     ok(&["generate", &m, "--format", "rust", "--out", s(&out)]);
-    assert_eq!(visible(&out), ["Cargo.toml", "src", "suite.json", "tests"]);
+    assert_eq!(
+        visible(&out),
+        ["Cargo.toml", "conftest.py", "src", "suite.json", "tests"]
+    );
+    std::fs::remove_file(out.join("conftest.py")).unwrap();
     // Rendering the suite inside the directory keeps it.
     let suite = out.join("suite.json");
     let json = std::fs::read(&suite).unwrap();

@@ -336,3 +336,185 @@ fn readme_yaml_examples_parse() {
     }
     assert!(blocks >= 2, "the README shows an LTS and a Mealy example");
 }
+
+/// Characters that stress the writers: quotes, backslashes, the label marks `?`, `!` and `/`,
+/// comment and syntax characters of every format, inner spaces and non-ASCII.
+const NAME: &str = "[ab\"\\\\/?!#é' {}:,<>=;.\\-]{1,6}";
+
+/// A model in the native JSON schema over the given names (deduplicated; LTS outputs that are
+/// also inputs dropped), with transitions picked by index.
+fn native_json(
+    mealy: bool,
+    inputs: &[String],
+    outputs: &[String],
+    states: &[String],
+    edges: &[(usize, usize, usize, usize)],
+) -> String {
+    fn dedup(v: &[String], except: &[String]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for n in v {
+            if !out.contains(n) && !except.contains(n) {
+                out.push(n.clone());
+            }
+        }
+        out
+    }
+    let inputs = dedup(inputs, &[]);
+    let outputs = dedup(outputs, if mealy { &[] } else { &inputs });
+    let states = dedup(states, &[]);
+    let mut seen = std::collections::HashSet::new();
+    let mut transitions = Vec::new();
+    for &(from, label, out, to) in edges {
+        let (from, to) = (&states[from % states.len()], &states[to % states.len()]);
+        if mealy {
+            let i = &inputs[label % inputs.len()];
+            if seen.insert((from.clone(), i.clone())) {
+                let o = &outputs[out % outputs.len()];
+                transitions
+                    .push(serde_json::json!({"from": from, "input": i, "output": o, "to": to}));
+            }
+        } else {
+            let labels: Vec<&String> = inputs.iter().chain(&outputs).collect();
+            let l = labels[label % labels.len()];
+            transitions.push(serde_json::json!({"from": from, "label": l, "to": to}));
+        }
+    }
+    // `.aut` and DOT carry labels only on edges: declare the used ones (and the first of each
+    // list, so the lists are never empty).
+    let used = |v: &[String], keys: &[&str]| -> Vec<String> {
+        v.iter()
+            .enumerate()
+            .filter(|&(k, n)| {
+                k == 0
+                    || transitions
+                        .iter()
+                        .any(|t| keys.iter().any(|key| t[key] == **n))
+            })
+            .map(|(_, n)| n.clone())
+            .collect()
+    };
+    let inputs = used(&inputs, &["input", "label"]);
+    let outputs = used(&outputs, &["output", "label"]);
+    let mut doc = serde_json::json!({
+        "name": "odd",
+        "kind": if mealy { "mealy" } else { "lts" },
+        "inputs": inputs,
+        "outputs": outputs,
+        "initial": states[0],
+        "states": states,
+        "transitions": transitions,
+    });
+    if !mealy && !states.is_empty() {
+        // Quiescence and an internal step, under the names `.aut` and DOT write.
+        doc["quiescence"] = "delta".into();
+        doc["internal"] = serde_json::json!(["tau"]);
+        let s0 = &states[0];
+        for l in ["delta", "tau"] {
+            if let Some(t) = doc["transitions"].as_array_mut() {
+                t.push(serde_json::json!({"from": s0, "label": l, "to": s0}));
+            }
+        }
+    }
+    doc.to_string()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Every writer's output reads back to the same model (state names too, except in `.aut`,
+    /// which numbers states), or the writer's format is reported unable to carry the model
+    /// (`ncomplete convert` then refuses); a name no format can carry is refused by the parser.
+    #[test]
+    fn every_writer_reads_back_over_odd_names(
+        mealy in any::<bool>(),
+        inputs in proptest::collection::vec(NAME, 1..4),
+        outputs in proptest::collection::vec(NAME, 1..4),
+        states in proptest::collection::vec(NAME, 1..4),
+        edges in proptest::collection::vec((0usize..8, 0usize..8, 0usize..8, 0usize..8), 0..8),
+    ) {
+        let text = native_json(mealy, &inputs, &outputs, &states, &edges);
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let outer_space = |n: &serde_json::Value| {
+            n.as_str().is_some_and(|n| n.starts_with(' ') || n.ends_with(' '))
+        };
+        let parsed = parse_model(&text, "odd.json", &LoadOptions::default());
+        let lists = [&doc["inputs"], &doc["outputs"]];
+        if lists.iter().flat_map(|l| l.as_array().unwrap()).any(outer_space) {
+            let Err(Error::Parse(e)) = parsed else {
+                panic!("a label with outer whitespace was accepted: {text}");
+            };
+            prop_assert!(e.found.contains("whitespace"), "{e}");
+            return Ok(());
+        }
+        let model = parsed.unwrap_or_else(|e| panic!("{e}\n{text}"));
+        for format in Format::ALL {
+            if let Some(why) = ncomplete::format::unrepresentable(&model, format) {
+                prop_assert!(format == Format::Aut || format == Format::Dot, "{why}");
+                continue;
+            }
+            let written = write_model(&model, format);
+            let back = parse_model(&written, &format!("odd.{}", format.name()), &LoadOptions::default())
+                .unwrap_or_else(|e| panic!("{format} output does not read back: {e}\n{written}"));
+            let keep_names = format != Format::Aut;
+            prop_assert_eq!(
+                canonical(&back, keep_names),
+                canonical(&model, keep_names),
+                "via {}:\n{}", format, written
+            );
+            // Writing is a fixpoint after one round trip (label ids then follow the file): no
+            // escape grows.
+            let again = write_model(&back, format);
+            let file = format!("odd.{}", format.name());
+            let back2 = parse_model(&again, &file, &LoadOptions::default()).unwrap();
+            prop_assert_eq!(write_model(&back2, format), again);
+        }
+    }
+
+    /// Control characters in a label are refused in every format, at the label's position.
+    #[test]
+    fn control_characters_in_labels_are_refused(
+        prefix in "[a-z]{1,3}",
+        control in proptest::sample::select(vec!['\n', '\t', '\r', '\0', '\u{1b}', '\u{7f}', '\u{85}']),
+    ) {
+        let name = format!("{prefix}{control}x");
+        let quoted = format!("\"?{name}\"");
+        let texts = [
+            (Format::Json, native_json(false, std::slice::from_ref(&name), &["o".into()], &["s".into()], &[(0, 0, 0, 0)])),
+            (Format::Aut, format!("des (0, 1, 1)\n(0, {quoted}, 0)\n")),
+            (Format::Dot, format!("digraph {{ s -> s [label={quoted}] }}\n")),
+        ];
+        for (format, text) in texts {
+            let result = parse_as(&text, format);
+            assert_position_inside(result, &text);
+            let result = parse_as(&text, format);
+            prop_assert!(
+                matches!(&result, Err(Error::Parse(e)) if e.found.contains("control character") || e.found.contains("unterminated")),
+                "{format}: {result:?}\n{text:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn byte_order_marks_are_accepted_and_bad_bytes_located() {
+    let dir = std::env::temp_dir().join(format!("ncomplete-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in bundled() {
+        let with_bom = format!("\u{feff}{text}");
+        assert_eq!(
+            parse_model(&with_bom, &file, &LoadOptions::default()).unwrap(),
+            parse(&text, &file),
+            "{file} with a BOM"
+        );
+    }
+    let path = dir.join("bad.aut");
+    std::fs::write(&path, b"des (0, 1, 1)\n(0, \"?caf\xe9\", 0)\n").unwrap();
+    let e = ncomplete::format::load_model(path.to_str().unwrap(), &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("bad.aut:2:10: found the byte 0xE9, which is not UTF-8, expected UTF-8 text"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

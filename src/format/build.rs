@@ -75,9 +75,41 @@ pub(crate) enum Shape<'s> {
     Unmarked(&'s str),
 }
 
+/// What is wrong with a label name no model format can carry whole: an empty name, a control
+/// character (a newline would also end a line of a test program or a stdio exchange), or
+/// whitespace at either end (the `.aut` and DOT conventions trim names). The error is
+/// `(found, expected)`.
+pub(crate) fn name_problem(name: &str) -> Result<(), (String, String)> {
+    const EXPECTED: &str =
+        "a label name that is not empty, has no control characters and no whitespace at either end";
+    if name.is_empty() {
+        return Err(("an empty label name".into(), EXPECTED.into()));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err((
+            format!(
+                "label `{}` with the control character U+{:04X}",
+                excerpt(&name.escape_debug().to_string()),
+                c as u32
+            ),
+            EXPECTED.into(),
+        ));
+    }
+    if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
+        return Err((
+            format!("label `{}` with whitespace at an end", excerpt(name)),
+            EXPECTED.into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Classifies a label text; the error is `(found, expected)`.
 pub(crate) fn shape(text: &str) -> Result<Shape<'_>, (String, String)> {
     let t = text.trim();
+    if t.chars().any(char::is_control) {
+        name_problem(t)?;
+    }
     let nonempty = |name: &'static str, s: &str| {
         if s.is_empty() {
             Err((
@@ -238,15 +270,18 @@ pub(crate) enum Unclassified {
 impl Unclassified {
     pub(crate) fn into_parse_error(self, file: &str, text: &str, offset: usize) -> ParseError {
         match self {
-            Unclassified::Neither(n) => ParseError::at(
-                file,
-                text,
-                offset,
-                format!("unmarked label `{}`", excerpt(&n)),
-                format!(
-                    "`?{n}` or `{n}?` for an input, `!{n}` or `{n}!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it"
-                ),
-            ),
+            Unclassified::Neither(n) => {
+                let n = excerpt(&n);
+                ParseError::at(
+                    file,
+                    text,
+                    offset,
+                    format!("unmarked label `{n}`"),
+                    format!(
+                        "`?{n}` or `{n}?` for an input, `!{n}` or `{n}!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it"
+                    ),
+                )
+            }
             Unclassified::Both(n) => ParseError::at(
                 file,
                 text,
@@ -298,6 +333,7 @@ fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result
             .position(|s| s == name)
             .map(|i| StateId(i as u32))
             .ok_or_else(|| {
+                let name = excerpt(name);
                 Error::Usage(format!(
                     "--initial {name}: {file} has no state named `{name}`"
                 ))
@@ -366,5 +402,11 @@ mod tests {
         assert!(shape("?").is_err());
         assert!(shape("a /").is_err());
         assert!(shape("/ b").is_err());
+        assert!(shape("?a\nb").unwrap_err().0.contains("U+000A"));
+        assert!(shape("!a\u{0}").unwrap_err().0.contains("U+0000"));
+        assert!(name_problem(" a").is_err());
+        assert!(name_problem("a\t").is_err());
+        assert!(name_problem("").is_err());
+        assert!(name_problem("a b/c").is_ok());
     }
 }

@@ -179,8 +179,9 @@ impl<'a> Lexer<'a> {
         Ok((Tok::Id(Cow::Borrowed(&self.text[start..i]), false), i))
     }
 
-    /// A double-quoted string: `\"` is a quote, backslash-newline continues the line, every
-    /// other backslash stays as written (Graphviz escapes such as `\n` are kept verbatim).
+    /// A double-quoted string: `\"` is a quote, `\\` a backslash, backslash-newline continues
+    /// the line, every other backslash stays as written (Graphviz escapes such as `\n` are kept
+    /// verbatim). The writer doubles every backslash, so any text reads back as written.
     fn quoted(&self) -> Result<(Tok<'a>, usize), ParseError> {
         let b = self.text.as_bytes();
         let open = self.pos;
@@ -218,7 +219,12 @@ impl<'a> Lexer<'a> {
                     chunk = i + 3;
                     i += 3;
                 }
-                b'\\' if b.get(i + 1) == Some(&b'\\') => i += 2,
+                b'\\' if b.get(i + 1) == Some(&b'\\') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.text[chunk..i + 1]);
+                    chunk = i + 2;
+                    i += 2;
+                }
                 _ => i += 1,
             }
         }
@@ -591,7 +597,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Whether a node name marks the initial state (`__start0` and the like).
-fn is_start_marker(name: &str) -> bool {
+pub(crate) fn is_start_marker(name: &str) -> bool {
     name.starts_with("__start")
 }
 
@@ -728,14 +734,10 @@ fn write_id(out: &mut String, id: &str) {
 
 fn write_quoted(out: &mut String, s: &str) {
     out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
+    for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
-            // A backslash before a quote or a line break would be read as an escape.
-            '\\' if matches!(chars.peek(), None | Some('"' | '\n' | '\r' | '\\')) => {
-                out.push_str("\\\\")
-            }
+            '\\' => out.push_str("\\\\"),
             _ => out.push(c),
         }
     }

@@ -113,8 +113,26 @@ pub fn load_model(path: &str, opts: &LoadOptions) -> Result<Model, Error> {
 pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded, Error> {
     // Detect the format before reading, so a wrong extension fails fast.
     format_of(path, opts)?;
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = utf8_text(bytes, path)?;
     parse_model_with_warnings(&text, path, opts)
+}
+
+/// The text of a file, or the line and column of its first byte that is not UTF-8.
+pub fn utf8_text(bytes: Vec<u8>, file: &str) -> Result<String, ParseError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // Valid by construction; the position is that of the first bad byte.
+        let before = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        ParseError::at(
+            file,
+            before,
+            valid,
+            format!("the byte 0x{:02X}, which is not UTF-8", bytes[valid]),
+            "UTF-8 text",
+        )
+    })
 }
 
 /// Parses model text; `file_name` names the file in messages, gives the format when
@@ -130,6 +148,8 @@ pub fn parse_model_with_warnings(
     opts: &LoadOptions,
 ) -> Result<Loaded, Error> {
     let format = format_of(file_name, opts)?;
+    // A byte order mark is not part of the text (line 1, column 1 stays where it is).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let name = model_name(file_name);
     let mut warnings = Vec::new();
     let model = match format {
@@ -159,6 +179,96 @@ fn model_name(file_name: &str) -> String {
         .filter(|s| !s.is_empty())
         .unwrap_or("model")
         .to_owned()
+}
+
+/// Why `model` cannot be written in `format` so that it reads back as the same model, if it
+/// cannot: `.aut` and DOT declare labels only on transitions, and their label conventions
+/// cannot carry a Mealy input that contains `/` or
+/// starts with `?` or `!`, internal labels other than `tau` and `i`, quiescence not named
+/// `delta`, or (DOT) a state named like the start marker `__start...`.
+pub fn unrepresentable(model: &Model, format: Format) -> Option<String> {
+    if matches!(format, Format::Yaml | Format::Json) {
+        return None;
+    }
+    let states = match model {
+        Model::Mealy(m) => {
+            let mut used_in = vec![false; m.inputs.len()];
+            let mut used_out = vec![false; m.outputs.len()];
+            for (_, i, o, _) in m.quads() {
+                used_in[i.index()] = true;
+                used_out[o.index()] = true;
+            }
+            let unused = (m.inputs.ids().zip(&used_in))
+                .find(|(_, u)| !**u)
+                .map(|(i, _)| m.inputs.name(i))
+                .or_else(|| {
+                    (m.outputs.ids().zip(&used_out))
+                        .find(|(_, u)| !**u)
+                        .map(|(o, _)| m.outputs.name(o))
+                });
+            if let Some(name) = unused {
+                return Some(unused_label(name, format));
+            }
+            if let Some(i) = m
+                .inputs
+                .names()
+                .iter()
+                .find(|i| i.contains('/') || i.starts_with(['?', '!']))
+            {
+                return Some(format!(
+                    "the Mealy input `{}` contains `/` or starts with `?` or `!`, which the {format} label `input / output` cannot carry",
+                    position::excerpt(i)
+                ));
+            }
+            m.state_names()
+        }
+        Model::Lts(l) => {
+            let a = &l.alphabet;
+            let mut used = vec![false; a.len()];
+            for (_, lab, _) in l.triples() {
+                used[lab.index()] = true;
+            }
+            if let Some(id) = a.ids().find(|id| !used[id.index()]) {
+                return Some(unused_label(a.name(id), format));
+            }
+            for id in a.ids() {
+                let name = a.name(id);
+                if a.quiescence() == Some(id) {
+                    if name != "delta" {
+                        return Some(format!(
+                            "quiescence is named `{}`; {format} writes it as `delta`",
+                            position::excerpt(name)
+                        ));
+                    }
+                } else if a.kind(id) == crate::model::LabelKind::Internal
+                    && name != "tau"
+                    && name != "i"
+                {
+                    return Some(format!(
+                        "the internal label `{}` would be written as `tau` in {format}",
+                        position::excerpt(name)
+                    ));
+                }
+            }
+            l.state_names()
+        }
+    };
+    if format == Format::Dot
+        && let Some(s) = states.iter().find(|s| dot::is_start_marker(s))
+    {
+        return Some(format!(
+            "the state `{}` would be read as a start marker in DOT",
+            position::excerpt(s)
+        ));
+    }
+    None
+}
+
+fn unused_label(name: &str, format: Format) -> String {
+    format!(
+        "the label `{}` is on no transition, and {format} declares labels only by using them",
+        position::excerpt(name)
+    )
 }
 
 /// The text of a model in a format.

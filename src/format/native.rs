@@ -214,6 +214,11 @@ enum Built {
     Other(Error),
 }
 
+/// Refuses a label name no format can carry ([`super::build::name_problem`]).
+fn check_name(place: Place, name: &Name) -> Result<(), Problem> {
+    super::build::name_problem(&name.0).map_err(|(found, expected)| problem(place, found, expected))
+}
+
 impl From<Problem> for Built {
     fn from(p: Problem) -> Self {
         Built::Problem(p)
@@ -226,6 +231,25 @@ fn build(
     default_name: &str,
     opts: &LoadOptions,
 ) -> Result<Model, Built> {
+    // Label names every format (and every rendering) can carry.
+    let lists = [
+        ("inputs", &doc.inputs),
+        ("outputs", &doc.outputs),
+        ("internal", &doc.internal),
+    ];
+    for (key, names) in lists {
+        for n in names {
+            check_name(Place::Key(key), n)?;
+        }
+    }
+    if let Some(q) = &doc.quiescence {
+        check_name(Place::Key("quiescence"), q)?;
+    }
+    for (k, t) in doc.transitions.iter().enumerate() {
+        for n in [&t.label, &t.input, &t.output].into_iter().flatten() {
+            check_name(Place::Transition(k), n)?;
+        }
+    }
     let name = doc
         .name
         .as_ref()
@@ -270,6 +294,7 @@ fn build(
     }
     if let Some(name) = &opts.initial {
         initial = state_index.get(name).map(|&i| StateId(i)).ok_or_else(|| {
+            let name = excerpt(name);
             Built::Other(Error::Usage(format!(
                 "--initial {name}: {file} has no state named `{name}`"
             )))

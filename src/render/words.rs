@@ -349,9 +349,9 @@ pub fn words_suite(
             .map(|n| {
                 spec.inputs.get(n).ok_or_else(|| {
                     format!(
-                        "test {} uses input {} that {} does not have",
+                        "test {} uses input `{}` that {} does not have",
                         k + 1,
-                        format!("`{}`", crate::format::position::excerpt(n)),
+                        crate::format::position::excerpt(n),
                         spec.name
                     )
                 })
@@ -421,7 +421,19 @@ mod tests {
         let stats = write_words(&mut out, &suite).unwrap();
         let text = String::from_utf8(out).unwrap();
         // Inputs sort by id: `on` (0) before `off` (1).
-        assert_eq!(text, "on on on\non off on\noff on\n");
+        let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(body, ["on on on", "on off on", "off on"]);
+        assert!(text.starts_with("# ncomplete words v1\n# model: m\n# method: w\n# bound: 2 states (0 extra)\n# guarantee: m-complete"));
+        assert!(text.ends_with("off on\n# end: 3 tests\n"));
+        let read = read_words(&text).unwrap();
+        assert_eq!(read.field("method"), Some("w"));
+        assert_eq!(read.tests.len(), 3);
+        let (header, cases) = words_suite(&read, &m).unwrap();
+        assert_eq!(header.n, Some(2));
+        assert_eq!(
+            cases[1],
+            suite.test_case(1, &[LabelId(0), LabelId(1), LabelId(0)])
+        );
         assert_eq!(stats.tests, 3);
         assert_eq!(stats.symbols, 8);
         assert_eq!(stats.longest, 3);
@@ -437,5 +449,44 @@ mod tests {
             tests[0],
             suite.test_case(0, &[LabelId(0), LabelId(0), LabelId(0)])
         );
+    }
+
+    #[test]
+    fn odd_input_names_are_quoted_and_read_back() {
+        let names = ["a b", "#x", "", "q\"", "plain", "back\\slash"];
+        let words = [vec![0u32, 1, 2], vec![3, 4, 5], vec![]];
+        let mut out = Vec::new();
+        let mut w = WordsWriter::new(&mut out, &names.map(String::from));
+        for word in &words {
+            w.write(&word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>())
+                .unwrap();
+        }
+        w.finish().unwrap();
+        let text = format!(
+            "{WORDS_MAGIC}\n{}# end: 3 tests\n",
+            String::from_utf8(out).unwrap()
+        );
+        let read = read_words(&text).unwrap();
+        let expected: Vec<Vec<String>> = words
+            .iter()
+            .map(|w| w.iter().map(|&i| names[i as usize].to_owned()).collect())
+            .collect();
+        assert_eq!(read.tests, expected);
+    }
+
+    #[test]
+    fn truncated_and_malformed_files_are_refused_with_positions() {
+        let whole = "# ncomplete words v1\n# method: w\na b\nc\n# end: 2 tests\n";
+        assert_eq!(read_words(whole).unwrap().tests.len(), 2);
+        for cut in 0..whole.len() {
+            let e = read_words(&whole[..cut]).unwrap_err();
+            assert!(e.line >= 1 && e.column >= 1, "{cut}: {e}");
+        }
+        let e = read_words("# ncomplete words v1\na  b\n# end: 1 tests\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = read_words("# ncomplete words v1\n# end: 0 tests\nx\n").unwrap_err();
+        assert_eq!(e.message, "text after the end marker");
+        let e = read_words("a b\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
     }
 }
