@@ -219,6 +219,20 @@ fn run_sut_gives_every_hostile_system_its_verdict() {
     }
 }
 
+#[test]
+fn the_pingpong_suite_passes_on_its_model() {
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(suite())
+        .arg("--model")
+        .arg(hostile_dir().join("pingpong.aut"))
+        .args(["--input-enable", "self-loop"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).ends_with("suite: pass (2 pass, 0 fail, 0 inconclusive)\n"));
+}
+
 /// The timeouts matter: without the start-up allowance the slow starter fails (its late answer
 /// to `maybe` is taken for the answer to `ping`), and with a response timeout as short as the
 /// quiescence timeout the slow responder fails; a Mealy suite waits for every output with the
