@@ -271,13 +271,13 @@ impl Process {
     /// to kill.
     fn kill_group(&mut self) {
         #[cfg(unix)]
-        if self.exited.is_none() {
-            if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-                // SAFETY: kill(2) takes plain integers and touches no memory of ours; a negative
-                // pid names the process group the child leads (started with process_group(0)).
-                unsafe {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
+        if self.exited.is_none()
+            && let Ok(pid) = libc::pid_t::try_from(self.child.id())
+        {
+            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a negative
+            // pid names the process group the child leads (started with process_group(0)).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
             }
         }
         let _ = self.child.kill();
@@ -293,10 +293,10 @@ impl Process {
 
     /// Checks without blocking whether the system has exited.
     fn poll_exit(&mut self) {
-        if self.exited.is_none() {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.note_exit(status);
-            }
+        if self.exited.is_none()
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.note_exit(status);
         }
     }
 
