@@ -136,11 +136,7 @@ class StdioAdapter(Adapter):
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-            for pipe in (self.process.stdin, self.process.stdout):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+            # The pipes are closed by the reader and writer threads when they end.
             self.process = None
 
     def reset(self):
@@ -162,11 +158,13 @@ class StdioAdapter(Adapter):
         self.partial = None
         self.exited = None
         self.drain_until = None
-        self.input_closed = False
+        self.input_closed = threading.Event()
         threading.Thread(
             target=self._read, args=(self.process.stdout, self.events, self.stopped), daemon=True
         ).start()
-        threading.Thread(target=self._write, args=(self.process.stdin, self.inputs), daemon=True).start()
+        threading.Thread(
+            target=self._write, args=(self.process.stdin, self.inputs, self.input_closed), daemon=True
+        ).start()
 
     @staticmethod
     def _read(stdout, events, stopped):
@@ -181,8 +179,12 @@ class StdioAdapter(Adapter):
                     pass
             return False
 
+        with stdout:
+            StdioAdapter._read_lines(stdout.fileno(), put)
+
+    @staticmethod
+    def _read_lines(fd, put):
         line = b""
-        fd = stdout.fileno()
         while True:
             try:
                 chunk = os.read(fd, 8192)
@@ -205,17 +207,22 @@ class StdioAdapter(Adapter):
             if line and not put(("partial", _quoted(line))):
                 return
 
-    def _write(self, stdin, inputs):
-        while True:
-            label = inputs.get()
-            if label is None:
-                return
-            try:
+    @staticmethod
+    def _write(stdin, inputs, input_closed):
+        try:
+            while True:
+                label = inputs.get()
+                if label is None:
+                    return
                 stdin.write((label + "\n").encode("utf-8"))
                 stdin.flush()
+        except (OSError, ValueError):
+            input_closed.set()
+        finally:
+            try:
+                stdin.close()
             except (OSError, ValueError):
-                self.input_closed = True
-                return
+                pass
 
     def _note_exit(self, status):
         self._kill_group()
@@ -247,7 +254,7 @@ class StdioAdapter(Adapter):
             raise SystemError_("the system is not running")
         if self.exited is not None:
             raise SystemError_(f"{_exit_text(self.exited)} before input `{label}`")
-        if self.input_closed:
+        if self.input_closed.is_set():
             why = self._exit_or("the system closed its standard input")
             raise SystemError_(f"{why} before input `{label}`")
         self.inputs.put(label)
