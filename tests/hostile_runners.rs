@@ -92,6 +92,31 @@ const FIXTURES: [Hostile; 12] = [
     },
 ];
 
+/// Inputs far larger than a pipe buffer, sent to a system that never reads: the tester must not
+/// block on the write (the suite's input `maybe` renamed to 256 KiB of `m`).
+const BIG_INPUT: Hostile = Hostile {
+    name: "hang",
+    pass: [false, false],
+    reason: "no output within the response timeout of 1500 ms (expected one of: !pong) after ?ping",
+};
+
+/// The suites and the fixtures each runner runs them against: the pingpong suite against every
+/// fixture, and a copy of it with a 256 KiB input (model `pingpong_big`, written for `runner`
+/// alone) against the system that never reads.
+fn suites(runner: &str) -> Vec<(PathBuf, &'static [Hostile])> {
+    let text = std::fs::read_to_string(suite()).unwrap();
+    let big = text
+        .replace("\"maybe\"", &format!("\"{}\"", "m".repeat(256 * 1024)))
+        .replace("\"pingpong\"", "\"pingpong_big\"");
+    let big_suite = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hostile-big-input-{runner}.suite.json"));
+    std::fs::write(&big_suite, big).unwrap();
+    vec![
+        (suite(), &FIXTURES[..]),
+        (big_suite, std::slice::from_ref(&BIG_INPUT)),
+    ]
+}
+
 fn hostile_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
 }
@@ -113,7 +138,10 @@ fn command(fixture: &str) -> String {
 const MARKER: &str = "NCOMPLETE_HOSTILE_RUN";
 
 fn marker(runner: &str, fixture: &str) -> String {
-    format!("{}-{runner}-{fixture}", std::process::id())
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
+    format!("{}-{run}-{runner}-{fixture}", std::process::id())
 }
 
 /// Processes still running with `marker` in their environment (Linux; elsewhere none are seen),
@@ -198,24 +226,26 @@ fn verdicts_of(
 
 #[test]
 fn run_sut_gives_every_hostile_system_its_verdict() {
-    for fixture in &FIXTURES {
-        let mut cmd = Command::new(BIN);
-        cmd.arg("run")
-            .arg(suite())
-            .args(["--sut", &command(fixture.name)])
-            .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
-            .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
-        check("run", fixture, cmd, |report| {
-            verdicts_of(report, |line| {
-                let (name, rest) = line.split_once(' ')?;
-                let pass = match rest {
-                    "pass" => true,
-                    _ if rest.starts_with("fail: ") => false,
-                    _ => return None,
-                };
-                Some((name.to_owned(), pass))
-            })
-        });
+    for (suite, fixtures) in suites("run") {
+        for fixture in fixtures {
+            let mut cmd = Command::new(BIN);
+            cmd.arg("run")
+                .arg(&suite)
+                .args(["--sut", &command(fixture.name)])
+                .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
+                .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
+            check("run", fixture, cmd, |report| {
+                verdicts_of(report, |line| {
+                    let (name, rest) = line.split_once(' ')?;
+                    let pass = match rest {
+                        "pass" => true,
+                        _ if rest.starts_with("fail: ") => false,
+                        _ => return None,
+                    };
+                    Some((name.to_owned(), pass))
+                })
+            });
+        }
     }
 }
 
@@ -280,10 +310,10 @@ fn work_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn render(format: &str, out: &Path) {
+fn render(suite: &Path, format: &str, out: &Path) {
     let status = Command::new(BIN)
         .arg("render")
-        .arg(suite())
+        .arg(suite)
         .args(["--format", format, "--out"])
         .arg(out)
         .status()
@@ -309,56 +339,60 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
     if !pytest_available() {
         return;
     }
-    let dir = work_dir("hostile-python");
-    render("python", &dir);
-    for fixture in &FIXTURES {
-        let mut cmd = Command::new("python3");
-        cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
-            .arg(&dir)
-            .current_dir(&dir)
-            .env("COLUMNS", "1000");
-        check("pytest", fixture, cmd, |report| {
-            verdicts_of(report, |line| {
-                let (word, rest) = line.split_once(' ')?;
-                let pass = match word {
-                    "PASSED" => true,
-                    "FAILED" => false,
-                    _ => return None,
-                };
-                let test = rest.split("::test_").nth(1)?;
-                let name = test.split([' ', '-']).next()?;
-                Some((name.to_owned(), pass))
-            })
-        });
+    for (k, (suite, fixtures)) in suites("pytest").into_iter().enumerate() {
+        let dir = work_dir(&format!("hostile-python-{k}"));
+        render(&suite, "python", &dir);
+        for fixture in fixtures {
+            let mut cmd = Command::new("python3");
+            cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
+                .arg(&dir)
+                .current_dir(&dir)
+                .env("COLUMNS", "1000");
+            check("pytest", fixture, cmd, |report| {
+                verdicts_of(report, |line| {
+                    let (word, rest) = line.split_once(' ')?;
+                    let pass = match word {
+                        "PASSED" => true,
+                        "FAILED" => false,
+                        _ => return None,
+                    };
+                    let test = rest.split("::test_").nth(1)?;
+                    let name = test.split([' ', '-']).next()?;
+                    Some((name.to_owned(), pass))
+                })
+            });
+        }
     }
 }
 
 #[test]
 fn the_rust_runtime_gives_every_hostile_system_its_verdict() {
-    let package = work_dir("hostile-rust");
-    render("rust", &package);
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
-    let cargo = |args: &[&str]| {
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["test", "--offline"])
-            .args(args)
-            .current_dir(&package)
-            .env("CARGO_TARGET_DIR", &target)
-            .env("RUSTFLAGS", "-D warnings")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .env_remove("RUSTC_WRAPPER");
-        cmd
-    };
-    // Build first, so that the runs below measure the tests only.
-    let build = cargo(&["--no-run"]).output().unwrap();
-    assert!(build.status.success(), "{}", text(&build));
-    for fixture in &FIXTURES {
-        check("cargo", fixture, cargo(&["--test", "suite"]), |report| {
-            verdicts_of(report, |line| {
-                let rest = line.strip_prefix("test ")?;
-                let (name, verdict) = rest.split_once(" ... ")?;
-                Some((name.to_owned(), verdict == "ok"))
-            })
-        });
+    for (k, (suite, fixtures)) in suites("cargo").into_iter().enumerate() {
+        let package = work_dir(&format!("hostile-rust-{k}"));
+        render(&suite, "rust", &package);
+        let cargo = |args: &[&str]| {
+            let mut cmd = Command::new(env!("CARGO"));
+            cmd.args(["test", "--offline"])
+                .args(args)
+                .current_dir(&package)
+                .env("CARGO_TARGET_DIR", &target)
+                .env("RUSTFLAGS", "-D warnings")
+                .env_remove("CARGO_ENCODED_RUSTFLAGS")
+                .env_remove("RUSTC_WRAPPER");
+            cmd
+        };
+        // Build first, so that the runs below measure the tests only.
+        let build = cargo(&["--no-run"]).output().unwrap();
+        assert!(build.status.success(), "{}", text(&build));
+        for fixture in fixtures {
+            check("cargo", fixture, cargo(&["--test", "suite"]), |report| {
+                verdicts_of(report, |line| {
+                    let rest = line.strip_prefix("test ")?;
+                    let (name, verdict) = rest.split_once(" ... ")?;
+                    Some((name.to_owned(), verdict == "ok"))
+                })
+            });
+        }
     }
 }
