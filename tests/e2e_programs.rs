@@ -124,10 +124,13 @@ fn text(out: &Output) -> String {
 }
 
 /// Environment of a run against a simulated model: a generous quiescence timeout, as the test
-/// machines are shared and slow.
+/// machines are shared and slow, and a short start-up allowance, as the simulator starts at once
+/// (tests that observe quiescence before any output wait for the allowance too).
 fn with_sut(cmd: &mut Command, model: &str) {
     cmd.env("NCOMPLETE_SUT", sut(model))
         .env("NCOMPLETE_QUIESCENCE_MS", "400")
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .env("NCOMPLETE_RESPONSE_MS", "2000")
         .env("NCOMPLETE_RETRIES", "30");
 }
 

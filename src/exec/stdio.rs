@@ -265,17 +265,19 @@ impl Process {
         })
     }
 
-    /// Kills the system's process group. Only while the group leader has not been reaped, so
-    /// its id cannot have been reused.
+    /// Kills the system's process group, unless an exit was handled already (the group id
+    /// could have been reused since). [`Process::note_exit`] calls it right after the leader
+    /// was reaped: a member still alive keeps the id reserved, and an empty group has nothing
+    /// to kill.
     fn kill_group(&mut self) {
         #[cfg(unix)]
-        if self.exited.is_none() {
-            if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-                // SAFETY: kill(2) takes plain integers; a negative pid names the process group
-                // the child leads (it was started with process_group(0) and is not reaped).
-                unsafe {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
+        if self.exited.is_none()
+            && let Ok(pid) = libc::pid_t::try_from(self.child.id())
+        {
+            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a negative
+            // pid names the process group the child leads (started with process_group(0)).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
             }
         }
         let _ = self.child.kill();
@@ -291,10 +293,10 @@ impl Process {
 
     /// Checks without blocking whether the system has exited.
     fn poll_exit(&mut self) {
-        if self.exited.is_none() {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.note_exit(status);
-            }
+        if self.exited.is_none()
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.note_exit(status);
         }
     }
 

@@ -10,15 +10,31 @@ conftest.py returning an Adapter; without one, the default below is used):
                             the next output, or None when nothing arrives within `timeout`
                             seconds (quiescence)
 The default adapter is a StdioAdapter: it starts the command in NCOMPLETE_SUT (one label per line
-on its stdin and stdout), observes quiescence when no line arrives within NCOMPLETE_QUIESCENCE_MS
-(default 200) milliseconds, resets by restarting the process, and re-runs a test that ended in
-"retry" up to NCOMPLETE_RETRIES (default 20) times; exhausting them reports the test as
-skipped ("inconclusive", with the reason), never as passed.
+on its stdin and stdout) in a process group of its own, resets by killing that group and starting
+the command again, and re-runs a test that ended in "retry" up to NCOMPLETE_RETRIES (default 20)
+times; exhausting them reports the test as skipped ("inconclusive", with the reason), never as
+passed.
+
+Timeouts, in milliseconds:
+    NCOMPLETE_QUIESCENCE_MS (default 200): silence this long is observed as quiescence where the
+        test allows quiescence;
+    NCOMPLETE_RESPONSE_MS (default 5000): how long to wait for an output the test requires (where
+        quiescence is not allowed, and every output of a Mealy suite), and for the rest of an
+        unfinished line;
+    NCOMPLETE_STARTUP_MS (default 1000): added to every wait until the system's first output, for
+        systems that are slow to start.
+
+A system that exits or is killed, writes invalid UTF-8, an empty line, a line longer than 64 KiB,
+or a line without a newline fails the test with the reason; none of these is quiescence. Inputs
+are written by a thread, so a system that does not read cannot block the tests. The same
+semantics as `ncomplete run --sut` and the generated Rust runtime.
 """
 import os
 import queue
+import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -52,28 +68,75 @@ class Adapter:
 
 
 class SystemError_(Exception):
-    """The system crashed, exited or could not be started."""
+    """The system crashed, exited, broke the protocol or could not be started."""
+
+
+MAX_LINE_BYTES = 64 * 1024
+_QUEUED_LINES = 1024
+_POLL = 0.01
+_EXIT_GRACE = 0.5
+_QUOTED_BYTES = 40
+
+
+def _quoted(data):
+    text = data[:_QUOTED_BYTES].decode("utf-8", "replace")
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
+def _complete_line(line):
+    """A complete line (newline removed) as an event: a label, or why it is not one."""
+    if len(line) > MAX_LINE_BYTES:
+        return ("broken", f"the system wrote a line longer than {MAX_LINE_BYTES} bytes")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return ("broken", f"the system wrote invalid UTF-8 (`{_quoted(line)}`)")
+    if not text.strip():
+        return ("broken", "the system wrote an empty line (the protocol is one label per line)")
+    return ("line", text.strip())
+
+
+def _exit_text(status):
+    if status < 0:
+        return f"the system was killed by signal {-status}"
+    return f"the system exited with status {status}"
 
 
 class StdioAdapter(Adapter):
-    """A process started from a shell command; labels are lines on its stdin and stdout."""
+    """A process started from a shell command; labels are lines on its stdin and stdout.
 
-    def __init__(self, command):
+    `line_timeout` (seconds) bounds the wait for the rest of an unfinished line.
+    """
+
+    def __init__(self, command, line_timeout=5.0):
         self.command = command
+        self.line_timeout = line_timeout
         self.process = None
-        self.lines = None
+
+    def _kill_group(self):
+        # Not after an exit was handled: the group id could have been reused since.
+        if self.exited is None and os.name == "posix":
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            self.process.kill()
+        except OSError:
+            pass
 
     def _stop(self):
         if self.process is not None:
-            try:
-                self.process.stdin.close()
-            except OSError:
-                pass
-            self.process.kill()
+            self.stopped.set()
+            self.inputs.put(None)
+            self._kill_group()
             try:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
+            # The pipes are closed by the reader and writer threads when they end.
             self.process = None
 
     def reset(self):
@@ -84,47 +147,156 @@ class StdioAdapter(Adapter):
                 shell=True,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                text=True,
-                bufsize=1,
+                bufsize=0,
+                start_new_session=(os.name == "posix"),
             )
         except OSError as e:
             raise SystemError_(f"cannot start `{self.command}`: {e}") from e
-        lines = queue.Queue()
-        self.lines = lines
-        stdout = self.process.stdout
+        self.events = queue.Queue(maxsize=_QUEUED_LINES)
+        self.inputs = queue.Queue()
+        self.stopped = threading.Event()
+        self.partial = None
+        self.exited = None
+        self.drain_until = None
+        self.input_closed = threading.Event()
+        threading.Thread(
+            target=self._read, args=(self.process.stdout, self.events, self.stopped), daemon=True
+        ).start()
+        threading.Thread(
+            target=self._write, args=(self.process.stdin, self.inputs, self.input_closed), daemon=True
+        ).start()
 
-        def read():
-            for line in stdout:
-                label = line.strip()
-                if label:
-                    lines.put(label)
-            lines.put(None)
+    @staticmethod
+    def _read(stdout, events, stopped):
+        """Passes lines on as events; memory stays bounded whatever the system writes."""
 
-        threading.Thread(target=read, daemon=True).start()
+        def put(event):
+            while not stopped.is_set():
+                try:
+                    events.put(event, timeout=0.1)
+                    return True
+                except queue.Full:
+                    pass
+            return False
 
-    def _exited(self):
+        with stdout:
+            StdioAdapter._read_lines(stdout.fileno(), put)
+
+    @staticmethod
+    def _read_lines(fd, put):
+        line = b""
+        while True:
+            try:
+                chunk = os.read(fd, 8192)
+            except OSError as e:
+                put(("broken", f"cannot read the output: {e}"))
+                return
+            if not chunk:
+                put(("end", None))
+                return
+            *complete, rest = chunk.split(b"\n")
+            for piece in complete:
+                event = _complete_line(line + piece)
+                line = b""
+                if not put(event) or event[0] == "broken":
+                    return
+            line += rest
+            if len(line) > MAX_LINE_BYTES:
+                put(("broken", f"the system wrote a line longer than {MAX_LINE_BYTES} bytes"))
+                return
+            if line and not put(("partial", _quoted(line))):
+                return
+
+    @staticmethod
+    def _write(stdin, inputs, input_closed):
         try:
-            status = self.process.wait(timeout=0.5)
-            return f"the system exited (status {status})"
-        except subprocess.TimeoutExpired:
-            return "the system closed its standard output"
+            while True:
+                label = inputs.get()
+                if label is None:
+                    return
+                stdin.write((label + "\n").encode("utf-8"))
+                stdin.flush()
+        except (OSError, ValueError):
+            input_closed.set()
+        finally:
+            try:
+                stdin.close()
+            except (OSError, ValueError):
+                pass
+
+    def _note_exit(self, status):
+        self._kill_group()
+        self.exited = status
+        self.drain_until = time.monotonic() + _EXIT_GRACE
+
+    def _poll_exit(self):
+        if self.exited is None:
+            status = self.process.poll()
+            if status is not None:
+                self._note_exit(status)
+
+    def _exit_or(self, otherwise):
+        deadline = time.monotonic() + _EXIT_GRACE
+        while self.exited is None and time.monotonic() < deadline:
+            self._poll_exit()
+            if self.exited is None:
+                time.sleep(_POLL)
+        return otherwise if self.exited is None else _exit_text(self.exited)
+
+    def _end_message(self):
+        what = self._exit_or("the system closed its standard output")
+        if self.partial is not None:
+            return f"{what} after writing `{self.partial[0]}` without a newline"
+        return what
 
     def send(self, label):
-        try:
-            self.process.stdin.write(label + "\n")
-            self.process.stdin.flush()
-        except (OSError, ValueError):
-            raise SystemError_(f"{self._exited()} before input `{label}`")
+        if self.process is None:
+            raise SystemError_("the system is not running")
+        if self.exited is not None:
+            raise SystemError_(f"{_exit_text(self.exited)} before input `{label}`")
+        if self.input_closed.is_set():
+            why = self._exit_or("the system closed its standard input")
+            raise SystemError_(f"{why} before input `{label}`")
+        self.inputs.put(label)
 
     def receive(self, timeout):
-        try:
-            label = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if label is None:
-            self.lines.put(None)
-            raise SystemError_(self._exited())
-        return label
+        if self.process is None:
+            raise SystemError_("the system is not running")
+        deadline = time.monotonic() + timeout
+        while True:
+            # After an exit, only the rest of the output is read; an unfinished line means an
+            # output is on its way, so it gets the response timeout.
+            if self.drain_until is not None:
+                limit = self.drain_until
+            elif self.partial is not None:
+                limit = max(deadline, self.partial[1] + self.line_timeout)
+            else:
+                limit = deadline
+            now = time.monotonic()
+            if now >= limit:
+                if self.exited is not None:
+                    raise SystemError_(self._end_message())
+                if self.partial is not None:
+                    raise SystemError_(
+                        f"the system wrote `{self.partial[0]}` without a newline and did not "
+                        f"finish the line within {round(self.line_timeout * 1000)} ms"
+                    )
+                return None
+            try:
+                kind, value = self.events.get(timeout=min(limit - now, _POLL))
+            except queue.Empty:
+                self._poll_exit()
+                continue
+            if kind == "line":
+                self.partial = None
+                return value
+            if kind == "partial":
+                if self.partial is None:
+                    self.partial = (value, time.monotonic())
+            elif kind == "broken":
+                raise SystemError_(value)
+            else:
+                raise SystemError_(self._end_message())
 
     def close(self):
         self._stop()
@@ -135,13 +307,30 @@ def _env_int(name, default):
     if not value:
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
+        number = -1
+    if number < 0:
         raise pytest.UsageError(f"{name} must be a whole number, not {value!r}")
+    return number
 
 
-def quiescence_seconds():
-    return _env_int("NCOMPLETE_QUIESCENCE_MS", 200) / 1000.0
+@dataclass(frozen=True)
+class Timeouts:
+    """The timeouts of a run, in milliseconds (see the module documentation)."""
+
+    startup: int
+    quiescence: int
+    response: int
+
+
+def timeouts():
+    """NCOMPLETE_STARTUP_MS, NCOMPLETE_QUIESCENCE_MS and NCOMPLETE_RESPONSE_MS."""
+    return Timeouts(
+        startup=_env_int("NCOMPLETE_STARTUP_MS", 1000),
+        quiescence=_env_int("NCOMPLETE_QUIESCENCE_MS", 200),
+        response=_env_int("NCOMPLETE_RESPONSE_MS", 5000),
+    )
 
 
 def retries():
@@ -158,7 +347,7 @@ def default_adapter():
             "`ncomplete_adapter` fixture in conftest.py",
             pytrace=False,
         )
-    return StdioAdapter(command)
+    return StdioAdapter(command, timeouts().response / 1000.0)
 
 
 def adapter_for(request):
@@ -188,12 +377,24 @@ def _trace(trace):
     return " ".join(trace) if trace else "(empty trace)"
 
 
-def execute_once(adapter, model, nodes, quiescence):
-    """Runs a test once on a reset system: returns (verdict, trace, message)."""
+def _expect_wait(timeouts, quiescence_allowed, seen_output, started):
+    """Seconds an expect node waits: the quiescence timeout where quiescence is allowed, else the
+    response timeout; plus what is left of the start-up allowance before the first output."""
+    base = (timeouts.quiescence if quiescence_allowed else timeouts.response) / 1000.0
+    if seen_output:
+        return base
+    return base + max(0.0, started + timeouts.startup / 1000.0 - time.monotonic())
+
+
+def execute_once(adapter, model, nodes, timeouts):
+    """Runs a test once on a reset system: returns (verdict, trace, message). The start-up
+    allowance counts from this call."""
     trace = []
+    started = time.monotonic()
+    seen_output = False
     # Listen briefly for outputs already on their way before sending an input (a race); Mealy
     # machines only answer inputs, so their suites need no grace.
-    grace = 0.0 if model.quiescence is None else min(quiescence / 20.0, 0.02)
+    grace = 0.0 if model.quiescence is None else min(timeouts.quiescence / 20000.0, 0.02)
     node = 0
     while True:
         step = nodes[node]
@@ -202,6 +403,7 @@ def execute_once(adapter, model, nodes, quiescence):
                 _, label, then, race = step
                 out = adapter.receive(grace)
                 if out is not None:
+                    seen_output = True
                     nxt = race.get(out, "fail")
                     why = (
                         f"output !{out} arrived before input ?{label} could be sent "
@@ -215,13 +417,27 @@ def execute_once(adapter, model, nodes, quiescence):
                     why = f"the test fails after input ?{label}"
             else:
                 _, branches = step
-                out = adapter.receive(quiescence)
+                quiescence_allowed = (
+                    model.quiescence is not None
+                    and branches.get(model.quiescence, "fail") != "fail"
+                )
+                out = adapter.receive(
+                    _expect_wait(timeouts, quiescence_allowed, seen_output, started)
+                )
+                if out is not None:
+                    seen_output = True
                 shown = _shown(model, out)
                 key = out if out is not None else model.quiescence
                 nxt = branches.get(key, "fail") if key is not None else "fail"
                 if out is not None and out == model.quiescence:
                     nxt = "fail"
-                why = f"unexpected {shown} (expected one of: {_allowed(model, branches)})"
+                if out is None and not quiescence_allowed:
+                    why = (
+                        f"no output within the response timeout of {timeouts.response} ms "
+                        f"(expected one of: {_allowed(model, branches)})"
+                    )
+                else:
+                    why = f"unexpected {shown} (expected one of: {_allowed(model, branches)})"
                 trace.append(shown)
         except SystemError_ as e:
             return "fail", trace, f"{e}; trace: {_trace(trace)}"
@@ -252,7 +468,7 @@ def run_test(request, model, name, nodes):
 
 
 def _run(adapter, model, name, nodes):
-    quiescence = quiescence_seconds()
+    settings = timeouts()
     attempts = retries() + 1
     trace = []
     for _ in range(attempts):
@@ -260,7 +476,7 @@ def _run(adapter, model, name, nodes):
             adapter.reset()
         except SystemError_ as e:
             pytest.fail(f"{name}: {e}", pytrace=False)
-        verdict, trace, message = execute_once(adapter, model, nodes, quiescence)
+        verdict, trace, message = execute_once(adapter, model, nodes, settings)
         if verdict == "pass":
             return
         if verdict == "fail":

@@ -2,14 +2,27 @@
 //!
 //! Standard library only. Plug in your own system by implementing [`Adapter`]; the default is
 //! [`StdioAdapter`]: the command in `NCOMPLETE_SUT`, one label per line on its stdin and stdout,
-//! quiescence when no line arrives within `NCOMPLETE_QUIESCENCE_MS` (default 200) milliseconds,
-//! reset by restarting the process. A test that ends in `retry` is re-run up to
-//! `NCOMPLETE_RETRIES` (default 20) times; exhausting them fails it as inconclusive, with the
-//! reason.
+//! started in a process group of its own and reset by killing that group and starting it again.
+//! A test that ends in `retry` is re-run up to `NCOMPLETE_RETRIES` (default 20) times; exhausting
+//! them fails it as inconclusive, with the reason.
+//!
+//! Timeouts, in milliseconds:
+//! - `NCOMPLETE_QUIESCENCE_MS` (default 200): silence this long is observed as quiescence where
+//!   the test allows quiescence;
+//! - `NCOMPLETE_RESPONSE_MS` (default 5000): how long to wait for an output the test requires
+//!   (where quiescence is not allowed, and every output of a Mealy suite), and for the rest of an
+//!   unfinished line;
+//! - `NCOMPLETE_STARTUP_MS` (default 1000): added to every wait until the system's first output,
+//!   for systems that are slow to start.
+//!
+//! A system that exits or is killed, writes invalid UTF-8, an empty line, a line longer than
+//! 64 KiB, or a line without a newline fails the test with the reason; none of these is
+//! quiescence. Inputs are written by a thread, so a system that does not read cannot block the
+//! tests. The same semantics as `ncomplete run --sut` and the generated pytest runtime.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::io::{Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -76,8 +89,12 @@ pub trait Adapter {
 /// Timing and retry settings, from the environment.
 #[derive(Copy, Clone, Debug)]
 pub struct Settings {
-    /// Quiescence timeout.
+    /// Added to every wait for an output until the system's first output.
+    pub startup: Duration,
+    /// Quiescence timeout, where the test allows quiescence.
     pub quiescence: Duration,
+    /// How long to wait for an output the test requires.
+    pub response: Duration,
     /// Re-runs of a test that ended in retry.
     pub retries: usize,
 }
@@ -93,37 +110,198 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 impl Settings {
-    /// `NCOMPLETE_QUIESCENCE_MS` (default 200) and `NCOMPLETE_RETRIES` (default 20).
+    /// `NCOMPLETE_STARTUP_MS` (default 1000), `NCOMPLETE_QUIESCENCE_MS` (default 200),
+    /// `NCOMPLETE_RESPONSE_MS` (default 5000) and `NCOMPLETE_RETRIES` (default 20).
     pub fn from_env() -> Settings {
         Settings {
+            startup: Duration::from_millis(env_number("NCOMPLETE_STARTUP_MS", 1000)),
             quiescence: Duration::from_millis(env_number("NCOMPLETE_QUIESCENCE_MS", 200)),
+            response: Duration::from_millis(env_number("NCOMPLETE_RESPONSE_MS", 5000)),
             retries: env_number("NCOMPLETE_RETRIES", 20) as usize,
         }
     }
 }
 
-enum Line {
-    Text(String),
-    Closed,
+/// The longest output line accepted, newline excluded.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+const QUEUED_LINES: usize = 1024;
+const POLL: Duration = Duration::from_millis(10);
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+const QUOTED_BYTES: usize = 40;
+
+/// What the reader thread passes on from the system's stdout.
+enum Event {
+    Line(String),
+    Partial(String),
+    End,
+    Broken(String),
+}
+
+fn too_long() -> String {
+    format!("the system wrote a line longer than {MAX_LINE_BYTES} bytes")
+}
+
+fn quoted(line: &[u8]) -> String {
+    let head = &line[..line.len().min(QUOTED_BYTES)];
+    String::from_utf8_lossy(head).escape_debug().to_string()
+}
+
+fn complete_line(line: Vec<u8>) -> Event {
+    if line.len() > MAX_LINE_BYTES {
+        return Event::Broken(too_long());
+    }
+    match String::from_utf8(line) {
+        Err(e) => Event::Broken(format!(
+            "the system wrote invalid UTF-8 (`{}`)",
+            quoted(e.as_bytes())
+        )),
+        Ok(text) if text.trim().is_empty() => Event::Broken(
+            "the system wrote an empty line (the protocol is one label per line)".into(),
+        ),
+        Ok(text) => Event::Line(text.trim().to_owned()),
+    }
+}
+
+/// Reads lines into `events`; memory stays bounded whatever the system writes.
+fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = match stdout.read(&mut chunk) {
+            Ok(0) => {
+                let _ = events.send(Event::End);
+                return;
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = events.send(Event::Broken(format!("cannot read the output: {e}")));
+                return;
+            }
+        };
+        let mut rest = &chunk[..n];
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            line.extend_from_slice(&rest[..end]);
+            rest = &rest[end + 1..];
+            let event = complete_line(std::mem::take(&mut line));
+            let stop = matches!(event, Event::Broken(_));
+            if events.send(event).is_err() || stop {
+                return;
+            }
+        }
+        line.extend_from_slice(rest);
+        let event = if line.len() > MAX_LINE_BYTES {
+            Event::Broken(too_long())
+        } else if line.is_empty() {
+            continue;
+        } else {
+            Event::Partial(quoted(&line))
+        };
+        let stop = matches!(event, Event::Broken(_));
+        if events.send(event).is_err() || stop {
+            return;
+        }
+    }
+}
+
+fn exit_text(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("the system was killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("the system exited with status {code}"),
+        None => format!("the system exited ({status})"),
+    }
+}
+
+#[cfg(unix)]
+fn kill_process_group(leader: u32) {
+    extern "C" {
+        fn kill(pid: i32, signal: i32) -> i32;
+    }
+    const SIGKILL: i32 = 9;
+    if let Ok(pid) = i32::try_from(leader) {
+        // SAFETY: kill(2) takes plain integers; a negative pid names the process group.
+        unsafe {
+            kill(-pid, SIGKILL);
+        }
+    }
 }
 
 struct Process {
     child: Child,
-    stdin: Option<Sender<String>>,
-    stdout: Receiver<Line>,
+    input: Option<Sender<String>>,
+    output: Receiver<Event>,
+    partial: Option<(String, Instant)>,
+    exited: Option<ExitStatus>,
+    drain_until: Option<Instant>,
+}
+
+impl Process {
+    /// Kills the system's process group; not after an exit was handled, as the group id could
+    /// have been reused since.
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        if self.exited.is_none() {
+            kill_process_group(self.child.id());
+        }
+        let _ = self.child.kill();
+    }
+
+    fn poll_exit(&mut self) {
+        if self.exited.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.kill_group();
+                self.exited = Some(status);
+                self.drain_until = Some(Instant::now() + EXIT_GRACE);
+            }
+        }
+    }
+
+    fn exit_or(&mut self, otherwise: &str) -> String {
+        let deadline = Instant::now() + EXIT_GRACE;
+        while self.exited.is_none() && Instant::now() < deadline {
+            self.poll_exit();
+            if self.exited.is_none() {
+                thread::sleep(POLL);
+            }
+        }
+        self.exited.map_or_else(|| otherwise.to_owned(), exit_text)
+    }
+
+    fn end_message(&mut self) -> String {
+        let what = self.exit_or("the system closed its standard output");
+        match &self.partial {
+            Some((text, _)) => format!("{what} after writing `{text}` without a newline"),
+            None => what,
+        }
+    }
+
+    fn stop(&mut self) {
+        drop(self.input.take());
+        self.kill_group();
+        let _ = self.child.wait();
+    }
 }
 
 /// A process started from a shell command; labels are lines on its stdin and stdout.
 pub struct StdioAdapter {
     command: String,
+    line_timeout: Duration,
     process: Option<Process>,
 }
 
 impl StdioAdapter {
-    /// An adapter for `command` (run by `sh -c`, or `cmd /C` on Windows).
+    /// An adapter for `command` (run by `sh -c`, or `cmd /C` on Windows); the rest of an
+    /// unfinished line is awaited for `NCOMPLETE_RESPONSE_MS`.
     pub fn new(command: impl Into<String>) -> StdioAdapter {
         StdioAdapter {
             command: command.into(),
+            line_timeout: Settings::from_env().response,
             process: None,
         }
     }
@@ -142,23 +320,7 @@ impl StdioAdapter {
 
     fn stop(&mut self) {
         if let Some(mut p) = self.process.take() {
-            drop(p.stdin.take());
-            let _ = p.child.kill();
-            let _ = p.child.wait();
-        }
-    }
-
-    fn exited(&mut self) -> String {
-        let Some(p) = self.process.as_mut() else {
-            return "the system is not running".into();
-        };
-        let deadline = Instant::now() + Duration::from_millis(500);
-        loop {
-            match p.child.try_wait() {
-                Ok(Some(status)) => return format!("the system exited ({status})"),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-                _ => return "the system closed its standard output".into(),
-            }
+            p.stop();
         }
     }
 }
@@ -181,6 +343,11 @@ impl Adapter for StdioAdapter {
             c.arg("-c").arg(&self.command);
             c
         };
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -189,28 +356,11 @@ impl Adapter for StdioAdapter {
             .map_err(|e| format!("cannot start `{}`: {e}", self.command))?;
         let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
+            let _ = child.wait();
             return Err("cannot open the pipes of the system".into());
         };
-        let (out_tx, out_rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = String::new();
-            loop {
-                buf.clear();
-                match reader.read_line(&mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = out_tx.send(Line::Closed);
-                        return;
-                    }
-                    Ok(_) => {
-                        let label = buf.trim();
-                        if !label.is_empty() && out_tx.send(Line::Text(label.to_owned())).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
+        thread::spawn(move || read_lines(stdout, &out_tx));
         let (in_tx, in_rx) = mpsc::channel::<String>();
         thread::spawn(move || {
             for line in in_rx {
@@ -224,31 +374,71 @@ impl Adapter for StdioAdapter {
         });
         self.process = Some(Process {
             child,
-            stdin: Some(in_tx),
-            stdout: out_rx,
+            input: Some(in_tx),
+            output: out_rx,
+            partial: None,
+            exited: None,
+            drain_until: None,
         });
         Ok(())
     }
 
     fn send(&mut self, input: &str) -> Result<(), String> {
         let p = self.process.as_mut().ok_or("the system is not running")?;
+        if let Some(status) = p.exited {
+            return Err(format!("{} before input `{input}`", exit_text(status)));
+        }
         let sent = p
-            .stdin
+            .input
             .as_ref()
             .is_some_and(|tx| tx.send(input.to_owned()).is_ok());
         if sent {
             Ok(())
         } else {
-            Err(format!("{} before input `{input}`", self.exited()))
+            let why = p.exit_or("the system closed its standard input");
+            Err(format!("{why} before input `{input}`"))
         }
     }
 
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+        let line_timeout = self.line_timeout;
         let p = self.process.as_mut().ok_or("the system is not running")?;
-        match p.stdout.recv_timeout(timeout) {
-            Ok(Line::Text(s)) => Ok(Observation::Output(s)),
-            Err(RecvTimeoutError::Timeout) => Ok(Observation::Quiescence),
-            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+        let deadline = Instant::now() + timeout;
+        loop {
+            // After an exit, only the rest of the output is read; an unfinished line means an
+            // output is on its way, so it gets the response timeout.
+            let limit = match (p.drain_until, &p.partial) {
+                (Some(until), _) => until,
+                (None, Some((_, since))) => deadline.max(*since + line_timeout),
+                (None, None) => deadline,
+            };
+            let now = Instant::now();
+            if now >= limit {
+                return match (&p.exited, &p.partial) {
+                    (Some(_), _) => Err(p.end_message()),
+                    (None, Some((text, _))) => Err(format!(
+                        "the system wrote `{text}` without a newline and did not finish the line within {} ms",
+                        line_timeout.as_millis()
+                    )),
+                    (None, None) => Ok(Observation::Quiescence),
+                };
+            }
+            match p.output.recv_timeout((limit - now).min(POLL)) {
+                Ok(Event::Line(label)) => {
+                    p.partial = None;
+                    return Ok(Observation::Output(label));
+                }
+                Ok(Event::Partial(text)) => {
+                    if p.partial.is_none() {
+                        p.partial = Some((text, Instant::now()));
+                    }
+                }
+                Ok(Event::Broken(why)) => return Err(why),
+                Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(p.end_message());
+                }
+                Err(RecvTimeoutError::Timeout) => p.poll_exit(),
+            }
         }
     }
 }
@@ -303,19 +493,42 @@ fn lookup(list: &[(&str, Next)], label: &str) -> Next {
         .map_or(Next::Fail, |&(_, n)| n)
 }
 
-/// Runs a test once on a system that has just been reset.
+/// How long an expect node waits: the quiescence timeout where quiescence is allowed, else the
+/// response timeout; plus what is left of the start-up allowance before the first output.
+fn expect_wait(
+    settings: &Settings,
+    quiescence_allowed: bool,
+    seen_output: bool,
+    started: Instant,
+) -> Duration {
+    let base = if quiescence_allowed {
+        settings.quiescence
+    } else {
+        settings.response
+    };
+    if seen_output {
+        base
+    } else {
+        base + (started + settings.startup).saturating_duration_since(Instant::now())
+    }
+}
+
+/// Runs a test once on a system that has just been reset (the start-up allowance counts from
+/// this call).
 pub fn execute_once(
     adapter: &mut dyn Adapter,
     model: &Model,
     test: &Test,
-    quiescence: Duration,
+    settings: &Settings,
 ) -> Attempt {
     // Listen briefly for outputs already on their way before sending an input (a race); Mealy
     // machines only answer inputs, so their suites need no grace.
     let grace = match model.quiescence {
         None => Duration::ZERO,
-        Some(_) => (quiescence / 20).min(Duration::from_millis(20)),
+        Some(_) => (settings.quiescence / 20).min(Duration::from_millis(20)),
     };
+    let started = Instant::now();
+    let mut seen_output = false;
     let mut trace: Vec<String> = Vec::new();
     let mut node = 0;
     loop {
@@ -323,6 +536,7 @@ pub fn execute_once(
             Node::Send(input, then, race) => match adapter.receive(grace) {
                 Err(e) => Err(e),
                 Ok(Observation::Output(out)) => {
+                    seen_output = true;
                     let next = if Some(out.as_str()) == model.quiescence {
                         Next::Fail
                     } else {
@@ -340,24 +554,40 @@ pub fn execute_once(
                     (then, format!("the test fails after input ?{input}"))
                 }),
             },
-            Node::Expect(branches) => adapter.receive(quiescence).map(|obs| {
-                let (next, seen) = match obs {
-                    Observation::Output(out) if Some(out.as_str()) == model.quiescence => {
-                        (Next::Fail, format!("!{out}"))
-                    }
-                    Observation::Output(out) => (lookup(branches, &out), format!("!{out}")),
-                    Observation::Quiescence => match model.quiescence {
-                        Some(q) => (lookup(branches, q), q.to_owned()),
-                        None => (Next::Fail, quiescence_name(model).to_owned()),
-                    },
-                };
-                let why = format!(
-                    "unexpected {seen} (expected one of: {})",
-                    allowed(model, branches)
-                );
-                trace.push(seen);
-                (next, why)
-            }),
+            Node::Expect(branches) => {
+                let quiescence_allowed = model
+                    .quiescence
+                    .is_some_and(|q| lookup(branches, q) != Next::Fail);
+                let wait = expect_wait(settings, quiescence_allowed, seen_output, started);
+                adapter.receive(wait).map(|obs| {
+                    let quiet = obs == Observation::Quiescence;
+                    let (next, seen) = match obs {
+                        Observation::Output(out) if Some(out.as_str()) == model.quiescence => {
+                            (Next::Fail, format!("!{out}"))
+                        }
+                        Observation::Output(out) => (lookup(branches, &out), format!("!{out}")),
+                        Observation::Quiescence => match model.quiescence {
+                            Some(q) => (lookup(branches, q), q.to_owned()),
+                            None => (Next::Fail, quiescence_name(model).to_owned()),
+                        },
+                    };
+                    seen_output |= !quiet;
+                    let why = if quiet && !quiescence_allowed {
+                        format!(
+                            "no output within the response timeout of {} ms (expected one of: {})",
+                            settings.response.as_millis(),
+                            allowed(model, branches)
+                        )
+                    } else {
+                        format!(
+                            "unexpected {seen} (expected one of: {})",
+                            allowed(model, branches)
+                        )
+                    };
+                    trace.push(seen);
+                    (next, why)
+                })
+            }
         };
         match step {
             Err(e) => {
@@ -393,7 +623,7 @@ pub fn run_test<A: Adapter>(mut adapter: A, model: &Model, test: &Test) {
         if let Err(e) = adapter.reset() {
             panic!("{}: {e}", test.name);
         }
-        let a = execute_once(&mut adapter, model, test, settings.quiescence);
+        let a = execute_once(&mut adapter, model, test, &settings);
         match a.verdict {
             Next::Pass => return,
             Next::Fail => panic!("{} failed: {}", test.name, a.message.unwrap_or_default()),
