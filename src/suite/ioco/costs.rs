@@ -166,7 +166,12 @@ mod tests {
     /// Compares every counted figure with the one measured on the built suite; returns whether
     /// the suite was small enough to compare.
     fn compare(sa: &SuspensionAutomaton, method: IocoMethod, n: usize) -> bool {
-        let Ok(suite) = plan_suite(sa, method, Bound::States(n), Budget::default()) else {
+        let small = Budget {
+            max_tests: 300,
+            max_plan_nodes: 20_000,
+            ..Budget::default()
+        };
+        let Ok(suite) = plan_suite(sa, method, Bound::States(n), small) else {
             return false;
         };
         if suite.num_tests() > 300 {
