@@ -7,7 +7,8 @@
 //! every candidate is left out does the choice fail.
 
 use super::{
-    Bound, Budget, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts, plan_suite, resolve_bound,
+    Bound, Budget, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts, plan_suite,
+    resolve_bound,
 };
 use crate::model::SuspensionAutomaton;
 use crate::suite::costs::Figure;
@@ -17,8 +18,19 @@ use serde_json::{Value, json};
 pub const CANDIDATES: &[IocoMethod] = &[
     IocoMethod::Complete,
     IocoMethod::Unconditional,
+    IocoMethod::Counting(IncompatibleSets::Maximal),
+    IocoMethod::Counting(IncompatibleSets::Largest),
+    IocoMethod::Counting(IncompatibleSets::None),
     IocoMethod::Ads,
 ];
+
+/// A candidate's name in the table: the method, with the incompatible sets of `ioco-counting`.
+pub fn candidate_name(method: IocoMethod) -> String {
+    match method {
+        IocoMethod::Counting(sets) => format!("{}-{}", method.name(), sets.name()),
+        other => other.name().to_string(),
+    }
+}
 
 /// What became of one candidate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +67,7 @@ impl AutoChoice {
     /// The candidate table as aligned text, the winner marked.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "{:<16} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  status\n",
+            "{:<22} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  status\n",
             "method", "tests", "runs", "steps", "nodes", "longest", "bytes"
         );
         for (k, c) in self.candidates.iter().enumerate() {
@@ -67,8 +79,8 @@ impl AutoChoice {
             };
             let f = |g: fn(&SuiteCosts) -> Figure| c.costs.as_ref().map_or(Figure::Unknown, g);
             out.push_str(&format!(
-                "{:<16} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  {status}\n",
-                c.method.name(),
+                "{:<22} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  {status}\n",
+                candidate_name(c.method),
                 f(|c| c.tests),
                 f(|c| c.runs),
                 f(|c| c.steps),
@@ -97,7 +109,7 @@ impl AutoChoice {
                         .map_or(Value::Null, |x| json!(g(x).to_string()))
                 };
                 json!({
-                    "method": c.method.name(),
+                    "method": candidate_name(c.method),
                     "tests": figure(|c| c.tests),
                     "runs": figure(|c| c.runs),
                     "steps": figure(|c| c.steps),
@@ -106,7 +118,7 @@ impl AutoChoice {
             })
             .collect();
         json!({
-            "chosen": self.candidates[self.chosen].method.name(),
+            "chosen": candidate_name(self.candidates[self.chosen].method),
             "rule": "fewest runs, then fewest total steps, among the complete candidates within the budgets",
             "candidates": rows,
         })
@@ -163,9 +175,11 @@ pub fn choose(
         let reasons: Vec<String> = candidates
             .iter()
             .map(|c| match &c.status {
-                Status::NotComplete(_) => format!("{} is not complete here", c.method.name()),
-                Status::Refused(why) => format!("{}: {why}", c.method.name()),
-                Status::Fits => format!("{} fits", c.method.name()),
+                Status::NotComplete(_) => {
+                    format!("{} is not complete here", candidate_name(c.method))
+                }
+                Status::Refused(why) => format!("{}: {why}", candidate_name(c.method)),
+                Status::Fits => format!("{} fits", candidate_name(c.method)),
             })
             .collect();
         return Err(IocoSuiteError::NoCandidate {

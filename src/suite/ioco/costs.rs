@@ -136,7 +136,6 @@ impl Counted {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::super::testkit::{Rng, fig_2_1, fig_2_8, fig_2_9, random_sa};
