@@ -15,6 +15,7 @@
 //! before prefix removal), or not counted ([`Figure::Unknown`], when a cheaper figure already
 //! refused the suite). A lower or upper bound is never printed as if it were exact.
 
+use super::{SuiteHeader, SuiteWriter};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -224,6 +225,13 @@ impl SuiteCosts {
             self.tests, self.runs, self.steps, self.nodes, self.longest, self.bytes
         )
     }
+}
+
+/// Bytes the suite JSON writer emits around the tests: the header and the closing.
+pub fn frame_bytes(header: &SuiteHeader) -> u128 {
+    SuiteWriter::begin(Vec::new(), header)
+        .and_then(|w| w.finish())
+        .map_or(0, |v| v.len() as u128)
 }
 
 #[cfg(test)]

@@ -150,7 +150,12 @@ pub fn choose(
         };
         let costs = suite.costs();
         let status = if !suite.is_complete() {
-            Status::NotComplete(suite.header().guarantee.clone())
+            Status::NotComplete(match method {
+                IocoMethod::Complete => {
+                    "its merge recursion does not end (it nests U(merge, n))".to_string()
+                }
+                _ => "its completeness condition fails (see its guarantee)".to_string(),
+            })
         } else if let Err(e) = suite.check(&budget) {
             Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag))
         } else {

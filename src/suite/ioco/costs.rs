@@ -8,8 +8,8 @@
 
 use super::plan::{LabelMap, Plan, PlanCosts, Target, WalkedTest, quoted_name_lengths};
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::{Budget, Figure, SuiteCosts};
-use crate::suite::{SuiteHeader, SuiteWriter};
+use crate::suite::SuiteHeader;
+use crate::suite::costs::{Budget, Figure, SuiteCosts, frame_bytes};
 use rayon::prelude::*;
 
 /// The figures of a planned suite, and what writing it needs.
@@ -117,13 +117,6 @@ pub(crate) fn count(
         test_bytes: Some(bytes),
         largest_test: largest,
     }
-}
-
-/// Bytes the writer emits for `header` and the closing of the document.
-pub(crate) fn frame_bytes(header: &SuiteHeader) -> u128 {
-    SuiteWriter::begin(Vec::new(), header)
-        .and_then(|w| w.finish())
-        .map_or(0, |v| v.len() as u128)
 }
 
 impl Counted {
