@@ -200,3 +200,74 @@ pub fn choose(
     suite.check(&budget)?;
     Ok((suite, choice))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::random::random_suspension;
+    use crate::suite::ioco::testkit::fig_2_1;
+
+    fn runs(c: &Candidate) -> u128 {
+        c.costs.and_then(|c| c.runs.exact()).unwrap_or(u128::MAX)
+    }
+
+    #[test]
+    fn the_winner_has_the_fewest_runs_among_complete_fitting_candidates() {
+        let budget = Budget {
+            max_plan_nodes: 50_000,
+            ..Budget::default()
+        };
+        let mut chosen_counting = 0;
+        for seed in 0..10u64 {
+            let sa = random_suspension(seed, 4, 2, 2);
+            let Ok((suite, choice)) = choose(&sa, Bound::ExtraStates(0), budget) else {
+                continue;
+            };
+            assert_eq!(choice.candidates.len(), CANDIDATES.len());
+            let best = &choice.candidates[choice.chosen];
+            assert_eq!(best.status, Status::Fits);
+            assert_eq!(best.costs.map(|c| c.runs), Some(suite.costs().runs));
+            for c in &choice.candidates {
+                if c.status == Status::Fits {
+                    assert!(runs(best) <= runs(c), "seed {seed}: {}", choice.to_text());
+                }
+                if c.method == IocoMethod::Complete && c.status != Status::Fits {
+                    // T is left out only for a reason the table states.
+                    assert!(matches!(
+                        c.status,
+                        Status::NotComplete(_) | Status::Refused(_)
+                    ));
+                }
+            }
+            chosen_counting += matches!(best.method, IocoMethod::Counting(_)) as usize;
+            assert_eq!(suite.header().method, "ioco-auto");
+            assert_eq!(
+                suite.header().extra["auto"]["chosen"],
+                candidate_name(best.method)
+            );
+        }
+        assert!(chosen_counting > 0);
+    }
+
+    #[test]
+    fn a_refused_candidate_is_listed_and_all_refused_is_an_error() {
+        let sa = fig_2_1();
+        let budget = Budget {
+            max_runs: 300,
+            ..Budget::default()
+        };
+        let (_, choice) = choose(&sa, Bound::States(3), budget).unwrap();
+        let text = choice.to_text();
+        assert!(text.contains("refused: runs over 300 (--max-runs)"), "{text}");
+        assert!(text.contains("chosen"), "{text}");
+        let none = Budget {
+            max_runs: 1,
+            ..Budget::default()
+        };
+        let e = choose(&sa, Bound::States(3), none).unwrap_err();
+        assert!(
+            e.to_string().starts_with("no complete suite for n = 3 fits"),
+            "{e}"
+        );
+    }
+}
