@@ -86,9 +86,8 @@ fn main() {
         let size = reachable_states(&sa).len();
         for n in [size, size + 1] {
             rows += 1;
-            let find = |cands: &[Candidate], m: IocoMethod| {
-                cands.iter().find(|c| c.method == m).cloned()
-            };
+            let find =
+                |cands: &[Candidate], m: IocoMethod| cands.iter().find(|c| c.method == m).cloned();
             let (cands, auto) = match choose(&sa, Bound::States(n), budget) {
                 Ok((suite, choice)) => {
                     let name = ncomplete::suite::ioco::auto::candidate_name(
@@ -104,14 +103,11 @@ fn main() {
             };
             let (t, t_runs) = cell(find(&cands, IocoMethod::Complete).as_ref());
             let (u, u_runs) = cell(find(&cands, IocoMethod::Unconditional).as_ref());
-            let (cm, _) = cell(
-                find(&cands, IocoMethod::Counting(IncompatibleSets::Maximal)).as_ref(),
-            );
-            let (cl, _) = cell(
-                find(&cands, IocoMethod::Counting(IncompatibleSets::Largest)).as_ref(),
-            );
-            let (cn, _) =
-                cell(find(&cands, IocoMethod::Counting(IncompatibleSets::None)).as_ref());
+            let (cm, _) =
+                cell(find(&cands, IocoMethod::Counting(IncompatibleSets::Maximal)).as_ref());
+            let (cl, _) =
+                cell(find(&cands, IocoMethod::Counting(IncompatibleSets::Largest)).as_ref());
+            let (cn, _) = cell(find(&cands, IocoMethod::Counting(IncompatibleSets::None)).as_ref());
             let t_candidate = find(&cands, IocoMethod::Complete)
                 .is_some_and(|c| !matches!(c.status, Status::NotComplete(_)));
             let (auto_text, chosen) = match &auto {

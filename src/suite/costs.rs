@@ -145,10 +145,11 @@ pub struct Budget {
 
 /// Default `--max-tests`.
 pub const DEFAULT_MAX_TESTS: u128 = 1_000_000;
-/// Default `--max-runs`.
-pub const DEFAULT_MAX_RUNS: u128 = 20_000_000;
+/// Default `--max-runs`. Runs and steps cost time when the suite is executed, not memory (tests
+/// share their fragments, so a suite with 10^8 runs can be a small file), hence the high limits.
+pub const DEFAULT_MAX_RUNS: u128 = 1_000_000_000;
 /// Default `--max-steps`.
-pub const DEFAULT_MAX_STEPS: u128 = 200_000_000;
+pub const DEFAULT_MAX_STEPS: u128 = 100_000_000_000;
 /// Default `--max-nodes`: the suite JSON averages 25-40 bytes per node, so this keeps the
 /// default file near 1 GB at most, and a streaming reader holds one test at a time.
 pub const DEFAULT_MAX_NODES: u128 = 30_000_000;

@@ -258,7 +258,10 @@ mod tests {
         };
         let (_, choice) = choose(&sa, Bound::States(3), budget).unwrap();
         let text = choice.to_text();
-        assert!(text.contains("refused: runs over 300 (--max-runs)"), "{text}");
+        assert!(
+            text.contains("refused: runs over 300 (--max-runs)"),
+            "{text}"
+        );
         assert!(text.contains("chosen"), "{text}");
         let none = Budget {
             max_runs: 1,
@@ -266,7 +269,8 @@ mod tests {
         };
         let e = choose(&sa, Bound::States(3), none).unwrap_err();
         assert!(
-            e.to_string().starts_with("no complete suite for n = 3 fits"),
+            e.to_string()
+                .starts_with("no complete suite for n = 3 fits"),
             "{e}"
         );
     }
