@@ -45,7 +45,9 @@ enum Command {
     Distinguish(DistinguishArgs),
     /// Generate a complete test suite from a model.
     Generate(GenerateArgs),
-    /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
+    /// Audit ioco suite costs over a range of bounds n, counted from the plans without building
+    /// tests: tests, runs, steps, nodes, longest test, bytes, time (per method; ioco-auto shows its
+    /// choice).
     Sizes(SizesArgs),
     /// Audit suite strength: per method and bound, suite size and mutation score on seeded
     /// mutants (conforming mutants wrongly failed must be zero; exit 1 otherwise).
