@@ -37,6 +37,9 @@ pub enum Error {
     /// An ioco suite could not be generated (budget, bound).
     #[error("{0}")]
     IocoSuite(#[from] crate::suite::ioco::IocoSuiteError),
+    /// A suite refused before writing: a cost figure exceeds its budget.
+    #[error(transparent)]
+    Refused(#[from] crate::suite::costs::CostRefusal),
     /// Two models cannot be checked against each other (or a check's input is malformed).
     #[error(transparent)]
     Check(#[from] crate::check::CheckError),

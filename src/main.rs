@@ -8,6 +8,7 @@ use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
 use ncomplete::output::{self, AtomicDir};
+use ncomplete::suite::ioco::IncompatibleSets;
 use std::process::ExitCode;
 
 /// n-complete test suites (ioco and Mealy) from behavioural models.
@@ -45,7 +46,9 @@ enum Command {
     Distinguish(DistinguishArgs),
     /// Generate a complete test suite from a model.
     Generate(GenerateArgs),
-    /// Audit ioco suite sizes over a range of bounds n: tests, nodes, steps, longest test, time.
+    /// Audit ioco suite costs over a range of bounds n, counted from the plans without building
+    /// tests: tests, runs, steps, nodes, longest test, bytes, time (per method; ioco-auto shows its
+    /// choice).
     Sizes(SizesArgs),
     /// Audit suite strength: per method and bound, suite size and mutation score on seeded
     /// mutants (conforming mutants wrongly failed must be zero; exit 1 otherwise).
@@ -77,6 +80,9 @@ struct AuditArgs {
     /// Stop a method at the first bound whose suite has more tests than this.
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     max_tests: u64,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
+    incompatible_sets: IncompatibleSets,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -114,6 +120,13 @@ enum GenerateMethod {
     Unconditional,
     /// State cover, E+1 extension, distinguishing graphs and merge suites (ioco).
     IocoAds,
+    /// State counting over sets of pairwise incompatible states with distinguishing graphs, no
+    /// merges (ioco; the sets: `--incompatible-sets`).
+    IocoCounting,
+    /// The cheapest complete ioco suite (fewest runs, then steps) among T, U, the ioco-counting
+    /// variants and a complete ioco-ads, counted before any test is built; what `auto` means
+    /// for a labelled transition system.
+    IocoAuto,
 }
 
 impl GenerateMethod {
@@ -133,13 +146,15 @@ impl GenerateMethod {
         })
     }
 
-    /// The ioco method, if this is one.
-    fn ioco(self) -> Option<ncomplete::suite::ioco::IocoMethod> {
+    /// The ioco method, if this is one (`sets`: the family of `ioco-counting`).
+    fn ioco(self, sets: IncompatibleSets) -> Option<ncomplete::suite::ioco::IocoMethod> {
         use ncomplete::suite::ioco::IocoMethod;
         Some(match self {
             GenerateMethod::IocoComplete => IocoMethod::Complete,
             GenerateMethod::Unconditional => IocoMethod::Unconditional,
             GenerateMethod::IocoAds => IocoMethod::Ads,
+            GenerateMethod::IocoCounting => IocoMethod::Counting(sets),
+            GenerateMethod::IocoAuto => IocoMethod::Auto,
             _ => return None,
         })
     }
@@ -193,7 +208,8 @@ struct GenerateArgs {
     /// sink (`sink`), with output `undefined`.
     #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
     complete: Option<String>,
-    /// The method (`auto` is for Mealy machines).
+    /// The method (`auto`: ioco-auto for a labelled transition system, the smallest Mealy suite
+    /// for a Mealy machine).
     #[arg(long, value_enum, default_value = "auto")]
     method: GenerateMethod,
     /// Complete for implementations with at most N (specified) states (ioco methods).
@@ -202,9 +218,11 @@ struct GenerateArgs {
     /// Extra states the implementation may have beyond the (minimised) model; default 0.
     #[arg(long, value_name = "E")]
     extra_states: Option<usize>,
-    /// Refuse ioco suites with more tests than this.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
-    max_tests: u128,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
+    incompatible_sets: IncompatibleSets,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: SuiteFileFormat,
@@ -217,7 +235,9 @@ struct GenerateArgs {
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
-    /// Print tests, total input symbols, the longest test and the time on stderr.
+    /// Print the suite's figures on stderr: for Mealy suites tests, total input symbols, the
+    /// longest test and the time; for ioco suites tests, runs, steps, nodes, longest test and
+    /// bytes (and for ioco-auto the table of candidates and the one chosen).
     #[arg(long)]
     stats: bool,
 }
@@ -268,18 +288,54 @@ struct SizesArgs {
     model: String,
     #[command(flatten)]
     model_args: ModelArgs,
-    /// Generation method (an ioco method).
+    /// Generation methods (ioco methods, repeatable; default: ioco-complete, unconditional,
+    /// ioco-counting, ioco-ads and ioco-auto).
     #[arg(long, value_enum)]
-    method: GenerateMethod,
+    method: Vec<GenerateMethod>,
     /// Bounds to audit: `4`, `1..6` (inclusive).
     #[arg(long, value_name = "RANGE", default_value = "1..6")]
     n: String,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
-    /// Stop at the first n whose suite has more tests than this.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
+    incompatible_sets: IncompatibleSets,
+}
+
+/// Limits on a suite's cost, checked from its counted figures before anything is written.
+#[derive(Args)]
+struct BudgetArgs {
+    /// Refuse suites with more test cases than this.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_TESTS)]
     max_tests: u128,
+    /// Refuse suites with more runs (root-to-verdict paths over all tests) than this.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_RUNS)]
+    max_runs: u128,
+    /// Refuse suites with more total steps (labels over all runs) than this.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_STEPS)]
+    max_steps: u128,
+    /// Refuse suites with more send/expect nodes (over all tests) than this.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_NODES)]
+    max_nodes: u128,
+    /// Refuse suites whose JSON would have more bytes than this.
+    #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_BYTES)]
+    max_bytes: u128,
+}
+
+impl BudgetArgs {
+    fn budget(&self) -> ncomplete::suite::costs::Budget {
+        ncomplete::suite::costs::Budget {
+            max_tests: self.max_tests,
+            max_runs: self.max_runs,
+            max_steps: self.max_steps,
+            max_nodes: self.max_nodes,
+            max_bytes: self.max_bytes,
+            ..Default::default()
+        }
+    }
 }
 
 #[derive(Args)]
@@ -868,13 +924,18 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 initial: a.initial.clone(),
             };
             let model = model_args.load(&a.model, quiet)?;
-            if let Some(method) = a.method.ioco() {
+            // `auto` is ioco-auto for labelled transition systems, Mealy auto for Mealy machines.
+            let chosen = match (a.method, &model) {
+                (GenerateMethod::Auto, Model::Lts(_)) => GenerateMethod::IocoAuto,
+                (m, _) => m,
+            };
+            if let Some(method) = chosen.ioco(a.incompatible_sets) {
                 return generate_ioco(&a, model, method, quiet, dir, &suite_path);
             }
             let method = a.method.mealy().expect("every method is Mealy or ioco");
             let Model::Mealy(mut mealy) = model else {
                 return Err(Error::Usage(format!(
-                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads)",
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)",
                     a.model
                 )));
             };
@@ -912,6 +973,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 format,
                 &suite_path,
                 !quiet,
+                &a.budget.budget(),
             )?;
             a.finish(dir, &suite_path)?;
             if a.stats {
@@ -919,28 +981,47 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
         }
         Command::Sizes(a) => {
-            use ncomplete::suite::ioco::{self, Budget, sizes};
-            let Some(method) = a.method.ioco() else {
-                return Err(Error::Usage(
-                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads"
-                        .into(),
-                ));
+            use ncomplete::suite::ioco::{self, sizes};
+            let methods = if a.method.is_empty() {
+                vec![
+                    GenerateMethod::IocoComplete,
+                    GenerateMethod::Unconditional,
+                    GenerateMethod::IocoCounting,
+                    GenerateMethod::IocoAds,
+                    GenerateMethod::IocoAuto,
+                ]
+            } else {
+                a.method.clone()
             };
+            let methods = methods
+                .iter()
+                .map(|m| {
+                    m.ioco(a.incompatible_sets).ok_or_else(|| {
+                        Error::Usage(
+                            "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads|ioco-counting|ioco-auto"
+                                .into(),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
             let model = a.model_args.load(&a.model, quiet)?;
             let sa = ioco::suspension_for(&model, &a.model)?;
-            let budget = Budget {
-                max_tests: a.max_tests,
-                ..Budget::default()
-            };
-            let table = sizes::size_table(&sa, method, range, budget);
+            let tables: Vec<sizes::SizeTable> = methods
+                .iter()
+                .map(|&m| sizes::size_table(&sa, m, range.clone(), a.budget.budget()))
+                .collect();
             let text = if a.json {
-                let mut t = serde_json::to_string_pretty(&table)
+                let mut t = serde_json::to_string_pretty(&tables)
                     .map_err(|e| Error::Usage(e.to_string()))?;
                 t.push('\n');
                 t
             } else {
-                table.to_text()
+                tables
+                    .iter()
+                    .map(|t| t.to_text())
+                    .collect::<Vec<_>>()
+                    .join("\n")
             };
             format::write_text(None, &text)?;
         }
@@ -958,7 +1039,7 @@ fn generate_ioco(
     dir: Option<AtomicDir>,
     suite_path: &str,
 ) -> Result<ExitCode, Error> {
-    use ncomplete::suite::ioco::{self, Bound, Budget};
+    use ncomplete::suite::ioco::{self, Bound, IocoMethod};
     if a.format == SuiteFileFormat::Words {
         return Err(Error::Usage(
             "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
@@ -970,11 +1051,20 @@ fn generate_ioco(
         (None, Some(e)) => Bound::ExtraStates(e),
         (None, None) => return Err(Error::Usage("give --n N or --extra-states E".into())),
     };
-    let budget = Budget {
-        max_tests: a.max_tests,
-        ..Budget::default()
+    let budget = a.budget.budget();
+    // Every figure is counted and checked against the budget here, before the file is created.
+    let suite = if method == IocoMethod::Auto {
+        let (suite, choice) = ioco::auto::choose(&sa, bound, budget)?;
+        if a.stats {
+            eprint!("{}", choice.to_text());
+        }
+        suite
+    } else {
+        ioco::generate(&sa, method, bound, budget)?
     };
-    let suite = ioco::generate(&sa, method, bound, budget)?;
+    if a.stats {
+        eprintln!("{}: {}", suite.header().method, suite.costs().summary());
+    }
     let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     ioco::write_suite_file(&suite, Some(suite_path), progress)?;
     a.finish(dir, suite_path)?;
@@ -1012,7 +1102,7 @@ fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
     } else {
         a.method
             .iter()
-            .map(|m| match (m.mealy(), m.ioco()) {
+            .map(|m| match (m.mealy(), m.ioco(a.incompatible_sets)) {
                 (Some(mm), _) => AuditMethod::Mealy(mm),
                 (None, Some(im)) => AuditMethod::Ioco(im),
                 (None, None) => unreachable!("every method is Mealy or ioco"),

@@ -46,7 +46,12 @@ fn temp(name: &str) -> String {
 #[test]
 fn every_ioco_method_passes_the_model_and_fails_the_fault() {
     let model = path("tests/fixtures/coffee.aut");
-    for method in ["ioco-complete", "unconditional", "ioco-ads"] {
+    for method in [
+        "ioco-complete",
+        "unconditional",
+        "ioco-ads",
+        "ioco-counting",
+    ] {
         let out = temp(&format!("{method}.json"));
         let (code, _, err) = run(&[
             "generate", &model, "--method", method, "--n", "3", "--format", "json", "--out", &out,
@@ -128,6 +133,43 @@ fn ads_guarantee_names_the_states_that_break_completeness() {
 }
 
 #[test]
+fn counting_takes_its_family_from_incompatible_sets() {
+    let model = path("models/vdbos_fig2_1.aut");
+    let generate = |args: &[&str]| {
+        let mut all = vec!["generate", &model, "--n", "2", "--quiet"];
+        all.extend(args);
+        let (code, out, err) = run(&all);
+        assert_eq!(code, 0, "{err}");
+        read_suite(std::str::from_utf8(&out).unwrap()).unwrap()
+    };
+    for (choice, sets) in [("maximal", 4), ("largest", 1), ("none", 0)] {
+        let (header, _) = generate(&["--method", "ioco-counting", "--incompatible-sets", choice]);
+        assert_eq!(header.method, "ioco-counting");
+        let field = &header.extra["incompatible_sets"];
+        assert_eq!(field["choice"], choice);
+        assert_eq!(field["sets"].as_array().unwrap().len(), sets);
+    }
+    // The default is maximal; without sets the tests are those of U(S, n).
+    let (header, _) = generate(&["--method", "ioco-counting"]);
+    assert_eq!(header.extra["incompatible_sets"]["choice"], "maximal");
+    let (_, none) = generate(&["--method", "ioco-counting", "--incompatible-sets", "none"]);
+    let (_, unconditional) = generate(&["--method", "unconditional"]);
+    assert_eq!(none, unconditional);
+    let (code, _, err) = run(&[
+        "generate",
+        &model,
+        "--method",
+        "ioco-counting",
+        "--incompatible-sets",
+        "all",
+        "--n",
+        "2",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected maximal, largest or none"), "{err}");
+}
+
+#[test]
 fn bad_bounds_and_budgets_exit_with_status_2() {
     let model = path("tests/fixtures/coffee.aut");
     let (code, _, err) = run(&["generate", &model, "--method", "ioco-complete", "--n", "0"]);
@@ -148,9 +190,95 @@ fn bad_bounds_and_budgets_exit_with_status_2() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("exceeds the budget of 1000; try a smaller n"),
+        err.contains("tests, over the limit of 1,000 (--max-tests); try a smaller n"),
         "{err}"
     );
+}
+
+#[test]
+fn auto_is_the_default_for_lts_and_records_its_choice() {
+    let model = path("tests/fixtures/coffee.aut");
+    let out = temp("auto.json");
+    let (code, _, err) = run(&["generate", &model, "--n", "3", "--stats", "--out", &out]);
+    assert_eq!(code, 0, "{err}");
+    for column in [
+        "method", "runs", "steps", "nodes", "longest", "bytes", "chosen",
+    ] {
+        assert!(err.contains(column), "{column}: {err}");
+    }
+    assert!(err.contains("ioco-counting-maximal"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let (header, tests) = read_suite(&text).unwrap();
+    assert_eq!(header.method, "ioco-auto");
+    let chosen = header.extra["auto"]["chosen"].as_str().unwrap().to_owned();
+    assert!(err.contains(&format!("{chosen} ")), "{err}");
+    // The bytes figure printed by --stats is the size of the file written.
+    let line = err.lines().find(|l| l.starts_with("ioco-auto: ")).unwrap();
+    let bytes = line.rsplit("bytes ").next().unwrap().replace(',', "");
+    assert_eq!(bytes.parse::<usize>().unwrap(), text.len(), "{line}");
+    let tests_figure = line["ioco-auto: tests ".len()..].split(',').next().unwrap();
+    assert_eq!(tests_figure.parse::<usize>().unwrap(), tests.len());
+    let (code, report, _) = run(&[
+        "run",
+        &out,
+        "--model",
+        &path("tests/fixtures/coffee-faulty.aut"),
+    ]);
+    assert_eq!(code, 1, "{}", String::from_utf8_lossy(&report));
+    std::fs::remove_file(&out).ok();
+}
+
+#[test]
+fn every_budget_refuses_before_the_file_is_created() {
+    let model = path("tests/fixtures/coffee.aut");
+    for (flag, limit) in [
+        ("--max-tests", "3"),
+        ("--max-runs", "10"),
+        ("--max-steps", "10"),
+        ("--max-nodes", "10"),
+        ("--max-bytes", "100"),
+    ] {
+        let out = temp(&format!("refused{flag}.json"));
+        let (code, _, err) = run(&[
+            "generate",
+            &model,
+            "--method",
+            "unconditional",
+            "--n",
+            "3",
+            flag,
+            limit,
+            "--out",
+            &out,
+        ]);
+        assert_eq!(code, 2, "{flag}: {err}");
+        assert!(err.contains(&format!("({flag}); try a smaller n")), "{err}");
+        assert!(!std::path::Path::new(&out).exists(), "{flag} wrote {out}");
+        // ioco-auto lists the candidates as refused and fails only when all are.
+        let (code, _, err) = run(&["generate", &model, "--n", "3", flag, limit, "--out", &out]);
+        assert_eq!(code, 2, "{flag}: {err}");
+        assert!(err.contains("no complete suite for n = 3 fits"), "{err}");
+        assert!(!std::path::Path::new(&out).exists(), "{flag} wrote {out}");
+    }
+}
+
+#[test]
+fn a_mealy_suite_over_budget_is_refused_before_the_file_is_created() {
+    let out = temp("coffee-e12.json");
+    let (code, _, err) = run(&[
+        "generate",
+        &path("models/coffeemachine.dot"),
+        "--extra-states",
+        "12",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("(--max-tests); try a smaller --extra-states"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&out).exists());
 }
 
 #[test]
@@ -184,8 +312,23 @@ fn sizes_prints_a_table_and_json_and_stops_at_the_budget() {
     ]);
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(doc["rows"].as_array().unwrap().len(), 3);
-    assert_eq!(doc["method"], "unconditional");
+    assert_eq!(doc[0]["rows"].as_array().unwrap().len(), 3);
+    assert_eq!(doc[0]["method"], "unconditional");
+    assert!(doc[0]["rows"][2]["runs"].as_u64().unwrap() > 0);
+    // Without --method: every ioco method and ioco-auto, with the method it chose.
+    let (code, out, err) = run(&["sizes", &model, "--n", "2..3"]);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    for method in [
+        "ioco-complete",
+        "unconditional",
+        "ioco-counting",
+        "ioco-ads",
+        "ioco-auto",
+    ] {
+        assert!(text.contains(&format!("method {method}\n")), "{text}");
+    }
+    assert!(text.contains("chosen") && text.contains("runs"), "{text}");
     let (code, _, err) = run(&["sizes", &model, "--method", "unconditional", "--n", "3..1"]);
     assert_eq!(code, 2);
     assert!(err.contains("must be non-empty"), "{err}");

@@ -113,12 +113,23 @@ pub fn generate_mealy_suite(
     format: MealySuiteFormat,
     out: &str,
     progress: bool,
+    budget: &crate::suite::costs::Budget,
 ) -> crate::Result<SuiteStats> {
     use std::io::IsTerminal as _;
     let suite = MealySuite::new(spec, options).map_err(|source| crate::Error::Model {
         path: path.to_owned(),
         source,
     })?;
+    // Refuse before the output file is created.
+    suite.costs(format == MealySuiteFormat::Json).check(
+        budget,
+        &format!(
+            "{} suite for {} extra states (counted before prefix removal)",
+            options.method.name(),
+            options.extra_states
+        ),
+        "try a smaller --extra-states",
+    )?;
     let bar = if progress && io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(std::time::Duration::from_millis(200));

@@ -15,6 +15,7 @@
 //! before prefix removal), or not counted ([`Figure::Unknown`], when a cheaper figure already
 //! refused the suite). A lower or upper bound is never printed as if it were exact.
 
+use super::{SuiteHeader, SuiteWriter};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -144,10 +145,11 @@ pub struct Budget {
 
 /// Default `--max-tests`.
 pub const DEFAULT_MAX_TESTS: u128 = 1_000_000;
-/// Default `--max-runs`.
-pub const DEFAULT_MAX_RUNS: u128 = 20_000_000;
+/// Default `--max-runs`. Runs and steps cost time when the suite is executed, not memory (tests
+/// share their fragments, so a suite with 10^8 runs can be a small file), hence the high limits.
+pub const DEFAULT_MAX_RUNS: u128 = 1_000_000_000;
 /// Default `--max-steps`.
-pub const DEFAULT_MAX_STEPS: u128 = 200_000_000;
+pub const DEFAULT_MAX_STEPS: u128 = 100_000_000_000;
 /// Default `--max-nodes`: the suite JSON averages 25-40 bytes per node, so this keeps the
 /// default file near 1 GB at most, and a streaming reader holds one test at a time.
 pub const DEFAULT_MAX_NODES: u128 = 30_000_000;
@@ -224,6 +226,13 @@ impl SuiteCosts {
             self.tests, self.runs, self.steps, self.nodes, self.longest, self.bytes
         )
     }
+}
+
+/// Bytes the suite JSON writer emits around the tests: the header and the closing.
+pub fn frame_bytes(header: &SuiteHeader) -> u128 {
+    SuiteWriter::begin(Vec::new(), header)
+        .and_then(|w| w.finish())
+        .map_or(0, |v| v.len() as u128)
 }
 
 #[cfg(test)]

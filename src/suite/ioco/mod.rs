@@ -6,7 +6,9 @@
 //!   pairs the suite of their merge, recursively (Theorem 2.40);
 //! - [`IocoMethod::Unconditional`]: `U(S, n)` of Def. 2.43, `n`-bounded traces followed by an
 //!   observation (Corollary 2.44);
-//! - [`IocoMethod::Ads`]: a practical suite from the shortest state cover (see [`ads`]).
+//! - [`IocoMethod::Ads`]: a practical suite from the shortest state cover (see [`ads`]);
+//! - [`IocoMethod::Counting`]: state counting over sets of pairwise incompatible states with
+//!   distinguishing graphs, no merges and no recursion (see [`counting`]).
 //!
 //! Suites are plans ([`plan`]) from which test cases are built one at a time with the execution
 //! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Test `k` depends only on the
@@ -17,6 +19,7 @@ pub mod ads;
 pub mod auto;
 mod conjunction;
 mod costs;
+pub mod counting;
 mod distinguishing;
 mod normal;
 mod pairs;
@@ -32,6 +35,8 @@ use plan::{LabelMap, Plan, Target};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
+
+pub use counting::IncompatibleSets;
 
 pub use access::{
     count_extended_access, count_traces_shorter_than, extended_access, reachable_states,
@@ -49,6 +54,8 @@ pub enum IocoMethod {
     Ads,
     /// The cheapest complete suite among the candidates of [`auto`], counted from their plans.
     Auto,
+    /// State counting over sets of pairwise incompatible states ([`counting`]).
+    Counting(IncompatibleSets),
 }
 
 impl IocoMethod {
@@ -59,6 +66,7 @@ impl IocoMethod {
             IocoMethod::Unconditional => "unconditional",
             IocoMethod::Ads => "ioco-ads",
             IocoMethod::Auto => "ioco-auto",
+            IocoMethod::Counting(_) => "ioco-counting",
         }
     }
 }
@@ -91,7 +99,9 @@ pub enum IocoSuiteError {
     #[error(transparent)]
     Refused(#[from] CostRefusal),
     /// `ioco-auto` found no candidate within the budgets.
-    #[error("no complete suite for n = {n} fits the budgets: {reasons}; try a smaller n or raise a limit")]
+    #[error(
+        "no complete suite for n = {n} fits the budgets: {reasons}; try a smaller n or raise a limit"
+    )]
     NoCandidate {
         /// The bound.
         n: usize,
@@ -184,6 +194,7 @@ pub fn plan_suite(
     let mut plan = Plan::default();
     let mut notes: Vec<String> = Vec::new();
     let mut complete = true;
+    let mut incompatible_sets = None;
     let (root, guarantee) = match method {
         IocoMethod::Unconditional => {
             let root = unconditional::unconditional_plan(
@@ -238,6 +249,12 @@ pub fn plan_suite(
             complete = guarantee.starts_with("complete");
             (root, guarantee)
         }
+        IocoMethod::Counting(choice) => {
+            let c = counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes)?;
+            let (guarantee, field) = counting::describe(sa, n, choice, &c.family);
+            incompatible_sets = Some(field);
+            (c.root, guarantee)
+        }
         IocoMethod::Auto => return auto::choose(sa, bound, budget).map(|(suite, _)| suite),
     };
     // U(S, n) is normal by construction (one observation and one send per input per node);
@@ -255,6 +272,9 @@ pub fn plan_suite(
         "stats".into(),
         json!({"tests": u64::try_from(tests).ok(), "plan_nodes": plan.len()}),
     );
+    if let Some(field) = incompatible_sets {
+        extra.insert("incompatible_sets".into(), field);
+    }
     if !notes.is_empty() {
         extra.insert(
             "notes".into(),

@@ -66,11 +66,10 @@ pub fn size_table(
     for n in ns {
         let start = Instant::now();
         let planned = if method == IocoMethod::Auto {
-            auto::choose(sa, Bound::States(n), budget)
-                .map(|(suite, choice)| {
-                    let name = choice.candidates[choice.chosen].method.name().to_string();
-                    (suite, Some(name))
-                })
+            auto::choose(sa, Bound::States(n), budget).map(|(suite, choice)| {
+                let name = auto::candidate_name(choice.candidates[choice.chosen].method);
+                (suite, Some(name))
+            })
         } else {
             plan_suite(sa, method, Bound::States(n), budget).map(|s| (s, None))
         };

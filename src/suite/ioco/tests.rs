@@ -169,7 +169,7 @@ fn random_campaign(method: IocoMethod, specs: u64, mutants: usize, max_n: usize)
             if suites[n].is_none() {
                 suites[n] = Some(match generate(&spec, method, Bound::States(n), budget) {
                     Ok(s) => Some(suite_tests(&s)),
-                    Err(IocoSuiteError::Budget { .. }) => None,
+                    Err(IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_)) => None,
                     Err(e) => panic!("seed {seed}: {e}"),
                 });
             }

@@ -380,6 +380,71 @@ impl MealySuite {
         estimate::suite_size(&self.spec, &self.access, &self.family, self.extra)
     }
 
+    /// Upper bounds on the cost figures of the suite ([`crate::suite::costs`]), counted before
+    /// prefix and duplicate removal without generating it: every test is a send/expect chain, so
+    /// it has one run, two steps and two nodes per input. Bytes are bounded for the suite JSON
+    /// (`json`) or the words format.
+    pub fn costs(&self, json: bool) -> crate::suite::costs::SuiteCosts {
+        use crate::suite::costs::{Figure, SuiteCosts, frame_bytes};
+        let size = self.size_before_pruning();
+        let (tests, symbols) = (size.tests as u128, size.symbols as u128);
+        let saturated = size.tests == u64::MAX || size.symbols == u64::MAX;
+        let bound = |x: u128| {
+            if saturated {
+                Figure::MoreThan(u128::MAX)
+            } else {
+                Figure::AtMost(x)
+            }
+        };
+        let mut word_max = 0;
+        for s in self.spec.states() {
+            for j in 0..=self.extra + 1 {
+                for &h in self.family.suffixes(s, j, self.extra) {
+                    word_max = word_max.max(self.family.word(h).len());
+                }
+            }
+        }
+        let depth = self
+            .access
+            .bfs_order()
+            .iter()
+            .filter_map(|&s| self.access.depth(s))
+            .max()
+            .unwrap_or(0);
+        let longest = 2 * (depth + self.extra + 1 + word_max) as u128;
+        let quoted = |names: &[String]| {
+            names
+                .iter()
+                .map(|n| serde_json::to_string(n).map_or(n.len() + 2, |q| q.len()))
+                .max()
+                .unwrap_or(2) as u128
+        };
+        let (qi, qo) = (
+            quoted(self.spec.inputs.names()),
+            quoted(self.spec.outputs.names()),
+        );
+        let bytes = if json {
+            // Per input: {"send":I,"then":R,"race":{}} and {"expect":{O:R}} with commas; a
+            // reference is a node index below `longest` or "pass".
+            let reference = (longest.max(1).ilog10() as u128 + 1).max(6);
+            let per_symbol = 27 + qi + 14 + qo + 2 * reference + 2;
+            let name = (tests.max(1).ilog10() as u128 + 1).max(4) + 3;
+            let per_test = 4 + 8 + name + 19 + 2;
+            frame_bytes(&self.header()) + tests * per_test + symbols * per_symbol
+        } else {
+            // One line per test, inputs separated by spaces.
+            tests + symbols * (qi - 1)
+        };
+        SuiteCosts {
+            tests: bound(tests),
+            runs: bound(tests),
+            steps: bound(2 * symbols),
+            nodes: bound(2 * symbols),
+            longest: Figure::AtMost(longest),
+            bytes: bound(bytes),
+        }
+    }
+
     /// Exactly what the suite guarantees.
     pub fn guarantee(&self) -> String {
         let n = self.bound();
