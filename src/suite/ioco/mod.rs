@@ -112,6 +112,8 @@ pub struct IocoSuite {
     root: Target,
     header: SuiteHeader,
     tests: u128,
+    /// The plan's test index of each test, when the plan repeats tests (see [`normal`]).
+    kept: Option<Vec<u128>>,
 }
 
 /// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
@@ -208,17 +210,28 @@ pub fn generate(
         }
     };
     plan.finish();
-    let tests = plan.count(root);
-    if tests > budget.max_tests {
+    let planned = plan.count(root);
+    if planned > budget.max_tests {
         return Err(IocoSuiteError::Budget {
             what: format!(
                 "the {} suite for n = {n} has {tests} tests, which",
-                method.name()
+                method.name(),
+                tests = planned
             ),
             budget: budget.max_tests,
             advice: "try a smaller n".into(),
         });
     }
+    let labels = LabelMap::new(sa);
+    // The normal plan leaves few repeated tests (two merge suites can still produce the same
+    // test); they are found exactly and left out.
+    let kept = match method {
+        IocoMethod::Unconditional => None,
+        IocoMethod::Complete | IocoMethod::Ads => normal::first_occurrences(planned, &|k| {
+            plan.build_test(sa, &labels, root, sa.initial(), k, String::new())
+        }),
+    };
+    let tests = kept.as_ref().map_or(planned, |v| v.len() as u128);
     let mut extra = Map::new();
     extra.insert(
         "stats".into(),
@@ -239,11 +252,12 @@ pub fn generate(
     };
     Ok(IocoSuite {
         sa: sa.clone(),
-        labels: LabelMap::new(sa),
+        labels,
         plan,
         root,
         header,
         tests,
+        kept,
     })
 }
 
@@ -266,7 +280,7 @@ impl IocoSuite {
             &self.labels,
             self.root,
             self.sa.initial(),
-            k,
+            self.kept.as_ref().map_or(k, |v| v[k as usize]),
             format!("t{:0width$}", k + 1),
         )
     }
