@@ -358,8 +358,12 @@ impl Normaliser<'_> {
 /// interner exactly when they unfold to the same tree.
 #[derive(Default)]
 struct TreeInterner {
-    ids: HashMap<(bool, u32, Vec<(u32, Ref)>), u32>,
+    ids: HashMap<TreeNode, u32>,
 }
+
+/// An interned node: send (with its input) or expect, and its continuations by label
+/// (`u32::MAX` for a send's `then`).
+type TreeNode = (bool, u32, Vec<(u32, Ref)>);
 
 /// A continuation of an interned node.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
