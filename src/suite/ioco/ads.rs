@@ -31,7 +31,7 @@
 //! state is reached in the contexts of two different specification states; the guarantee names
 //! the states that break the condition.
 
-use super::conjunction::{Conjunction, canonical_form, conjunction, names};
+use super::conjunction::{Conjunction, conjunction, names, unrooted_form};
 use super::pairs::PairAnalysis;
 use super::plan::{Move, Plan, Target, traces_then_experiments};
 use super::{Budget, IocoSuiteError, access::reachable_states};
@@ -77,7 +77,11 @@ struct AdsBuilder<'a> {
     /// Labels after the access sequence (E + 1).
     k: usize,
     budget: Budget,
-    memo: HashMap<Vec<u32>, Target>,
+    /// Per automaton up to isomorphism whatever the root: the extension-and-experiments node of
+    /// every state (by its number in the unrooted form), built once and shared by all roots.
+    levels: HashMap<Vec<u32>, Vec<Target>>,
+    /// The suite per unrooted form and root number (its state cover depends on the root).
+    memo: HashMap<(Vec<u32>, u32), Target>,
     stack: Vec<Vec<u32>>,
     merge_states: usize,
     /// Merges left out because their suites would recurse without end.
@@ -100,76 +104,29 @@ impl AdsBuilder<'_> {
         a: &SuspensionAutomaton,
         members: &[Vec<StateId>],
     ) -> Result<(Target, Condition), IocoSuiteError> {
-        let key = canonical_form(a, a.initial());
-        self.stack.push(key.clone());
+        let form = unrooted_form(a);
+        let key = form.code;
         let reachable = reachable_states(a);
-        let k = self.k;
         let cover = certain_state_cover(a);
-        let mut analysis = PairAnalysis::compute(a)?;
-        let adaptive = analysis.adaptive(a, plan);
-        if adaptive.is_none() {
-            self.pairwise_fallback = true;
-        }
         let mut compatible_pairs = Vec::new();
-        let mut experiments: HashMap<StateId, Vec<Target>> = HashMap::new();
-        let mut nested: HashMap<(StateId, StateId), Option<Target>> = HashMap::new();
-        for &q in &reachable {
-            let mut de = match &adaptive {
-                Some(per_state) => per_state[q.index()].clone(),
-                None => Vec::new(),
-            };
-            for &r in reachable.iter().filter(|&&r| r != q) {
-                if !analysis.compatible(q, r) {
-                    if adaptive.is_none() {
-                        de.push(analysis.graph(plan, q, r));
-                    }
-                    continue;
+        let level_of: Vec<Target> = match self.levels.get(&key) {
+            Some(levels) => reachable
+                .iter()
+                .map(|q| levels[form.number[q.index()] as usize])
+                .collect(),
+            None => {
+                self.stack.push(key.clone());
+                let level = self.levels_of(plan, a, members, &reachable, &mut compatible_pairs)?;
+                self.stack.pop();
+                let mut levels = vec![Target::Verdict(Verdict::Pass); reachable.len()];
+                for (&q, &t) in reachable.iter().zip(&level) {
+                    levels[form.number[q.index()] as usize] = t;
                 }
-                if q < r {
-                    compatible_pairs.push((q, r));
-                }
-                if analysis.equivalent(q, r) {
-                    continue;
-                }
-                let pair = (q.min(r), q.max(r));
-                let t = match nested.get(&pair) {
-                    Some(&t) => t,
-                    None => {
-                        let mut set = members[q.index()].clone();
-                        set.extend(&members[r.index()]);
-                        let t = self.merge_suite(plan, &set)?;
-                        nested.insert(pair, t);
-                        t
-                    }
-                };
-                if let Some(t) = t {
-                    de.push(t);
-                }
+                self.levels.insert(key.clone(), levels);
+                level
             }
-            experiments.insert(q, de);
-        }
-        // Extension: every trace of up to k labels after the access sequence, then the experiments.
-        // It takes one plan node per reachable state and level: refused before it is built when
-        // that exceeds the budget.
-        let extension = k
-            .checked_add(1)
-            .and_then(|levels| levels.checked_mul(reachable.len()))
-            .and_then(|nodes| nodes.checked_add(plan.len()));
-        match extension {
-            Some(total) if total <= self.budget.max_plan_nodes => {}
-            _ => {
-                return Err(IocoSuiteError::Budget {
-                    what: format!(
-                        "ioco-ads needs {} plan nodes for traces of up to {k} labels from {} states, which",
-                        extension.map_or_else(|| "more than 2^64".to_owned(), |t| t.to_string()),
-                        reachable.len()
-                    ),
-                    budget: self.budget.max_plan_nodes as u128,
-                    advice: "try fewer extra states".into(),
-                });
-            }
-        }
-        let level = traces_then_experiments(plan, a, &reachable, k, &experiments);
+        };
+        let level: HashMap<StateId, Target> = reachable.iter().copied().zip(level_of).collect();
         // Access sequences: a chain per state; an allowed output other than the intended one is
         // `retry` (Sec. 2.7.4), a disallowed one `fail`.
         let mut roots = Vec::new();
@@ -199,8 +156,8 @@ impl AdsBuilder<'_> {
             }
         }
         let root = Target::Node(plan.push(roots));
-        self.stack.pop();
-        self.memo.insert(key, root);
+        self.memo
+            .insert((key, form.number[a.initial().index()]), root);
         if plan.len() > self.budget.max_plan_nodes {
             return Err(IocoSuiteError::Budget {
                 what: format!("ioco-ads needs {} plan nodes, which", plan.len()),
@@ -215,6 +172,90 @@ impl AdsBuilder<'_> {
                 compatible_pairs,
             },
         ))
+    }
+
+    /// The extension of up to `k` labels followed by the experiments, per reachable state of
+    /// `a` (in the order of `reachable`); collects the compatible pairs.
+    fn levels_of(
+        &mut self,
+        plan: &mut Plan,
+        a: &SuspensionAutomaton,
+        members: &[Vec<StateId>],
+        reachable: &[StateId],
+        compatible_pairs: &mut Vec<(StateId, StateId)>,
+    ) -> Result<Vec<Target>, IocoSuiteError> {
+        let k = self.k;
+        let mut analysis = PairAnalysis::compute(a)?;
+        let adaptive = analysis.adaptive(a, plan);
+        if adaptive.is_none() {
+            self.pairwise_fallback = true;
+        }
+        let mut experiments: HashMap<StateId, Vec<Target>> = HashMap::new();
+        let mut nested: HashMap<(StateId, StateId), Option<Target>> = HashMap::new();
+        for &q in reachable {
+            let mut de = match &adaptive {
+                Some(per_state) => per_state[q.index()].clone(),
+                None => Vec::new(),
+            };
+            for &r in reachable.iter().filter(|&&r| r != q) {
+                if !analysis.compatible(q, r) {
+                    if adaptive.is_none() {
+                        let g = analysis.graph(plan, q, r);
+                        if !de.contains(&g) {
+                            de.push(g);
+                        }
+                    }
+                    continue;
+                }
+                if q < r {
+                    compatible_pairs.push((q, r));
+                }
+                if analysis.equivalent(q, r) {
+                    continue;
+                }
+                let pair = (q.min(r), q.max(r));
+                let t = match nested.get(&pair) {
+                    Some(&t) => t,
+                    None => {
+                        let mut set = members[q.index()].clone();
+                        set.extend(&members[r.index()]);
+                        let t = self.merge_suite(plan, &set)?;
+                        nested.insert(pair, t);
+                        t
+                    }
+                };
+                // DE is a set: a merge suite shared by several partners is entered once.
+                if let Some(t) = t
+                    && !de.contains(&t)
+                {
+                    de.push(t);
+                }
+            }
+            experiments.insert(q, de);
+        }
+        // Extension: every trace of up to k labels after the access sequence, then the experiments.
+        // It takes one plan node per reachable state and level: refused before it is built when
+        // that exceeds the budget.
+        let extension = k
+            .checked_add(1)
+            .and_then(|levels| levels.checked_mul(reachable.len()))
+            .and_then(|nodes| nodes.checked_add(plan.len()));
+        match extension {
+            Some(total) if total <= self.budget.max_plan_nodes => {}
+            _ => {
+                return Err(IocoSuiteError::Budget {
+                    what: format!(
+                        "ioco-ads needs {} plan nodes for traces of up to {k} labels from {} states, which",
+                        extension.map_or_else(|| "more than 2^64".to_owned(), |t| t.to_string()),
+                        reachable.len()
+                    ),
+                    budget: self.budget.max_plan_nodes as u128,
+                    advice: "try fewer extra states".into(),
+                });
+            }
+        }
+        let level = traces_then_experiments(plan, a, reachable, k, &experiments);
+        Ok(reachable.iter().map(|q| level[q]).collect())
     }
 
     /// The `ioco-ads` suite of the merge of a set of specification states.
@@ -232,11 +273,12 @@ impl AdsBuilder<'_> {
             return Ok(None);
         };
         self.merge_states += sa.num_states();
-        let key = canonical_form(&sa, sa.initial());
+        let form = unrooted_form(&sa);
+        let key = (form.code, form.number[sa.initial().index()]);
         if let Some(&t) = self.memo.get(&key) {
             return Ok(Some(t));
         }
-        if self.stack.contains(&key) {
+        if self.stack.contains(&key.0) {
             let mut sorted = set.to_vec();
             sorted.sort_unstable();
             sorted.dedup();
@@ -262,6 +304,7 @@ pub(crate) fn plan(
         spec: sa,
         k,
         budget,
+        levels: HashMap::new(),
         memo: HashMap::new(),
         stack: Vec::new(),
         merge_states: 0,

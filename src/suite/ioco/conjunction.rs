@@ -156,7 +156,16 @@ pub(crate) fn names(spec: &SuspensionAutomaton, set: &[StateId]) -> String {
 /// A canonical encoding of the part of `sa` reachable from `start`: states numbered breadth-first
 /// in label order, then every state's transitions. Two rooted automata over the same alphabet are
 /// isomorphic exactly when their encodings are equal.
+#[cfg(test)]
 pub(crate) fn canonical_form(sa: &SuspensionAutomaton, start: StateId) -> Vec<u32> {
+    canonical_numbering(sa, start).0
+}
+
+/// [`canonical_form`] and the number it gives each state reachable from `start`.
+fn canonical_numbering(
+    sa: &SuspensionAutomaton,
+    start: StateId,
+) -> (Vec<u32>, HashMap<StateId, u32>) {
     let mut number: HashMap<StateId, u32> = HashMap::new();
     let mut order = vec![start];
     number.insert(start, 0);
@@ -175,7 +184,45 @@ pub(crate) fn canonical_form(sa: &SuspensionAutomaton, start: StateId) -> Vec<u3
         code.push(u32::MAX);
         k += 1;
     }
-    code
+    (code, number)
+}
+
+/// A merge up to isomorphism whatever its root: the canonical encoding of the part of `sa`
+/// reachable from its initial state, taken from the state that gives the least encoding among
+/// the states from which that whole part is reachable; and the number of each state in it.
+/// Two merges that are the same automaton rooted at different states get the same form, and
+/// their roots get the numbers of corresponding states.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct UnrootedForm {
+    /// The encoding (as [`canonical_form`] from the chosen state).
+    pub code: Vec<u32>,
+    /// Per state of `sa`, its number in the encoding (`u32::MAX` if unreachable).
+    pub number: Vec<u32>,
+}
+
+pub(crate) fn unrooted_form(sa: &SuspensionAutomaton) -> UnrootedForm {
+    let (code, number) = canonical_numbering(sa, sa.initial());
+    let size = number.len();
+    let mut best = (code, number);
+    let mut candidates: Vec<StateId> = best.1.keys().copied().collect();
+    candidates.sort_unstable();
+    for c in candidates {
+        if c == sa.initial() {
+            continue;
+        }
+        let (code, number) = canonical_numbering(sa, c);
+        if number.len() == size && code < best.0 {
+            best = (code, number);
+        }
+    }
+    let mut per_state = vec![u32::MAX; sa.num_states()];
+    for (q, k) in best.1 {
+        per_state[q.index()] = k;
+    }
+    UnrootedForm {
+        code: best.0,
+        number: per_state,
+    }
 }
 
 #[cfg(test)]
@@ -229,5 +276,36 @@ mod tests {
             canonical_form(&a.sa, a.sa.initial()),
             canonical_form(&spec, spec.initial())
         );
+    }
+
+    #[test]
+    fn unrooted_forms_ignore_the_root() {
+        // A three-state cycle rooted at each of its states: one form, and the roots get the
+        // numbers of corresponding states; a path is a different automaton.
+        // State k of the rotation by `root` is state (k + root) mod 3 of the cycle
+        // 0 -x-> 1 -y-> 2 -x-> 0 (2 also loops on a); state 0 is initial.
+        let cycle = |root: u32| {
+            let edges = [(0u32, "!x", 1u32), (1, "!y", 2), (2, "!x", 0), (2, "?a", 2)];
+            let at = |q: u32| (q + 3 - root) % 3;
+            let rotated: Vec<(u32, &str, u32)> =
+                edges.iter().map(|&(p, l, q)| (at(p), l, at(q))).collect();
+            crate::model::suspension_from_marked("c", 3, &rotated).unwrap()
+        };
+        let forms: Vec<UnrootedForm> = (0..3).map(|r| unrooted_form(&cycle(r))).collect();
+        assert_eq!(forms[0].code, forms[1].code);
+        assert_eq!(forms[0].code, forms[2].code);
+        // The root of rotation 1 is state 1 of rotation 0.
+        assert_eq!(forms[1].number[0], forms[0].number[1]);
+        assert_ne!(
+            canonical_form(&cycle(0), StateId(0)),
+            canonical_form(&cycle(1), StateId(0))
+        );
+        let path = crate::model::suspension_from_marked(
+            "p",
+            3,
+            &[(0, "!x", 1), (1, "!y", 2), (2, "!x", 2), (2, "?a", 2)],
+        )
+        .unwrap();
+        assert_ne!(unrooted_form(&path).code, forms[0].code);
     }
 }

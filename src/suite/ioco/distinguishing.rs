@@ -12,7 +12,7 @@
 //! 2.7.6), that merge is tested with its unconditional suite `U(q ∧ q', n)` instead, which is
 //! `n`-complete as well (Cor. 2.44); the suite records this in its guarantee and notes.
 
-use super::conjunction::{Conjunction, canonical_form, conjunction, names};
+use super::conjunction::{Conjunction, conjunction, names, unrooted_form};
 use super::pairs::PairAnalysis;
 use super::plan::{Plan, Target, traces_then_experiments};
 use super::unconditional::unconditional_plan;
@@ -25,8 +25,12 @@ pub(crate) struct CompleteBuilder<'a> {
     spec: &'a SuspensionAutomaton,
     n: usize,
     budget: Budget,
-    memo: HashMap<Vec<u32>, Target>,
-    fallback_memo: HashMap<Vec<u32>, Target>,
+    /// Per automaton up to isomorphism whatever the root: the suite's node for every state
+    /// (by the state's number in the unrooted form), so one merge reached at several of its
+    /// states is built once and entered at the node of each root.
+    memo: HashMap<Vec<u32>, Vec<Target>>,
+    /// `U(merge, n)` per unrooted form and root number.
+    fallback_memo: HashMap<(Vec<u32>, u32), Target>,
     stack: Vec<Vec<u32>>,
     merge_states: usize,
     /// Merges tested with `U` because their recursion does not terminate, by name.
@@ -63,10 +67,12 @@ impl<'a> CompleteBuilder<'a> {
         a: &SuspensionAutomaton,
         members: &[Vec<StateId>],
     ) -> Result<Target, IocoSuiteError> {
-        let key = canonical_form(a, a.initial());
-        if let Some(&t) = self.memo.get(&key) {
-            return Ok(t);
+        let form = unrooted_form(a);
+        let root_number = form.number[a.initial().index()] as usize;
+        if let Some(roots) = self.memo.get(&form.code) {
+            return Ok(roots[root_number]);
         }
+        let key = form.code;
         self.stack.push(key.clone());
         let mut analysis = PairAnalysis::compute(a)?;
         let reachable = reachable_states(a);
@@ -93,7 +99,10 @@ impl<'a> CompleteBuilder<'a> {
                 } else {
                     None
                 };
-                if let Some(Target::Node(id)) = t {
+                // DE(S, q) is a set: an experiment shared by several partners counts once.
+                if let Some(Target::Node(id)) = t
+                    && !de.contains(&Target::Node(id))
+                {
                     de.push(Target::Node(id));
                 }
             }
@@ -103,8 +112,12 @@ impl<'a> CompleteBuilder<'a> {
         let n = self.n;
         let level = traces_then_experiments(plan, a, &reachable, n, &experiments);
         let root = level[&a.initial()];
+        let mut roots = vec![Target::Verdict(crate::suite::Verdict::Pass); reachable.len()];
+        for &q in &reachable {
+            roots[form.number[q.index()] as usize] = level[&q];
+        }
         self.stack.pop();
-        self.memo.insert(key, root);
+        self.memo.insert(key, roots);
         if plan.len() > self.budget.max_plan_nodes {
             return Err(IocoSuiteError::Budget {
                 what: format!("T(S, {n}) needs {} plan nodes, which", plan.len()),
@@ -130,11 +143,13 @@ impl<'a> CompleteBuilder<'a> {
             return Ok(None);
         };
         self.merge_states += sa.num_states();
-        let key = canonical_form(&sa, sa.initial());
-        if let Some(&t) = self.memo.get(&key) {
-            return Ok(Some(t));
+        let form = unrooted_form(&sa);
+        let root_number = form.number[sa.initial().index()];
+        if let Some(roots) = self.memo.get(&form.code) {
+            return Ok(Some(roots[root_number as usize]));
         }
-        if self.stack.contains(&key) {
+        let key = (form.code, root_number);
+        if self.stack.contains(&key.0) {
             if let Some(&t) = self.fallback_memo.get(&key) {
                 return Ok(Some(t));
             }

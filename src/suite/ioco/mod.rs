@@ -125,6 +125,8 @@ pub struct IocoSuite {
     counted: costs::Counted,
     complete: bool,
     n: usize,
+    /// The plan's test index of each test, when the plan repeats tests (see [`normal`]).
+    kept: Option<Vec<u128>>,
 }
 
 /// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
@@ -264,9 +266,19 @@ pub fn plan_suite(
         _ => normal::normalise(&plan, sa, root, budget.max_plan_nodes)?,
     };
     plan.finish();
-    let tests = plan.count(root);
+    let planned = plan.count(root);
     let labels = LabelMap::new(sa);
     let counted = costs::count(sa, &labels, &plan, root, &budget);
+    // The normal plan leaves few repeated tests (two merge suites can still produce the same
+    // test); they are found exactly and left out.
+    let kept = match method {
+        IocoMethod::Unconditional => None,
+        _ if counted.costs.check(&budget, "", "").is_err() => None,
+        _ => normal::first_occurrences(planned, &|k| {
+            plan.build_test(sa, &labels, root, sa.initial(), k, String::new())
+        }),
+    };
+    let tests = kept.as_ref().map_or(planned, |v| v.len() as u128);
     let mut extra = Map::new();
     extra.insert(
         "stats".into(),
@@ -298,6 +310,7 @@ pub fn plan_suite(
         tests,
         complete,
         n,
+        kept,
     })
 }
 
@@ -352,7 +365,7 @@ impl IocoSuite {
             &self.labels,
             self.root,
             self.sa.initial(),
-            k,
+            self.kept.as_ref().map_or(k, |v| v[k as usize]),
             format!("t{:0width$}", k + 1),
         )
     }

@@ -46,8 +46,10 @@
 use super::IocoSuiteError;
 use super::plan::{Move, Plan, PlanId, Target};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
-use crate::suite::Verdict;
+use crate::suite::{Next, TestCase, TestNode, Verdict};
+use rayon::prelude::*;
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 
 /// A normal node: the sorted closure of old nodes, at a specification state.
@@ -248,11 +250,7 @@ impl Normaliser<'_> {
     }
 
     /// The moves of the normal node for old nodes `nodes` at state `s`.
-    fn moves(
-        &mut self,
-        nodes: &[PlanId],
-        s: Option<StateId>,
-    ) -> Result<Vec<Move>, IocoSuiteError> {
+    fn moves(&mut self, nodes: &[PlanId], s: Option<StateId>) -> Result<Vec<Move>, IocoSuiteError> {
         let old = self.old;
         let outputs: Vec<LabelId> = self
             .sa
@@ -273,11 +271,9 @@ impl Normaliser<'_> {
                     } => observes.push(
                         outputs
                             .iter()
-                            .map(|&x| {
-                                match branches.binary_search_by_key(&x, |&(l, _)| l) {
-                                    Ok(i) => branches[i].1,
-                                    Err(_) => Target::Verdict(*otherwise),
-                                }
+                            .map(|&x| match branches.binary_search_by_key(&x, |&(l, _)| l) {
+                                Ok(i) => branches[i].1,
+                                Err(_) => Target::Verdict(*otherwise),
                             })
                             .collect(),
                     ),
@@ -355,5 +351,279 @@ impl Normaliser<'_> {
             k = end;
         }
         Ok(moves)
+    }
+}
+
+/// A test case's tree up to the sharing of its nodes: two tests get the same id from one
+/// interner exactly when they unfold to the same tree.
+#[derive(Default)]
+struct TreeInterner {
+    ids: HashMap<TreeNode, u32>,
+}
+
+/// An interned node: send (with its input) or expect, and its continuations by label
+/// (`u32::MAX` for a send's `then`).
+type TreeNode = (bool, u32, Vec<(u32, Ref)>);
+
+/// A continuation of an interned node.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+enum Ref {
+    Verdict(Verdict),
+    Node(u32),
+}
+
+impl TreeInterner {
+    fn root(&mut self, test: &TestCase) -> Ref {
+        let mut at = vec![Ref::Verdict(Verdict::Pass); test.nodes.len()];
+        let refer = |at: &[Ref], n: Next| match n {
+            Next::Verdict(v) => Ref::Verdict(v),
+            Next::Node(i) => at[i as usize],
+        };
+        for k in (0..test.nodes.len()).rev() {
+            let key = match &test.nodes[k] {
+                TestNode::Send { input, then, race } => {
+                    let mut list = vec![(u32::MAX, refer(&at, *then))];
+                    list.extend(race.iter().map(|&(o, n)| (o.0, refer(&at, n))));
+                    (true, input.0, list)
+                }
+                TestNode::Expect { branches } => (
+                    false,
+                    0,
+                    branches
+                        .iter()
+                        .map(|&(o, n)| (o.0, refer(&at, n)))
+                        .collect(),
+                ),
+            };
+            let next = self.ids.len() as u32;
+            at[k] = Ref::Node(*self.ids.entry(key).or_insert(next));
+        }
+        at.first().copied().unwrap_or(Ref::Verdict(Verdict::Pass))
+    }
+}
+
+/// A hash of a test case's tree, independent of how its nodes are shared.
+fn tree_hash(test: &TestCase) -> u64 {
+    let mut at = vec![0u64; test.nodes.len()];
+    let refer = |at: &[u64], n: Next| match n {
+        Next::Verdict(v) => v as u64,
+        Next::Node(i) => at[i as usize],
+    };
+    for k in (0..test.nodes.len()).rev() {
+        let mut h = DefaultHasher::new();
+        match &test.nodes[k] {
+            TestNode::Send { input, then, race } => {
+                (1u8, input.0, refer(&at, *then)).hash(&mut h);
+                for &(o, n) in race {
+                    (o.0, refer(&at, n)).hash(&mut h);
+                }
+            }
+            TestNode::Expect { branches } => {
+                2u8.hash(&mut h);
+                for &(o, n) in branches {
+                    (o.0, refer(&at, n)).hash(&mut h);
+                }
+            }
+        }
+        at[k] = h.finish() | 8; // never a verdict's value
+    }
+    at.first().copied().unwrap_or(0)
+}
+
+/// The indices (below `count`) of the tests that differ from every earlier test, or `None` if
+/// all differ. Tests are built in parallel in fixed chunks and compared in order, by a hash of
+/// their trees and, when hashes meet, exactly; so the result depends on the tests alone.
+pub(crate) fn first_occurrences(
+    count: u128,
+    build: &(dyn Fn(u128) -> TestCase + Sync),
+) -> Option<Vec<u128>> {
+    const CHUNK: u128 = 1024;
+    let mut by_hash: HashMap<u64, Vec<u128>> = HashMap::new();
+    let mut kept: Vec<u128> = Vec::new();
+    let mut start = 0u128;
+    while start < count {
+        let end = (start + CHUNK).min(count);
+        let hashes: Vec<u64> = (start as u64..end as u64)
+            .into_par_iter()
+            .map(|k| tree_hash(&build(k as u128)))
+            .collect();
+        for (k, h) in (start..end).zip(hashes) {
+            let earlier = by_hash.entry(h).or_default();
+            let duplicate = !earlier.is_empty() && {
+                let mut interner = TreeInterner::default();
+                let this = interner.root(&build(k));
+                earlier.iter().any(|&e| interner.root(&build(e)) == this)
+            };
+            if !duplicate {
+                earlier.push(k);
+                kept.push(k);
+            }
+        }
+        start = end;
+    }
+    (kept.len() as u128 != count).then_some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::super::{Bound, Budget, IocoMethod, IocoSuiteError, distinguishing, generate};
+    use super::*;
+    use crate::model::Model;
+
+    /// Asserts that the suite's tests are pairwise distinct trees; returns how many there are.
+    fn assert_distinct(sa: &SuspensionAutomaton, method: IocoMethod, bound: Bound) -> usize {
+        let budget = Budget {
+            max_tests: 20_000,
+            ..Budget::default()
+        };
+        let suite = match generate(sa, method, bound, budget) {
+            Ok(s) => s,
+            Err(IocoSuiteError::Budget { .. }) => return 0,
+            Err(e) => panic!("{e}"),
+        };
+        let mut interner = TreeInterner::default();
+        let mut seen = HashMap::new();
+        for t in suite.tests() {
+            if let Some(first) = seen.insert(interner.root(&t), t.name.clone()) {
+                panic!(
+                    "{} {:?} of {}: {} repeats {first}",
+                    method.name(),
+                    bound,
+                    sa.name,
+                    t.name
+                );
+            }
+        }
+        seen.len()
+    }
+
+    const METHODS: [IocoMethod; 3] = [
+        IocoMethod::Complete,
+        IocoMethod::Ads,
+        IocoMethod::Unconditional,
+    ];
+
+    #[test]
+    fn suites_of_the_figures_have_no_duplicate_tests() {
+        for sa in [fig_2_1(), fig_2_8(), fig_2_9()] {
+            for method in METHODS {
+                for n in 1..=sa.num_states() + 1 {
+                    assert_distinct(&sa, method, Bound::States(n));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn suites_of_the_bundled_models_have_no_duplicate_tests() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
+        let mut checked = 0;
+        for file in [
+            "vdbos_fig2_1.aut",
+            "vdbos_fig3_1.aut",
+            "everest_s.aut",
+            "tea_machine.dot",
+            "coffeemachine.dot",
+            "vending.aut",
+            "atm_withdrawal.aut",
+        ] {
+            let path = format!("{dir}{file}");
+            let model =
+                crate::format::load_model(&path, &crate::format::LoadOptions::default()).unwrap();
+            let sa = super::super::suspension_for(&model, &path).unwrap();
+            for method in METHODS {
+                let bound = match (&model, method) {
+                    (Model::Mealy(_), _) | (_, IocoMethod::Ads) => Bound::ExtraStates(0),
+                    _ => Bound::States(2),
+                };
+                if assert_distinct(&sa, method, bound) > 0 {
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 12, "only {checked} suites within the budget");
+    }
+
+    #[test]
+    fn suites_of_random_automata_have_no_duplicate_tests() {
+        let mut nonempty = 0;
+        for seed in 0..60 {
+            let mut rng = Rng::new(seed);
+            let states = 2 + rng.below(3);
+            let (inputs, outputs) = (1 + rng.below(2), 1 + rng.below(2));
+            let sa = random_sa(&mut rng, states, inputs, outputs);
+            for method in METHODS {
+                for n in [states, states + 1] {
+                    if assert_distinct(&sa, method, Bound::States(n)) > 0 {
+                        nonempty += 1;
+                    }
+                }
+            }
+        }
+        assert!(nonempty > 200, "{nonempty}");
+    }
+
+    #[test]
+    fn repeated_trees_are_found_whatever_their_sharing() {
+        use crate::model::LabelId;
+        let expect = |branches: Vec<(u32, Next)>| TestNode::Expect {
+            branches: branches.into_iter().map(|(o, n)| (LabelId(o), n)).collect(),
+        };
+        let send = |then: Next| TestNode::Send {
+            input: LabelId(0),
+            then,
+            race: vec![(LabelId(0), Next::RETRY)],
+        };
+        // send; expect {0 -> leaf, 1 -> leaf} with the leaf shared, and with two copies.
+        let shared = vec![
+            send(Next::Node(1)),
+            expect(vec![(0, Next::Node(2)), (1, Next::Node(2))]),
+            expect(vec![(0, Next::PASS)]),
+        ];
+        let copied = vec![
+            send(Next::Node(1)),
+            expect(vec![(0, Next::Node(2)), (1, Next::Node(3))]),
+            expect(vec![(0, Next::PASS)]),
+            expect(vec![(0, Next::PASS)]),
+        ];
+        let other = vec![
+            send(Next::Node(1)),
+            expect(vec![(0, Next::Node(2)), (1, Next::Node(3))]),
+            expect(vec![(0, Next::PASS)]),
+            expect(vec![(0, Next::FAIL)]),
+        ];
+        let tests = [shared, other.clone(), copied, other];
+        let build = |k: u128| TestCase {
+            name: format!("t{k}"),
+            nodes: tests[k as usize].clone(),
+        };
+        assert_eq!(first_occurrences(4, &build), Some(vec![0, 1]));
+        assert_eq!(first_occurrences(2, &build), None);
+    }
+
+    #[test]
+    fn normal_plans_never_have_more_tests() {
+        // And usually far fewer: count the tests of T(S, n) before and after normalisation.
+        let mut fewer = 0;
+        for seed in 0..40 {
+            let mut rng = Rng::new(seed);
+            let states = 2 + rng.below(3);
+            let (inputs, outputs) = (1 + rng.below(2), 1 + rng.below(2));
+            let sa = random_sa(&mut rng, states, inputs, outputs);
+            let mut plan = Plan::default();
+            let mut builder = distinguishing::CompleteBuilder::new(&sa, states, Budget::default());
+            let root = builder.build(&mut plan).unwrap();
+            let (mut normal, normal_root) =
+                normalise(&plan, &sa, root, Budget::default().max_plan_nodes).unwrap();
+            plan.finish();
+            normal.finish();
+            let (before, after) = (plan.count(root), normal.count(normal_root));
+            assert!(after <= before, "seed {seed}: {after} > {before}");
+            if after < before {
+                fewer += 1;
+            }
+        }
+        assert!(fewer > 20, "{fewer}");
     }
 }
