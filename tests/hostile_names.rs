@@ -488,9 +488,11 @@ fn check_python(case: &Case, run: bool) {
     if !with_pytest {
         return;
     }
-    let mode = if run { "-q" } else { "--co" };
+    let mode: &[&str] = if run { &["-q"] } else { &["--co", "-q"] };
     let out = Command::new("python3")
-        .args(["-m", "pytest", mode, "-q", "-p", "no:cacheprovider"])
+        .args(["-m", "pytest"])
+        .args(mode)
+        .args(["-p", "no:cacheprovider"])
         .arg(&dir)
         .current_dir(&dir)
         .env("NCOMPLETE_SUT", case.sut())
