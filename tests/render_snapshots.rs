@@ -87,7 +87,8 @@ fn templates_can_be_overridden_from_a_directory() {
     std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "// {{ model.name }}\n").unwrap();
     let err = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap_err();
     assert!(
-        err.to_string().contains("printed without an escaping filter"),
+        err.to_string()
+            .contains("printed without an escaping filter"),
         "{err}"
     );
     std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "{% for t in tests %}").unwrap();
