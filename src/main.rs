@@ -722,7 +722,8 @@ impl CheckArgs {
                 source: option.to_owned(),
             })
         } else if let Some(f) = file {
-            let t = std::fs::read_to_string(f).map_err(|e| Error::io(f.as_str(), e))?;
+            let bytes = std::fs::read(f).map_err(|e| Error::io(f.as_str(), e))?;
+            let t = format::utf8_text(bytes, f)?;
             Some(LanguageSource::Regex {
                 text: t,
                 source: f.clone(),

@@ -347,3 +347,83 @@ fn run_refuses_a_truncated_words_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every visible file below `dir` with its contents, sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for name in visible(dir) {
+        let path = dir.join(&name);
+        if path.is_dir() {
+            for (sub, bytes) in tree(&path) {
+                out.push((format!("{name}/{sub}"), bytes));
+            }
+        } else {
+            out.push((name, std::fs::read(&path).unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn killing_generate_leaves_the_old_rendering_or_the_whole_new_one() {
+    let dir = scratch("kill-render");
+    let m = model(&dir);
+    let out = dir.join("ttcn");
+    let reference = dir.join("reference");
+    ok(&[
+        "generate",
+        &m,
+        "--method",
+        "w",
+        "--format",
+        "ttcn",
+        "--out",
+        s(&out),
+    ]);
+    let old = tree(&out);
+    let args = [
+        "generate",
+        &m,
+        "--method",
+        "w",
+        "--extra-states",
+        "3",
+        "--format",
+        "ttcn",
+    ];
+    let started = std::time::Instant::now();
+    ok(&[&args[..], &["--out", s(&reference), "--quiet"]].concat());
+    let full_time = started.elapsed();
+    let new = tree(&reference);
+    for fraction in [0.05, 0.4, 0.8, 1.1] {
+        let mut child = bin()
+            .args(args)
+            .args(["--out", s(&out), "--quiet"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(full_time.mul_f64(fraction));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let now = tree(&out);
+        assert!(
+            now == old || now == new,
+            "after a kill at {fraction} of the run: {:?}",
+            now.iter().map(|(n, b)| (n, b.len())).collect::<Vec<_>>()
+        );
+        if now == new {
+            ok(&[
+                "generate",
+                &m,
+                "--method",
+                "w",
+                "--format",
+                "ttcn",
+                "--out",
+                s(&out),
+            ]);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -22,7 +22,7 @@ fn ncomplete(args: &[&str]) -> std::process::Output {
     Command::new(BIN).args(args).output().unwrap()
 }
 
-/// Every file below `dir`, relative, with its contents, sorted.
+/// Every file below `dir` but the output marker, relative, with its contents, sorted.
 fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -31,6 +31,8 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
             let p = entry.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
+            } else if p.file_name() == Some(ncomplete::output::DIR_MARKER.as_ref()) {
+                // The marker lists what each command wrote (here, with or without suite.json).
             } else {
                 out.push((
                     p.strip_prefix(dir).unwrap().to_path_buf(),

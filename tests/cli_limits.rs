@@ -133,6 +133,13 @@ fn byte_order_marks_and_bad_bytes() {
         err.contains("bad.json:2:15: found the byte 0xFF, which is not UTF-8"),
         "{err}"
     );
+    let suite = scratch("bad.suite.json", b"{\n \"x\xff\": 1}");
+    let vending = model("vending.aut");
+    let err = fails_with_2(&["run", suite.to_str().unwrap(), "--model", &vending]);
+    assert!(
+        err.contains("bad.suite.json:2:4: found the byte 0xFF"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //! (van den Bos: SAIE). Every mutant has at most the bound's number of states.
 
 use crate::check::{IocoOptions, MissingInputs, Observable, check_ioco, check_mealy};
-use crate::format::{Format, write_model, write_suspension};
+use crate::format::{Format, suspension_as_lts, write_model};
 use crate::model::{
     LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
 };
@@ -724,7 +724,8 @@ pub fn mutable_model(model: &Model, path: &str) -> Result<MutantModel> {
 }
 
 /// Writes every mutant as a model file into `dir` (suspension automata as `.aut` with explicit
-/// `delta`, Mealy machines as DOT) and `index.json` describing them; returns the summary line.
+/// `delta`, Mealy machines as DOT, either as JSON when that format cannot carry the mutant) and
+/// `index.json` describing them; returns the summary line.
 /// `dir` is built beside its place and swapped in whole ([`crate::output::AtomicDir`]), so no
 /// mutant of an earlier run survives.
 pub fn write_mutants(
@@ -737,15 +738,19 @@ pub fn write_mutants(
     let out = crate::output::AtomicDir::create(dir)?;
     let mut entries = Vec::with_capacity(mutants.len());
     for m in mutants {
-        let (file, text) = match &m.model {
-            MutantModel::Suspension(sa) => {
-                (format!("{}.aut", m.name), write_suspension(sa, Format::Aut))
-            }
-            MutantModel::Mealy(me) => (
-                format!("{}.dot", m.name),
-                write_model(&Model::Mealy(me.clone()), Format::Dot),
-            ),
+        let (model, preferred) = match &m.model {
+            MutantModel::Suspension(sa) => (Model::Lts(suspension_as_lts(sa)), Format::Aut),
+            MutantModel::Mealy(me) => (Model::Mealy(me.clone()), Format::Dot),
         };
+        // A mutant `.aut` or DOT cannot carry (a label left on no transition, an odd name) is
+        // written as JSON, so every file reads back as the mutant its verdict is about.
+        let format = if crate::format::unrepresentable(&model, preferred).is_some() {
+            Format::Json
+        } else {
+            preferred
+        };
+        let file = format!("{}.{}", m.name, format.name());
+        let text = write_model(&model, format);
         let path = out.path().join(&file);
         crate::output::write_path(&path, text.as_bytes())
             .map_err(|e| Error::io(dir.join(&file).display().to_string(), e))?;

@@ -23,7 +23,8 @@ pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
 /// checked, so a truncated file is refused) with the Mealy machine `spec` that gives the outputs
 /// its tests expect.
 pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader, Vec<TestCase>)> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::format::utf8_text(bytes, path)?;
     if !words::is_words(&text) {
         return read_suite(&text).map_err(|source| Error::Suite {
             path: path.to_owned(),
