@@ -688,9 +688,11 @@ fn fold_charstrings(tokens: &[Token]) -> Result<Vec<Token>, String> {
             Token::Number(n) => n.parse::<u32>().ok().filter(|&v| v < 256),
             _ => None,
         };
-        if !(ident(0, "char") && punct(1, "(") && punct(3, ",") && punct(5, ","))
-            || !(punct(7, ",") && punct(9, ")"))
-        {
+        let shape = ident(0, "char")
+            && punct(1, "(")
+            && [3, 5, 7].iter().all(|&k| punct(k, ","))
+            && punct(9, ")");
+        if !shape {
             return None;
         }
         let code = (num(2)? << 24) | (num(4)? << 16) | (num(6)? << 8) | num(8)?;
