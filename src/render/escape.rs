@@ -24,7 +24,9 @@
 //!   those (Rust 2024 strict, reserved and weak keywords; Python keywords and soft keywords;
 //!   TTCN-3 keywords and predefined functions; Windows device names), at most
 //!   [`MAX_IDENTIFIER_LEN`] bytes plus a suffix, and unique: names that collide after sanitising
-//!   get `_2`, `_3`, … in order.
+//!   get `_2`, `_3`, … in order. Python names always carry a `test_` prefix (functions and
+//!   modules), so no builtin and none of the runtime's names (`Model`, `run_test`) is shadowed;
+//!   Rust and TTCN-3 use identifiers bare (`fn`, `testcase`), hence the keyword lists.
 //!
 //! "Printable" is Rust's own notion (`char::escape_debug` leaves the character as it is), so
 //! letters of every script stay readable while invisible characters are made visible.
