@@ -50,8 +50,10 @@ fn is_printable(c: char) -> bool {
     escaped.next() == Some(c) && escaped.next().is_none()
 }
 
-/// The body of a Python string literal (without quotes): exact for any text.
-fn python_string_body(s: &str, out: &mut String) {
+/// Appends `s` as the body of a double-quoted literal with C-like escapes (Python, Rust, TOML):
+/// the backslash, the quote, newline, carriage return and tab get their two-character escapes,
+/// printable characters stay, and `other` writes the escape of every other character.
+fn escape_into(s: &str, out: &mut String, other: impl Fn(char, &mut String)) {
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
@@ -60,17 +62,21 @@ fn python_string_body(s: &str, out: &mut String) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x100 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
+            c => other(c, out),
         }
     }
+}
+
+/// The body of a Python string literal (without quotes): exact for any text.
+fn python_string_body(s: &str, out: &mut String) {
+    escape_into(s, out, |c, out| {
+        let code = c as u32;
+        let _ = match code {
+            0..0x100 => write!(out, "\\x{code:02x}"),
+            0x100..0x10000 => write!(out, "\\u{code:04x}"),
+            _ => write!(out, "\\U{code:08x}"),
+        };
+    });
 }
 
 /// A Python string literal in double quotes whose value is `s`.
@@ -94,20 +100,12 @@ pub fn python_docstring(s: &str) -> String {
 pub fn rust_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\0' => out.push_str("\\0"),
-            c if is_printable(c) => out.push(c),
-            c => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-        }
-    }
+    escape_into(s, &mut out, |c, out| {
+        let _ = match c {
+            '\0' => write!(out, "\\0"),
+            c => write!(out, "\\u{{{:x}}}", c as u32),
+        };
+    });
     out.push('"');
     out
 }
@@ -116,22 +114,14 @@ pub fn rust_string(s: &str) -> String {
 pub fn toml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08X}", c as u32);
-            }
-        }
-    }
+    escape_into(s, &mut out, |c, out| {
+        let code = c as u32;
+        let _ = if code < 0x10000 {
+            write!(out, "\\u{code:04X}")
+        } else {
+            write!(out, "\\U{code:08X}")
+        };
+    });
     out.push('"');
     out
 }
