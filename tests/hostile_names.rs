@@ -6,8 +6,8 @@
 //!
 //! - the Python module must parse to the expected statements only, import, give back every name
 //!   exactly (docstring, `MODEL`, test names) and pass against `ncomplete simulate` of the model;
-//! - the Cargo package must build with `-D warnings` and pass against the same simulation, and
-//!   its `MODEL.name` must equal the model name;
+//! - the Cargo package must be rustfmt-clean, build with `-D warnings` and pass against the same
+//!   simulation, and its `MODEL.name` must equal the model name;
 //! - the TTCN-3 text (no compiler here) must tokenize: comments on one line, charstrings
 //!   well-formed and decoding to labels of the model, identifiers valid, not keywords, unique,
 //!   and the token structure equal to that of the same suite with plain names;
@@ -534,6 +534,14 @@ fn check_rust(case: &Case) {
         ),
     )
     .unwrap();
+    let fmt = Command::new("rustfmt")
+        .args(["--edition", "2021", "--check"])
+        .arg(dir.join("src/lib.rs"))
+        .arg(dir.join("tests/suite.rs"))
+        .output();
+    if let Ok(fmt) = fmt {
+        assert!(fmt.status.success(), "not rustfmt-clean:\n{}", text(&fmt));
+    }
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-rust-target");
     let out = Command::new(env!("CARGO"))
         .args(["test", "--offline", "--quiet"])
@@ -645,157 +653,25 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
 }
 
 /// TTCN-3 keywords (ETSI ES 201 873-1), checked independently of the renderer's list.
+#[rustfmt::skip]
 const TTCN_KEYWORDS: &[&str] = &[
-    "action",
-    "activate",
-    "address",
-    "alive",
-    "all",
-    "alt",
-    "altstep",
-    "and",
-    "and4b",
-    "any",
-    "anytype",
-    "bitstring",
-    "boolean",
-    "break",
-    "case",
-    "call",
-    "catch",
-    "char",
-    "charstring",
-    "check",
-    "clear",
-    "complement",
-    "component",
-    "connect",
-    "const",
-    "continue",
-    "control",
-    "create",
-    "deactivate",
-    "default",
-    "disconnect",
-    "display",
-    "do",
-    "done",
-    "else",
-    "encode",
-    "enumerated",
-    "error",
-    "except",
-    "exception",
-    "execute",
-    "extends",
-    "extension",
-    "external",
-    "fail",
-    "false",
-    "float",
-    "for",
-    "friend",
-    "from",
-    "function",
-    "getverdict",
-    "getcall",
-    "getreply",
-    "goto",
-    "group",
-    "halt",
-    "hexstring",
-    "if",
-    "ifpresent",
-    "import",
-    "in",
-    "inconc",
-    "infinity",
-    "inout",
-    "integer",
-    "interleave",
-    "kill",
-    "killed",
-    "label",
-    "language",
-    "length",
-    "log",
-    "map",
-    "match",
-    "message",
-    "mixed",
-    "mod",
-    "modifies",
-    "module",
-    "modulepar",
-    "mtc",
-    "noblock",
-    "none",
-    "not",
-    "not4b",
-    "nowait",
-    "null",
-    "objid",
-    "octetstring",
-    "of",
-    "omit",
-    "on",
-    "optional",
-    "or",
-    "or4b",
-    "out",
-    "override",
-    "param",
-    "pass",
-    "pattern",
-    "permutation",
-    "port",
-    "present",
-    "private",
-    "procedure",
-    "public",
-    "raise",
-    "read",
-    "receive",
-    "record",
-    "recursive",
-    "rem",
-    "repeat",
-    "reply",
-    "return",
-    "running",
-    "runs",
-    "select",
-    "self",
-    "send",
-    "sender",
-    "set",
-    "setverdict",
-    "signature",
-    "start",
-    "stop",
-    "subset",
-    "superset",
-    "system",
-    "template",
-    "testcase",
-    "timeout",
-    "timer",
-    "to",
-    "trigger",
-    "true",
-    "type",
-    "union",
-    "universal",
-    "unmap",
-    "value",
-    "valueof",
-    "var",
-    "variant",
-    "verdicttype",
-    "while",
-    "with",
-    "xor",
-    "xor4b",
+    "action", "activate", "address", "alive", "all", "alt", "altstep", "and", "and4b", "any",
+    "anytype", "bitstring", "boolean", "break", "case", "call", "catch", "char", "charstring",
+    "check", "clear", "complement", "component", "connect", "const", "continue", "control",
+    "create", "deactivate", "default", "disconnect", "display", "do", "done", "else", "encode",
+    "enumerated", "error", "except", "exception", "execute", "extends", "extension", "external",
+    "fail", "false", "float", "for", "friend", "from", "function", "getverdict", "getcall",
+    "getreply", "goto", "group", "halt", "hexstring", "if", "ifpresent", "import", "in", "inconc",
+    "infinity", "inout", "integer", "interleave", "kill", "killed", "label", "language", "length",
+    "log", "map", "match", "message", "mixed", "mod", "modifies", "module", "modulepar", "mtc",
+    "noblock", "none", "not", "not4b", "nowait", "null", "objid", "octetstring", "of", "omit",
+    "on", "optional", "or", "or4b", "out", "override", "param", "pass", "pattern", "permutation",
+    "port", "present", "private", "procedure", "public", "raise", "read", "receive", "record",
+    "recursive", "rem", "repeat", "reply", "return", "running", "runs", "select", "self", "send",
+    "sender", "set", "setverdict", "signature", "start", "stop", "subset", "superset", "system",
+    "template", "testcase", "timeout", "timer", "to", "trigger", "true", "type", "union",
+    "universal", "unmap", "value", "valueof", "var", "variant", "verdicttype", "while", "with",
+    "xor", "xor4b",
 ];
 
 /// The token structure with every charstring expression (literals and `char(...)` quadruples
@@ -812,9 +688,11 @@ fn fold_charstrings(tokens: &[Token]) -> Result<Vec<Token>, String> {
             Token::Number(n) => n.parse::<u32>().ok().filter(|&v| v < 256),
             _ => None,
         };
-        if !(ident(0, "char") && punct(1, "(") && punct(3, ",") && punct(5, ","))
-            || !(punct(7, ",") && punct(9, ")"))
-        {
+        let shape = ident(0, "char")
+            && punct(1, "(")
+            && [3, 5, 7].iter().all(|&k| punct(k, ","))
+            && punct(9, ")");
+        if !shape {
             return None;
         }
         let code = (num(2)? << 24) | (num(4)? << 16) | (num(6)? << 8) | num(8)?;

@@ -24,7 +24,9 @@
 //!   those (Rust 2024 strict, reserved and weak keywords; Python keywords and soft keywords;
 //!   TTCN-3 keywords and predefined functions; Windows device names), at most
 //!   [`MAX_IDENTIFIER_LEN`] bytes plus a suffix, and unique: names that collide after sanitising
-//!   get `_2`, `_3`, … in order.
+//!   get `_2`, `_3`, … in order. Python names always carry a `test_` prefix (functions and
+//!   modules), so no builtin and none of the runtime's names (`Model`, `run_test`) is shadowed;
+//!   Rust and TTCN-3 use identifiers bare (`fn`, `testcase`), hence the keyword lists.
 //!
 //! "Printable" is Rust's own notion (`char::escape_debug` leaves the character as it is), so
 //! letters of every script stay readable while invisible characters are made visible.
@@ -32,9 +34,10 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// Identifiers are cut to this many bytes before a collision suffix is added (file names and
-/// symbols stay short whatever the length of a name).
-pub const MAX_IDENTIFIER_LEN: usize = 64;
+/// Identifiers are cut to this many bytes before a collision suffix is added, so file names
+/// stay short and the generated Rust stays rustfmt-clean (a test's call in `suite_tests!` keeps
+/// its arguments within rustfmt's 60-column call width) whatever the length of a name.
+pub const MAX_IDENTIFIER_LEN: usize = 28;
 
 /// A character written as itself in every context: printable ASCII, or a non-ASCII character
 /// that Rust's `escape_debug` keeps (letters, digits, symbols; not controls, format characters,
@@ -47,8 +50,10 @@ fn is_printable(c: char) -> bool {
     escaped.next() == Some(c) && escaped.next().is_none()
 }
 
-/// The body of a Python string literal (without quotes): exact for any text.
-fn python_string_body(s: &str, out: &mut String) {
+/// Appends `s` as the body of a double-quoted literal with C-like escapes (Python, Rust, TOML):
+/// the backslash, the quote, newline, carriage return and tab get their two-character escapes,
+/// printable characters stay, and `other` writes the escape of every other character.
+fn escape_into(s: &str, out: &mut String, other: impl Fn(char, &mut String)) {
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
@@ -57,17 +62,21 @@ fn python_string_body(s: &str, out: &mut String) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x100 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
+            c => other(c, out),
         }
     }
+}
+
+/// The body of a Python string literal (without quotes): exact for any text.
+fn python_string_body(s: &str, out: &mut String) {
+    escape_into(s, out, |c, out| {
+        let code = c as u32;
+        let _ = match code {
+            0..0x100 => write!(out, "\\x{code:02x}"),
+            0x100..0x10000 => write!(out, "\\u{code:04x}"),
+            _ => write!(out, "\\U{code:08x}"),
+        };
+    });
 }
 
 /// A Python string literal in double quotes whose value is `s`.
@@ -91,20 +100,12 @@ pub fn python_docstring(s: &str) -> String {
 pub fn rust_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\0' => out.push_str("\\0"),
-            c if is_printable(c) => out.push(c),
-            c => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-        }
-    }
+    escape_into(s, &mut out, |c, out| {
+        let _ = match c {
+            '\0' => write!(out, "\\0"),
+            c => write!(out, "\\u{{{:x}}}", c as u32),
+        };
+    });
     out.push('"');
     out
 }
@@ -113,22 +114,14 @@ pub fn rust_string(s: &str) -> String {
 pub fn toml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08X}", c as u32);
-            }
-        }
-    }
+    escape_into(s, &mut out, |c, out| {
+        let code = c as u32;
+        let _ = if code < 0x10000 {
+            write!(out, "\\u{code:04X}")
+        } else {
+            write!(out, "\\U{code:08X}")
+        };
+    });
     out.push('"');
     out
 }
@@ -223,70 +216,18 @@ pub fn rust_doc(s: &str) -> String {
 
 /// Rust 2024 keywords: strict, reserved and weak (lowercase; identifiers are lowercase, so
 /// `Self` cannot occur), and names a `#[test] fn` of a generated package must not take.
+#[rustfmt::skip]
 const RUST_RESERVED: &[&str] = &[
-    "as",
-    "async",
-    "await",
-    "break",
-    "const",
-    "continue",
-    "crate",
-    "dyn",
-    "else",
-    "enum",
-    "extern",
-    "false",
-    "fn",
-    "for",
-    "if",
-    "impl",
-    "in",
-    "let",
-    "loop",
-    "match",
-    "mod",
-    "move",
-    "mut",
-    "pub",
-    "ref",
-    "return",
-    "self",
-    "static",
-    "struct",
-    "super",
-    "trait",
-    "true",
-    "type",
-    "unsafe",
-    "use",
-    "where",
-    "while",
-    "abstract",
-    "become",
-    "box",
-    "do",
-    "final",
-    "gen",
-    "macro",
-    "override",
-    "priv",
-    "try",
-    "typeof",
-    "unsized",
-    "virtual",
-    "yield",
-    "macro_rules",
-    "raw",
-    "safe",
-    "union",
-    "alloc",
-    "core",
-    "main",
-    "std",
-    "test",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield", "macro_rules", "raw", "safe", "union",
+    "alloc", "core", "main", "std", "test",
 ];
 
 /// Python keywords and soft keywords, lowercased (`None`, `True`, `False` included).
+#[rustfmt::skip]
 const PYTHON_RESERVED: &[&str] = &[
     "and", "as", "assert", "async", "await", "break", "case", "class", "continue", "def", "del",
     "elif", "else", "except", "false", "finally", "for", "from", "global", "if", "import", "in",
@@ -295,214 +236,36 @@ const PYTHON_RESERVED: &[&str] = &[
 ];
 
 /// TTCN-3 keywords and predefined functions.
+#[rustfmt::skip]
 const TTCN_RESERVED: &[&str] = &[
-    "action",
-    "activate",
-    "address",
-    "alive",
-    "all",
-    "alt",
-    "altstep",
-    "and",
-    "and4b",
-    "any",
-    "anytype",
-    "bitstring",
-    "boolean",
-    "break",
-    "call",
-    "case",
-    "catch",
-    "char",
-    "charstring",
-    "check",
-    "clear",
-    "complement",
-    "component",
-    "connect",
-    "const",
-    "continue",
-    "control",
-    "create",
-    "deactivate",
-    "default",
-    "disconnect",
-    "display",
-    "do",
-    "done",
-    "else",
-    "encode",
-    "enumerated",
-    "error",
-    "except",
-    "exception",
-    "execute",
-    "extends",
-    "extension",
-    "external",
-    "fail",
-    "false",
-    "float",
-    "for",
-    "friend",
-    "from",
-    "function",
-    "getcall",
-    "getreply",
-    "getverdict",
-    "goto",
-    "group",
-    "halt",
-    "hexstring",
-    "if",
-    "ifpresent",
-    "import",
-    "in",
-    "inconc",
-    "infinity",
-    "inout",
-    "integer",
-    "interleave",
-    "kill",
-    "killed",
-    "label",
-    "language",
-    "length",
-    "log",
-    "map",
-    "match",
-    "message",
-    "mixed",
-    "mod",
-    "modifies",
-    "module",
-    "modulepar",
-    "mtc",
-    "noblock",
-    "none",
-    "not",
-    "not4b",
-    "nowait",
-    "null",
-    "objid",
-    "octetstring",
-    "of",
-    "omit",
-    "on",
-    "optional",
-    "or",
-    "or4b",
-    "out",
-    "override",
-    "param",
-    "pass",
-    "pattern",
-    "permutation",
-    "port",
-    "present",
-    "private",
-    "procedure",
-    "public",
-    "raise",
-    "read",
-    "receive",
-    "record",
-    "recursive",
-    "rem",
-    "repeat",
-    "reply",
-    "return",
-    "running",
-    "runs",
-    "select",
-    "self",
-    "send",
-    "sender",
-    "set",
-    "setverdict",
-    "signature",
-    "start",
-    "stop",
-    "subset",
-    "superset",
-    "system",
-    "template",
-    "testcase",
-    "timeout",
-    "timer",
-    "to",
-    "trigger",
-    "true",
-    "type",
-    "union",
-    "universal",
-    "unmap",
-    "value",
-    "valueof",
-    "var",
-    "variant",
-    "verdicttype",
-    "while",
-    "with",
-    "xor",
-    "xor4b",
-    "any2unistr",
-    "bit2hex",
-    "bit2int",
-    "bit2oct",
-    "bit2str",
-    "char2int",
-    "char2oct",
-    "decvalue",
-    "decvalue_o",
-    "decvalue_unichar",
-    "encvalue",
-    "encvalue_o",
-    "encvalue_unichar",
-    "enum2int",
-    "float2int",
-    "get_stringencoding",
-    "hex2bit",
-    "hex2int",
-    "hex2oct",
-    "hex2str",
-    "hostid",
-    "int2bit",
-    "int2char",
-    "int2enum",
-    "int2float",
-    "int2hex",
-    "int2oct",
-    "int2str",
-    "int2unichar",
-    "isbound",
-    "ischosen",
-    "ispresent",
-    "istemplatekind",
-    "isvalue",
-    "lengthof",
-    "oct2bit",
-    "oct2char",
-    "oct2hex",
-    "oct2int",
-    "oct2str",
-    "oct2unichar",
-    "regexp",
-    "remove_bom",
-    "replace",
-    "rnd",
-    "sizeof",
-    "str2float",
-    "str2hex",
-    "str2int",
-    "str2oct",
-    "substr",
-    "testcasename",
-    "unichar2int",
-    "unichar2oct",
+    "action", "activate", "address", "alive", "all", "alt", "altstep", "and", "and4b", "any",
+    "anytype", "bitstring", "boolean", "break", "call", "case", "catch", "char", "charstring",
+    "check", "clear", "complement", "component", "connect", "const", "continue", "control",
+    "create", "deactivate", "default", "disconnect", "display", "do", "done", "else", "encode",
+    "enumerated", "error", "except", "exception", "execute", "extends", "extension", "external",
+    "fail", "false", "float", "for", "friend", "from", "function", "getcall", "getreply",
+    "getverdict", "goto", "group", "halt", "hexstring", "if", "ifpresent", "import", "in",
+    "inconc", "infinity", "inout", "integer", "interleave", "kill", "killed", "label", "language",
+    "length", "log", "map", "match", "message", "mixed", "mod", "modifies", "module", "modulepar",
+    "mtc", "noblock", "none", "not", "not4b", "nowait", "null", "objid", "octetstring", "of",
+    "omit", "on", "optional", "or", "or4b", "out", "override", "param", "pass", "pattern",
+    "permutation", "port", "present", "private", "procedure", "public", "raise", "read", "receive",
+    "record", "recursive", "rem", "repeat", "reply", "return", "running", "runs", "select", "self",
+    "send", "sender", "set", "setverdict", "signature", "start", "stop", "subset", "superset",
+    "system", "template", "testcase", "timeout", "timer", "to", "trigger", "true", "type", "union",
+    "universal", "unmap", "value", "valueof", "var", "variant", "verdicttype", "while", "with",
+    "xor", "xor4b", "any2unistr", "bit2hex", "bit2int", "bit2oct", "bit2str", "char2int",
+    "char2oct", "decvalue", "decvalue_o", "decvalue_unichar", "encvalue", "encvalue_o",
+    "encvalue_unichar", "enum2int", "float2int", "get_stringencoding", "hex2bit", "hex2int",
+    "hex2oct", "hex2str", "hostid", "int2bit", "int2char", "int2enum", "int2float", "int2hex",
+    "int2oct", "int2str", "int2unichar", "isbound", "ischosen", "ispresent", "istemplatekind",
+    "isvalue", "lengthof", "oct2bit", "oct2char", "oct2hex", "oct2int", "oct2str", "oct2unichar",
+    "regexp", "remove_bom", "replace", "rnd", "sizeof", "str2float", "str2hex", "str2int",
+    "str2oct", "substr", "testcasename", "unichar2int", "unichar2oct",
 ];
 
 /// Windows device names, which cannot be file names (identifiers name files).
+#[rustfmt::skip]
 const FILE_RESERVED: &[&str] = &[
     "aux", "con", "nul", "prn", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
     "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
@@ -520,9 +283,10 @@ pub fn is_reserved(id: &str) -> bool {
             .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// `name` made into a lowercase identifier valid in Python, Rust and TTCN-3: ASCII letters and
-/// digits, runs of other characters as one underscore, `m_` in front when it would be empty or
-/// start with a digit, cut to [`MAX_IDENTIFIER_LEN`] bytes. It may still be reserved; see
+/// `name` made into a lowercase identifier valid in Python, Rust and TTCN-3 and snake case
+/// for Rust's lints: ASCII letters and digits, runs of other characters as one underscore
+/// between them (never leading, trailing or doubled), `m` when nothing is left, `m_` in front of
+/// a leading digit, cut to [`MAX_IDENTIFIER_LEN`] bytes. It may still be reserved; see
 /// [`unique_identifiers`].
 pub fn identifier(name: &str) -> String {
     let mut id = String::new();
@@ -539,15 +303,16 @@ pub fn identifier(name: &str) -> String {
     while id.ends_with('_') {
         id.pop();
     }
-    if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
+    if id.is_empty() {
+        id.push('m');
+    } else if id.starts_with(|c: char| c.is_ascii_digit()) {
         id.insert_str(0, "m_");
     }
     id
 }
 
 /// Identifiers of `names`, in order: [`identifier`], then `reserved_suffix` appended to a
-/// reserved word, then `_2`, `_3`, … (`2`, `3`, … after a trailing underscore) appended to an
-/// identifier taken by an earlier name. The result is a pure function of the list.
+/// reserved word, then `_2`, `_3`, … appended to an identifier taken by an earlier name. The result is a pure function of the list.
 pub fn unique_identifiers<'a>(
     names: impl IntoIterator<Item = &'a str>,
     reserved_suffix: &str,
@@ -560,11 +325,10 @@ pub fn unique_identifiers<'a>(
             if is_reserved(&base) {
                 base.push_str(reserved_suffix);
             }
-            let separator = if base.ends_with('_') { "" } else { "_" };
             let mut id = base.clone();
             let mut k = 2u64;
             while used.contains(&id) || is_reserved(&id) {
-                id = format!("{base}{separator}{k}");
+                id = format!("{base}_{k}");
                 k += 1;
             }
             used.insert(id.clone());
@@ -581,7 +345,8 @@ mod tests {
     fn identifiers_are_valid_and_unique() {
         assert_eq!(identifier("TCP client-2"), "tcp_client_2");
         assert_eq!(identifier("42"), "m_42");
-        assert_eq!(identifier("--"), "m_");
+        assert_eq!(identifier("--"), "m");
+        assert_eq!(identifier("_a__b_"), "a_b");
         assert_eq!(identifier("Kaffee \u{e9}\u{301}x"), "kaffee_x");
         assert_eq!(identifier(&"a".repeat(1000)).len(), MAX_IDENTIFIER_LEN);
         assert_eq!(
@@ -601,7 +366,7 @@ mod tests {
         );
         assert_eq!(
             unique_identifiers(["\"", "'", "2", "-"], "_t"),
-            ["m_", "m_2", "m_2_2", "m_3"]
+            ["m", "m_2", "m_2_2", "m_3"]
         );
         // A name that is itself a collision suffix of another keeps the ids apart.
         assert_eq!(
