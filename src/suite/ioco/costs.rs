@@ -8,7 +8,7 @@
 
 use super::plan::{LabelMap, Plan, PlanCosts, Target, WalkedTest, quoted_name_lengths};
 use crate::model::SuspensionAutomaton;
-use crate::suite::SuiteHeader;
+use crate::suite::{Next, SuiteHeader, SuiteWriter, TestCase};
 use crate::suite::costs::{Budget, Figure, SuiteCosts, frame_bytes};
 use rayon::prelude::*;
 
@@ -119,6 +119,70 @@ pub(crate) fn count(
     }
 }
 
+/// Measures the figures of built tests exactly (for suites whose plan repeats tests that are
+/// left out, see [`super::normal::first_occurrences`]): runs and steps over the paths of each
+/// test, and bytes by writing the JSON file into a counter.
+pub(crate) fn measure(tests: impl Iterator<Item = TestCase>, header: &SuiteHeader) -> Counted {
+    let (mut count, mut runs, mut steps, mut nodes, mut longest, mut largest) =
+        (0u128, 0u128, 0u128, 0u128, 0u128, 0u64);
+    let mut writer = SuiteWriter::begin(ByteCounter(0), header).ok();
+    for t in tests {
+        let (p, s) = paths_and_steps(&t);
+        count += 1;
+        runs += p;
+        steps += s;
+        nodes += t.nodes.len() as u128;
+        longest = longest.max(t.depth() as u128);
+        largest = largest.max(t.nodes.len() as u64);
+        writer = writer.and_then(|mut w| w.write_test(&t).ok().map(|_| w));
+    }
+    let bytes = writer.and_then(|w| w.finish().ok()).map(|c| c.0);
+    let frame = frame_bytes(header);
+    Counted {
+        costs: SuiteCosts {
+            tests: Figure::Exact(count),
+            runs: Figure::Exact(runs),
+            steps: Figure::Exact(steps),
+            nodes: Figure::Exact(nodes),
+            longest: Figure::Exact(longest),
+            bytes: bytes.map_or(Figure::Unknown, Figure::Exact),
+        },
+        test_bytes: bytes.map(|b| b.saturating_sub(frame)),
+        largest_test: largest,
+    }
+}
+
+/// A sink that only counts the bytes written to it.
+struct ByteCounter(u128);
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u128;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs (root-to-verdict paths) and steps (labels on them) of a built test.
+pub(crate) fn paths_and_steps(t: &TestCase) -> (u128, u128) {
+    let mut paths = vec![0u128; t.nodes.len()];
+    let mut steps = vec![0u128; t.nodes.len()];
+    for k in (0..t.nodes.len()).rev() {
+        for n in t.nodes[k].successors() {
+            let (p, s) = match n {
+                Next::Node(j) => (paths[j as usize], steps[j as usize]),
+                Next::Verdict(_) => (1, 0),
+            };
+            paths[k] += p;
+            steps[k] += s + p;
+        }
+    }
+    (paths[0], steps[0])
+}
+
 impl Counted {
     /// The figures with the file's header and closing added to the bytes.
     pub(crate) fn with_header(mut self, header: &SuiteHeader) -> Counted {
@@ -132,28 +196,12 @@ impl Counted {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::{Rng, fig_2_1, fig_2_8, fig_2_9, random_sa};
+    use super::paths_and_steps;
     use super::super::{Bound, Budget, IocoMethod, plan_suite};
     use crate::identify::random::random_suspension;
     use crate::model::SuspensionAutomaton;
     use crate::suite::costs::Figure;
-    use crate::suite::{Next, TestCase, suite_to_string};
-
-    /// Runs (root-to-verdict paths) and steps (labels on them) of a built test.
-    fn paths_and_steps(t: &TestCase) -> (u128, u128) {
-        let mut paths = vec![0u128; t.nodes.len()];
-        let mut steps = vec![0u128; t.nodes.len()];
-        for k in (0..t.nodes.len()).rev() {
-            for n in t.nodes[k].successors() {
-                let (p, s) = match n {
-                    Next::Node(j) => (paths[j as usize], steps[j as usize]),
-                    Next::Verdict(_) => (1, 0),
-                };
-                paths[k] += p;
-                steps[k] += s + p;
-            }
-        }
-        (paths[0], steps[0])
-    }
+    use crate::suite::{TestCase, suite_to_string};
 
     /// Compares every counted figure with the one measured on the built suite; returns whether
     /// the suite was small enough to compare.

@@ -300,7 +300,7 @@ pub fn plan_suite(
         guarantee,
         extra,
     };
-    Ok(IocoSuite {
+    let mut suite = IocoSuite {
         sa: sa.clone(),
         labels,
         plan,
@@ -311,7 +311,13 @@ pub fn plan_suite(
         complete,
         n,
         kept,
-    })
+    };
+    if suite.kept.is_some() {
+        // The plan's figures count the repeated tests too: they bounded the work of finding
+        // them; the suite's figures are those of the tests it keeps.
+        suite.counted = costs::measure(suite.tests(), &suite.header);
+    }
+    Ok(suite)
 }
 
 impl IocoSuite {

@@ -479,7 +479,7 @@ mod tests {
         };
         let suite = match generate(sa, method, bound, budget) {
             Ok(s) => s,
-            Err(IocoSuiteError::Budget { .. }) => return 0,
+            Err(IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_)) => return 0,
             Err(e) => panic!("{e}"),
         };
         let mut interner = TreeInterner::default();
