@@ -621,7 +621,7 @@ mod tests {
         let mut checked = [0usize; 3];
         let mut faulty = [0usize; 3];
         let mut with_compatible = 0;
-        for seed in 0..150u64 {
+        for seed in 0..220u64 {
             let mut rng = Rng::new(7000 + seed);
             let states = 2 + rng.below(4);
             let inputs = 1 + rng.below(2);
@@ -644,12 +644,19 @@ mod tests {
                     let faults = rng.below(3);
                     let imp = mutant(&mut rng, &spec, faults);
                     let n = specified_states(&imp, &spec);
-                    if n > 4 {
+                    if n > 3 {
                         continue;
                     }
-                    let suite = suites
-                        .entry(n)
-                        .or_insert_with(|| tests_of(&spec, IocoMethod::Counting(choice), n));
+                    let suite = suites.entry(n).or_insert_with(|| {
+                        let budget = Budget {
+                            max_tests: 3000,
+                            ..Budget::default()
+                        };
+                        let method = IocoMethod::Counting(choice);
+                        generate(&spec, method, Bound::States(n), budget)
+                            .ok()
+                            .map(|s| s.tests().collect())
+                    });
                     let Some(tests) = suite else { continue };
                     let conforms = ioco(&imp, &spec);
                     let fails = suite_can_fail(tests.iter(), &model, &imp);
@@ -792,5 +799,102 @@ mod tests {
         }
         assert_eq!("largest".parse(), Ok(IncompatibleSets::Largest));
         assert!("all".parse::<IncompatibleSets>().is_err());
+    }
+
+    /// Every input-enabled suspension automaton with `states` states over `spec`'s alphabet
+    /// (each state: a target per input, and per output none or a target, some output present).
+    fn all_implementations(spec: &SuspensionAutomaton, states: usize) -> Vec<SuspensionAutomaton> {
+        let a = &spec.alphabet;
+        let inputs: Vec<usize> = a.inputs().map(|l| l.index()).collect();
+        let outputs: Vec<usize> = a.outputs().map(|l| l.index()).collect();
+        let mut rows: Vec<Vec<Option<u32>>> = Vec::new();
+        let per_state = states.pow(inputs.len() as u32) * (states + 1).pow(outputs.len() as u32);
+        for mut code in 0..per_state {
+            let mut row = vec![None; a.len()];
+            for &l in &inputs {
+                row[l] = Some((code % states) as u32);
+                code /= states;
+            }
+            for &l in &outputs {
+                row[l] = (code % (states + 1)).checked_sub(1).map(|t| t as u32);
+                code /= states + 1;
+            }
+            if outputs.iter().any(|&l| row[l].is_some()) {
+                rows.push(row);
+            }
+        }
+        let mut out = Vec::new();
+        let mut pick = vec![0usize; states];
+        loop {
+            let table = Table {
+                alphabet: a.clone(),
+                edges: pick.iter().map(|&k| rows[k].clone()).collect(),
+            };
+            out.push(table.build("imp"));
+            let Some(k) = (0..states).find(|&k| pick[k] + 1 < rows.len()) else {
+                return out;
+            };
+            pick[k] += 1;
+            pick[..k].fill(0);
+        }
+    }
+
+    /// Exhaustive evidence: on specifications with three or four states, some compatible and
+    /// some incompatible pairs, the suites for n = 2 fail every non-conforming implementation
+    /// with two states (all 2,704 of them with one input and two outputs, 10,816 with two inputs)
+    /// and no conforming one, while the suites for n = 1 miss some on most specifications (so the
+    /// check tells the bounds apart).
+    #[test]
+    fn every_two_state_implementation_is_judged_exactly() {
+        for (inputs, wanted, implementations) in [(1, 30, 52 * 52), (2, 8, 104 * 104)] {
+            let mut specs = 0;
+            let mut n1_misses = 0;
+            let mut faulty = 0;
+            let mut judged = 0;
+            for seed in 0..400u64 {
+                if specs == wanted {
+                    break;
+                }
+                let mut rng = Rng::new(9000 + seed);
+                let states = 3 + rng.below(2);
+                let spec = random_sa(&mut rng, states, inputs, 2);
+                let pairs = PairAnalysis::compute(&spec).unwrap();
+                let reach = reachable_states(&spec);
+                let family =
+                    incompatible_family(&reach, &pairs, IncompatibleSets::Maximal).unwrap();
+                if all_pairs_incompatible(&spec) || family.is_empty() {
+                    continue;
+                }
+                specs += 1;
+                let model = suite_model(&spec);
+                let imps = all_implementations(&spec, 2);
+                assert_eq!(imps.len(), implementations);
+                let mut missed = false;
+                for choice in [IncompatibleSets::Maximal, IncompatibleSets::Largest] {
+                    let method = IocoMethod::Counting(choice);
+                    let two = tests_of(&spec, method, 2).unwrap();
+                    let one = tests_of(&spec, method, 1).unwrap();
+                    for imp in &imps {
+                        let conforms = ioco(imp, &spec);
+                        let fails = suite_can_fail(&two, &model, imp);
+                        assert_eq!(
+                            fails, !conforms,
+                            "seed {seed} {choice:?}: {imp:?}\n{spec:?}"
+                        );
+                        judged += 1;
+                        faulty += usize::from(!conforms);
+                        missed |= !conforms && !suite_can_fail(&one, &model, imp);
+                    }
+                }
+                n1_misses += usize::from(missed);
+            }
+            assert_eq!(specs, wanted);
+            assert!(n1_misses * 3 >= specs * 2, "{n1_misses} of {specs}");
+            // Conforming implementations are judged too.
+            assert!(
+                faulty > judged / 2 && faulty < judged,
+                "{faulty} of {judged}"
+            );
+        }
     }
 }
