@@ -294,11 +294,6 @@ fn build(
     max_plan_nodes: usize,
     graphs_at_cuts: bool,
 ) -> Result<CountingPlan, IocoSuiteError> {
-    let bound = u8::try_from(n).map_err(|_| IocoSuiteError::Budget {
-        what: format!("n = {n} for the ioco-counting suite"),
-        budget: u8::MAX as u128,
-        advice: "try a smaller n".into(),
-    })?;
     let reachable = reachable_states(sa);
     let mut analysis = PairAnalysis::compute(sa)?;
     let family = incompatible_family(&reachable, &analysis, choice)?;
@@ -331,84 +326,131 @@ fn build(
             }
         }
     }
-    let mut cut: Vec<Option<Target>> = vec![None; sa.num_states()];
-    let mut cut_node = |plan: &mut Plan, t: StateId| -> Target {
-        *cut[t.index()].get_or_insert_with(|| {
-            if graphs[t.index()].is_empty() || !graphs_at_cuts {
-                Target::Verdict(Verdict::Pass)
-            } else {
-                Target::Node(plan.push(graphs[t.index()].iter().map(|&g| Move::Enter(g)).collect()))
-            }
-        })
+    let traces = BoundedTraces {
+        constraints_of: &constraints_of,
+        constraints,
+        graphs: &graphs,
+        graphs_at_cuts,
+        max_plan_nodes,
+        suite: "ioco-counting suite",
+        advice: "try a smaller n, or --incompatible-sets maximal (more sets end the traces sooner)",
     };
-    let mut memo: HashMap<(StateId, Vec<u8>), PlanId> = HashMap::new();
-    let mut work: Vec<(PlanId, StateId, Vec<u8>)> = Vec::new();
-    let start = sa.initial();
-    let mut sums0 = vec![0u8; constraints];
-    for &k in &constraints_of[start.index()] {
-        sums0[k] = 1;
-    }
-    let root = plan.reserve();
-    memo.insert((start, sums0.clone()), root);
-    work.push((root, start, sums0));
-    while let Some((id, q, sums)) = work.pop() {
-        let mut branches = Vec::new();
-        let mut moves = Vec::new();
-        for &(l, t) in sa.enabled(q) {
-            let mut next = sums.clone();
-            let mut bounded = true;
-            for &k in &constraints_of[t.index()] {
-                if next[k] >= bound {
-                    bounded = false;
-                    break;
-                }
-                next[k] += 1;
-            }
-            let target = if !bounded {
-                cut_node(plan, t)
-            } else if let Some(&c) = memo.get(&(t, next.clone())) {
-                Target::Node(c)
-            } else {
-                if memo.len() >= max_plan_nodes {
-                    return Err(IocoSuiteError::Budget {
-                        what: format!(
-                            "the ioco-counting suite for n = {n} needs more plan nodes than that, \
-                             which"
-                        ),
-                        budget: max_plan_nodes as u128,
-                        advice: "try a smaller n, or --incompatible-sets maximal (more sets end \
-                                 the traces sooner)"
-                            .into(),
-                    });
-                }
-                let c = plan.reserve();
-                memo.insert((t, next.clone()), c);
-                work.push((c, t, next));
-                Target::Node(c)
-            };
-            if sa.alphabet.is_output(l) {
-                branches.push((l, target));
-            } else if matches!(target, Target::Node(_)) {
-                moves.push(Move::Send {
-                    input: l,
-                    then: target,
-                });
-            }
-        }
-        moves.insert(
-            0,
-            Move::Observe {
-                branches,
-                otherwise: Verdict::Pass,
-            },
-        );
-        moves.extend(graphs[q.index()].iter().map(|&g| Move::Enter(g)));
-        plan.set(id, moves);
-    }
     Ok(CountingPlan {
-        root: Target::Node(root),
+        root: traces.plan(plan, sa, sa.initial(), n)?,
         family,
     })
+}
+
+/// Traces bounded by visit sums per constraint (a set of states), each followed by the
+/// observation of an output and by the graphs of the state it reaches; the traces one label past
+/// the bound get only the graphs. The common core of `ioco-counting` and `U(S, n)` (one
+/// singleton constraint per state, no graphs).
+pub(crate) struct BoundedTraces<'a> {
+    /// Per state, the constraints it counts towards.
+    pub(crate) constraints_of: &'a [Vec<usize>],
+    /// Number of constraints.
+    pub(crate) constraints: usize,
+    /// Per state, the experiments entered after a trace reaching it.
+    pub(crate) graphs: &'a [Vec<PlanId>],
+    /// Whether the traces one label past the bound run their graphs.
+    pub(crate) graphs_at_cuts: bool,
+    /// Most plan nodes for the traces.
+    pub(crate) max_plan_nodes: usize,
+    /// The suite's name in budget errors.
+    pub(crate) suite: &'a str,
+    /// What to do when the plan-node budget is exceeded.
+    pub(crate) advice: &'a str,
+}
+
+impl BoundedTraces<'_> {
+    /// Adds the plan of the traces of `a` from `start` bounded by `n` to `plan`.
+    pub(crate) fn plan(
+        &self,
+        plan: &mut Plan,
+        a: &SuspensionAutomaton,
+        start: StateId,
+        n: usize,
+    ) -> Result<Target, IocoSuiteError> {
+        let suite = self.suite;
+        let bound = u8::try_from(n).map_err(|_| IocoSuiteError::Budget {
+            what: format!("n = {n} for the {suite}"),
+            budget: u8::MAX as u128,
+            advice: "try a smaller n".into(),
+        })?;
+        let (constraints_of, graphs) = (self.constraints_of, self.graphs);
+        let mut cut: Vec<Option<Target>> = vec![None; a.num_states()];
+        let mut cut_node = |plan: &mut Plan, t: StateId| -> Target {
+            *cut[t.index()].get_or_insert_with(|| {
+                if graphs[t.index()].is_empty() || !self.graphs_at_cuts {
+                    Target::Verdict(Verdict::Pass)
+                } else {
+                    let enter = graphs[t.index()].iter().map(|&g| Move::Enter(g));
+                    Target::Node(plan.push(enter.collect()))
+                }
+            })
+        };
+        let mut memo: HashMap<(StateId, Vec<u8>), PlanId> = HashMap::new();
+        let mut work: Vec<(PlanId, StateId, Vec<u8>)> = Vec::new();
+        let mut sums0 = vec![0u8; self.constraints];
+        for &k in &constraints_of[start.index()] {
+            sums0[k] = 1;
+        }
+        let root = plan.reserve();
+        memo.insert((start, sums0.clone()), root);
+        work.push((root, start, sums0));
+        while let Some((id, q, sums)) = work.pop() {
+            let mut branches = Vec::new();
+            let mut moves = Vec::new();
+            for &(l, t) in a.enabled(q) {
+                let mut next = sums.clone();
+                let mut bounded = true;
+                for &k in &constraints_of[t.index()] {
+                    if next[k] >= bound {
+                        bounded = false;
+                        break;
+                    }
+                    next[k] += 1;
+                }
+                let target = if !bounded {
+                    cut_node(plan, t)
+                } else if let Some(&c) = memo.get(&(t, next.clone())) {
+                    Target::Node(c)
+                } else {
+                    if memo.len() >= self.max_plan_nodes {
+                        return Err(IocoSuiteError::Budget {
+                            what: format!(
+                                "the {suite} for n = {n} needs more plan nodes than that, which"
+                            ),
+                            budget: self.max_plan_nodes as u128,
+                            advice: self.advice.into(),
+                        });
+                    }
+                    let c = plan.reserve();
+                    memo.insert((t, next.clone()), c);
+                    work.push((c, t, next));
+                    Target::Node(c)
+                };
+                if a.alphabet.is_output(l) {
+                    branches.push((l, target));
+                } else if matches!(target, Target::Node(_)) {
+                    moves.push(Move::Send {
+                        input: l,
+                        then: target,
+                    });
+                }
+            }
+            moves.insert(
+                0,
+                Move::Observe {
+                    branches,
+                    otherwise: Verdict::Pass,
+                },
+            );
+            moves.extend(graphs[q.index()].iter().map(|&g| Move::Enter(g)));
+            plan.set(id, moves);
+        }
+        Ok(Target::Node(root))
+    }
 }
 
 /// The guarantee text and the header field of an `ioco-counting` suite.
