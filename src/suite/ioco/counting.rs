@@ -110,6 +110,8 @@ impl std::str::FromStr for IncompatibleSets {
 const CLIQUE_STEPS: usize = 1_000_000;
 /// Most maximal sets the plan keeps counts for.
 const MAX_SETS: usize = 4096;
+/// Most bytes of visit sums (with their map entries) while a plan is built.
+const MAX_SUMS_BYTES: usize = 256 << 20;
 
 /// Bron–Kerbosch with pivoting on an adjacency given as bitsets over `0..m`.
 struct CliqueSearch<'a> {
@@ -389,6 +391,11 @@ impl BoundedTraces<'_> {
                 }
             })
         };
+        // The visit sums of the nodes stay within MAX_SUMS_BYTES, whatever the plan-node budget.
+        let max_nodes = self
+            .max_plan_nodes
+            .min(MAX_SUMS_BYTES / (self.constraints + 64))
+            .max(1);
         let mut memo: HashMap<(StateId, Vec<u8>), PlanId> = HashMap::new();
         let mut work: Vec<(PlanId, StateId, Vec<u8>)> = Vec::new();
         let mut sums0 = vec![0u8; self.constraints];
@@ -416,12 +423,14 @@ impl BoundedTraces<'_> {
                 } else if let Some(&c) = memo.get(&(t, next.clone())) {
                     Target::Node(c)
                 } else {
-                    if memo.len() >= self.max_plan_nodes {
+                    if memo.len() >= max_nodes {
                         return Err(IocoSuiteError::Budget {
                             what: format!(
-                                "the {suite} for n = {n} needs more plan nodes than that, which"
+                                "the {suite} for n = {n} needs more plan nodes (each with visit \
+                                 sums for {} sets) than that, which",
+                                self.constraints
                             ),
-                            budget: self.max_plan_nodes as u128,
+                            budget: max_nodes as u128,
                             advice: self.advice.into(),
                         });
                     }
