@@ -68,6 +68,7 @@ fn counting_table() {
     let budget = Budget {
         max_tests: u128::MAX,
         max_plan_nodes: 300_000,
+        ..Budget::default()
     };
     let methods = [
         ("T", IocoMethod::Complete),
