@@ -24,6 +24,7 @@
 use super::testkit::*;
 use super::*;
 use crate::model::{LabelId, StateId};
+use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The shortest ioco counterexample of an implementation and how many there are.
@@ -100,14 +101,16 @@ pub fn shortest_counterexample(
     })
 }
 
-/// Whether some counterexample `σ·x` has a `k`-bounded `σ` (Def. 2.41: no specification state
-/// is reached by more than `k` prefixes of `σ`, `ε` and `σ` included), by depth-first search over
-/// (implementation state, specification state, visit vector).
-pub fn bounded_counterexample_exists(
+/// How many counterexamples `σ·x` have a `k`-bounded `σ` (Def. 2.41: no specification state is
+/// reached by more than `k` prefixes of `σ`, `ε` and `σ` included), counted as distinct
+/// (implementation state, specification state, visit vector, output) at the end of `σ`, by
+/// depth-first search over those triples.
+pub fn bounded_counterexamples(
     imp: &SuspensionAutomaton,
     spec: &SuspensionAutomaton,
     k: usize,
-) -> bool {
+) -> u64 {
+    let mut count = 0u64;
     let mut start = vec![0u8; spec.num_states()];
     start[spec.initial().index()] = 1;
     let mut seen = HashSet::new();
@@ -116,7 +119,7 @@ pub fn bounded_counterexample_exists(
         if !seen.insert((i, s, visits.clone())) {
             continue;
         }
-        let mut follow = |l: LabelId, i2: StateId, stack: &mut Vec<_>| {
+        let follow = |l: LabelId, i2: StateId, stack: &mut Vec<_>| {
             let s2 = spec.after(s, l).expect("enabled in the specification");
             if (visits[s2.index()] as usize) < k {
                 let mut v = visits.clone();
@@ -127,9 +130,10 @@ pub fn bounded_counterexample_exists(
         for &(x, i2) in imp.enabled(i) {
             if imp.alphabet.is_output(x) {
                 if spec.after(s, x).is_none() {
-                    return true;
+                    count += 1;
+                } else {
+                    follow(x, i2, &mut stack);
                 }
-                follow(x, i2, &mut stack);
             }
         }
         for a in spec.inputs_enabled(s) {
@@ -137,17 +141,23 @@ pub fn bounded_counterexample_exists(
             follow(a, i2, &mut stack);
         }
     }
-    false
+    count
 }
 
 /// The visit depth of a non-conforming implementation: the least `k` for which a counterexample
 /// `σ·x` has a `k`-bounded `σ`, or `cap + 1` when there is none up to `cap`. An implementation
 /// passes every suite that only follows `k`-bounded traces exactly when its depth exceeds `k`;
-/// Lemma 2.42 bounds it by `|I|_S`, which the search checks on every candidate.
-pub fn visit_depth(imp: &SuspensionAutomaton, spec: &SuspensionAutomaton, cap: usize) -> usize {
+/// Lemma 2.42 bounds it by `|I|_S`, which the search checks on every candidate. Also returns
+/// the number of [`bounded_counterexamples`] at that depth (0 beyond `cap`).
+pub fn visit_depth(
+    imp: &SuspensionAutomaton,
+    spec: &SuspensionAutomaton,
+    cap: usize,
+) -> (usize, u64) {
     (1..=cap)
-        .find(|&k| bounded_counterexample_exists(imp, spec, k))
-        .unwrap_or(cap + 1)
+        .map(|k| (k, bounded_counterexamples(imp, spec, k)))
+        .find(|&(_, count)| count > 0)
+        .unwrap_or((cap + 1, 0))
 }
 
 /// What a climb maximises first; both break ties by the other measure, then by more specified
@@ -156,27 +166,26 @@ pub fn visit_depth(imp: &SuspensionAutomaton, spec: &SuspensionAutomaton, cap: u
 pub enum Objective {
     /// The length of the shortest counterexample.
     Length,
-    /// The [`visit_depth`].
+    /// The [`visit_depth`], then fewer counterexamples at that depth.
     Revisits,
 }
 
 /// How hard a candidate is to catch under `objective` (larger is harder).
-fn score(
-    objective: Objective,
-    c: &Candidate,
-) -> Option<(usize, usize, usize, std::cmp::Reverse<u64>)> {
+type Score = (usize, Reverse<u64>, usize, usize, Reverse<u64>);
+
+fn score(objective: Objective, c: &Candidate) -> Option<Score> {
     let x = c.counterexample.as_ref()?;
-    let (len, rev) = (x.trace.len(), c.visit_depth);
-    let (first, second) = match objective {
-        Objective::Length => (len, rev),
-        Objective::Revisits => (rev, len),
-    };
-    Some((
-        first,
-        second,
-        c.specified,
-        std::cmp::Reverse(x.shortest_count),
-    ))
+    let ways = Reverse(x.shortest_count);
+    Some(match objective {
+        Objective::Length => (x.trace.len(), Reverse(0), c.visit_depth, c.specified, ways),
+        Objective::Revisits => (
+            c.visit_depth,
+            Reverse(c.depth_witnesses),
+            x.trace.len(),
+            c.specified,
+            ways,
+        ),
+    })
 }
 
 /// One implementation the search evaluated within the bound.
@@ -189,6 +198,8 @@ pub struct Candidate {
     pub counterexample: Option<Counterexample>,
     /// [`visit_depth`] up to the bound (0 when the candidate conforms).
     pub visit_depth: usize,
+    /// Counterexamples at that depth.
+    pub depth_witnesses: u64,
 }
 
 /// Search effort.
@@ -222,7 +233,7 @@ pub struct SearchResult {
 
 impl SearchResult {
     /// The non-conforming candidate with the longest shortest counterexample.
-    pub fn hardest(&self, spec: &SuspensionAutomaton) -> Option<&Candidate> {
+    pub fn hardest(&self) -> Option<&Candidate> {
         self.candidates
             .iter()
             .filter(|c| c.counterexample.is_some())
@@ -403,10 +414,10 @@ pub fn search(
         }
         seen.insert(t.edges.clone(), Some(result.candidates.len()));
         let counterexample = shortest_counterexample(&imp, spec);
-        let visit_depth = if counterexample.is_some() {
+        let (visit_depth, depth_witnesses) = if counterexample.is_some() {
             visit_depth(&imp, spec, n)
         } else {
-            0
+            (0, 0)
         };
         assert!(
             visit_depth <= specified,
@@ -418,17 +429,34 @@ pub fn search(
             specified,
             counterexample,
             visit_depth,
+            depth_witnesses,
         });
         Some(result.candidates.len() - 1)
     };
     let folded = reachable_states(spec).len() > n;
     for restart in 0..config.restarts {
-        let mut current = if folded {
-            folded_spec(&mut rng, spec, n)
+        // Climbs alternate between the two objectives.
+        let objective = if restart % 4 < 2 {
+            Objective::Length
         } else {
-            input_enabled_spec(&mut rng, spec)
+            Objective::Revisits
         };
-        // Odd climbs start from a small mutant within the bound.
+        // The second half of the climbs restart from the hardest candidate so far, kicked.
+        let elite = (restart >= config.restarts / 2)
+            .then(|| {
+                result
+                    .candidates
+                    .iter()
+                    .filter(|c| c.counterexample.is_some())
+                    .max_by_key(|c| score(objective, c))
+            })
+            .flatten();
+        let mut current = match elite {
+            Some(c) => Table::from_sa(&c.imp),
+            None if folded => folded_spec(&mut rng, spec, n),
+            None => input_enabled_spec(&mut rng, spec),
+        };
+        // Odd climbs start from a small mutant.
         if restart % 2 == 1 {
             let mut t = current.clone();
             for _ in 0..1 + rng.below(3) {
@@ -444,12 +472,6 @@ pub fn search(
             current = folded_spec(&mut rng, spec, n);
             at = evaluate(&current, &mut result);
         }
-        // Climbs alternate between the two objectives.
-        let objective = if restart % 4 < 2 {
-            Objective::Length
-        } else {
-            Objective::Revisits
-        };
         let score_of = |at: Option<usize>, result: &SearchResult| {
             at.and_then(|k| score(objective, &result.candidates[k]))
         };
@@ -491,6 +513,8 @@ pub type Method = (
 
 /// Suites larger than this are skipped (and counted, so a sweep cannot silently become empty).
 const MAX_TESTS: u128 = 20_000;
+/// Plan nodes beyond which a suite is skipped (so that a refusal comes quickly).
+const MAX_PLAN_NODES: usize = 20_000;
 
 fn bounded(
     sa: &SuspensionAutomaton,
@@ -499,7 +523,7 @@ fn bounded(
 ) -> Result<IocoSuite, IocoSuiteError> {
     let budget = Budget {
         max_tests: MAX_TESTS,
-        ..Budget::default()
+        max_plan_nodes: MAX_PLAN_NODES,
     };
     generate(sa, method, Bound::States(n), budget)
 }
@@ -681,7 +705,7 @@ pub fn attack(
             .map(|c| c.visit_depth)
             .max()
             .unwrap_or(0),
-        hardest: found.hardest(spec).map(|c| {
+        hardest: found.hardest().map(|c| {
             let x = c.counterexample.as_ref().expect("non-conforming");
             (
                 x.trace
@@ -730,6 +754,63 @@ pub fn largest_bound(spec: &SuspensionAutomaton, max_tests: u128) -> usize {
         .unwrap_or(2)
 }
 
+/// Every input-enabled, non-blocking transition table with exactly `states` states over the
+/// alphabet of `spec`. Unspecified states do not matter to ioco, so with `states = n` these cover
+/// the behaviour of every implementation with at most `n` specified states. Feasible for 2.
+pub fn all_tables(spec: &SuspensionAutomaton, states: usize) -> Vec<Table> {
+    let base = Table::from_sa(spec);
+    let ins = inputs_of(&base);
+    let outs = outputs_of(&base);
+    let width = base.alphabet.len();
+    // Every row: inputs to any state, each output absent or to any state, some output present.
+    let mut rows: Vec<Vec<Option<u32>>> = vec![vec![None; width]];
+    for &a in &ins {
+        rows = rows
+            .into_iter()
+            .flat_map(|r| {
+                (0..states).map(move |t| {
+                    let mut r = r.clone();
+                    r[a] = Some(t as u32);
+                    r
+                })
+            })
+            .collect();
+    }
+    for &x in &outs {
+        rows = rows
+            .into_iter()
+            .flat_map(|r| {
+                (0..=states).map(move |t| {
+                    let mut r = r.clone();
+                    r[x] = (t < states).then_some(t as u32);
+                    r
+                })
+            })
+            .collect();
+    }
+    rows.retain(|r| outs.iter().any(|&x| r[x].is_some()));
+    let mut tables: Vec<Vec<Vec<Option<u32>>>> = vec![Vec::new()];
+    for _ in 0..states {
+        tables = tables
+            .into_iter()
+            .flat_map(|t| {
+                rows.iter().map(move |r| {
+                    let mut t = t.clone();
+                    t.push(r.clone());
+                    t
+                })
+            })
+            .collect();
+    }
+    tables
+        .into_iter()
+        .map(|edges| Table {
+            alphabet: base.alphabet.clone(),
+            edges,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -750,60 +831,156 @@ mod tests {
         );
     }
 
-    #[test]
-    #[ignore = "exploration: sizes and outcomes on a wider sweep"]
-    fn adversary_sweep() {
-        let mut models = vec![
-            ("fig2.1".to_owned(), fig_2_1()),
-            ("fig2.8".to_owned(), fig_2_8()),
-            ("fig2.9".to_owned(), fig_2_9()),
-        ];
-        models.extend(random_models(12, 11));
-        for (k, (name, spec)) in models.iter().enumerate() {
-            let n = largest_bound(spec, 3000);
-            let t = std::time::Instant::now();
-            let out = attack(name, spec, n, k as u64, SearchConfig::default(), METHODS);
-            println!("{out}\n  ({:.1?})", t.elapsed());
-        }
-    }
-}
-
-#[cfg(test)]
-mod sizes_probe {
-    use super::*;
-
-    #[test]
-    #[ignore = "exploration"]
-    fn probe_sizes() {
-        let mut models = vec![
-            ("fig2.1".to_owned(), fig_2_1()),
-            ("fig2.8".to_owned(), fig_2_8()),
-            ("fig2.9".to_owned(), fig_2_9()),
-        ];
-        models.extend(random_models(12, 11));
-        for (name, spec) in &models {
-            let s = reachable_states(spec).len();
-            for n in 2..=s {
-                let mut line = format!("{name} |S|={s} n={n}:");
-                for m in METHODS {
-                    let t = std::time::Instant::now();
-                    let r = (m.1)(spec, n);
-                    let what = match r {
-                        Ok(suite) => format!(
-                            "{}{}",
-                            suite.num_tests(),
-                            if suite.header().guarantee.starts_with("complete") {
-                                ""
-                            } else {
-                                "(nc)"
-                            }
-                        ),
-                        Err(_) => "refused".into(),
-                    };
-                    line += &format!(" {}={} [{:.0?}]", m.0, what, t.elapsed());
+    /// The figures of Ch. 2 at `n = |S|`, then the first `random` seeded models whose
+    /// unconditional suite for `n = 3` fits `max_tests`, each at the largest `n` that fits.
+    fn sample(random: usize, max_tests: u128) -> Vec<(String, SuspensionAutomaton, usize)> {
+        let mut models: Vec<(String, SuspensionAutomaton, usize)> = [
+            ("fig2.1", fig_2_1()),
+            ("fig2.8", fig_2_8()),
+            ("fig2.9", fig_2_9()),
+        ]
+        .into_iter()
+        .map(|(name, spec)| {
+            let n = reachable_states(&spec).len();
+            (name.to_owned(), spec, n)
+        })
+        .collect();
+        let mut seed = 11;
+        while models.len() < 3 + random {
+            for (name, spec) in random_models(8, seed) {
+                let n = largest_bound(&spec, max_tests);
+                if n >= 3 && models.len() < 3 + random {
+                    models.push((format!("{name}/s{seed}"), spec, n));
                 }
-                println!("{line}");
+            }
+            seed += 1;
+        }
+        models
+    }
+
+    /// Per method: (suites for n checked, wrong verdicts, suites for n - 1 checked, beaten).
+    fn campaign(
+        models: &[(String, SuspensionAutomaton, usize)],
+        config: SearchConfig,
+    ) -> Vec<(&'static str, [usize; 4])> {
+        let mut totals: Vec<(&'static str, [usize; 4])> =
+            METHODS.iter().map(|m| (m.0, [0; 4])).collect();
+        for (k, (name, spec, n)) in models.iter().enumerate() {
+            let out = attack(name, spec, *n, k as u64, config, METHODS);
+            println!("{out}");
+            for ((_, m), (_, t)) in out.methods.iter().zip(&mut totals) {
+                if m.tests.is_some() {
+                    t[0] += 1;
+                }
+                t[1] += m.wrong.len();
+                if let Some(below) = m.below {
+                    t[2] += 1;
+                    t[3] += usize::from(below.is_some());
+                }
+                for w in m.wrong.iter().take(3) {
+                    println!("    {w}");
+                }
             }
         }
+        for (name, t) in &totals {
+            println!(
+                "{name}: suites for n checked on {} models, {} wrong verdicts; suites for n-1 \
+                 beaten on {} of {} models",
+                t[0], t[1], t[3], t[2]
+            );
+        }
+        totals
+    }
+
+    /// Every complete suite for `n` judges every candidate right; the suites for `n - 1` are
+    /// beaten on at least half of the models where they exist, over all methods together and
+    /// for every method checked on at least 4 models.
+    fn assert_teeth(totals: &[(&'static str, [usize; 4])]) {
+        for (name, t) in totals {
+            assert_eq!(
+                t[1], 0,
+                "{name}: a complete suite judged a candidate wrongly"
+            );
+            if t[2] >= 4 {
+                assert!(
+                    2 * t[3] >= t[2],
+                    "{name}: n-1 suites beaten on only {} of {}",
+                    t[3],
+                    t[2]
+                );
+            }
+        }
+        let checked: usize = totals.iter().map(|t| t.1[2]).sum();
+        let beaten: usize = totals.iter().map(|t| t.1[3]).sum();
+        assert!(checked >= 6, "too few n-1 suites checked: {checked}");
+        assert!(
+            2 * beaten >= checked,
+            "n-1 suites beaten on only {beaten} of {checked}"
+        );
+        assert!(totals.iter().filter(|t| t.1[0] > 0).count() >= 2);
+    }
+
+    #[test]
+    fn complete_suites_catch_the_adversary_and_suites_for_n_minus_1_do_not() {
+        let models = sample(5, 3000);
+        assert_teeth(&campaign(&models, SearchConfig::default()));
+    }
+
+    /// At `n = 2` every implementation can be enumerated: the search reaches the largest visit
+    /// depth there is, so it beats the unconditional suite for 1 whenever anything can, and the
+    /// complete suites for 2 judge every 2-state implementation right.
+    #[test]
+    fn at_n_2_the_search_matches_exhaustive_enumeration() {
+        let mut beatable = 0;
+        for (k, (name, spec)) in random_models(8, 5).into_iter().enumerate() {
+            let tables = all_tables(&spec, 2);
+            let imps: Vec<SuspensionAutomaton> =
+                tables.iter().map(|t| t.build("enumerated")).collect();
+            let depth = |imp: &SuspensionAutomaton| {
+                if ioco(imp, &spec) {
+                    0
+                } else {
+                    visit_depth(imp, &spec, 2).0
+                }
+            };
+            let exhaustive = imps.par_iter().map(depth).max().unwrap_or(0);
+            let found = search(&spec, 2, k as u64, SearchConfig::default());
+            let searched = found
+                .candidates
+                .iter()
+                .map(|c| c.visit_depth)
+                .max()
+                .unwrap_or(0);
+            println!("{name}: largest visit depth with 2 states {exhaustive}, found {searched}");
+            assert_eq!(searched, exhaustive, "{name}: the search falls short");
+            beatable += usize::from(exhaustive == 2);
+            let model = suite_model(&spec);
+            for method in METHODS {
+                let Some(tests) = complete_tests(method, &spec, 2) else {
+                    continue;
+                };
+                imps.par_iter().for_each(|imp| {
+                    assert_eq!(
+                        suite_can_fail(&tests, &model, imp),
+                        !ioco(imp, &spec),
+                        "{name}: {} for n = 2 judges {imp:?} wrongly",
+                        method.0
+                    );
+                });
+            }
+        }
+        assert!(beatable >= 2, "only {beatable} models have depth 2");
+    }
+
+    #[test]
+    #[ignore = "a wider sweep (minutes in debug): cargo test --release adversary -- --ignored"]
+    fn wider_adversary_sweep() {
+        let models = sample(20, 5000);
+        let config = SearchConfig {
+            restarts: 12,
+            steps: 800,
+            ..SearchConfig::default()
+        };
+        assert_teeth(&campaign(&models, config));
     }
 }
