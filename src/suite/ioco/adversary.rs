@@ -216,8 +216,8 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            restarts: 8,
-            steps: 300,
+            restarts: 12,
+            steps: 500,
             spare_states: 1,
         }
     }
@@ -435,7 +435,7 @@ pub fn search(
     };
     let folded = reachable_states(spec).len() > n;
     for restart in 0..config.restarts {
-        // Climbs alternate between the two objectives.
+        // Climbs alternate, two by two, between the two objectives.
         let objective = if restart % 4 < 2 {
             Objective::Length
         } else {
@@ -504,11 +504,13 @@ pub fn search(
     result
 }
 
-/// A suite generator under test: its name and `fn(spec, n) -> suite`. A method that is not
-/// complete for some input says so in its guarantee, and is then not held to completeness.
+/// A suite generator under test: its name, `fn(spec, n) -> suite`, and the least share (in
+/// percent) of models on which the adversary must beat its suite for `n - 1`. A method that is
+/// not complete for some input says so in its guarantee, and is then not held to completeness.
 pub type Method = (
     &'static str,
     fn(&SuspensionAutomaton, usize) -> Result<IocoSuite, IocoSuiteError>,
+    usize,
 );
 
 /// Suites larger than this are skipped (and counted, so a sweep cannot silently become empty).
@@ -528,13 +530,22 @@ fn bounded(
     generate(sa, method, Bound::States(n), budget)
 }
 
-/// The methods held to `n`-completeness: add a line here for a new one.
+/// The methods held to `n`-completeness: add a line here for a new one. `U(S, n - 1)` follows
+/// every `(n - 1)`-bounded trace, so only an implementation of visit depth `n` passes it; such
+/// implementations exist on fewer models (at `n = 2` on 5 of the 8 enumerated ones), hence its
+/// lower share.
 pub const METHODS: &[Method] = &[
-    ("ioco-complete", |s, n| bounded(s, IocoMethod::Complete, n)),
-    ("unconditional", |s, n| {
-        bounded(s, IocoMethod::Unconditional, n)
-    }),
-    ("ioco-ads", |s, n| bounded(s, IocoMethod::Ads, n)),
+    (
+        "ioco-complete",
+        |s, n| bounded(s, IocoMethod::Complete, n),
+        50,
+    ),
+    (
+        "unconditional",
+        |s, n| bounded(s, IocoMethod::Unconditional, n),
+        25,
+    ),
+    ("ioco-ads", |s, n| bounded(s, IocoMethod::Ads, n), 50),
 ];
 
 /// A suite's tests when it exists within the budget and its guarantee claims completeness.
@@ -741,17 +752,20 @@ pub fn random_models(count: usize, seed: u64) -> Vec<(String, SuspensionAutomato
 
 /// The largest `n` up to `|S|` whose unconditional suite has at most `max_tests` tests (at least 2).
 pub fn largest_bound(spec: &SuspensionAutomaton, max_tests: u128) -> usize {
+    let states = reachable_states(spec).len();
+    (2..=states)
+        .take_while(|&n| unconditional_fits(spec, n, max_tests))
+        .last()
+        .unwrap_or(2)
+}
+
+/// Whether `U(S, n)` has at most `max_tests` tests.
+fn unconditional_fits(spec: &SuspensionAutomaton, n: usize, max_tests: u128) -> bool {
     let budget = Budget {
         max_tests,
         ..Budget::default()
     };
-    let states = reachable_states(spec).len();
-    (2..=states)
-        .take_while(|&n| {
-            generate(spec, IocoMethod::Unconditional, Bound::States(n), budget).is_ok()
-        })
-        .last()
-        .unwrap_or(2)
+    generate(spec, IocoMethod::Unconditional, Bound::States(n), budget).is_ok()
 }
 
 /// Every input-enabled, non-blocking transition table with exactly `states` states over the
@@ -832,8 +846,14 @@ mod tests {
     }
 
     /// The figures of Ch. 2 at `n = |S|`, then the first `random` seeded models whose
-    /// unconditional suite for `n = 3` fits `max_tests`, each at the largest `n` that fits.
-    fn sample(random: usize, max_tests: u128) -> Vec<(String, SuspensionAutomaton, usize)> {
+    /// unconditional suite for `n = 3` fits `max_tests`, each at the largest `n` that fits, then
+    /// the first `ads` seeded models (3-5 states) on which `ioco-ads` claims completeness for
+    /// `n = |S| + 1`, at that `n`.
+    pub(super) fn sample(
+        random: usize,
+        ads: usize,
+        max_tests: u128,
+    ) -> Vec<(String, SuspensionAutomaton, usize)> {
         let mut models: Vec<(String, SuspensionAutomaton, usize)> = [
             ("fig2.1", fig_2_1()),
             ("fig2.8", fig_2_8()),
@@ -855,11 +875,24 @@ mod tests {
             }
             seed += 1;
         }
+        let mut rng = Rng::new(77);
+        let mut k = 0;
+        while models.len() < 3 + random + ads {
+            let states = 3 + rng.below(3);
+            let spec = random_sa(&mut rng, states, 2, 2);
+            let n = reachable_states(&spec).len() + 1;
+            let claims = bounded(&spec, IocoMethod::Ads, n)
+                .is_ok_and(|s| s.header().guarantee.starts_with("complete"));
+            if claims && unconditional_fits(&spec, n, max_tests) {
+                models.push((format!("ads{k}-{states}"), spec, n));
+            }
+            k += 1;
+        }
         models
     }
 
     /// Per method: (suites for n checked, wrong verdicts, suites for n - 1 checked, beaten).
-    fn campaign(
+    pub(super) fn campaign(
         models: &[(String, SuspensionAutomaton, usize)],
         config: SearchConfig,
     ) -> Vec<(&'static str, [usize; 4])> {
@@ -892,37 +925,63 @@ mod tests {
         totals
     }
 
-    /// Every complete suite for `n` judges every candidate right; the suites for `n - 1` are
-    /// beaten on at least half of the models where they exist, over all methods together and
-    /// for every method checked on at least 4 models.
+    /// Whether the suites for `n - 1` are beaten on at least half of the models where they
+    /// exist over all methods together, and on at least each method's stated share when it was
+    /// checked on at least 3 models.
+    fn shares_met(totals: &[(&'static str, [usize; 4])]) -> Result<(), String> {
+        for ((name, t), method) in totals.iter().zip(METHODS) {
+            if t[2] >= 3 && 100 * t[3] < method.2 * t[2] {
+                return Err(format!(
+                    "{name}: n-1 suites beaten on only {} of {} models (at least {}% expected)",
+                    t[3], t[2], method.2
+                ));
+            }
+        }
+        let checked: usize = totals.iter().map(|t| t.1[2]).sum();
+        let beaten: usize = totals.iter().map(|t| t.1[3]).sum();
+        if 2 * beaten < checked {
+            return Err(format!("n-1 suites beaten on only {beaten} of {checked}"));
+        }
+        Ok(())
+    }
+
+    /// Every complete suite for `n` judges every candidate right, and [`shares_met`].
     fn assert_teeth(totals: &[(&'static str, [usize; 4])]) {
         for (name, t) in totals {
             assert_eq!(
                 t[1], 0,
                 "{name}: a complete suite judged a candidate wrongly"
             );
-            if t[2] >= 4 {
-                assert!(
-                    2 * t[3] >= t[2],
-                    "{name}: n-1 suites beaten on only {} of {}",
-                    t[3],
-                    t[2]
-                );
-            }
         }
         let checked: usize = totals.iter().map(|t| t.1[2]).sum();
-        let beaten: usize = totals.iter().map(|t| t.1[3]).sum();
         assert!(checked >= 6, "too few n-1 suites checked: {checked}");
-        assert!(
-            2 * beaten >= checked,
-            "n-1 suites beaten on only {beaten} of {checked}"
-        );
         assert!(totals.iter().filter(|t| t.1[0] > 0).count() >= 2);
+        if let Err(e) = shares_met(totals) {
+            panic!("{e}");
+        }
+    }
+
+    /// The shares are not met by chance: the same starts without climbing fall short.
+    #[test]
+    fn the_shares_need_the_climb() {
+        let models = sample(5, 3, 3000);
+        let config = SearchConfig {
+            steps: 0,
+            ..SearchConfig::default()
+        };
+        let totals = campaign(&models, config);
+        for (name, t) in &totals {
+            assert_eq!(
+                t[1], 0,
+                "{name}: a complete suite judged a candidate wrongly"
+            );
+        }
+        assert!(shares_met(&totals).is_err());
     }
 
     #[test]
     fn complete_suites_catch_the_adversary_and_suites_for_n_minus_1_do_not() {
-        let models = sample(5, 3000);
+        let models = sample(5, 3, 3000);
         assert_teeth(&campaign(&models, SearchConfig::default()));
     }
 
@@ -975,7 +1034,7 @@ mod tests {
     #[test]
     #[ignore = "a wider sweep (minutes in debug): cargo test --release adversary -- --ignored"]
     fn wider_adversary_sweep() {
-        let models = sample(20, 5000);
+        let models = sample(20, 8, 5000);
         let config = SearchConfig {
             restarts: 12,
             steps: 800,
