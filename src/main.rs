@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
+use ncomplete::suite::ioco::IncompatibleSets;
 use std::process::ExitCode;
 
 /// n-complete test suites (ioco and Mealy) from behavioural models.
@@ -76,6 +77,9 @@ struct AuditArgs {
     /// Stop a method at the first bound whose suite has more tests than this.
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     max_tests: u64,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
+    incompatible_sets: IncompatibleSets,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -113,6 +117,9 @@ enum GenerateMethod {
     Unconditional,
     /// State cover, E+1 extension, distinguishing graphs and merge suites (ioco).
     IocoAds,
+    /// State counting over sets of pairwise incompatible states with distinguishing graphs, no
+    /// merges (ioco; the sets: `--incompatible-sets`).
+    IocoCounting,
 }
 
 impl GenerateMethod {
@@ -132,13 +139,14 @@ impl GenerateMethod {
         })
     }
 
-    /// The ioco method, if this is one.
-    fn ioco(self) -> Option<ncomplete::suite::ioco::IocoMethod> {
+    /// The ioco method, if this is one (`sets`: the family of `ioco-counting`).
+    fn ioco(self, sets: IncompatibleSets) -> Option<ncomplete::suite::ioco::IocoMethod> {
         use ncomplete::suite::ioco::IocoMethod;
         Some(match self {
             GenerateMethod::IocoComplete => IocoMethod::Complete,
             GenerateMethod::Unconditional => IocoMethod::Unconditional,
             GenerateMethod::IocoAds => IocoMethod::Ads,
+            GenerateMethod::IocoCounting => IocoMethod::Counting(sets),
             _ => return None,
         })
     }
@@ -204,6 +212,9 @@ struct GenerateArgs {
     /// Refuse ioco suites with more tests than this.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     max_tests: u128,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
+    incompatible_sets: IncompatibleSets,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: SuiteFileFormat,
@@ -271,6 +282,9 @@ struct SizesArgs {
     /// Stop at the first n whose suite has more tests than this.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     max_tests: u128,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
+    incompatible_sets: IncompatibleSets,
 }
 
 #[derive(Args)]
@@ -822,13 +836,13 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 initial: a.initial.clone(),
             };
             let model = model_args.load(&a.model, quiet)?;
-            if let Some(method) = a.method.ioco() {
+            if let Some(method) = a.method.ioco(a.incompatible_sets) {
                 return generate_ioco(&a, model, method, quiet);
             }
             let method = a.method.mealy().expect("every method is Mealy or ioco");
             let Model::Mealy(mut mealy) = model else {
                 return Err(Error::Usage(format!(
-                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads)",
+                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)",
                     a.model
                 )));
             };
@@ -875,9 +889,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         }
         Command::Sizes(a) => {
             use ncomplete::suite::ioco::{self, Budget, sizes};
-            let Some(method) = a.method.ioco() else {
+            let Some(method) = a.method.ioco(a.incompatible_sets) else {
                 return Err(Error::Usage(
-                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads"
+                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads|ioco-counting"
                         .into(),
                 ));
             };
@@ -964,7 +978,7 @@ fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
     } else {
         a.method
             .iter()
-            .map(|m| match (m.mealy(), m.ioco()) {
+            .map(|m| match (m.mealy(), m.ioco(a.incompatible_sets)) {
                 (Some(mm), _) => AuditMethod::Mealy(mm),
                 (None, Some(im)) => AuditMethod::Ioco(im),
                 (None, None) => unreachable!("every method is Mealy or ioco"),

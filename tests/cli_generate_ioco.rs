@@ -46,7 +46,12 @@ fn temp(name: &str) -> String {
 #[test]
 fn every_ioco_method_passes_the_model_and_fails_the_fault() {
     let model = path("tests/fixtures/coffee.aut");
-    for method in ["ioco-complete", "unconditional", "ioco-ads"] {
+    for method in [
+        "ioco-complete",
+        "unconditional",
+        "ioco-ads",
+        "ioco-counting",
+    ] {
         let out = temp(&format!("{method}.json"));
         let (code, _, err) = run(&[
             "generate", &model, "--method", method, "--n", "3", "--format", "json", "--out", &out,
@@ -125,6 +130,43 @@ fn ads_guarantee_names_the_states_that_break_completeness() {
         "{}",
         header.guarantee
     );
+}
+
+#[test]
+fn counting_takes_its_family_from_incompatible_sets() {
+    let model = path("models/vdbos_fig2_1.aut");
+    let generate = |args: &[&str]| {
+        let mut all = vec!["generate", &model, "--n", "2", "--quiet"];
+        all.extend(args);
+        let (code, out, err) = run(&all);
+        assert_eq!(code, 0, "{err}");
+        read_suite(std::str::from_utf8(&out).unwrap()).unwrap()
+    };
+    for (choice, sets) in [("maximal", 4), ("largest", 1), ("none", 0)] {
+        let (header, _) = generate(&["--method", "ioco-counting", "--incompatible-sets", choice]);
+        assert_eq!(header.method, "ioco-counting");
+        let field = &header.extra["incompatible_sets"];
+        assert_eq!(field["choice"], choice);
+        assert_eq!(field["sets"].as_array().unwrap().len(), sets);
+    }
+    // The default is maximal; without sets the tests are those of U(S, n).
+    let (header, _) = generate(&["--method", "ioco-counting"]);
+    assert_eq!(header.extra["incompatible_sets"]["choice"], "maximal");
+    let (_, none) = generate(&["--method", "ioco-counting", "--incompatible-sets", "none"]);
+    let (_, unconditional) = generate(&["--method", "unconditional"]);
+    assert_eq!(none, unconditional);
+    let (code, _, err) = run(&[
+        "generate",
+        &model,
+        "--method",
+        "ioco-counting",
+        "--incompatible-sets",
+        "all",
+        "--n",
+        "2",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected maximal, largest or none"), "{err}");
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //!   pairs the suite of their merge, recursively (Theorem 2.40);
 //! - [`IocoMethod::Unconditional`]: `U(S, n)` of Def. 2.43, `n`-bounded traces followed by an
 //!   observation (Corollary 2.44);
-//! - [`IocoMethod::Ads`]: a practical suite from the shortest state cover (see [`ads`]).
+//! - [`IocoMethod::Ads`]: a practical suite from the shortest state cover (see [`ads`]);
+//! - [`IocoMethod::Counting`]: state counting over sets of pairwise incompatible states with
+//!   distinguishing graphs, no merges and no recursion (see [`counting`]).
 //!
 //! Suites are plans ([`plan`]) from which test cases are built one at a time with the execution
 //! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Test `k` depends only on the
@@ -15,6 +17,7 @@
 pub mod access;
 pub mod ads;
 mod conjunction;
+pub mod counting;
 mod distinguishing;
 mod pairs;
 mod plan;
@@ -30,6 +33,8 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
 
+pub use counting::IncompatibleSets;
+
 pub use access::{
     count_extended_access, count_traces_shorter_than, extended_access, reachable_states,
     shortest_state_cover, traces_shorter_than,
@@ -44,6 +49,8 @@ pub enum IocoMethod {
     Unconditional,
     /// Shortest state cover, extension, adaptive distinguishing graph and top-ups.
     Ads,
+    /// State counting over sets of pairwise incompatible states ([`counting`]).
+    Counting(IncompatibleSets),
 }
 
 impl IocoMethod {
@@ -53,6 +60,7 @@ impl IocoMethod {
             IocoMethod::Complete => "ioco-complete",
             IocoMethod::Unconditional => "unconditional",
             IocoMethod::Ads => "ioco-ads",
+            IocoMethod::Counting(_) => "ioco-counting",
         }
     }
 }
@@ -151,6 +159,7 @@ pub fn generate(
     let n = resolve_bound(sa, bound)?;
     let mut plan = Plan::default();
     let mut notes: Vec<String> = Vec::new();
+    let mut incompatible_sets = None;
     let (root, guarantee) = match method {
         IocoMethod::Unconditional => {
             let root = unconditional::unconditional_plan(
@@ -197,6 +206,12 @@ pub fn generate(
             (root, guarantee)
         }
         IocoMethod::Ads => ads::plan(sa, n, budget, &mut plan, &mut notes)?,
+        IocoMethod::Counting(choice) => {
+            let c = counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes)?;
+            let (guarantee, field) = counting::describe(sa, n, choice, &c.family);
+            incompatible_sets = Some(field);
+            (c.root, guarantee)
+        }
     };
     plan.finish();
     let tests = plan.count(root);
@@ -215,6 +230,9 @@ pub fn generate(
         "stats".into(),
         json!({"tests": tests as u64, "plan_nodes": plan.len()}),
     );
+    if let Some(field) = incompatible_sets {
+        extra.insert("incompatible_sets".into(), field);
+    }
     if !notes.is_empty() {
         extra.insert(
             "notes".into(),

@@ -1,0 +1,900 @@
+//! `ioco-counting`: an `n`-complete ioco suite by state counting over sets of pairwise
+//! incompatible states, with no merges and no recursion. It combines the counting bound of the
+//! unconditional suite (van den Bos Def. 2.41-2.43, Lemma 2.42) with the distinguishing graphs of
+//! the distinguishing test suite (Def. 2.27, Algorithm 1, Thm. 2.40).
+//!
+//! # The suite
+//!
+//! Let `𝒜` be a family of sets of pairwise incompatible reachable states of the specification `S`
+//! (Def. 2.15), to which every singleton `{s}` is added. For a trace `σ` and a state `s`, let
+//! `v_s(σ)` be the number of prefixes of `σ` (`ε` and `σ` included) that reach `s` (as in
+//! Def. 2.41). `σ` is *`𝒜`-bounded* when `Σ_{s∈A} v_s(σ) ≤ n` for every `A ∈ 𝒜`; `B` is the set
+//! of `𝒜`-bounded traces of `S`, and `B⁺ = B ∪ {σµ ∈ traces(S) | σ ∈ B}`. The suite consists of
+//!
+//! 1. every `σx` with `σ ∈ B` and `x` an output or quiescence (the observations of `U(S, n)`);
+//! 2. after every `σ ∈ B⁺`, the harmonised distinguishing graph (Algorithm 1, Lemma 2.33) of every
+//!    pair `{S after σ, r}` with `r ≠ S after σ` in a common set of `𝒜`.
+//!
+//! With `𝒜` empty this is exactly `U(S, n)`: only the singletons bound the traces and no pair
+//! shares a set. Without compatible pairs and with `𝒜 = {all reachable states}`, `σ` is bounded
+//! iff `|σ| + 1 ≤ n`, so `B = P(S, n)`, `B⁺ = P+(S, n)` and the graphs are those of every
+//! inequivalent pair: exactly `T(S, n)` of Def. 2.37. The unit tests check both equalities test
+//! by test.
+//!
+//! The families offered ([`IncompatibleSets`]): all maximal sets of pairwise incompatible states
+//! (maximal cliques of the incompatibility graph, Bron–Kerbosch with pivoting in state order,
+//! under a step budget), one largest such set, or none.
+//!
+//! # Completeness
+//!
+//! Let `I` be input-enabled with `|I|_S ≤ n` (Def. 2.34) that passes the suite, and suppose
+//! `I` does not conform. By Lemma 2.7 it has an ioco counterexample `σx`: `σ ∈ traces(S) ∩
+//! traces(I)` and `x ∈ out(I after σ) \ out(S after σ)`; take a shortest one.
+//!
+//! - If `σ ∈ B`, the suite executes `σ` and then observes; by fairness (Sec. 2.7.4) `x` is
+//!   eventually observed after `σ` and the suite fails, a contradiction.
+//! - Otherwise let `σ'` be the shortest prefix of `σ` not in `B`. Its proper prefixes are in
+//!   `B`, so every prefix of `σ'` is in `B⁺`, and some `A ∈ 𝒜` has `Σ_{s∈A} v_s(σ') ≥ n + 1`:
+//!   there are `n + 1` prefixes `ρ_0 < … < ρ_n` of `σ'` with `S after ρ_j ∈ A`. Each reaches a
+//!   specified state `I after ρ_j`, and there are at most `n` of those, so by pigeonhole two
+//!   prefixes `ρ < ρ'` reach the same implementation state `i`.
+//!   - If `s = S after ρ` and `s' = S after ρ'` differ, they are in the common set `A`, hence
+//!     incompatible, and the harmonised graph `w` of `{s, s'}` was executed from `i` both after
+//!     `ρ` and after `ρ'` (both are in `B⁺`). By fairness one observation sequence `τ` of `w` is
+//!     seen in both executions (the argument of Thm. 2.40); by construction of distinguishing
+//!     graphs (Def. 2.27, Lemma 2.33) `τ` is an ioco counterexample for `S/s` or for `S/s'`, so
+//!     `ρτ` or `ρ'τ` is one for `S` and the suite fails: a contradiction.
+//!   - So `S after ρ = S after ρ'` and `I after ρ = I after ρ'`. Replacing the prefix `ρ'` of
+//!     `σ` by `ρ` gives a trace `σ''` with the same states in `S` and in `I` at its end, so
+//!     `σ''x` is a shorter ioco counterexample (as in the proof of Lemma 2.42): a contradiction
+//!     with the choice of `σx`.
+//!
+//! Hence `I ioco S`: the suite is `n`-complete (Def. 2.35). The graphs after the cut points
+//! `B⁺ \ B` are needed: `ρ'` may be `σ'` itself, and a unit test shows a fault that a suite
+//! without them misses. The cuts are early: a trace is not extended once some set's sum would
+//! exceed `n`, so traces are no longer than `|S|·n` (`U`) and usually much shorter.
+//!
+//! # Plan
+//!
+//! A plan node is a bounded trace's state together with its sums per constraint (the sets of `𝒜`
+//! and the singletons of states in no set of two or more), shared between traces with equal
+//! keys as in [`super::unconditional`]; a successor whose sums would exceed `n` becomes a node
+//! that only enters the graphs of its state. Moves are ordered as in `T(S, n)`: the
+//! observation, the inputs, then the graphs by partner state.
+
+use super::pairs::PairAnalysis;
+use super::plan::{Move, Plan, PlanId, Target};
+use super::{IocoSuiteError, access::reachable_states, conjunction::names};
+use crate::model::{StateId, SuspensionAutomaton};
+use crate::suite::Verdict;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// Which sets of pairwise incompatible states bound the traces of `ioco-counting` (every single
+/// state is always a set of its own).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IncompatibleSets {
+    /// Every maximal set of pairwise incompatible reachable states.
+    #[default]
+    Maximal,
+    /// One largest set of pairwise incompatible reachable states.
+    Largest,
+    /// No set: the suite is `U(S, n)`.
+    None,
+}
+
+impl IncompatibleSets {
+    /// The spelling of `--incompatible-sets` and of the suite header.
+    pub fn name(self) -> &'static str {
+        match self {
+            IncompatibleSets::Maximal => "maximal",
+            IncompatibleSets::Largest => "largest",
+            IncompatibleSets::None => "none",
+        }
+    }
+}
+
+impl std::str::FromStr for IncompatibleSets {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "maximal" => Ok(IncompatibleSets::Maximal),
+            "largest" => Ok(IncompatibleSets::Largest),
+            "none" => Ok(IncompatibleSets::None),
+            _ => Err(format!("found `{s}`, expected maximal, largest or none")),
+        }
+    }
+}
+
+/// Most recursive steps of the clique search.
+const CLIQUE_STEPS: usize = 1_000_000;
+/// Most maximal sets the plan keeps counts for.
+const MAX_SETS: usize = 4096;
+
+/// Bron–Kerbosch with pivoting on an adjacency given as bitsets over `0..m`.
+struct CliqueSearch<'a> {
+    adjacent: &'a [Vec<u64>],
+    steps: usize,
+    largest_only: bool,
+    found: Vec<Vec<usize>>,
+}
+
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &bits)| {
+        (0..64)
+            .filter(move |b| bits >> b & 1 == 1)
+            .map(move |b| w * 64 + b)
+    })
+}
+
+fn meet(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().zip(b).map(|(x, y)| x & y).collect()
+}
+
+fn size(set: &[u64]) -> usize {
+    set.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+impl CliqueSearch<'_> {
+    /// Extends clique `r` by vertices of `p` (candidates), `x` the vertices already tried.
+    fn expand(&mut self, r: &mut Vec<usize>, mut p: Vec<u64>, mut x: Vec<u64>) -> Result<(), ()> {
+        self.steps += 1;
+        if self.steps > CLIQUE_STEPS {
+            return Err(());
+        }
+        let candidates = size(&p);
+        if candidates == 0 {
+            if size(&x) == 0 {
+                if !self.largest_only {
+                    self.found.push(r.clone());
+                    if self.found.len() > MAX_SETS {
+                        return Err(());
+                    }
+                } else if self.found.first().is_none_or(|best| r.len() > best.len()) {
+                    self.found = vec![r.clone()];
+                }
+            }
+            return Ok(());
+        }
+        if self.largest_only
+            && self
+                .found
+                .first()
+                .is_some_and(|best| r.len() + candidates <= best.len())
+        {
+            return Ok(());
+        }
+        // The pivot has the most candidates as neighbours (the first such vertex on ties).
+        let pivot = members(&p)
+            .chain(members(&x))
+            .max_by_key(|&u| (size(&meet(&p, &self.adjacent[u])), std::cmp::Reverse(u)))
+            .expect("p is not empty");
+        let branch: Vec<usize> = members(&p)
+            .filter(|&v| self.adjacent[pivot][v / 64] >> (v % 64) & 1 == 0)
+            .collect();
+        for v in branch {
+            r.push(v);
+            let next_p = meet(&p, &self.adjacent[v]);
+            let next_x = meet(&x, &self.adjacent[v]);
+            self.expand(r, next_p, next_x)?;
+            r.pop();
+            p[v / 64] &= !(1 << (v % 64));
+            x[v / 64] |= 1 << (v % 64);
+        }
+        Ok(())
+    }
+}
+
+/// The maximal cliques (or, with `largest_only`, the first largest one in the same order) of
+/// the graph on `0..m` whose adjacency rows are bitsets, each clique in vertex order, the list
+/// sorted; fails once the search takes more than [`CLIQUE_STEPS`] steps or finds more than
+/// [`MAX_SETS`] cliques.
+fn cliques(adjacent: &[Vec<u64>], largest_only: bool) -> Result<Vec<Vec<usize>>, IocoSuiteError> {
+    let m = adjacent.len();
+    let words = m.div_ceil(64);
+    let mut all = vec![0u64; words];
+    for j in 0..m {
+        all[j / 64] |= 1 << (j % 64);
+    }
+    let mut search = CliqueSearch {
+        adjacent,
+        steps: 0,
+        largest_only,
+        found: Vec::new(),
+    };
+    let what = if largest_only {
+        "a largest"
+    } else {
+        "the maximal"
+    };
+    if search
+        .expand(&mut Vec::new(), all, vec![0u64; words])
+        .is_err()
+    {
+        let (what, budget) = if search.steps > CLIQUE_STEPS {
+            (
+                format!(
+                    "the search for {what} sets of pairwise incompatible states takes more \
+                     steps than that, which"
+                ),
+                CLIQUE_STEPS,
+            )
+        } else {
+            (
+                "the number of maximal sets of pairwise incompatible states".to_owned(),
+                MAX_SETS,
+            )
+        };
+        return Err(IocoSuiteError::Budget {
+            what,
+            budget: budget as u128,
+            advice: "use --incompatible-sets largest or none".into(),
+        });
+    }
+    let mut found = search.found;
+    for c in &mut found {
+        c.sort_unstable();
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The sets of two or more pairwise incompatible reachable states that `choice` asks for, each
+/// in state order, the family sorted (singletons are implicit).
+pub(crate) fn incompatible_family(
+    reachable: &[StateId],
+    analysis: &PairAnalysis,
+    choice: IncompatibleSets,
+) -> Result<Vec<Vec<StateId>>, IocoSuiteError> {
+    if choice == IncompatibleSets::None {
+        return Ok(Vec::new());
+    }
+    let m = reachable.len();
+    let mut adjacent = vec![vec![0u64; m.div_ceil(64)]; m];
+    for i in 0..m {
+        for j in 0..m {
+            if i != j && !analysis.compatible(reachable[i], reachable[j]) {
+                adjacent[i][j / 64] |= 1 << (j % 64);
+            }
+        }
+    }
+    Ok(cliques(&adjacent, choice == IncompatibleSets::Largest)?
+        .into_iter()
+        .filter(|set| set.len() >= 2)
+        .map(|set| set.into_iter().map(|k| reachable[k]).collect())
+        .collect())
+}
+
+/// The plan of an `ioco-counting` suite with its family of sets.
+pub(crate) struct CountingPlan {
+    /// The root of the suite.
+    pub(crate) root: Target,
+    /// The sets of two or more states of `𝒜`.
+    pub(crate) family: Vec<Vec<StateId>>,
+}
+
+/// Adds the plan of the `ioco-counting` suite of `sa` for bound `n` to `plan`.
+pub(crate) fn counting_plan(
+    plan: &mut Plan,
+    sa: &SuspensionAutomaton,
+    n: usize,
+    choice: IncompatibleSets,
+    max_plan_nodes: usize,
+) -> Result<CountingPlan, IocoSuiteError> {
+    build(plan, sa, n, choice, max_plan_nodes, true)
+}
+
+/// [`counting_plan`]; `graphs_at_cuts = false` leaves out the graphs after the traces of
+/// `B⁺ \ B` (incomplete: for the test that shows they are needed).
+fn build(
+    plan: &mut Plan,
+    sa: &SuspensionAutomaton,
+    n: usize,
+    choice: IncompatibleSets,
+    max_plan_nodes: usize,
+    graphs_at_cuts: bool,
+) -> Result<CountingPlan, IocoSuiteError> {
+    let bound = u8::try_from(n).map_err(|_| IocoSuiteError::Budget {
+        what: format!("n = {n} for the ioco-counting suite"),
+        budget: u8::MAX as u128,
+        advice: "try a smaller n".into(),
+    })?;
+    let reachable = reachable_states(sa);
+    let mut analysis = PairAnalysis::compute(sa)?;
+    let family = incompatible_family(&reachable, &analysis, choice)?;
+    // Constraints: the sets of the family, then the singletons of states in none of them.
+    let mut constraints_of: Vec<Vec<usize>> = vec![Vec::new(); sa.num_states()];
+    for (k, set) in family.iter().enumerate() {
+        for s in set {
+            constraints_of[s.index()].push(k);
+        }
+    }
+    let mut constraints = family.len();
+    for &s in &reachable {
+        if constraints_of[s.index()].is_empty() {
+            constraints_of[s.index()].push(constraints);
+            constraints += 1;
+        }
+    }
+    // The graphs after a trace reaching q: one per partner sharing a set, in state order.
+    let mut graphs: Vec<Vec<PlanId>> = vec![Vec::new(); sa.num_states()];
+    for &q in &reachable {
+        for &r in &reachable {
+            let shares = constraints_of[q.index()]
+                .iter()
+                .any(|k| constraints_of[r.index()].contains(k));
+            if r != q
+                && shares
+                && let Target::Node(id) = analysis.graph(plan, q, r)
+            {
+                graphs[q.index()].push(id);
+            }
+        }
+    }
+    let mut cut: Vec<Option<Target>> = vec![None; sa.num_states()];
+    let mut cut_node = |plan: &mut Plan, t: StateId| -> Target {
+        *cut[t.index()].get_or_insert_with(|| {
+            if graphs[t.index()].is_empty() || !graphs_at_cuts {
+                Target::Verdict(Verdict::Pass)
+            } else {
+                Target::Node(plan.push(graphs[t.index()].iter().map(|&g| Move::Enter(g)).collect()))
+            }
+        })
+    };
+    let mut memo: HashMap<(StateId, Vec<u8>), PlanId> = HashMap::new();
+    let mut work: Vec<(PlanId, StateId, Vec<u8>)> = Vec::new();
+    let start = sa.initial();
+    let mut sums0 = vec![0u8; constraints];
+    for &k in &constraints_of[start.index()] {
+        sums0[k] = 1;
+    }
+    let root = plan.reserve();
+    memo.insert((start, sums0.clone()), root);
+    work.push((root, start, sums0));
+    while let Some((id, q, sums)) = work.pop() {
+        let mut branches = Vec::new();
+        let mut moves = Vec::new();
+        for &(l, t) in sa.enabled(q) {
+            let mut next = sums.clone();
+            let mut bounded = true;
+            for &k in &constraints_of[t.index()] {
+                if next[k] >= bound {
+                    bounded = false;
+                    break;
+                }
+                next[k] += 1;
+            }
+            let target = if !bounded {
+                cut_node(plan, t)
+            } else if let Some(&c) = memo.get(&(t, next.clone())) {
+                Target::Node(c)
+            } else {
+                if memo.len() >= max_plan_nodes {
+                    return Err(IocoSuiteError::Budget {
+                        what: format!(
+                            "the ioco-counting suite for n = {n} needs more plan nodes than that, \
+                             which"
+                        ),
+                        budget: max_plan_nodes as u128,
+                        advice: "try a smaller n, or --incompatible-sets maximal (more sets end \
+                                 the traces sooner)"
+                            .into(),
+                    });
+                }
+                let c = plan.reserve();
+                memo.insert((t, next.clone()), c);
+                work.push((c, t, next));
+                Target::Node(c)
+            };
+            if sa.alphabet.is_output(l) {
+                branches.push((l, target));
+            } else if matches!(target, Target::Node(_)) {
+                moves.push(Move::Send {
+                    input: l,
+                    then: target,
+                });
+            }
+        }
+        moves.insert(
+            0,
+            Move::Observe {
+                branches,
+                otherwise: Verdict::Pass,
+            },
+        );
+        moves.extend(graphs[q.index()].iter().map(|&g| Move::Enter(g)));
+        plan.set(id, moves);
+    }
+    Ok(CountingPlan {
+        root: Target::Node(root),
+        family,
+    })
+}
+
+/// The guarantee text and the header field of an `ioco-counting` suite.
+pub(crate) fn describe(
+    sa: &SuspensionAutomaton,
+    n: usize,
+    choice: IncompatibleSets,
+    family: &[Vec<StateId>],
+) -> (String, Value) {
+    const SHOWN: usize = 8;
+    let mut listed: Vec<String> = family.iter().take(SHOWN).map(|s| names(sa, s)).collect();
+    if family.len() > SHOWN {
+        listed.push(format!("and {} more", family.len() - SHOWN));
+    }
+    let sets = match (choice, family.len()) {
+        (IncompatibleSets::None, _) => {
+            "single states only, which is the unconditional suite U(S, n)".to_owned()
+        }
+        (_, 0) => "single states only (no two states are incompatible), which is the \
+                   unconditional suite U(S, n)"
+            .to_owned(),
+        (IncompatibleSets::Largest, _) => format!(
+            "the largest set of pairwise incompatible states {} and single states",
+            listed.join(", ")
+        ),
+        (IncompatibleSets::Maximal, k) => format!(
+            "the {k} maximal sets of pairwise incompatible states {} and single states",
+            listed.join(", ")
+        ),
+    };
+    let guarantee = format!(
+        "complete for every implementation with at most {n} specified states (state counting \
+         over {sets}, with the distinguishing graphs of the pairs in a common set after every \
+         bounded trace and one label more; van den Bos Lemma 2.42 and Thm. 2.40)"
+    );
+    let field = json!({
+        "choice": choice.name(),
+        "sets": family
+            .iter()
+            .map(|s| s.iter().map(|&q| sa.state_name(q)).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
+    });
+    (guarantee, field)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::plan::LabelMap;
+    use super::super::testkit::*;
+    use super::super::{Bound, Budget, IocoMethod, generate, suite_model};
+    use super::*;
+    use crate::model::suspension_from_marked;
+    use crate::suite::TestCase;
+
+    const MAXIMAL: IocoMethod = IocoMethod::Counting(IncompatibleSets::Maximal);
+    const LARGEST: IocoMethod = IocoMethod::Counting(IncompatibleSets::Largest);
+    const NONE: IocoMethod = IocoMethod::Counting(IncompatibleSets::None);
+
+    fn budget() -> Budget {
+        Budget {
+            max_tests: 20_000,
+            ..Budget::default()
+        }
+    }
+
+    /// The tests of `method` for bound `n`, or `None` past the budget.
+    fn tests_of(spec: &SuspensionAutomaton, method: IocoMethod, n: usize) -> Option<Vec<TestCase>> {
+        match generate(spec, method, Bound::States(n), budget()) {
+            Ok(suite) => Some(suite.tests().collect()),
+            Err(IocoSuiteError::Budget { .. }) => None,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn random_specs(count: u64, seed: u64, outputs: usize) -> Vec<SuspensionAutomaton> {
+        (0..count)
+            .map(|k| {
+                let mut rng = Rng::new(seed + k);
+                let states = 2 + rng.below(4);
+                random_sa(&mut rng, states, 2, outputs)
+            })
+            .collect()
+    }
+
+    fn all_pairs_incompatible(spec: &SuspensionAutomaton) -> bool {
+        let pairs = PairAnalysis::compute(spec).unwrap();
+        let reach = reachable_states(spec);
+        reach
+            .iter()
+            .all(|&p| reach.iter().all(|&q| p == q || !pairs.compatible(p, q)))
+    }
+
+    #[test]
+    fn without_sets_it_is_exactly_the_unconditional_suite() {
+        let mut specs = vec![fig_2_1(), fig_2_8(), fig_2_9()];
+        specs.extend(random_specs(40, 300, 2));
+        let mut compared = 0;
+        for spec in &specs {
+            for n in 1..=3 {
+                let u = tests_of(spec, IocoMethod::Unconditional, n);
+                let c = tests_of(spec, NONE, n);
+                assert_eq!(u.is_some(), c.is_some(), "{spec:?} n = {n}");
+                if let (Some(u), Some(c)) = (u, c) {
+                    assert_eq!(u, c, "{spec:?} n = {n}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "{compared}");
+    }
+
+    #[test]
+    fn without_compatible_pairs_the_maximal_and_largest_sets_give_exactly_t() {
+        let mut specs = vec![fig_2_8()];
+        specs.extend(random_specs(120, 500, 3));
+        specs.retain(all_pairs_incompatible);
+        assert!(specs.len() > 20, "{}", specs.len());
+        let mut compared = 0;
+        for spec in &specs {
+            let pairs = PairAnalysis::compute(spec).unwrap();
+            let reach = reachable_states(spec);
+            let family = incompatible_family(&reach, &pairs, IncompatibleSets::Maximal).unwrap();
+            assert_eq!(family, vec![reach.clone()]);
+            for n in 1..=3 {
+                let t = tests_of(spec, IocoMethod::Complete, n);
+                for method in [MAXIMAL, LARGEST] {
+                    let c = tests_of(spec, method, n);
+                    assert_eq!(t.is_some(), c.is_some(), "{spec:?} n = {n}");
+                    if let (Some(t), Some(c)) = (&t, c) {
+                        assert_eq!(t, &c, "{spec:?} n = {n}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 60, "{compared}");
+    }
+
+    /// The tests of the suite without the graphs after the cut points `B⁺ \ B`.
+    fn tests_without_cut_graphs(
+        spec: &SuspensionAutomaton,
+        choice: IncompatibleSets,
+        n: usize,
+    ) -> Vec<TestCase> {
+        let mut plan = Plan::default();
+        let c = build(&mut plan, spec, n, choice, 100_000, false).unwrap();
+        plan.finish();
+        let labels = LabelMap::new(spec);
+        (0..plan.count(c.root))
+            .map(|k| plan.build_test(spec, &labels, c.root, spec.initial(), k, format!("t{k}")))
+            .collect()
+    }
+
+    /// Found by a search over random specifications and mutants: states 1 ◇ 2 are the only
+    /// compatible pair, so the maximal sets are {0,1,3} and {0,2,3}. The fault is the
+    /// counterexample `a a x δ` (prefix states 0, 3, 2, 2): for n = 2 the set {0,2,3} is
+    /// exceeded at `a a`, and the two-state implementation is in the same state after `a` (state
+    /// 3) and after `a a` (state 2). Only the graph of {2, 3} after the cut point `a a` tells them
+    /// apart.
+    #[test]
+    fn the_graphs_after_the_cut_points_are_needed() {
+        let spec = suspension_from_marked(
+            "cut",
+            4,
+            &[
+                (0, "?a", 3),
+                (0, "delta", 3),
+                (1, "!x", 2),
+                (1, "!y", 2),
+                (2, "?a", 1),
+                (2, "!x", 2),
+                (2, "!y", 2),
+                (3, "?a", 2),
+                (3, "!x", 0),
+            ],
+        )
+        .unwrap();
+        let imp = suspension_from_marked(
+            "cut-imp",
+            2,
+            &[(0, "?a", 1), (0, "delta", 1), (1, "?a", 1), (1, "!x", 0)],
+        )
+        .unwrap();
+        let imp = with_alphabet(&imp, &spec);
+        assert!(!ioco(&imp, &spec));
+        assert_eq!(specified_states(&imp, &spec), 2);
+        let pairs = PairAnalysis::compute(&spec).unwrap();
+        let reach = reachable_states(&spec);
+        let family = incompatible_family(&reach, &pairs, IncompatibleSets::Maximal).unwrap();
+        let ids = |f: &[Vec<StateId>]| -> Vec<Vec<u32>> {
+            f.iter().map(|s| s.iter().map(|q| q.0).collect()).collect()
+        };
+        assert_eq!(ids(&family), vec![vec![0, 1, 3], vec![0, 2, 3]]);
+        let model = suite_model(&spec);
+        let full = tests_of(&spec, MAXIMAL, 2).unwrap();
+        assert!(suite_can_fail(&full, &model, &imp));
+        let without = tests_without_cut_graphs(&spec, IncompatibleSets::Maximal, 2);
+        assert!(without.len() < full.len());
+        assert!(!suite_can_fail(&without, &model, &imp));
+        // With the largest set {0,1,3} the graphs after the cut points are not needed here.
+        assert!(suite_can_fail(
+            &tests_of(&spec, LARGEST, 2).unwrap(),
+            &model,
+            &imp
+        ));
+    }
+
+    #[test]
+    fn every_variant_is_sound_and_complete_on_random_specifications() {
+        let mut checked = [0usize; 3];
+        let mut faulty = [0usize; 3];
+        let mut with_compatible = 0;
+        for seed in 0..220u64 {
+            let mut rng = Rng::new(7000 + seed);
+            let states = 2 + rng.below(4);
+            let inputs = 1 + rng.below(2);
+            let outputs = 1 + rng.below(2);
+            let spec = random_sa(&mut rng, states, inputs, outputs);
+            if !all_pairs_incompatible(&spec) {
+                with_compatible += 1;
+            }
+            let model = suite_model(&spec);
+            for (k, choice) in [
+                IncompatibleSets::Maximal,
+                IncompatibleSets::Largest,
+                IncompatibleSets::None,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut suites: HashMap<usize, Option<Vec<TestCase>>> = HashMap::new();
+                for _ in 0..60 {
+                    let faults = rng.below(3);
+                    let imp = mutant(&mut rng, &spec, faults);
+                    let n = specified_states(&imp, &spec);
+                    if n > 3 {
+                        continue;
+                    }
+                    let suite = suites.entry(n).or_insert_with(|| {
+                        let budget = Budget {
+                            max_tests: 3000,
+                            ..Budget::default()
+                        };
+                        let method = IocoMethod::Counting(choice);
+                        generate(&spec, method, Bound::States(n), budget)
+                            .ok()
+                            .map(|s| s.tests().collect())
+                    });
+                    let Some(tests) = suite else { continue };
+                    let conforms = ioco(&imp, &spec);
+                    let fails = suite_can_fail(tests.iter(), &model, &imp);
+                    assert!(
+                        !(conforms && fails),
+                        "seed {seed} {choice:?}: unsound on {imp:?}"
+                    );
+                    assert!(
+                        conforms || fails,
+                        "seed {seed} {choice:?} n = {n}: incomplete on {imp:?}\n{spec:?}"
+                    );
+                    checked[k] += 1;
+                    faulty[k] += usize::from(!conforms);
+                }
+            }
+        }
+        assert!(with_compatible > 50, "{with_compatible}");
+        for k in 0..3 {
+            assert!(
+                checked[k] > 3000 && faulty[k] > 1000,
+                "{checked:?} {faulty:?}"
+            );
+        }
+    }
+
+    /// Every maximal clique of a graph on `0..m`, by enumerating subsets.
+    fn brute_force_cliques(adjacent: &[Vec<u64>]) -> Vec<Vec<usize>> {
+        let m = adjacent.len();
+        let edge = |u: usize, v: usize| adjacent[u][v / 64] >> (v % 64) & 1 == 1;
+        let mut out = Vec::new();
+        for mask in 1u32..(1 << m) {
+            let set: Vec<usize> = (0..m).filter(|&v| mask >> v & 1 == 1).collect();
+            let clique = set
+                .iter()
+                .all(|&u| set.iter().all(|&v| u == v || edge(u, v)));
+            let maximal = (0..m)
+                .filter(|v| !set.contains(v))
+                .all(|v| !set.iter().all(|&u| edge(u, v)));
+            if clique && maximal {
+                out.push(set);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn clique_search_matches_brute_force() {
+        let mut rng = Rng::new(42);
+        for _ in 0..300 {
+            let m = 1 + rng.below(9);
+            let density = 20 + rng.below(70) as u64;
+            let mut adjacent = vec![vec![0u64; 1]; m];
+            for u in 0..m {
+                for v in u + 1..m {
+                    if rng.chance(density) {
+                        adjacent[u][0] |= 1 << v;
+                        adjacent[v][0] |= 1 << u;
+                    }
+                }
+            }
+            let expected = brute_force_cliques(&adjacent);
+            assert_eq!(cliques(&adjacent, false).unwrap(), expected);
+            let largest = cliques(&adjacent, true).unwrap();
+            let most = expected.iter().map(Vec::len).max().unwrap();
+            assert_eq!(largest.len(), 1);
+            assert_eq!(largest[0].len(), most);
+            assert!(expected.contains(&largest[0]));
+        }
+    }
+
+    #[test]
+    fn too_many_maximal_sets_fail_cleanly_with_advice() {
+        // All pairs adjacent except a perfect matching of 13 pairs: 2^13 maximal cliques.
+        let m = 26;
+        let adjacent: Vec<Vec<u64>> = (0..m)
+            .map(|u| vec![((1u64 << m) - 1) & !(1 << u) & !(1 << (u ^ 1))])
+            .collect();
+        let err = cliques(&adjacent, false).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("use --incompatible-sets largest or none"),
+            "{err}"
+        );
+        let largest = cliques(&adjacent, true).unwrap();
+        assert_eq!(largest[0], (0..m).step_by(2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_header_names_the_method_and_the_sets() {
+        let spec = fig_2_1();
+        // Thesis states 2 ◇ 3 and 4 ◇ 5 (ids 1, 2 and 3, 4): four maximal sets.
+        let name = |ids: &[u32]| -> Vec<String> {
+            ids.iter()
+                .map(|&q| spec.state_name(StateId(q)).to_owned())
+                .collect()
+        };
+        for (choice, sets) in [
+            (
+                IncompatibleSets::Maximal,
+                vec![
+                    name(&[0, 1, 3, 5]),
+                    name(&[0, 1, 4, 5]),
+                    name(&[0, 2, 3, 5]),
+                    name(&[0, 2, 4, 5]),
+                ],
+            ),
+            (IncompatibleSets::Largest, vec![name(&[0, 1, 3, 5])]),
+            (IncompatibleSets::None, vec![]),
+        ] {
+            let suite = generate(
+                &spec,
+                IocoMethod::Counting(choice),
+                Bound::States(2),
+                Budget::default(),
+            )
+            .unwrap();
+            let text = String::from_utf8(suite.write_json(Vec::new()).unwrap()).unwrap();
+            let (header, tests) = crate::suite::read_suite(&text).unwrap();
+            assert_eq!(header.method, "ioco-counting");
+            assert_eq!(tests.len() as u128, suite.num_tests());
+            let field = &header.extra["incompatible_sets"];
+            assert_eq!(field["choice"], choice.name());
+            assert_eq!(field["sets"], serde_json::json!(sets));
+            let g = &header.guarantee;
+            assert!(
+                g.starts_with("complete for every implementation with at most 2"),
+                "{g}"
+            );
+            match choice {
+                IncompatibleSets::Maximal => assert!(g.contains("the 4 maximal sets"), "{g}"),
+                IncompatibleSets::Largest => assert!(g.contains("the largest set"), "{g}"),
+                IncompatibleSets::None => assert!(g.contains("U(S, n)"), "{g}"),
+            }
+            let model = suite_model(&spec);
+            for t in &tests {
+                t.validate(model.inputs.len(), model.num_output_ids())
+                    .unwrap();
+            }
+        }
+        assert_eq!("largest".parse(), Ok(IncompatibleSets::Largest));
+        assert!("all".parse::<IncompatibleSets>().is_err());
+    }
+
+    /// Every input-enabled suspension automaton with `states` states over `spec`'s alphabet
+    /// (each state: a target per input, and per output none or a target, some output present).
+    fn all_implementations(spec: &SuspensionAutomaton, states: usize) -> Vec<SuspensionAutomaton> {
+        let a = &spec.alphabet;
+        let inputs: Vec<usize> = a.inputs().map(|l| l.index()).collect();
+        let outputs: Vec<usize> = a.outputs().map(|l| l.index()).collect();
+        let mut rows: Vec<Vec<Option<u32>>> = Vec::new();
+        let per_state = states.pow(inputs.len() as u32) * (states + 1).pow(outputs.len() as u32);
+        for mut code in 0..per_state {
+            let mut row = vec![None; a.len()];
+            for &l in &inputs {
+                row[l] = Some((code % states) as u32);
+                code /= states;
+            }
+            for &l in &outputs {
+                row[l] = (code % (states + 1)).checked_sub(1).map(|t| t as u32);
+                code /= states + 1;
+            }
+            if outputs.iter().any(|&l| row[l].is_some()) {
+                rows.push(row);
+            }
+        }
+        let mut out = Vec::new();
+        let mut pick = vec![0usize; states];
+        loop {
+            let table = Table {
+                alphabet: a.clone(),
+                edges: pick.iter().map(|&k| rows[k].clone()).collect(),
+            };
+            out.push(table.build("imp"));
+            let Some(k) = (0..states).find(|&k| pick[k] + 1 < rows.len()) else {
+                return out;
+            };
+            pick[k] += 1;
+            pick[..k].fill(0);
+        }
+    }
+
+    /// Exhaustive evidence: on specifications with three or four states, some compatible and
+    /// some incompatible pairs, the suites for n = 2 fail every non-conforming implementation
+    /// with two states (all 2,704 of them with one input and two outputs, 10,816 with two inputs)
+    /// and no conforming one, while the suites for n = 1 miss some on most specifications (so the
+    /// check tells the bounds apart).
+    #[test]
+    fn every_two_state_implementation_is_judged_exactly() {
+        for (inputs, wanted, implementations) in [(1, 30, 52 * 52), (2, 8, 104 * 104)] {
+            let mut specs = 0;
+            let mut n1_misses = 0;
+            let mut faulty = 0;
+            let mut judged = 0;
+            for seed in 0..400u64 {
+                if specs == wanted {
+                    break;
+                }
+                let mut rng = Rng::new(9000 + seed);
+                let states = 3 + rng.below(2);
+                let spec = random_sa(&mut rng, states, inputs, 2);
+                let pairs = PairAnalysis::compute(&spec).unwrap();
+                let reach = reachable_states(&spec);
+                let family =
+                    incompatible_family(&reach, &pairs, IncompatibleSets::Maximal).unwrap();
+                if all_pairs_incompatible(&spec) || family.is_empty() {
+                    continue;
+                }
+                specs += 1;
+                let model = suite_model(&spec);
+                let imps = all_implementations(&spec, 2);
+                assert_eq!(imps.len(), implementations);
+                let mut missed = false;
+                for choice in [IncompatibleSets::Maximal, IncompatibleSets::Largest] {
+                    let method = IocoMethod::Counting(choice);
+                    let two = tests_of(&spec, method, 2).unwrap();
+                    let one = tests_of(&spec, method, 1).unwrap();
+                    for imp in &imps {
+                        let conforms = ioco(imp, &spec);
+                        let fails = suite_can_fail(&two, &model, imp);
+                        assert_eq!(
+                            fails, !conforms,
+                            "seed {seed} {choice:?}: {imp:?}\n{spec:?}"
+                        );
+                        judged += 1;
+                        faulty += usize::from(!conforms);
+                        missed |= !conforms && !suite_can_fail(&one, &model, imp);
+                    }
+                }
+                n1_misses += usize::from(missed);
+            }
+            assert_eq!(specs, wanted);
+            assert!(n1_misses * 3 >= specs * 2, "{n1_misses} of {specs}");
+            // Conforming implementations are judged too.
+            assert!(
+                faulty > judged / 2 && faulty < judged,
+                "{faulty} of {judged}"
+            );
+        }
+    }
+}
