@@ -546,6 +546,21 @@ pub const METHODS: &[Method] = &[
         25,
     ),
     ("ioco-ads", |s, n| bounded(s, IocoMethod::Ads, n), 50),
+    (
+        "ioco-counting/maximal",
+        |s, n| bounded(s, IocoMethod::Counting(IncompatibleSets::Maximal), n),
+        50,
+    ),
+    (
+        "ioco-counting/largest",
+        |s, n| bounded(s, IocoMethod::Counting(IncompatibleSets::Largest), n),
+        50,
+    ),
+    (
+        "ioco-counting/none",
+        |s, n| bounded(s, IocoMethod::Counting(IncompatibleSets::None), n),
+        25,
+    ),
 ];
 
 /// A suite's tests when it exists within the budget and its guarantee claims completeness.
