@@ -1042,7 +1042,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "a wider sweep (minutes in debug): cargo test --release adversary -- --ignored"]
+    #[ignore = "a wider sweep, about 2 minutes in debug: cargo test --lib wider_adversary_sweep -- --ignored"]
     fn wider_adversary_sweep() {
         let models = sample(20, 8, 5000);
         let config = SearchConfig {
