@@ -414,6 +414,9 @@ impl IocoSuite {
 mod testkit;
 
 #[cfg(test)]
+mod adversary;
+
+#[cfg(test)]
 mod tests;
 
 /// The suspension automaton a model is tested against: an LTS is determinised with quiescence

@@ -196,14 +196,16 @@ impl Table {
             .expect("tables stay suspension automata")
     }
 
-    fn outputs(&self) -> Vec<usize> {
+    /// Output label indices (quiescence included).
+    pub fn outputs(&self) -> Vec<usize> {
         self.alphabet
             .outputs()
             .map(|l| l.index())
             .collect::<Vec<_>>()
     }
 
-    fn inputs(&self) -> Vec<usize> {
+    /// Input label indices.
+    pub fn inputs(&self) -> Vec<usize> {
         self.alphabet.inputs().map(|l| l.index()).collect()
     }
 }
