@@ -518,6 +518,7 @@ fn bounded(
     let budget = Budget {
         max_tests: MAX_TESTS,
         max_plan_nodes: MAX_PLAN_NODES,
+        ..Budget::default()
     };
     generate(sa, method, Bound::States(n), budget)
 }
@@ -553,6 +554,7 @@ pub const METHODS: &[Method] = &[
         |s, n| bounded(s, IocoMethod::Counting(IncompatibleSets::None), n),
         25,
     ),
+    ("ioco-auto", |s, n| bounded(s, IocoMethod::Auto, n), 25),
 ];
 
 /// A suite's tests when it exists within the budget and its guarantee claims completeness.
@@ -561,7 +563,12 @@ fn complete_tests(method: &Method, spec: &SuspensionAutomaton, n: usize) -> Opti
         Ok(suite) if suite.header().guarantee.starts_with("complete") => {
             Some(suite.tests().collect())
         }
-        Ok(_) | Err(IocoSuiteError::Budget { .. }) => None,
+        Ok(_)
+        | Err(
+            IocoSuiteError::Budget { .. }
+            | IocoSuiteError::Refused(_)
+            | IocoSuiteError::NoCandidate { .. },
+        ) => None,
         Err(e) => panic!("{}: {e}", method.0),
     }
 }
