@@ -13,8 +13,9 @@
 use ncomplete::analysis::Compatibility;
 use ncomplete::identify::random::random_suspension;
 use ncomplete::suite::costs::{Budget, Figure};
-use ncomplete::suite::ioco::auto::{Candidate, Status, choose};
-use ncomplete::suite::ioco::{Bound, IncompatibleSets, IocoMethod, reachable_states};
+use ncomplete::suite::ioco::auto::{Candidate, Evaluation, Status, candidate_name, evaluate};
+use ncomplete::suite::ioco::{IncompatibleSets, IocoMethod, reachable_states};
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// Whether two distinct reachable states are compatible.
@@ -43,6 +44,62 @@ fn cell(c: Option<&Candidate>) -> (String, Option<u128>) {
     (text, exact)
 }
 
+/// One printed row and what the summary needs from it.
+struct Row {
+    line: String,
+    ratio: Option<f64>,
+    above: bool,
+    refused: bool,
+}
+
+fn row(
+    seed: u64,
+    sa: &ncomplete::model::SuspensionAutomaton,
+    size: usize,
+    n: usize,
+    budget: Budget,
+) -> Row {
+    let find = |cands: &[Candidate], m: IocoMethod| cands.iter().find(|c| c.method == m).cloned();
+    let (cands, auto) = match evaluate(sa, n, budget) {
+        Ok(Evaluation { candidates, best }) => {
+            let auto =
+                best.map(|(k, suite)| (suite.costs().runs, candidate_name(candidates[k].method)));
+            (candidates, auto)
+        }
+        Err(e) => {
+            eprintln!("seed {seed} n {n}: {e}");
+            (Vec::new(), None)
+        }
+    };
+    let (t, t_runs) = cell(find(&cands, IocoMethod::Complete).as_ref());
+    let (u, u_runs) = cell(find(&cands, IocoMethod::Unconditional).as_ref());
+    let (cm, _) = cell(find(&cands, IocoMethod::Counting(IncompatibleSets::Maximal)).as_ref());
+    let (cl, _) = cell(find(&cands, IocoMethod::Counting(IncompatibleSets::Largest)).as_ref());
+    let (cn, _) = cell(find(&cands, IocoMethod::Counting(IncompatibleSets::None)).as_ref());
+    let t_candidate = find(&cands, IocoMethod::Complete)
+        .is_some_and(|c| !matches!(c.status, Status::NotComplete(_)));
+    let (auto_text, chosen) = match &auto {
+        Some((runs, name)) => (runs.to_string(), name.clone()),
+        None => ("refused".to_string(), "-".to_string()),
+    };
+    let mut ratio = None;
+    let mut above = false;
+    if let Some(a) = auto.as_ref().and_then(|(r, _)| r.exact()) {
+        ratio = u_runs.map(|u| u as f64 / a.max(1) as f64);
+        let t_bound = if t_candidate { t_runs } else { None };
+        let best = [t_bound, u_runs].into_iter().flatten().min();
+        above = best.is_some_and(|b| a > b);
+    }
+    Row {
+        line: format!(
+            "{seed:>5} {size:>3} {n:>3} {t:>26} {u:>26} {cm:>20} {cl:>20} {cn:>26} {auto_text:>12}  {chosen}"
+        ),
+        ratio,
+        above,
+        refused: auto.is_none(),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let wanted = args
@@ -68,67 +125,40 @@ fn main() {
         "{:>5} {:>3} {:>3} {:>26} {:>26} {:>20} {:>20} {:>26} {:>12}  auto chose",
         "seed", "|S|", "n", "T", "U", "count-maximal", "count-largest", "count-none", "auto"
     );
-    let mut ratios: Vec<f64> = Vec::new();
-    let mut never_above = true;
-    let mut rows = 0;
-    let mut models = 0;
-    let mut auto_refused = 0;
     let start = Instant::now();
+    // The first `wanted` seeds whose automaton has compatible states, 4-7 states.
+    let mut models = Vec::new();
     let mut seed = 0u64;
-    while models < wanted {
+    while models.len() < wanted {
         seed += 1;
         let states = 4 + (seed % 4) as usize;
         let sa = random_suspension(seed, states, 2, 2);
-        if !has_compatible_states(&sa) {
-            continue;
-        }
-        models += 1;
-        let size = reachable_states(&sa).len();
-        for n in [size, size + 1] {
-            rows += 1;
-            let find =
-                |cands: &[Candidate], m: IocoMethod| cands.iter().find(|c| c.method == m).cloned();
-            let (cands, auto) = match choose(&sa, Bound::States(n), budget) {
-                Ok((suite, choice)) => {
-                    let name = ncomplete::suite::ioco::auto::candidate_name(
-                        choice.candidates[choice.chosen].method,
-                    );
-                    (choice.candidates, Some((suite.costs().runs, name)))
-                }
-                Err(e) => {
-                    auto_refused += 1;
-                    eprintln!("seed {seed} n {n}: {e}");
-                    (Vec::new(), None)
-                }
-            };
-            let (t, t_runs) = cell(find(&cands, IocoMethod::Complete).as_ref());
-            let (u, u_runs) = cell(find(&cands, IocoMethod::Unconditional).as_ref());
-            let (cm, _) =
-                cell(find(&cands, IocoMethod::Counting(IncompatibleSets::Maximal)).as_ref());
-            let (cl, _) =
-                cell(find(&cands, IocoMethod::Counting(IncompatibleSets::Largest)).as_ref());
-            let (cn, _) = cell(find(&cands, IocoMethod::Counting(IncompatibleSets::None)).as_ref());
-            let t_candidate = find(&cands, IocoMethod::Complete)
-                .is_some_and(|c| !matches!(c.status, Status::NotComplete(_)));
-            let (auto_text, chosen) = match &auto {
-                Some((runs, name)) => (runs.to_string(), name.clone()),
-                None => ("refused".to_string(), "-".to_string()),
-            };
-            if let Some(a) = auto.as_ref().and_then(|(r, _)| r.exact()) {
-                if let Some(u) = u_runs {
-                    ratios.push(u as f64 / a.max(1) as f64);
-                }
-                let t_bound = if t_candidate { t_runs } else { None };
-                let best = [t_bound, u_runs].into_iter().flatten().min();
-                if best.is_some_and(|b| a > b) {
-                    never_above = false;
-                }
-            }
-            println!(
-                "{seed:>5} {size:>3} {n:>3} {t:>26} {u:>26} {cm:>20} {cl:>20} {cn:>26} {auto_text:>12}  {chosen}"
-            );
+        if has_compatible_states(&sa) {
+            models.push((seed, sa));
         }
     }
+    let jobs: Vec<(u64, &ncomplete::model::SuspensionAutomaton, usize, usize)> = models
+        .iter()
+        .flat_map(|(seed, sa)| {
+            let size = reachable_states(sa).len();
+            [(*seed, sa, size, size), (*seed, sa, size, size + 1)]
+        })
+        .collect();
+    // Rows are independent: computed in parallel, printed in order.
+    let rows: Vec<Row> = jobs
+        .par_iter()
+        .map(|&(seed, sa, size, n)| row(seed, sa, size, n, budget))
+        .collect();
+    let mut ratios: Vec<f64> = Vec::new();
+    let mut never_above = true;
+    let mut auto_refused = 0;
+    for r in &rows {
+        println!("{}", r.line);
+        ratios.extend(r.ratio);
+        never_above &= !r.above;
+        auto_refused += r.refused as usize;
+    }
+    let (models, rows) = (models.len(), rows.len());
     ratios.sort_by(f64::total_cmp);
     let median = if ratios.is_empty() {
         f64::NAN

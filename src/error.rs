@@ -39,7 +39,7 @@ pub enum Error {
     IocoSuite(#[from] crate::suite::ioco::IocoSuiteError),
     /// A suite refused before writing: a cost figure exceeds its budget.
     #[error(transparent)]
-    Refused(#[from] crate::suite::costs::CostRefusal),
+    Refused(Box<crate::suite::costs::CostRefusal>),
     /// Two models cannot be checked against each other (or a check's input is malformed).
     #[error(transparent)]
     Check(#[from] crate::check::CheckError),
@@ -58,6 +58,12 @@ pub enum Error {
     /// A state identification construction exceeded its budget.
     #[error(transparent)]
     Identify(#[from] crate::identify::IdentifyError),
+}
+
+impl From<Box<crate::suite::costs::CostRefusal>> for Error {
+    fn from(e: Box<crate::suite::costs::CostRefusal>) -> Self {
+        Error::Refused(e)
+    }
 }
 
 impl Error {

@@ -82,9 +82,13 @@ fn every_method_writes_a_suite_the_model_passes() {
 
 #[test]
 fn bad_inputs_fail_with_status_2() {
-    let lts = ncomplete(&["generate", "models/tea_machine.dot"]);
+    let lts = ncomplete(&["generate", "models/tea_machine.dot", "--method", "hads"]);
     assert_eq!(lts.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&lts.stderr).contains("need a Mealy machine"));
+    // `auto` on an LTS is ioco-auto, which needs a bound.
+    let auto = ncomplete(&["generate", "models/tea_machine.dot"]);
+    assert_eq!(auto.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&auto.stderr).contains("give --n N or --extra-states E"));
     let huge = ncomplete(&["generate", TCP, "--extra-states", "30"]);
     assert_eq!(huge.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&huge.stderr).contains("try a smaller --extra-states"));

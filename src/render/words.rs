@@ -500,4 +500,43 @@ mod tests {
         let e = read_words("a b\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
     }
+
+    #[test]
+    fn mealy_cost_bounds_hold_for_the_written_suites() {
+        use crate::identify::mealy::tests_support::random_mealy;
+        use crate::suite::costs::Figure;
+        let bound = |f: Figure| match f {
+            Figure::AtMost(x) => x,
+            other => panic!("expected an upper bound, got {other:?}"),
+        };
+        for seed in 0..12 {
+            let m = random_mealy(seed, 5, 3, 2);
+            for method in [MealyMethod::W, MealyMethod::Hsi, MealyMethod::Hads] {
+                for extra in 0..=2 {
+                    for prune in [true, false] {
+                        let options = MealySuiteOptions {
+                            method,
+                            extra_states: extra,
+                            prune_prefixes: prune,
+                        };
+                        let suite = MealySuite::new(&m, options).unwrap();
+                        for format in [MealySuiteFormat::Json, MealySuiteFormat::Words] {
+                            let costs = suite.costs(format == MealySuiteFormat::Json);
+                            let mut out = Vec::new();
+                            let stats = write_mealy_suite(&mut out, &suite, format).unwrap();
+                            assert!(stats.tests as u128 <= bound(costs.tests));
+                            assert!(2 * stats.symbols as u128 <= bound(costs.steps));
+                            assert!(2 * stats.longest as u128 <= bound(costs.longest));
+                            let bytes = bound(costs.bytes);
+                            assert!(out.len() as u128 <= bytes, "{} > {bytes}", out.len());
+                            if !prune {
+                                // Without pruning the bound is within a small factor.
+                                assert!(bytes <= 4 * out.len() as u128, "{bytes} vs {}", out.len());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -72,7 +72,7 @@ pub fn thousands(x: u128) -> String {
     let digits = x.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -203,17 +203,22 @@ impl SuiteCosts {
     }
 
     /// The first figure over its limit, as a refusal naming the figure, the limit and the flag.
-    pub fn check(&self, budget: &Budget, suite: &str, advice: &str) -> Result<(), CostRefusal> {
+    pub fn check(
+        &self,
+        budget: &Budget,
+        suite: &str,
+        advice: &str,
+    ) -> Result<(), Box<CostRefusal>> {
         for (figure, value, limit, flag) in self.checks(budget) {
             if value.exceeds(limit) {
-                return Err(CostRefusal {
+                return Err(Box::new(CostRefusal {
                     suite: suite.to_owned(),
                     figure,
                     value,
                     limit,
                     flag,
                     advice: advice.to_owned(),
-                });
+                }));
             }
         }
         Ok(())

@@ -125,14 +125,20 @@ impl AutoChoice {
     }
 }
 
-/// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
-/// and records the choice) and the table.
-pub fn choose(
+/// Every candidate planned and counted, and the winner with its suite (`None`: none fits).
+pub struct Evaluation {
+    /// Every candidate, in [`CANDIDATES`] order.
+    pub candidates: Vec<Candidate>,
+    /// The winner's index and suite.
+    pub best: Option<(usize, IocoSuite)>,
+}
+
+/// Plans and counts every candidate for bound `n` (see the module doc).
+pub fn evaluate(
     sa: &SuspensionAutomaton,
-    bound: Bound,
+    n: usize,
     budget: Budget,
-) -> Result<(IocoSuite, AutoChoice), IocoSuiteError> {
-    let n = resolve_bound(sa, bound)?;
+) -> Result<Evaluation, IocoSuiteError> {
     let mut candidates = Vec::new();
     let mut best: Option<(usize, IocoSuite)> = None;
     for &method in CANDIDATES {
@@ -176,6 +182,18 @@ pub fn choose(
             status,
         });
     }
+    Ok(Evaluation { candidates, best })
+}
+
+/// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
+/// and records the choice) and the table.
+pub fn choose(
+    sa: &SuspensionAutomaton,
+    bound: Bound,
+    budget: Budget,
+) -> Result<(IocoSuite, AutoChoice), IocoSuiteError> {
+    let n = resolve_bound(sa, bound)?;
+    let Evaluation { candidates, best } = evaluate(sa, n, budget)?;
     let Some((chosen, mut suite)) = best else {
         let reasons: Vec<String> = candidates
             .iter()

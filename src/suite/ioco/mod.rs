@@ -97,7 +97,7 @@ pub enum IocoSuiteError {
     },
     /// A figure of the suite exceeds its budget (checked before anything is written).
     #[error(transparent)]
-    Refused(#[from] CostRefusal),
+    Refused(Box<CostRefusal>),
     /// `ioco-auto` found no candidate within the budgets.
     #[error(
         "no complete suite for n = {n} fits the budgets: {reasons}; try a smaller n or raise a limit"
@@ -142,6 +142,12 @@ pub fn suite_model(sa: &SuspensionAutomaton) -> SuiteModel {
             .map(|l| a.name(l).to_owned())
             .collect(),
         quiescence: Some(a.name(sa.quiescence()).to_owned()),
+    }
+}
+
+impl From<Box<CostRefusal>> for IocoSuiteError {
+    fn from(e: Box<CostRefusal>) -> Self {
+        IocoSuiteError::Refused(e)
     }
 }
 
@@ -338,7 +344,7 @@ impl IocoSuite {
     }
 
     /// Refuses the suite if a figure exceeds its budget.
-    pub fn check(&self, budget: &Budget) -> Result<(), CostRefusal> {
+    pub fn check(&self, budget: &Budget) -> Result<(), Box<CostRefusal>> {
         self.costs().check(
             budget,
             &format!("{} suite for n = {}", self.header.method, self.n),

@@ -510,7 +510,7 @@ impl<'a> PlanCosts<'a> {
             labels,
             sums: HashMap::new(),
             longest: HashMap::new(),
-            memo_limit: 4_000_000,
+            memo_limit: 1_000_000,
         }
     }
 
