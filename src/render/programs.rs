@@ -8,7 +8,7 @@
 //! chains) render in time and stack proportional to their size. Every string that reaches a
 //! generated program goes through a quoting filter (`py`, `rs`, `ttcn`).
 
-use crate::suite::{Next, SuiteHeader, TestCase, TestNode};
+use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
 use minijinja::Environment;
 use minijinja::syntax::SyntaxConfig;
 use serde_json::{Value as Json, json};
@@ -172,9 +172,8 @@ fn reference(n: Next) -> Json {
     }
 }
 
-/// The template context of a suite.
-pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Json {
-    let model = &header.model;
+/// The template context of one test.
+fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Json {
     let quiescence_id = model.outputs.len();
     let branch = |o: crate::model::LabelId, n: Next| {
         json!({
@@ -183,35 +182,33 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Json {
             "next": reference(n),
         })
     };
-    let idents = test_identifiers(tests.iter().map(|t| t.name.as_str()));
-    let tests_json: Vec<Json> = tests
+    let nodes: Vec<Json> = t
+        .nodes
         .iter()
-        .zip(idents)
-        .map(|(t, ident)| {
-            let nodes: Vec<Json> = t
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(k, node)| match node {
-                    TestNode::Send { input, then, race } => json!({
-                        "index": k,
-                        "kind": "send",
-                        "input": model.input_name(*input),
-                        "then": reference(*then),
-                        "branches": race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
-                    }),
-                    TestNode::Expect { branches } => json!({
-                        "index": k,
-                        "kind": "expect",
-                        "input": null,
-                        "then": null,
-                        "branches": branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
-                    }),
-                })
-                .collect();
-            json!({"name": t.name, "ident": ident, "nodes": nodes})
+        .enumerate()
+        .map(|(k, node)| match node {
+            TestNode::Send { input, then, race } => json!({
+                "index": k,
+                "kind": "send",
+                "input": model.input_name(*input),
+                "then": reference(*then),
+                "branches": race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+            }),
+            TestNode::Expect { branches } => json!({
+                "index": k,
+                "kind": "expect",
+                "input": null,
+                "then": null,
+                "branches": branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+            }),
         })
         .collect();
+    json!({"name": t.name, "ident": ident, "nodes": nodes})
+}
+
+/// The template context of a suite without its tests.
+fn header_context(header: &SuiteHeader) -> Json {
+    let model = &header.model;
     let ident = identifier(&model.name);
     json!({
         "generator": format!("ncomplete {}", env!("CARGO_PKG_VERSION")),
@@ -225,8 +222,63 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Json {
         "method": header.method,
         "n": header.n,
         "guarantee": header.guarantee,
-        "tests": tests_json,
     })
+}
+
+/// The template context of a suite.
+pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Json {
+    let idents = test_identifiers(tests.iter().map(|t| t.name.as_str()));
+    let tests_json: Vec<Json> = tests
+        .iter()
+        .zip(idents)
+        .map(|(t, ident)| test_context(&header.model, t, &ident))
+        .collect();
+    let mut ctx = header_context(header);
+    ctx["tests"] = Json::Array(tests_json);
+    ctx
+}
+
+/// The `tests` of the template context, built one test at a time as a template reads them, so
+/// rendering holds the test cases and the output, not the context of every test at once.
+#[derive(Debug)]
+struct LazyTests {
+    model: SuiteModel,
+    tests: Vec<TestCase>,
+    idents: Vec<String>,
+}
+
+impl minijinja::value::Object for LazyTests {
+    fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Seq
+    }
+
+    fn get_value(self: &std::sync::Arc<Self>, key: &minijinja::Value) -> Option<minijinja::Value> {
+        let k = key.as_usize()?;
+        let t = self.tests.get(k)?;
+        Some(to_value(&test_context(&self.model, t, &self.idents[k])))
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        minijinja::value::Enumerator::Seq(self.tests.len())
+    }
+}
+
+/// The template context as a template value: [`context`], with the tests built lazily.
+fn lazy_context(header: &SuiteHeader, tests: &[TestCase]) -> minijinja::Value {
+    let Json::Object(fields) = header_context(header) else {
+        unreachable!("the header context is an object")
+    };
+    let mut map: BTreeMap<String, minijinja::Value> = fields
+        .iter()
+        .map(|(k, v)| (k.clone(), to_value(v)))
+        .collect();
+    let lazy = LazyTests {
+        model: header.model.clone(),
+        tests: tests.to_vec(),
+        idents: test_identifiers(tests.iter().map(|t| t.name.as_str())),
+    };
+    map.insert("tests".into(), minijinja::Value::from_object(lazy));
+    minijinja::Value::from(map)
 }
 
 fn to_value(v: &Json) -> minijinja::Value {
@@ -294,7 +346,7 @@ pub fn render_suite(
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let ctx = to_value(&context(header, tests));
+    let ctx = lazy_context(header, tests);
     let env = environment();
     let mut files = Vec::new();
     for &(name, out, embedded) in format.files() {

@@ -7,4 +7,6 @@ pub mod json;
 pub mod mealy;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
-pub use json::{SuiteFormatError, SuiteWriter, read_suite, suite_to_string};
+pub use json::{
+    SuiteFormatError, SuiteReadError, SuiteWriter, read_suite, read_suite_stream, suite_to_string,
+};
