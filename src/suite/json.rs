@@ -671,10 +671,7 @@ struct Nodes<'s, 'f, 'p, E> {
 impl<'de, E> DeserializeSeed<'de> for Nodes<'_, '_, '_, E> {
     type Value = Option<Vec<TestNode>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        match d.deserialize_any(self) {
-            Ok(nodes) => Ok(nodes),
-            Err(e) => Err(e),
-        }
+        d.deserialize_any(self)
     }
 }
 
@@ -870,6 +867,87 @@ mod tests {
         assert_eq!(h, header());
         assert_eq!(tests, vec![example(), example()]);
         assert_eq!(suite_to_string(&h, &tests), text);
+    }
+
+    #[test]
+    fn streams_tests_to_the_consumer_in_order() {
+        let text = suite_to_string(&header(), [&example(), &example(), &example()]);
+        let mut seen = Vec::new();
+        let mut each = |m: &SuiteModel, t: TestCase| -> Result<(), String> {
+            assert_eq!(m, &header().model);
+            seen.push(t);
+            if seen.len() == 2 {
+                return Err("enough".into());
+            }
+            Ok(())
+        };
+        match read_suite_stream(text.as_bytes(), &mut each) {
+            Err(SuiteReadError::Consumer(e)) => assert_eq!(e, "enough"),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(seen, vec![example(), example()]);
+        let mut all = Vec::new();
+        let h = read_suite_stream(text.as_bytes(), &mut |_: &SuiteModel, t| {
+            all.push(t);
+            Ok::<(), String>(())
+        })
+        .unwrap();
+        assert_eq!(h, header());
+        assert_eq!(all.len(), 3);
+    }
+
+    #[test]
+    fn reads_any_key_order() {
+        // Tests before the model are kept as text until the labels are known.
+        let text = suite_to_string(&header(), [&example()]);
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let mut keys: Vec<(&String, &Value)> = doc.as_object().unwrap().iter().collect();
+        keys.reverse();
+        let reordered: Map<String, Value> = keys
+            .into_iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let (h, tests) = read_suite(&Value::Object(reordered).to_string()).unwrap();
+        assert_eq!(h, header());
+        assert_eq!(tests, vec![example()]);
+    }
+
+    #[test]
+    fn reports_shape_errors_of_the_document() {
+        let path_of = |text: &str| match read_suite(text) {
+            Err(SuiteFormatError::Shape { path, .. }) => path,
+            other => panic!("unexpected {other:?}"),
+        };
+        assert_eq!(path_of("[1, 2]"), "$");
+        assert_eq!(path_of("{\"format\": \"other\"}"), "format");
+        let text = suite_to_string(&header(), [&example()]);
+        assert_eq!(
+            path_of(&text.replace("\"version\": 1", "\"version\": 2")),
+            "version"
+        );
+        let no_tests = text.replace("\"tests\": [", "\"tests\": {\"x\": [");
+        assert_eq!(path_of(&no_tests.replace("]}", "]}}")), "tests");
+        assert_eq!(
+            path_of(&text.replace("\"root\":0", "\"root\":1")),
+            "tests[0].root"
+        );
+        assert_eq!(
+            path_of(&text.replace("\"then\":1", "\"then\":0")),
+            "tests[0]"
+        );
+        // A syntax error deep in the tests is reported at its line.
+        let broken = suite_to_string(&header(), [&example(), &example()]).replacen(
+            "\"expect\":{",
+            "\"expect\":{,",
+            2,
+        );
+        match read_suite(&broken) {
+            Err(SuiteFormatError::Syntax { line, .. }) => assert_eq!(
+                line,
+                1 + broken.lines().position(|l| l.contains("{,")).unwrap()
+            ),
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]
