@@ -7,7 +7,10 @@
 //! suite is enumerated from it without storing `P+`.
 //!
 //! The suites of merges are built recursively on the conjunction of the merged specification
-//! states ([`super::conjunction`]) and memoised up to isomorphism. When the recursion would
+//! states ([`super::conjunction`]) and memoised up to isomorphism whatever the root: the plan
+//! has a node per (state, length) for every state of a merge, so a merge reached at another of
+//! its states is entered at that state's node instead of being built again. `DE(S, q)` is a set:
+//! an experiment shared by several partners is entered once. When the recursion would
 //! return to a merge it is still building (so Def. 2.37 would define an infinite suite, Sec.
 //! 2.7.6), that merge is tested with its unconditional suite `U(q ∧ q', n)` instead, which is
 //! `n`-complete as well (Cor. 2.44); the suite records this in its guarantee and notes.
