@@ -4,33 +4,59 @@
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
 use super::{
-    InputEnabling, TestVerdict, run_suite, simulation_text, summary_line, system_for_suite,
-    system_line, system_verdict,
+    InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_line, summary_line,
+    system_for_suite, system_line, system_verdict,
 };
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::render::{Format, render_suite, words, write_files};
-use crate::suite::{SuiteHeader, TestCase, read_suite};
+use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
+use std::convert::Infallible;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Reads a suite JSON v1 file.
+/// Reads a suite JSON v1 file, streaming it (the file's text is never held whole).
 pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
     load_suite_file(path, None)
 }
 
-/// Reads a suite file: suite JSON v1, or a words file (whose end marker and test count are
-/// checked, so a truncated file is refused) with the Mealy machine `spec` that gives the outputs
-/// its tests expect.
-pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader, Vec<TestCase>)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let text = crate::format::utf8_text(bytes, path)?;
-    if !words::is_words(&text) {
-        return read_suite(&text).map_err(|source| Error::Suite {
+/// Reads a suite JSON v1 file, streaming it.
+fn load_json_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut tests = Vec::new();
+    let mut keep = |_: &SuiteModel, t: TestCase| -> std::result::Result<(), Infallible> {
+        tests.push(t);
+        Ok(())
+    };
+    match read_suite_stream(std::io::BufReader::new(file), &mut keep) {
+        Ok(header) => Ok((header, tests)),
+        Err(SuiteReadError::Format(source)) => Err(Error::Suite {
             path: path.to_owned(),
             source,
-        });
+        }),
+        Err(SuiteReadError::Consumer(never)) => match never {},
     }
+}
+
+/// Whether the file at `path` starts like a words file (its first line is read, not the file).
+fn is_words_file(path: &str) -> Result<bool> {
+    use std::io::Read;
+    let mut start = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64).read_to_end(&mut start))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(words::is_words(&String::from_utf8_lossy(&start)))
+}
+
+/// Reads a suite file: suite JSON v1 (streamed), or a words file (whose end marker and test
+/// count are checked, so a truncated file is refused) with the Mealy machine `spec` that gives
+/// the outputs its tests expect.
+pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader, Vec<TestCase>)> {
+    if !is_words_file(path)? {
+        return load_json_suite(path);
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::format::utf8_text(bytes, path)?;
     let file = words::read_words(&text).map_err(|e| Error::Usage(format!("{path}:{e}")))?;
     match spec {
         Some(Model::Mealy(m)) => {
@@ -46,8 +72,9 @@ pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader,
     }
 }
 
-/// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the report to `out`; returns the suite
-/// verdict.
+/// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the
+/// report to `out`; returns the suite verdict. A JSON suite is streamed: tests are read, run (in
+/// parallel, a chunk at a time) and reported in order, and only the current chunk is held.
 pub fn run_on_model(
     suite_path: &str,
     spec: Option<&Model>,
@@ -55,12 +82,66 @@ pub fn run_on_model(
     enabling: InputEnabling,
     out: &mut dyn Write,
 ) -> Result<TestVerdict> {
-    let (header, tests) = load_suite_file(suite_path, spec)?;
-    let sys = system_for_suite(model, &header.model, enabling)?;
-    let report = run_suite(&sys, &tests);
-    out.write_all(simulation_text(&report, &sys, &tests).as_bytes())
+    const CHUNK: usize = 256;
+    let file = std::fs::File::open(suite_path).map_err(|e| Error::io(suite_path, e))?;
+    let mut sys: Option<SimulatedSystem> = None;
+    let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
+    let mut counts = [0usize; 3];
+    let mut run_chunk = |sys: &SimulatedSystem, chunk: &mut Vec<TestCase>| -> Result<()> {
+        let report = run_suite(sys, chunk);
+        for (t, case) in report.tests.iter().zip(chunk.iter()) {
+            counts[match t.verdict {
+                TestVerdict::Pass => 0,
+                TestVerdict::Inconclusive => 1,
+                TestVerdict::Fail => 2,
+            }] += 1;
+            out.write_all(simulation_line(t, sys, case).as_bytes())
+                .map_err(|e| Error::io("<stdout>", e))?;
+        }
+        chunk.clear();
+        Ok(())
+    };
+    let mut each = |suite: &SuiteModel, test: TestCase| -> Result<()> {
+        if sys.is_none() {
+            sys = Some(system_for_suite(model, suite, enabling)?);
+        }
+        chunk.push(test);
+        if chunk.len() == CHUNK {
+            run_chunk(sys.as_ref().expect("built above"), &mut chunk)?;
+        }
+        Ok(())
+    };
+    let header = if is_words_file(suite_path)? {
+        let (header, tests) = load_suite_file(suite_path, spec)?;
+        for t in tests {
+            each(&header.model, t)?;
+        }
+        header
+    } else {
+        read_suite_stream(std::io::BufReader::new(file), &mut each).map_err(|e| match e {
+            SuiteReadError::Format(source) => Error::Suite {
+                path: suite_path.to_owned(),
+                source,
+            },
+            SuiteReadError::Consumer(e) => e,
+        })?
+    };
+    let sys = match sys {
+        Some(sys) => sys,
+        None => system_for_suite(model, &header.model, enabling)?,
+    };
+    run_chunk(&sys, &mut chunk)?;
+    let [pass, inconclusive, fail] = counts;
+    let verdict = if fail > 0 {
+        TestVerdict::Fail
+    } else if inconclusive > 0 {
+        TestVerdict::Inconclusive
+    } else {
+        TestVerdict::Pass
+    };
+    out.write_all(summary_line(verdict, pass, fail, inconclusive).as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;
-    Ok(report.verdict())
+    Ok(verdict)
 }
 
 /// Runs a suite (JSON, or words with their `spec`) against the process started by `command`, writing one line per test to `out` as

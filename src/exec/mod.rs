@@ -77,53 +77,7 @@ pub fn sut_for_model(model: &Model) -> Result<sut::Sut, ExecError> {
 pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem, tests: &[TestCase]) -> String {
     let mut text = String::new();
     for (t, case) in report.tests.iter().zip(tests) {
-        match (&t.counterexample, t.failing_node, t.verdict) {
-            (Some(trace), Some(k), TestVerdict::Fail) => {
-                let (last, before) = trace.split_last().expect("a counterexample has a step");
-                let what = match (last, &case.nodes[k]) {
-                    (Step::Input(_), _) => {
-                        format!("the test fails after input {}", sys.step_name(*last))
-                    }
-                    (Step::Output(_), node) => {
-                        let list = match node {
-                            TestNode::Send { race, .. } => race,
-                            TestNode::Expect { branches } => branches,
-                        };
-                        let allowed: Vec<String> = list
-                            .iter()
-                            .filter(|&&(_, n)| n != Next::FAIL)
-                            .map(|&(o, _)| sys.step_name(Step::Output(o)))
-                            .collect();
-                        let allowed = if allowed.is_empty() {
-                            "nothing".to_owned()
-                        } else {
-                            allowed.join(", ")
-                        };
-                        if matches!(node, TestNode::Send { .. }) {
-                            format!(
-                                "output {} before the input could be applied (allowed instead: {allowed})",
-                                sys.step_name(*last)
-                            )
-                        } else {
-                            format!(
-                                "unexpected {} (expected one of: {allowed})",
-                                sys.step_name(*last)
-                            )
-                        }
-                    }
-                };
-                text.push_str(&format!(
-                    "{} fail: {what} after {}\n",
-                    t.name,
-                    sys.trace_string(before)
-                ));
-            }
-            (_, _, TestVerdict::Inconclusive) => text.push_str(&format!(
-                "{} inconclusive: every execution ends in retry\n",
-                t.name
-            )),
-            (_, _, v) => text.push_str(&format!("{} {v}\n", t.name)),
-        }
+        text.push_str(&simulation_line(t, sys, case));
     }
     text.push_str(&summary_line(
         report.verdict(),
@@ -132,6 +86,56 @@ pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem, tests: &[Tes
         report.count(TestVerdict::Inconclusive),
     ));
     text
+}
+
+/// The line of [`simulation_text`] for one test.
+pub fn simulation_line(t: &TestOutcome, sys: &SimulatedSystem, case: &TestCase) -> String {
+    match (&t.counterexample, t.failing_node, t.verdict) {
+        (Some(trace), Some(k), TestVerdict::Fail) => {
+            let (last, before) = trace.split_last().expect("a counterexample has a step");
+            let what = match (last, &case.nodes[k]) {
+                (Step::Input(_), _) => {
+                    format!("the test fails after input {}", sys.step_name(*last))
+                }
+                (Step::Output(_), node) => {
+                    let list = match node {
+                        TestNode::Send { race, .. } => race,
+                        TestNode::Expect { branches } => branches,
+                    };
+                    let allowed: Vec<String> = list
+                        .iter()
+                        .filter(|&&(_, n)| n != Next::FAIL)
+                        .map(|&(o, _)| sys.step_name(Step::Output(o)))
+                        .collect();
+                    let allowed = if allowed.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        allowed.join(", ")
+                    };
+                    if matches!(node, TestNode::Send { .. }) {
+                        format!(
+                            "output {} before the input could be applied (allowed instead: {allowed})",
+                            sys.step_name(*last)
+                        )
+                    } else {
+                        format!(
+                            "unexpected {} (expected one of: {allowed})",
+                            sys.step_name(*last)
+                        )
+                    }
+                }
+            };
+            format!(
+                "{} fail: {what} after {}\n",
+                t.name,
+                sys.trace_string(before)
+            )
+        }
+        (_, _, TestVerdict::Inconclusive) => {
+            format!("{} inconclusive: every execution ends in retry\n", t.name)
+        }
+        (_, _, v) => format!("{} {v}\n", t.name),
+    }
 }
 
 /// The suite verdict of runs against a system: the worst test verdict.

@@ -13,7 +13,9 @@
 //! that prints such a string without a filter fails to render.
 
 use super::escape;
-use crate::suite::{Next, SuiteHeader, TestCase, TestNode};
+use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
+use minijinja::value::{Enumerator, Object, ObjectRepr};
+use std::sync::Arc;
 use minijinja::syntax::SyntaxConfig;
 use minijinja::value::{Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Output, State, context};
@@ -128,11 +130,8 @@ fn reference(n: Next) -> Value {
     }
 }
 
-/// The template context of a suite. Strings a model or suite supplies (names, labels, method,
-/// guarantee) are plain values that a template can print only through an escaping filter;
-/// identifiers and the generator string are built here and marked safe.
-pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
-    let model = &header.model;
+/// The template context of one test (see [`context`]).
+fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
     let quiescence_id = model.outputs.len();
     let branch = |o: crate::model::LabelId, n: Next| {
         context! {
@@ -141,40 +140,71 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
             next => reference(n),
         }
     };
-    let idents = escape::unique_identifiers(tests.iter().map(|t| t.name.as_str()), "_test");
-    let tests: Vec<Value> = tests
+    let nodes: Vec<Value> = t
+        .nodes
         .iter()
-        .zip(idents)
-        .map(|(t, ident)| {
-            let nodes: Vec<Value> = t
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(k, node)| match node {
-                    TestNode::Send { input, then, race } => context! {
-                        index => k,
-                        kind => "send",
-                        input => model.input_name(*input),
-                        then => reference(*then),
-                        branches => race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
-                    },
-                    TestNode::Expect { branches } => context! {
-                        index => k,
-                        kind => "expect",
-                        input => (),
-                        then => (),
-                        branches => branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
-                    },
-                })
-                .collect();
-            context! {
-                name => t.name.as_str(),
-                ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
-                ident => Value::from_safe_string(ident),
-                nodes => nodes,
-            }
+        .enumerate()
+        .map(|(k, node)| match node {
+            TestNode::Send { input, then, race } => context! {
+                index => k,
+                kind => "send",
+                input => model.input_name(*input),
+                then => reference(*then),
+                branches => race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+            },
+            TestNode::Expect { branches } => context! {
+                index => k,
+                kind => "expect",
+                input => (),
+                then => (),
+                branches => branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+            },
         })
         .collect();
+    context! {
+        name => t.name.as_str(),
+        ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+        ident => Value::from_safe_string(ident.to_owned()),
+        nodes => nodes,
+    }
+}
+
+/// The `tests` of the template context, built one test at a time as a template reads them, so
+/// rendering holds the test cases and the output, not the context of every test at once.
+#[derive(Debug)]
+struct LazyTests {
+    model: SuiteModel,
+    tests: Vec<TestCase>,
+    idents: Vec<String>,
+}
+
+impl Object for LazyTests {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let k = key.as_usize()?;
+        let t = self.tests.get(k)?;
+        Some(test_context(&self.model, t, &self.idents[k]))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.tests.len())
+    }
+}
+
+/// The template context of a suite. Strings a model or suite supplies (names, labels, method,
+/// guarantee) are plain values that a template can print only through an escaping filter;
+/// identifiers and the generator string are built here and marked safe. The tests' contexts are
+/// built lazily, one test at a time.
+pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
+    let model = &header.model;
+    let tests = LazyTests {
+        model: model.clone(),
+        tests: tests.to_vec(),
+        idents: escape::unique_identifiers(tests.iter().map(|t| t.name.as_str()), "_test"),
+    };
     let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
     let universal = model
         .inputs
@@ -196,7 +226,7 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
         method => header.method.as_str(),
         n => header.n,
         guarantee => header.guarantee.as_str(),
-        tests => tests,
+        tests => Value::from_object(tests),
     }
 }
 

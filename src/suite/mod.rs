@@ -8,7 +8,9 @@ pub mod json;
 pub mod mealy;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
-pub use json::{SuiteFormatError, SuiteWriter, read_suite, suite_to_string};
+pub use json::{
+    SuiteFormatError, SuiteReadError, SuiteWriter, read_suite, read_suite_stream, suite_to_string,
+};
 
 /// A test count for messages: exact, except the saturated `u128::MAX` of counts that overflowed,
 /// which is shown as what it means (`more than 3.4e38`).

@@ -35,218 +35,51 @@ def test_t0002(request):
     run_test(request, MODEL, "t0002", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
-        ("expect", {"delta": 3}),
-        ("expect", {"delta": "pass"}),
+        ("send", "coin", 3, {}),
+        ("expect", {"refund": "pass"}),
     ])
 
 
 def test_t0003(request):
     run_test(request, MODEL, "t0003", [
         ("expect", {"delta": 1}),
-        ("expect", {"delta": 2}),
-        ("send", "coin", 3, {}),
-        ("expect", {"refund": "pass"}),
+        ("send", "coin", 2, {}),
+        ("expect", {"refund": 3}),
+        ("expect", {"delta": "pass"}),
     ])
 
 
 def test_t0004(request):
     run_test(request, MODEL, "t0004", [
         ("expect", {"delta": 1}),
-        ("expect", {"delta": 2}),
-        ("send", "coin", 3, {}),
-        ("expect", {"refund": "pass"}),
+        ("send", "coin", 2, {}),
+        ("send", "button", 3, {"refund": "retry"}),
+        ("expect", {"tea": "pass"}),
     ])
 
 
 def test_t0005(request):
     run_test(request, MODEL, "t0005", [
-        ("expect", {"delta": 1}),
-        ("expect", {"delta": 2}),
+        ("send", "coin", 1, {}),
+        ("expect", {"refund": 2}),
+        ("expect", {"delta": 3}),
         ("expect", {"delta": "pass"}),
     ])
 
 
 def test_t0006(request):
     run_test(request, MODEL, "t0006", [
-        ("expect", {"delta": 1}),
-        ("expect", {"delta": 2}),
-        ("expect", {"delta": "pass"}),
+        ("send", "coin", 1, {}),
+        ("expect", {"refund": 2}),
+        ("send", "coin", 3, {}),
+        ("expect", {"refund": "pass"}),
     ])
 
 
 def test_t0007(request):
     run_test(request, MODEL, "t0007", [
-        ("expect", {"delta": 1}),
-        ("send", "coin", 2, {}),
-        ("expect", {"refund": 3}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0008(request):
-    run_test(request, MODEL, "t0008", [
-        ("expect", {"delta": 1}),
-        ("send", "coin", 2, {}),
-        ("expect", {"refund": 3}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0009(request):
-    run_test(request, MODEL, "t0009", [
-        ("expect", {"delta": 1}),
-        ("send", "coin", 2, {}),
-        ("send", "button", 3, {"refund": "retry"}),
-        ("expect", {"tea": "pass"}),
-    ])
-
-
-def test_t0010(request):
-    run_test(request, MODEL, "t0010", [
-        ("expect", {"delta": 1}),
-        ("send", "coin", 2, {}),
-        ("send", "button", 3, {"refund": "retry"}),
-        ("expect", {"tea": "pass"}),
-    ])
-
-
-def test_t0011(request):
-    run_test(request, MODEL, "t0011", [
-        ("expect", {"delta": 1}),
-        ("send", "coin", 2, {}),
-        ("expect", {"refund": "pass"}),
-    ])
-
-
-def test_t0012(request):
-    run_test(request, MODEL, "t0012", [
-        ("expect", {"delta": 1}),
-        ("send", "coin", 2, {}),
-        ("expect", {"refund": "pass"}),
-    ])
-
-
-def test_t0013(request):
-    run_test(request, MODEL, "t0013", [
-        ("expect", {"delta": 1}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0014(request):
-    run_test(request, MODEL, "t0014", [
-        ("expect", {"delta": 1}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0015(request):
-    run_test(request, MODEL, "t0015", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": 2}),
-        ("expect", {"delta": 3}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0016(request):
-    run_test(request, MODEL, "t0016", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": 2}),
-        ("expect", {"delta": 3}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0017(request):
-    run_test(request, MODEL, "t0017", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": 2}),
-        ("send", "coin", 3, {}),
-        ("expect", {"refund": "pass"}),
-    ])
-
-
-def test_t0018(request):
-    run_test(request, MODEL, "t0018", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": 2}),
-        ("send", "coin", 3, {}),
-        ("expect", {"refund": "pass"}),
-    ])
-
-
-def test_t0019(request):
-    run_test(request, MODEL, "t0019", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": 2}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0020(request):
-    run_test(request, MODEL, "t0020", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": 2}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0021(request):
-    run_test(request, MODEL, "t0021", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {"refund": "retry"}),
         ("expect", {"tea": 3}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0022(request):
-    run_test(request, MODEL, "t0022", [
-        ("send", "coin", 1, {}),
-        ("send", "button", 2, {"refund": "retry"}),
-        ("expect", {"tea": 3}),
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0023(request):
-    run_test(request, MODEL, "t0023", [
-        ("send", "coin", 1, {}),
-        ("send", "button", 2, {"refund": "retry"}),
-        ("expect", {"tea": "pass"}),
-    ])
-
-
-def test_t0024(request):
-    run_test(request, MODEL, "t0024", [
-        ("send", "coin", 1, {}),
-        ("send", "button", 2, {"refund": "retry"}),
-        ("expect", {"tea": "pass"}),
-    ])
-
-
-def test_t0025(request):
-    run_test(request, MODEL, "t0025", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": "pass"}),
-    ])
-
-
-def test_t0026(request):
-    run_test(request, MODEL, "t0026", [
-        ("send", "coin", 1, {}),
-        ("expect", {"refund": "pass"}),
-    ])
-
-
-def test_t0027(request):
-    run_test(request, MODEL, "t0027", [
-        ("expect", {"delta": "pass"}),
-    ])
-
-
-def test_t0028(request):
-    run_test(request, MODEL, "t0028", [
         ("expect", {"delta": "pass"}),
     ])

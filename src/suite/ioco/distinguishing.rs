@@ -7,7 +7,10 @@
 //! suite is enumerated from it without storing `P+`.
 //!
 //! The suites of merges are built recursively on the conjunction of the merged specification
-//! states ([`super::conjunction`]) and memoised up to isomorphism. When the recursion would
+//! states ([`super::conjunction`]) and memoised up to isomorphism whatever the root: the plan
+//! has a node per (state, length) for every state of a merge, so a merge reached at another of
+//! its states is entered at that state's node instead of being built again. `DE(S, q)` is a set:
+//! an experiment shared by several partners is entered once. When the recursion would
 //! return to a merge it is still building (so Def. 2.37 would define an infinite suite, Sec.
 //! 2.7.6), that merge is tested with its unconditional suite `U(q ∧ q', n)` instead, which is
 //! `n`-complete as well (Cor. 2.44); the suite records this in its guarantee and notes.
@@ -164,5 +167,54 @@ impl<'a> CompleteBuilder<'a> {
         }
         self.merges += 1;
         Ok(Some(self.suite(plan, &sa, &members)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_merge_entered_at_two_of_its_states_is_built_once() {
+        // 0 ◇ 2 and 1 ◇ 3 (they differ in inputs only); the merge {0,2} --x--> {1,3} --x--> {0,2}
+        // is the merge of {1,3} rooted at its other state: one suite, entered at two nodes.
+        let spec = crate::model::suspension_from_marked(
+            "cycles",
+            4,
+            &[
+                (0, "!x", 1),
+                (1, "!x", 0),
+                (0, "!y", 2),
+                (2, "!x", 3),
+                (3, "!x", 2),
+                (0, "?a", 0),
+                (1, "?a", 1),
+                (2, "?b", 2),
+                (3, "?b", 3),
+            ],
+        )
+        .unwrap();
+        let mut builder = CompleteBuilder::new(&spec, 1, Budget::default());
+        let mut plan = Plan::default();
+        builder.build(&mut plan).unwrap();
+        let m02 = builder.merge_suite(&mut plan, &[StateId(0), StateId(2)]);
+        let m13 = builder.merge_suite(&mut plan, &[StateId(1), StateId(3)]);
+        let (Ok(Some(a)), Ok(Some(b))) = (m02, m13) else {
+            panic!("both merges exist")
+        };
+        assert_ne!(a, b, "entered at different states");
+        let merges = builder.merges;
+        assert!(
+            builder
+                .memo
+                .values()
+                .any(|roots| roots.contains(&a) && roots.contains(&b)),
+            "one suite holds both roots"
+        );
+        // Asking again builds nothing.
+        builder
+            .merge_suite(&mut plan, &[StateId(3), StateId(1)])
+            .unwrap();
+        assert_eq!(builder.merges, merges);
     }
 }

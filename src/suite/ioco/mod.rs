@@ -11,7 +11,9 @@
 //!   distinguishing graphs, no merges and no recursion (see [`counting`]).
 //!
 //! Suites are plans ([`plan`]) from which test cases are built one at a time with the execution
-//! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Test `k` depends only on the
+//! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Plans of `T(S, n)` and
+//! `ioco-ads` are brought to normal form ([`normal`]) and the few tests that still repeat are
+//! filtered out exactly, so no suite has two equal tests. Test `k` depends only on the
 //! plan, so the output is byte-identical for any number of threads.
 
 pub mod access;

@@ -40,8 +40,8 @@ pub static TEST_T0002: Test = Test {
     nodes: &[
         Node::Expect(&[("delta", Next::Node(1))]),
         Node::Expect(&[("delta", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
+        Node::Send("coin", Next::Node(3), &[]),
+        Node::Expect(&[("refund", Next::Pass)]),
     ],
 };
 
@@ -51,9 +51,9 @@ pub static TEST_T0003: Test = Test {
     name: "t0003",
     nodes: &[
         Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Node(2))]),
-        Node::Send("coin", Next::Node(3), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
+        Node::Send("coin", Next::Node(2), &[]),
+        Node::Expect(&[("refund", Next::Node(3))]),
+        Node::Expect(&[("delta", Next::Pass)]),
     ],
 };
 
@@ -63,9 +63,9 @@ pub static TEST_T0004: Test = Test {
     name: "t0004",
     nodes: &[
         Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Node(2))]),
-        Node::Send("coin", Next::Node(3), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
+        Node::Send("coin", Next::Node(2), &[]),
+        Node::Send("button", Next::Node(3), &[("refund", Next::Retry)]),
+        Node::Expect(&[("tea", Next::Pass)]),
     ],
 };
 
@@ -74,8 +74,9 @@ pub static TEST_T0004: Test = Test {
 pub static TEST_T0005: Test = Test {
     name: "t0005",
     nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Node(2))]),
+        Node::Send("coin", Next::Node(1), &[]),
+        Node::Expect(&[("refund", Next::Node(2))]),
+        Node::Expect(&[("delta", Next::Node(3))]),
         Node::Expect(&[("delta", Next::Pass)]),
     ],
 };
@@ -85,9 +86,10 @@ pub static TEST_T0005: Test = Test {
 pub static TEST_T0006: Test = Test {
     name: "t0006",
     nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Pass)]),
+        Node::Send("coin", Next::Node(1), &[]),
+        Node::Expect(&[("refund", Next::Node(2))]),
+        Node::Send("coin", Next::Node(3), &[]),
+        Node::Expect(&[("refund", Next::Pass)]),
     ],
 };
 
@@ -96,241 +98,9 @@ pub static TEST_T0006: Test = Test {
 pub static TEST_T0007: Test = Test {
     name: "t0007",
     nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Send("coin", Next::Node(2), &[]),
-        Node::Expect(&[("refund", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0008.
-#[rustfmt::skip]
-pub static TEST_T0008: Test = Test {
-    name: "t0008",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Send("coin", Next::Node(2), &[]),
-        Node::Expect(&[("refund", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0009.
-#[rustfmt::skip]
-pub static TEST_T0009: Test = Test {
-    name: "t0009",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Send("coin", Next::Node(2), &[]),
-        Node::Send("button", Next::Node(3), &[("refund", Next::Retry)]),
-        Node::Expect(&[("tea", Next::Pass)]),
-    ],
-};
-
-/// Test case t0010.
-#[rustfmt::skip]
-pub static TEST_T0010: Test = Test {
-    name: "t0010",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Send("coin", Next::Node(2), &[]),
-        Node::Send("button", Next::Node(3), &[("refund", Next::Retry)]),
-        Node::Expect(&[("tea", Next::Pass)]),
-    ],
-};
-
-/// Test case t0011.
-#[rustfmt::skip]
-pub static TEST_T0011: Test = Test {
-    name: "t0011",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Send("coin", Next::Node(2), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
-    ],
-};
-
-/// Test case t0012.
-#[rustfmt::skip]
-pub static TEST_T0012: Test = Test {
-    name: "t0012",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Send("coin", Next::Node(2), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
-    ],
-};
-
-/// Test case t0013.
-#[rustfmt::skip]
-pub static TEST_T0013: Test = Test {
-    name: "t0013",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0014.
-#[rustfmt::skip]
-pub static TEST_T0014: Test = Test {
-    name: "t0014",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0015.
-#[rustfmt::skip]
-pub static TEST_T0015: Test = Test {
-    name: "t0015",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0016.
-#[rustfmt::skip]
-pub static TEST_T0016: Test = Test {
-    name: "t0016",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0017.
-#[rustfmt::skip]
-pub static TEST_T0017: Test = Test {
-    name: "t0017",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Send("coin", Next::Node(3), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
-    ],
-};
-
-/// Test case t0018.
-#[rustfmt::skip]
-pub static TEST_T0018: Test = Test {
-    name: "t0018",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Send("coin", Next::Node(3), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
-    ],
-};
-
-/// Test case t0019.
-#[rustfmt::skip]
-pub static TEST_T0019: Test = Test {
-    name: "t0019",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0020.
-#[rustfmt::skip]
-pub static TEST_T0020: Test = Test {
-    name: "t0020",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0021.
-#[rustfmt::skip]
-pub static TEST_T0021: Test = Test {
-    name: "t0021",
-    nodes: &[
         Node::Send("coin", Next::Node(1), &[]),
         Node::Send("button", Next::Node(2), &[("refund", Next::Retry)]),
         Node::Expect(&[("tea", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0022.
-#[rustfmt::skip]
-pub static TEST_T0022: Test = Test {
-    name: "t0022",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Send("button", Next::Node(2), &[("refund", Next::Retry)]),
-        Node::Expect(&[("tea", Next::Node(3))]),
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0023.
-#[rustfmt::skip]
-pub static TEST_T0023: Test = Test {
-    name: "t0023",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Send("button", Next::Node(2), &[("refund", Next::Retry)]),
-        Node::Expect(&[("tea", Next::Pass)]),
-    ],
-};
-
-/// Test case t0024.
-#[rustfmt::skip]
-pub static TEST_T0024: Test = Test {
-    name: "t0024",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Send("button", Next::Node(2), &[("refund", Next::Retry)]),
-        Node::Expect(&[("tea", Next::Pass)]),
-    ],
-};
-
-/// Test case t0025.
-#[rustfmt::skip]
-pub static TEST_T0025: Test = Test {
-    name: "t0025",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
-    ],
-};
-
-/// Test case t0026.
-#[rustfmt::skip]
-pub static TEST_T0026: Test = Test {
-    name: "t0026",
-    nodes: &[
-        Node::Send("coin", Next::Node(1), &[]),
-        Node::Expect(&[("refund", Next::Pass)]),
-    ],
-};
-
-/// Test case t0027.
-#[rustfmt::skip]
-pub static TEST_T0027: Test = Test {
-    name: "t0027",
-    nodes: &[
-        Node::Expect(&[("delta", Next::Pass)]),
-    ],
-};
-
-/// Test case t0028.
-#[rustfmt::skip]
-pub static TEST_T0028: Test = Test {
-    name: "t0028",
-    nodes: &[
         Node::Expect(&[("delta", Next::Pass)]),
     ],
 };
@@ -366,90 +136,6 @@ macro_rules! suite_tests {
         #[test]
         fn t0007() {
             $crate::run($adapter, &$crate::TEST_T0007);
-        }
-        #[test]
-        fn t0008() {
-            $crate::run($adapter, &$crate::TEST_T0008);
-        }
-        #[test]
-        fn t0009() {
-            $crate::run($adapter, &$crate::TEST_T0009);
-        }
-        #[test]
-        fn t0010() {
-            $crate::run($adapter, &$crate::TEST_T0010);
-        }
-        #[test]
-        fn t0011() {
-            $crate::run($adapter, &$crate::TEST_T0011);
-        }
-        #[test]
-        fn t0012() {
-            $crate::run($adapter, &$crate::TEST_T0012);
-        }
-        #[test]
-        fn t0013() {
-            $crate::run($adapter, &$crate::TEST_T0013);
-        }
-        #[test]
-        fn t0014() {
-            $crate::run($adapter, &$crate::TEST_T0014);
-        }
-        #[test]
-        fn t0015() {
-            $crate::run($adapter, &$crate::TEST_T0015);
-        }
-        #[test]
-        fn t0016() {
-            $crate::run($adapter, &$crate::TEST_T0016);
-        }
-        #[test]
-        fn t0017() {
-            $crate::run($adapter, &$crate::TEST_T0017);
-        }
-        #[test]
-        fn t0018() {
-            $crate::run($adapter, &$crate::TEST_T0018);
-        }
-        #[test]
-        fn t0019() {
-            $crate::run($adapter, &$crate::TEST_T0019);
-        }
-        #[test]
-        fn t0020() {
-            $crate::run($adapter, &$crate::TEST_T0020);
-        }
-        #[test]
-        fn t0021() {
-            $crate::run($adapter, &$crate::TEST_T0021);
-        }
-        #[test]
-        fn t0022() {
-            $crate::run($adapter, &$crate::TEST_T0022);
-        }
-        #[test]
-        fn t0023() {
-            $crate::run($adapter, &$crate::TEST_T0023);
-        }
-        #[test]
-        fn t0024() {
-            $crate::run($adapter, &$crate::TEST_T0024);
-        }
-        #[test]
-        fn t0025() {
-            $crate::run($adapter, &$crate::TEST_T0025);
-        }
-        #[test]
-        fn t0026() {
-            $crate::run($adapter, &$crate::TEST_T0026);
-        }
-        #[test]
-        fn t0027() {
-            $crate::run($adapter, &$crate::TEST_T0027);
-        }
-        #[test]
-        fn t0028() {
-            $crate::run($adapter, &$crate::TEST_T0028);
         }
     };
 }
