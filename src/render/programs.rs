@@ -14,12 +14,12 @@
 
 use super::escape;
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
-use minijinja::value::{Enumerator, Object, ObjectRepr};
-use std::sync::Arc;
 use minijinja::syntax::SyntaxConfig;
+use minijinja::value::{Enumerator, Object, ObjectRepr};
 use minijinja::value::{Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Output, State, context};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A target format of `ncomplete render`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -8,8 +8,8 @@
 
 use super::plan::{LabelMap, Plan, PlanCosts, Target, WalkedTest, quoted_name_lengths};
 use crate::model::SuspensionAutomaton;
-use crate::suite::{Next, SuiteHeader, SuiteWriter, TestCase};
 use crate::suite::costs::{Budget, Figure, SuiteCosts, frame_bytes};
+use crate::suite::{Next, SuiteHeader, SuiteWriter, TestCase};
 use rayon::prelude::*;
 
 /// The figures of a planned suite, and what writing it needs.
@@ -196,8 +196,8 @@ impl Counted {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::{Rng, fig_2_1, fig_2_8, fig_2_9, random_sa};
-    use super::paths_and_steps;
     use super::super::{Bound, Budget, IocoMethod, plan_suite};
+    use super::paths_and_steps;
     use crate::identify::random::random_suspension;
     use crate::model::SuspensionAutomaton;
     use crate::suite::costs::Figure;

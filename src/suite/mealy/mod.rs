@@ -432,8 +432,13 @@ impl MealySuite {
             let per_test = 4 + 8 + name + 19 + 2;
             frame_bytes(&self.header()) + tests * per_test + symbols * per_symbol
         } else {
-            // One line per test, inputs separated by spaces.
-            tests + symbols * (qi - 1)
+            // One line per test, inputs (quoted when odd) separated by spaces; the header lines
+            // (model name and guarantee escaped to one line, at most 4 bytes per byte) and the
+            // end marker.
+            let frame = 160
+                + 4 * (self.spec.name.len() + self.guarantee().len()) as u128
+                + self.header().method.len() as u128;
+            frame + tests + symbols * (qi + 1)
         };
         SuiteCosts {
             tests: bound(tests),
