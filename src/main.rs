@@ -763,271 +763,311 @@ struct MutateArgs {
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
     match cli.command {
-        Command::Info(a) => {
-            let model = a.model_args.load(&a.model, quiet)?;
-            let info = ncomplete::info::model_info(&model);
-            let text = if a.json {
-                info.to_json()
-            } else {
-                info.to_text()
-            };
-            format::write_text(None, &text)?;
-        }
-        Command::Distinguish(a) => run_distinguish(a, quiet)?,
-        Command::Convert(a) => {
-            if let Some(out) = &a.out {
-                output::refuse_input_as_output("--out", out, &[&a.model])?;
-            }
-            let model = a.model_args.load(&a.model, quiet)?;
-            let text = a.transform.convert(&a.model, model, a.to)?;
-            format::write_text(a.out.as_deref(), &text)?;
-        }
-        Command::Check(a) => {
-            let spec = a.model_args.load(&a.spec, quiet)?;
-            let imp = a.model_args.load(&a.imp, quiet)?;
-            let req = ncomplete::check::CheckRequest {
-                uioco: a.uioco,
-                missing_inputs: a.missing_inputs,
-                quasi: a.quasi,
-                desired: a.language(
-                    &a.desired,
-                    &a.desired_file,
-                    &a.desired_model,
-                    "--desired",
-                    quiet,
-                )?,
-                forbidden: a.language(
-                    &a.forbidden,
-                    &a.forbidden_file,
-                    &a.forbidden_model,
-                    "--forbidden",
-                    quiet,
-                )?,
-                budget: a.budget,
-            };
-            let report = ncomplete::check::check_models(&spec, &a.spec, &imp, &a.imp, &req)?;
-            format::write_text(None, &report.text)?;
-            if !report.conforms {
-                return Ok(ExitCode::from(1));
-            }
-        }
-        Command::Mutate(a) => {
-            use ncomplete::audit::{self, MutateOptions, SizeBound};
-            output::refuse_input_inside_dir("--out", std::path::Path::new(&a.out), &[&a.model])?;
-            let model = a.model_args.load(&a.model, quiet)?;
-            let bound = match (a.n, a.extra_states) {
-                (Some(n), _) => SizeBound::States(n),
-                (None, Some(e)) => SizeBound::Extra(e),
-                (None, None) => {
-                    return Err(Error::Usage("give --n N or --extra-states E".into()));
-                }
-            };
-            let opts = MutateOptions {
-                count: a.count,
-                bound,
-                seed: a.seed,
-            };
-            let original = audit::mutable_model(&model, &a.model)?;
-            let mutants = audit::mutants(&original, &opts)?;
-            if mutants.len() < a.count && !quiet {
-                eprintln!(
-                    "warning: only {} distinct mutants found (asked for {})",
-                    mutants.len(),
-                    a.count
-                );
-            }
-            let summary = audit::write_mutants(
-                std::path::Path::new(&a.out),
-                &a.model,
-                &original,
-                &opts,
-                &mutants,
-            )?;
-            format::write_text(None, &summary)?;
-        }
-        Command::Render(a) => {
-            let target = ncomplete::render::Format::parse(&a.format)
-                .ok_or_else(|| Error::Usage(format!("unknown format `{}`", a.format)))?;
-            let written = ncomplete::exec::commands::render(
-                &a.suite,
-                target,
-                &a.out,
-                a.templates.as_deref(),
-            )?;
-            if !quiet {
-                eprintln!("wrote {} files to {}", written.len(), a.out.display());
-            }
-        }
-        Command::Simulate(a) => {
-            let model = a.model_args.load(&a.model, quiet)?;
-            let options = ncomplete::exec::sut::SutOptions {
-                choice: if a.choose == "random" {
-                    ncomplete::exec::sut::Choice::Random
-                } else {
-                    ncomplete::exec::sut::Choice::First
-                },
-                seed: a.seed,
-                delay: std::time::Duration::from_millis(a.delay_ms),
-            };
-            ncomplete::exec::commands::simulate(&model, &options)?;
-        }
-        Command::Run(a) => {
-            let mut stdout = std::io::stdout();
-            let spec = match &a.spec {
-                Some(path) => Some(a.model_args.load(path, quiet)?),
-                None => None,
-            };
-            let status = match (&a.model, &a.sut) {
-                (Some(path), _) => {
-                    let model = a.model_args.load(path, quiet)?;
-                    let enabling = if a.input_enable == "self-loop" {
-                        ncomplete::exec::InputEnabling::SelfLoop
-                    } else {
-                        ncomplete::exec::InputEnabling::Reject
-                    };
-                    let verdict = ncomplete::exec::commands::run_on_model(
-                        &a.suite,
-                        spec.as_ref(),
-                        &model,
-                        enabling,
-                        &mut stdout,
-                    )?;
-                    ncomplete::exec::commands::model_exit_status(verdict)
-                }
-                (None, Some(command)) => {
-                    let verdict = ncomplete::exec::commands::run_on_system(
-                        &a.suite,
-                        spec.as_ref(),
-                        command,
-                        &ncomplete::exec::stdio::Timeouts::from_millis(
-                            a.startup_ms,
-                            a.quiescence_ms,
-                            a.response_ms,
-                        ),
-                        a.retries,
-                        &mut stdout,
-                    )?;
-                    ncomplete::exec::commands::system_exit_status(verdict)
-                }
-                (None, None) => {
-                    return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
-                }
-            };
-            return Ok(ExitCode::from(status));
-        }
-        Command::Generate(a) => {
-            let start = std::time::Instant::now();
-            let (dir, suite_path) = a.destination()?;
-            let model_args = ModelArgs {
-                format: a.model_format,
-                inputs: a.inputs.clone(),
-                outputs: a.outputs.clone(),
-                initial: a.initial.clone(),
-            };
-            let model = model_args.load(&a.model, quiet)?;
-            // `auto` is ioco-auto for labelled transition systems, Mealy auto for Mealy machines.
-            let chosen = match (a.method, &model) {
-                (GenerateMethod::Auto, Model::Lts(_)) => GenerateMethod::IocoAuto,
-                (m, _) => m,
-            };
-            if let Some(method) = chosen.ioco(a.incompatible_sets) {
-                return generate_ioco(&a, model, method, quiet, dir, &suite_path);
-            }
-            let method = a.method.mealy().expect("every method is Mealy or ioco");
-            let Model::Mealy(mut mealy) = model else {
-                return Err(Error::Usage(format!(
-                    "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)",
-                    a.model
-                )));
-            };
-            if a.n.is_some() {
-                return Err(Error::Usage(
-                    "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
-                ));
-            }
-            if let Some(c) = &a.complete {
-                let how = if c == "sink" {
-                    ncomplete::model::Completion::Sink
-                } else {
-                    ncomplete::model::Completion::SelfLoop
-                };
-                mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| {
-                    Error::Model {
-                        path: a.model.clone(),
-                        source,
-                    }
-                })?;
-            }
-            let options = ncomplete::suite::mealy::MealySuiteOptions {
-                method,
-                extra_states: a.extra_states.unwrap_or(0),
-                prune_prefixes: !a.keep_prefixes,
-            };
-            let format = match a.format {
-                SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
-                _ => ncomplete::render::words::MealySuiteFormat::Json,
-            };
-            let stats = ncomplete::render::words::generate_mealy_suite(
-                &mealy,
-                &a.model,
-                options,
-                format,
-                &suite_path,
-                !quiet,
-                &a.budget.budget(),
-            )?;
-            a.finish(dir, &suite_path)?;
-            if a.stats {
-                eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
-            }
-        }
-        Command::Sizes(a) => {
-            use ncomplete::suite::ioco::{self, sizes};
-            let methods = if a.method.is_empty() {
-                vec![
-                    GenerateMethod::IocoComplete,
-                    GenerateMethod::Unconditional,
-                    GenerateMethod::IocoCounting,
-                    GenerateMethod::IocoAds,
-                    GenerateMethod::IocoAuto,
-                ]
-            } else {
-                a.method.clone()
-            };
-            let methods = methods
-                .iter()
-                .map(|m| {
-                    m.ioco(a.incompatible_sets).ok_or_else(|| {
-                        Error::Usage(
-                            "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads|ioco-counting|ioco-auto"
-                                .into(),
-                        )
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
-            let model = a.model_args.load(&a.model, quiet)?;
-            let sa = ioco::suspension_for(&model, &a.model)?;
-            let tables: Vec<sizes::SizeTable> = methods
-                .iter()
-                .map(|&m| sizes::size_table(&sa, m, range.clone(), a.budget.budget()))
-                .collect();
-            let text = if a.json {
-                let mut t = serde_json::to_string_pretty(&tables)
-                    .map_err(|e| Error::Usage(e.to_string()))?;
-                t.push('\n');
-                t
-            } else {
-                tables
-                    .iter()
-                    .map(|t| t.to_text())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            };
-            format::write_text(None, &text)?;
-        }
-        Command::Audit(a) => return run_audit(&a, quiet),
+        Command::Info(a) => run_info(a, quiet),
+        Command::Distinguish(a) => run_distinguish(a, quiet).map(|()| ExitCode::SUCCESS),
+        Command::Convert(a) => run_convert(a, quiet),
+        Command::Check(a) => run_check(a, quiet),
+        Command::Mutate(a) => run_mutate(a, quiet),
+        Command::Render(a) => run_render(a, quiet),
+        Command::Simulate(a) => run_simulate(a, quiet),
+        Command::Run(a) => run_run(a, quiet),
+        Command::Generate(a) => run_generate(a, quiet),
+        Command::Sizes(a) => run_sizes(a, quiet),
+        Command::Audit(a) => run_audit(&a, quiet),
     }
+}
+
+/// `info`: the figures of a model.
+fn run_info(a: InfoArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let model = a.model_args.load(&a.model, quiet)?;
+    let info = ncomplete::info::model_info(&model);
+    let text = if a.json {
+        info.to_json()
+    } else {
+        info.to_text()
+    };
+    format::write_text(None, &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `convert`: a model in another format, optionally transformed.
+fn run_convert(a: ConvertArgs, quiet: bool) -> Result<ExitCode, Error> {
+    if let Some(out) = &a.out {
+        output::refuse_input_as_output("--out", out, &[&a.model])?;
+    }
+    let model = a.model_args.load(&a.model, quiet)?;
+    let text = a.transform.convert(&a.model, model, a.to)?;
+    format::write_text(a.out.as_deref(), &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `check`: conformance of an implementation model to a specification (status 1 when it does not conform).
+fn run_check(a: CheckArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let spec = a.model_args.load(&a.spec, quiet)?;
+    let imp = a.model_args.load(&a.imp, quiet)?;
+    let req = ncomplete::check::CheckRequest {
+        uioco: a.uioco,
+        missing_inputs: a.missing_inputs,
+        quasi: a.quasi,
+        desired: a.language(
+            &a.desired,
+            &a.desired_file,
+            &a.desired_model,
+            "--desired",
+            quiet,
+        )?,
+        forbidden: a.language(
+            &a.forbidden,
+            &a.forbidden_file,
+            &a.forbidden_model,
+            "--forbidden",
+            quiet,
+        )?,
+        budget: a.budget,
+    };
+    let report = ncomplete::check::check_models(&spec, &a.spec, &imp, &a.imp, &req)?;
+    format::write_text(None, &report.text)?;
+    if !report.conforms {
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mutate`: seeded mutants of a model within a state bound, written to a directory.
+fn run_mutate(a: MutateArgs, quiet: bool) -> Result<ExitCode, Error> {
+    use ncomplete::audit::{self, MutateOptions, SizeBound};
+    output::refuse_input_inside_dir("--out", std::path::Path::new(&a.out), &[&a.model])?;
+    let model = a.model_args.load(&a.model, quiet)?;
+    let bound = match (a.n, a.extra_states) {
+        (Some(n), _) => SizeBound::States(n),
+        (None, Some(e)) => SizeBound::Extra(e),
+        (None, None) => {
+            return Err(Error::Usage("give --n N or --extra-states E".into()));
+        }
+    };
+    let opts = MutateOptions {
+        count: a.count,
+        bound,
+        seed: a.seed,
+    };
+    let original = audit::mutable_model(&model, &a.model)?;
+    let mutants = audit::mutants(&original, &opts)?;
+    if mutants.len() < a.count && !quiet {
+        eprintln!(
+            "warning: only {} distinct mutants found (asked for {})",
+            mutants.len(),
+            a.count
+        );
+    }
+    let summary = audit::write_mutants(
+        std::path::Path::new(&a.out),
+        &a.model,
+        &original,
+        &opts,
+        &mutants,
+    )?;
+    format::write_text(None, &summary)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `render`: a suite file rendered as TTCN-3 text, a pytest module or a Cargo package.
+fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let target = ncomplete::render::Format::parse(&a.format)
+        .ok_or_else(|| Error::Usage(format!("unknown format `{}`", a.format)))?;
+    let written =
+        ncomplete::exec::commands::render(&a.suite, target, &a.out, a.templates.as_deref())?;
+    if !quiet {
+        eprintln!("wrote {} files to {}", written.len(), a.out.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `simulate`: a model acting as a system under test on stdin/stdout.
+fn run_simulate(a: SimulateArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let model = a.model_args.load(&a.model, quiet)?;
+    let options = ncomplete::exec::sut::SutOptions {
+        choice: if a.choose == "random" {
+            ncomplete::exec::sut::Choice::Random
+        } else {
+            ncomplete::exec::sut::Choice::First
+        },
+        seed: a.seed,
+        delay: std::time::Duration::from_millis(a.delay_ms),
+    };
+    ncomplete::exec::commands::simulate(&model, &options)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `run`: a suite executed against a model (exact simulation) or a process; the status tells the verdict.
+fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let mut stdout = std::io::stdout();
+    let spec = match &a.spec {
+        Some(path) => Some(a.model_args.load(path, quiet)?),
+        None => None,
+    };
+    let status = match (&a.model, &a.sut) {
+        (Some(path), _) => {
+            let model = a.model_args.load(path, quiet)?;
+            let enabling = if a.input_enable == "self-loop" {
+                ncomplete::exec::InputEnabling::SelfLoop
+            } else {
+                ncomplete::exec::InputEnabling::Reject
+            };
+            let verdict = ncomplete::exec::commands::run_on_model(
+                &a.suite,
+                spec.as_ref(),
+                &model,
+                enabling,
+                &mut stdout,
+            )?;
+            ncomplete::exec::commands::model_exit_status(verdict)
+        }
+        (None, Some(command)) => {
+            let verdict = ncomplete::exec::commands::run_on_system(
+                &a.suite,
+                spec.as_ref(),
+                command,
+                &ncomplete::exec::stdio::Timeouts::from_millis(
+                    a.startup_ms,
+                    a.quiescence_ms,
+                    a.response_ms,
+                ),
+                a.retries,
+                &mut stdout,
+            )?;
+            ncomplete::exec::commands::system_exit_status(verdict)
+        }
+        (None, None) => {
+            return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
+        }
+    };
+    Ok(ExitCode::from(status))
+}
+
+/// `generate`: a test suite for a model, ioco or Mealy by its method.
+fn run_generate(a: GenerateArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let start = std::time::Instant::now();
+    let (dir, suite_path) = a.destination()?;
+    let model_args = ModelArgs {
+        format: a.model_format,
+        inputs: a.inputs.clone(),
+        outputs: a.outputs.clone(),
+        initial: a.initial.clone(),
+    };
+    let model = model_args.load(&a.model, quiet)?;
+    // `auto` is ioco-auto for labelled transition systems, Mealy auto for Mealy machines.
+    let chosen = match (a.method, &model) {
+        (GenerateMethod::Auto, Model::Lts(_)) => GenerateMethod::IocoAuto,
+        (m, _) => m,
+    };
+    if let Some(method) = chosen.ioco(a.incompatible_sets) {
+        return generate_ioco(&a, model, method, quiet, dir, &suite_path);
+    }
+    generate_mealy(&a, model, quiet, dir, &suite_path, start)
+}
+
+/// `generate` with a Mealy method: the suite of the minimised machine, as JSON v1 or words.
+fn generate_mealy(
+    a: &GenerateArgs,
+    model: Model,
+    quiet: bool,
+    dir: Option<AtomicDir>,
+    suite_path: &str,
+    start: std::time::Instant,
+) -> Result<ExitCode, Error> {
+    let method = a.method.mealy().expect("every method is Mealy or ioco");
+    let Model::Mealy(mut mealy) = model else {
+        return Err(Error::Usage(format!(
+            "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)",
+            a.model
+        )));
+    };
+    if a.n.is_some() {
+        return Err(Error::Usage(
+            "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
+        ));
+    }
+    if let Some(c) = &a.complete {
+        let how = if c == "sink" {
+            ncomplete::model::Completion::Sink
+        } else {
+            ncomplete::model::Completion::SelfLoop
+        };
+        mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| Error::Model {
+            path: a.model.clone(),
+            source,
+        })?;
+    }
+    let options = ncomplete::suite::mealy::MealySuiteOptions {
+        method,
+        extra_states: a.extra_states.unwrap_or(0),
+        prune_prefixes: !a.keep_prefixes,
+    };
+    let format = match a.format {
+        SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
+        _ => ncomplete::render::words::MealySuiteFormat::Json,
+    };
+    let stats = ncomplete::render::words::generate_mealy_suite(
+        &mealy,
+        &a.model,
+        options,
+        format,
+        suite_path,
+        !quiet,
+        &a.budget.budget(),
+    )?;
+    a.finish(dir, suite_path)?;
+    if a.stats {
+        eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `sizes`: the cost figures of the ioco methods per bound, counted from their plans.
+fn run_sizes(a: SizesArgs, quiet: bool) -> Result<ExitCode, Error> {
+    use ncomplete::suite::ioco::{self, sizes};
+    let methods = if a.method.is_empty() {
+        vec![
+            GenerateMethod::IocoComplete,
+            GenerateMethod::Unconditional,
+            GenerateMethod::IocoCounting,
+            GenerateMethod::IocoAds,
+            GenerateMethod::IocoAuto,
+        ]
+    } else {
+        a.method.clone()
+    };
+    let methods = methods
+        .iter()
+        .map(|m| {
+            m.ioco(a.incompatible_sets).ok_or_else(|| {
+                Error::Usage(
+                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads|ioco-counting|ioco-auto"
+                        .into(),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
+    let model = a.model_args.load(&a.model, quiet)?;
+    let sa = ioco::suspension_for(&model, &a.model)?;
+    let tables: Vec<sizes::SizeTable> = methods
+        .iter()
+        .map(|&m| sizes::size_table(&sa, m, range.clone(), a.budget.budget()))
+        .collect();
+    let text = if a.json {
+        let mut t =
+            serde_json::to_string_pretty(&tables).map_err(|e| Error::Usage(e.to_string()))?;
+        t.push('\n');
+        t
+    } else {
+        tables
+            .iter()
+            .map(|t| t.to_text())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format::write_text(None, &text)?;
     Ok(ExitCode::SUCCESS)
 }
 

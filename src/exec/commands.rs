@@ -20,20 +20,38 @@ pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
     load_suite_file(path, None)
 }
 
+/// Opens a suite JSON file for streaming, past a byte order mark.
+fn open_json_suite(path: &str) -> Result<std::io::BufReader<std::fs::File>> {
+    let mut reader = std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .map_err(|e| Error::io(path, e))?;
+    crate::format::skip_bom(&mut reader).map_err(|e| Error::io(path, e))?;
+    Ok(reader)
+}
+
+/// The error for a suite file the reader refused: the first byte that is not UTF-8 when there
+/// is one (located like every other input), else the reader's own error.
+fn suite_error(path: &str, source: crate::suite::SuiteFormatError) -> Error {
+    match std::fs::File::open(path).map(|f| crate::format::first_non_utf8(f, path)) {
+        Ok(Ok(Some(bad))) => bad.into(),
+        _ => Error::Suite {
+            path: path.to_owned(),
+            source,
+        },
+    }
+}
+
 /// Reads a suite JSON v1 file, streaming it.
 fn load_json_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = open_json_suite(path)?;
     let mut tests = Vec::new();
     let mut keep = |_: &SuiteModel, t: TestCase| -> std::result::Result<(), Infallible> {
         tests.push(t);
         Ok(())
     };
-    match read_suite_stream(std::io::BufReader::new(file), &mut keep) {
+    match read_suite_stream(file, &mut keep) {
         Ok(header) => Ok((header, tests)),
-        Err(SuiteReadError::Format(source)) => Err(Error::Suite {
-            path: path.to_owned(),
-            source,
-        }),
+        Err(SuiteReadError::Format(source)) => Err(suite_error(path, source)),
         Err(SuiteReadError::Consumer(never)) => match never {},
     }
 }
@@ -83,7 +101,6 @@ pub fn run_on_model(
     out: &mut dyn Write,
 ) -> Result<TestVerdict> {
     const CHUNK: usize = 256;
-    let file = std::fs::File::open(suite_path).map_err(|e| Error::io(suite_path, e))?;
     let mut sys: Option<SimulatedSystem> = None;
     let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
     let mut counts = [0usize; 3];
@@ -118,11 +135,8 @@ pub fn run_on_model(
         }
         header
     } else {
-        read_suite_stream(std::io::BufReader::new(file), &mut each).map_err(|e| match e {
-            SuiteReadError::Format(source) => Error::Suite {
-                path: suite_path.to_owned(),
-                source,
-            },
+        read_suite_stream(open_json_suite(suite_path)?, &mut each).map_err(|e| match e {
+            SuiteReadError::Format(source) => suite_error(suite_path, source),
             SuiteReadError::Consumer(e) => e,
         })?
     };

@@ -135,6 +135,61 @@ pub fn utf8_text(bytes: Vec<u8>, file: &str) -> Result<String, ParseError> {
     })
 }
 
+/// Skips a UTF-8 byte order mark at the start of `reader`.
+pub fn skip_bom<R: std::io::BufRead>(reader: &mut R) -> std::io::Result<()> {
+    if reader.fill_buf()?.starts_with(b"\xef\xbb\xbf") {
+        reader.consume(3);
+    }
+    Ok(())
+}
+
+/// The position of the first byte of `reader` that is not UTF-8, as [`utf8_text`] reports it,
+/// found by reading in chunks (for files read as streams, whose text is never held whole).
+pub fn first_non_utf8<R: std::io::Read>(
+    mut reader: R,
+    file: &str,
+) -> std::io::Result<Option<ParseError>> {
+    let (mut line, mut column) = (1usize, 1usize);
+    let mut buf = vec![0u8; 1 << 16];
+    let mut carry = 0usize;
+    loop {
+        let read = reader.read(&mut buf[carry..])?;
+        let len = carry + read;
+        let at_end = read == 0;
+        let (valid, bad) = match std::str::from_utf8(&buf[..len]) {
+            Ok(_) => (len, false),
+            // An incomplete sequence at the end of a chunk may be completed by the next one.
+            Err(e) if e.error_len().is_none() && !at_end => (e.valid_up_to(), false),
+            Err(e) => (e.valid_up_to(), true),
+        };
+        for c in std::str::from_utf8(&buf[..valid])
+            .unwrap_or_default()
+            .chars()
+        {
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        if bad {
+            return Ok(Some(ParseError {
+                file: file.to_owned(),
+                line,
+                column,
+                found: format!("the byte 0x{:02X}, which is not UTF-8", buf[valid]),
+                expected: "UTF-8 text".into(),
+            }));
+        }
+        if at_end {
+            return Ok(None);
+        }
+        buf.copy_within(valid..len, 0);
+        carry = len - valid;
+    }
+}
+
 /// Parses model text; `file_name` names the file in messages, gives the format when
 /// `opts.format` is `None` and gives the model name when the file has none.
 pub fn parse_model(text: &str, file_name: &str, opts: &LoadOptions) -> Result<Model, Error> {
