@@ -129,6 +129,9 @@ pub struct IocoSuite {
     n: usize,
     /// The plan's test index of each test, when the plan repeats tests (see [`normal`]).
     kept: Option<Vec<u128>>,
+    /// Whether the plan may repeat a test (every method but `U(S, n)`, which is duplicate-free
+    /// as built).
+    may_repeat: bool,
 }
 
 /// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
@@ -188,7 +191,7 @@ pub fn generate(
     }
     let suite = plan_suite(sa, method, bound, budget)?;
     suite.check(&budget)?;
-    Ok(suite)
+    Ok(suite.without_repeated_tests())
 }
 
 /// Plans the suite of `method` (not [`IocoMethod::Auto`]) and counts its figures, without
@@ -267,26 +270,18 @@ pub fn plan_suite(
         }
         IocoMethod::Auto => return auto::choose(sa, bound, budget).map(|(suite, _)| suite),
     };
-    // U(S, n) is normal by construction (one observation and one send per input per node);
-    // the others enumerate duplicates until normalised.
+    // T(S, n) and ioco-ads enumerate duplicates until normalised; the state-counting plans
+    // (U(S, n) and ioco-counting) have one observation and one send per input per node.
     let (mut plan, root) = match method {
-        IocoMethod::Unconditional => (plan, root),
-        _ => normal::normalise(&plan, sa, root, budget.max_plan_nodes)?,
+        IocoMethod::Complete | IocoMethod::Ads => {
+            normal::normalise(&plan, sa, root, budget.max_plan_nodes)?
+        }
+        _ => (plan, root),
     };
     plan.finish();
-    let planned = plan.count(root);
+    let tests = plan.count(root);
     let labels = LabelMap::new(sa);
     let counted = costs::count(sa, &labels, &plan, root, &budget);
-    // The normal plan leaves few repeated tests (two merge suites can still produce the same
-    // test); they are found exactly and left out.
-    let kept = match method {
-        IocoMethod::Unconditional => None,
-        _ if counted.costs.check(&budget, "", "").is_err() => None,
-        _ => normal::first_occurrences(planned, &|k| {
-            plan.build_test(sa, &labels, root, sa.initial(), k, String::new())
-        }),
-    };
-    let tests = kept.as_ref().map_or(planned, |v| v.len() as u128);
     let mut extra = Map::new();
     extra.insert(
         "stats".into(),
@@ -308,7 +303,7 @@ pub fn plan_suite(
         guarantee,
         extra,
     };
-    let mut suite = IocoSuite {
+    Ok(IocoSuite {
         sa: sa.clone(),
         labels,
         plan,
@@ -318,14 +313,9 @@ pub fn plan_suite(
         tests,
         complete,
         n,
-        kept,
-    };
-    if suite.kept.is_some() {
-        // The plan's figures count the repeated tests too: they bounded the work of finding
-        // them; the suite's figures are those of the tests it keeps.
-        suite.counted = costs::measure(suite.tests(), &suite.header);
-    }
-    Ok(suite)
+        kept: None,
+        may_repeat: !matches!(method, IocoMethod::Unconditional),
+    })
 }
 
 impl IocoSuite {
@@ -353,6 +343,36 @@ impl IocoSuite {
             "try a smaller n, or another method (--method ioco-auto takes the cheapest complete \
              suite that fits)",
         )
+    }
+
+    /// The suite without the tests its plan repeats: they are found exactly (every test is
+    /// built once, so call this after the budgets were checked) and left out, and the figures
+    /// are then measured on the tests kept. The plan's figures, by which budgets were checked
+    /// and `ioco-auto` ranked, are upper bounds of these.
+    pub(crate) fn without_repeated_tests(mut self) -> Self {
+        if !self.may_repeat || self.kept.is_some() {
+            return self;
+        }
+        let kept = normal::first_occurrences(self.tests, &|k| {
+            self.plan.build_test(
+                &self.sa,
+                &self.labels,
+                self.root,
+                self.sa.initial(),
+                k,
+                String::new(),
+            )
+        });
+        if let Some(kept) = kept {
+            self.tests = kept.len() as u128;
+            self.kept = Some(kept);
+            self.header.extra.insert(
+                "stats".into(),
+                json!({"tests": u64::try_from(self.tests).ok(), "plan_nodes": self.plan.len()}),
+            );
+            self.counted = costs::measure(self.tests(), &self.header);
+        }
+        self
     }
 
     /// Replaces the header (bytes are recounted for it).
