@@ -7,6 +7,8 @@
 //! package offline (std only) in a build directory under Cargo's target directory, so repeated
 //! runs do not rebuild it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -134,24 +136,6 @@ fn with_sut(cmd: &mut Command, model: &str) {
         .env("NCOMPLETE_RETRIES", "30");
 }
 
-fn pytest_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pytest"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(
-            !ci,
-            "pytest is not installed, but CI must run the Python programs: run scripts/test, which installs requirements-test.txt"
-        );
-        eprintln!(
-            "SKIPPED: Python end-to-end test: pytest cannot be imported (python3 -m pip install -r requirements-test.txt)"
-        );
-    }
-    ok
-}
-
 fn pytest(dir: &Path, model: &str) -> Output {
     let mut cmd = Command::new("python3");
     cmd.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
@@ -163,7 +147,7 @@ fn pytest(dir: &Path, model: &str) -> Output {
 
 #[test]
 fn python_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
-    if !pytest_available() {
+    if !common::pytest_available("Python end-to-end test") {
         return;
     }
     for (suite, model, faulty, expected) in [
@@ -197,7 +181,7 @@ fn python_programs_pass_on_the_model_and_fail_on_a_faulty_one() {
 
 #[test]
 fn generated_python_programs_of_bundled_models_run() {
-    if !pytest_available() {
+    if !common::pytest_available("Python end-to-end test") {
         return;
     }
     for (name, model, from, to, expected) in GENERATED {
@@ -299,7 +283,7 @@ fn user_adapters_plug_in_without_editing_generated_files() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("2 passed"), "{}", text(&out));
-    if !pytest_available() {
+    if !common::pytest_available("Python end-to-end test") {
         return;
     }
     let dir = work_dir("e2e-user-adapter-python");

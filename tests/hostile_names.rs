@@ -20,6 +20,8 @@
 //! (skipped with a message when it is missing, an error under `CI=true`, as in
 //! `tests/e2e_programs.rs`); Cargo builds share one target directory.
 
+mod common;
+
 use ncomplete::render::{Format, RenderedFile, render_suite};
 use ncomplete::suite::read_suite;
 use proptest::prelude::*;
@@ -412,22 +414,6 @@ impl Case {
     }
 }
 
-fn pytest_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pytest"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(
-            !ci,
-            "pytest is not installed, but CI must run the Python programs"
-        );
-        eprintln!("SKIPPED: hostile-names Python runs: pytest cannot be imported");
-    }
-    ok
-}
-
 /// Parses the module (only the docstring, the import, `MODEL` and one function per test may
 /// appear), imports it and compares every name with the suite's.
 const PYTHON_CHECK: &str = r#"
@@ -464,7 +450,7 @@ fn check_python(case: &Case, run: bool) {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .find(|n| n.starts_with("test_") && n.ends_with(".py"))
         .expect("a test module");
-    let with_pytest = pytest_available();
+    let with_pytest = common::pytest_available("hostile-names Python runs");
     let m = &case.suite["model"];
     let expect = json!({
         "module": module.trim_end_matches(".py"),

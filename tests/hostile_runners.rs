@@ -7,7 +7,10 @@
 //!
 //! The Python part needs pytest (see `tests/e2e_programs.rs`: skipped with a message locally when
 //! it is missing, an error under `CI=true`).
+
 #![cfg(unix)]
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -321,22 +324,9 @@ fn render(suite: &Path, format: &str, out: &Path) {
     assert!(status.success(), "render as {format} failed");
 }
 
-fn pytest_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pytest"])
-        .status()
-        .is_ok_and(|s| s.success());
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    assert!(ok || !ci, "pytest is not installed, but CI must run it");
-    if !ok {
-        eprintln!("SKIPPED: hostile systems under pytest: pytest cannot be imported");
-    }
-    ok
-}
-
 #[test]
 fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
-    if !pytest_available() {
+    if !common::pytest_available("hostile systems under pytest") {
         return;
     }
     for (k, (suite, fixtures)) in suites("pytest").into_iter().enumerate() {

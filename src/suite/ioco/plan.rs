@@ -193,6 +193,19 @@ impl Plan {
         }
     }
 
+    /// The move test `k` of node `p` takes, with the test index within that move (`None` for a
+    /// node without moves, whose one test is an empty `pass`).
+    fn chosen_move(&self, p: PlanId, mut k: u128) -> Option<(&Move, u128)> {
+        for m in self.moves(p) {
+            let c = self.move_count(m);
+            if k < c {
+                return Some((m, k));
+            }
+            k -= c;
+        }
+        None
+    }
+
     fn move_count(&self, m: &Move) -> u128 {
         match m {
             Move::Observe { branches, .. } => branches
@@ -307,17 +320,9 @@ impl Builder<'_> {
             return n;
         }
         let plan = self.plan;
-        let moves = plan.moves(p);
-        let mut k = k;
-        let mut chosen = None;
-        for m in moves {
-            let c = plan.move_count(m);
-            if k < c {
-                chosen = Some(m);
-                break;
-            }
-            k -= c;
-        }
+        let (chosen, k) = plan
+            .chosen_move(p, k)
+            .map_or((None, k), |(m, k)| (Some(m), k));
         let result = match chosen {
             None => Next::PASS,
             Some(Move::Enter(c)) => self.node(*c, k, s),
@@ -733,16 +738,9 @@ impl Walker<'_> {
         }
         let costs = self.costs;
         let plan = costs.plan;
-        let mut k = k;
-        let mut chosen = None;
-        for m in plan.moves(p) {
-            let c = plan.move_count(m);
-            if k < c {
-                chosen = Some(m);
-                break;
-            }
-            k -= c;
-        }
+        let (chosen, k) = plan
+            .chosen_move(p, k)
+            .map_or((None, k), |(m, k)| (Some(m), k));
         let result = match chosen {
             None => Next::PASS,
             Some(Move::Enter(c)) => self.node(*c, k, s),

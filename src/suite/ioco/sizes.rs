@@ -5,7 +5,7 @@
 
 use super::{Bound, Budget, IocoMethod, IocoSuiteError, auto, plan_suite};
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::Figure;
+use crate::suite::costs::SuiteCosts;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -14,18 +14,9 @@ use std::time::Instant;
 pub struct SizeRow {
     /// The bound.
     pub n: usize,
-    /// Number of test cases.
-    pub tests: Figure,
-    /// Root-to-verdict paths over all tests.
-    pub runs: Figure,
-    /// Labels summed over all those paths.
-    pub steps: Figure,
-    /// Total number of send/expect nodes over all tests.
-    pub nodes: Figure,
-    /// The longest root-to-leaf path of any test.
-    pub longest: Figure,
-    /// Bytes of the suite JSON.
-    pub bytes: Figure,
+    /// The suite's cost figures.
+    #[serde(flatten)]
+    pub costs: SuiteCosts,
     /// For `ioco-auto`: the method chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chosen: Option<String>,
@@ -80,15 +71,9 @@ pub fn size_table(
                 break;
             }
         };
-        let c = suite.costs();
         rows.push(SizeRow {
             n,
-            tests: c.tests,
-            runs: c.runs,
-            steps: c.steps,
-            nodes: c.nodes,
-            longest: c.longest,
-            bytes: c.bytes,
+            costs: suite.costs(),
             chosen,
             seconds: start.elapsed().as_secs_f64(),
             peak_kib: peak_memory_kib(),
@@ -149,12 +134,12 @@ impl SizeTable {
             out.push_str(&format!(
                 "{:>4} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9.3} {:>10}{}\n",
                 r.n,
-                r.tests,
-                r.runs,
-                r.steps,
-                r.nodes,
-                r.longest,
-                r.bytes,
+                r.costs.tests,
+                r.costs.runs,
+                r.costs.steps,
+                r.costs.nodes,
+                r.costs.longest,
+                r.costs.bytes,
                 r.seconds,
                 r.peak_kib.map_or("-".to_string(), |k| k.to_string()),
                 r.chosen
@@ -173,6 +158,7 @@ impl SizeTable {
 mod tests {
     use super::*;
     use crate::model::suspension_from_marked;
+    use crate::suite::costs::Figure;
 
     #[test]
     fn ranges() {
@@ -199,15 +185,20 @@ mod tests {
             table
                 .rows
                 .windows(2)
-                .all(|w| exact(w[0].tests) <= exact(w[1].tests))
+                .all(|w| exact(w[0].costs.tests) <= exact(w[1].costs.tests))
         );
         // Every row but the refused last one is counted exactly.
         let counted = &table.rows[..table.rows.len() - 1];
-        assert!(counted.iter().all(|r| exact(r.nodes) >= exact(r.tests)
-            && exact(r.runs) >= exact(r.tests)
-            && exact(r.steps) >= exact(r.runs)
-            && exact(r.longest) > 0
-            && r.bytes.exact().is_some()));
+        assert!(
+            counted
+                .iter()
+                .map(|r| r.costs)
+                .all(|c| exact(c.nodes) >= exact(c.tests)
+                    && exact(c.runs) >= exact(c.tests)
+                    && exact(c.steps) >= exact(c.runs)
+                    && exact(c.longest) > 0
+                    && c.bytes.exact().is_some())
+        );
         assert!(table.stopped.is_some());
         let text = table.to_text();
         assert!(text.contains("stopped at n ="), "{text}");
