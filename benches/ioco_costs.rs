@@ -8,10 +8,13 @@
 //! min(T, U) (T only where it is a candidate).
 //!
 //! Run: `cargo bench --bench ioco_costs` (`-- --models N` for another number of models, default
-//! 40).
+//! 40). `-- --export DIR` writes the models as `.aut` files (quiescence as `delta`) instead, for
+//! `scripts/memory_sweep`, which runs the commands on them under `/usr/bin/time`.
 
 use ncomplete::analysis::Compatibility;
+use ncomplete::format::{Format, write_suspension};
 use ncomplete::identify::random::random_suspension;
+use ncomplete::model::SuspensionAutomaton;
 use ncomplete::suite::costs::{Budget, Figure};
 use ncomplete::suite::ioco::auto::{Candidate, Evaluation, Status, candidate_name, evaluate};
 use ncomplete::suite::ioco::{IncompatibleSets, IocoMethod, reachable_states};
@@ -19,7 +22,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 /// Whether two distinct reachable states are compatible.
-fn has_compatible_states(sa: &ncomplete::model::SuspensionAutomaton) -> bool {
+fn has_compatible_states(sa: &SuspensionAutomaton) -> bool {
     let Ok(compat) = Compatibility::compute_within(sa, 1_000_000) else {
         return false;
     };
@@ -52,13 +55,7 @@ struct Row {
     refused: bool,
 }
 
-fn row(
-    seed: u64,
-    sa: &ncomplete::model::SuspensionAutomaton,
-    size: usize,
-    n: usize,
-    budget: Budget,
-) -> Row {
+fn row(seed: u64, sa: &SuspensionAutomaton, size: usize, n: usize, budget: Budget) -> Row {
     let find = |cands: &[Candidate], m: IocoMethod| cands.iter().find(|c| c.method == m).cloned();
     let (cands, auto) = match evaluate(sa, n, budget) {
         Ok(Evaluation { candidates, best }) => {
@@ -100,6 +97,38 @@ fn row(
     }
 }
 
+/// The first `wanted` seeds whose automaton has compatible states, 4-7 states.
+fn benchmark_models(wanted: usize) -> Vec<(u64, SuspensionAutomaton)> {
+    let mut models = Vec::new();
+    let mut seed = 0u64;
+    while models.len() < wanted {
+        seed += 1;
+        let states = 4 + (seed % 4) as usize;
+        let sa = random_suspension(seed, states, 2, 2);
+        if has_compatible_states(&sa) {
+            models.push((seed, sa));
+        }
+    }
+    models
+}
+
+/// Writes every model as `seed-S-states-K.aut`.
+fn export(dir: &std::path::Path, models: &[(u64, SuspensionAutomaton)]) {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("{}: {e}", dir.display());
+        std::process::exit(2);
+    }
+    for (seed, sa) in models {
+        let size = reachable_states(sa).len();
+        let path = dir.join(format!("seed-{seed}-states-{size}.aut"));
+        if let Err(e) = std::fs::write(&path, write_suspension(sa, Format::Aut)) {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(2);
+        }
+    }
+    println!("wrote {} models to {}", models.len(), dir.display());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let wanted = args
@@ -108,6 +137,14 @@ fn main() {
         .and_then(|k| args.get(k + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(40usize);
+    if let Some(dir) = args
+        .iter()
+        .position(|a| a == "--export")
+        .and_then(|k| args.get(k + 1))
+    {
+        export(std::path::Path::new(dir), &benchmark_models(wanted));
+        return;
+    }
     let budget = Budget {
         max_plan_nodes: 300_000,
         ..Budget::default()
@@ -126,18 +163,8 @@ fn main() {
         "seed", "|S|", "n", "T", "U", "count-maximal", "count-largest", "count-none", "auto"
     );
     let start = Instant::now();
-    // The first `wanted` seeds whose automaton has compatible states, 4-7 states.
-    let mut models = Vec::new();
-    let mut seed = 0u64;
-    while models.len() < wanted {
-        seed += 1;
-        let states = 4 + (seed % 4) as usize;
-        let sa = random_suspension(seed, states, 2, 2);
-        if has_compatible_states(&sa) {
-            models.push((seed, sa));
-        }
-    }
-    let jobs: Vec<(u64, &ncomplete::model::SuspensionAutomaton, usize, usize)> = models
+    let models = benchmark_models(wanted);
+    let jobs: Vec<(u64, &SuspensionAutomaton, usize, usize)> = models
         .iter()
         .flat_map(|(seed, sa)| {
             let size = reachable_states(sa).len();

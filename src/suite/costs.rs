@@ -139,7 +139,8 @@ pub struct Budget {
     pub max_nodes: u128,
     /// Most bytes of suite JSON (`--max-bytes`).
     pub max_bytes: u128,
-    /// Most plan nodes (shared test fragments) an ioco suite may have while it is planned.
+    /// Most plan nodes (shared test fragments) an ioco suite may have while it is planned,
+    /// counted over all plans alive at once (the plan and its normal form, every nested suite).
     pub max_plan_nodes: usize,
 }
 
@@ -153,6 +154,9 @@ pub const DEFAULT_MAX_STEPS: u128 = 100_000_000_000;
 /// Default `--max-nodes`: the suite JSON averages 25-40 bytes per node, so this keeps the
 /// default file near 1 GB at most, and a streaming reader holds one test at a time.
 pub const DEFAULT_MAX_NODES: u128 = 30_000_000;
+/// Default [`Budget::max_plan_nodes`]: a plan node with its moves and the map entry that finds
+/// it takes 300-400 bytes while a suite is planned, so planning stays under about 400 MB.
+pub const DEFAULT_MAX_PLAN_NODES: usize = 1_000_000;
 /// Default `--max-bytes` (1 GB).
 pub const DEFAULT_MAX_BYTES: u128 = 1_000_000_000;
 
@@ -164,7 +168,7 @@ impl Default for Budget {
             max_steps: DEFAULT_MAX_STEPS,
             max_nodes: DEFAULT_MAX_NODES,
             max_bytes: DEFAULT_MAX_BYTES,
-            max_plan_nodes: 2_000_000,
+            max_plan_nodes: DEFAULT_MAX_PLAN_NODES,
         }
     }
 }

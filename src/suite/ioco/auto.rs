@@ -7,8 +7,8 @@
 //! every candidate is left out does the choice fail.
 
 use super::{
-    Bound, Budget, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts, plan_suite,
-    resolve_bound,
+    Bound, Budget, Counting, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts,
+    plan_counted, resolve_bound,
 };
 use crate::model::SuspensionAutomaton;
 use crate::suite::costs::Figure;
@@ -142,7 +142,8 @@ pub fn evaluate(
     let mut candidates = Vec::new();
     let mut best: Option<(usize, IocoSuite)> = None;
     for &method in CANDIDATES {
-        let suite = match plan_suite(sa, method, Bound::States(n), budget) {
+        let suite = match plan_counted(sa, method, Bound::States(n), budget, Counting::CompleteOnly)
+        {
             Ok(s) => s,
             Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
                 candidates.push(Candidate {

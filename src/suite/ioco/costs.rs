@@ -185,6 +185,22 @@ pub(crate) fn paths_and_steps(t: &TestCase) -> (u128, u128) {
 
 impl Counted {
     /// The figures with the file's header and closing added to the bytes.
+    /// Only an upper bound on the tests (of a plan not in normal form), nothing else counted.
+    pub(crate) fn tests_at_most(tests: u128) -> Counted {
+        Counted {
+            costs: SuiteCosts {
+                tests: Figure::AtMost(tests),
+                runs: Figure::Unknown,
+                steps: Figure::Unknown,
+                nodes: Figure::Unknown,
+                longest: Figure::Unknown,
+                bytes: Figure::Unknown,
+            },
+            test_bytes: None,
+            largest_test: 0,
+        }
+    }
+
     pub(crate) fn with_header(mut self, header: &SuiteHeader) -> Counted {
         if let Some(b) = self.test_bytes {
             self.costs.bytes = Figure::Exact(b + frame_bytes(header));

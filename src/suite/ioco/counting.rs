@@ -423,14 +423,20 @@ impl BoundedTraces<'_> {
                 } else if let Some(&c) = memo.get(&(t, next.clone())) {
                     Target::Node(c)
                 } else {
-                    if memo.len() >= max_nodes {
+                    let limit = if memo.len() >= max_nodes {
+                        Some(max_nodes)
+                    } else {
+                        // Every plan alive at once counts (the suite and its nested suites).
+                        (plan.len() >= self.max_plan_nodes).then_some(self.max_plan_nodes)
+                    };
+                    if let Some(limit) = limit {
                         return Err(IocoSuiteError::Budget {
                             what: format!(
                                 "the {suite} for n = {n} needs more plan nodes (each with visit \
                                  sums for {} sets) than that, which",
                                 self.constraints
                             ),
-                            budget: max_nodes as u128,
+                            budget: limit as u128,
                             advice: self.advice.into(),
                         });
                     }

@@ -203,6 +203,28 @@ pub fn plan_suite(
     bound: Bound,
     budget: Budget,
 ) -> Result<IocoSuite, IocoSuiteError> {
+    plan_counted(sa, method, bound, budget, Counting::Always)
+}
+
+/// Which planned suites [`plan_counted`] brings to normal form and counts in full.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Counting {
+    /// Every suite.
+    Always,
+    /// Only suites that are `n`-complete as planned; of the others (no `ioco-auto` candidate)
+    /// only the tests of the plan as built are counted, an upper bound (`AtMost`): normalising
+    /// and walking a suite that cannot be chosen would cost memory and time for nothing.
+    CompleteOnly,
+}
+
+/// [`plan_suite`], counting as `counting` says.
+pub(crate) fn plan_counted(
+    sa: &SuspensionAutomaton,
+    method: IocoMethod,
+    bound: Bound,
+    budget: Budget,
+    counting: Counting,
+) -> Result<IocoSuite, IocoSuiteError> {
     let n = resolve_bound(sa, bound)?;
     let mut plan = Plan::default();
     let mut notes: Vec<String> = Vec::new();
@@ -270,10 +292,11 @@ pub fn plan_suite(
         }
         IocoMethod::Auto => return auto::choose(sa, bound, budget).map(|(suite, _)| suite),
     };
+    let count_in_full = complete || counting == Counting::Always;
     // T(S, n) and ioco-ads enumerate duplicates until normalised; the state-counting plans
     // (U(S, n) and ioco-counting) have one observation and one send per input per node.
     let (mut plan, root) = match method {
-        IocoMethod::Complete | IocoMethod::Ads => {
+        IocoMethod::Complete | IocoMethod::Ads if count_in_full => {
             normal::normalise(&plan, sa, root, budget.max_plan_nodes)?
         }
         _ => (plan, root),
@@ -281,7 +304,11 @@ pub fn plan_suite(
     plan.finish();
     let tests = plan.count(root);
     let labels = LabelMap::new(sa);
-    let counted = costs::count(sa, &labels, &plan, root, &budget);
+    let counted = if count_in_full {
+        costs::count(sa, &labels, &plan, root, &budget)
+    } else {
+        costs::Counted::tests_at_most(tests)
+    };
     let mut extra = Map::new();
     extra.insert(
         "stats".into(),

@@ -190,7 +190,8 @@ impl Normaliser<'_> {
         if let Some(&id) = self.memo.get(&key) {
             return Ok(Target::Node(id));
         }
-        if self.out.len() >= self.max_nodes {
+        // Both plans are alive: the budget counts their nodes together.
+        if self.out.len() + self.old.len() >= self.max_nodes {
             return Err(IocoSuiteError::Budget {
                 what: "the suite without duplicate tests needs more plan nodes than that, which"
                     .into(),

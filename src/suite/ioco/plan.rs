@@ -497,6 +497,10 @@ impl PathSums {
 /// prefix sums, memoised per (target, specification state, prefix length). The longest test is
 /// a maximum over all `k`, and every test of a branch is reached from some `k` of its parent, so
 /// it needs only one value per (target, state).
+/// Default of [`PlanCosts::memo_limit`]: about 100 bytes an entry, so the memo (with the table
+/// it grows from) stays near 50 MB.
+const MEMO_LIMIT: usize = 250_000;
+
 pub(crate) struct PlanCosts<'a> {
     plan: &'a Plan,
     sa: &'a SuspensionAutomaton,
@@ -515,7 +519,7 @@ impl<'a> PlanCosts<'a> {
             labels,
             sums: HashMap::new(),
             longest: HashMap::new(),
-            memo_limit: 1_000_000,
+            memo_limit: MEMO_LIMIT,
         }
     }
 
