@@ -130,6 +130,24 @@ fn reference(n: Next) -> Value {
     }
 }
 
+/// The first input a test applies: the input of the first send node on its first path (from
+/// the root, an expect node continues at its first branch that leads to a node); `None` for a
+/// test that applies no input.
+pub fn first_input(t: &TestCase) -> Option<crate::model::LabelId> {
+    let mut k = 0;
+    loop {
+        match t.nodes.get(k)? {
+            TestNode::Send { input, .. } => return Some(*input),
+            TestNode::Expect { branches } => {
+                k = branches.iter().find_map(|&(_, n)| match n {
+                    Next::Node(next) => Some(next as usize),
+                    Next::Verdict(_) => None,
+                })?;
+            }
+        }
+    }
+}
+
 /// The template context of one test (see [`context`]).
 fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
     let quiescence_id = model.outputs.len();
@@ -163,6 +181,7 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
         .collect();
     context! {
         name => t.name.as_str(),
+        first_input => first_input(t).map(|i| model.input_name(i)),
         ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
         ident => Value::from_safe_string(ident.to_owned()),
         nodes => nodes,
