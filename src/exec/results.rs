@@ -112,7 +112,7 @@ impl RunResults {
 fn write_to(path: &str, text: &str) -> Result<()> {
     let mut out = Output::create(path)?;
     out.write_all(text.as_bytes())
-        .map_err(|e| Error::io(&out.name(), e))?;
+        .map_err(|e| Error::io(out.name(), e))?;
     out.commit()
 }
 
