@@ -24,7 +24,8 @@ use std::sync::Arc;
 /// A target format of `ncomplete render`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// TTCN-3-like text, one `testcase` per test.
+    /// TTCN-3 text, one `testcase` per test, and a Titan test port (C++) speaking the stdio
+    /// protocol.
     Ttcn,
     /// A pytest module and its runtime.
     Python,
@@ -47,11 +48,23 @@ impl Format {
     /// template, embedded source).
     fn files(self) -> &'static [(&'static str, &'static str, &'static str)] {
         match self {
-            Format::Ttcn => &[(
-                "ttcn/suite.ttcn.j2",
-                "{{ ident }}.ttcn",
-                include_str!("../../templates/ttcn/suite.ttcn.j2"),
-            )],
+            Format::Ttcn => &[
+                (
+                    "ttcn/suite.ttcn.j2",
+                    "{{ ident }}.ttcn",
+                    include_str!("../../templates/ttcn/suite.ttcn.j2"),
+                ),
+                (
+                    "ttcn/LabelPort.hh.j2",
+                    "LabelPort.hh",
+                    include_str!("../../templates/ttcn/LabelPort.hh.j2"),
+                ),
+                (
+                    "ttcn/LabelPort.cc.j2",
+                    "LabelPort.cc",
+                    include_str!("../../templates/ttcn/LabelPort.cc.j2"),
+                ),
+            ],
             Format::Python => &[
                 (
                     "python/test_suite.py.j2",
@@ -151,6 +164,25 @@ pub fn first_input(t: &TestCase) -> Option<crate::model::LabelId> {
 /// The template context of one test (see [`context`]).
 fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
     let quiescence_id = model.outputs.len();
+    // Nodes that a TTCN-3 `goto` jumps to (every reference but a send's to the next node).
+    let mut jumped_to = vec![false; t.nodes.len()];
+    for (k, node) in t.nodes.iter().enumerate() {
+        let (then, branches) = match node {
+            TestNode::Send { then, race, .. } => (Some(*then), race),
+            TestNode::Expect { branches } => (None, branches),
+        };
+        let targets = branches
+            .iter()
+            .map(|&(_, n)| n)
+            .chain(then.filter(|&n| n != Next::Node(k as u32 + 1)));
+        for n in targets {
+            if let Next::Node(j) = n {
+                if let Some(flag) = jumped_to.get_mut(j as usize) {
+                    *flag = true;
+                }
+            }
+        }
+    }
     let branch = |o: crate::model::LabelId, n: Next| {
         context! {
             label => model.output_name(o),
@@ -165,6 +197,7 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
         .map(|(k, node)| match node {
             TestNode::Send { input, then, race } => context! {
                 index => k,
+                jumped_to => jumped_to[k],
                 kind => "send",
                 input => model.input_name(*input),
                 then => reference(*then),
@@ -172,9 +205,13 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
             },
             TestNode::Expect { branches } => context! {
                 index => k,
+                jumped_to => jumped_to[k],
                 kind => "expect",
                 input => (),
                 then => (),
+                quiescence_allowed => branches
+                    .iter()
+                    .any(|&(o, n)| o.index() == quiescence_id && n != Next::FAIL),
                 branches => branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
             },
         })
@@ -234,6 +271,8 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
     context! {
         generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
         ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
+        // Titan's C++ namespace of a module name doubles its underscores.
+        ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
         ident => Value::from_safe_string(ident),
         model => context! {
             name => model.name.as_str(),
