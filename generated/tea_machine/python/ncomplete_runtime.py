@@ -418,13 +418,24 @@ def ncomplete_sut():
     return command
 
 
-@pytest.fixture
-def ncomplete_adapter(ncomplete_sut):
-    """The adapter of every generated test: the StdioAdapter of NCOMPLETE_SUT, closed after the
-    test. Override this fixture in conftest.py to test through your own Adapter."""
-    adapter = StdioAdapter(ncomplete_sut, timeouts().response / 1000.0)
-    yield adapter
-    adapter.close()
+class DefaultAdapterPlugin:
+    """Holds the default `ncomplete_adapter` fixture; registered only when no conftest.py
+    loaded so far defines one (so a user's fixture wins whatever the pytest version)."""
+
+    @pytest.fixture
+    def ncomplete_adapter(self, ncomplete_sut):
+        """The StdioAdapter of NCOMPLETE_SUT, closed after the test."""
+        adapter = StdioAdapter(ncomplete_sut, timeouts().response / 1000.0)
+        yield adapter
+        adapter.close()
+
+
+def _user_defines_adapter(config):
+    for plugin in config.pluginmanager.get_plugins():
+        path = str(getattr(plugin, "__file__", "") or "")
+        if path.endswith("conftest.py") and hasattr(plugin, "ncomplete_adapter"):
+            return True
+    return False
 
 
 def pytest_configure(config):
@@ -432,6 +443,9 @@ def pytest_configure(config):
         "markers",
         "ncomplete(first_input): a generated test and the first input it applies",
     )
+    name = "ncomplete-default-adapter"
+    if not _user_defines_adapter(config) and not config.pluginmanager.has_plugin(name):
+        config.pluginmanager.register(DefaultAdapterPlugin(), name)
 
 
 def case(first_input):
