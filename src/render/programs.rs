@@ -176,10 +176,10 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
             .map(|&(_, n)| n)
             .chain(then.filter(|&n| n != Next::Node(k as u32 + 1)));
         for n in targets {
-            if let Next::Node(j) = n {
-                if let Some(flag) = jumped_to.get_mut(j as usize) {
-                    *flag = true;
-                }
+            if let Next::Node(j) = n
+                && let Some(flag) = jumped_to.get_mut(j as usize)
+            {
+                *flag = true;
             }
         }
     }
