@@ -1,4 +1,4 @@
-//! Rendering of suites as TTCN-3-like text and as standalone Python (pytest) and Rust (cargo
+//! Rendering of suites as TTCN-3 (with a Titan test port) and as standalone Python (pytest) and Rust (cargo
 //! test) programs, through minijinja templates embedded in the binary and overridable from a
 //! directory.
 //!
