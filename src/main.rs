@@ -35,7 +35,7 @@ enum Command {
     /// Write seeded mutants of a model (output, transfer, added/removed output and cloned-state
     /// faults within a state bound), each with its exact verdict, plus index.json.
     Mutate(MutateArgs),
-    /// Render a suite as TTCN-3-like text, a pytest module or a Cargo package.
+    /// Render a suite as TTCN-3 (with a Titan test port), a pytest module or a Cargo package.
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
     Simulate(SimulateArgs),
@@ -167,7 +167,7 @@ enum SuiteFileFormat {
     Words,
     /// Suite JSON version 1.
     Json,
-    /// TTCN-3-like text: `--out DIR` gets `suite.json` and the rendering.
+    /// TTCN-3 and a Titan test port: `--out DIR` gets `suite.json` and the rendering.
     Ttcn,
     /// A pytest module and its runtime: `--out DIR` gets `suite.json` and the rendering.
     Python,

@@ -1,6 +1,6 @@
-//! Rendering of suites as TTCN-3 (with a Titan test port) and as standalone Python (pytest) and Rust (cargo
-//! test) programs, through minijinja templates embedded in the binary and overridable from a
-//! directory.
+//! Rendering of suites as TTCN-3 modules (with a Titan test port in C++ speaking the stdio
+//! protocol) and as standalone Python (pytest) and Rust (cargo test) programs, through minijinja
+//! templates embedded in the binary and overridable from a directory.
 //!
 //! The templates see one context, built here: the suite header, identifiers that are valid in
 //! every target language, and the tests as flat node lists whose references are either a node
