@@ -35,7 +35,7 @@ enum Command {
     /// Write seeded mutants of a model (output, transfer, added/removed output and cloned-state
     /// faults within a state bound), each with its exact verdict, plus index.json.
     Mutate(MutateArgs),
-    /// Render a suite as TTCN-3-like text, a pytest module or a Cargo package.
+    /// Render a suite as TTCN-3 (with a Titan test port), a pytest module or a Cargo package.
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
     Simulate(SimulateArgs),
@@ -167,7 +167,7 @@ enum SuiteFileFormat {
     Words,
     /// Suite JSON version 1.
     Json,
-    /// TTCN-3-like text: `--out DIR` gets `suite.json` and the rendering.
+    /// TTCN-3 and a Titan test port: `--out DIR` gets `suite.json` and the rendering.
     Ttcn,
     /// A pytest module and its runtime: `--out DIR` gets `suite.json` and the rendering.
     Python,
@@ -408,6 +408,12 @@ struct RunArgs {
     /// Re-runs of a test that ended in retry (`--sut`).
     #[arg(long, value_name = "N", default_value_t = ncomplete::exec::stdio::DEFAULT_RETRIES)]
     retries: usize,
+    /// Also write the results as JUnit XML (inconclusive tests are skipped ones).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<String>,
+    /// Also write the results as JSON (format `ncomplete-results-v1`).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
 }
 
 /// How to read a model file (shared by every command that reads one).
@@ -901,6 +907,31 @@ fn run_simulate(a: SimulateArgs, quiet: bool) -> Result<ExitCode, Error> {
 /// `run`: a suite executed against a model (exact simulation) or a process; the status tells the verdict.
 fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
     let mut stdout = std::io::stdout();
+    let inputs: Vec<&str> = [Some(&a.suite), a.spec.as_ref(), a.model.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    for (option, path) in [("--junit", &a.junit), ("--json", &a.json)] {
+        if let Some(path) = path {
+            if path == "-" {
+                return Err(Error::Usage(format!(
+                    "{option} needs a file: standard output carries the run's report"
+                )));
+            }
+            ncomplete::output::refuse_input_as_output(option, path, &inputs)?;
+        }
+    }
+    if a.junit.is_some() && a.junit == a.json {
+        return Err(Error::Usage("--junit and --json name the same file".into()));
+    }
+    let system = match (&a.model, &a.sut) {
+        (Some(path), _) => format!("model {path}"),
+        (None, Some(command)) => format!("system {command}"),
+        (None, None) => String::new(),
+    };
+    let mut results =
+        ncomplete::exec::results::RunResults::new(a.junit.clone(), a.json.clone(), system);
     let spec = match &a.spec {
         Some(path) => Some(a.model_args.load(path, quiet)?),
         None => None,
@@ -919,6 +950,7 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
                 &model,
                 enabling,
                 &mut stdout,
+                &mut results,
             )?;
             ncomplete::exec::commands::model_exit_status(verdict)
         }
@@ -934,6 +966,7 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
                 ),
                 a.retries,
                 &mut stdout,
+                &mut results,
             )?;
             ncomplete::exec::commands::system_exit_status(verdict)
         }

@@ -229,7 +229,15 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
     let suite = out.join("suite.json");
     let json = std::fs::read(&suite).unwrap();
     ok(&["render", s(&suite), "--format", "ttcn", "--out", s(&out)]);
-    assert_eq!(visible(&out), ["coffeemachine.ttcn", "suite.json"]);
+    assert_eq!(
+        visible(&out),
+        [
+            "LabelPort.cc",
+            "LabelPort.hh",
+            "coffeemachine.ttcn",
+            "suite.json"
+        ]
+    );
     assert_eq!(std::fs::read(&suite).unwrap(), json);
     // A failed rendering (a broken template) leaves the last whole rendering and no debris.
     let templates = dir.join("templates");
@@ -248,7 +256,15 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
         s(&templates),
     ]);
     assert!(e.contains("template"), "{e}");
-    assert_eq!(visible(&out), ["coffeemachine.ttcn", "suite.json"]);
+    assert_eq!(
+        visible(&out),
+        [
+            "LabelPort.cc",
+            "LabelPort.hh",
+            "coffeemachine.ttcn",
+            "suite.json"
+        ]
+    );
     assert_eq!(std::fs::read(&suite).unwrap(), json);
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

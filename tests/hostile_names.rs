@@ -423,11 +423,14 @@ expect = json.load(open(sys.argv[1], encoding="utf-8"))
 module = expect["module"]
 tree = ast.parse(open(module + ".py", encoding="utf-8").read())
 kinds = [type(n).__name__ for n in tree.body]
-assert kinds == ["Expr", "ImportFrom", "Assign"] + ["FunctionDef"] * len(expect["tests"]), kinds
+assert kinds == ["Expr", "ImportFrom", "Assign", "Assign"] + ["FunctionDef"] * len(expect["tests"]), kinds
 funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
 assert len({f.name for f in funcs}) == len(funcs), "test functions are unique"
 names = [ast.literal_eval(f.body[0].value.args[2]) for f in funcs]
 assert names == expect["tests"], (names, expect["tests"])
+for f in funcs:
+    first = ast.literal_eval(f.decorator_list[0].keywords[0].value)
+    assert first is None or first in expect["inputs"], first
 doc = ast.get_docstring(tree, clean=False)
 for key in ("model", "method", "guarantee"):
     assert expect[key] in doc, key
@@ -621,11 +624,12 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                 }
                 tokens.push(Token::Number(text[start..i].to_owned()));
             }
-            b':' if bytes.get(i + 1) == Some(&b'=') => {
-                tokens.push(Token::Punct(":=".to_owned()));
+            b':' | b'=' if bytes.get(i + 1) == Some(&b'=') => {
+                tokens.push(Token::Punct(text[i..i + 2].to_owned()));
                 i += 2;
             }
-            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b',' | b'.' | b'&' => {
+            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b',' | b'.' | b'&' | b':' | b'<'
+            | b'+' => {
                 tokens.push(Token::Punct((b as char).to_string()));
                 i += 1;
             }
@@ -766,12 +770,14 @@ fn skeleton(tokens: &[Token]) -> Vec<Token> {
 
 fn check_ttcn_case(case: &Case) {
     let dir = case.render("ttcn");
+    // The module, beside the Titan test port (LabelPort.hh, LabelPort.cc).
     let files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
-        .filter(|f| f.as_ref().unwrap().file_name() != ".ncomplete-output")
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ttcn"))
         .collect();
     assert_eq!(files.len(), 1);
-    let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
+    let text = std::fs::read_to_string(&files[0]).unwrap();
     if let Err(e) = check_ttcn(&text, &case.labels(), case.test_names().len()) {
         panic!("TTCN-3 text: {e}\n{text}");
     }

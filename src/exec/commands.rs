@@ -1,11 +1,12 @@
 //! The library side of `ncomplete run`, `ncomplete simulate` and `ncomplete render`: the binary
 //! parses arguments and calls these.
 
+use super::results::{RunResults, TestRecord};
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
 use super::{
-    InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_line, summary_line,
-    system_for_suite, system_line, system_verdict,
+    InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_line, simulation_message,
+    summary_line, system_for_suite, system_line, system_verdict,
 };
 use crate::error::{Error, Result};
 use crate::model::Model;
@@ -91,14 +92,16 @@ pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader,
 }
 
 /// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the
-/// report to `out`; returns the suite verdict. A JSON suite is streamed: tests are read, run (in
-/// parallel, a chunk at a time) and reported in order, and only the current chunk is held.
+/// report to `out` and the result files `results` asks for; returns the suite verdict. A JSON
+/// suite is streamed: tests are read, run (in parallel, a chunk at a time) and reported in
+/// order, and only the current chunk is held.
 pub fn run_on_model(
     suite_path: &str,
     spec: Option<&Model>,
     model: &Model,
     enabling: InputEnabling,
     out: &mut dyn Write,
+    results: &mut RunResults,
 ) -> Result<TestVerdict> {
     const CHUNK: usize = 256;
     let mut sys: Option<SimulatedSystem> = None;
@@ -114,6 +117,12 @@ pub fn run_on_model(
             }] += 1;
             out.write_all(simulation_line(t, sys, case).as_bytes())
                 .map_err(|e| Error::io("<stdout>", e))?;
+            results.record(TestRecord {
+                name: t.name.clone(),
+                verdict: t.verdict,
+                message: simulation_message(t, sys, case),
+                time: None,
+            });
         }
         chunk.clear();
         Ok(())
@@ -155,11 +164,13 @@ pub fn run_on_model(
     };
     out.write_all(summary_line(verdict, pass, fail, inconclusive).as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;
+    results.write(suite_path, &header)?;
     Ok(verdict)
 }
 
-/// Runs a suite (JSON, or words with their `spec`) against the process started by `command`, writing one line per test to `out` as
-/// tests finish; returns the suite verdict.
+/// Runs a suite (JSON, or words with their `spec`) against the process started by `command`,
+/// writing one line per test to `out` as tests finish and the result files `results` asks for;
+/// returns the suite verdict.
 pub fn run_on_system(
     suite_path: &str,
     spec: Option<&Model>,
@@ -167,14 +178,23 @@ pub fn run_on_system(
     timeouts: &stdio::Timeouts,
     retries: usize,
     out: &mut dyn Write,
+    results: &mut RunResults,
 ) -> Result<TestVerdict> {
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
+    let mut started = std::time::Instant::now();
     let outcomes: Vec<SystemOutcome> =
         stdio::run_suite_stdio(command, &header.model, &tests, timeouts, retries, |o| {
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
+            results.record(TestRecord {
+                name: o.name.clone(),
+                verdict: o.verdict,
+                message: o.message.clone(),
+                time: Some(started.elapsed()),
+            });
+            started = std::time::Instant::now();
         })?;
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
@@ -191,6 +211,7 @@ pub fn run_on_system(
         .as_bytes(),
     )
     .map_err(|e| Error::io("<stdout>", e))?;
+    results.write(suite_path, &header)?;
     Ok(verdict)
 }
 

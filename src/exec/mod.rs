@@ -7,6 +7,7 @@
 //! reaches `fail`; `retry` means "reset and run again".
 
 pub mod commands;
+pub mod results;
 pub mod simulate;
 pub mod stdio;
 pub mod sut;
@@ -90,6 +91,19 @@ pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem, tests: &[Tes
 
 /// The line of [`simulation_text`] for one test.
 pub fn simulation_line(t: &TestOutcome, sys: &SimulatedSystem, case: &TestCase) -> String {
+    match simulation_message(t, sys, case) {
+        Some(m) => format!("{} {}: {m}\n", t.name, t.verdict),
+        None => format!("{} {}\n", t.name, t.verdict),
+    }
+}
+
+/// Why a test failed or was inconclusive in simulation (`None` for a pass): for a failure the
+/// offending observation, what the test allowed there, and the trace before.
+pub fn simulation_message(
+    t: &TestOutcome,
+    sys: &SimulatedSystem,
+    case: &TestCase,
+) -> Option<String> {
     match (&t.counterexample, t.failing_node, t.verdict) {
         (Some(trace), Some(k), TestVerdict::Fail) => {
             let (last, before) = trace.split_last().expect("a counterexample has a step");
@@ -125,16 +139,10 @@ pub fn simulation_line(t: &TestOutcome, sys: &SimulatedSystem, case: &TestCase) 
                     }
                 }
             };
-            format!(
-                "{} fail: {what} after {}\n",
-                t.name,
-                sys.trace_string(before)
-            )
+            Some(format!("{what} after {}", sys.trace_string(before)))
         }
-        (_, _, TestVerdict::Inconclusive) => {
-            format!("{} inconclusive: every execution ends in retry\n", t.name)
-        }
-        (_, _, v) => format!("{} {v}\n", t.name),
+        (_, _, TestVerdict::Inconclusive) => Some("every execution ends in retry".to_owned()),
+        _ => None,
     }
 }
 

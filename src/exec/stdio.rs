@@ -27,7 +27,7 @@ use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -100,7 +100,9 @@ pub trait Adapter {
     fn reset(&mut self) -> Result<(), String>;
     /// Applies an input.
     fn send(&mut self, input: &str) -> Result<(), String>;
-    /// Waits at most `timeout` for the next output.
+    /// Waits at most `timeout` for the next output. `timeout` may be [`Duration::ZERO`] (before
+    /// every input of a Mealy suite, see [`send_grace`]): then only an output that has already
+    /// arrived is returned, else quiescence at once.
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String>;
 }
 
@@ -396,8 +398,17 @@ impl Adapter for StdioAdapter {
                 (None, Some((_, since))) => deadline.max(*since + line_timeout),
                 (None, None) => deadline,
             };
+            // A wait that is over (or a timeout of zero) still takes what has already arrived.
             let now = Instant::now();
-            if now >= limit {
+            let event = if now >= limit {
+                p.output.try_recv().map_err(|e| match e {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            } else {
+                p.output.recv_timeout((limit - now).min(POLL))
+            };
+            if now >= limit && matches!(event, Err(RecvTimeoutError::Timeout)) {
                 return match (&p.exited, &p.partial) {
                     (Some(_), _) => Err(p.end_message()),
                     (None, Some((text, _))) => Err(format!(
@@ -407,7 +418,7 @@ impl Adapter for StdioAdapter {
                     (None, None) => Ok(Observation::Quiescence),
                 };
             }
-            match p.output.recv_timeout((limit - now).min(POLL)) {
+            match event {
                 Ok(Event::Line(label)) => {
                     p.partial = None;
                     return Ok(Observation::Output(label));
@@ -871,6 +882,26 @@ mod tests {
     }
 
     #[cfg(unix)]
+    #[test]
+    fn a_zero_timeout_takes_an_output_that_has_arrived_and_never_waits() {
+        let mut adapter = StdioAdapter::new("echo x; sleep 5", Duration::from_millis(300));
+        adapter.reset().unwrap();
+        // Wait until the line has been read, without consuming it.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut seen = Observation::Quiescence;
+        while seen == Observation::Quiescence && Instant::now() < deadline {
+            seen = adapter.receive(Duration::ZERO).unwrap();
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(seen, Observation::Output("x".into()));
+        let started = Instant::now();
+        assert_eq!(
+            adapter.receive(Duration::ZERO).unwrap(),
+            Observation::Quiescence
+        );
+        assert!(started.elapsed() < Duration::from_millis(100));
+    }
+
     #[test]
     fn a_process_is_driven_line_by_line_and_its_exit_is_a_failure() {
         // Echo-like system: answers every line `a` with `x`, then exits after the first one.

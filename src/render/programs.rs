@@ -1,6 +1,6 @@
-//! Rendering of suites as TTCN-3-like text and as standalone Python (pytest) and Rust (cargo
-//! test) programs, through minijinja templates embedded in the binary and overridable from a
-//! directory.
+//! Rendering of suites as TTCN-3 modules (with a Titan test port in C++ speaking the stdio
+//! protocol) and as standalone Python (pytest) and Rust (cargo test) programs, through minijinja
+//! templates embedded in the binary and overridable from a directory.
 //!
 //! The templates see one context, built here: the suite header, identifiers that are valid in
 //! every target language, and the tests as flat node lists whose references are either a node
@@ -24,7 +24,8 @@ use std::sync::Arc;
 /// A target format of `ncomplete render`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// TTCN-3-like text, one `testcase` per test.
+    /// TTCN-3 text, one `testcase` per test, and a Titan test port (C++) speaking the stdio
+    /// protocol.
     Ttcn,
     /// A pytest module and its runtime.
     Python,
@@ -47,11 +48,23 @@ impl Format {
     /// template, embedded source).
     fn files(self) -> &'static [(&'static str, &'static str, &'static str)] {
         match self {
-            Format::Ttcn => &[(
-                "ttcn/suite.ttcn.j2",
-                "{{ ident }}.ttcn",
-                include_str!("../../templates/ttcn/suite.ttcn.j2"),
-            )],
+            Format::Ttcn => &[
+                (
+                    "ttcn/suite.ttcn.j2",
+                    "{{ ident }}.ttcn",
+                    include_str!("../../templates/ttcn/suite.ttcn.j2"),
+                ),
+                (
+                    "ttcn/LabelPort.hh.j2",
+                    "LabelPort.hh",
+                    include_str!("../../templates/ttcn/LabelPort.hh.j2"),
+                ),
+                (
+                    "ttcn/LabelPort.cc.j2",
+                    "LabelPort.cc",
+                    include_str!("../../templates/ttcn/LabelPort.cc.j2"),
+                ),
+            ],
             Format::Python => &[
                 (
                     "python/test_suite.py.j2",
@@ -130,9 +143,46 @@ fn reference(n: Next) -> Value {
     }
 }
 
+/// The first input a test applies: the input of the first send node on its first path (from
+/// the root, an expect node continues at its first branch that leads to a node); `None` for a
+/// test that applies no input.
+pub fn first_input(t: &TestCase) -> Option<crate::model::LabelId> {
+    let mut k = 0;
+    loop {
+        match t.nodes.get(k)? {
+            TestNode::Send { input, .. } => return Some(*input),
+            TestNode::Expect { branches } => {
+                k = branches.iter().find_map(|&(_, n)| match n {
+                    Next::Node(next) => Some(next as usize),
+                    Next::Verdict(_) => None,
+                })?;
+            }
+        }
+    }
+}
+
 /// The template context of one test (see [`context`]).
 fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
     let quiescence_id = model.outputs.len();
+    // Nodes that a TTCN-3 `goto` jumps to (every reference but a send's to the next node).
+    let mut jumped_to = vec![false; t.nodes.len()];
+    for (k, node) in t.nodes.iter().enumerate() {
+        let (then, branches) = match node {
+            TestNode::Send { then, race, .. } => (Some(*then), race),
+            TestNode::Expect { branches } => (None, branches),
+        };
+        let targets = branches
+            .iter()
+            .map(|&(_, n)| n)
+            .chain(then.filter(|&n| n != Next::Node(k as u32 + 1)));
+        for n in targets {
+            if let Next::Node(j) = n
+                && let Some(flag) = jumped_to.get_mut(j as usize)
+            {
+                *flag = true;
+            }
+        }
+    }
     let branch = |o: crate::model::LabelId, n: Next| {
         context! {
             label => model.output_name(o),
@@ -147,6 +197,7 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
         .map(|(k, node)| match node {
             TestNode::Send { input, then, race } => context! {
                 index => k,
+                jumped_to => jumped_to[k],
                 kind => "send",
                 input => model.input_name(*input),
                 then => reference(*then),
@@ -154,15 +205,20 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
             },
             TestNode::Expect { branches } => context! {
                 index => k,
+                jumped_to => jumped_to[k],
                 kind => "expect",
                 input => (),
                 then => (),
+                quiescence_allowed => branches
+                    .iter()
+                    .any(|&(o, n)| o.index() == quiescence_id && n != Next::FAIL),
                 branches => branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
             },
         })
         .collect();
     context! {
         name => t.name.as_str(),
+        first_input => first_input(t).map(|i| model.input_name(i)),
         ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
         ident => Value::from_safe_string(ident.to_owned()),
         nodes => nodes,
@@ -215,6 +271,8 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
     context! {
         generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
         ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
+        // Titan's C++ namespace of a module name doubles its underscores.
+        ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
         ident => Value::from_safe_string(ident),
         model => context! {
             name => model.name.as_str(),

@@ -5,11 +5,16 @@ Guarantee: m-complete: detects every implementation with at most 7 states that i
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_coffeemachine.py
-or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
-from ncomplete_runtime import Model, run_test
+from ncomplete_runtime import Model, case, run_test
 
+pytest_plugins = ("ncomplete_runtime",)
+
+# The tables below keep one node per line, as generated.
+# fmt: off
 MODEL = Model(
     name="coffeemachine",
     inputs=["WATER", "POD", "BUTTON", "CLEAN"],
@@ -22,8 +27,9 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(request):
-    run_test(request, MODEL, "t0001", [
+@case(first_input="WATER")
+def test_t0001(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0001", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -37,8 +43,9 @@ def test_t0001(request):
     ])
 
 
-def test_t0002(request):
-    run_test(request, MODEL, "t0002", [
+@case(first_input="WATER")
+def test_t0002(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0002", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -52,8 +59,9 @@ def test_t0002(request):
     ])
 
 
-def test_t0003(request):
-    run_test(request, MODEL, "t0003", [
+@case(first_input="WATER")
+def test_t0003(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0003", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -65,8 +73,9 @@ def test_t0003(request):
     ])
 
 
-def test_t0004(request):
-    run_test(request, MODEL, "t0004", [
+@case(first_input="WATER")
+def test_t0004(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0004", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -78,8 +87,9 @@ def test_t0004(request):
     ])
 
 
-def test_t0005(request):
-    run_test(request, MODEL, "t0005", [
+@case(first_input="WATER")
+def test_t0005(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0005", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -91,8 +101,9 @@ def test_t0005(request):
     ])
 
 
-def test_t0006(request):
-    run_test(request, MODEL, "t0006", [
+@case(first_input="WATER")
+def test_t0006(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0006", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -104,8 +115,9 @@ def test_t0006(request):
     ])
 
 
-def test_t0007(request):
-    run_test(request, MODEL, "t0007", [
+@case(first_input="WATER")
+def test_t0007(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0007", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -117,8 +129,9 @@ def test_t0007(request):
     ])
 
 
-def test_t0008(request):
-    run_test(request, MODEL, "t0008", [
+@case(first_input="WATER")
+def test_t0008(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0008", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -132,8 +145,9 @@ def test_t0008(request):
     ])
 
 
-def test_t0009(request):
-    run_test(request, MODEL, "t0009", [
+@case(first_input="WATER")
+def test_t0009(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0009", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -147,8 +161,9 @@ def test_t0009(request):
     ])
 
 
-def test_t0010(request):
-    run_test(request, MODEL, "t0010", [
+@case(first_input="WATER")
+def test_t0010(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0010", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -160,8 +175,9 @@ def test_t0010(request):
     ])
 
 
-def test_t0011(request):
-    run_test(request, MODEL, "t0011", [
+@case(first_input="WATER")
+def test_t0011(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0011", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -173,8 +189,9 @@ def test_t0011(request):
     ])
 
 
-def test_t0012(request):
-    run_test(request, MODEL, "t0012", [
+@case(first_input="WATER")
+def test_t0012(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0012", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -188,8 +205,9 @@ def test_t0012(request):
     ])
 
 
-def test_t0013(request):
-    run_test(request, MODEL, "t0013", [
+@case(first_input="WATER")
+def test_t0013(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0013", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -203,8 +221,9 @@ def test_t0013(request):
     ])
 
 
-def test_t0014(request):
-    run_test(request, MODEL, "t0014", [
+@case(first_input="WATER")
+def test_t0014(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0014", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -218,8 +237,9 @@ def test_t0014(request):
     ])
 
 
-def test_t0015(request):
-    run_test(request, MODEL, "t0015", [
+@case(first_input="WATER")
+def test_t0015(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0015", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -233,8 +253,9 @@ def test_t0015(request):
     ])
 
 
-def test_t0016(request):
-    run_test(request, MODEL, "t0016", [
+@case(first_input="WATER")
+def test_t0016(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0016", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -248,8 +269,9 @@ def test_t0016(request):
     ])
 
 
-def test_t0017(request):
-    run_test(request, MODEL, "t0017", [
+@case(first_input="WATER")
+def test_t0017(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0017", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -263,8 +285,9 @@ def test_t0017(request):
     ])
 
 
-def test_t0018(request):
-    run_test(request, MODEL, "t0018", [
+@case(first_input="WATER")
+def test_t0018(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0018", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -278,8 +301,9 @@ def test_t0018(request):
     ])
 
 
-def test_t0019(request):
-    run_test(request, MODEL, "t0019", [
+@case(first_input="WATER")
+def test_t0019(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0019", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -295,8 +319,9 @@ def test_t0019(request):
     ])
 
 
-def test_t0020(request):
-    run_test(request, MODEL, "t0020", [
+@case(first_input="WATER")
+def test_t0020(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0020", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -312,8 +337,9 @@ def test_t0020(request):
     ])
 
 
-def test_t0021(request):
-    run_test(request, MODEL, "t0021", [
+@case(first_input="WATER")
+def test_t0021(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0021", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -327,8 +353,9 @@ def test_t0021(request):
     ])
 
 
-def test_t0022(request):
-    run_test(request, MODEL, "t0022", [
+@case(first_input="WATER")
+def test_t0022(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0022", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -342,8 +369,9 @@ def test_t0022(request):
     ])
 
 
-def test_t0023(request):
-    run_test(request, MODEL, "t0023", [
+@case(first_input="WATER")
+def test_t0023(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0023", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -357,8 +385,9 @@ def test_t0023(request):
     ])
 
 
-def test_t0024(request):
-    run_test(request, MODEL, "t0024", [
+@case(first_input="WATER")
+def test_t0024(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0024", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -372,8 +401,9 @@ def test_t0024(request):
     ])
 
 
-def test_t0025(request):
-    run_test(request, MODEL, "t0025", [
+@case(first_input="WATER")
+def test_t0025(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0025", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -387,8 +417,9 @@ def test_t0025(request):
     ])
 
 
-def test_t0026(request):
-    run_test(request, MODEL, "t0026", [
+@case(first_input="WATER")
+def test_t0026(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0026", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -402,8 +433,9 @@ def test_t0026(request):
     ])
 
 
-def test_t0027(request):
-    run_test(request, MODEL, "t0027", [
+@case(first_input="WATER")
+def test_t0027(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0027", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -417,8 +449,9 @@ def test_t0027(request):
     ])
 
 
-def test_t0028(request):
-    run_test(request, MODEL, "t0028", [
+@case(first_input="WATER")
+def test_t0028(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0028", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -432,8 +465,9 @@ def test_t0028(request):
     ])
 
 
-def test_t0029(request):
-    run_test(request, MODEL, "t0029", [
+@case(first_input="WATER")
+def test_t0029(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0029", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -447,8 +481,9 @@ def test_t0029(request):
     ])
 
 
-def test_t0030(request):
-    run_test(request, MODEL, "t0030", [
+@case(first_input="WATER")
+def test_t0030(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0030", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -464,8 +499,9 @@ def test_t0030(request):
     ])
 
 
-def test_t0031(request):
-    run_test(request, MODEL, "t0031", [
+@case(first_input="WATER")
+def test_t0031(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0031", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -481,8 +517,9 @@ def test_t0031(request):
     ])
 
 
-def test_t0032(request):
-    run_test(request, MODEL, "t0032", [
+@case(first_input="WATER")
+def test_t0032(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0032", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -496,8 +533,9 @@ def test_t0032(request):
     ])
 
 
-def test_t0033(request):
-    run_test(request, MODEL, "t0033", [
+@case(first_input="WATER")
+def test_t0033(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0033", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -511,8 +549,9 @@ def test_t0033(request):
     ])
 
 
-def test_t0034(request):
-    run_test(request, MODEL, "t0034", [
+@case(first_input="WATER")
+def test_t0034(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0034", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -528,8 +567,9 @@ def test_t0034(request):
     ])
 
 
-def test_t0035(request):
-    run_test(request, MODEL, "t0035", [
+@case(first_input="WATER")
+def test_t0035(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0035", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -545,8 +585,9 @@ def test_t0035(request):
     ])
 
 
-def test_t0036(request):
-    run_test(request, MODEL, "t0036", [
+@case(first_input="WATER")
+def test_t0036(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0036", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -562,8 +603,9 @@ def test_t0036(request):
     ])
 
 
-def test_t0037(request):
-    run_test(request, MODEL, "t0037", [
+@case(first_input="WATER")
+def test_t0037(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0037", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -579,8 +621,9 @@ def test_t0037(request):
     ])
 
 
-def test_t0038(request):
-    run_test(request, MODEL, "t0038", [
+@case(first_input="WATER")
+def test_t0038(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0038", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -596,8 +639,9 @@ def test_t0038(request):
     ])
 
 
-def test_t0039(request):
-    run_test(request, MODEL, "t0039", [
+@case(first_input="WATER")
+def test_t0039(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0039", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -613,8 +657,9 @@ def test_t0039(request):
     ])
 
 
-def test_t0040(request):
-    run_test(request, MODEL, "t0040", [
+@case(first_input="WATER")
+def test_t0040(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0040", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -630,8 +675,9 @@ def test_t0040(request):
     ])
 
 
-def test_t0041(request):
-    run_test(request, MODEL, "t0041", [
+@case(first_input="WATER")
+def test_t0041(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0041", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -647,8 +693,9 @@ def test_t0041(request):
     ])
 
 
-def test_t0042(request):
-    run_test(request, MODEL, "t0042", [
+@case(first_input="WATER")
+def test_t0042(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0042", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -664,8 +711,9 @@ def test_t0042(request):
     ])
 
 
-def test_t0043(request):
-    run_test(request, MODEL, "t0043", [
+@case(first_input="WATER")
+def test_t0043(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0043", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -681,8 +729,9 @@ def test_t0043(request):
     ])
 
 
-def test_t0044(request):
-    run_test(request, MODEL, "t0044", [
+@case(first_input="WATER")
+def test_t0044(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0044", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -698,8 +747,9 @@ def test_t0044(request):
     ])
 
 
-def test_t0045(request):
-    run_test(request, MODEL, "t0045", [
+@case(first_input="WATER")
+def test_t0045(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0045", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -715,8 +765,9 @@ def test_t0045(request):
     ])
 
 
-def test_t0046(request):
-    run_test(request, MODEL, "t0046", [
+@case(first_input="WATER")
+def test_t0046(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0046", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -734,8 +785,9 @@ def test_t0046(request):
     ])
 
 
-def test_t0047(request):
-    run_test(request, MODEL, "t0047", [
+@case(first_input="WATER")
+def test_t0047(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0047", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -753,8 +805,9 @@ def test_t0047(request):
     ])
 
 
-def test_t0048(request):
-    run_test(request, MODEL, "t0048", [
+@case(first_input="WATER")
+def test_t0048(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0048", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -770,8 +823,9 @@ def test_t0048(request):
     ])
 
 
-def test_t0049(request):
-    run_test(request, MODEL, "t0049", [
+@case(first_input="WATER")
+def test_t0049(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0049", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -787,8 +841,9 @@ def test_t0049(request):
     ])
 
 
-def test_t0050(request):
-    run_test(request, MODEL, "t0050", [
+@case(first_input="WATER")
+def test_t0050(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0050", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -806,8 +861,9 @@ def test_t0050(request):
     ])
 
 
-def test_t0051(request):
-    run_test(request, MODEL, "t0051", [
+@case(first_input="WATER")
+def test_t0051(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0051", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -823,8 +879,9 @@ def test_t0051(request):
     ])
 
 
-def test_t0052(request):
-    run_test(request, MODEL, "t0052", [
+@case(first_input="WATER")
+def test_t0052(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0052", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -840,8 +897,9 @@ def test_t0052(request):
     ])
 
 
-def test_t0053(request):
-    run_test(request, MODEL, "t0053", [
+@case(first_input="WATER")
+def test_t0053(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0053", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -857,8 +915,9 @@ def test_t0053(request):
     ])
 
 
-def test_t0054(request):
-    run_test(request, MODEL, "t0054", [
+@case(first_input="WATER")
+def test_t0054(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0054", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -876,8 +935,9 @@ def test_t0054(request):
     ])
 
 
-def test_t0055(request):
-    run_test(request, MODEL, "t0055", [
+@case(first_input="WATER")
+def test_t0055(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0055", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -895,8 +955,9 @@ def test_t0055(request):
     ])
 
 
-def test_t0056(request):
-    run_test(request, MODEL, "t0056", [
+@case(first_input="WATER")
+def test_t0056(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0056", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -912,8 +973,9 @@ def test_t0056(request):
     ])
 
 
-def test_t0057(request):
-    run_test(request, MODEL, "t0057", [
+@case(first_input="WATER")
+def test_t0057(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0057", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -929,8 +991,9 @@ def test_t0057(request):
     ])
 
 
-def test_t0058(request):
-    run_test(request, MODEL, "t0058", [
+@case(first_input="WATER")
+def test_t0058(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0058", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -946,8 +1009,9 @@ def test_t0058(request):
     ])
 
 
-def test_t0059(request):
-    run_test(request, MODEL, "t0059", [
+@case(first_input="WATER")
+def test_t0059(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0059", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -963,8 +1027,9 @@ def test_t0059(request):
     ])
 
 
-def test_t0060(request):
-    run_test(request, MODEL, "t0060", [
+@case(first_input="WATER")
+def test_t0060(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0060", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -978,8 +1043,9 @@ def test_t0060(request):
     ])
 
 
-def test_t0061(request):
-    run_test(request, MODEL, "t0061", [
+@case(first_input="WATER")
+def test_t0061(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0061", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -993,8 +1059,9 @@ def test_t0061(request):
     ])
 
 
-def test_t0062(request):
-    run_test(request, MODEL, "t0062", [
+@case(first_input="WATER")
+def test_t0062(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0062", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1010,8 +1077,9 @@ def test_t0062(request):
     ])
 
 
-def test_t0063(request):
-    run_test(request, MODEL, "t0063", [
+@case(first_input="WATER")
+def test_t0063(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0063", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1025,8 +1093,9 @@ def test_t0063(request):
     ])
 
 
-def test_t0064(request):
-    run_test(request, MODEL, "t0064", [
+@case(first_input="WATER")
+def test_t0064(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0064", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1040,8 +1109,9 @@ def test_t0064(request):
     ])
 
 
-def test_t0065(request):
-    run_test(request, MODEL, "t0065", [
+@case(first_input="WATER")
+def test_t0065(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0065", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1055,8 +1125,9 @@ def test_t0065(request):
     ])
 
 
-def test_t0066(request):
-    run_test(request, MODEL, "t0066", [
+@case(first_input="WATER")
+def test_t0066(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0066", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1072,8 +1143,9 @@ def test_t0066(request):
     ])
 
 
-def test_t0067(request):
-    run_test(request, MODEL, "t0067", [
+@case(first_input="WATER")
+def test_t0067(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0067", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1089,8 +1161,9 @@ def test_t0067(request):
     ])
 
 
-def test_t0068(request):
-    run_test(request, MODEL, "t0068", [
+@case(first_input="WATER")
+def test_t0068(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0068", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1104,8 +1177,9 @@ def test_t0068(request):
     ])
 
 
-def test_t0069(request):
-    run_test(request, MODEL, "t0069", [
+@case(first_input="WATER")
+def test_t0069(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0069", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1119,8 +1193,9 @@ def test_t0069(request):
     ])
 
 
-def test_t0070(request):
-    run_test(request, MODEL, "t0070", [
+@case(first_input="WATER")
+def test_t0070(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0070", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1132,8 +1207,9 @@ def test_t0070(request):
     ])
 
 
-def test_t0071(request):
-    run_test(request, MODEL, "t0071", [
+@case(first_input="WATER")
+def test_t0071(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0071", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1145,8 +1221,9 @@ def test_t0071(request):
     ])
 
 
-def test_t0072(request):
-    run_test(request, MODEL, "t0072", [
+@case(first_input="WATER")
+def test_t0072(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0072", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1158,8 +1235,9 @@ def test_t0072(request):
     ])
 
 
-def test_t0073(request):
-    run_test(request, MODEL, "t0073", [
+@case(first_input="WATER")
+def test_t0073(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0073", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1171,8 +1249,9 @@ def test_t0073(request):
     ])
 
 
-def test_t0074(request):
-    run_test(request, MODEL, "t0074", [
+@case(first_input="WATER")
+def test_t0074(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0074", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1186,8 +1265,9 @@ def test_t0074(request):
     ])
 
 
-def test_t0075(request):
-    run_test(request, MODEL, "t0075", [
+@case(first_input="WATER")
+def test_t0075(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0075", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1201,8 +1281,9 @@ def test_t0075(request):
     ])
 
 
-def test_t0076(request):
-    run_test(request, MODEL, "t0076", [
+@case(first_input="WATER")
+def test_t0076(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0076", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1214,8 +1295,9 @@ def test_t0076(request):
     ])
 
 
-def test_t0077(request):
-    run_test(request, MODEL, "t0077", [
+@case(first_input="WATER")
+def test_t0077(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0077", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1227,8 +1309,9 @@ def test_t0077(request):
     ])
 
 
-def test_t0078(request):
-    run_test(request, MODEL, "t0078", [
+@case(first_input="WATER")
+def test_t0078(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0078", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1242,8 +1325,9 @@ def test_t0078(request):
     ])
 
 
-def test_t0079(request):
-    run_test(request, MODEL, "t0079", [
+@case(first_input="WATER")
+def test_t0079(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0079", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1255,8 +1339,9 @@ def test_t0079(request):
     ])
 
 
-def test_t0080(request):
-    run_test(request, MODEL, "t0080", [
+@case(first_input="WATER")
+def test_t0080(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0080", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1268,8 +1353,9 @@ def test_t0080(request):
     ])
 
 
-def test_t0081(request):
-    run_test(request, MODEL, "t0081", [
+@case(first_input="WATER")
+def test_t0081(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0081", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1281,8 +1367,9 @@ def test_t0081(request):
     ])
 
 
-def test_t0082(request):
-    run_test(request, MODEL, "t0082", [
+@case(first_input="WATER")
+def test_t0082(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0082", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1296,8 +1383,9 @@ def test_t0082(request):
     ])
 
 
-def test_t0083(request):
-    run_test(request, MODEL, "t0083", [
+@case(first_input="WATER")
+def test_t0083(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0083", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1311,8 +1399,9 @@ def test_t0083(request):
     ])
 
 
-def test_t0084(request):
-    run_test(request, MODEL, "t0084", [
+@case(first_input="WATER")
+def test_t0084(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0084", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1324,8 +1413,9 @@ def test_t0084(request):
     ])
 
 
-def test_t0085(request):
-    run_test(request, MODEL, "t0085", [
+@case(first_input="WATER")
+def test_t0085(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0085", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1337,8 +1427,9 @@ def test_t0085(request):
     ])
 
 
-def test_t0086(request):
-    run_test(request, MODEL, "t0086", [
+@case(first_input="POD")
+def test_t0086(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0086", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1350,8 +1441,9 @@ def test_t0086(request):
     ])
 
 
-def test_t0087(request):
-    run_test(request, MODEL, "t0087", [
+@case(first_input="POD")
+def test_t0087(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0087", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1363,8 +1455,9 @@ def test_t0087(request):
     ])
 
 
-def test_t0088(request):
-    run_test(request, MODEL, "t0088", [
+@case(first_input="POD")
+def test_t0088(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0088", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1376,8 +1469,9 @@ def test_t0088(request):
     ])
 
 
-def test_t0089(request):
-    run_test(request, MODEL, "t0089", [
+@case(first_input="POD")
+def test_t0089(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0089", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1389,8 +1483,9 @@ def test_t0089(request):
     ])
 
 
-def test_t0090(request):
-    run_test(request, MODEL, "t0090", [
+@case(first_input="POD")
+def test_t0090(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0090", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1402,8 +1497,9 @@ def test_t0090(request):
     ])
 
 
-def test_t0091(request):
-    run_test(request, MODEL, "t0091", [
+@case(first_input="POD")
+def test_t0091(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0091", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1415,8 +1511,9 @@ def test_t0091(request):
     ])
 
 
-def test_t0092(request):
-    run_test(request, MODEL, "t0092", [
+@case(first_input="POD")
+def test_t0092(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0092", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1428,8 +1525,9 @@ def test_t0092(request):
     ])
 
 
-def test_t0093(request):
-    run_test(request, MODEL, "t0093", [
+@case(first_input="POD")
+def test_t0093(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0093", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1443,8 +1541,9 @@ def test_t0093(request):
     ])
 
 
-def test_t0094(request):
-    run_test(request, MODEL, "t0094", [
+@case(first_input="POD")
+def test_t0094(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0094", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1458,8 +1557,9 @@ def test_t0094(request):
     ])
 
 
-def test_t0095(request):
-    run_test(request, MODEL, "t0095", [
+@case(first_input="POD")
+def test_t0095(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0095", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1471,8 +1571,9 @@ def test_t0095(request):
     ])
 
 
-def test_t0096(request):
-    run_test(request, MODEL, "t0096", [
+@case(first_input="POD")
+def test_t0096(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0096", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1484,8 +1585,9 @@ def test_t0096(request):
     ])
 
 
-def test_t0097(request):
-    run_test(request, MODEL, "t0097", [
+@case(first_input="POD")
+def test_t0097(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0097", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1497,8 +1599,9 @@ def test_t0097(request):
     ])
 
 
-def test_t0098(request):
-    run_test(request, MODEL, "t0098", [
+@case(first_input="POD")
+def test_t0098(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0098", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1510,8 +1613,9 @@ def test_t0098(request):
     ])
 
 
-def test_t0099(request):
-    run_test(request, MODEL, "t0099", [
+@case(first_input="POD")
+def test_t0099(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0099", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1525,8 +1629,9 @@ def test_t0099(request):
     ])
 
 
-def test_t0100(request):
-    run_test(request, MODEL, "t0100", [
+@case(first_input="POD")
+def test_t0100(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0100", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1538,8 +1643,9 @@ def test_t0100(request):
     ])
 
 
-def test_t0101(request):
-    run_test(request, MODEL, "t0101", [
+@case(first_input="POD")
+def test_t0101(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0101", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1551,8 +1657,9 @@ def test_t0101(request):
     ])
 
 
-def test_t0102(request):
-    run_test(request, MODEL, "t0102", [
+@case(first_input="POD")
+def test_t0102(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0102", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1564,8 +1671,9 @@ def test_t0102(request):
     ])
 
 
-def test_t0103(request):
-    run_test(request, MODEL, "t0103", [
+@case(first_input="POD")
+def test_t0103(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0103", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1579,8 +1687,9 @@ def test_t0103(request):
     ])
 
 
-def test_t0104(request):
-    run_test(request, MODEL, "t0104", [
+@case(first_input="POD")
+def test_t0104(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0104", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1594,8 +1703,9 @@ def test_t0104(request):
     ])
 
 
-def test_t0105(request):
-    run_test(request, MODEL, "t0105", [
+@case(first_input="POD")
+def test_t0105(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0105", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1607,8 +1717,9 @@ def test_t0105(request):
     ])
 
 
-def test_t0106(request):
-    run_test(request, MODEL, "t0106", [
+@case(first_input="POD")
+def test_t0106(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0106", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1620,8 +1731,9 @@ def test_t0106(request):
     ])
 
 
-def test_t0107(request):
-    run_test(request, MODEL, "t0107", [
+@case(first_input="POD")
+def test_t0107(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0107", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1633,8 +1745,9 @@ def test_t0107(request):
     ])
 
 
-def test_t0108(request):
-    run_test(request, MODEL, "t0108", [
+@case(first_input="POD")
+def test_t0108(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0108", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1646,8 +1759,9 @@ def test_t0108(request):
     ])
 
 
-def test_t0109(request):
-    run_test(request, MODEL, "t0109", [
+@case(first_input="POD")
+def test_t0109(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0109", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1659,8 +1773,9 @@ def test_t0109(request):
     ])
 
 
-def test_t0110(request):
-    run_test(request, MODEL, "t0110", [
+@case(first_input="POD")
+def test_t0110(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0110", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1672,8 +1787,9 @@ def test_t0110(request):
     ])
 
 
-def test_t0111(request):
-    run_test(request, MODEL, "t0111", [
+@case(first_input="POD")
+def test_t0111(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0111", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1687,8 +1803,9 @@ def test_t0111(request):
     ])
 
 
-def test_t0112(request):
-    run_test(request, MODEL, "t0112", [
+@case(first_input="POD")
+def test_t0112(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0112", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1702,8 +1819,9 @@ def test_t0112(request):
     ])
 
 
-def test_t0113(request):
-    run_test(request, MODEL, "t0113", [
+@case(first_input="POD")
+def test_t0113(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0113", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1715,8 +1833,9 @@ def test_t0113(request):
     ])
 
 
-def test_t0114(request):
-    run_test(request, MODEL, "t0114", [
+@case(first_input="POD")
+def test_t0114(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0114", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1728,8 +1847,9 @@ def test_t0114(request):
     ])
 
 
-def test_t0115(request):
-    run_test(request, MODEL, "t0115", [
+@case(first_input="POD")
+def test_t0115(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0115", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1743,8 +1863,9 @@ def test_t0115(request):
     ])
 
 
-def test_t0116(request):
-    run_test(request, MODEL, "t0116", [
+@case(first_input="POD")
+def test_t0116(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0116", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1756,8 +1877,9 @@ def test_t0116(request):
     ])
 
 
-def test_t0117(request):
-    run_test(request, MODEL, "t0117", [
+@case(first_input="POD")
+def test_t0117(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0117", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1769,8 +1891,9 @@ def test_t0117(request):
     ])
 
 
-def test_t0118(request):
-    run_test(request, MODEL, "t0118", [
+@case(first_input="POD")
+def test_t0118(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0118", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1782,8 +1905,9 @@ def test_t0118(request):
     ])
 
 
-def test_t0119(request):
-    run_test(request, MODEL, "t0119", [
+@case(first_input="POD")
+def test_t0119(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0119", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1797,8 +1921,9 @@ def test_t0119(request):
     ])
 
 
-def test_t0120(request):
-    run_test(request, MODEL, "t0120", [
+@case(first_input="POD")
+def test_t0120(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0120", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1812,8 +1937,9 @@ def test_t0120(request):
     ])
 
 
-def test_t0121(request):
-    run_test(request, MODEL, "t0121", [
+@case(first_input="POD")
+def test_t0121(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0121", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1825,8 +1951,9 @@ def test_t0121(request):
     ])
 
 
-def test_t0122(request):
-    run_test(request, MODEL, "t0122", [
+@case(first_input="POD")
+def test_t0122(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0122", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1838,8 +1965,9 @@ def test_t0122(request):
     ])
 
 
-def test_t0123(request):
-    run_test(request, MODEL, "t0123", [
+@case(first_input="BUTTON")
+def test_t0123(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0123", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1851,8 +1979,9 @@ def test_t0123(request):
     ])
 
 
-def test_t0124(request):
-    run_test(request, MODEL, "t0124", [
+@case(first_input="BUTTON")
+def test_t0124(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0124", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1864,8 +1993,9 @@ def test_t0124(request):
     ])
 
 
-def test_t0125(request):
-    run_test(request, MODEL, "t0125", [
+@case(first_input="BUTTON")
+def test_t0125(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0125", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1877,8 +2007,9 @@ def test_t0125(request):
     ])
 
 
-def test_t0126(request):
-    run_test(request, MODEL, "t0126", [
+@case(first_input="BUTTON")
+def test_t0126(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0126", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1890,8 +2021,9 @@ def test_t0126(request):
     ])
 
 
-def test_t0127(request):
-    run_test(request, MODEL, "t0127", [
+@case(first_input="BUTTON")
+def test_t0127(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0127", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1903,8 +2035,9 @@ def test_t0127(request):
     ])
 
 
-def test_t0128(request):
-    run_test(request, MODEL, "t0128", [
+@case(first_input="BUTTON")
+def test_t0128(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0128", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1916,8 +2049,9 @@ def test_t0128(request):
     ])
 
 
-def test_t0129(request):
-    run_test(request, MODEL, "t0129", [
+@case(first_input="BUTTON")
+def test_t0129(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0129", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1929,8 +2063,9 @@ def test_t0129(request):
     ])
 
 
-def test_t0130(request):
-    run_test(request, MODEL, "t0130", [
+@case(first_input="BUTTON")
+def test_t0130(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0130", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1942,8 +2077,9 @@ def test_t0130(request):
     ])
 
 
-def test_t0131(request):
-    run_test(request, MODEL, "t0131", [
+@case(first_input="BUTTON")
+def test_t0131(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0131", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1955,8 +2091,9 @@ def test_t0131(request):
     ])
 
 
-def test_t0132(request):
-    run_test(request, MODEL, "t0132", [
+@case(first_input="BUTTON")
+def test_t0132(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0132", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1968,8 +2105,9 @@ def test_t0132(request):
     ])
 
 
-def test_t0133(request):
-    run_test(request, MODEL, "t0133", [
+@case(first_input="BUTTON")
+def test_t0133(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0133", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1981,8 +2119,9 @@ def test_t0133(request):
     ])
 
 
-def test_t0134(request):
-    run_test(request, MODEL, "t0134", [
+@case(first_input="BUTTON")
+def test_t0134(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0134", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1994,8 +2133,9 @@ def test_t0134(request):
     ])
 
 
-def test_t0135(request):
-    run_test(request, MODEL, "t0135", [
+@case(first_input="BUTTON")
+def test_t0135(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0135", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2007,8 +2147,9 @@ def test_t0135(request):
     ])
 
 
-def test_t0136(request):
-    run_test(request, MODEL, "t0136", [
+@case(first_input="BUTTON")
+def test_t0136(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0136", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2020,8 +2161,9 @@ def test_t0136(request):
     ])
 
 
-def test_t0137(request):
-    run_test(request, MODEL, "t0137", [
+@case(first_input="BUTTON")
+def test_t0137(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0137", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2033,8 +2175,9 @@ def test_t0137(request):
     ])
 
 
-def test_t0138(request):
-    run_test(request, MODEL, "t0138", [
+@case(first_input="BUTTON")
+def test_t0138(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0138", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2046,8 +2189,9 @@ def test_t0138(request):
     ])
 
 
-def test_t0139(request):
-    run_test(request, MODEL, "t0139", [
+@case(first_input="CLEAN")
+def test_t0139(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0139", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2059,56 +2203,61 @@ def test_t0139(request):
     ])
 
 
-def test_t0140(request):
-    run_test(request, MODEL, "t0140", [
+@case(first_input="CLEAN")
+def test_t0140(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0140", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_t0141(request):
-    run_test(request, MODEL, "t0141", [
-        ("send", "CLEAN", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_t0142(request):
-    run_test(request, MODEL, "t0142", [
-        ("send", "CLEAN", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"ok": "pass"}),
-    ])
-
-
-def test_t0143(request):
-    run_test(request, MODEL, "t0143", [
-        ("send", "CLEAN", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
         ("expect", {"ok": 6}),
         ("send", "BUTTON", 7, {}),
         ("expect", {"coffee!": "pass"}),
     ])
 
 
-def test_t0144(request):
-    run_test(request, MODEL, "t0144", [
+@case(first_input="CLEAN")
+def test_t0141(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0141", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="CLEAN")
+def test_t0142(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0142", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": "pass"}),
+    ])
+
+
+@case(first_input="CLEAN")
+def test_t0143(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0143", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"coffee!": "pass"}),
+    ])
+
+
+@case(first_input="CLEAN")
+def test_t0144(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0144", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2118,8 +2267,9 @@ def test_t0144(request):
     ])
 
 
-def test_t0145(request):
-    run_test(request, MODEL, "t0145", [
+@case(first_input="CLEAN")
+def test_t0145(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0145", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2129,8 +2279,9 @@ def test_t0145(request):
     ])
 
 
-def test_t0146(request):
-    run_test(request, MODEL, "t0146", [
+@case(first_input="CLEAN")
+def test_t0146(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0146", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2140,8 +2291,9 @@ def test_t0146(request):
     ])
 
 
-def test_t0147(request):
-    run_test(request, MODEL, "t0147", [
+@case(first_input="CLEAN")
+def test_t0147(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0147", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2153,8 +2305,9 @@ def test_t0147(request):
     ])
 
 
-def test_t0148(request):
-    run_test(request, MODEL, "t0148", [
+@case(first_input="CLEAN")
+def test_t0148(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0148", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2166,8 +2319,9 @@ def test_t0148(request):
     ])
 
 
-def test_t0149(request):
-    run_test(request, MODEL, "t0149", [
+@case(first_input="CLEAN")
+def test_t0149(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0149", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2177,8 +2331,9 @@ def test_t0149(request):
     ])
 
 
-def test_t0150(request):
-    run_test(request, MODEL, "t0150", [
+@case(first_input="CLEAN")
+def test_t0150(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0150", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2186,3 +2341,4 @@ def test_t0150(request):
         ("send", "CLEAN", 5, {}),
         ("expect", {"ok": "pass"}),
     ])
+# fmt: on

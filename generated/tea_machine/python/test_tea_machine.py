@@ -5,11 +5,16 @@ Guarantee: complete for every implementation with at most 3 specified states (di
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_tea_machine.py
-or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
-from ncomplete_runtime import Model, run_test
+from ncomplete_runtime import Model, case, run_test
 
+pytest_plugins = ("ncomplete_runtime",)
+
+# The tables below keep one node per line, as generated.
+# fmt: off
 MODEL = Model(
     name="tea_machine",
     inputs=["coin", "button"],
@@ -22,8 +27,9 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(request):
-    run_test(request, MODEL, "t0001", [
+@case(first_input=None)
+def test_t0001(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0001", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
         ("expect", {"delta": 3}),
@@ -31,8 +37,9 @@ def test_t0001(request):
     ])
 
 
-def test_t0002(request):
-    run_test(request, MODEL, "t0002", [
+@case(first_input="coin")
+def test_t0002(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0002", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
         ("send", "coin", 3, {}),
@@ -40,8 +47,9 @@ def test_t0002(request):
     ])
 
 
-def test_t0003(request):
-    run_test(request, MODEL, "t0003", [
+@case(first_input="coin")
+def test_t0003(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0003", [
         ("expect", {"delta": 1}),
         ("send", "coin", 2, {}),
         ("expect", {"refund": 3}),
@@ -49,8 +57,9 @@ def test_t0003(request):
     ])
 
 
-def test_t0004(request):
-    run_test(request, MODEL, "t0004", [
+@case(first_input="coin")
+def test_t0004(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0004", [
         ("expect", {"delta": 1}),
         ("send", "coin", 2, {}),
         ("send", "button", 3, {"refund": "retry"}),
@@ -58,8 +67,9 @@ def test_t0004(request):
     ])
 
 
-def test_t0005(request):
-    run_test(request, MODEL, "t0005", [
+@case(first_input="coin")
+def test_t0005(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0005", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2}),
         ("expect", {"delta": 3}),
@@ -67,8 +77,9 @@ def test_t0005(request):
     ])
 
 
-def test_t0006(request):
-    run_test(request, MODEL, "t0006", [
+@case(first_input="coin")
+def test_t0006(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0006", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2}),
         ("send", "coin", 3, {}),
@@ -76,10 +87,12 @@ def test_t0006(request):
     ])
 
 
-def test_t0007(request):
-    run_test(request, MODEL, "t0007", [
+@case(first_input="coin")
+def test_t0007(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0007", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {"refund": "retry"}),
         ("expect", {"tea": 3}),
         ("expect", {"delta": "pass"}),
     ])
+# fmt: on

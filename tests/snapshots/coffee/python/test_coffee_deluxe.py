@@ -5,11 +5,16 @@ Guarantee: none: a hand-written suite for rendering and execution tests.
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_coffee_deluxe.py
-or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
-from ncomplete_runtime import Model, run_test
+from ncomplete_runtime import Model, case, run_test
 
+pytest_plugins = ("ncomplete_runtime",)
+
+# The tables below keep one node per line, as generated.
+# fmt: off
 MODEL = Model(
     name="coffee \"deluxe\"",
     inputs=["coin", "button"],
@@ -22,8 +27,9 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(request):
-    run_test(request, MODEL, "t0001", [
+@case(first_input="coin")
+def test_t0001(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0001", [
         ("send", "coin", 1, {}),
         ("expect", {"delta": 2}),
         ("send", "button", 3, {}),
@@ -32,16 +38,18 @@ def test_t0001(request):
     ])
 
 
-def test_t0002(request):
-    run_test(request, MODEL, "t0002", [
+@case(first_input="button")
+def test_t0002(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0002", [
         ("expect", {"delta": 1}),
         ("send", "button", 2, {}),
         ("expect", {"delta": "pass"}),
     ])
 
 
-def test_t0003(request):
-    run_test(request, MODEL, "t0003", [
+@case(first_input="coin")
+def test_t0003(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0003", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {}),
         ("send", "coin", 3, {"coffee": 4, "tea": 4}),
@@ -50,11 +58,13 @@ def test_t0003(request):
     ])
 
 
-def test_t0004(request):
-    run_test(request, MODEL, "t0004", [
+@case(first_input="coin")
+def test_t0004(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0004", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {}),
         ("expect", {"coffee": 3, "tea": 3}),
         ("send", "button", 4, {}),
         ("expect", {"delta": "pass"}),
     ])
+# fmt: on

@@ -5,11 +5,16 @@ Guarantee: none: a hand-written Mealy suite for rendering and execution tests.
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_toggle.py
-or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
-from ncomplete_runtime import Model, run_test
+from ncomplete_runtime import Model, case, run_test
 
+pytest_plugins = ("ncomplete_runtime",)
+
+# The tables below keep one node per line, as generated.
+# fmt: off
 MODEL = Model(
     name="toggle",
     inputs=["a", "b"],
@@ -22,8 +27,9 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(request):
-    run_test(request, MODEL, "t0001", [
+@case(first_input="a")
+def test_t0001(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0001", [
         ("send", "a", 1, {}),
         ("expect", {"0": 2}),
         ("send", "a", 3, {}),
@@ -31,8 +37,9 @@ def test_t0001(request):
     ])
 
 
-def test_t0002(request):
-    run_test(request, MODEL, "t0002", [
+@case(first_input="b")
+def test_t0002(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t0002", [
         ("send", "b", 1, {}),
         ("expect", {"0": 2}),
         ("send", "a", 3, {}),
@@ -40,3 +47,4 @@ def test_t0002(request):
         ("send", "b", 5, {}),
         ("expect", {"1": "pass"}),
     ])
+# fmt: on

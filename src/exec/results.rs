@@ -1,0 +1,322 @@
+//! Machine-readable results of `ncomplete run`: JUnit XML (`--junit FILE`, the report format CI
+//! systems read) and JSON (`--json FILE`, format `ncomplete-results-v1`), written whole or not at
+//! all through [`crate::output`].
+//!
+//! One record per test case, in suite order, with the verdict of the run: `pass`, `fail` (with
+//! the reason and the trace that led to it) or `inconclusive` (every execution ended in `retry`,
+//! TorX's and van den Bos's fairness assumption not met within the retries). In JUnit XML a fail
+//! is a `<failure>`, and an inconclusive test is `<skipped>`, as in the generated pytest module
+//! by default: it is not a pass, and not evidence of non-conformance either.
+//!
+//! Runs in simulation are exact, so their results carry no times and are byte-identical for the
+//! same suite and model; runs against a system carry each test's wall-clock time in seconds.
+
+use super::TestVerdict;
+use crate::error::{Error, Result};
+use crate::output::Output;
+use crate::suite::SuiteHeader;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::time::Duration;
+
+/// The result of one test case in a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestRecord {
+    /// The test's name in the suite.
+    pub name: String,
+    /// Its verdict.
+    pub verdict: TestVerdict,
+    /// Why it failed or was inconclusive.
+    pub message: Option<String>,
+    /// Wall-clock time of the test, retries included (runs against a system only).
+    pub time: Option<Duration>,
+}
+
+/// The results of a run, collected test by test for the files asked for.
+#[derive(Debug, Default)]
+pub struct RunResults {
+    /// Where to write JUnit XML (`-` for standard output).
+    pub junit: Option<String>,
+    /// Where to write the JSON results (`-` for standard output).
+    pub json: Option<String>,
+    /// What ran the suite: `model FILE` or `system COMMAND`.
+    pub system: String,
+    records: Vec<TestRecord>,
+}
+
+/// The counts of a run: pass, fail, inconclusive.
+fn counts(records: &[TestRecord]) -> [usize; 3] {
+    let mut counts = [0; 3];
+    for r in records {
+        counts[match r.verdict {
+            TestVerdict::Pass => 0,
+            TestVerdict::Fail => 1,
+            TestVerdict::Inconclusive => 2,
+        }] += 1;
+    }
+    counts
+}
+
+/// The suite verdict: the worst test verdict.
+fn suite_verdict(records: &[TestRecord]) -> TestVerdict {
+    records
+        .iter()
+        .map(|r| r.verdict)
+        .max()
+        .unwrap_or(TestVerdict::Pass)
+}
+
+impl RunResults {
+    /// Results to collect for the given files (nothing is kept when both are `None`).
+    pub fn new(junit: Option<String>, json: Option<String>, system: String) -> RunResults {
+        RunResults {
+            junit,
+            json,
+            system,
+            records: Vec::new(),
+        }
+    }
+
+    /// Whether any file was asked for.
+    pub fn wanted(&self) -> bool {
+        self.junit.is_some() || self.json.is_some()
+    }
+
+    /// Records one test's result (kept only when a file was asked for).
+    pub fn record(&mut self, record: TestRecord) {
+        if self.wanted() {
+            self.records.push(record);
+        }
+    }
+
+    /// The recorded results.
+    pub fn records(&self) -> &[TestRecord] {
+        &self.records
+    }
+
+    /// Writes the files asked for, each whole or not at all.
+    pub fn write(&self, suite_path: &str, header: &SuiteHeader) -> Result<()> {
+        if let Some(path) = &self.junit {
+            write_to(path, &junit_xml(suite_path, header, &self.records))?;
+        }
+        if let Some(path) = &self.json {
+            write_to(
+                path,
+                &results_json(suite_path, header, &self.system, &self.records),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn write_to(path: &str, text: &str) -> Result<()> {
+    let mut out = Output::create(path)?;
+    out.write_all(text.as_bytes())
+        .map_err(|e| Error::io(out.name(), e))?;
+    out.commit()
+}
+
+/// Text for an XML attribute value or character data: markup characters as entities, and the
+/// characters XML 1.0 cannot hold at all (controls other than tab, newline and return) as
+/// `\u{..}` text.
+fn xml_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c if (c as u32) < 0x20 || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn seconds(time: Duration) -> String {
+    format!("{:.3}", time.as_secs_f64())
+}
+
+/// The JUnit XML report: one `<testsuite>` named after the model, one `<testcase>` per test.
+pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord]) -> String {
+    let [_, fail, inconclusive] = counts(records);
+    let total: Option<Duration> = records.iter().map(|r| r.time).sum();
+    let time =
+        |t: Option<Duration>| t.map_or(String::new(), |t| format!(" time=\"{}\"", seconds(t)));
+    let model = xml_text(&header.model.name);
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        x,
+        "<testsuites name=\"ncomplete\" tests=\"{}\" failures=\"{fail}\" errors=\"0\" skipped=\"{inconclusive}\"{}>",
+        records.len(),
+        time(total)
+    );
+    let _ = writeln!(
+        x,
+        "  <testsuite name=\"{model}\" tests=\"{}\" failures=\"{fail}\" errors=\"0\" skipped=\"{inconclusive}\"{}>",
+        records.len(),
+        time(total)
+    );
+    x.push_str("    <properties>\n");
+    let n = header.n.map_or("-".to_owned(), |n| n.to_string());
+    for (name, value) in [
+        ("suite", suite_path),
+        ("method", header.method.as_str()),
+        ("n", n.as_str()),
+        ("guarantee", header.guarantee.as_str()),
+    ] {
+        let _ = writeln!(
+            x,
+            "      <property name=\"{name}\" value=\"{}\"/>",
+            xml_text(value)
+        );
+    }
+    x.push_str("    </properties>\n");
+    for r in records {
+        let _ = write!(
+            x,
+            "    <testcase classname=\"{model}\" name=\"{}\"{}",
+            xml_text(&r.name),
+            time(r.time)
+        );
+        let message = xml_text(r.message.as_deref().unwrap_or_default());
+        match r.verdict {
+            TestVerdict::Pass => x.push_str("/>\n"),
+            TestVerdict::Fail => {
+                let _ = writeln!(
+                    x,
+                    ">\n      <failure type=\"fail\" message=\"{message}\">{message}</failure>\n    </testcase>"
+                );
+            }
+            TestVerdict::Inconclusive => {
+                let _ = writeln!(
+                    x,
+                    ">\n      <skipped message=\"inconclusive: {message}\"/>\n    </testcase>"
+                );
+            }
+        }
+    }
+    x.push_str("  </testsuite>\n</testsuites>\n");
+    x
+}
+
+/// The JSON results (format `ncomplete-results-v1`): the suite and system, the suite verdict and
+/// counts, and one object per test.
+pub fn results_json(
+    suite_path: &str,
+    header: &SuiteHeader,
+    system: &str,
+    records: &[TestRecord],
+) -> String {
+    let [pass, fail, inconclusive] = counts(records);
+    let tests: Vec<serde_json::Value> = records
+        .iter()
+        .map(|r| {
+            let mut t = serde_json::json!({
+                "name": r.name,
+                "verdict": r.verdict.to_string(),
+                "message": r.message,
+            });
+            if let Some(time) = r.time {
+                t["seconds"] = serde_json::json!(time.as_secs_f64());
+            }
+            t
+        })
+        .collect();
+    let value = serde_json::json!({
+        "format": "ncomplete-results-v1",
+        "suite": suite_path,
+        "model": header.model.name,
+        "method": header.method,
+        "n": header.n,
+        "guarantee": header.guarantee,
+        "system": system,
+        "verdict": suite_verdict(records).to_string(),
+        "counts": {"pass": pass, "fail": fail, "inconclusive": inconclusive},
+        "tests": tests,
+    });
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::SuiteModel;
+
+    fn header() -> SuiteHeader {
+        SuiteHeader {
+            model: SuiteModel {
+                name: "m<&>".into(),
+                inputs: vec!["a".into()],
+                outputs: vec!["x".into()],
+                quiescence: Some("delta".into()),
+            },
+            method: "ioco-complete".into(),
+            n: Some(2),
+            guarantee: "g \"quoted\"".into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    fn records() -> Vec<TestRecord> {
+        vec![
+            TestRecord {
+                name: "t0001".into(),
+                verdict: TestVerdict::Pass,
+                message: None,
+                time: None,
+            },
+            TestRecord {
+                name: "t0002".into(),
+                verdict: TestVerdict::Fail,
+                message: Some("unexpected !<x> after ?a\u{1}".into()),
+                time: None,
+            },
+            TestRecord {
+                name: "t0003".into(),
+                verdict: TestVerdict::Inconclusive,
+                message: Some("every execution ends in retry".into()),
+                time: None,
+            },
+        ]
+    }
+
+    #[test]
+    fn junit_reports_failures_and_inconclusive_tests_as_skipped_with_escaped_text() {
+        let x = junit_xml("s.json", &header(), &records());
+        assert!(x.contains(
+            "<testsuite name=\"m&lt;&amp;&gt;\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\">"
+        ));
+        assert!(x.contains("<testcase classname=\"m&lt;&amp;&gt;\" name=\"t0001\"/>"));
+        assert!(
+            x.contains("<failure type=\"fail\" message=\"unexpected !&lt;x&gt; after ?a\\u{1}\">")
+        );
+        assert!(x.contains("<skipped message=\"inconclusive: every execution ends in retry\"/>"));
+        assert!(x.contains("<property name=\"guarantee\" value=\"g &quot;quoted&quot;\"/>"));
+        assert!(!x.contains("time="), "simulated runs carry no times");
+        assert!(!x.contains('\u{1}'));
+    }
+
+    #[test]
+    fn json_results_hold_verdicts_counts_and_times_when_measured() {
+        let mut rs = records();
+        rs[0].time = Some(Duration::from_millis(1500));
+        let v: serde_json::Value =
+            serde_json::from_str(&results_json("s.json", &header(), "system x", &rs)).unwrap();
+        assert_eq!(v["verdict"], "fail");
+        assert_eq!(v["counts"]["inconclusive"], 1);
+        assert_eq!(v["tests"][0]["seconds"], 1.5);
+        assert_eq!(v["tests"][1]["message"], "unexpected !<x> after ?a\u{1}");
+        assert!(v["tests"][1].get("seconds").is_none());
+        assert_eq!(v["n"], 2);
+    }
+}
