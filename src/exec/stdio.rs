@@ -102,6 +102,14 @@ pub trait Adapter {
     fn send(&mut self, input: &str) -> Result<(), String>;
     /// Waits at most `timeout` for the next output.
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String>;
+    /// An output already on its way before an input is sent: listens for `grace` (a model in
+    /// process, which only outputs when waited for, answers `None` at once).
+    fn pending_output(&mut self, grace: Duration) -> Result<Option<String>, String> {
+        Ok(match self.receive(grace)? {
+            Observation::Output(o) => Some(o),
+            Observation::Quiescence => None,
+        })
+    }
 }
 
 /// What the reader thread passes on from the system's stdout.
