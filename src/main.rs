@@ -411,6 +411,11 @@ struct RunArgs {
     /// Re-runs of a test that ended in retry (`--sut`).
     #[arg(long, value_name = "N", default_value_t = ncomplete::exec::stdio::DEFAULT_RETRIES)]
     retries: usize,
+    /// Follow the system (`--sut`): an execution that ends in retry because the system took
+    /// another allowed branch is continued by the next undecided test whose tree holds the
+    /// observed trace, instead of resetting (same guarantee, far fewer inconclusive tests).
+    #[arg(long)]
+    follow: bool,
 }
 
 #[derive(Args)]
@@ -990,6 +995,7 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
                     a.response_ms,
                 ),
                 a.retries,
+                a.follow,
                 &mut stdout,
             )?;
             ncomplete::exec::commands::system_exit_status(verdict)

@@ -166,16 +166,24 @@ pub fn run_on_system(
     command: &str,
     timeouts: &stdio::Timeouts,
     retries: usize,
+    follow: bool,
     out: &mut dyn Write,
 ) -> Result<TestVerdict> {
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
-    let outcomes: Vec<SystemOutcome> =
-        stdio::run_suite_stdio(command, &header.model, &tests, timeouts, retries, |o| {
+    let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
+        command,
+        &header.model,
+        &tests,
+        timeouts,
+        retries,
+        follow,
+        |o| {
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
-        })?;
+        },
+    )?;
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
     }
