@@ -396,18 +396,8 @@ struct RunArgs {
     /// A command starting the system under test (stdio protocol, one label per line).
     #[arg(long, value_name = "COMMAND")]
     sut: Option<String>,
-    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
-    /// first output.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
-    startup_ms: u64,
-    /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
-    /// test allows quiescence.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
-    quiescence_ms: u64,
-    /// Response timeout of `--sut`, in milliseconds: how long to wait for an output the test
-    /// requires (every output of a Mealy suite).
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
-    response_ms: u64,
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
     /// Re-runs of a test that ended in retry (`--sut`).
     #[arg(long, value_name = "N", default_value_t = ncomplete::exec::stdio::DEFAULT_RETRIES)]
     retries: usize,
@@ -457,18 +447,38 @@ struct ExploreArgs {
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-    /// Start-up allowance of `--sut`, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
-    startup_ms: u64,
-    /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
-    quiescence_ms: u64,
-    /// Response timeout of `--sut`, in milliseconds: how long to wait for a required output.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
-    response_ms: u64,
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
     /// Write the verdict, trace and coverage as JSON to this file.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+}
+
+/// The timeouts of a system under test (`run --sut`, `explore --sut`).
+#[derive(Args)]
+struct TimeoutArgs {
+    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
+    /// first output.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
+    startup_ms: u64,
+    /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
+    /// specification allows quiescence.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
+    quiescence_ms: u64,
+    /// Response timeout of `--sut`, in milliseconds: how long to wait for an output that is
+    /// required (every output of a Mealy suite).
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
+    response_ms: u64,
+}
+
+impl TimeoutArgs {
+    fn timeouts(&self) -> ncomplete::exec::stdio::Timeouts {
+        ncomplete::exec::stdio::Timeouts::from_millis(
+            self.startup_ms,
+            self.quiescence_ms,
+            self.response_ms,
+        )
+    }
 }
 
 /// How to read a model file (shared by every command that reads one).
@@ -989,11 +999,7 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
                 &a.suite,
                 spec.as_ref(),
                 command,
-                &ncomplete::exec::stdio::Timeouts::from_millis(
-                    a.startup_ms,
-                    a.quiescence_ms,
-                    a.response_ms,
-                ),
+                &a.timeouts.timeouts(),
                 a.retries,
                 a.follow,
                 &mut stdout,
@@ -1052,11 +1058,7 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
             }
         }),
         time_limit,
-        timeouts: ncomplete::exec::stdio::Timeouts::from_millis(
-            a.startup_ms,
-            a.quiescence_ms,
-            a.response_ms,
-        ),
+        timeouts: a.timeouts.timeouts(),
     };
     let spec = a.model_args.load(&a.model, quiet)?;
     let implementation = match &a.impl_model {

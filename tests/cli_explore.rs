@@ -189,6 +189,20 @@ fn explore_against_a_process_reports_the_failing_trace() {
         std::fs::read_to_string(out).unwrap()
     };
     assert_eq!(report("9"), report("9"));
+    // A Mealy specification is explored through its suspension automaton.
+    let coffee = model("coffeemachine.dot");
+    let (code, text, err) = run(&[
+        "explore",
+        &coffee,
+        "--model",
+        &coffee,
+        "--until",
+        "transitions",
+        "--max-steps",
+        "3000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("stopped: coverage target reached"), "{text}");
     let (code, _, err) = run(&[
         "explore",
         &model("vending.aut"),
