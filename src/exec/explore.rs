@@ -1,5 +1,6 @@
-//! On-the-fly testing (`ncomplete explore`): the TorX algorithm (seed 000, TorX thesis Sec. 2.3:
-//! at every step either supply an input, observe an output, or end the test run) driven directly
+//! On-the-fly testing (`ncomplete explore`): the TorX test derivation (seed 000, TorX thesis
+//! Algorithm 2.2.18: with `S = s after σ`, at every step either end the test case, supply an
+//! input, or observe the next output, failing on an output not in `out(S)`) executed directly
 //! against a system, without a suite.
 //!
 //! The specification is a suspension automaton (an LTS through `lts_to_suspension`, TorX Def.
@@ -11,7 +12,7 @@
 //! `out(i after σ) ⊆ out(s after σ)` is violated there.
 //!
 //! Which move to make is a [`Policy`]: uniform among the enabled inputs and waiting; Goga's
-//! probabilities (seed 001, Sec. 5.2: input with probability `p2`, every input alike, observe
+//! probabilities (seed 001, Sec. 5.2, the modified TorX algorithm: input with probability `p2`, every input alike, observe
 //! with `p3`, end the run with `p1`); or goal-directed: the shortest path in the specification
 //! to the nearest state with an uncovered transition, sending its inputs and waiting where it
 //! goes through an output (the tester's view: outputs are the system's choice, so the path is
