@@ -166,6 +166,17 @@ fn explore_against_a_process_reports_the_failing_trace() {
     assert_eq!(code, 1, "{text}{err}");
     assert!(text.contains("explore: fail: unexpected !tea"), "{text}");
     assert!(text.contains("after ?coin"), "{text}");
+    // A system that exits fails, as in every runner, never quiescence.
+    let (code, text, err) = run(&[
+        "explore",
+        &model("vending.aut"),
+        "--sut",
+        "exit 3",
+        "--startup-ms",
+        "0",
+    ]);
+    assert_eq!(code, 1, "{text}{err}");
+    assert!(text.contains("exited with status 3"), "{text}");
     // The same seed against the same model gives the same report.
     let report = |seed: &str| {
         let out = dir.join(format!("r{seed}.json"));
