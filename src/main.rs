@@ -41,6 +41,9 @@ enum Command {
     Simulate(SimulateArgs),
     /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
     Run(RunArgs),
+    /// On-the-fly testing (TorX): send inputs and observe outputs chosen step by step, tracking
+    /// the specification; fail on the first non-conforming observation. Exit 1 on a failure.
+    Explore(ExploreArgs),
     /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
     /// adaptive distinguishing graph and pairwise top-ups.
     Distinguish(DistinguishArgs),
@@ -393,27 +396,95 @@ struct RunArgs {
     /// A command starting the system under test (stdio protocol, one label per line).
     #[arg(long, value_name = "COMMAND")]
     sut: Option<String>,
-    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
-    /// first output.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
-    startup_ms: u64,
-    /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
-    /// test allows quiescence.
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
-    quiescence_ms: u64,
-    /// Response timeout of `--sut`, in milliseconds: how long to wait for an output the test
-    /// requires (every output of a Mealy suite).
-    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
-    response_ms: u64,
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
     /// Re-runs of a test that ended in retry (`--sut`).
     #[arg(long, value_name = "N", default_value_t = ncomplete::exec::stdio::DEFAULT_RETRIES)]
     retries: usize,
+    /// Follow the system (`--sut`): an execution that ends in retry because the system took
+    /// another allowed branch is continued by the next undecided test whose tree holds the
+    /// observed trace, instead of resetting (same guarantee, far fewer inconclusive tests).
+    #[arg(long)]
+    follow: bool,
     /// Also write the results as JUnit XML (inconclusive tests are skipped ones).
     #[arg(long, value_name = "FILE")]
     junit: Option<String>,
     /// Also write the results as JSON (format `ncomplete-results-v1`).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+}
+
+#[derive(Args)]
+struct ExploreArgs {
+    /// The specification model.
+    model: String,
+    #[command(flatten)]
+    model_args: ModelArgs,
+    /// A command starting the system under test (stdio protocol, one label per line).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        conflicts_with = "impl_model",
+        required_unless_present = "impl_model"
+    )]
+    sut: Option<String>,
+    /// A model of the implementation, run in process (its output choices seeded by --seed).
+    #[arg(long = "model", value_name = "IMPL")]
+    impl_model: Option<String>,
+    /// How to choose moves: uniformly, with Goga's input probability (--input-bias), or steering
+    /// to the nearest uncovered transition of the specification.
+    #[arg(long, value_name = "random|bias|goal", value_parser = ["random", "bias", "goal"], default_value = "goal")]
+    policy: String,
+    /// Probability of sending an input rather than waiting for an output (`--policy bias`).
+    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    input_bias: f64,
+    /// Probability of ending the run and resetting the system before a move.
+    #[arg(long, value_name = "P", default_value_t = 0.01)]
+    reset_probability: f64,
+    /// Seed of the tester's choices: the same seed and system give the same run.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Stop after this many steps (inputs sent and observations made).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_steps: u64,
+    /// Stop once every state or every transition of the specification has been covered.
+    #[arg(long, value_name = "states|transitions", value_parser = ["states", "transitions"])]
+    until: Option<String>,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
+    /// Write the verdict, trace and coverage as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+}
+
+/// The timeouts of a system under test (`run --sut`, `explore --sut`).
+#[derive(Args)]
+struct TimeoutArgs {
+    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
+    /// first output.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
+    startup_ms: u64,
+    /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
+    /// specification allows quiescence.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
+    quiescence_ms: u64,
+    /// Response timeout of `--sut`, in milliseconds: how long to wait for an output that is
+    /// required (every output of a Mealy suite).
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
+    response_ms: u64,
+}
+
+impl TimeoutArgs {
+    fn timeouts(&self) -> ncomplete::exec::stdio::Timeouts {
+        ncomplete::exec::stdio::Timeouts::from_millis(
+            self.startup_ms,
+            self.quiescence_ms,
+            self.response_ms,
+        )
+    }
 }
 
 /// How to read a model file (shared by every command that reads one).
@@ -777,6 +848,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Render(a) => run_render(a, quiet),
         Command::Simulate(a) => run_simulate(a, quiet),
         Command::Run(a) => run_run(a, quiet),
+        Command::Explore(a) => run_explore(a, quiet),
         Command::Generate(a) => run_generate(a, quiet),
         Command::Sizes(a) => run_sizes(a, quiet),
         Command::Audit(a) => run_audit(&a, quiet),
@@ -959,12 +1031,9 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
                 &a.suite,
                 spec.as_ref(),
                 command,
-                &ncomplete::exec::stdio::Timeouts::from_millis(
-                    a.startup_ms,
-                    a.quiescence_ms,
-                    a.response_ms,
-                ),
+                &a.timeouts.timeouts(),
                 a.retries,
+                a.follow,
                 &mut stdout,
                 &mut results,
             )?;
@@ -974,6 +1043,74 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
             return Err(Error::Usage("give --model IMPL or --sut COMMAND".into()));
         }
     };
+    Ok(ExitCode::from(status))
+}
+
+/// `explore`: on-the-fly testing of a process or a model against a specification.
+fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
+    use ncomplete::exec::explore::{CoverageTarget, ExploreOptions, Policy};
+    let probability = |name: &str, p: f64| {
+        if (0.0..=1.0).contains(&p) {
+            Ok(p)
+        } else {
+            Err(Error::Usage(format!(
+                "{name} must be between 0 and 1, got {p}"
+            )))
+        }
+    };
+    if let Some(out) = &a.out {
+        let mut inputs = vec![a.model.as_str()];
+        inputs.extend(a.impl_model.as_deref());
+        output::refuse_input_as_output("--out", out, &inputs)?;
+    }
+    let time_limit = match a.time_limit {
+        Some(t) if t.is_finite() && t >= 0.0 => Some(std::time::Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(Error::Usage(format!(
+                "--time-limit must be a number of seconds, got {t}"
+            )));
+        }
+        None => None,
+    };
+    let options = ExploreOptions {
+        policy: match a.policy.as_str() {
+            "random" => Policy::Random,
+            "bias" => Policy::InputBias {
+                input: probability("--input-bias", a.input_bias)?,
+            },
+            _ => Policy::Goal,
+        },
+        seed: a.seed,
+        reset_probability: probability("--reset-probability", a.reset_probability)?,
+        max_steps: a.max_steps,
+        target: a.until.as_deref().map(|u| {
+            if u == "states" {
+                CoverageTarget::States
+            } else {
+                CoverageTarget::Transitions
+            }
+        }),
+        time_limit,
+        timeouts: a.timeouts.timeouts(),
+    };
+    let spec = a.model_args.load(&a.model, quiet)?;
+    let implementation = match &a.impl_model {
+        Some(path) => Some(a.model_args.load(path, quiet)?),
+        None => None,
+    };
+    let system = match (&implementation, &a.sut) {
+        (Some(model), _) => ncomplete::exec::commands::ExploreSystem::Model(model),
+        (None, Some(command)) => ncomplete::exec::commands::ExploreSystem::Process(command),
+        (None, None) => return Err(Error::Usage("give --sut COMMAND or --model IMPL".into())),
+    };
+    let status = ncomplete::exec::commands::explore(
+        &spec,
+        system,
+        &options,
+        a.out.as_deref(),
+        quiet,
+        &mut std::io::stdout(),
+    )?;
     Ok(ExitCode::from(status))
 }
 

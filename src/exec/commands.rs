@@ -177,14 +177,21 @@ pub fn run_on_system(
     command: &str,
     timeouts: &stdio::Timeouts,
     retries: usize,
+    follow: bool,
     out: &mut dyn Write,
     results: &mut RunResults,
 ) -> Result<TestVerdict> {
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
     let mut started = std::time::Instant::now();
-    let outcomes: Vec<SystemOutcome> =
-        stdio::run_suite_stdio(command, &header.model, &tests, timeouts, retries, |o| {
+    let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
+        command,
+        &header.model,
+        &tests,
+        timeouts,
+        retries,
+        follow,
+        |o| {
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
@@ -195,7 +202,8 @@ pub fn run_on_system(
                 time: Some(started.elapsed()),
             });
             started = std::time::Instant::now();
-        })?;
+        },
+    )?;
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
     }
@@ -275,4 +283,103 @@ pub fn model_exit_status(verdict: TestVerdict) -> u8 {
 /// after its retries leaves the suite's guarantee unestablished, so it counts against the run.
 pub fn system_exit_status(verdict: TestVerdict) -> u8 {
     u8::from(verdict != TestVerdict::Pass)
+}
+
+/// The system `ncomplete explore` tests.
+pub enum ExploreSystem<'a> {
+    /// A process speaking the stdio protocol.
+    Process(&'a str),
+    /// A model of the implementation, in process, its output choices seeded.
+    Model(&'a Model),
+}
+
+/// Progress of `explore` on stderr: a bar with total and ETA on a terminal, a plain line every
+/// few seconds otherwise, nothing when quiet.
+struct ExploreProgress {
+    bar: Option<indicatif::ProgressBar>,
+    plain: bool,
+    last: std::time::Instant,
+}
+
+/// Seconds between plain progress lines.
+const PLAIN_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl ExploreProgress {
+    fn new(quiet: bool, max_steps: u64) -> Self {
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let bar = (!quiet && terminal).then(|| {
+            let bar = indicatif::ProgressBar::new(max_steps);
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} steps, {msg} {eta}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        ExploreProgress {
+            bar,
+            plain: !quiet && !terminal,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    fn update(&mut self, s: &super::explore::ExploreStatus) {
+        let msg = || {
+            format!(
+                "states {}/{}, transitions {}/{}, resets {}",
+                s.states.0, s.states.1, s.transitions.0, s.transitions.1, s.resets
+            )
+        };
+        if let Some(bar) = &self.bar {
+            bar.set_position(s.steps);
+            bar.set_message(msg());
+        } else if self.plain && self.last.elapsed() >= PLAIN_PROGRESS_EVERY {
+            self.last = std::time::Instant::now();
+            eprintln!("explore: {} steps, {}", s.steps, msg());
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `ncomplete explore`: on-the-fly testing of `system` against the specification `spec`;
+/// writes the coverage table and verdict to `out`, the JSON report to `json` when given;
+/// returns the exit status (1 on a failure).
+pub fn explore(
+    spec: &Model,
+    system: ExploreSystem<'_>,
+    options: &super::explore::ExploreOptions,
+    json: Option<&str>,
+    quiet: bool,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    use super::explore::{ExploreSpec, ModelAdapter, explore, specification_automaton};
+    let spec = ExploreSpec::new(specification_automaton(spec)?);
+    let mut progress = ExploreProgress::new(quiet, options.max_steps);
+    let (report, command) = match system {
+        ExploreSystem::Process(command) => {
+            let mut adapter = stdio::StdioAdapter::new(command, options.timeouts.response);
+            let report = explore(&spec, &mut adapter, options, |s| progress.update(s));
+            (report, command.to_owned())
+        }
+        ExploreSystem::Model(model) => {
+            let imp = specification_automaton(model)?;
+            let seed = options.seed ^ 0x9E37_79B9_7F4A_7C15;
+            let mut adapter = ModelAdapter::new(&imp, spec.labels(), seed)?;
+            let report = explore(&spec, &mut adapter, options, |s| progress.update(s));
+            (report, "<model>".to_owned())
+        }
+    };
+    progress.finish();
+    let report = report.map_err(|message| super::ExecError::System { command, message })?;
+    if let Some(path) = json {
+        crate::output::write_file(path, report.to_json(options).as_bytes())?;
+    }
+    out.write_all(report.to_text().as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))?;
+    Ok(u8::from(report.failed))
 }

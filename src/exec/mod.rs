@@ -7,6 +7,7 @@
 //! reaches `fail`; `retry` means "reset and run again".
 
 pub mod commands;
+pub mod explore;
 pub mod results;
 pub mod simulate;
 pub mod stdio;

@@ -104,6 +104,14 @@ pub trait Adapter {
     /// every input of a Mealy suite, see [`send_grace`]): then only an output that has already
     /// arrived is returned, else quiescence at once.
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String>;
+    /// An output already on its way before an input is sent: listens for `grace` (a model in
+    /// process, which only outputs when waited for, answers `None` at once).
+    fn pending_output(&mut self, grace: Duration) -> Result<Option<String>, String> {
+        Ok(match self.receive(grace)? {
+            Observation::Output(o) => Some(o),
+            Observation::Quiescence => None,
+        })
+    }
 }
 
 /// What the reader thread passes on from the system's stdout.
@@ -492,12 +500,61 @@ pub fn send_grace(model: &SuiteModel, quiescence: Duration) -> Duration {
     }
 }
 
+/// One observable step of an execution, as the suite numbers labels (quiescence is the output
+/// id `outputs.len()`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TraceStep {
+    /// An input sent.
+    Input(LabelId),
+    /// An output (or quiescence) observed.
+    Output(LabelId),
+}
+
+/// An execution in progress since the last reset: its trace (readable and as steps) and the
+/// clock of the start-up allowance. A run that ends in `retry` can be continued by another test
+/// whose tree holds the same trace ([`follow`]).
+#[derive(Clone, Debug)]
+pub struct Execution {
+    started: Instant,
+    seen_output: bool,
+    /// The observed trace (`?a` inputs, `!x` outputs, the quiescence label).
+    pub trace: Vec<String>,
+    /// The same trace as label ids.
+    pub steps: Vec<TraceStep>,
+}
+
+impl Execution {
+    /// An execution starting now (right after a reset).
+    pub fn start() -> Self {
+        Execution {
+            started: Instant::now(),
+            seen_output: false,
+            trace: Vec::new(),
+            steps: Vec::new(),
+        }
+    }
+}
+
 /// Runs a test case once: the adapter must have been reset (the start-up allowance counts from
 /// this call).
 pub fn execute_once(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
     test: &TestCase,
+    timeouts: &Timeouts,
+) -> Attempt {
+    let mut run = Execution::start();
+    execute_from(adapter, model, test, 0, &mut run, timeouts)
+}
+
+/// Runs a test case from `node` on, the system having run `run` since its reset (for node 0:
+/// nothing). The attempt's trace is the whole trace since the reset.
+pub fn execute_from(
+    adapter: &mut dyn Adapter,
+    model: &SuiteModel,
+    test: &TestCase,
+    start: usize,
+    run: &mut Execution,
     timeouts: &Timeouts,
 ) -> Attempt {
     let output_id = |name: &str| {
@@ -508,31 +565,34 @@ pub fn execute_once(
             .map(|k| LabelId(k as u32))
     };
     let quiescence_id = LabelId(model.outputs.len() as u32);
-    let started = Instant::now();
-    let mut seen_output = false;
-    let mut trace: Vec<String> = Vec::new();
-    let mut node = 0usize;
-    loop {
+    let started = run.started;
+    let mut seen_output = run.seen_output;
+    let mut trace: Vec<String> = std::mem::take(&mut run.trace);
+    let mut steps: Vec<TraceStep> = std::mem::take(&mut run.steps);
+    let mut node = start;
+    let attempt = loop {
         let step = match &test.nodes[node] {
             TestNode::Send { input, then, race } => {
                 match adapter.receive(send_grace(model, timeouts.quiescence)) {
                     Err(e) => Err(e),
                     Ok(Observation::Output(out)) => {
                         seen_output = true;
-                        let next =
-                            output_id(&out).map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
+                        let id = output_id(&out);
+                        let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
                         let why = format!(
                             "output !{out} arrived before input ?{} could be sent (allowed instead: {})",
                             model.input_name(*input),
                             allowed(model, race)
                         );
                         trace.push(format!("!{out}"));
+                        steps.extend(id.map(TraceStep::Output));
                         Ok((next, why))
                     }
                     Ok(Observation::Quiescence) => {
                         let name = model.input_name(*input);
                         adapter.send(name).map(|()| {
                             trace.push(format!("?{name}"));
+                            steps.push(TraceStep::Input(*input));
                             (*then, format!("the test fails after input ?{name}"))
                         })
                     }
@@ -563,6 +623,7 @@ pub fn execute_once(
                         format!("unexpected {shown} (expected one of: {expected})")
                     };
                     trace.push(shown);
+                    steps.extend(id.map(TraceStep::Output));
                     (next, why)
                 })
             }
@@ -570,9 +631,9 @@ pub fn execute_once(
         match step {
             Err(e) => {
                 let message = format!("{e}; trace: {}", trace_text(&trace));
-                return Attempt {
+                break Attempt {
                     verdict: Verdict::Fail,
-                    trace,
+                    trace: trace.clone(),
                     message: Some(message),
                 };
             }
@@ -582,14 +643,37 @@ pub fn execute_once(
                     let before = &trace[..trace.len().saturating_sub(1)];
                     format!("{why} after {}", trace_text(before))
                 });
-                return Attempt {
+                break Attempt {
                     verdict: v,
-                    trace,
+                    trace: trace.clone(),
                     message,
                 };
             }
         }
+    };
+    run.seen_output = seen_output;
+    run.trace = trace;
+    run.steps = steps;
+    attempt
+}
+
+/// The node of `test` that the trace `steps` leads to from its root, when the test follows it
+/// all the way without reaching a verdict (so the test can continue an execution with this
+/// trace); `None` otherwise.
+pub fn follow(test: &TestCase, steps: &[TraceStep]) -> Option<usize> {
+    let mut node = 0usize;
+    for step in steps {
+        let next = match (&test.nodes[node], *step) {
+            (TestNode::Send { input, then, .. }, TraceStep::Input(i)) if *input == i => *then,
+            (_, TraceStep::Output(o)) => test.nodes[node].on_output(o),
+            _ => return None,
+        };
+        match next {
+            Next::Node(k) => node = k as usize,
+            Next::Verdict(_) => return None,
+        }
     }
+    Some(node)
 }
 
 /// How long an expect node waits for an output: the quiescence timeout where quiescence is
@@ -657,40 +741,120 @@ pub fn run_with_retries(
         });
     }
     let trace = last.map(|a| a.trace).unwrap_or_default();
-    Ok(SystemOutcome {
+    Ok(inconclusive(test, retries + 1, trace))
+}
+
+/// The outcome of a test whose `attempts` executions all ended in `retry`.
+fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>) -> SystemOutcome {
+    SystemOutcome {
         name: test.name.clone(),
         verdict: TestVerdict::Inconclusive,
-        attempts: retries + 1,
+        attempts,
         message: Some(format!(
-            "inconclusive: all {} attempts ended in retry (the system kept taking other allowed branches); last trace: {}",
-            retries + 1,
+            "inconclusive: all {attempts} attempts ended in retry (the system kept taking other allowed branches); last trace: {}",
             trace_text(&trace)
         )),
         trace,
-    })
+    }
 }
 
-/// Runs a whole suite against a process started from `command`, one test after the other.
+/// Runs a whole suite against a process started from `command`, one test after the other;
+/// with `follow`, an execution that ends in `retry` is continued by another test that holds its
+/// trace ([`run_suite_following`]).
 pub fn run_suite_stdio(
     command: &str,
     model: &SuiteModel,
     tests: &[TestCase],
     timeouts: &Timeouts,
     retries: usize,
+    follow: bool,
     mut progress: impl FnMut(&SystemOutcome),
 ) -> Result<Vec<SystemOutcome>, ExecError> {
     let mut adapter = StdioAdapter::new(command, timeouts.response);
+    let system_error = |message| ExecError::System {
+        command: command.to_owned(),
+        message,
+    };
+    if follow {
+        return run_suite_following(&mut adapter, model, tests, timeouts, retries, progress)
+            .map_err(system_error);
+    }
     let mut outcomes = Vec::with_capacity(tests.len());
     for test in tests {
         let outcome =
-            run_with_retries(&mut adapter, model, test, timeouts, retries).map_err(|message| {
-                ExecError::System {
-                    command: command.to_owned(),
-                    message,
-                }
-            })?;
+            run_with_retries(&mut adapter, model, test, timeouts, retries).map_err(system_error)?;
         progress(&outcome);
         outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// Runs a suite following the system (the suite as one forest indexed by trace): when an
+/// execution of a test ends in `retry` because the system took another allowed branch, the
+/// first undecided test (from the current one on, in suite order) whose tree holds the observed
+/// trace continues the execution from the node that trace leads to, instead of a reset. A test
+/// decided that way was executed from its root along one of its own paths, so its verdict means
+/// what it means after a run of its own: the suite guarantees the same. Every execution counts
+/// as an attempt of the test that ran it, and a test is inconclusive once `retries + 1` of its
+/// attempts ended in `retry`. Outcomes are reported in suite order.
+pub fn run_suite_following(
+    adapter: &mut dyn Adapter,
+    model: &SuiteModel,
+    tests: &[TestCase],
+    timeouts: &Timeouts,
+    retries: usize,
+    mut progress: impl FnMut(&SystemOutcome),
+) -> Result<Vec<SystemOutcome>, String> {
+    let n = tests.len();
+    let mut decided: Vec<Option<SystemOutcome>> = vec![None; n];
+    let mut attempts = vec![0usize; n];
+    let mut last_trace: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut outcomes = Vec::with_capacity(n);
+    for i in 0..n {
+        while decided[i].is_none() {
+            if attempts[i] > retries {
+                let trace = std::mem::take(&mut last_trace[i]);
+                decided[i] = Some(inconclusive(&tests[i], attempts[i], trace));
+                break;
+            }
+            adapter.reset()?;
+            let mut run = Execution::start();
+            let (mut current, mut node) = (i, 0);
+            loop {
+                attempts[current] += 1;
+                let a = execute_from(adapter, model, &tests[current], node, &mut run, timeouts);
+                let verdict = match a.verdict {
+                    Verdict::Pass => TestVerdict::Pass,
+                    Verdict::Fail => TestVerdict::Fail,
+                    Verdict::Retry => {
+                        last_trace[current] = a.trace;
+                        let next = (i..n)
+                            .filter(|&j| j != current && decided[j].is_none())
+                            .filter(|&j| attempts[j] <= retries)
+                            .find_map(|j| follow(&tests[j], &run.steps).map(|k| (j, k)));
+                        match next {
+                            Some((j, k)) => {
+                                (current, node) = (j, k);
+                                continue;
+                            }
+                            None => break,
+                        }
+                    }
+                };
+                decided[current] = Some(SystemOutcome {
+                    name: tests[current].name.clone(),
+                    verdict,
+                    attempts: attempts[current],
+                    trace: a.trace,
+                    message: a.message,
+                });
+                break;
+            }
+        }
+        if let Some(outcome) = decided[i].take() {
+            progress(&outcome);
+            outcomes.push(outcome);
+        }
     }
     Ok(outcomes)
 }
@@ -812,6 +976,67 @@ mod tests {
             out.message
                 .unwrap()
                 .starts_with("inconclusive: all 5 attempts")
+        );
+    }
+
+    /// `test_case` with the roles of `x` and `y` swapped.
+    fn other_branch() -> TestCase {
+        let mut t = test_case();
+        t.name = "u".into();
+        t.nodes[1] = TestNode::Expect {
+            branches: vec![(LabelId(0), Next::RETRY), (LabelId(1), Next::Node(2))],
+        };
+        t
+    }
+
+    #[test]
+    fn follow_walks_a_test_along_a_trace() {
+        let (a, x, y) = (
+            TraceStep::Input(LabelId(0)),
+            TraceStep::Output(LabelId(0)),
+            TraceStep::Output(LabelId(1)),
+        );
+        assert_eq!(follow(&test_case(), &[]), Some(0));
+        assert_eq!(follow(&test_case(), &[a]), Some(1));
+        assert_eq!(follow(&test_case(), &[a, x]), Some(2));
+        assert_eq!(follow(&test_case(), &[a, y]), None, "a retry leaf");
+        assert_eq!(follow(&other_branch(), &[a, y]), Some(2));
+        assert_eq!(follow(&test_case(), &[x]), None, "a race branch to fail");
+        assert_eq!(
+            follow(&test_case(), &[a, a]),
+            None,
+            "an input at an expect node"
+        );
+    }
+
+    #[test]
+    fn following_continues_a_retried_execution_with_the_test_that_holds_its_trace() {
+        let tests = [test_case(), other_branch()];
+        // The system always takes the `y` branch: `t` can never be judged, `u` passes.
+        let mut s = script(vec![vec!["y"]], vec![]);
+        let out = run_suite_following(&mut s, &model(), &tests, &Q, 3, |_| {}).unwrap();
+        assert_eq!(out[0].verdict, TestVerdict::Inconclusive);
+        assert_eq!(out[0].attempts, 4);
+        assert_eq!(out[1].verdict, TestVerdict::Pass);
+        assert_eq!(out[1].attempts, 1);
+        assert_eq!(out[1].trace, ["?a", "!y", "delta"]);
+        assert_eq!(
+            s.resets, 4,
+            "u ran on from t's first execution, without a reset"
+        );
+        // Without following, `u` needs a run of its own.
+        let mut s = script(vec![vec!["y"]], vec![]);
+        for t in &tests {
+            run_with_retries(&mut s, &model(), t, &Q, 3).unwrap();
+        }
+        assert_eq!(s.resets, 5);
+        // A failure found while following is reported for the test that ran into it.
+        let mut s = script(vec![vec!["y", "y"]], vec![]);
+        let out = run_suite_following(&mut s, &model(), &tests, &Q, 3, |_| {}).unwrap();
+        assert_eq!(out[1].verdict, TestVerdict::Fail);
+        assert_eq!(
+            out[1].message.as_deref(),
+            Some("unexpected !y (expected one of: delta) after ?a !y")
         );
     }
 

@@ -1,0 +1,955 @@
+//! On-the-fly testing (`ncomplete explore`): the TorX test derivation (seed 000, TorX thesis
+//! Algorithm 2.2.18: with `S = s after σ`, at every step either end the test case, supply an
+//! input, or observe the next output, failing on an output not in `out(S)`) executed directly
+//! against a system, without a suite.
+//!
+//! The specification is a suspension automaton (an LTS through `lts_to_suspension`, TorX Def.
+//! 2.2.12; a Mealy machine through `mealy_to_suspension`); one of its states is the set of
+//! specification states the observed trace can lead to, so tracking the trace is one step per
+//! observation. Only inputs the specification enables are sent (after an unspecified input ioco
+//! allows anything). An observed output, or quiescence (silence for the quiescence timeout), that
+//! the current state does not enable is `fail` with the trace since the last reset: ioco's
+//! `out(i after σ) ⊆ out(s after σ)` is violated there.
+//!
+//! Which move to make is a [`Policy`]: uniform among the enabled inputs and waiting; Goga's
+//! probabilities (seed 001, Sec. 5.2, the modified TorX algorithm: input with probability `p2`, every input alike, observe
+//! with `p3`, end the run with `p1`); or goal-directed: the shortest path in the specification
+//! to the nearest state with an uncovered transition, sending its inputs and waiting where it
+//! goes through an output (the tester's view: outputs are the system's choice, so the path is
+//! re-planned after every observation). A run stops at the first failure, after a step budget,
+//! at a coverage target (every state or every transition of the specification's reachable part
+//! seen), or at a time limit.
+//!
+//! The system is an [`Adapter`]: a process on the stdio protocol (the timeouts and failure rules
+//! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
+//! generator as `ncomplete simulate --choose random` does).
+
+use super::ExecError;
+use super::simulate::{InputEnabling, SimulatedSystem, Step};
+use super::stdio::{Adapter, Observation, Timeouts, expect_wait, send_grace};
+use super::sut::suspension_labels;
+use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use crate::rng::SplitMix64;
+use crate::suite::SuiteModel;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+/// Resolution of probabilities given as fractions.
+const PROBABILITY_SCALE: usize = 1_000_000;
+/// Share of goal-directed moves replaced by a uniformly random one, so that a goal the system
+/// keeps avoiding (an output it never gives) cannot trap the tester.
+const GOAL_RANDOM_PERMILLE: usize = 100;
+
+/// How the tester chooses its next move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Policy {
+    /// Uniformly among the inputs the specification enables and waiting for an output; the run
+    /// is ended (reset) with the reset probability.
+    Random,
+    /// Goga's probabilities: send an input (uniformly among the enabled ones) with probability
+    /// `input`, else wait; the run is ended with the reset probability.
+    InputBias {
+        /// Probability of sending an input when one is enabled.
+        input: f64,
+    },
+    /// Steer to the nearest state with an uncovered transition by shortest paths over the
+    /// specification; reset when nothing uncovered is reachable; uniform once all is covered.
+    Goal,
+}
+
+/// When a run stops (besides a failure).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CoverageTarget {
+    /// Every reachable state of the specification visited.
+    States,
+    /// Every transition of the specification's reachable part taken (inputs, outputs, δ).
+    Transitions,
+}
+
+/// The options of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    /// The move policy.
+    pub policy: Policy,
+    /// Seed of the tester's choices.
+    pub seed: u64,
+    /// Probability of ending the run and resetting the system before a move (Goga's `p1`).
+    pub reset_probability: f64,
+    /// Stop after this many steps (inputs sent and observations made).
+    pub max_steps: u64,
+    /// Stop once this coverage is complete.
+    pub target: Option<CoverageTarget>,
+    /// Stop after this much time.
+    pub time_limit: Option<Duration>,
+    /// The timeouts of observations.
+    pub timeouts: Timeouts,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> Self {
+        ExploreOptions {
+            policy: Policy::Random,
+            seed: 0,
+            reset_probability: 0.01,
+            max_steps: 1000,
+            target: None,
+            time_limit: None,
+            timeouts: Timeouts::default(),
+        }
+    }
+}
+
+/// Why a run stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// An observation the specification does not allow (or a broken system).
+    Failure,
+    /// The step budget was used up.
+    StepBudget,
+    /// The coverage target was reached.
+    Coverage,
+    /// The time limit passed.
+    TimeLimit,
+}
+
+impl StopReason {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Failure => "failure",
+            StopReason::StepBudget => "step budget",
+            StopReason::Coverage => "coverage target reached",
+            StopReason::TimeLimit => "time limit",
+        }
+    }
+}
+
+/// The specification as the tester tracks it: a suspension automaton, its labels, and the
+/// states and transitions reachable from its initial state (what coverage counts).
+pub struct ExploreSpec {
+    sa: SuspensionAutomaton,
+    labels: SuiteModel,
+    reachable: Vec<bool>,
+    /// Per state, the index of its first transition in the transition numbering.
+    first_transition: Vec<usize>,
+    num_reachable_states: usize,
+    num_reachable_transitions: usize,
+}
+
+impl ExploreSpec {
+    /// The specification from its suspension automaton.
+    pub fn new(sa: SuspensionAutomaton) -> Self {
+        let n = sa.num_states();
+        let mut reachable = vec![false; n];
+        reachable[sa.initial().index()] = true;
+        let mut stack = vec![sa.initial()];
+        while let Some(q) = stack.pop() {
+            for &(_, t) in sa.enabled(q) {
+                if !reachable[t.index()] {
+                    reachable[t.index()] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        let mut first_transition = Vec::with_capacity(n + 1);
+        let mut count = 0;
+        let mut reachable_transitions = 0;
+        for q in sa.states() {
+            first_transition.push(count);
+            count += sa.enabled(q).len();
+            if reachable[q.index()] {
+                reachable_transitions += sa.enabled(q).len();
+            }
+        }
+        first_transition.push(count);
+        ExploreSpec {
+            labels: suspension_labels(&sa),
+            num_reachable_states: reachable.iter().filter(|&&r| r).count(),
+            num_reachable_transitions: reachable_transitions,
+            reachable,
+            first_transition,
+            sa,
+        }
+    }
+
+    /// The specification's labels (inputs, outputs, quiescence by name).
+    pub fn labels(&self) -> &SuiteModel {
+        &self.labels
+    }
+
+    /// The suspension automaton.
+    pub fn automaton(&self) -> &SuspensionAutomaton {
+        &self.sa
+    }
+
+    fn transition_index(&self, q: StateId, k: usize) -> usize {
+        self.first_transition[q.index()] + k
+    }
+
+    fn num_transitions(&self) -> usize {
+        self.first_transition[self.sa.num_states()]
+    }
+
+    /// A label as written in traces.
+    fn marked(&self, l: LabelId) -> String {
+        let name = self.sa.alphabet.name(l);
+        if l == self.sa.quiescence() {
+            name.to_owned()
+        } else if self.sa.alphabet.is_input(l) {
+            format!("?{name}")
+        } else {
+            format!("!{name}")
+        }
+    }
+}
+
+/// Coverage of the specification's reachable part so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coverage {
+    /// States visited.
+    pub states: usize,
+    /// Reachable states.
+    pub states_total: usize,
+    /// Transitions taken.
+    pub transitions: usize,
+    /// Reachable transitions.
+    pub transitions_total: usize,
+    /// Reachable states never visited, by name.
+    pub uncovered_states: Vec<String>,
+    /// Reachable transitions never taken, as `state label`.
+    pub uncovered_transitions: Vec<String>,
+}
+
+/// What the progress callback sees after every step.
+#[derive(Copy, Clone, Debug)]
+pub struct ExploreStatus {
+    /// Steps so far.
+    pub steps: u64,
+    /// Resets so far.
+    pub resets: u64,
+    /// States visited and reachable.
+    pub states: (usize, usize),
+    /// Transitions taken and reachable.
+    pub transitions: (usize, usize),
+}
+
+/// The result of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreReport {
+    /// `fail` when a non-conforming observation was made, else `pass` (nothing found).
+    pub failed: bool,
+    /// Why the run stopped.
+    pub stop: StopReason,
+    /// Steps made (inputs sent and observations).
+    pub steps: u64,
+    /// Resets of the system after the first start.
+    pub resets: u64,
+    /// The trace since the last reset (for a failure: the counterexample, its last step the
+    /// offending observation).
+    pub trace: Vec<String>,
+    /// For a failure: what went wrong, readably.
+    pub message: Option<String>,
+    /// Coverage reached.
+    pub coverage: Coverage,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl ExploreReport {
+    /// The verdict name.
+    pub fn verdict(&self) -> &'static str {
+        if self.failed { "fail" } else { "pass" }
+    }
+
+    /// The report as JSON (`ncomplete explore --out`).
+    pub fn to_json(&self, options: &ExploreOptions) -> String {
+        let policy = match options.policy {
+            Policy::Random => serde_json::json!({"name": "random"}),
+            Policy::InputBias { input } => serde_json::json!({"name": "bias", "input": input}),
+            Policy::Goal => serde_json::json!({"name": "goal"}),
+        };
+        let value = serde_json::json!({
+            "verdict": self.verdict(),
+            "stop": self.stop.as_str(),
+            "message": self.message,
+            "steps": self.steps,
+            "resets": self.resets,
+            "trace": self.trace,
+            "seed": options.seed,
+            "policy": policy,
+            "coverage": {
+                "states": self.coverage.states,
+                "states_total": self.coverage.states_total,
+                "transitions": self.coverage.transitions,
+                "transitions_total": self.coverage.transitions_total,
+                "uncovered_states": self.coverage.uncovered_states,
+                "uncovered_transitions": self.coverage.uncovered_transitions,
+            },
+        });
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The final coverage table and verdict, as text.
+    pub fn to_text(&self) -> String {
+        let c = &self.coverage;
+        let percent = |a: usize, b: usize| {
+            if b == 0 {
+                100.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        let mut text = format!(
+            "coverage     covered  total  percent\nstates      {:>8} {:>6} {:>7.1}%\ntransitions {:>8} {:>6} {:>7.1}%\n",
+            c.states,
+            c.states_total,
+            percent(c.states, c.states_total),
+            c.transitions,
+            c.transitions_total,
+            percent(c.transitions, c.transitions_total),
+        );
+        text.push_str(&format!(
+            "steps: {}, resets: {}, stopped: {}\n",
+            self.steps,
+            self.resets,
+            self.stop.as_str()
+        ));
+        match &self.message {
+            Some(m) => text.push_str(&format!("explore: fail: {m}\n")),
+            None => text.push_str("explore: pass (no non-conforming observation)\n"),
+        }
+        text
+    }
+}
+
+/// A model acting as the system in process: outputs (quiescence among them) are chosen by a
+/// seeded generator, inputs the model refuses are ignored, as `ncomplete simulate --choose
+/// random` does (an input is taken before a pending output).
+pub struct ModelAdapter {
+    system: SimulatedSystem,
+    inputs: Vec<String>,
+    rng: SplitMix64,
+    state: u32,
+}
+
+impl ModelAdapter {
+    /// The implementation `sa` over the specification's `labels`; `seed` drives its choices.
+    pub fn new(
+        sa: &SuspensionAutomaton,
+        labels: &SuiteModel,
+        seed: u64,
+    ) -> Result<Self, ExecError> {
+        let system = SimulatedSystem::from_suspension(sa, labels, InputEnabling::SelfLoop)?;
+        let state = system.initial();
+        Ok(ModelAdapter {
+            system,
+            inputs: labels.inputs.clone(),
+            rng: SplitMix64::new(seed),
+            state,
+        })
+    }
+}
+
+impl Adapter for ModelAdapter {
+    fn reset(&mut self) -> Result<(), String> {
+        self.state = self.system.initial();
+        Ok(())
+    }
+
+    fn send(&mut self, input: &str) -> Result<(), String> {
+        let id = self.inputs.iter().position(|i| i == input);
+        match id
+            .map(|k| LabelId(k as u32))
+            .and_then(|i| self.system.after_input(self.state, i))
+        {
+            Some(t) => self.state = t,
+            None => return Err(format!("input `{input}` is not one of the model's")),
+        }
+        Ok(())
+    }
+
+    /// A model's output is never on its way before the tester waits for it: an input goes
+    /// first (as with `simulate --delay-ms`).
+    fn pending_output(&mut self, _grace: Duration) -> Result<Option<String>, String> {
+        Ok(None)
+    }
+
+    fn receive(&mut self, _timeout: Duration) -> Result<Observation, String> {
+        let outs = self.system.outputs(self.state);
+        if outs.is_empty() {
+            return Ok(Observation::Quiescence);
+        }
+        let (o, t) = *self.rng.pick(outs);
+        self.state = t;
+        if o == self.system.quiescence() {
+            Ok(Observation::Quiescence)
+        } else {
+            let name = self.system.step_name(Step::Output(o));
+            Ok(Observation::Output(name[1..].to_owned()))
+        }
+    }
+}
+
+/// The tester's next move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Move {
+    Input(LabelId),
+    Wait,
+    Reset,
+}
+
+/// The state of one exploration.
+struct Explorer<'a> {
+    spec: &'a ExploreSpec,
+    options: &'a ExploreOptions,
+    rng: SplitMix64,
+    state: StateId,
+    visited: Vec<bool>,
+    taken: Vec<bool>,
+    states_covered: usize,
+    transitions_covered: usize,
+    trace: Vec<String>,
+    steps: u64,
+    resets: u64,
+    run_started: Instant,
+    seen_output: bool,
+}
+
+fn scaled(p: f64) -> usize {
+    (p.clamp(0.0, 1.0) * PROBABILITY_SCALE as f64).round() as usize
+}
+
+impl<'a> Explorer<'a> {
+    fn new(spec: &'a ExploreSpec, options: &'a ExploreOptions) -> Self {
+        let init = spec.sa.initial();
+        let mut e = Explorer {
+            spec,
+            options,
+            rng: SplitMix64::new(options.seed),
+            state: init,
+            visited: vec![false; spec.sa.num_states()],
+            taken: vec![false; spec.num_transitions()],
+            states_covered: 0,
+            transitions_covered: 0,
+            trace: Vec::new(),
+            steps: 0,
+            resets: 0,
+            run_started: Instant::now(),
+            seen_output: false,
+        };
+        e.visit(init);
+        e
+    }
+
+    fn visit(&mut self, q: StateId) {
+        if !self.visited[q.index()] {
+            self.visited[q.index()] = true;
+            self.states_covered += 1;
+        }
+    }
+
+    /// Follows label `l` in the specification, covering what it passes; `None` if disabled.
+    fn take(&mut self, l: LabelId) -> Option<StateId> {
+        let q = self.state;
+        let enabled = self.spec.sa.enabled(q);
+        let k = enabled.iter().position(|&(m, _)| m == l)?;
+        let t = enabled[k].1;
+        let index = self.spec.transition_index(q, k);
+        if !self.taken[index] {
+            self.taken[index] = true;
+            self.transitions_covered += 1;
+        }
+        self.visit(t);
+        self.state = t;
+        Some(t)
+    }
+
+    fn complete(&self, target: CoverageTarget) -> bool {
+        match target {
+            CoverageTarget::States => self.states_covered >= self.spec.num_reachable_states,
+            CoverageTarget::Transitions => {
+                self.transitions_covered >= self.spec.num_reachable_transitions
+            }
+        }
+    }
+
+    fn status(&self) -> ExploreStatus {
+        ExploreStatus {
+            steps: self.steps,
+            resets: self.resets,
+            states: (self.states_covered, self.spec.num_reachable_states),
+            transitions: (
+                self.transitions_covered,
+                self.spec.num_reachable_transitions,
+            ),
+        }
+    }
+
+    fn enabled_inputs(&self) -> Vec<LabelId> {
+        self.spec.sa.inputs_enabled(self.state).collect()
+    }
+
+    fn random_move(&mut self, inputs: &[LabelId]) -> Move {
+        let k = self.rng.below(inputs.len() + 1);
+        inputs.get(k).map_or(Move::Wait, |&i| Move::Input(i))
+    }
+
+    fn choose(&mut self) -> Move {
+        if !self.trace.is_empty()
+            && self
+                .rng
+                .chance(scaled(self.options.reset_probability), PROBABILITY_SCALE)
+        {
+            return Move::Reset;
+        }
+        let inputs = self.enabled_inputs();
+        match self.options.policy {
+            Policy::Random => self.random_move(&inputs),
+            Policy::InputBias { input } => {
+                if !inputs.is_empty() && self.rng.chance(scaled(input), PROBABILITY_SCALE) {
+                    Move::Input(*self.rng.pick(&inputs))
+                } else {
+                    Move::Wait
+                }
+            }
+            Policy::Goal => {
+                if self.transitions_covered >= self.spec.num_reachable_transitions
+                    || self.rng.chance(GOAL_RANDOM_PERMILLE, 1000)
+                {
+                    return self.random_move(&inputs);
+                }
+                match self.goal_move() {
+                    Some(m) => m,
+                    None if self.trace.is_empty() => self.random_move(&inputs),
+                    None => Move::Reset,
+                }
+            }
+        }
+    }
+
+    /// The first move of a shortest path from the current state to a state with an uncovered
+    /// transition (that transition itself when the current state has one: an input is sent,
+    /// an output waited for); `None` when no uncovered transition is reachable.
+    fn goal_move(&mut self) -> Option<Move> {
+        let sa = &self.spec.sa;
+        let uncovered = |q: StateId| -> Vec<LabelId> {
+            sa.enabled(q)
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| !self.taken[self.spec.transition_index(q, k)])
+                .map(|(_, &(l, _))| l)
+                .collect()
+        };
+        let here = uncovered(self.state);
+        if !here.is_empty() {
+            let inputs: Vec<LabelId> = here
+                .iter()
+                .copied()
+                .filter(|&l| sa.alphabet.is_input(l))
+                .collect();
+            return Some(if inputs.is_empty() {
+                Move::Wait
+            } else {
+                Move::Input(*self.rng.pick(&inputs))
+            });
+        }
+        // Breadth-first over the specification; each state remembers the first label of the
+        // path that reached it.
+        let mut first: Vec<Option<LabelId>> = vec![None; sa.num_states()];
+        let mut seen = vec![false; sa.num_states()];
+        seen[self.state.index()] = true;
+        let mut queue = VecDeque::new();
+        for &(l, t) in sa.enabled(self.state) {
+            if !seen[t.index()] {
+                seen[t.index()] = true;
+                first[t.index()] = Some(l);
+                queue.push_back(t);
+            }
+        }
+        while let Some(q) = queue.pop_front() {
+            if !uncovered(q).is_empty() {
+                let l = first[q.index()]?;
+                return Some(if sa.alphabet.is_input(l) {
+                    Move::Input(l)
+                } else {
+                    Move::Wait
+                });
+            }
+            for &(_, t) in sa.enabled(q) {
+                if !seen[t.index()] {
+                    seen[t.index()] = true;
+                    first[t.index()] = first[q.index()];
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    }
+
+    fn coverage(&self) -> Coverage {
+        let sa = &self.spec.sa;
+        let mut uncovered_states = Vec::new();
+        let mut uncovered_transitions = Vec::new();
+        for q in sa.states().filter(|q| self.spec.reachable[q.index()]) {
+            if !self.visited[q.index()] {
+                uncovered_states.push(sa.state_name(q).to_owned());
+            }
+            for (k, &(l, _)) in sa.enabled(q).iter().enumerate() {
+                if !self.taken[self.spec.transition_index(q, k)] {
+                    uncovered_transitions.push(format!(
+                        "{} {}",
+                        sa.state_name(q),
+                        self.spec.marked(l)
+                    ));
+                }
+            }
+        }
+        Coverage {
+            states: self.states_covered,
+            states_total: self.spec.num_reachable_states,
+            transitions: self.transitions_covered,
+            transitions_total: self.spec.num_reachable_transitions,
+            uncovered_states,
+            uncovered_transitions,
+        }
+    }
+
+    fn reset(&mut self, adapter: &mut dyn Adapter) -> Result<(), String> {
+        adapter.reset()?;
+        self.state = self.spec.sa.initial();
+        self.trace.clear();
+        self.run_started = Instant::now();
+        self.seen_output = false;
+        Ok(())
+    }
+
+    /// Handles an observation; `Err` is the failure message.
+    fn observe(&mut self, obs: Observation, quiescence_allowed: bool) -> Result<(), String> {
+        let sa = &self.spec.sa;
+        let (label, shown) = match obs {
+            Observation::Output(name) => {
+                self.seen_output = true;
+                let label = sa
+                    .alphabet
+                    .get(&name)
+                    .filter(|&l| sa.alphabet.is_output(l) && l != sa.quiescence());
+                (label, format!("!{name}"))
+            }
+            Observation::Quiescence => (Some(sa.quiescence()), self.spec.marked(sa.quiescence())),
+        };
+        self.steps += 1;
+        let before = self.trace.join(" ");
+        self.trace.push(shown.clone());
+        if label.and_then(|l| self.take(l)).is_some() {
+            return Ok(());
+        }
+        let allowed: Vec<String> = sa
+            .outputs_enabled(self.state)
+            .map(|l| self.spec.marked(l))
+            .collect();
+        let before = if before.is_empty() {
+            "(empty trace)".to_owned()
+        } else {
+            before
+        };
+        Err(if label == Some(sa.quiescence()) && !quiescence_allowed {
+            format!(
+                "no output within the response timeout of {} ms (expected one of: {}) after {before}",
+                self.options.timeouts.response.as_millis(),
+                allowed.join(", ")
+            )
+        } else {
+            format!(
+                "unexpected {shown} (expected one of: {}) after {before}",
+                allowed.join(", ")
+            )
+        })
+    }
+
+    /// One move; `Err` is the failure message.
+    fn step(&mut self, adapter: &mut dyn Adapter, m: Move) -> Result<(), String> {
+        let sa = &self.spec.sa;
+        let quiescence_allowed = sa.after(self.state, sa.quiescence()).is_some();
+        match m {
+            Move::Reset => {
+                self.resets += 1;
+                self.reset(adapter)
+            }
+            Move::Wait => {
+                let wait = expect_wait(
+                    &self.options.timeouts,
+                    quiescence_allowed,
+                    self.seen_output,
+                    self.run_started,
+                );
+                let obs = adapter.receive(wait).map_err(|e| self.broken(e))?;
+                self.observe(obs, quiescence_allowed)
+            }
+            Move::Input(i) => {
+                // An output already on its way is observed first (it won the race).
+                let grace = send_grace(&self.spec.labels, self.options.timeouts.quiescence);
+                match adapter.pending_output(grace).map_err(|e| self.broken(e))? {
+                    Some(o) => self.observe(Observation::Output(o), true),
+                    None => {
+                        let name = sa.alphabet.name(i).to_owned();
+                        adapter.send(&name).map_err(|e| self.broken(e))?;
+                        self.steps += 1;
+                        self.trace.push(format!("?{name}"));
+                        self.take(i);
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    fn broken(&self, e: String) -> String {
+        let trace = if self.trace.is_empty() {
+            "(empty trace)".to_owned()
+        } else {
+            self.trace.join(" ")
+        };
+        format!("{e}; trace: {trace}")
+    }
+}
+
+/// Explores `adapter` against `spec` until a failure or a stop condition; `progress` is called
+/// after every step. An error is a system that cannot be (re)started.
+pub fn explore(
+    spec: &ExploreSpec,
+    adapter: &mut dyn Adapter,
+    options: &ExploreOptions,
+    mut progress: impl FnMut(&ExploreStatus),
+) -> Result<ExploreReport, String> {
+    let started = Instant::now();
+    let mut e = Explorer::new(spec, options);
+    e.reset(adapter)?;
+    let mut message = None;
+    let stop = loop {
+        if e.steps >= options.max_steps {
+            break StopReason::StepBudget;
+        }
+        if options.target.is_some_and(|t| e.complete(t)) {
+            break StopReason::Coverage;
+        }
+        if options.time_limit.is_some_and(|t| started.elapsed() >= t) {
+            break StopReason::TimeLimit;
+        }
+        let m = e.choose();
+        if let Err(why) = e.step(adapter, m) {
+            if m == Move::Reset {
+                return Err(why);
+            }
+            message = Some(why);
+            break StopReason::Failure;
+        }
+        progress(&e.status());
+    };
+    Ok(ExploreReport {
+        failed: stop == StopReason::Failure,
+        stop,
+        steps: e.steps,
+        resets: e.resets,
+        trace: e.trace.clone(),
+        message,
+        coverage: e.coverage(),
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The specification automaton of a model: an LTS through its suspension automaton, a Mealy
+/// machine through `mealy_to_suspension` (outputs after inputs, quiescent in between).
+pub fn specification_automaton(
+    model: &crate::model::Model,
+) -> Result<SuspensionAutomaton, ExecError> {
+    match model {
+        crate::model::Model::Lts(lts) => super::suspension_of(lts),
+        crate::model::Model::Mealy(m) => crate::model::mealy_to_suspension(m)
+            .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", m.name))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{MutantModel, MutateOptions, SizeBound, mutants};
+    use crate::format::{LoadOptions, parse_model};
+
+    fn bundled(name: &str, text: &str) -> SuspensionAutomaton {
+        let model = parse_model(text, name, &LoadOptions::default()).unwrap();
+        specification_automaton(&model).unwrap()
+    }
+
+    fn vending() -> SuspensionAutomaton {
+        bundled("vending.aut", include_str!("../../models/vending.aut"))
+    }
+
+    fn in_process(
+        spec: &ExploreSpec,
+        imp: &SuspensionAutomaton,
+        options: &ExploreOptions,
+    ) -> ExploreReport {
+        let mut adapter = ModelAdapter::new(imp, spec.labels(), options.seed ^ 0x5eed).unwrap();
+        explore(spec, &mut adapter, options, |_| {}).unwrap()
+    }
+
+    fn options(policy: Policy, seed: u64) -> ExploreOptions {
+        ExploreOptions {
+            policy,
+            seed,
+            max_steps: 5_000,
+            target: Some(CoverageTarget::Transitions),
+            ..ExploreOptions::default()
+        }
+    }
+
+    const POLICIES: [Policy; 3] = [
+        Policy::Random,
+        Policy::InputBias { input: 0.3 },
+        Policy::Goal,
+    ];
+
+    #[test]
+    fn every_policy_covers_the_nondeterministic_bundled_models_and_passes_them() {
+        let models = [
+            vending(),
+            bundled(
+                "tea_machine.dot",
+                include_str!("../../models/tea_machine.dot"),
+            ),
+            bundled(
+                "selfkicking_coffee.aut",
+                include_str!("../../models/selfkicking_coffee.aut"),
+            ),
+        ];
+        for sa in models {
+            let spec = ExploreSpec::new(sa.clone());
+            for policy in POLICIES {
+                let report = in_process(&spec, &sa, &options(policy, 7));
+                assert!(
+                    !report.failed,
+                    "{policy:?} {}: {:?}",
+                    sa.name, report.message
+                );
+                assert_eq!(
+                    report.stop,
+                    StopReason::Coverage,
+                    "{policy:?} {}: {}",
+                    sa.name,
+                    report.to_text()
+                );
+                assert!(report.coverage.uncovered_transitions.is_empty());
+                assert_eq!(report.coverage.states, report.coverage.states_total);
+            }
+        }
+    }
+
+    #[test]
+    fn goal_direction_needs_fewer_steps_than_random_choice() {
+        let sa = vending();
+        let spec = ExploreSpec::new(sa.clone());
+        let total = |policy| -> u64 {
+            (0..20)
+                .map(|seed| in_process(&spec, &sa, &options(policy, seed)).steps)
+                .sum()
+        };
+        let (goal, random) = (total(Policy::Goal), total(Policy::Random));
+        assert!(goal < random, "goal {goal} steps, random {random}");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_run() {
+        let sa = vending();
+        let spec = ExploreSpec::new(sa.clone());
+        let mut o = options(Policy::Random, 3);
+        o.target = None;
+        o.max_steps = 300;
+        let a = in_process(&spec, &sa, &o);
+        let b = in_process(&spec, &sa, &o);
+        assert_eq!(a.to_json(&o), b.to_json(&o));
+        assert_eq!(a.steps, 300);
+        assert_eq!(a.stop, StopReason::StepBudget);
+    }
+
+    #[test]
+    fn a_forbidden_output_fails_with_the_trace() {
+        // The specification answers ?a with !x; the implementation answers !y.
+        let spec = ExploreSpec::new(
+            crate::model::suspension_from_marked(
+                "s",
+                2,
+                &[
+                    (0, "?a", 1),
+                    (0, "delta", 0),
+                    (1, "!x", 0),
+                    (1, "!z", 0),
+                    (0, "!y", 0),
+                ],
+            )
+            .unwrap(),
+        );
+        let imp = crate::model::suspension_from_marked(
+            "i",
+            2,
+            &[(0, "?a", 1), (0, "delta", 0), (1, "!y", 0)],
+        )
+        .unwrap();
+        let report = in_process(&spec, &imp, &options(Policy::Goal, 1));
+        assert!(report.failed);
+        assert_eq!(report.stop, StopReason::Failure);
+        assert_eq!(report.trace.last().map(String::as_str), Some("!y"));
+        let message = report.message.unwrap();
+        assert!(
+            message.starts_with("unexpected !y (expected one of: !x, !z) after"),
+            "{message}"
+        );
+    }
+
+    /// Mutants of the bundled nondeterministic models: every non-conforming one that exploring
+    /// can show (a detection within the step budget) is counted; no conforming one ever fails.
+    #[test]
+    fn explore_fails_non_conforming_mutants_and_never_a_conforming_one() {
+        let mut detected = 0;
+        let mut non_conforming = 0;
+        for sa in [
+            vending(),
+            bundled(
+                "tea_machine.dot",
+                include_str!("../../models/tea_machine.dot"),
+            ),
+        ] {
+            let spec = ExploreSpec::new(sa.clone());
+            let opts = MutateOptions {
+                count: 30,
+                bound: SizeBound::Extra(1),
+                seed: 11,
+            };
+            for m in mutants(&MutantModel::Suspension(sa.clone()), &opts).unwrap() {
+                let MutantModel::Suspension(imp) = &m.model else {
+                    unreachable!("suspension mutants")
+                };
+                let mut o = options(Policy::Goal, 5);
+                o.target = None;
+                o.max_steps = 3_000;
+                let report = in_process(&spec, imp, &o);
+                if m.conforms {
+                    assert!(
+                        !report.failed,
+                        "{} ({}) conforms: {:?}",
+                        m.name, m.description, report.message
+                    );
+                } else {
+                    non_conforming += 1;
+                    detected += usize::from(report.failed);
+                }
+            }
+        }
+        assert!(non_conforming > 10, "{non_conforming}");
+        assert_eq!(
+            detected, non_conforming,
+            "every non-conforming mutant is found"
+        );
+    }
+}
