@@ -68,7 +68,7 @@ fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
         stats.symbols,
         t0.elapsed().as_secs_f64(),
         peak_kb(),
-        suite.family().kind().name(),
+        suite.identifiers(),
         cpu_seconds()
     );
 }

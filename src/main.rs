@@ -112,7 +112,9 @@ enum GenerateMethod {
     Uio,
     /// UIOv: UIO sequences with the uniqueness check.
     Uiov,
-    /// The smallest suite among several identifier families.
+    /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
+    H,
+    /// The smallest suite among several identifier families and the H method.
     Auto,
     /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
     IocoComplete,
@@ -141,6 +143,7 @@ impl GenerateMethod {
             GenerateMethod::Hads => M::Hads,
             GenerateMethod::Uio => M::Uio,
             GenerateMethod::Uiov => M::Uiov,
+            GenerateMethod::H => M::H,
             GenerateMethod::Auto => M::Auto,
             _ => return None,
         })

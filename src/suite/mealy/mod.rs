@@ -1,7 +1,8 @@
 //! m-complete test suites for complete deterministic Mealy machines: W (Chow), Wp (Fujiwara et
 //! al.), HSI (pairwise and splitting-tree identifiers), hybrid-ADS (Moerman), UIO and UIOv (Goga
-//! Sec. 3.3), and `auto`, which builds several identifier families in parallel and keeps the one
-//! giving the smallest suite.
+//! Sec. 3.3), H (Dorofeeva et al., separating sequences chosen per pair of traces; built as a test
+//! tree in [`h_method`]), and `auto`, which builds several identifier families (and the H tree
+//! where affordable) in parallel and keeps the one giving the smallest suite by exact count.
 //!
 //! A suite for `E` extra states is the set of words `p·x·h` where `p` is a shortest access
 //! sequence, `x` a middle part of at most `E + 1` inputs, and `h` a word of the identifier of the
@@ -20,6 +21,7 @@
 //! counts the states of that minimal machine plus `E`.
 
 mod estimate;
+pub mod h_method;
 
 pub use estimate::SuiteSize;
 
@@ -48,13 +50,15 @@ pub enum MealyMethod {
     Uio,
     /// UIO sequences with the uniqueness check (UIOv).
     Uiov,
+    /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
+    H,
     /// The smallest of the complete families for the requested extra states.
     Auto,
 }
 
 impl MealyMethod {
     /// Every method, in the order the CLI lists them.
-    pub const ALL: [MealyMethod; 8] = [
+    pub const ALL: [MealyMethod; 9] = [
         MealyMethod::W,
         MealyMethod::Wp,
         MealyMethod::Hsi,
@@ -62,14 +66,16 @@ impl MealyMethod {
         MealyMethod::Hads,
         MealyMethod::Uio,
         MealyMethod::Uiov,
+        MealyMethod::H,
         MealyMethod::Auto,
     ];
 
     /// The name on the command line and in suite files.
     pub fn name(self) -> &'static str {
-        match self.family() {
-            Some(k) => k.name(),
-            None => "auto",
+        match (self, self.family()) {
+            (MealyMethod::H, _) => "h",
+            (_, Some(k)) => k.name(),
+            (_, None) => "auto",
         }
     }
 
@@ -82,7 +88,7 @@ impl MealyMethod {
             MealyMethod::Hads => FamilyKind::Hads,
             MealyMethod::Uio => FamilyKind::Uio,
             MealyMethod::Uiov => FamilyKind::Uiov,
-            MealyMethod::Auto => return None,
+            MealyMethod::H | MealyMethod::Auto => return None,
         })
     }
 }
@@ -118,6 +124,8 @@ pub struct MealySuite {
     spec: Mealy,
     access: AccessTree,
     family: Family,
+    /// The test tree of a tree-built method (H); `None` for the identifier-family methods.
+    tree: Option<h_method::TestTree>,
     method: MealyMethod,
     extra: usize,
     prune: bool,
@@ -223,13 +231,34 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
     out
 }
 
-/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
+/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
+/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them and wins
+/// when its exact size is strictly smaller.
+fn auto_choice(
+    min: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    opts: MealySuiteOptions,
+) -> (Family, Option<h_method::TestTree>) {
+    if h_method::h_pairs(min, opts.extra_states) > h_method::H_PAIR_BUDGET {
+        return (auto_family(min, access, tree, opts).0, None);
+    }
+    let ((family, symbols), h_tree) = rayon::join(
+        || auto_family(min, access, tree, opts),
+        || h_method::build_h(min, access, tree, opts.extra_states),
+    );
+    let h_wins = h_tree.size(opts.prune_prefixes).1 < symbols;
+    (family, h_wins.then_some(h_tree))
+}
+
+/// The identifier family of `auto` and the size of its suite (exact, or the estimate before
+/// pruning for suites over [`AUTO_EXACT_LIMIT`] symbols).
 fn auto_family(
     min: &Mealy,
     access: &AccessTree,
     tree: &SplittingTree,
     opts: MealySuiteOptions,
-) -> Family {
+) -> (Family, u64) {
     let ly = LySplittingTree::new(min);
     let weights = estimate::state_weights(min, access, opts.extra_states);
     let wide = AdaptiveConfig {
@@ -238,7 +267,9 @@ fn auto_family(
     };
     let costed = HADS_CONFIG;
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
-        return Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let family = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let est = estimate::suite_size(min, access, &family, opts.extra_states);
+        return (family, est.symbols);
     }
     let mut adaptive = vec![
         AdaptiveConfig::default(),
@@ -301,6 +332,7 @@ fn auto_family(
                 spec: min.clone(),
                 access: access.clone(),
                 family: f.clone(),
+                tree: None,
                 method: MealyMethod::Auto,
                 extra: opts.extra_states,
                 prune: opts.prune_prefixes,
@@ -311,7 +343,7 @@ fn auto_family(
     let best = (0..cands.len())
         .min_by_key(|&c| (sizes[c], c))
         .expect("candidates");
-    cands.swap_remove(best)
+    (cands.swap_remove(best), sizes[best])
 }
 
 impl MealySuite {
@@ -338,7 +370,25 @@ impl MealySuite {
             opts.method,
             MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
         );
+        let mut h_tree = None;
         let family = match opts.method.family() {
+            None if opts.method == MealyMethod::H => {
+                let pairs = h_method::h_pairs(&min, opts.extra_states);
+                if pairs > h_method::H_PAIR_BUDGET {
+                    return Err(ModelError::Budget {
+                        what: format!(
+                            "{pairs} pairs of traces to separate by the H method ({} states, {} inputs, {} extra states)",
+                            min.num_states(),
+                            k,
+                            opts.extra_states
+                        ),
+                        budget: h_method::H_PAIR_BUDGET as usize,
+                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
+                    });
+                }
+                h_tree = Some(h_method::build_h(&min, &access, &tree, opts.extra_states));
+                build_family(&min, FamilyKind::Hsi, &tree, None)
+            }
             Some(FamilyKind::Hads) => {
                 let ly = LySplittingTree::new(&min);
                 let weights = estimate::state_weights(&min, &access, opts.extra_states);
@@ -348,12 +398,17 @@ impl MealySuite {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
                 build_family(&min, kind, &tree, ly.as_ref())
             }
-            None => auto_family(&min, &access, &tree, opts),
+            None => {
+                let (family, tree) = auto_choice(&min, &access, &tree, opts);
+                h_tree = tree;
+                family
+            }
         };
         Ok(MealySuite {
             spec: min,
             access,
             family,
+            tree: h_tree,
             method: opts.method,
             extra: opts.extra_states,
             prune: opts.prune_prefixes,
@@ -365,9 +420,18 @@ impl MealySuite {
         &self.spec
     }
 
-    /// The identifier family in use (for `auto`, the one chosen).
+    /// The identifier family in use (for `auto`, the one chosen; for a tree-built suite, see
+    /// [`MealySuite::identifiers`], the pairwise family its separating words come from).
     pub fn family(&self) -> &Family {
         &self.family
+    }
+
+    /// The name of the identifiers used: the family's, or `h` for a suite built as an H tree.
+    pub fn identifiers(&self) -> &'static str {
+        match self.tree {
+            Some(_) => "h",
+            None => self.family.kind().name(),
+        }
     }
 
     /// The bound `N` on implementation states the guarantee refers to.
@@ -377,6 +441,10 @@ impl MealySuite {
 
     /// The size of the suite before duplicate and prefix removal, computed without generating it.
     pub fn size_before_pruning(&self) -> SuiteSize {
+        if let Some(tree) = &self.tree {
+            let (tests, symbols, _) = tree.size(false);
+            return SuiteSize { symbols, tests };
+        }
         estimate::suite_size(&self.spec, &self.access, &self.family, self.extra)
     }
 
@@ -396,22 +464,7 @@ impl MealySuite {
                 Figure::AtMost(x)
             }
         };
-        let mut word_max = 0;
-        for s in self.spec.states() {
-            for j in 0..=self.extra + 1 {
-                for &h in self.family.suffixes(s, j, self.extra) {
-                    word_max = word_max.max(self.family.word(h).len());
-                }
-            }
-        }
-        let depth = self
-            .access
-            .bfs_order()
-            .iter()
-            .filter_map(|&s| self.access.depth(s))
-            .max()
-            .unwrap_or(0);
-        let longest = 2 * (depth + self.extra + 1 + word_max) as u128;
+        let longest = 2 * self.longest_bound() as u128;
         let quoted = |names: &[String]| {
             names
                 .iter()
@@ -450,6 +503,29 @@ impl MealySuite {
         }
     }
 
+    /// An upper bound on the inputs of one test.
+    fn longest_bound(&self) -> usize {
+        if let Some(tree) = &self.tree {
+            return tree.size(false).2;
+        }
+        let mut word_max = 0;
+        for s in self.spec.states() {
+            for j in 0..=self.extra + 1 {
+                for &h in self.family.suffixes(s, j, self.extra) {
+                    word_max = word_max.max(self.family.word(h).len());
+                }
+            }
+        }
+        let depth = self
+            .access
+            .bfs_order()
+            .iter()
+            .filter_map(|&s| self.access.depth(s))
+            .max()
+            .unwrap_or(0);
+        depth + self.extra + 1 + word_max
+    }
+
     /// Exactly what the suite guarantees.
     pub fn guarantee(&self) -> String {
         let n = self.bound();
@@ -458,6 +534,12 @@ impl MealySuite {
             self.spec.num_states(),
             self.extra
         );
+        if self.tree.is_some() {
+            return format!(
+                "{complete}; H method: every two traces of the state cover, every trace of the state cover with every access sequence extended by 1 to {} inputs, and every such extension with its shorter ones are followed by a common sequence that separates their states (Dorofeeva et al.)",
+                self.extra + 1
+            );
+        }
         match self.family.kind() {
             FamilyKind::Uio => {
                 let missing = self.family.states_without_uio();
@@ -504,7 +586,7 @@ impl MealySuite {
     pub fn header(&self) -> SuiteHeader {
         let mut extra = serde_json::Map::new();
         extra.insert("extra_states".into(), self.extra.into());
-        extra.insert("identifiers".into(), self.family.kind().name().into());
+        extra.insert("identifiers".into(), self.identifiers().into());
         extra.insert("prune_prefixes".into(), self.prune.into());
         SuiteHeader {
             model: self.suite_model(),
@@ -526,6 +608,7 @@ impl MealySuite {
     pub fn words(&self) -> SuiteWords<'_> {
         SuiteWords {
             suite: self,
+            tree_words: self.tree.as_ref().map(|t| t.words(self.prune)),
             cursor: UnitCursor::new(self),
             batch: Vec::new(),
             batch_pos: 0,
@@ -684,6 +767,8 @@ const BATCH_UNITS: usize = 512;
 #[derive(Debug)]
 pub struct SuiteWords<'a> {
     suite: &'a MealySuite,
+    /// The words of a tree-built suite (already sorted and, when pruning, prefix-free).
+    tree_words: Option<h_method::TreeWords<'a>>,
     cursor: UnitCursor,
     batch: Vec<Vec<LabelId>>,
     batch_pos: usize,
@@ -719,6 +804,9 @@ impl Iterator for SuiteWords<'_> {
     type Item = Vec<LabelId>;
 
     fn next(&mut self) -> Option<Vec<LabelId>> {
+        if let Some(words) = &mut self.tree_words {
+            return words.next();
+        }
         loop {
             let cand = self.raw_next();
             match (self.held.take(), cand) {

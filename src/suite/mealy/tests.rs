@@ -190,7 +190,12 @@ fn every_method_catches_every_mutant_within_the_bound() {
 #[test]
 fn prefix_pruning_keeps_completeness() {
     for (j, spec) in specs(1).iter().enumerate() {
-        for method in [MealyMethod::W, MealyMethod::Hsi, MealyMethod::Hads] {
+        for method in [
+            MealyMethod::W,
+            MealyMethod::Hsi,
+            MealyMethod::Hads,
+            MealyMethod::H,
+        ] {
             check(spec, method, 1, false, j as u64);
         }
     }
