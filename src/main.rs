@@ -114,7 +114,9 @@ enum GenerateMethod {
     Uiov,
     /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
     H,
-    /// The smallest suite among several identifier families and the H method.
+    /// The SPY method (0 extra states): identifiers after traces shown convergent, sharing tests.
+    Spy,
+    /// The smallest suite among several identifier families and the H and SPY methods.
     Auto,
     /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
     IocoComplete,
@@ -144,6 +146,7 @@ impl GenerateMethod {
             GenerateMethod::Uio => M::Uio,
             GenerateMethod::Uiov => M::Uiov,
             GenerateMethod::H => M::H,
+            GenerateMethod::Spy => M::Spy,
             GenerateMethod::Auto => M::Auto,
             _ => return None,
         })

@@ -52,7 +52,7 @@ pub struct TestTree {
 }
 
 impl TestTree {
-    fn new(initial: StateId) -> TestTree {
+    pub(super) fn new(initial: StateId) -> TestTree {
         TestTree {
             nodes: vec![Node {
                 state: initial.0,
@@ -65,11 +65,11 @@ impl TestTree {
         }
     }
 
-    fn state(&self, u: u32) -> StateId {
+    pub(super) fn state(&self, u: u32) -> StateId {
         StateId(self.nodes[u as usize].state)
     }
 
-    fn child(&self, u: u32, a: LabelId) -> Option<u32> {
+    pub(super) fn child(&self, u: u32, a: LabelId) -> Option<u32> {
         let mut c = self.nodes[u as usize].first_child;
         while c != NONE {
             let node = &self.nodes[c as usize];
@@ -96,7 +96,7 @@ impl TestTree {
     }
 
     /// The child of `u` under `a`, created (in input order) if missing.
-    fn add_child(&mut self, m: &Mealy, u: u32, a: LabelId) -> u32 {
+    pub(super) fn add_child(&mut self, m: &Mealy, u: u32, a: LabelId) -> u32 {
         let mut prev = NONE;
         let mut c = self.nodes[u as usize].first_child;
         while c != NONE && self.nodes[c as usize].input < a.0 {
@@ -125,7 +125,7 @@ impl TestTree {
     }
 
     /// Inserts `word` below `u` and marks its end as a test word; returns the end node.
-    fn insert(&mut self, m: &Mealy, u: u32, word: &[LabelId]) -> u32 {
+    pub(super) fn insert(&mut self, m: &Mealy, u: u32, word: &[LabelId]) -> u32 {
         let mut z = u;
         for &a in word {
             z = self.add_child(m, z, a);
@@ -135,7 +135,7 @@ impl TestTree {
     }
 
     /// Input symbols that inserting `word` below `u` adds to the prefix-free suite.
-    fn cost(&self, u: u32, word: &[LabelId]) -> u64 {
+    pub(super) fn cost(&self, u: u32, word: &[LabelId]) -> u64 {
         let mut z = u;
         for (i, &a) in word.iter().enumerate() {
             match self.child(z, a) {

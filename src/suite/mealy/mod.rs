@@ -22,6 +22,7 @@
 
 mod estimate;
 pub mod h_method;
+pub mod spy;
 
 pub use estimate::SuiteSize;
 
@@ -52,13 +53,16 @@ pub enum MealyMethod {
     Uiov,
     /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
     H,
+    /// The SPY method (no extra states only): hybrid-ADS identifiers appended after any trace
+    /// shown convergent with the transition's source, sharing tests.
+    Spy,
     /// The smallest of the complete families for the requested extra states.
     Auto,
 }
 
 impl MealyMethod {
     /// Every method, in the order the CLI lists them.
-    pub const ALL: [MealyMethod; 9] = [
+    pub const ALL: [MealyMethod; 10] = [
         MealyMethod::W,
         MealyMethod::Wp,
         MealyMethod::Hsi,
@@ -67,6 +71,7 @@ impl MealyMethod {
         MealyMethod::Uio,
         MealyMethod::Uiov,
         MealyMethod::H,
+        MealyMethod::Spy,
         MealyMethod::Auto,
     ];
 
@@ -74,6 +79,7 @@ impl MealyMethod {
     pub fn name(self) -> &'static str {
         match (self, self.family()) {
             (MealyMethod::H, _) => "h",
+            (MealyMethod::Spy, _) => "spy",
             (_, Some(k)) => k.name(),
             (_, None) => "auto",
         }
@@ -88,9 +94,16 @@ impl MealyMethod {
             MealyMethod::Hads => FamilyKind::Hads,
             MealyMethod::Uio => FamilyKind::Uio,
             MealyMethod::Uiov => FamilyKind::Uiov,
-            MealyMethod::H | MealyMethod::Auto => return None,
+            MealyMethod::H | MealyMethod::Spy | MealyMethod::Auto => return None,
         })
     }
+}
+
+/// Which method built a suite's test tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum TreeMethod {
+    H,
+    Spy,
 }
 
 /// Options of a Mealy suite.
@@ -124,8 +137,8 @@ pub struct MealySuite {
     spec: Mealy,
     access: AccessTree,
     family: Family,
-    /// The test tree of a tree-built method (H); `None` for the identifier-family methods.
-    tree: Option<h_method::TestTree>,
+    /// The test tree of a tree-built method (H, SPY); `None` for the identifier-family methods.
+    tree: Option<(TreeMethod, h_method::TestTree)>,
     method: MealyMethod,
     extra: usize,
     prune: bool,
@@ -232,33 +245,57 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
 }
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
-/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them and wins
-/// when its exact size is strictly smaller.
+/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and with no
+/// extra states the SPY trees over the [`AUTO_SPY_FAMILIES`] smallest families; a tree wins when
+/// its exact size is strictly smaller.
 fn auto_choice(
     min: &Mealy,
     access: &AccessTree,
     tree: &SplittingTree,
     opts: MealySuiteOptions,
-) -> (Family, Option<h_method::TestTree>) {
-    if h_method::h_pairs(min, opts.extra_states) > h_method::H_PAIR_BUDGET {
-        return (auto_family(min, access, tree, opts).0, None);
-    }
-    let ((family, symbols), h_tree) = rayon::join(
+) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
+    let h_affordable = h_method::h_pairs(min, opts.extra_states) <= h_method::H_PAIR_BUDGET;
+    let (mut ranked, h_tree) = rayon::join(
         || auto_family(min, access, tree, opts),
-        || h_method::build_h(min, access, tree, opts.extra_states),
+        || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
     );
-    let h_wins = h_tree.size(opts.prune_prefixes).1 < symbols;
-    (family, h_wins.then_some(h_tree))
+    let (family, mut best_symbols) = ranked.swap_remove(0);
+    let mut best_tree = None;
+    if let Some(h) = h_tree {
+        let symbols = h.size(opts.prune_prefixes).1;
+        if symbols < best_symbols {
+            best_symbols = symbols;
+            best_tree = Some((TreeMethod::H, h));
+        }
+    }
+    if opts.extra_states == 0 && min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
+        // SPY over the best families: sizes in parallel (trees dropped), the winner rebuilt.
+        let mut pool: Vec<&Family> = vec![&family];
+        pool.extend(ranked.iter().map(|(f, _)| f).take(AUTO_SPY_FAMILIES - 1));
+        let sizes: Vec<u64> = pool
+            .par_iter()
+            .map(|f| spy::build_spy(min, access, f).size(opts.prune_prefixes).1)
+            .collect();
+        if let Some(j) = (0..pool.len()).min_by_key(|&j| (sizes[j], j))
+            && sizes[j] < best_symbols
+        {
+            best_tree = Some((TreeMethod::Spy, spy::build_spy(min, access, pool[j])));
+        }
+    }
+    (family, best_tree)
 }
 
-/// The identifier family of `auto` and the size of its suite (exact, or the estimate before
-/// pruning for suites over [`AUTO_EXACT_LIMIT`] symbols).
+/// How many of the smallest families `auto` also tries with SPY (no extra states).
+pub const AUTO_SPY_FAMILIES: usize = 8;
+
+/// The harmonised candidate families of `auto` with the sizes of their suites (exact, or the
+/// estimate before pruning for suites over [`AUTO_EXACT_LIMIT`] symbols), smallest first.
 fn auto_family(
     min: &Mealy,
     access: &AccessTree,
     tree: &SplittingTree,
     opts: MealySuiteOptions,
-) -> (Family, u64) {
+) -> Vec<(Family, u64)> {
     let ly = LySplittingTree::new(min);
     let weights = estimate::state_weights(min, access, opts.extra_states);
     let wide = AdaptiveConfig {
@@ -269,7 +306,7 @@ fn auto_family(
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
         let family = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
         let est = estimate::suite_size(min, access, &family, opts.extra_states);
-        return (family, est.symbols);
+        return vec![(family, est.symbols)];
     }
     let mut adaptive = vec![
         AdaptiveConfig::default(),
@@ -340,10 +377,10 @@ fn auto_family(
             probe.words().map(|w| w.len() as u64).sum()
         })
         .collect();
-    let best = (0..cands.len())
-        .min_by_key(|&c| (sizes[c], c))
-        .expect("candidates");
-    (cands.swap_remove(best), sizes[best])
+    let mut ranked: Vec<(Family, u64)> = cands.into_iter().zip(sizes).collect();
+    // Stable: equal sizes keep the candidate order.
+    ranked.sort_by_key(|(_, size)| *size);
+    ranked
 }
 
 impl MealySuite {
@@ -386,8 +423,25 @@ impl MealySuite {
                         advice: "use --method auto or hads, or a smaller --extra-states".into(),
                     });
                 }
-                h_tree = Some(h_method::build_h(&min, &access, &tree, opts.extra_states));
+                let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
+                h_tree = Some((TreeMethod::H, h));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
+            }
+            None if opts.method == MealyMethod::Spy => {
+                if opts.extra_states > 0 {
+                    return Err(ModelError::Budget {
+                        what: format!("SPY with {} extra states", opts.extra_states),
+                        budget: 0,
+                        advice:
+                            "SPY is implemented for 0 extra states; use --method h, hads or auto"
+                                .into(),
+                    });
+                }
+                let ly = LySplittingTree::new(&min);
+                let weights = estimate::state_weights(&min, &access, 0);
+                let family = Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights));
+                h_tree = Some((TreeMethod::Spy, spy::build_spy(&min, &access, &family)));
+                family
             }
             Some(FamilyKind::Hads) => {
                 let ly = LySplittingTree::new(&min);
@@ -429,7 +483,8 @@ impl MealySuite {
     /// The name of the identifiers used: the family's, or `h` for a suite built as an H tree.
     pub fn identifiers(&self) -> &'static str {
         match self.tree {
-            Some(_) => "h",
+            Some((TreeMethod::H, _)) => "h",
+            Some((TreeMethod::Spy, _)) => "spy",
             None => self.family.kind().name(),
         }
     }
@@ -441,7 +496,7 @@ impl MealySuite {
 
     /// The size of the suite before duplicate and prefix removal, computed without generating it.
     pub fn size_before_pruning(&self) -> SuiteSize {
-        if let Some(tree) = &self.tree {
+        if let Some((_, tree)) = &self.tree {
             let (tests, symbols, _) = tree.size(false);
             return SuiteSize { symbols, tests };
         }
@@ -505,7 +560,7 @@ impl MealySuite {
 
     /// An upper bound on the inputs of one test.
     fn longest_bound(&self) -> usize {
-        if let Some(tree) = &self.tree {
+        if let Some((_, tree)) = &self.tree {
             return tree.size(false).2;
         }
         let mut word_max = 0;
@@ -534,6 +589,11 @@ impl MealySuite {
             self.spec.num_states(),
             self.extra
         );
+        if let Some((TreeMethod::Spy, _)) = self.tree {
+            return format!(
+                "{complete}; SPY method (Simão, Petrenko, Yevtushenko) for no extra states: every access sequence is followed by its state's harmonised identifier, and each word of a transition's target identifier follows the transition taken after some trace whose transitions are all verified"
+            );
+        }
         if self.tree.is_some() {
             return format!(
                 "{complete}; H method: every two traces of the state cover, every trace of the state cover with every access sequence extended by 1 to {} inputs, and every such extension with its shorter ones are followed by a common sequence that separates their states (Dorofeeva et al.)",
@@ -608,7 +668,7 @@ impl MealySuite {
     pub fn words(&self) -> SuiteWords<'_> {
         SuiteWords {
             suite: self,
-            tree_words: self.tree.as_ref().map(|t| t.words(self.prune)),
+            tree_words: self.tree.as_ref().map(|(_, t)| t.words(self.prune)),
             cursor: UnitCursor::new(self),
             batch: Vec::new(),
             batch_pos: 0,
