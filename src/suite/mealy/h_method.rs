@@ -21,7 +21,7 @@
 //! The tree is held in memory (about 24 bytes per node), so the method is offered only when the
 //! number of pairs stays within [`H_PAIR_BUDGET`].
 
-use crate::identify::mealy::{AccessTree, Family, SplittingTree};
+use crate::identify::mealy::{AccessTree, SplittingTree};
 use crate::model::{LabelId, Mealy, StateId};
 
 const NONE: u32 = u32::MAX;
@@ -269,8 +269,6 @@ struct Builder<'a> {
     m: &'a Mealy,
     tree: TestTree,
     sep: SeparatingWords<'a>,
-    /// Identifier words offered as further candidates (their shortest separating prefixes).
-    family: Option<&'a Family>,
 }
 
 impl Builder<'_> {
@@ -296,14 +294,6 @@ impl Builder<'_> {
             let mut word = path.clone();
             word.extend_from_slice(&sep);
             consider(self, x, y, word, sep.len());
-            if let Some(family) = self.family.filter(|_| path.is_empty()) {
-                for &h in family.identifier(sx).iter().chain(family.identifier(sy)) {
-                    if let Some(w) = separating_prefix(m, sx, sy, family.word(h)) {
-                        let len = w.len();
-                        consider(self, x, y, w, len);
-                    }
-                }
-            }
             let xs: Vec<(LabelId, u32)> = self.tree.children(x).collect();
             let ys: Vec<(LabelId, u32)> = self.tree.children(y).collect();
             let mut deeper = Vec::new();
@@ -363,29 +353,12 @@ impl Builder<'_> {
     }
 }
 
-/// The shortest prefix of `word` on which `s` and `t` give different outputs.
-fn separating_prefix(m: &Mealy, s: StateId, t: StateId, word: &[LabelId]) -> Option<Vec<LabelId>> {
-    let (mut x, mut y) = (s, t);
-    for (i, &a) in word.iter().enumerate() {
-        let (x2, ox) = m.step(x, a).expect("complete");
-        let (y2, oy) = m.step(y, a).expect("complete");
-        if ox != oy {
-            return Some(word[..=i].to_vec());
-        }
-        (x, y) = (x2, y2);
-    }
-    None
-}
-
-/// Builds the H-method tree for the complete minimal machine `m` with `extra` extra states;
-/// `family`, if given, offers its identifier words (cut to their shortest separating prefix) as
-/// candidates besides the shortest separating sequences.
+/// Builds the H-method tree for the complete minimal machine `m` with `extra` extra states.
 pub fn build_h(
     m: &Mealy,
     access: &AccessTree,
     splitting: &SplittingTree,
     extra: usize,
-    family: Option<&Family>,
 ) -> TestTree {
     let mut b = Builder {
         m,
@@ -394,7 +367,6 @@ pub fn build_h(
             tree: splitting,
             cache: vec![None; splitting.num_nodes()],
         },
-        family,
     };
     let order = access.bfs_order().to_vec();
     let cover: Vec<u32> = order
@@ -466,7 +438,7 @@ mod tests {
         let m = minimize_mealy(&random_mealy(3, 7, 3, 2));
         let access = AccessTree::new(&m);
         let split = SplittingTree::new(&m);
-        let t = build_h(&m, &access, &split, 1, None);
+        let t = build_h(&m, &access, &split, 1);
         let words: Vec<_> = t.words(true).collect();
         for p in words.windows(2) {
             assert!(p[0] < p[1] && !p[1].starts_with(&p[0]));
@@ -485,7 +457,7 @@ mod tests {
         let m = minimize_mealy(&random_mealy(8, 6, 2, 2));
         let access = AccessTree::new(&m);
         let split = SplittingTree::new(&m);
-        let t = build_h(&m, &access, &split, 1, None);
+        let t = build_h(&m, &access, &split, 1);
         let words: Vec<_> = t.words(true).collect();
         let covers: Vec<Vec<LabelId>> = access.state_cover();
         // Two traces are told apart when some common continuation of both is a prefix of tests

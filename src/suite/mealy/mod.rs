@@ -255,29 +255,17 @@ fn auto_choice(
     opts: MealySuiteOptions,
 ) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
     let h_affordable = h_method::h_pairs(min, opts.extra_states) <= h_method::H_PAIR_BUDGET;
-    let mut ranked = auto_family(min, access, tree, opts);
+    let (mut ranked, h_tree) = rayon::join(
+        || auto_family(min, access, tree, opts),
+        || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
+    );
     let (family, mut best_symbols) = ranked.swap_remove(0);
     let mut best_tree = None;
-    if h_affordable {
-        // H with shortest separating sequences only, and offered the words of the best
-        // families: sizes in parallel (trees dropped), the winner rebuilt.
-        let mut offers: Vec<Option<&Family>> = vec![None, Some(&family)];
-        offers.extend(
-            ranked
-                .iter()
-                .map(|(f, _)| Some(f))
-                .take(AUTO_H_FAMILIES - 1),
-        );
-        let build = |f: Option<&Family>| h_method::build_h(min, access, tree, opts.extra_states, f);
-        let sizes: Vec<u64> = offers
-            .par_iter()
-            .map(|&f| build(f).size(opts.prune_prefixes).1)
-            .collect();
-        if let Some(j) = (0..offers.len()).min_by_key(|&j| (sizes[j], j))
-            && sizes[j] < best_symbols
-        {
-            best_symbols = sizes[j];
-            best_tree = Some((TreeMethod::H, build(offers[j])));
+    if let Some(h) = h_tree {
+        let symbols = h.size(opts.prune_prefixes).1;
+        if symbols < best_symbols {
+            best_symbols = symbols;
+            best_tree = Some((TreeMethod::H, h));
         }
     }
     if opts.extra_states == 0 && min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
@@ -296,9 +284,6 @@ fn auto_choice(
     }
     (family, best_tree)
 }
-
-/// How many of the smallest families `auto` offers to the H method as further separating words.
-pub const AUTO_H_FAMILIES: usize = 3;
 
 /// How many of the smallest families `auto` also tries with SPY (no extra states).
 pub const AUTO_SPY_FAMILIES: usize = 8;
@@ -438,7 +423,7 @@ impl MealySuite {
                         advice: "use --method auto or hads, or a smaller --extra-states".into(),
                     });
                 }
-                let h = h_method::build_h(&min, &access, &tree, opts.extra_states, None);
+                let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
                 h_tree = Some((TreeMethod::H, h));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
