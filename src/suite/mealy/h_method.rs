@@ -158,13 +158,12 @@ impl TestTree {
     /// dropped) or every marked word.
     pub fn size(&self, prune: bool) -> (u64, u64, usize) {
         let (mut tests, mut symbols, mut longest) = (0u64, 0u64, 0usize);
-        for (k, node) in self.nodes.iter().enumerate().skip(1) {
+        for node in self.nodes.iter().skip(1) {
             let counted = if prune {
                 node.first_child == NONE
             } else {
                 node.end
             };
-            debug_assert!(k > 0);
             if counted {
                 tests += 1;
                 symbols += node.depth as u64;
