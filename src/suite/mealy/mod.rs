@@ -270,7 +270,11 @@ fn auto_choice(
     }
     if opts.extra_states == 0 && min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
         // SPY over the best families: sizes in parallel (trees dropped), the winner rebuilt.
-        let mut pool: Vec<&Family> = vec![&family];
+        // The family of `--method spy` is always among them, so `auto` is never larger.
+        let ly = LySplittingTree::new(min);
+        let weights = estimate::state_weights(min, access, 0);
+        let spy_family = Family::build_adaptive(min, tree, &ly, HADS_CONFIG, Some(&weights));
+        let mut pool: Vec<&Family> = vec![&family, &spy_family];
         pool.extend(ranked.iter().map(|(f, _)| f).take(AUTO_SPY_FAMILIES - 1));
         let sizes: Vec<u64> = pool
             .par_iter()

@@ -280,3 +280,31 @@ fn json_tests_are_chains_with_spec_outputs() {
     let uio = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Uio, 0)).unwrap();
     assert!(uio.guarantee().starts_with("not complete"));
 }
+
+#[test]
+fn auto_is_never_larger_than_any_complete_method() {
+    for e in 0..=2usize {
+        for (j, spec) in specs(e).iter().enumerate() {
+            let symbols = |method| {
+                let suite = MealySuite::new(spec, MealySuiteOptions::new(method, e)).unwrap();
+                suite.words().map(|w| w.len() as u64).sum::<u64>()
+            };
+            let auto = symbols(MealyMethod::Auto);
+            for method in MealyMethod::ALL {
+                // UIO and UIOv (complete only under its assumptions) are not candidates of auto.
+                if matches!(
+                    method,
+                    MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
+                ) || (method == MealyMethod::Spy && e > 0)
+                {
+                    continue;
+                }
+                let other = symbols(method);
+                assert!(
+                    auto <= other,
+                    "spec {j}, E={e}: auto {auto} > {method:?} {other}"
+                );
+            }
+        }
+    }
+}
