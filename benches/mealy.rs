@@ -3,8 +3,10 @@
 //! child process (this binary with `--case`), which reports its peak memory (VmHWM).
 //! Skipped when `../shared/models` (or `$NCOMPLETE_MODELS`) is absent.
 //!
-//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state). Suites are
-//! written in the words format to a temporary file. Wall time on a shared machine includes waiting
+//! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state, `-- --methods`
+//! for the per-method table of the automata-wiki models against the best published peer figures,
+//! `-- --methods --big` to add m173 with one extra state). Suites are written in the words format
+//! to a temporary file. Wall time on a shared machine includes waiting
 //! for a core; the `cpu s` column is user plus system time of the case.
 
 use ncomplete::format::LoadOptions;
@@ -68,7 +70,7 @@ fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
         stats.symbols,
         t0.elapsed().as_secs_f64(),
         peak_kb(),
-        suite.family().kind().name(),
+        suite.identifiers(),
         cpu_seconds()
     );
 }
@@ -94,6 +96,10 @@ fn main() {
         println!("mealy bench: shared models not found, skipped");
         return;
     };
+    if args.iter().any(|a| a == "--methods") {
+        methods_table(&root, args.iter().any(|a| a == "--big"));
+        return;
+    }
     let esm1 = args.iter().any(|a| a == "--esm1");
     let wiki = |f: &str| root.join("automata-wiki").join(f);
     let mut cases: Vec<(PathBuf, &str, usize, String)> = vec![
@@ -181,4 +187,100 @@ fn main() {
         );
     }
     let _ = std::fs::remove_file(out);
+}
+
+/// Runs one case in a child process: `(tests, symbols, cpu seconds, peak MB, identifiers)`.
+fn child_case(model: &Path, method: &str, e: usize) -> Option<(u64, u64, f64, f64, String)> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::env::temp_dir().join(format!("ncomplete-bench-{}.txt", std::process::id()));
+    let res = std::process::Command::new(&exe)
+        .args([
+            "--case",
+            model.to_str()?,
+            method,
+            &e.to_string(),
+            out.to_str()?,
+        ])
+        .output()
+        .ok()?;
+    let _ = std::fs::remove_file(out);
+    let line = String::from_utf8_lossy(&res.stdout);
+    let f: Vec<&str> = line.split_whitespace().collect();
+    if f.len() < 6 {
+        eprintln!(
+            "{} {method} E={e}: failed: {}",
+            model.display(),
+            String::from_utf8_lossy(&res.stderr)
+        );
+        return None;
+    }
+    Some((
+        f[0].parse().ok()?,
+        f[1].parse().ok()?,
+        f[5].parse().ok()?,
+        f[3].parse::<f64>().ok()? / 1024.0,
+        f[4].to_owned(),
+    ))
+}
+
+/// The issue-16 table: symbols of every complete method and of `auto` per model and extra
+/// states, beside the best published peer figure (FSMlib / hybrid-ads, measured by the issue's
+/// author on the same models).
+fn methods_table(root: &Path, big: bool) {
+    let wiki = |f: &str| root.join("automata-wiki").join(f);
+    let mut rows: Vec<(PathBuf, usize, &str, u64)> = vec![
+        (wiki("SSH/OpenSSH.dot"), 0, "FSMlib SPY-ST", 5_966),
+        (wiki("SSH/OpenSSH.dot"), 1, "FSMlib SPY-ST", 132_786),
+        (wiki("SSH/BitVise.dot"), 0, "FSMlib SPY-ST", 10_337),
+        (wiki("SSH/BitVise.dot"), 1, "FSMlib SPY-ST", 136_603),
+        (wiki("TLS/GnuTLS_3.3.8_server_full.dot"), 0, "FSMlib H", 936),
+        (
+            wiki("TLS/GnuTLS_3.3.8_server_full.dot"),
+            1,
+            "FSMlib SPYH",
+            10_397,
+        ),
+        (wiki("ASMLRERS2019/m173.dot"), 0, "FSMlib H", 1_587_577),
+    ];
+    if big {
+        rows.push((wiki("ASMLRERS2019/m173.dot"), 1, "FSMlib SPY", 46_753_818));
+    }
+    let methods = ["wp", "hsi", "hsi-st", "hads", "h", "spy"];
+    print!("{:<26} {:>2}", "model", "E");
+    for m in methods {
+        print!(" {m:>11}");
+    }
+    println!(
+        " {:>11} {:>7} {:>7} {:>7}  {:>11} {:>6}  best peer",
+        "auto", "ids", "cpu s", "peak MB", "peer", "ratio"
+    );
+    for (model, e, peer, peer_symbols) in rows {
+        if !model.is_file() {
+            println!("{}: absent, skipped", model.display());
+            continue;
+        }
+        print!(
+            "{:<26} {:>2}",
+            model.file_stem().unwrap().to_string_lossy(),
+            e
+        );
+        let heavy = e >= 1 && model.to_string_lossy().contains("m173");
+        for m in methods {
+            // Every method on m173 with an extra state is tens of millions of symbols each; the
+            // big row runs `auto` only (and H is over its pair budget there).
+            // SPY is defined here for E = 0 only.
+            let runs = !heavy && (m != "spy" || e == 0);
+            match runs.then(|| child_case(&model, m, e)).flatten() {
+                Some((_, symbols, ..)) => print!(" {symbols:>11}"),
+                None => print!(" {:>11}", "-"),
+            }
+        }
+        match child_case(&model, "auto", e) {
+            Some((_, symbols, cpu, mb, ids)) => println!(
+                " {symbols:>11} {ids:>7} {cpu:>7.2} {mb:>7.1}  {peer_symbols:>11} {:>6.3}  {peer}",
+                symbols as f64 / peer_symbols as f64
+            ),
+            None => println!(" {:>11}", "failed"),
+        }
+    }
 }

@@ -115,7 +115,11 @@ enum GenerateMethod {
     Uio,
     /// UIOv: UIO sequences with the uniqueness check.
     Uiov,
-    /// The smallest suite among several identifier families.
+    /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
+    H,
+    /// The SPY method (0 extra states): identifiers after traces shown convergent, sharing tests.
+    Spy,
+    /// The smallest suite among several identifier families and the H and SPY methods.
     Auto,
     /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
     IocoComplete,
@@ -144,6 +148,8 @@ impl GenerateMethod {
             GenerateMethod::Hads => M::Hads,
             GenerateMethod::Uio => M::Uio,
             GenerateMethod::Uiov => M::Uiov,
+            GenerateMethod::H => M::H,
+            GenerateMethod::Spy => M::Spy,
             GenerateMethod::Auto => M::Auto,
             _ => return None,
         })

@@ -1,7 +1,8 @@
 //! m-complete test suites for complete deterministic Mealy machines: W (Chow), Wp (Fujiwara et
 //! al.), HSI (pairwise and splitting-tree identifiers), hybrid-ADS (Moerman), UIO and UIOv (Goga
-//! Sec. 3.3), and `auto`, which builds several identifier families in parallel and keeps the one
-//! giving the smallest suite.
+//! Sec. 3.3), H (Dorofeeva et al., separating sequences chosen per pair of traces; built as a test
+//! tree in [`h_method`]), and `auto`, which builds several identifier families (and the H tree
+//! where affordable) in parallel and keeps the one giving the smallest suite by exact count.
 //!
 //! A suite for `E` extra states is the set of words `p·x·h` where `p` is a shortest access
 //! sequence, `x` a middle part of at most `E + 1` inputs, and `h` a word of the identifier of the
@@ -20,6 +21,8 @@
 //! counts the states of that minimal machine plus `E`.
 
 mod estimate;
+pub mod h_method;
+pub mod spy;
 
 pub use estimate::SuiteSize;
 
@@ -48,13 +51,18 @@ pub enum MealyMethod {
     Uio,
     /// UIO sequences with the uniqueness check (UIOv).
     Uiov,
+    /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
+    H,
+    /// The SPY method (no extra states only): hybrid-ADS identifiers appended after any trace
+    /// shown convergent with the transition's source, sharing tests.
+    Spy,
     /// The smallest of the complete families for the requested extra states.
     Auto,
 }
 
 impl MealyMethod {
     /// Every method, in the order the CLI lists them.
-    pub const ALL: [MealyMethod; 8] = [
+    pub const ALL: [MealyMethod; 10] = [
         MealyMethod::W,
         MealyMethod::Wp,
         MealyMethod::Hsi,
@@ -62,14 +70,18 @@ impl MealyMethod {
         MealyMethod::Hads,
         MealyMethod::Uio,
         MealyMethod::Uiov,
+        MealyMethod::H,
+        MealyMethod::Spy,
         MealyMethod::Auto,
     ];
 
     /// The name on the command line and in suite files.
     pub fn name(self) -> &'static str {
-        match self.family() {
-            Some(k) => k.name(),
-            None => "auto",
+        match (self, self.family()) {
+            (MealyMethod::H, _) => "h",
+            (MealyMethod::Spy, _) => "spy",
+            (_, Some(k)) => k.name(),
+            (_, None) => "auto",
         }
     }
 
@@ -82,9 +94,16 @@ impl MealyMethod {
             MealyMethod::Hads => FamilyKind::Hads,
             MealyMethod::Uio => FamilyKind::Uio,
             MealyMethod::Uiov => FamilyKind::Uiov,
-            MealyMethod::Auto => return None,
+            MealyMethod::H | MealyMethod::Spy | MealyMethod::Auto => return None,
         })
     }
+}
+
+/// Which method built a suite's test tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum TreeMethod {
+    H,
+    Spy,
 }
 
 /// Options of a Mealy suite.
@@ -118,6 +137,8 @@ pub struct MealySuite {
     spec: Mealy,
     access: AccessTree,
     family: Family,
+    /// The test tree of a tree-built method (H, SPY); `None` for the identifier-family methods.
+    tree: Option<(TreeMethod, h_method::TestTree)>,
     method: MealyMethod,
     extra: usize,
     prune: bool,
@@ -223,13 +244,62 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
     out
 }
 
-/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite.
+/// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
+/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and with no
+/// extra states the SPY trees over the [`AUTO_SPY_FAMILIES`] smallest families; a tree wins when
+/// its exact size is strictly smaller.
+fn auto_choice(
+    min: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    opts: MealySuiteOptions,
+) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
+    let h_affordable = h_method::h_pairs(min, opts.extra_states) <= h_method::H_PAIR_BUDGET;
+    let (mut ranked, h_tree) = rayon::join(
+        || auto_family(min, access, tree, opts),
+        || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
+    );
+    let (family, mut best_symbols) = ranked.swap_remove(0);
+    let mut best_tree = None;
+    if let Some(h) = h_tree {
+        let symbols = h.size(opts.prune_prefixes).1;
+        if symbols < best_symbols {
+            best_symbols = symbols;
+            best_tree = Some((TreeMethod::H, h));
+        }
+    }
+    if opts.extra_states == 0 && min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
+        // SPY over the best families: sizes in parallel (trees dropped), the winner rebuilt.
+        // The family of `--method spy` is always among them, so `auto` is never larger.
+        let ly = LySplittingTree::new(min);
+        let weights = estimate::state_weights(min, access, 0);
+        let spy_family = Family::build_adaptive(min, tree, &ly, HADS_CONFIG, Some(&weights));
+        let mut pool: Vec<&Family> = vec![&family, &spy_family];
+        pool.extend(ranked.iter().map(|(f, _)| f).take(AUTO_SPY_FAMILIES - 1));
+        let sizes: Vec<u64> = pool
+            .par_iter()
+            .map(|f| spy::build_spy(min, access, f).size(opts.prune_prefixes).1)
+            .collect();
+        if let Some(j) = (0..pool.len()).min_by_key(|&j| (sizes[j], j))
+            && sizes[j] < best_symbols
+        {
+            best_tree = Some((TreeMethod::Spy, spy::build_spy(min, access, pool[j])));
+        }
+    }
+    (family, best_tree)
+}
+
+/// How many of the smallest families `auto` also tries with SPY (no extra states).
+pub const AUTO_SPY_FAMILIES: usize = 8;
+
+/// The harmonised candidate families of `auto` with the sizes of their suites (exact, or the
+/// estimate before pruning for suites over [`AUTO_EXACT_LIMIT`] symbols), smallest first.
 fn auto_family(
     min: &Mealy,
     access: &AccessTree,
     tree: &SplittingTree,
     opts: MealySuiteOptions,
-) -> Family {
+) -> Vec<(Family, u64)> {
     let ly = LySplittingTree::new(min);
     let weights = estimate::state_weights(min, access, opts.extra_states);
     let wide = AdaptiveConfig {
@@ -238,7 +308,9 @@ fn auto_family(
     };
     let costed = HADS_CONFIG;
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
-        return Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let family = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let est = estimate::suite_size(min, access, &family, opts.extra_states);
+        return vec![(family, est.symbols)];
     }
     let mut adaptive = vec![
         AdaptiveConfig::default(),
@@ -301,6 +373,7 @@ fn auto_family(
                 spec: min.clone(),
                 access: access.clone(),
                 family: f.clone(),
+                tree: None,
                 method: MealyMethod::Auto,
                 extra: opts.extra_states,
                 prune: opts.prune_prefixes,
@@ -308,10 +381,10 @@ fn auto_family(
             probe.words().map(|w| w.len() as u64).sum()
         })
         .collect();
-    let best = (0..cands.len())
-        .min_by_key(|&c| (sizes[c], c))
-        .expect("candidates");
-    cands.swap_remove(best)
+    let mut ranked: Vec<(Family, u64)> = cands.into_iter().zip(sizes).collect();
+    // Stable: equal sizes keep the candidate order.
+    ranked.sort_by_key(|(_, size)| *size);
+    ranked
 }
 
 impl MealySuite {
@@ -338,7 +411,42 @@ impl MealySuite {
             opts.method,
             MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
         );
+        let mut h_tree = None;
         let family = match opts.method.family() {
+            None if opts.method == MealyMethod::H => {
+                let pairs = h_method::h_pairs(&min, opts.extra_states);
+                if pairs > h_method::H_PAIR_BUDGET {
+                    return Err(ModelError::Budget {
+                        what: format!(
+                            "{pairs} pairs of traces to separate by the H method ({} states, {} inputs, {} extra states)",
+                            min.num_states(),
+                            k,
+                            opts.extra_states
+                        ),
+                        budget: h_method::H_PAIR_BUDGET as usize,
+                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
+                    });
+                }
+                let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
+                h_tree = Some((TreeMethod::H, h));
+                build_family(&min, FamilyKind::Hsi, &tree, None)
+            }
+            None if opts.method == MealyMethod::Spy => {
+                if opts.extra_states > 0 {
+                    return Err(ModelError::Budget {
+                        what: format!("SPY with {} extra states", opts.extra_states),
+                        budget: 0,
+                        advice:
+                            "SPY is implemented for 0 extra states; use --method h, hads or auto"
+                                .into(),
+                    });
+                }
+                let ly = LySplittingTree::new(&min);
+                let weights = estimate::state_weights(&min, &access, 0);
+                let family = Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights));
+                h_tree = Some((TreeMethod::Spy, spy::build_spy(&min, &access, &family)));
+                family
+            }
             Some(FamilyKind::Hads) => {
                 let ly = LySplittingTree::new(&min);
                 let weights = estimate::state_weights(&min, &access, opts.extra_states);
@@ -348,12 +456,17 @@ impl MealySuite {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
                 build_family(&min, kind, &tree, ly.as_ref())
             }
-            None => auto_family(&min, &access, &tree, opts),
+            None => {
+                let (family, tree) = auto_choice(&min, &access, &tree, opts);
+                h_tree = tree;
+                family
+            }
         };
         Ok(MealySuite {
             spec: min,
             access,
             family,
+            tree: h_tree,
             method: opts.method,
             extra: opts.extra_states,
             prune: opts.prune_prefixes,
@@ -365,9 +478,19 @@ impl MealySuite {
         &self.spec
     }
 
-    /// The identifier family in use (for `auto`, the one chosen).
+    /// The identifier family in use (for `auto`, the one chosen; for a tree-built suite, see
+    /// [`MealySuite::identifiers`], the pairwise family its separating words come from).
     pub fn family(&self) -> &Family {
         &self.family
+    }
+
+    /// The name of the identifiers used: the family's, or `h` for a suite built as an H tree.
+    pub fn identifiers(&self) -> &'static str {
+        match self.tree {
+            Some((TreeMethod::H, _)) => "h",
+            Some((TreeMethod::Spy, _)) => "spy",
+            None => self.family.kind().name(),
+        }
     }
 
     /// The bound `N` on implementation states the guarantee refers to.
@@ -377,6 +500,10 @@ impl MealySuite {
 
     /// The size of the suite before duplicate and prefix removal, computed without generating it.
     pub fn size_before_pruning(&self) -> SuiteSize {
+        if let Some((_, tree)) = &self.tree {
+            let (tests, symbols, _) = tree.size(false);
+            return SuiteSize { symbols, tests };
+        }
         estimate::suite_size(&self.spec, &self.access, &self.family, self.extra)
     }
 
@@ -396,22 +523,7 @@ impl MealySuite {
                 Figure::AtMost(x)
             }
         };
-        let mut word_max = 0;
-        for s in self.spec.states() {
-            for j in 0..=self.extra + 1 {
-                for &h in self.family.suffixes(s, j, self.extra) {
-                    word_max = word_max.max(self.family.word(h).len());
-                }
-            }
-        }
-        let depth = self
-            .access
-            .bfs_order()
-            .iter()
-            .filter_map(|&s| self.access.depth(s))
-            .max()
-            .unwrap_or(0);
-        let longest = 2 * (depth + self.extra + 1 + word_max) as u128;
+        let longest = 2 * self.longest_bound() as u128;
         let quoted = |names: &[String]| {
             names
                 .iter()
@@ -450,6 +562,29 @@ impl MealySuite {
         }
     }
 
+    /// An upper bound on the inputs of one test.
+    fn longest_bound(&self) -> usize {
+        if let Some((_, tree)) = &self.tree {
+            return tree.size(false).2;
+        }
+        let mut word_max = 0;
+        for s in self.spec.states() {
+            for j in 0..=self.extra + 1 {
+                for &h in self.family.suffixes(s, j, self.extra) {
+                    word_max = word_max.max(self.family.word(h).len());
+                }
+            }
+        }
+        let depth = self
+            .access
+            .bfs_order()
+            .iter()
+            .filter_map(|&s| self.access.depth(s))
+            .max()
+            .unwrap_or(0);
+        depth + self.extra + 1 + word_max
+    }
+
     /// Exactly what the suite guarantees.
     pub fn guarantee(&self) -> String {
         let n = self.bound();
@@ -458,6 +593,17 @@ impl MealySuite {
             self.spec.num_states(),
             self.extra
         );
+        if let Some((TreeMethod::Spy, _)) = self.tree {
+            return format!(
+                "{complete}; SPY method (Simão, Petrenko, Yevtushenko) for no extra states: every access sequence is followed by its state's harmonised identifier, and each word of a transition's target identifier follows the transition taken after some trace whose transitions are all verified"
+            );
+        }
+        if self.tree.is_some() {
+            return format!(
+                "{complete}; H method: every two traces of the state cover, every trace of the state cover with every access sequence extended by 1 to {} inputs, and every such extension with its shorter ones are followed by a common sequence that separates their states (Dorofeeva et al.)",
+                self.extra + 1
+            );
+        }
         match self.family.kind() {
             FamilyKind::Uio => {
                 let missing = self.family.states_without_uio();
@@ -504,7 +650,7 @@ impl MealySuite {
     pub fn header(&self) -> SuiteHeader {
         let mut extra = serde_json::Map::new();
         extra.insert("extra_states".into(), self.extra.into());
-        extra.insert("identifiers".into(), self.family.kind().name().into());
+        extra.insert("identifiers".into(), self.identifiers().into());
         extra.insert("prune_prefixes".into(), self.prune.into());
         SuiteHeader {
             model: self.suite_model(),
@@ -526,6 +672,7 @@ impl MealySuite {
     pub fn words(&self) -> SuiteWords<'_> {
         SuiteWords {
             suite: self,
+            tree_words: self.tree.as_ref().map(|(_, t)| t.words(self.prune)),
             cursor: UnitCursor::new(self),
             batch: Vec::new(),
             batch_pos: 0,
@@ -684,6 +831,8 @@ const BATCH_UNITS: usize = 512;
 #[derive(Debug)]
 pub struct SuiteWords<'a> {
     suite: &'a MealySuite,
+    /// The words of a tree-built suite (already sorted and, when pruning, prefix-free).
+    tree_words: Option<h_method::TreeWords<'a>>,
     cursor: UnitCursor,
     batch: Vec<Vec<LabelId>>,
     batch_pos: usize,
@@ -719,6 +868,9 @@ impl Iterator for SuiteWords<'_> {
     type Item = Vec<LabelId>;
 
     fn next(&mut self) -> Option<Vec<LabelId>> {
+        if let Some(words) = &mut self.tree_words {
+            return words.next();
+        }
         loop {
             let cand = self.raw_next();
             match (self.held.take(), cand) {

@@ -181,6 +181,10 @@ fn every_method_catches_every_mutant_within_the_bound() {
     for e in 0..=2usize {
         for (j, spec) in specs(e).iter().enumerate() {
             for method in MealyMethod::ALL {
+                if method == MealyMethod::Spy && e > 0 {
+                    assert!(MealySuite::new(spec, MealySuiteOptions::new(method, e)).is_err());
+                    continue;
+                }
                 check(spec, method, e, true, 7 * j as u64 + e as u64);
             }
         }
@@ -190,9 +194,15 @@ fn every_method_catches_every_mutant_within_the_bound() {
 #[test]
 fn prefix_pruning_keeps_completeness() {
     for (j, spec) in specs(1).iter().enumerate() {
-        for method in [MealyMethod::W, MealyMethod::Hsi, MealyMethod::Hads] {
+        for method in [
+            MealyMethod::W,
+            MealyMethod::Hsi,
+            MealyMethod::Hads,
+            MealyMethod::H,
+        ] {
             check(spec, method, 1, false, j as u64);
         }
+        check(spec, MealyMethod::Spy, 0, false, j as u64);
     }
 }
 
@@ -201,6 +211,9 @@ fn stream_is_sorted_and_prefix_free() {
     let spec = minimize_mealy(&random_mealy(5, 9, 3, 3));
     for method in MealyMethod::ALL {
         for e in 0..=1 {
+            if method == MealyMethod::Spy && e > 0 {
+                continue;
+            }
             let suite = MealySuite::new(&spec, MealySuiteOptions::new(method, e)).unwrap();
             let words: Vec<_> = suite.words().collect();
             for pair in words.windows(2) {
@@ -266,4 +279,32 @@ fn json_tests_are_chains_with_spec_outputs() {
     assert_eq!(t.nodes.len(), 2 * w.len());
     let uio = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Uio, 0)).unwrap();
     assert!(uio.guarantee().starts_with("not complete"));
+}
+
+#[test]
+fn auto_is_never_larger_than_any_complete_method() {
+    for e in 0..=2usize {
+        for (j, spec) in specs(e).iter().enumerate() {
+            let symbols = |method| {
+                let suite = MealySuite::new(spec, MealySuiteOptions::new(method, e)).unwrap();
+                suite.words().map(|w| w.len() as u64).sum::<u64>()
+            };
+            let auto = symbols(MealyMethod::Auto);
+            for method in MealyMethod::ALL {
+                // UIO and UIOv (complete only under its assumptions) are not candidates of auto.
+                if matches!(
+                    method,
+                    MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
+                ) || (method == MealyMethod::Spy && e > 0)
+                {
+                    continue;
+                }
+                let other = symbols(method);
+                assert!(
+                    auto <= other,
+                    "spec {j}, E={e}: auto {auto} > {method:?} {other}"
+                );
+            }
+        }
+    }
 }
