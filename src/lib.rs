@@ -14,6 +14,7 @@ pub mod identify;
 pub mod info;
 pub mod model;
 pub mod output;
+pub mod progress;
 pub mod render;
 pub mod rng;
 pub mod suite;

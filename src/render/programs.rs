@@ -176,6 +176,8 @@ struct LazyTests {
     model: SuiteModel,
     tests: Vec<TestCase>,
     idents: Vec<String>,
+    /// Advanced to the test a template reads (per rendered file).
+    progress: Arc<crate::progress::Progress>,
 }
 
 impl Object for LazyTests {
@@ -186,6 +188,7 @@ impl Object for LazyTests {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         let k = key.as_usize()?;
         let t = self.tests.get(k)?;
+        self.progress.set_position(k as u64 + 1);
         Some(test_context(&self.model, t, &self.idents[k]))
     }
 
@@ -199,11 +202,21 @@ impl Object for LazyTests {
 /// identifiers and the generator string are built here and marked safe. The tests' contexts are
 /// built lazily, one test at a time.
 pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
+    context_with_progress(header, tests, Arc::new(crate::progress::Progress::hidden()))
+}
+
+/// [`context`], advancing `progress` to each test a template reads.
+fn context_with_progress(
+    header: &SuiteHeader,
+    tests: &[TestCase],
+    progress: Arc<crate::progress::Progress>,
+) -> Value {
     let model = &header.model;
     let tests = LazyTests {
         model: model.clone(),
         tests: tests.to_vec(),
         idents: escape::unique_identifiers(tests.iter().map(|t| t.name.as_str()), "_test"),
+        progress,
     };
     let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
     let universal = model
@@ -289,10 +302,16 @@ pub fn render_suite(
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let ctx = context(header, tests);
+    let progress = Arc::new(crate::progress::Progress::start(
+        "rendering",
+        "tests",
+        Some(tests.len() as u64),
+    ));
+    let ctx = context_with_progress(header, tests, progress.clone());
     let env = environment();
     let mut files = Vec::new();
     for &(name, out, embedded) in format.files() {
+        progress.set_message(name.to_owned());
         let source = match overrides.map(|dir| dir.join(name)) {
             Some(path) if path.is_file() => {
                 std::fs::read_to_string(&path).map_err(|source| RenderError::Io {
@@ -316,6 +335,7 @@ pub fn render_suite(
             contents,
         });
     }
+    progress.finish();
     Ok(files)
 }
 

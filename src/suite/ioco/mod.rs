@@ -462,23 +462,14 @@ pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAuto
 }
 
 /// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output; a file is replaced whole
-/// or not at all), with a progress bar on
-/// stderr when `progress` is set and stderr is a terminal.
+/// or not at all), with progress on stderr when `progress` is set ([`crate::progress`]).
 pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) -> crate::Result<()> {
     let path = out.unwrap_or("-");
-    let bar = if progress && suite.num_tests() > 1000 {
-        let bar = indicatif::ProgressBar::new(suite.num_tests().min(u64::MAX as u128) as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let total = u64::try_from(suite.num_tests()).unwrap_or(u64::MAX);
+    let report = crate::progress::Progress::new(progress, "writing tests", "tests", Some(total));
     let mut output = crate::output::Output::create(path)?;
-    let result = suite.write_json_with(&mut output, &|k| bar.set_position(k));
-    bar.finish_and_clear();
+    let result = suite.write_json_with(&mut output, &|k| report.set_position(k));
+    report.finish();
     result.map_err(|e| crate::Error::io(path, e))?;
     output.commit()
 }
