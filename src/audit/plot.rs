@@ -18,13 +18,14 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-/// A tick label of the log-scale axis: whole numbers below 10,000 as they are (`500`), larger or
-/// fractional values in scientific notation (`1e7`, `2.5e5`), never `10000000.0`.
+/// A tick label of the log-scale axis: whole numbers below 10,000 as they are (`500`), larger
+/// values in scientific notation with two significant digits (`1e7`, `2.5e5`), never
+/// `10000000.0`.
 fn log_tick(v: f64) -> String {
-    if v.fract() == 0.0 && (1.0..10_000.0).contains(&v) {
-        format!("{}", v as u64)
+    if (1.0..10_000.0).contains(&v) {
+        format!("{}", v.round() as u64)
     } else {
-        format!("{v:e}")
+        format!("{v:.1e}").replace(".0e", "e")
     }
 }
 
@@ -168,6 +169,7 @@ mod tests {
         assert_eq!(log_tick(1.0), "1");
         assert_eq!(log_tick(10_000_000.0), "1e7");
         assert_eq!(log_tick(250_000.0), "2.5e5");
+        assert_eq!(log_tick(12_345.0), "1.2e4");
         assert_eq!(log_tick(0.5), "5e-1");
     }
 }
