@@ -144,6 +144,22 @@ pub struct Loaded {
 
 /// Reads and parses a model file; warnings are dropped (use [`load_model_with_warnings`] to show
 /// them).
+///
+/// ```
+/// use ncomplete::format::{LoadOptions, load_model};
+/// use ncomplete::model::Model;
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/coffeemachine.dot");
+/// let Model::Mealy(machine) = load_model(path, &LoadOptions::default())? else {
+///     panic!("the coffee machine is a Mealy machine");
+/// };
+/// assert_eq!(machine.num_states(), 6);
+/// // A file that is not a model is refused with its position.
+/// let error = ncomplete::format::parse_model("des (0, 1\n", "bad.aut", &LoadOptions::default())
+///     .unwrap_err();
+/// assert!(error.to_string().starts_with("bad.aut:1:"));
+/// # Ok::<(), ncomplete::Error>(())
+/// ```
 pub fn load_model(path: &str, opts: &LoadOptions) -> Result<Model, Error> {
     load_model_with_warnings(path, opts).map(|l| l.model)
 }

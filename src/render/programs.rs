@@ -296,6 +296,19 @@ fn environment() -> Environment<'static> {
 
 /// Renders a suite in `format`. Templates are taken from `overrides` (same relative paths as
 /// in the crate's `templates/` directory) when a file exists there, else the embedded ones.
+///
+/// ```
+/// use ncomplete::exec::commands::load_suite;
+/// use ncomplete::render::{Format, render_suite};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mealy.suite.json");
+/// let (header, tests) = load_suite(path)?;
+/// let files = render_suite(&header, &tests, Format::Ttcn, None)?;
+/// let ttcn = &files[0];
+/// assert_eq!(ttcn.path.extension(), Some("ttcn".as_ref()));
+/// assert!(ttcn.contents.contains("testcase "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn render_suite(
     header: &SuiteHeader,
     tests: &[TestCase],

@@ -10,9 +10,9 @@
 //! - [`IocoMethod::Counting`]: state counting over sets of pairwise incompatible states with
 //!   distinguishing graphs, no merges and no recursion (see [`counting`]).
 //!
-//! Suites are plans ([`plan`]) from which test cases are built one at a time with the execution
+//! Suites are plans (`plan`) from which test cases are built one at a time with the execution
 //! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Plans of `T(S, n)` and
-//! `ioco-ads` are brought to normal form ([`normal`]) and the few tests that still repeat are
+//! `ioco-ads` are brought to normal form (`normal`) and the few tests that still repeat are
 //! filtered out exactly, so no suite has two equal tests. Test `k` depends only on the
 //! plan, so the output is byte-identical for any number of threads.
 
@@ -180,6 +180,22 @@ pub fn resolve_bound(sa: &SuspensionAutomaton, bound: Bound) -> Result<usize, Io
 /// Generates the suite of `method` for `sa`, refusing it (before anything is written) when a
 /// figure of [`IocoSuite::costs`] exceeds its budget. [`IocoMethod::Auto`] picks the cheapest
 /// complete candidate ([`auto`]).
+///
+/// ```
+/// use ncomplete::format::{LoadOptions, load_model};
+/// use ncomplete::suite::costs::Budget;
+/// use ncomplete::suite::ioco::{self, Bound, IocoMethod};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/vending.aut");
+/// let sa = ioco::suspension_for(&load_model(path, &LoadOptions::default())?, path)?;
+/// let suite = ioco::generate(&sa, IocoMethod::Auto, Bound::States(2), Budget::default())?;
+/// assert!(suite.is_complete());
+/// assert_eq!(suite.tests().count() as u128, suite.num_tests());
+/// // Budgets refuse a suite before a test is built.
+/// let tight = Budget { max_tests: 1, ..Budget::default() };
+/// assert!(ioco::generate(&sa, IocoMethod::Complete, Bound::States(2), tight).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate(
     sa: &SuspensionAutomaton,
     method: IocoMethod,
