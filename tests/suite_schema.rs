@@ -149,6 +149,9 @@ fn distinguish_suites_committed_suites_and_fixtures_validate() {
     }
 }
 
+/// An edit that breaks a suite document.
+type Change = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn documents_the_reader_refuses_are_refused_by_the_schema_with_a_position() {
     let validator = validator();
@@ -157,7 +160,7 @@ fn documents_the_reader_refuses_are_refused_by_the_schema_with_a_position() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("schema-bad");
     std::fs::create_dir_all(&dir).unwrap();
     let mut doc: Value = serde_json::from_str(&good).unwrap();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    let cases: Vec<(&str, Change, &str)> = vec![
         (
             "no guarantee",
             Box::new(|d: &mut Value| {
