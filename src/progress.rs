@@ -103,6 +103,17 @@ impl Progress {
         Progress::new(SHOWN.load(Ordering::Relaxed), what, unit, total)
     }
 
+    /// [`Progress::start`] for a command that prints a line per item on stdout: when stdout and
+    /// stderr are the same terminal those lines are the progress, and a bar would be torn by
+    /// them, so it is left out; logs still get their plain lines.
+    pub fn start_beside_stdout(what: &str, unit: &'static str, total: Option<u64>) -> Progress {
+        let mode = Mode::for_stderr(SHOWN.load(Ordering::Relaxed));
+        if mode == Mode::Bar && std::io::stdout().is_terminal() {
+            return Progress::hidden();
+        }
+        Progress::with_mode(mode, what, unit, total)
+    }
+
     /// A report that shows nothing.
     pub fn hidden() -> Progress {
         Progress::with_mode(Mode::Hidden, "", "", None)
@@ -284,13 +295,20 @@ fn duration_text(seconds: f64) -> String {
 fn bar_style(what: &str, unit: &str, total: bool) -> ProgressStyle {
     let template = if total {
         format!(
-            "{what} {{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} \
-             {{per_sec}} ETA {{eta}}"
+            "{what} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} \
+             {{rate}} ETA {{eta}} {{msg}}"
         )
     } else {
-        format!("{{spinner}} {what} {{msg}} [{{elapsed_precise}}] {{human_pos}} {unit} {{per_sec}}")
+        format!("{{spinner}} {what} [{{elapsed_precise}}] {{human_pos}} {unit} {{rate}} {{msg}}")
     };
-    ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar())
+    ProgressStyle::with_template(&template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}/s", grouped(state.per_sec().round() as u64));
+            },
+        )
 }
 
 fn bar(what: &str, unit: &str, total: Option<u64>) -> ProgressBar {

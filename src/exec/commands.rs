@@ -108,7 +108,7 @@ pub fn run_on_model(
     let mut sys: Option<SimulatedSystem> = None;
     let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
     let mut counts = [0usize; 3];
-    let progress = crate::progress::Progress::start("running", "tests", None);
+    let progress = crate::progress::Progress::start_beside_stdout("running", "tests", None);
     let mut run_chunk = |sys: &SimulatedSystem, chunk: &mut Vec<TestCase>| -> Result<()> {
         let report = run_suite(sys, chunk);
         progress.inc(chunk.len() as u64);
@@ -177,7 +177,11 @@ pub fn run_on_system(
 ) -> Result<TestVerdict> {
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
-    let progress = crate::progress::Progress::start("running", "tests", Some(tests.len() as u64));
+    let progress = crate::progress::Progress::start_beside_stdout(
+        "running",
+        "tests",
+        Some(tests.len() as u64),
+    );
     let outcomes: Vec<SystemOutcome> =
         stdio::run_suite_stdio(command, &header.model, &tests, timeouts, retries, |o| {
             progress.inc(1);

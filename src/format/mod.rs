@@ -474,7 +474,7 @@ mod tests {
         let e = parse_model("", "m.txt", &LoadOptions::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "cannot tell the format of m.txt from its extension; use --format aut|dot|yaml|json"
+            "cannot tell the format of m.txt from its extension; use --model-format aut|dot|yaml|json"
         );
         assert_eq!(e.exit_code(), 2);
     }
