@@ -103,6 +103,16 @@ fn a_model_is_read_from_standard_input_with_its_format_told_from_the_text() {
         "{}",
         stderr(&o)
     );
+    // Standard input holds one model: a second `-` is refused, not read as empty.
+    let o = ncomplete_with(&["check", "-", "-"], Some(&read("vending.aut")), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("read already"), "{}", stderr(&o));
+    let o = ncomplete_with(
+        &["check", "-", &model("vending.aut")],
+        Some(&read("vending.aut")),
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
     // Positions in a bad model on standard input are reported against `<stdin>`.
     let o = ncomplete_with(&["info", "-"], Some(b"des (0, 1, 2)\n(0, \"a\"\n"), &[]);
     assert_eq!(o.status.code(), Some(2));

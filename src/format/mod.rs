@@ -171,9 +171,16 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// Reads and parses a model file, keeping the warnings. The path `-` reads standard input, whose
 /// format is `opts.format` or, when that is `None`, sniffed from its first token
-/// ([`Format::sniff`]).
+/// ([`Format::sniff`]); standard input is read once per process, a second `-` is refused.
 pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded, Error> {
     if path == STDIN_PATH {
+        static READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if READ.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error::Usage(
+                "standard input (`-`) holds one model and was read already; give the other model as a file"
+                    .into(),
+            ));
+        }
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .map_err(|e| Error::io(STDIN_NAME, e))?;
