@@ -56,6 +56,25 @@ enum Command {
     /// Audit suite strength: per method and bound, suite size and mutation score on seeded
     /// mutants (conforming mutants wrongly failed must be zero; exit 1 otherwise).
     Audit(AuditArgs),
+    /// Print a shell completion script: `ncomplete completions bash > /etc/bash_completion.d/ncomplete`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) of ncomplete, or write one page per command to `--out DIR`.
+    Man(ManArgs),
+}
+
+#[derive(Args)]
+struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+#[derive(Args)]
+struct ManArgs {
+    /// Directory for `ncomplete.1` and `ncomplete-COMMAND.1` of every command (default: print
+    /// `ncomplete.1` on standard output).
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Args)]
@@ -201,7 +220,8 @@ impl SuiteFileFormat {
 struct GenerateArgs {
     /// The model file.
     model: String,
-    /// Model format (default: from the file extension); `--format` names the suite format.
+    /// Model format (default: from the file extension; for `-`, standard input, told from the
+    /// text); `--format` names the suite format.
     #[arg(long, value_name = "aut|dot|yaml|json")]
     model_format: Option<Format>,
     /// Unmarked labels that are inputs (comma-separated).
@@ -496,9 +516,13 @@ impl TimeoutArgs {
 /// How to read a model file (shared by every command that reads one).
 #[derive(Args, Clone, Debug, Default)]
 struct ModelArgs {
-    /// Model format (default: from the file extension).
+    /// Model format (default: from the file extension; for `-`, standard input, told from the
+    /// text).
     #[arg(long, value_name = "aut|dot|yaml|json")]
-    format: Option<Format>,
+    model_format: Option<Format>,
+    /// The former spelling of `--model-format` (deprecated; `--format` names suite formats).
+    #[arg(long = "format", value_name = "aut|dot|yaml|json", hide = true)]
+    deprecated_format: Option<Format>,
     /// Unmarked labels that are inputs (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LABELS")]
     inputs: Vec<String>,
@@ -513,7 +537,7 @@ struct ModelArgs {
 impl ModelArgs {
     fn options(&self) -> LoadOptions {
         LoadOptions {
-            format: self.format,
+            format: self.model_format.or(self.deprecated_format),
             inputs: self.inputs.clone(),
             outputs: self.outputs.clone(),
             initial: self.initial.clone(),
@@ -522,6 +546,15 @@ impl ModelArgs {
 
     /// Loads a model, printing the parser's warnings unless `quiet`.
     fn load(&self, path: &str, quiet: bool) -> Result<Model, Error> {
+        if self.deprecated_format.is_some() && !quiet {
+            static NOTE: std::sync::Once = std::sync::Once::new();
+            NOTE.call_once(|| {
+                eprintln!(
+                    "warning: --format for the model format is deprecated; use --model-format \
+                     (--format names suite formats)"
+                );
+            });
+        }
         let loaded = format::load_model_with_warnings(path, &self.options())?;
         if !quiet {
             for w in &loaded.warnings {
@@ -845,6 +878,7 @@ struct MutateArgs {
 
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
+    ncomplete::progress::show_on_stderr(!quiet);
     match cli.command {
         Command::Info(a) => run_info(a, quiet),
         Command::Distinguish(a) => run_distinguish(a, quiet).map(|()| ExitCode::SUCCESS),
@@ -858,7 +892,59 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Generate(a) => run_generate(a, quiet),
         Command::Sizes(a) => run_sizes(a, quiet),
         Command::Audit(a) => run_audit(&a, quiet),
+        Command::Completions(a) => run_completions(&a),
+        Command::Man(a) => run_man(&a, quiet),
     }
+}
+
+/// `completions`: the completion script of a shell on standard output.
+fn run_completions(a: &CompletionsArgs) -> Result<ExitCode, Error> {
+    let mut script = Vec::new();
+    clap_complete::generate(
+        a.shell,
+        &mut <Cli as clap::CommandFactory>::command(),
+        "ncomplete",
+        &mut script,
+    );
+    format::write_text(None, &String::from_utf8_lossy(&script))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `man`: the manual page of ncomplete on standard output, or every command's page in a
+/// directory.
+fn run_man(a: &ManArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let command = <Cli as clap::CommandFactory>::command();
+    let page = |cmd: clap::Command| -> Result<Vec<u8>, Error> {
+        let mut roff = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut roff)
+            .map_err(|e| Error::io("<man page>", e))?;
+        Ok(roff)
+    };
+    let Some(dir) = &a.out else {
+        format::write_text(None, &String::from_utf8_lossy(&page(command)?))?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let mut pages = vec![("ncomplete.1".to_owned(), command.clone())];
+    for sub in command.get_subcommands() {
+        let name = format!("ncomplete-{}", sub.get_name());
+        pages.push((
+            format!("{name}.1"),
+            sub.clone()
+                .display_name(name)
+                .bin_name(format!("ncomplete {}", sub.get_name())),
+        ));
+    }
+    for (file, cmd) in &pages {
+        let path = dir.join(file);
+        output::write_path(&path, &page(cmd.clone())?)
+            .map_err(|e| Error::io(path.display().to_string(), e))?;
+    }
+    if !quiet {
+        eprintln!("wrote {} manual pages to {}", pages.len(), dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `info`: the figures of a model.
@@ -961,7 +1047,8 @@ fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
     let written =
         ncomplete::exec::commands::render(&a.suite, target, &a.out, a.templates.as_deref())?;
     if !quiet {
-        eprintln!("wrote {} files to {}", written.len(), a.out.display());
+        let files = if written.len() == 1 { "file" } else { "files" };
+        eprintln!("wrote {} {files} to {}", written.len(), a.out.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -1125,7 +1212,8 @@ fn run_generate(a: GenerateArgs, quiet: bool) -> Result<ExitCode, Error> {
     let start = std::time::Instant::now();
     let (dir, suite_path) = a.destination()?;
     let model_args = ModelArgs {
-        format: a.model_format,
+        model_format: a.model_format,
+        deprecated_format: None,
         inputs: a.inputs.clone(),
         outputs: a.outputs.clone(),
         initial: a.initial.clone(),
@@ -1183,7 +1271,7 @@ fn generate_mealy(
         SuiteFileFormat::Words => ncomplete::render::words::MealySuiteFormat::Words,
         _ => ncomplete::render::words::MealySuiteFormat::Json,
     };
-    let stats = ncomplete::render::words::generate_mealy_suite(
+    let generated = ncomplete::render::words::generate_mealy_suite(
         &mealy,
         &a.model,
         options,
@@ -1194,7 +1282,17 @@ fn generate_mealy(
     )?;
     a.finish(dir, suite_path)?;
     if a.stats {
-        eprintln!("{stats}, time: {:.2} s", start.elapsed().as_secs_f64());
+        eprintln!(
+            "{}, time: {:.2} s",
+            generated.stats,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    if !quiet {
+        eprintln!(
+            "{} tests; guarantee: {}",
+            generated.stats.tests, generated.guarantee
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -1282,8 +1380,7 @@ fn generate_ioco(
     if a.stats {
         eprintln!("{}: {}", suite.header().method, suite.costs().summary());
     }
-    let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    ioco::write_suite_file(&suite, Some(suite_path), progress)?;
+    ioco::write_suite_file(&suite, Some(suite_path), !quiet)?;
     a.finish(dir, suite_path)?;
     if !quiet {
         eprintln!(
@@ -1334,19 +1431,10 @@ fn run_audit(a: &AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
         seed: a.seed,
         max_tests: a.max_tests,
     };
-    let bar = (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} mutants")
-        {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let mut result = report::audit(&mutable, &options, bar.as_ref())?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let progress =
+        ncomplete::progress::Progress::new(!quiet && a.mutants > 0, "auditing", "mutants", None);
+    let mut result = report::audit(&mutable, &options, &progress)?;
+    progress.finish();
     if a.no_time {
         result = result.without_time();
     }

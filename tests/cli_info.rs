@@ -185,9 +185,10 @@ fn missing_file_and_unknown_format_exit_2() {
     std::fs::write(&txt, "des (0, 0, 1)\n").unwrap();
     let o = ncomplete(&["info", &txt]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("use --format aut|dot|yaml|json"));
-    let o = ncomplete(&["info", &txt, "--format", "aut"]);
+    assert!(stderr(&o).contains("use --model-format aut|dot|yaml|json"));
+    let o = ncomplete(&["info", &txt, "--model-format", "aut"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("deprecated"), "{}", stderr(&o));
 }
 
 #[test]

@@ -18,6 +18,17 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
+/// A tick label of the log-scale axis: whole numbers below 10,000 as they are (`500`), larger
+/// values in scientific notation with two significant digits (`1e7`, `2.5e5`), never
+/// `10000000.0`.
+fn log_tick(v: f64) -> String {
+    if (1.0..10_000.0).contains(&v) {
+        format!("{}", v.round() as u64)
+    } else {
+        format!("{v:.1e}").replace(".0e", "e")
+    }
+}
+
 /// The audit as an SVG document: steps (log scale) above, mutation score below.
 pub fn audit_svg(report: &AuditReport) -> Result<String> {
     let mut svg = String::new();
@@ -79,6 +90,7 @@ fn draw(report: &AuditReport, out: &mut String) -> DrawResult {
         .x_labels(x_labels)
         .x_desc(symbol)
         .y_desc("steps (log scale)")
+        .y_label_formatter(&|v| log_tick(*v))
         .draw()?;
     for (k, m) in report.methods.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
@@ -145,4 +157,19 @@ fn draw(report: &AuditReport, out: &mut String) -> DrawResult {
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_tick;
+
+    #[test]
+    fn log_ticks_read_as_numbers_or_powers() {
+        assert_eq!(log_tick(500.0), "500");
+        assert_eq!(log_tick(1.0), "1");
+        assert_eq!(log_tick(10_000_000.0), "1e7");
+        assert_eq!(log_tick(250_000.0), "2.5e5");
+        assert_eq!(log_tick(12_345.0), "1.2e4");
+        assert_eq!(log_tick(0.5), "5e-1");
+    }
 }

@@ -12,11 +12,11 @@
 
 use super::mutate::{MutantModel, MutateOptions, SizeBound, mutants};
 use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict, run_test};
+use crate::progress::Progress;
 use crate::suite::ioco::{self, Bound, Budget, IocoMethod};
 use crate::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use crate::suite::{SuiteModel, TestCase};
 use crate::{Error, Result};
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::RangeInclusive;
@@ -271,13 +271,9 @@ fn size_bound(model: &MutantModel, kind: BoundKind, bound: usize) -> Result<Size
     })
 }
 
-/// Audits `model` (from [`super::mutable_model`]) as `opts` says. `progress`, when given, counts
-/// executed mutants.
-pub fn audit(
-    model: &MutantModel,
-    opts: &AuditOptions,
-    progress: Option<&ProgressBar>,
-) -> Result<AuditReport> {
+/// Audits `model` (from [`super::mutable_model`]) as `opts` says; `progress` counts executed
+/// mutants.
+pub fn audit(model: &MutantModel, opts: &AuditOptions, progress: &Progress) -> Result<AuditReport> {
     if opts.bounds.is_empty() {
         return Err(Error::Usage("the range of bounds is empty".into()));
     }
@@ -300,9 +296,6 @@ pub fn audit(
             stopped: None,
         })
         .collect();
-    if let Some(bar) = progress {
-        bar.set_length(0);
-    }
     for bound in opts.bounds.clone() {
         if audits.iter().all(|a| a.stopped.is_some()) {
             break;
@@ -326,14 +319,12 @@ pub fn audit(
                     continue;
                 }
             };
-            if let Some(bar) = progress {
-                bar.set_message(format!(
-                    "{} {} = {bound}",
-                    method.name(),
-                    opts.bound_kind.symbol()
-                ));
-                bar.inc_length(muts.len() as u64);
-            }
+            progress.set_message(format!(
+                "{} {} = {bound}",
+                method.name(),
+                opts.bound_kind.symbol()
+            ));
+            progress.inc_total(muts.len() as u64);
             let failed: Vec<bool> = muts
                 .par_iter()
                 .map(|m| {
@@ -342,9 +333,7 @@ pub fn audit(
                         .tests
                         .iter()
                         .any(|t| run_test(&sys, t).verdict == TestVerdict::Fail);
-                    if let Some(bar) = progress {
-                        bar.inc(1);
-                    }
+                    progress.inc(1);
                     Ok(fails)
                 })
                 .collect::<Result<_>>()?;
@@ -463,18 +452,15 @@ impl AuditReport {
             "audit of {} ({}, {} states): {} mutants per bound, seed {}\n",
             self.model, self.kind, self.states, self.mutants, self.seed
         );
+        // Bounds in states are the n column itself; bounds in extra states show n beside E.
+        let n_column = self.bound_kind == BoundKind::ExtraStates;
+        out.push_str(&format!("{:<14} {:>3}", "method", b));
+        if n_column {
+            out.push_str(&format!(" {:>4}", "n"));
+        }
         out.push_str(&format!(
-            "{:<14} {:>3} {:>4} {:>8} {:>10} {:>7} {:>9} {:>8} {:>7} {:>10}",
-            "method",
-            b,
-            "n",
-            "tests",
-            "steps",
-            "longest",
-            "detected",
-            "score",
-            "conf",
-            "wrong-fail"
+            " {:>8} {:>10} {:>7} {:>9} {:>8} {:>7} {:>10}",
+            "tests", "steps", "longest", "detected", "score", "conf", "wrong-fail"
         ));
         if timed {
             out.push_str(&format!(" {:>8}", "seconds"));
@@ -482,11 +468,12 @@ impl AuditReport {
         out.push('\n');
         for m in &self.methods {
             for r in &m.rows {
+                out.push_str(&format!("{:<14} {:>3}", m.method, r.bound));
+                if n_column {
+                    out.push_str(&format!(" {:>4}", r.n));
+                }
                 out.push_str(&format!(
-                    "{:<14} {:>3} {:>4} {:>8} {:>10} {:>7} {:>9} {:>8} {:>7} {:>10}",
-                    m.method,
-                    r.bound,
-                    r.n,
+                    " {:>8} {:>10} {:>7} {:>9} {:>8} {:>7} {:>10}",
                     r.tests,
                     r.steps,
                     r.longest,
@@ -557,7 +544,7 @@ mod tests {
         let report = audit(
             &model,
             &options(methods, BoundKind::ExtraStates, 0..=1),
-            None,
+            &Progress::hidden(),
         )
         .unwrap();
         for m in &report.methods {
@@ -581,7 +568,12 @@ mod tests {
         .unwrap();
         let model = MutantModel::Suspension(sa);
         let methods = vec![AuditMethod::Ioco(IocoMethod::Complete)];
-        let report = audit(&model, &options(methods, BoundKind::States, 2..=3), None).unwrap();
+        let report = audit(
+            &model,
+            &options(methods, BoundKind::States, 2..=3),
+            &Progress::hidden(),
+        )
+        .unwrap();
         let rows = &report.methods[0].rows;
         assert!(!rows.is_empty(), "{report:?}");
         for r in rows {
@@ -603,7 +595,7 @@ mod tests {
                 audit(
                     &model,
                     &options(methods, BoundKind::ExtraStates, 0..=1),
-                    None,
+                    &Progress::hidden(),
                 )
                 .unwrap()
                 .without_time()
@@ -624,10 +616,10 @@ mod tests {
             BoundKind::ExtraStates,
             0..=3,
         );
-        let first = audit(&model, &opts, None).unwrap();
+        let first = audit(&model, &opts, &Progress::hidden()).unwrap();
         let tests0 = first.methods[0].rows[0].tests;
         opts.max_tests = tests0;
-        let report = audit(&model, &opts, None).unwrap();
+        let report = audit(&model, &opts, &Progress::hidden()).unwrap();
         let m = &report.methods[0];
         assert_eq!(m.rows.len(), 1, "{report:?}");
         let why = m.stopped.as_deref().unwrap();
@@ -646,7 +638,7 @@ mod tests {
             BoundKind::ExtraStates,
             0..=0,
         );
-        let err = audit(&model, &opts, None).unwrap_err();
+        let err = audit(&model, &opts, &Progress::hidden()).unwrap_err();
         assert!(err.to_string().contains("ioco method"), "{err}");
     }
 

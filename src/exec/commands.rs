@@ -45,12 +45,16 @@ fn suite_error(path: &str, source: crate::suite::SuiteFormatError) -> Error {
 /// Reads a suite JSON v1 file, streaming it.
 fn load_json_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
     let file = open_json_suite(path)?;
+    let progress = crate::progress::Progress::start("reading suite", "tests", None);
     let mut tests = Vec::new();
     let mut keep = |_: &SuiteModel, t: TestCase| -> std::result::Result<(), Infallible> {
         tests.push(t);
+        progress.inc(1);
         Ok(())
     };
-    match read_suite_stream(file, &mut keep) {
+    let read = read_suite_stream(file, &mut keep);
+    progress.finish();
+    match read {
         Ok(header) => Ok((header, tests)),
         Err(SuiteReadError::Format(source)) => Err(suite_error(path, source)),
         Err(SuiteReadError::Consumer(never)) => match never {},
@@ -107,8 +111,10 @@ pub fn run_on_model(
     let mut sys: Option<SimulatedSystem> = None;
     let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
     let mut counts = [0usize; 3];
+    let progress = crate::progress::Progress::start_beside_stdout("running", "tests", None);
     let mut run_chunk = |sys: &SimulatedSystem, chunk: &mut Vec<TestCase>| -> Result<()> {
         let report = run_suite(sys, chunk);
+        progress.inc(chunk.len() as u64);
         for (t, case) in report.tests.iter().zip(chunk.iter()) {
             counts[match t.verdict {
                 TestVerdict::Pass => 0,
@@ -154,6 +160,7 @@ pub fn run_on_model(
         None => system_for_suite(model, &header.model, enabling)?,
     };
     run_chunk(&sys, &mut chunk)?;
+    progress.finish();
     let [pass, inconclusive, fail] = counts;
     let verdict = if fail > 0 {
         TestVerdict::Fail
@@ -183,6 +190,11 @@ pub fn run_on_system(
 ) -> Result<TestVerdict> {
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
+    let progress = crate::progress::Progress::start_beside_stdout(
+        "running",
+        "tests",
+        Some(tests.len() as u64),
+    );
     let mut started = std::time::Instant::now();
     let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
         command,
@@ -192,6 +204,7 @@ pub fn run_on_system(
         retries,
         follow,
         |o| {
+            progress.inc(1);
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
@@ -204,6 +217,7 @@ pub fn run_on_system(
             started = std::time::Instant::now();
         },
     )?;
+    progress.finish();
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
     }

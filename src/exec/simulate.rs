@@ -463,6 +463,22 @@ impl SuiteReport {
 }
 
 /// Runs every test of a suite (in parallel; the report is in suite order).
+///
+/// ```
+/// use ncomplete::exec::commands::load_suite;
+/// use ncomplete::exec::{InputEnabling, TestVerdict, run_suite, system_for_suite};
+/// use ncomplete::format::{LoadOptions, load_model};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+/// let (header, tests) = load_suite(&format!("{dir}/mealy.suite.json"))?;
+/// for (implementation, passes) in [("toggle.dot", true), ("toggle-faulty.dot", false)] {
+///     let model = load_model(&format!("{dir}/{implementation}"), &LoadOptions::default())?;
+///     let system = system_for_suite(&model, &header.model, InputEnabling::Reject)?;
+///     let report = run_suite(&system, &tests);
+///     assert_eq!(report.verdict() == TestVerdict::Pass, passes, "{implementation}");
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_suite(sys: &SimulatedSystem, tests: &[TestCase]) -> SuiteReport {
     SuiteReport {
         tests: tests.par_iter().map(|t| run_test(sys, t)).collect(),

@@ -3,7 +3,7 @@
 //! states numbered `0..STATES`. Labels are quoted (`"?coin"`) or bare (`?coin`); a bare label runs
 //! to the last comma before the line's last `)`, so `(0, ACK+RST(V,V,0) / TIMEOUT, 1)` works.
 //!
-//! Labels follow the conventions of [`super::build`] (`?a`/`a?` input, `!x`/`x!` output, `tau`
+//! Labels follow the conventions of `super::build` (`?a`/`a?` input, `!x`/`x!` output, `tau`
 //! and `i` internal, `delta` quiescence, `in / out` Mealy). The declared numbers of transitions
 //! and states are checked against the content.
 

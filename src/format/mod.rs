@@ -49,6 +49,45 @@ impl Format {
         }
     }
 
+    /// The format model text is written in, told from its first token (after a byte order mark,
+    /// blank lines and `#` comment lines): `des` is `.aut`, `digraph`/`graph`/`strict` (or a `//`
+    /// or `/*` comment) is DOT, `{` is JSON, and `key:` or `---` is YAML; `None` otherwise.
+    ///
+    /// ```
+    /// use ncomplete::format::Format;
+    /// assert_eq!(Format::sniff("des (0, 2, 2)\n"), Some(Format::Aut));
+    /// assert_eq!(Format::sniff("digraph m { }"), Some(Format::Dot));
+    /// assert_eq!(Format::sniff("{\"states\": []}"), Some(Format::Json));
+    /// assert_eq!(Format::sniff("# a model\nname: m\n"), Some(Format::Yaml));
+    /// assert_eq!(Format::sniff("hello"), None);
+    /// ```
+    pub fn sniff(text: &str) -> Option<Format> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))?;
+        let word: String = first
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        let rest = first[word.len()..].trim_start();
+        match word.to_ascii_lowercase().as_str() {
+            "des" if rest.starts_with('(') => return Some(Format::Aut),
+            "digraph" | "graph" | "strict" => return Some(Format::Dot),
+            _ => {}
+        }
+        if first.starts_with("//") || first.starts_with("/*") {
+            Some(Format::Dot)
+        } else if first.starts_with('{') {
+            Some(Format::Json)
+        } else if first.starts_with("---") || (!word.is_empty() && rest.starts_with(':')) {
+            Some(Format::Yaml)
+        } else {
+            None
+        }
+    }
+
     /// The name used on the command line (`aut`, `dot`, `yaml`, `json`).
     pub fn name(self) -> &'static str {
         match self {
@@ -105,12 +144,62 @@ pub struct Loaded {
 
 /// Reads and parses a model file; warnings are dropped (use [`load_model_with_warnings`] to show
 /// them).
+///
+/// ```
+/// use ncomplete::format::{LoadOptions, load_model};
+/// use ncomplete::model::Model;
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/coffeemachine.dot");
+/// let Model::Mealy(machine) = load_model(path, &LoadOptions::default())? else {
+///     panic!("the coffee machine is a Mealy machine");
+/// };
+/// assert_eq!(machine.num_states(), 6);
+/// // A file that is not a model is refused with its position.
+/// let error = ncomplete::format::parse_model("des (0, 1\n", "bad.aut", &LoadOptions::default())
+///     .unwrap_err();
+/// assert!(error.to_string().starts_with("bad.aut:1:"));
+/// # Ok::<(), ncomplete::Error>(())
+/// ```
 pub fn load_model(path: &str, opts: &LoadOptions) -> Result<Model, Error> {
     load_model_with_warnings(path, opts).map(|l| l.model)
 }
 
-/// Reads and parses a model file, keeping the warnings.
+/// The model path that stands for standard input.
+pub const STDIN_PATH: &str = "-";
+/// How standard input is named in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Reads and parses a model file, keeping the warnings. The path `-` reads standard input, whose
+/// format is `opts.format` or, when that is `None`, sniffed from its first token
+/// ([`Format::sniff`]); standard input is read once per process, a second `-` is refused.
 pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded, Error> {
+    if path == STDIN_PATH {
+        static READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if READ.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error::Usage(
+                "standard input (`-`) holds one model and was read already; give the other model as a file"
+                    .into(),
+            ));
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .map_err(|e| Error::io(STDIN_NAME, e))?;
+        let text = utf8_text(bytes, STDIN_NAME)?;
+        let format = match opts.format.or_else(|| Format::sniff(&text)) {
+            Some(f) => f,
+            None => {
+                return Err(Error::Usage(format!(
+                    "cannot tell the format of standard input from its text; use --model-format {}",
+                    FORMAT_CHOICES
+                )));
+            }
+        };
+        let opts = LoadOptions {
+            format: Some(format),
+            ..opts.clone()
+        };
+        return parse_model_with_warnings(&text, STDIN_NAME, &opts);
+    }
     // Detect the format before reading, so a wrong extension fails fast.
     format_of(path, opts)?;
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -216,18 +305,24 @@ pub fn parse_model_with_warnings(
     Ok(Loaded { model, warnings })
 }
 
+/// The model formats as the `--model-format` option takes them.
+const FORMAT_CHOICES: &str = "aut|dot|yaml|json";
+
 fn format_of(path: &str, opts: &LoadOptions) -> Result<Format, Error> {
     opts.format
         .or_else(|| Format::from_path(path))
         .ok_or_else(|| {
             Error::Usage(format!(
-                "cannot tell the format of {path} from its extension; use --format aut|dot|yaml|json"
+                "cannot tell the format of {path} from its extension; use --model-format {FORMAT_CHOICES}"
             ))
         })
 }
 
 /// The file stem, the name of models whose file does not name them.
 fn model_name(file_name: &str) -> String {
+    if file_name == STDIN_NAME {
+        return "stdin".to_owned();
+    }
     Path::new(file_name)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -386,7 +481,7 @@ mod tests {
         let e = parse_model("", "m.txt", &LoadOptions::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "cannot tell the format of m.txt from its extension; use --format aut|dot|yaml|json"
+            "cannot tell the format of m.txt from its extension; use --model-format aut|dot|yaml|json"
         );
         assert_eq!(e.exit_code(), 2);
     }

@@ -151,7 +151,7 @@ impl Predecessors {
     }
 }
 
-/// Computes `≈` on `sa` and `χ`: first the chaos-equivalent states ([`chaos_states`]), then
+/// Computes `≈` on `sa` and `χ`: first the chaos-equivalent states (`chaos_states`), then
 /// partition refinement of the others, in which an input into a chaos-equivalent state counts
 /// as missing and an output into one leads to the (never split) chaos block. Only states whose
 /// successors changed block are re-examined, and in a block that splits the part holding the

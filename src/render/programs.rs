@@ -232,6 +232,8 @@ struct LazyTests {
     model: SuiteModel,
     tests: Vec<TestCase>,
     idents: Vec<String>,
+    /// Advanced to the test a template reads (per rendered file).
+    progress: Arc<crate::progress::Progress>,
 }
 
 impl Object for LazyTests {
@@ -242,6 +244,7 @@ impl Object for LazyTests {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         let k = key.as_usize()?;
         let t = self.tests.get(k)?;
+        self.progress.set_position(k as u64 + 1);
         Some(test_context(&self.model, t, &self.idents[k]))
     }
 
@@ -255,11 +258,21 @@ impl Object for LazyTests {
 /// identifiers and the generator string are built here and marked safe. The tests' contexts are
 /// built lazily, one test at a time.
 pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
+    context_with_progress(header, tests, Arc::new(crate::progress::Progress::hidden()))
+}
+
+/// [`context`], advancing `progress` to each test a template reads.
+fn context_with_progress(
+    header: &SuiteHeader,
+    tests: &[TestCase],
+    progress: Arc<crate::progress::Progress>,
+) -> Value {
     let model = &header.model;
     let tests = LazyTests {
         model: model.clone(),
         tests: tests.to_vec(),
         idents: escape::unique_identifiers(tests.iter().map(|t| t.name.as_str()), "_test"),
+        progress,
     };
     let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
     let universal = model
@@ -341,16 +354,35 @@ fn environment() -> Environment<'static> {
 
 /// Renders a suite in `format`. Templates are taken from `overrides` (same relative paths as
 /// in the crate's `templates/` directory) when a file exists there, else the embedded ones.
+///
+/// ```
+/// use ncomplete::exec::commands::load_suite;
+/// use ncomplete::render::{Format, render_suite};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mealy.suite.json");
+/// let (header, tests) = load_suite(path)?;
+/// let files = render_suite(&header, &tests, Format::Ttcn, None)?;
+/// let ttcn = &files[0];
+/// assert_eq!(ttcn.path.extension(), Some("ttcn".as_ref()));
+/// assert!(ttcn.contents.contains("testcase "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn render_suite(
     header: &SuiteHeader,
     tests: &[TestCase],
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let ctx = context(header, tests);
+    let progress = Arc::new(crate::progress::Progress::start(
+        "rendering",
+        "tests",
+        Some(tests.len() as u64),
+    ));
+    let ctx = context_with_progress(header, tests, progress.clone());
     let env = environment();
     let mut files = Vec::new();
     for &(name, out, embedded) in format.files() {
+        progress.set_message(name.to_owned());
         let source = match overrides.map(|dir| dir.join(name)) {
             Some(path) if path.is_file() => {
                 std::fs::read_to_string(&path).map_err(|source| RenderError::Io {
@@ -374,6 +406,7 @@ pub fn render_suite(
             contents,
         });
     }
+    progress.finish();
     Ok(files)
 }
 

@@ -62,7 +62,7 @@ pub fn write_mealy_suite<W: Write>(
     write_mealy_suite_with(out, suite, format, &mut |_| {})
 }
 
-/// [`write_mealy_suite`], calling `tick` with the number of tests written every 65,536 tests.
+/// [`write_mealy_suite`], calling `tick` with the number of tests written every 4,096 tests.
 pub fn write_mealy_suite_with<W: Write>(
     out: W,
     suite: &MealySuite,
@@ -72,7 +72,7 @@ pub fn write_mealy_suite_with<W: Write>(
     let mut count = 0u64;
     let mut tick = move || {
         count += 1;
-        if count.is_multiple_of(65_536) {
+        if count.is_multiple_of(4_096) {
             tick(count);
         }
     };
@@ -103,9 +103,19 @@ pub fn write_mealy_suite_with<W: Write>(
     }
 }
 
+/// What [`generate_mealy_suite`] wrote.
+#[derive(Clone, Debug)]
+pub struct MealyGenerated {
+    /// The figures of the written suite.
+    pub stats: SuiteStats,
+    /// What the suite guarantees, as in its header.
+    pub guarantee: String,
+}
+
 /// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
-/// streams it to `out` (a file, replaced whole or not at all, or standard output for `-`), with a progress spinner on stderr
-/// when `progress` is set and stderr is a terminal.
+/// streams it to `out` (a file, replaced whole or not at all, or standard output for `-`), with
+/// progress on stderr when `progress` is set ([`crate::progress`]; the total is the count before
+/// prefix removal, an upper bound).
 pub fn generate_mealy_suite(
     spec: &crate::model::Mealy,
     path: &str,
@@ -114,8 +124,7 @@ pub fn generate_mealy_suite(
     out: &str,
     progress: bool,
     budget: &crate::suite::costs::Budget,
-) -> crate::Result<SuiteStats> {
-    use std::io::IsTerminal as _;
+) -> crate::Result<MealyGenerated> {
     let suite = MealySuite::new(spec, options).map_err(|source| crate::Error::Model {
         path: path.to_owned(),
         source,
@@ -130,27 +139,23 @@ pub fn generate_mealy_suite(
         ),
         "try a smaller --extra-states",
     )?;
-    let bar = if progress && io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(std::time::Duration::from_millis(200));
-        bar.set_message("generating tests");
-        Some(bar)
-    } else {
-        None
-    };
-    let mut tick = |n: u64| {
-        if let Some(b) = &bar {
-            b.set_message(format!("{n} tests written"));
-        }
-    };
+    let report = crate::progress::Progress::new(
+        progress,
+        "writing tests",
+        "tests",
+        Some(suite.size_before_pruning().tests),
+    );
     let mut output = crate::output::Output::create(out)?;
-    let stats = write_mealy_suite_with(&mut output, &suite, format, &mut tick)
-        .map_err(|e| crate::Error::io(output.name(), e))?;
+    let stats =
+        write_mealy_suite_with(&mut output, &suite, format, &mut |n| report.set_position(n))
+            .map_err(|e| crate::Error::io(output.name(), e))?;
+    report.set_position(stats.tests);
+    report.finish();
     output.commit()?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    Ok(stats)
+    Ok(MealyGenerated {
+        stats,
+        guarantee: suite.guarantee(),
+    })
 }
 
 /// The first line of a words file.

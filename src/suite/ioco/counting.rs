@@ -58,7 +58,7 @@
 //!
 //! A plan node is a bounded trace's state together with its sums per constraint (the sets of `𝒜`
 //! and the singletons of states in no set of two or more), shared between traces with equal
-//! keys as in [`super::unconditional`]; a successor whose sums would exceed `n` becomes a node
+//! keys as in `super::unconditional`; a successor whose sums would exceed `n` becomes a node
 //! that only enters the graphs of its state. Moves are ordered as in `T(S, n)`: the
 //! observation, the inputs, then the graphs by partner state.
 

@@ -10,9 +10,9 @@
 //! - [`IocoMethod::Counting`]: state counting over sets of pairwise incompatible states with
 //!   distinguishing graphs, no merges and no recursion (see [`counting`]).
 //!
-//! Suites are plans ([`plan`]) from which test cases are built one at a time with the execution
+//! Suites are plans (`plan`) from which test cases are built one at a time with the execution
 //! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Plans of `T(S, n)` and
-//! `ioco-ads` are brought to normal form ([`normal`]) and the few tests that still repeat are
+//! `ioco-ads` are brought to normal form (`normal`) and the few tests that still repeat are
 //! filtered out exactly, so no suite has two equal tests. Test `k` depends only on the
 //! plan, so the output is byte-identical for any number of threads.
 
@@ -180,6 +180,22 @@ pub fn resolve_bound(sa: &SuspensionAutomaton, bound: Bound) -> Result<usize, Io
 /// Generates the suite of `method` for `sa`, refusing it (before anything is written) when a
 /// figure of [`IocoSuite::costs`] exceeds its budget. [`IocoMethod::Auto`] picks the cheapest
 /// complete candidate ([`auto`]).
+///
+/// ```
+/// use ncomplete::format::{LoadOptions, load_model};
+/// use ncomplete::suite::costs::Budget;
+/// use ncomplete::suite::ioco::{self, Bound, IocoMethod};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/vending.aut");
+/// let sa = ioco::suspension_for(&load_model(path, &LoadOptions::default())?, path)?;
+/// let suite = ioco::generate(&sa, IocoMethod::Auto, Bound::States(2), Budget::default())?;
+/// assert!(suite.is_complete());
+/// assert_eq!(suite.tests().count() as u128, suite.num_tests());
+/// // Budgets refuse a suite before a test is built.
+/// let tight = Budget { max_tests: 1, ..Budget::default() };
+/// assert!(ioco::generate(&sa, IocoMethod::Complete, Bound::States(2), tight).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate(
     sa: &SuspensionAutomaton,
     method: IocoMethod,
@@ -489,23 +505,14 @@ pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAuto
 }
 
 /// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output; a file is replaced whole
-/// or not at all), with a progress bar on
-/// stderr when `progress` is set and stderr is a terminal.
+/// or not at all), with progress on stderr when `progress` is set ([`crate::progress`]).
 pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) -> crate::Result<()> {
     let path = out.unwrap_or("-");
-    let bar = if progress && suite.num_tests() > 1000 {
-        let bar = indicatif::ProgressBar::new(suite.num_tests().min(u64::MAX as u128) as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let total = u64::try_from(suite.num_tests()).unwrap_or(u64::MAX);
+    let report = crate::progress::Progress::new(progress, "writing tests", "tests", Some(total));
     let mut output = crate::output::Output::create(path)?;
-    let result = suite.write_json_with(&mut output, &|k| bar.set_position(k));
-    bar.finish_and_clear();
+    let result = suite.write_json_with(&mut output, &|k| report.set_position(k));
+    report.finish();
     result.map_err(|e| crate::Error::io(path, e))?;
     output.commit()
 }

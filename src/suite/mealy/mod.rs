@@ -208,7 +208,7 @@ pub const HADS_CONFIG: AdaptiveConfig = AdaptiveConfig {
 };
 
 /// Machines with at most this many transitions get, from `auto`, the hybrid-ADS families of
-/// [`cost_grid`] as further candidates (each is built and streamed once; cheap at this size),
+/// `cost_grid` as further candidates (each is built and streamed once; cheap at this size),
 /// unless their suites are large (see [`AUTO_GRID_BUDGET`]).
 pub const AUTO_GRID_LIMIT: usize = 5_000;
 
@@ -390,6 +390,29 @@ fn auto_family(
 impl MealySuite {
     /// Prepares the suite for `spec`: minimises it, computes access sequences and the identifier
     /// family. Fails on partial machines and when the middle parts exceed [`MIDDLE_BUDGET`].
+    ///
+    /// ```
+    /// use ncomplete::format::{LoadOptions, load_model};
+    /// use ncomplete::model::Model;
+    /// use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/coffeemachine.dot");
+    /// let Model::Mealy(machine) = load_model(path, &LoadOptions::default())? else {
+    ///     panic!("a Mealy machine");
+    /// };
+    /// // An HSI suite that catches every faulty implementation with one state more.
+    /// let suite = MealySuite::new(&machine, MealySuiteOptions::new(MealyMethod::Hsi, 1))?;
+    /// assert!(suite.guarantee().starts_with("m-complete"));
+    /// let mut tests = Vec::new();
+    /// suite.stream(|word| {
+    ///     tests.push(suite.test_case(tests.len() as u64, word));
+    ///     Ok::<(), std::convert::Infallible>(())
+    /// })?;
+    /// // Bounded before generation: the counted figures are upper bounds of the real suite.
+    /// let bound = suite.size_before_pruning().tests;
+    /// assert!(!tests.is_empty() && tests.len() as u64 <= bound);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(spec: &Mealy, opts: MealySuiteOptions) -> Result<MealySuite, ModelError> {
         spec.require_complete()?;
         let k = spec.num_inputs() as u64;
