@@ -9,6 +9,7 @@ use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
 use ncomplete::output::{self, AtomicDir};
 use ncomplete::suite::ioco::IncompatibleSets;
+use ncomplete::suite::names::Shard;
 use std::process::ExitCode;
 
 /// n-complete test suites (ioco and Mealy) from behavioural models.
@@ -232,6 +233,10 @@ struct GenerateArgs {
     /// Directory of templates overriding the built-in ones (`--format ttcn|python|rust`).
     #[arg(long, value_name = "DIR")]
     templates: Option<std::path::PathBuf>,
+    /// Write only shard K of N (1-based): the suite split deterministically into N parts of
+    /// near-equal cost (steps), for CI matrices; the parts partition the suite.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
@@ -351,6 +356,14 @@ struct RenderArgs {
     /// Directory of templates overriding the built-in ones (same relative paths as `templates/`).
     #[arg(long, value_name = "DIR")]
     templates: Option<std::path::PathBuf>,
+    /// Render only shard K of N (1-based), split as `generate --shard` splits.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+/// Parses `--shard K/N`.
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s)
 }
 
 #[derive(Args)]
@@ -1013,6 +1026,7 @@ fn generate_mealy(
         options,
         format,
         suite_path,
+        a.shard,
         !quiet,
         &a.budget.budget(),
     )?;
@@ -1107,7 +1121,7 @@ fn generate_ioco(
         eprintln!("{}: {}", suite.header().method, suite.costs().summary());
     }
     let progress = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    ioco::write_suite_file(&suite, Some(suite_path), progress)?;
+    ioco::write_suite_file(&suite, Some(suite_path), a.shard, progress)?;
     a.finish(dir, suite_path)?;
     if !quiet {
         eprintln!(

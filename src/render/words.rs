@@ -9,6 +9,7 @@
 
 use crate::model::LabelId;
 use crate::suite::mealy::{MealySuite, SuiteStats};
+use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use std::io::{self, Write};
 
 /// Writes input words line by line with pre-rendered label names.
@@ -59,48 +60,68 @@ pub fn write_mealy_suite<W: Write>(
     suite: &MealySuite,
     format: MealySuiteFormat,
 ) -> io::Result<SuiteStats> {
-    write_mealy_suite_with(out, suite, format, &mut |_| {})
+    write_mealy_suite_with(out, suite, format, None, &mut |_| {})
 }
 
-/// [`write_mealy_suite`], calling `tick` with the number of tests written every 65,536 tests.
+/// [`write_mealy_suite`], only the tests of `shard` when given (the statistics count the tests
+/// written), calling `tick` with the number of tests generated every 65,536 tests.
 pub fn write_mealy_suite_with<W: Write>(
     out: W,
     suite: &MealySuite,
     format: MealySuiteFormat,
+    shard: Option<Shard>,
     tick: &mut dyn FnMut(u64),
 ) -> io::Result<SuiteStats> {
     let mut count = 0u64;
-    let mut tick = move || {
+    let mut picker = shard.map(ShardPicker::new);
+    // Whether the next word is written: every word is counted and assigned to a shard.
+    let mut take = move |word: &[LabelId]| {
         count += 1;
         if count.is_multiple_of(65_536) {
             tick(count);
         }
+        picker
+            .as_mut()
+            .is_none_or(|p| p.assign(chain_steps(word)) == p.shard().index)
     };
+    let mut stats = SuiteStats::default();
     match format {
         MealySuiteFormat::Words => {
             let mut out = out;
-            out.write_all(words_header(suite).as_bytes())?;
+            out.write_all(words_header(suite, shard).as_bytes())?;
             let mut w = WordsWriter::new(out, suite.spec().inputs.names());
-            let stats = suite.stream(|word| {
-                tick();
+            suite.stream(|word| {
+                if !take(word) {
+                    return Ok(());
+                }
+                stats.add(word);
                 w.write(word)
             })?;
             let mut out = w.finish()?;
             writeln!(out, "{END_PREFIX}{} tests", stats.tests)?;
             out.flush()?;
-            Ok(stats)
         }
         MealySuiteFormat::Json => {
-            let mut writer = crate::suite::SuiteWriter::begin(out, &suite.header())?;
-            let stats = suite.stream(|word| {
-                tick();
-                let index = writer.written() as u64;
-                writer.write_test(&suite.test_case(index, word))
+            let header = suite.header();
+            let mut writer =
+                crate::suite::SuiteWriter::begin(out, &shard_header(&header, shard))?;
+            suite.stream(|word| {
+                if !take(word) {
+                    return Ok(());
+                }
+                stats.add(word);
+                writer.write_test(&suite.test_case(word))
             })?;
             writer.finish()?;
-            Ok(stats)
         }
     }
+    Ok(stats)
+}
+
+/// The sharding cost of a Mealy test: an input and an output per symbol (as
+/// [`crate::suite::names::test_steps`] counts its chain).
+fn chain_steps(word: &[LabelId]) -> u128 {
+    2 * word.len() as u128
 }
 
 /// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
@@ -112,6 +133,7 @@ pub fn generate_mealy_suite(
     options: crate::suite::mealy::MealySuiteOptions,
     format: MealySuiteFormat,
     out: &str,
+    shard: Option<Shard>,
     progress: bool,
     budget: &crate::suite::costs::Budget,
 ) -> crate::Result<SuiteStats> {
@@ -144,7 +166,7 @@ pub fn generate_mealy_suite(
         }
     };
     let mut output = crate::output::Output::create(out)?;
-    let stats = write_mealy_suite_with(&mut output, &suite, format, &mut tick)
+    let stats = write_mealy_suite_with(&mut output, &suite, format, shard, &mut tick)
         .map_err(|e| crate::Error::io(output.name(), e))?;
     output.commit()?;
     if let Some(b) = bar {
@@ -158,21 +180,6 @@ pub const WORDS_MAGIC: &str = "# ncomplete words v1";
 /// The start of the last line of a words file, followed by the test count and ` tests`.
 const END_PREFIX: &str = "# end: ";
 
-/// How an input name is written in a words line: as is when it is a plain token, else as a JSON
-/// string.
-fn word_token(name: &str) -> String {
-    let plain = !name.is_empty()
-        && !name.starts_with('#')
-        && !name
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
-    if plain {
-        name.to_owned()
-    } else {
-        serde_json::Value::from(name).to_string()
-    }
-}
-
 /// A header value on one line: control characters (newlines) become spaces.
 fn one_line(text: &str) -> String {
     text.chars()
@@ -180,16 +187,20 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
-/// The comment lines that open a words file.
-fn words_header(suite: &MealySuite) -> String {
-    format!(
+/// The comment lines that open a words file (with `# shard: K/N` for a shard).
+fn words_header(suite: &MealySuite, shard: Option<Shard>) -> String {
+    let mut header = format!(
         "{WORDS_MAGIC}\n# model: {}\n# method: {}\n# bound: {} states ({} extra)\n# guarantee: {}\n",
         one_line(&suite.spec().name),
         suite.header().method,
         suite.bound(),
         suite.bound() - suite.spec().num_states(),
         one_line(&suite.guarantee()),
-    )
+    );
+    if let Some(shard) = shard {
+        header.push_str(&format!("# shard: {}\n", shard.label()));
+    }
+    header
 }
 
 /// A words file as read back: its header fields and its tests as input names.
@@ -379,7 +390,7 @@ pub fn words_suite(
         }
         let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
         cases.push(crate::suite::TestCase::chain(
-            format!("t{:04}", k + 1),
+            crate::suite::names::word_name(spec.inputs.names(), &word),
             &steps,
         ));
     }
@@ -443,7 +454,7 @@ mod tests {
         assert_eq!(header.n, Some(2));
         assert_eq!(
             cases[1],
-            suite.test_case(1, &[LabelId(0), LabelId(1), LabelId(0)])
+            suite.test_case(&[LabelId(0), LabelId(1), LabelId(0)])
         );
         assert_eq!(stats.tests, 3);
         assert_eq!(stats.symbols, 8);
@@ -458,7 +469,7 @@ mod tests {
         assert_eq!(tests.len(), 3);
         assert_eq!(
             tests[0],
-            suite.test_case(0, &[LabelId(0), LabelId(0), LabelId(0)])
+            suite.test_case(&[LabelId(0), LabelId(0), LabelId(0)])
         );
     }
 

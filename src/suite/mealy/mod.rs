@@ -515,11 +515,15 @@ impl MealySuite {
         }
     }
 
-    /// The test case (a send/expect chain with the specification's outputs) of a word.
-    pub fn test_case(&self, index: u64, word: &[LabelId]) -> TestCase {
+    /// The test case (a send/expect chain with the specification's outputs) of a word, named by
+    /// the word (see [`crate::suite::names`]).
+    pub fn test_case(&self, word: &[LabelId]) -> TestCase {
         let outs = self.spec.run(self.spec.initial(), word);
         let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
-        TestCase::chain(format!("t{:04}", index + 1), &steps)
+        TestCase::chain(
+            crate::suite::names::word_name(self.spec.inputs.names(), word),
+            &steps,
+        )
     }
 
     /// The tests as input words, in lexicographic order.

@@ -260,7 +260,7 @@ fn json_tests_are_chains_with_spec_outputs() {
             .starts_with("m-complete: detects every implementation with at most 6 states")
     );
     let w = suite.words().next().unwrap();
-    let t = suite.test_case(0, &w);
+    let t = suite.test_case(&w);
     assert_eq!(t.name, "t0001");
     t.validate(2, 2).unwrap();
     assert_eq!(t.nodes.len(), 2 * w.len());
