@@ -280,6 +280,7 @@ impl GenerateArgs {
                 format,
                 dir.path(),
                 self.templates.as_deref(),
+                None,
             )?;
             dir.commit()?;
         }
@@ -887,8 +888,13 @@ fn run_mutate(a: MutateArgs, quiet: bool) -> Result<ExitCode, Error> {
 fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
     let target = ncomplete::render::Format::parse(&a.format)
         .ok_or_else(|| Error::Usage(format!("unknown format `{}`", a.format)))?;
-    let written =
-        ncomplete::exec::commands::render(&a.suite, target, &a.out, a.templates.as_deref())?;
+    let written = ncomplete::exec::commands::render(
+        &a.suite,
+        target,
+        &a.out,
+        a.templates.as_deref(),
+        a.shard,
+    )?;
     if !quiet {
         eprintln!("wrote {} files to {}", written.len(), a.out.display());
     }

@@ -9,7 +9,8 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::render::{Format, render_suite, words, write_files};
+use crate::render::{Format, PartSizes, RenderedFile, SuiteRenderer, words, write_files};
+use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::convert::Infallible;
 use std::io::Write;
@@ -202,14 +203,15 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
         .map_err(|e| Error::io("<stdio>", e))
 }
 
-/// Renders a suite file into `out_dir`, replacing it as a whole (built beside it and swapped in,
-/// so no file of an earlier rendering survives; a suite file inside `out_dir` is carried over);
-/// returns the written paths.
+/// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
+/// it and swapped in, so no file of an earlier rendering survives; a suite file inside `out_dir`
+/// is carried over); returns the written paths.
 pub fn render(
     suite_path: &str,
     format: Format,
     out_dir: &Path,
     templates: Option<&Path>,
+    shard: Option<Shard>,
 ) -> Result<Vec<PathBuf>> {
     if let Some(dir) = templates {
         crate::output::refuse_input_inside_dir("--out", out_dir, &[&dir.display().to_string()])?;
@@ -223,23 +225,86 @@ pub fn render(
         }
         crate::output::write_path(&copy, &text).map_err(|e| Error::io(suite_path, e))?;
     }
-    let written = render_into(suite_path, format, dir.path(), templates)?;
+    let written = render_into(suite_path, format, dir.path(), templates, shard)?;
     dir.commit()?;
     Ok(written.iter().map(|p| out_dir.join(p)).collect())
 }
 
-/// Renders a suite file into the directory `dir` (which the caller replaces as a whole); returns
-/// the paths of the rendered files relative to `dir`.
+/// Streams the tests of a JSON suite file to `each`, those of `shard` only when given; returns
+/// the header.
+fn stream_json_suite(
+    suite_path: &str,
+    shard: Option<Shard>,
+    each: &mut dyn FnMut(TestCase) -> Result<()>,
+) -> Result<SuiteHeader> {
+    if is_words_file(suite_path)? {
+        return Err(Error::Usage(format!(
+            "{suite_path} is a words file (inputs only): render reads suite JSON; generate it with --format json"
+        )));
+    }
+    let mut picker = shard.map(ShardPicker::new);
+    let mut keep = |_: &SuiteModel, t: TestCase| -> Result<()> {
+        if picker.as_mut().is_none_or(|p| p.keep(&t)) {
+            each(t)?;
+        }
+        Ok(())
+    };
+    read_suite_stream(open_json_suite(suite_path)?, &mut keep).map_err(|e| match e {
+        SuiteReadError::Format(source) => suite_error(suite_path, source),
+        SuiteReadError::Consumer(e) => e,
+    })
+}
+
+/// Renders a suite file (or its `shard`) into the directory `dir` (which the caller replaces as
+/// a whole); returns the paths of the rendered files relative to `dir`. The file is streamed
+/// twice: once for the header and the sizes of the parts, once to render the parts one at a
+/// time, so memory stays in proportion to one part whatever the suite's size.
 pub fn render_into(
     suite_path: &str,
     format: Format,
     dir: &Path,
     templates: Option<&Path>,
+    shard: Option<Shard>,
 ) -> Result<Vec<PathBuf>> {
-    let (header, tests) = load_suite(suite_path)?;
-    let files = render_suite(&header, &tests, format, templates)?;
-    write_files(dir, &files)?;
-    Ok(files.iter().map(|f| f.path.clone()).collect())
+    let mut sizes = PartSizes::new(format);
+    let header = stream_json_suite(suite_path, shard, &mut |t| {
+        sizes.push(t.nodes.len());
+        Ok(())
+    })?;
+    let sizes = sizes.finish();
+    let header = shard_header(&header, shard);
+    let mut renderer = SuiteRenderer::new(&header, format, templates, &sizes)?;
+    let mut written = Vec::new();
+    let mut write = |files: Vec<RenderedFile>| -> Result<()> {
+        write_files(dir, &files)?;
+        written.extend(files.into_iter().map(|f| f.path));
+        Ok(())
+    };
+    let mut part = Vec::new();
+    let mut k = 0;
+    stream_json_suite(suite_path, shard, &mut |t| {
+        part.push(t);
+        // A suite that changed between the two reads is refused rather than cut.
+        if sizes.get(k).is_none_or(|&n| part.len() > n) {
+            return Err(Error::Usage(format!("{suite_path} changed while it was rendered")));
+        }
+        if part.len() == sizes[k] {
+            write(renderer.render_part(k, std::mem::take(&mut part))?)?;
+            k += 1;
+        }
+        Ok(())
+    })?;
+    // Parts not rendered yet: the one empty part of an empty suite (anything else means the
+    // file shrank between the reads).
+    if k + 1 == sizes.len() && sizes[k] == 0 {
+        write(renderer.render_part(k, Vec::new())?)?;
+        k += 1;
+    }
+    if k != sizes.len() {
+        return Err(Error::Usage(format!("{suite_path} changed while it was rendered")));
+    }
+    write(renderer.render_suite_files()?)?;
+    Ok(written)
 }
 
 /// The exit status of `run --model`: 1 when a test fails, else 0. A test that is inconclusive in

@@ -22,8 +22,8 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(request):
-    run_test(request, MODEL, "t0001", [
+def test_water_water_water_w_d60686aa(request):
+    run_test(request, MODEL, "WATER WATER WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -37,8 +37,8 @@ def test_t0001(request):
     ])
 
 
-def test_t0002(request):
-    run_test(request, MODEL, "t0002", [
+def test_water_water_water_p_aec3893e(request):
+    run_test(request, MODEL, "WATER WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -52,8 +52,8 @@ def test_t0002(request):
     ])
 
 
-def test_t0003(request):
-    run_test(request, MODEL, "t0003", [
+def test_water_water_water_button(request):
+    run_test(request, MODEL, "WATER WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -65,8 +65,8 @@ def test_t0003(request):
     ])
 
 
-def test_t0004(request):
-    run_test(request, MODEL, "t0004", [
+def test_water_water_water_clean(request):
+    run_test(request, MODEL, "WATER WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -78,8 +78,8 @@ def test_t0004(request):
     ])
 
 
-def test_t0005(request):
-    run_test(request, MODEL, "t0005", [
+def test_water_water_pod_button(request):
+    run_test(request, MODEL, "WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -91,8 +91,8 @@ def test_t0005(request):
     ])
 
 
-def test_t0006(request):
-    run_test(request, MODEL, "t0006", [
+def test_water_water_pod_clean(request):
+    run_test(request, MODEL, "WATER WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -104,8 +104,8 @@ def test_t0006(request):
     ])
 
 
-def test_t0007(request):
-    run_test(request, MODEL, "t0007", [
+def test_water_water_button_clean(request):
+    run_test(request, MODEL, "WATER WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -117,8 +117,8 @@ def test_t0007(request):
     ])
 
 
-def test_t0008(request):
-    run_test(request, MODEL, "t0008", [
+def test_water_water_clean_w_c44d2510(request):
+    run_test(request, MODEL, "WATER WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -132,8 +132,8 @@ def test_t0008(request):
     ])
 
 
-def test_t0009(request):
-    run_test(request, MODEL, "t0009", [
+def test_water_water_clean_p_3faa05ad(request):
+    run_test(request, MODEL, "WATER WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -147,8 +147,8 @@ def test_t0009(request):
     ])
 
 
-def test_t0010(request):
-    run_test(request, MODEL, "t0010", [
+def test_water_water_clean_button(request):
+    run_test(request, MODEL, "WATER WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -160,8 +160,8 @@ def test_t0010(request):
     ])
 
 
-def test_t0011(request):
-    run_test(request, MODEL, "t0011", [
+def test_water_water_clean_clean(request):
+    run_test(request, MODEL, "WATER WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -173,8 +173,8 @@ def test_t0011(request):
     ])
 
 
-def test_t0012(request):
-    run_test(request, MODEL, "t0012", [
+def test_water_pod_water_wat_003b66ca(request):
+    run_test(request, MODEL, "WATER POD WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -188,8 +188,8 @@ def test_t0012(request):
     ])
 
 
-def test_t0013(request):
-    run_test(request, MODEL, "t0013", [
+def test_water_pod_water_water_clean(request):
+    run_test(request, MODEL, "WATER POD WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -203,8 +203,8 @@ def test_t0013(request):
     ])
 
 
-def test_t0014(request):
-    run_test(request, MODEL, "t0014", [
+def test_water_pod_water_pod_button(request):
+    run_test(request, MODEL, "WATER POD WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -218,8 +218,8 @@ def test_t0014(request):
     ])
 
 
-def test_t0015(request):
-    run_test(request, MODEL, "t0015", [
+def test_water_pod_water_pod_clean(request):
+    run_test(request, MODEL, "WATER POD WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -233,8 +233,8 @@ def test_t0015(request):
     ])
 
 
-def test_t0016(request):
-    run_test(request, MODEL, "t0016", [
+def test_water_pod_water_but_28131c60(request):
+    run_test(request, MODEL, "WATER POD WATER BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -248,8 +248,8 @@ def test_t0016(request):
     ])
 
 
-def test_t0017(request):
-    run_test(request, MODEL, "t0017", [
+def test_water_pod_water_but_fce33e93(request):
+    run_test(request, MODEL, "WATER POD WATER BUTTON BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -263,8 +263,8 @@ def test_t0017(request):
     ])
 
 
-def test_t0018(request):
-    run_test(request, MODEL, "t0018", [
+def test_water_pod_water_but_b2c6b305(request):
+    run_test(request, MODEL, "WATER POD WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -278,8 +278,8 @@ def test_t0018(request):
     ])
 
 
-def test_t0019(request):
-    run_test(request, MODEL, "t0019", [
+def test_water_pod_water_clean_water(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -295,8 +295,8 @@ def test_t0019(request):
     ])
 
 
-def test_t0020(request):
-    run_test(request, MODEL, "t0020", [
+def test_water_pod_water_cle_2c12dcaa(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -312,8 +312,8 @@ def test_t0020(request):
     ])
 
 
-def test_t0021(request):
-    run_test(request, MODEL, "t0021", [
+def test_water_pod_water_cle_b39974b6(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -327,8 +327,8 @@ def test_t0021(request):
     ])
 
 
-def test_t0022(request):
-    run_test(request, MODEL, "t0022", [
+def test_water_pod_water_clean_clean(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -342,8 +342,8 @@ def test_t0022(request):
     ])
 
 
-def test_t0023(request):
-    run_test(request, MODEL, "t0023", [
+def test_water_pod_pod_water_button(request):
+    run_test(request, MODEL, "WATER POD POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -357,8 +357,8 @@ def test_t0023(request):
     ])
 
 
-def test_t0024(request):
-    run_test(request, MODEL, "t0024", [
+def test_water_pod_pod_water_clean(request):
+    run_test(request, MODEL, "WATER POD POD WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -372,8 +372,8 @@ def test_t0024(request):
     ])
 
 
-def test_t0025(request):
-    run_test(request, MODEL, "t0025", [
+def test_water_pod_pod_pod_button(request):
+    run_test(request, MODEL, "WATER POD POD POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -387,8 +387,8 @@ def test_t0025(request):
     ])
 
 
-def test_t0026(request):
-    run_test(request, MODEL, "t0026", [
+def test_water_pod_pod_pod_clean(request):
+    run_test(request, MODEL, "WATER POD POD POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -402,8 +402,8 @@ def test_t0026(request):
     ])
 
 
-def test_t0027(request):
-    run_test(request, MODEL, "t0027", [
+def test_water_pod_pod_button_water(request):
+    run_test(request, MODEL, "WATER POD POD BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -417,8 +417,8 @@ def test_t0027(request):
     ])
 
 
-def test_t0028(request):
-    run_test(request, MODEL, "t0028", [
+def test_water_pod_pod_button_button(request):
+    run_test(request, MODEL, "WATER POD POD BUTTON BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -432,8 +432,8 @@ def test_t0028(request):
     ])
 
 
-def test_t0029(request):
-    run_test(request, MODEL, "t0029", [
+def test_water_pod_pod_button_clean(request):
+    run_test(request, MODEL, "WATER POD POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -447,8 +447,8 @@ def test_t0029(request):
     ])
 
 
-def test_t0030(request):
-    run_test(request, MODEL, "t0030", [
+def test_water_pod_pod_clean_2d1b62a6(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -464,8 +464,8 @@ def test_t0030(request):
     ])
 
 
-def test_t0031(request):
-    run_test(request, MODEL, "t0031", [
+def test_water_pod_pod_clean_bc9eea2e(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -481,8 +481,8 @@ def test_t0031(request):
     ])
 
 
-def test_t0032(request):
-    run_test(request, MODEL, "t0032", [
+def test_water_pod_pod_clean_button(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -496,8 +496,8 @@ def test_t0032(request):
     ])
 
 
-def test_t0033(request):
-    run_test(request, MODEL, "t0033", [
+def test_water_pod_pod_clean_clean(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -511,8 +511,8 @@ def test_t0033(request):
     ])
 
 
-def test_t0034(request):
-    run_test(request, MODEL, "t0034", [
+def test_water_pod_button_wa_ebca0752(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -528,8 +528,8 @@ def test_t0034(request):
     ])
 
 
-def test_t0035(request):
-    run_test(request, MODEL, "t0035", [
+def test_water_pod_button_wa_5fcc5e11(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -545,8 +545,8 @@ def test_t0035(request):
     ])
 
 
-def test_t0036(request):
-    run_test(request, MODEL, "t0036", [
+def test_water_pod_button_wa_baf10823(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -562,8 +562,8 @@ def test_t0036(request):
     ])
 
 
-def test_t0037(request):
-    run_test(request, MODEL, "t0037", [
+def test_water_pod_button_wa_dc6c2578(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -579,8 +579,8 @@ def test_t0037(request):
     ])
 
 
-def test_t0038(request):
-    run_test(request, MODEL, "t0038", [
+def test_water_pod_button_po_78e4cb1b(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -596,8 +596,8 @@ def test_t0038(request):
     ])
 
 
-def test_t0039(request):
-    run_test(request, MODEL, "t0039", [
+def test_water_pod_button_po_13a9e8c9(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -613,8 +613,8 @@ def test_t0039(request):
     ])
 
 
-def test_t0040(request):
-    run_test(request, MODEL, "t0040", [
+def test_water_pod_button_pod_button(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -630,8 +630,8 @@ def test_t0040(request):
     ])
 
 
-def test_t0041(request):
-    run_test(request, MODEL, "t0041", [
+def test_water_pod_button_po_2bcdb52a(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -647,8 +647,8 @@ def test_t0041(request):
     ])
 
 
-def test_t0042(request):
-    run_test(request, MODEL, "t0042", [
+def test_water_pod_button_bu_7d2c589b(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -664,8 +664,8 @@ def test_t0042(request):
     ])
 
 
-def test_t0043(request):
-    run_test(request, MODEL, "t0043", [
+def test_water_pod_button_button_pod(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -681,8 +681,8 @@ def test_t0043(request):
     ])
 
 
-def test_t0044(request):
-    run_test(request, MODEL, "t0044", [
+def test_water_pod_button_bu_934a27d8(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -698,8 +698,8 @@ def test_t0044(request):
     ])
 
 
-def test_t0045(request):
-    run_test(request, MODEL, "t0045", [
+def test_water_pod_button_bu_9376d1ae(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -715,8 +715,8 @@ def test_t0045(request):
     ])
 
 
-def test_t0046(request):
-    run_test(request, MODEL, "t0046", [
+def test_water_pod_button_cl_2b7536aa(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -734,8 +734,8 @@ def test_t0046(request):
     ])
 
 
-def test_t0047(request):
-    run_test(request, MODEL, "t0047", [
+def test_water_pod_button_cl_425355d2(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -753,8 +753,8 @@ def test_t0047(request):
     ])
 
 
-def test_t0048(request):
-    run_test(request, MODEL, "t0048", [
+def test_water_pod_button_cl_a9c4369f(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -770,8 +770,8 @@ def test_t0048(request):
     ])
 
 
-def test_t0049(request):
-    run_test(request, MODEL, "t0049", [
+def test_water_pod_button_cl_724a1c2e(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -787,8 +787,8 @@ def test_t0049(request):
     ])
 
 
-def test_t0050(request):
-    run_test(request, MODEL, "t0050", [
+def test_water_pod_button_cl_4a8fc009(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -806,8 +806,8 @@ def test_t0050(request):
     ])
 
 
-def test_t0051(request):
-    run_test(request, MODEL, "t0051", [
+def test_water_pod_button_cl_022a2899(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -823,8 +823,8 @@ def test_t0051(request):
     ])
 
 
-def test_t0052(request):
-    run_test(request, MODEL, "t0052", [
+def test_water_pod_button_cl_6c66c14c(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -840,8 +840,8 @@ def test_t0052(request):
     ])
 
 
-def test_t0053(request):
-    run_test(request, MODEL, "t0053", [
+def test_water_pod_button_cl_e5b3adc7(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -857,8 +857,8 @@ def test_t0053(request):
     ])
 
 
-def test_t0054(request):
-    run_test(request, MODEL, "t0054", [
+def test_water_pod_button_cl_5ebdc544(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -876,8 +876,8 @@ def test_t0054(request):
     ])
 
 
-def test_t0055(request):
-    run_test(request, MODEL, "t0055", [
+def test_water_pod_button_cl_43a49ec6(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -895,8 +895,8 @@ def test_t0055(request):
     ])
 
 
-def test_t0056(request):
-    run_test(request, MODEL, "t0056", [
+def test_water_pod_button_cl_7b34fe1b(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -912,8 +912,8 @@ def test_t0056(request):
     ])
 
 
-def test_t0057(request):
-    run_test(request, MODEL, "t0057", [
+def test_water_pod_button_cl_f3ffbab2(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -929,8 +929,8 @@ def test_t0057(request):
     ])
 
 
-def test_t0058(request):
-    run_test(request, MODEL, "t0058", [
+def test_water_pod_clean_water_water(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -946,8 +946,8 @@ def test_t0058(request):
     ])
 
 
-def test_t0059(request):
-    run_test(request, MODEL, "t0059", [
+def test_water_pod_clean_wat_9089fb28(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -963,8 +963,8 @@ def test_t0059(request):
     ])
 
 
-def test_t0060(request):
-    run_test(request, MODEL, "t0060", [
+def test_water_pod_clean_wat_1fa46462(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -978,8 +978,8 @@ def test_t0060(request):
     ])
 
 
-def test_t0061(request):
-    run_test(request, MODEL, "t0061", [
+def test_water_pod_clean_water_clean(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -993,8 +993,8 @@ def test_t0061(request):
     ])
 
 
-def test_t0062(request):
-    run_test(request, MODEL, "t0062", [
+def test_water_pod_clean_pod_a25f2ff4(request):
+    run_test(request, MODEL, "WATER POD CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1010,8 +1010,8 @@ def test_t0062(request):
     ])
 
 
-def test_t0063(request):
-    run_test(request, MODEL, "t0063", [
+def test_water_pod_clean_pod_button(request):
+    run_test(request, MODEL, "WATER POD CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1025,8 +1025,8 @@ def test_t0063(request):
     ])
 
 
-def test_t0064(request):
-    run_test(request, MODEL, "t0064", [
+def test_water_pod_clean_pod_clean(request):
+    run_test(request, MODEL, "WATER POD CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1040,8 +1040,8 @@ def test_t0064(request):
     ])
 
 
-def test_t0065(request):
-    run_test(request, MODEL, "t0065", [
+def test_water_pod_clean_but_beb3fb86(request):
+    run_test(request, MODEL, "WATER POD CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1055,8 +1055,8 @@ def test_t0065(request):
     ])
 
 
-def test_t0066(request):
-    run_test(request, MODEL, "t0066", [
+def test_water_pod_clean_clean_water(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1072,8 +1072,8 @@ def test_t0066(request):
     ])
 
 
-def test_t0067(request):
-    run_test(request, MODEL, "t0067", [
+def test_water_pod_clean_cle_49b82c71(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1089,8 +1089,8 @@ def test_t0067(request):
     ])
 
 
-def test_t0068(request):
-    run_test(request, MODEL, "t0068", [
+def test_water_pod_clean_cle_017088f5(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1104,8 +1104,8 @@ def test_t0068(request):
     ])
 
 
-def test_t0069(request):
-    run_test(request, MODEL, "t0069", [
+def test_water_pod_clean_clean_clean(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1119,8 +1119,8 @@ def test_t0069(request):
     ])
 
 
-def test_t0070(request):
-    run_test(request, MODEL, "t0070", [
+def test_water_button_water_clean(request):
+    run_test(request, MODEL, "WATER BUTTON WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1132,8 +1132,8 @@ def test_t0070(request):
     ])
 
 
-def test_t0071(request):
-    run_test(request, MODEL, "t0071", [
+def test_water_button_pod_clean(request):
+    run_test(request, MODEL, "WATER BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1145,8 +1145,8 @@ def test_t0071(request):
     ])
 
 
-def test_t0072(request):
-    run_test(request, MODEL, "t0072", [
+def test_water_button_button_clean(request):
+    run_test(request, MODEL, "WATER BUTTON BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1158,8 +1158,8 @@ def test_t0072(request):
     ])
 
 
-def test_t0073(request):
-    run_test(request, MODEL, "t0073", [
+def test_water_button_clean_clean(request):
+    run_test(request, MODEL, "WATER BUTTON CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1171,8 +1171,8 @@ def test_t0073(request):
     ])
 
 
-def test_t0074(request):
-    run_test(request, MODEL, "t0074", [
+def test_water_clean_water_w_65496bfb(request):
+    run_test(request, MODEL, "WATER CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1186,8 +1186,8 @@ def test_t0074(request):
     ])
 
 
-def test_t0075(request):
-    run_test(request, MODEL, "t0075", [
+def test_water_clean_water_p_9738d0e6(request):
+    run_test(request, MODEL, "WATER CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1201,8 +1201,8 @@ def test_t0075(request):
     ])
 
 
-def test_t0076(request):
-    run_test(request, MODEL, "t0076", [
+def test_water_clean_water_button(request):
+    run_test(request, MODEL, "WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1214,8 +1214,8 @@ def test_t0076(request):
     ])
 
 
-def test_t0077(request):
-    run_test(request, MODEL, "t0077", [
+def test_water_clean_water_clean(request):
+    run_test(request, MODEL, "WATER CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1227,8 +1227,8 @@ def test_t0077(request):
     ])
 
 
-def test_t0078(request):
-    run_test(request, MODEL, "t0078", [
+def test_water_clean_pod_wat_d0f2c468(request):
+    run_test(request, MODEL, "WATER CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1242,8 +1242,8 @@ def test_t0078(request):
     ])
 
 
-def test_t0079(request):
-    run_test(request, MODEL, "t0079", [
+def test_water_clean_pod_button(request):
+    run_test(request, MODEL, "WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1255,8 +1255,8 @@ def test_t0079(request):
     ])
 
 
-def test_t0080(request):
-    run_test(request, MODEL, "t0080", [
+def test_water_clean_pod_clean(request):
+    run_test(request, MODEL, "WATER CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1268,8 +1268,8 @@ def test_t0080(request):
     ])
 
 
-def test_t0081(request):
-    run_test(request, MODEL, "t0081", [
+def test_water_clean_button_clean(request):
+    run_test(request, MODEL, "WATER CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1281,8 +1281,8 @@ def test_t0081(request):
     ])
 
 
-def test_t0082(request):
-    run_test(request, MODEL, "t0082", [
+def test_water_clean_clean_w_e0ed2a93(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1296,8 +1296,8 @@ def test_t0082(request):
     ])
 
 
-def test_t0083(request):
-    run_test(request, MODEL, "t0083", [
+def test_water_clean_clean_p_95b57bc0(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1311,8 +1311,8 @@ def test_t0083(request):
     ])
 
 
-def test_t0084(request):
-    run_test(request, MODEL, "t0084", [
+def test_water_clean_clean_button(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1324,8 +1324,8 @@ def test_t0084(request):
     ])
 
 
-def test_t0085(request):
-    run_test(request, MODEL, "t0085", [
+def test_water_clean_clean_clean(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1337,8 +1337,8 @@ def test_t0085(request):
     ])
 
 
-def test_t0086(request):
-    run_test(request, MODEL, "t0086", [
+def test_pod_water_water_button(request):
+    run_test(request, MODEL, "POD WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1350,8 +1350,8 @@ def test_t0086(request):
     ])
 
 
-def test_t0087(request):
-    run_test(request, MODEL, "t0087", [
+def test_pod_water_water_clean(request):
+    run_test(request, MODEL, "POD WATER WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1363,8 +1363,8 @@ def test_t0087(request):
     ])
 
 
-def test_t0088(request):
-    run_test(request, MODEL, "t0088", [
+def test_pod_water_pod_button(request):
+    run_test(request, MODEL, "POD WATER POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1376,8 +1376,8 @@ def test_t0088(request):
     ])
 
 
-def test_t0089(request):
-    run_test(request, MODEL, "t0089", [
+def test_pod_water_pod_clean(request):
+    run_test(request, MODEL, "POD WATER POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1389,8 +1389,8 @@ def test_t0089(request):
     ])
 
 
-def test_t0090(request):
-    run_test(request, MODEL, "t0090", [
+def test_pod_water_button_water(request):
+    run_test(request, MODEL, "POD WATER BUTTON WATER", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1402,8 +1402,8 @@ def test_t0090(request):
     ])
 
 
-def test_t0091(request):
-    run_test(request, MODEL, "t0091", [
+def test_pod_water_button_button(request):
+    run_test(request, MODEL, "POD WATER BUTTON BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1415,8 +1415,8 @@ def test_t0091(request):
     ])
 
 
-def test_t0092(request):
-    run_test(request, MODEL, "t0092", [
+def test_pod_water_button_clean(request):
+    run_test(request, MODEL, "POD WATER BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1428,8 +1428,8 @@ def test_t0092(request):
     ])
 
 
-def test_t0093(request):
-    run_test(request, MODEL, "t0093", [
+def test_pod_water_clean_wat_1be12c53(request):
+    run_test(request, MODEL, "POD WATER CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1443,8 +1443,8 @@ def test_t0093(request):
     ])
 
 
-def test_t0094(request):
-    run_test(request, MODEL, "t0094", [
+def test_pod_water_clean_pod_button(request):
+    run_test(request, MODEL, "POD WATER CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1458,8 +1458,8 @@ def test_t0094(request):
     ])
 
 
-def test_t0095(request):
-    run_test(request, MODEL, "t0095", [
+def test_pod_water_clean_button(request):
+    run_test(request, MODEL, "POD WATER CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1471,8 +1471,8 @@ def test_t0095(request):
     ])
 
 
-def test_t0096(request):
-    run_test(request, MODEL, "t0096", [
+def test_pod_water_clean_clean(request):
+    run_test(request, MODEL, "POD WATER CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1484,8 +1484,8 @@ def test_t0096(request):
     ])
 
 
-def test_t0097(request):
-    run_test(request, MODEL, "t0097", [
+def test_pod_pod_water_button(request):
+    run_test(request, MODEL, "POD POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1497,8 +1497,8 @@ def test_t0097(request):
     ])
 
 
-def test_t0098(request):
-    run_test(request, MODEL, "t0098", [
+def test_pod_pod_water_clean(request):
+    run_test(request, MODEL, "POD POD WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1510,8 +1510,8 @@ def test_t0098(request):
     ])
 
 
-def test_t0099(request):
-    run_test(request, MODEL, "t0099", [
+def test_pod_pod_pod_water_button(request):
+    run_test(request, MODEL, "POD POD POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1525,8 +1525,8 @@ def test_t0099(request):
     ])
 
 
-def test_t0100(request):
-    run_test(request, MODEL, "t0100", [
+def test_pod_pod_pod_button(request):
+    run_test(request, MODEL, "POD POD POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1538,8 +1538,8 @@ def test_t0100(request):
     ])
 
 
-def test_t0101(request):
-    run_test(request, MODEL, "t0101", [
+def test_pod_pod_pod_clean(request):
+    run_test(request, MODEL, "POD POD POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1551,8 +1551,8 @@ def test_t0101(request):
     ])
 
 
-def test_t0102(request):
-    run_test(request, MODEL, "t0102", [
+def test_pod_pod_button_clean(request):
+    run_test(request, MODEL, "POD POD BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1564,8 +1564,8 @@ def test_t0102(request):
     ])
 
 
-def test_t0103(request):
-    run_test(request, MODEL, "t0103", [
+def test_pod_pod_clean_water_button(request):
+    run_test(request, MODEL, "POD POD CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1579,8 +1579,8 @@ def test_t0103(request):
     ])
 
 
-def test_t0104(request):
-    run_test(request, MODEL, "t0104", [
+def test_pod_pod_clean_pod_button(request):
+    run_test(request, MODEL, "POD POD CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1594,8 +1594,8 @@ def test_t0104(request):
     ])
 
 
-def test_t0105(request):
-    run_test(request, MODEL, "t0105", [
+def test_pod_pod_clean_button(request):
+    run_test(request, MODEL, "POD POD CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1607,8 +1607,8 @@ def test_t0105(request):
     ])
 
 
-def test_t0106(request):
-    run_test(request, MODEL, "t0106", [
+def test_pod_pod_clean_clean(request):
+    run_test(request, MODEL, "POD POD CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1620,8 +1620,8 @@ def test_t0106(request):
     ])
 
 
-def test_t0107(request):
-    run_test(request, MODEL, "t0107", [
+def test_pod_button_water_clean(request):
+    run_test(request, MODEL, "POD BUTTON WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1633,8 +1633,8 @@ def test_t0107(request):
     ])
 
 
-def test_t0108(request):
-    run_test(request, MODEL, "t0108", [
+def test_pod_button_pod_clean(request):
+    run_test(request, MODEL, "POD BUTTON POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1646,8 +1646,8 @@ def test_t0108(request):
     ])
 
 
-def test_t0109(request):
-    run_test(request, MODEL, "t0109", [
+def test_pod_button_button_clean(request):
+    run_test(request, MODEL, "POD BUTTON BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1659,8 +1659,8 @@ def test_t0109(request):
     ])
 
 
-def test_t0110(request):
-    run_test(request, MODEL, "t0110", [
+def test_pod_button_clean_clean(request):
+    run_test(request, MODEL, "POD BUTTON CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1672,8 +1672,8 @@ def test_t0110(request):
     ])
 
 
-def test_t0111(request):
-    run_test(request, MODEL, "t0111", [
+def test_pod_clean_water_wat_78d469c8(request):
+    run_test(request, MODEL, "POD CLEAN WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1687,8 +1687,8 @@ def test_t0111(request):
     ])
 
 
-def test_t0112(request):
-    run_test(request, MODEL, "t0112", [
+def test_pod_clean_water_pod_button(request):
+    run_test(request, MODEL, "POD CLEAN WATER POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1702,8 +1702,8 @@ def test_t0112(request):
     ])
 
 
-def test_t0113(request):
-    run_test(request, MODEL, "t0113", [
+def test_pod_clean_water_button(request):
+    run_test(request, MODEL, "POD CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1715,8 +1715,8 @@ def test_t0113(request):
     ])
 
 
-def test_t0114(request):
-    run_test(request, MODEL, "t0114", [
+def test_pod_clean_water_clean(request):
+    run_test(request, MODEL, "POD CLEAN WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1728,8 +1728,8 @@ def test_t0114(request):
     ])
 
 
-def test_t0115(request):
-    run_test(request, MODEL, "t0115", [
+def test_pod_clean_pod_water_button(request):
+    run_test(request, MODEL, "POD CLEAN POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1743,8 +1743,8 @@ def test_t0115(request):
     ])
 
 
-def test_t0116(request):
-    run_test(request, MODEL, "t0116", [
+def test_pod_clean_pod_button(request):
+    run_test(request, MODEL, "POD CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1756,8 +1756,8 @@ def test_t0116(request):
     ])
 
 
-def test_t0117(request):
-    run_test(request, MODEL, "t0117", [
+def test_pod_clean_pod_clean(request):
+    run_test(request, MODEL, "POD CLEAN POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1769,8 +1769,8 @@ def test_t0117(request):
     ])
 
 
-def test_t0118(request):
-    run_test(request, MODEL, "t0118", [
+def test_pod_clean_button_clean(request):
+    run_test(request, MODEL, "POD CLEAN BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1782,8 +1782,8 @@ def test_t0118(request):
     ])
 
 
-def test_t0119(request):
-    run_test(request, MODEL, "t0119", [
+def test_pod_clean_clean_wat_5fa01d9a(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1797,8 +1797,8 @@ def test_t0119(request):
     ])
 
 
-def test_t0120(request):
-    run_test(request, MODEL, "t0120", [
+def test_pod_clean_clean_pod_button(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1812,8 +1812,8 @@ def test_t0120(request):
     ])
 
 
-def test_t0121(request):
-    run_test(request, MODEL, "t0121", [
+def test_pod_clean_clean_button(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1825,8 +1825,8 @@ def test_t0121(request):
     ])
 
 
-def test_t0122(request):
-    run_test(request, MODEL, "t0122", [
+def test_pod_clean_clean_clean(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1838,8 +1838,8 @@ def test_t0122(request):
     ])
 
 
-def test_t0123(request):
-    run_test(request, MODEL, "t0123", [
+def test_button_water_water_clean(request):
+    run_test(request, MODEL, "BUTTON WATER WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1851,8 +1851,8 @@ def test_t0123(request):
     ])
 
 
-def test_t0124(request):
-    run_test(request, MODEL, "t0124", [
+def test_button_water_pod_clean(request):
+    run_test(request, MODEL, "BUTTON WATER POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1864,8 +1864,8 @@ def test_t0124(request):
     ])
 
 
-def test_t0125(request):
-    run_test(request, MODEL, "t0125", [
+def test_button_water_button_clean(request):
+    run_test(request, MODEL, "BUTTON WATER BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1877,8 +1877,8 @@ def test_t0125(request):
     ])
 
 
-def test_t0126(request):
-    run_test(request, MODEL, "t0126", [
+def test_button_water_clean_clean(request):
+    run_test(request, MODEL, "BUTTON WATER CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1890,8 +1890,8 @@ def test_t0126(request):
     ])
 
 
-def test_t0127(request):
-    run_test(request, MODEL, "t0127", [
+def test_button_pod_water_clean(request):
+    run_test(request, MODEL, "BUTTON POD WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1903,8 +1903,8 @@ def test_t0127(request):
     ])
 
 
-def test_t0128(request):
-    run_test(request, MODEL, "t0128", [
+def test_button_pod_pod_clean(request):
+    run_test(request, MODEL, "BUTTON POD POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1916,8 +1916,8 @@ def test_t0128(request):
     ])
 
 
-def test_t0129(request):
-    run_test(request, MODEL, "t0129", [
+def test_button_pod_button_clean(request):
+    run_test(request, MODEL, "BUTTON POD BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1929,8 +1929,8 @@ def test_t0129(request):
     ])
 
 
-def test_t0130(request):
-    run_test(request, MODEL, "t0130", [
+def test_button_pod_clean_clean(request):
+    run_test(request, MODEL, "BUTTON POD CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1942,8 +1942,8 @@ def test_t0130(request):
     ])
 
 
-def test_t0131(request):
-    run_test(request, MODEL, "t0131", [
+def test_button_button_water_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1955,8 +1955,8 @@ def test_t0131(request):
     ])
 
 
-def test_t0132(request):
-    run_test(request, MODEL, "t0132", [
+def test_button_button_pod_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1968,8 +1968,8 @@ def test_t0132(request):
     ])
 
 
-def test_t0133(request):
-    run_test(request, MODEL, "t0133", [
+def test_button_button_button_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1981,8 +1981,8 @@ def test_t0133(request):
     ])
 
 
-def test_t0134(request):
-    run_test(request, MODEL, "t0134", [
+def test_button_button_clean_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1994,8 +1994,8 @@ def test_t0134(request):
     ])
 
 
-def test_t0135(request):
-    run_test(request, MODEL, "t0135", [
+def test_button_clean_water_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2007,8 +2007,8 @@ def test_t0135(request):
     ])
 
 
-def test_t0136(request):
-    run_test(request, MODEL, "t0136", [
+def test_button_clean_pod_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2020,8 +2020,8 @@ def test_t0136(request):
     ])
 
 
-def test_t0137(request):
-    run_test(request, MODEL, "t0137", [
+def test_button_clean_button_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2033,8 +2033,8 @@ def test_t0137(request):
     ])
 
 
-def test_t0138(request):
-    run_test(request, MODEL, "t0138", [
+def test_button_clean_clean_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2046,8 +2046,8 @@ def test_t0138(request):
     ])
 
 
-def test_t0139(request):
-    run_test(request, MODEL, "t0139", [
+def test_clean_water_water_button(request):
+    run_test(request, MODEL, "CLEAN WATER WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2059,8 +2059,8 @@ def test_t0139(request):
     ])
 
 
-def test_t0140(request):
-    run_test(request, MODEL, "t0140", [
+def test_clean_water_pod_button(request):
+    run_test(request, MODEL, "CLEAN WATER POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2072,8 +2072,8 @@ def test_t0140(request):
     ])
 
 
-def test_t0141(request):
-    run_test(request, MODEL, "t0141", [
+def test_clean_water_button(request):
+    run_test(request, MODEL, "CLEAN WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2083,8 +2083,8 @@ def test_t0141(request):
     ])
 
 
-def test_t0142(request):
-    run_test(request, MODEL, "t0142", [
+def test_clean_water_clean(request):
+    run_test(request, MODEL, "CLEAN WATER CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2094,8 +2094,8 @@ def test_t0142(request):
     ])
 
 
-def test_t0143(request):
-    run_test(request, MODEL, "t0143", [
+def test_clean_pod_water_button(request):
+    run_test(request, MODEL, "CLEAN POD WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2107,8 +2107,8 @@ def test_t0143(request):
     ])
 
 
-def test_t0144(request):
-    run_test(request, MODEL, "t0144", [
+def test_clean_pod_button(request):
+    run_test(request, MODEL, "CLEAN POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2118,8 +2118,8 @@ def test_t0144(request):
     ])
 
 
-def test_t0145(request):
-    run_test(request, MODEL, "t0145", [
+def test_clean_pod_clean(request):
+    run_test(request, MODEL, "CLEAN POD CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2129,8 +2129,8 @@ def test_t0145(request):
     ])
 
 
-def test_t0146(request):
-    run_test(request, MODEL, "t0146", [
+def test_clean_button_clean(request):
+    run_test(request, MODEL, "CLEAN BUTTON CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2140,8 +2140,8 @@ def test_t0146(request):
     ])
 
 
-def test_t0147(request):
-    run_test(request, MODEL, "t0147", [
+def test_clean_clean_water_button(request):
+    run_test(request, MODEL, "CLEAN CLEAN WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2153,8 +2153,8 @@ def test_t0147(request):
     ])
 
 
-def test_t0148(request):
-    run_test(request, MODEL, "t0148", [
+def test_clean_clean_pod_button(request):
+    run_test(request, MODEL, "CLEAN CLEAN POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2166,8 +2166,8 @@ def test_t0148(request):
     ])
 
 
-def test_t0149(request):
-    run_test(request, MODEL, "t0149", [
+def test_clean_clean_button(request):
+    run_test(request, MODEL, "CLEAN CLEAN BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2177,8 +2177,8 @@ def test_t0149(request):
     ])
 
 
-def test_t0150(request):
-    run_test(request, MODEL, "t0150", [
+def test_clean_clean_clean(request):
+    run_test(request, MODEL, "CLEAN CLEAN CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),

@@ -22,8 +22,8 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_t0001(request):
-    run_test(request, MODEL, "t0001", [
+def test_tb1387c26aa55(request):
+    run_test(request, MODEL, "tb1387c26aa55", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
         ("expect", {"delta": 3}),
@@ -31,8 +31,8 @@ def test_t0001(request):
     ])
 
 
-def test_t0002(request):
-    run_test(request, MODEL, "t0002", [
+def test_t98cae706bff4(request):
+    run_test(request, MODEL, "t98cae706bff4", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
         ("send", "coin", 3, {}),
@@ -40,8 +40,8 @@ def test_t0002(request):
     ])
 
 
-def test_t0003(request):
-    run_test(request, MODEL, "t0003", [
+def test_tb32a84d5b7c3(request):
+    run_test(request, MODEL, "tb32a84d5b7c3", [
         ("expect", {"delta": 1}),
         ("send", "coin", 2, {}),
         ("expect", {"refund": 3}),
@@ -49,8 +49,8 @@ def test_t0003(request):
     ])
 
 
-def test_t0004(request):
-    run_test(request, MODEL, "t0004", [
+def test_tb6042d627f70(request):
+    run_test(request, MODEL, "tb6042d627f70", [
         ("expect", {"delta": 1}),
         ("send", "coin", 2, {}),
         ("send", "button", 3, {"refund": "retry"}),
@@ -58,8 +58,8 @@ def test_t0004(request):
     ])
 
 
-def test_t0005(request):
-    run_test(request, MODEL, "t0005", [
+def test_td59039f7a342(request):
+    run_test(request, MODEL, "td59039f7a342", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2}),
         ("expect", {"delta": 3}),
@@ -67,8 +67,8 @@ def test_t0005(request):
     ])
 
 
-def test_t0006(request):
-    run_test(request, MODEL, "t0006", [
+def test_t35e6fc789005(request):
+    run_test(request, MODEL, "t35e6fc789005", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2}),
         ("send", "coin", 3, {}),
@@ -76,8 +76,8 @@ def test_t0006(request):
     ])
 
 
-def test_t0007(request):
-    run_test(request, MODEL, "t0007", [
+def test_t2aa47ff01c49(request):
+    run_test(request, MODEL, "t2aa47ff01c49", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {"refund": "retry"}),
         ("expect", {"tea": 3}),
