@@ -1030,9 +1030,11 @@ fn generate_mealy(
         &mealy,
         &a.model,
         options,
-        format,
-        suite_path,
-        a.shard,
+        ncomplete::render::words::MealySuiteFile {
+            format,
+            out: suite_path,
+            shard: a.shard,
+        },
         !quiet,
         &a.budget.budget(),
     )?;

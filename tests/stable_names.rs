@@ -86,8 +86,10 @@ fn one_edited_transition_renames_only_tests_whose_content_changed() {
         let after = tests_of(&ncomplete(
             &[&["generate", edited.as_str()][..], args, &["--quiet"]].concat(),
         ));
-        let names_before: BTreeMap<&str, &str> =
-            before.iter().map(|(n, c)| (c.as_str(), n.as_str())).collect();
+        let names_before: BTreeMap<&str, &str> = before
+            .iter()
+            .map(|(n, c)| (c.as_str(), n.as_str()))
+            .collect();
         let mut kept = 0;
         for (name, content) in &after {
             if let Some(old) = names_before.get(content.as_str()) {
@@ -96,7 +98,11 @@ fn one_edited_transition_renames_only_tests_whose_content_changed() {
             }
         }
         // The edit leaves some tests alone and changes others.
-        assert!(kept > 0 && kept < after.len(), "{args:?}: {kept} of {}", after.len());
+        assert!(
+            kept > 0 && kept < after.len(),
+            "{args:?}: {kept} of {}",
+            after.len()
+        );
         // Names are unique within each suite.
         for suite in [&before, &after] {
             let names: BTreeSet<&str> = suite.iter().map(|(n, _)| n.as_str()).collect();
@@ -109,8 +115,14 @@ fn one_edited_transition_renames_only_tests_whose_content_changed() {
 fn shards_partition_the_suite_in_generate_and_render() {
     let dir = scratch("shards");
     for (name, args) in [
-        ("coffeemachine.dot", &["--method", "hads", "--extra-states", "1"][..]),
-        ("tea_machine.dot", &["--method", "ioco-complete", "--extra-states", "0"][..]),
+        (
+            "coffeemachine.dot",
+            &["--method", "hads", "--extra-states", "1"][..],
+        ),
+        (
+            "tea_machine.dot",
+            &["--method", "ioco-complete", "--extra-states", "0"][..],
+        ),
     ] {
         let path = model(name);
         let base = [&["generate", path.as_str()][..], args, &["--quiet"]].concat();
@@ -146,10 +158,20 @@ fn shards_partition_the_suite_in_generate_and_render() {
             let module = std::fs::read_dir(&out)
                 .unwrap()
                 .map(|e| e.unwrap().path())
-                .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("test_"))
+                .find(|p| {
+                    p.file_name()
+                        .unwrap()
+                        .to_str()
+                        .unwrap()
+                        .starts_with("test_")
+                })
                 .unwrap();
             let text = std::fs::read_to_string(module).unwrap();
-            assert_eq!(text.matches("\ndef test_").count(), part.len(), "{args:?} {shard}");
+            assert_eq!(
+                text.matches("\ndef test_").count(),
+                part.len(),
+                "{args:?} {shard}"
+            );
             for (name, _) in &part {
                 assert!(text.contains(&format!("MODEL, \"{name}\"")), "{name}");
             }

@@ -286,7 +286,9 @@ pub fn render_into(
         part.push(t);
         // A suite that changed between the two reads is refused rather than cut.
         if sizes.get(k).is_none_or(|&n| part.len() > n) {
-            return Err(Error::Usage(format!("{suite_path} changed while it was rendered")));
+            return Err(Error::Usage(format!(
+                "{suite_path} changed while it was rendered"
+            )));
         }
         if part.len() == sizes[k] {
             write(renderer.render_part(k, std::mem::take(&mut part))?)?;
@@ -301,7 +303,9 @@ pub fn render_into(
         k += 1;
     }
     if k != sizes.len() {
-        return Err(Error::Usage(format!("{suite_path} changed while it was rendered")));
+        return Err(Error::Usage(format!(
+            "{suite_path} changed while it was rendered"
+        )));
     }
     write(renderer.render_suite_files()?)?;
     Ok(written)

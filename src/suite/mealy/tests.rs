@@ -261,7 +261,10 @@ fn json_tests_are_chains_with_spec_outputs() {
     );
     let w = suite.words().next().unwrap();
     let t = suite.test_case(&w);
-    assert_eq!(t.name, "t0001");
+    assert_eq!(
+        t.name,
+        crate::suite::names::word_name(spec.inputs.names(), &w)
+    );
     t.validate(2, 2).unwrap();
     assert_eq!(t.nodes.len(), 2 * w.len());
     let uio = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Uio, 0)).unwrap();
