@@ -74,25 +74,56 @@ pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader,
     if !is_words_file(path)? {
         return load_json_suite(path);
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let text = crate::format::utf8_text(bytes, path)?;
-    let file = words::read_words(&text).map_err(|e| Error::Usage(format!("{path}:{e}")))?;
-    match spec {
-        Some(Model::Mealy(m)) => {
-            words::words_suite(&file, m).map_err(|e| Error::Usage(format!("{path}: {e}")))
+    let mut tests = Vec::new();
+    let header = stream_words_suite(path, spec, &mut |_, t| {
+        tests.push(t);
+        Ok(())
+    })?;
+    Ok((header, tests))
+}
+
+/// Streams the tests of a words file, made into send/expect chains with the outputs of the
+/// Mealy machine `spec`, to `each` one line at a time; returns the suite header.
+fn stream_words_suite(
+    path: &str,
+    spec: Option<&Model>,
+    each: &mut dyn FnMut(&SuiteModel, TestCase) -> Result<()>,
+) -> Result<SuiteHeader> {
+    let spec = match spec {
+        Some(Model::Mealy(m)) => m,
+        Some(Model::Lts(_)) => {
+            return Err(Error::Usage(format!(
+                "{path} is a words file of a Mealy suite: --spec must be a Mealy machine"
+            )));
         }
-        Some(Model::Lts(_)) => Err(Error::Usage(format!(
-            "{path} is a words file of a Mealy suite: --spec must be a Mealy machine"
-        ))),
-        None => Err(Error::Usage(format!(
-            "{path} is a words file (inputs only): give --spec MODEL, the Mealy machine it was \
-             generated from, for the outputs its tests expect"
-        ))),
+        None => {
+            return Err(Error::Usage(format!(
+                "{path} is a words file (inputs only): give --spec MODEL, the Mealy machine it \
+                 was generated from, for the outputs its tests expect"
+            )));
+        }
+    };
+    let reader = std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .map_err(|e| Error::io(path, e))?;
+    let model = words::words_suite_header(&[], spec).model;
+    let mut k = 0;
+    let mut consume = |_: &[(String, String)], names: Vec<String>| -> Result<()> {
+        let test =
+            words::word_test(spec, k, &names).map_err(|e| Error::Usage(format!("{path}: {e}")))?;
+        k += 1;
+        each(&model, test)
+    };
+    match words::read_words_stream(reader, &mut consume) {
+        Ok(fields) => Ok(words::words_suite_header(&fields, spec)),
+        Err(words::WordsReadError::Format(e)) => Err(Error::Usage(format!("{path}:{e}"))),
+        Err(words::WordsReadError::Io(e)) => Err(Error::io(path, e)),
+        Err(words::WordsReadError::Consumer(e)) => Err(e),
     }
 }
 
 /// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the
-/// report to `out`; returns the suite verdict. A JSON suite is streamed: tests are read, run (in
+/// report to `out`; returns the suite verdict. The suite file is streamed: tests are read, run (in
 /// parallel, a chunk at a time) and reported in order, and only the current chunk is held.
 pub fn run_on_model(
     suite_path: &str,
@@ -130,11 +161,7 @@ pub fn run_on_model(
         Ok(())
     };
     let header = if is_words_file(suite_path)? {
-        let (header, tests) = load_suite_file(suite_path, spec)?;
-        for t in tests {
-            each(&header.model, t)?;
-        }
-        header
+        stream_words_suite(suite_path, spec, &mut each)?
     } else {
         read_suite_stream(open_json_suite(suite_path)?, &mut each).map_err(|e| match e {
             SuiteReadError::Format(source) => suite_error(suite_path, source),
