@@ -189,3 +189,106 @@ fn shards_partition_the_suite_in_generate_and_render() {
         assert!(hi - lo <= largest, "{args:?}: {steps:?}");
     }
 }
+
+/// Every file below `dir` but the output marker, relative, with its contents, sorted.
+fn files_below(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().unwrap() != ".ncomplete-output" {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path.strip_prefix(dir).unwrap().to_path_buf(), text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn large_suites_render_in_parts_streamed_as_in_memory() {
+    use ncomplete::model::LabelId;
+    use ncomplete::render::{Format, render_suite};
+    use ncomplete::suite::{SuiteHeader, SuiteModel, SuiteWriter, TestCase};
+    let dir = scratch("parts");
+    let header = SuiteHeader {
+        model: SuiteModel {
+            name: "big".into(),
+            inputs: vec!["a".into(), "b".into()],
+            outputs: vec!["x".into()],
+            quiescence: None,
+        },
+        method: "hand-written".into(),
+        n: None,
+        guarantee: "none".into(),
+        extra: Default::default(),
+    };
+    // 2,300 distinct words over {a, b}: more than two parts of 1,000 tests.
+    let tests: Vec<TestCase> = (0..2300u32)
+        .map(|k| {
+            let word: Vec<(LabelId, LabelId)> = (0..12)
+                .map(|bit| (LabelId((k >> bit) & 1), LabelId(0)))
+                .collect();
+            TestCase::chain(format!("w{k}"), &word)
+        })
+        .collect();
+    let mut writer = SuiteWriter::begin(Vec::new(), &header).unwrap();
+    for t in &tests {
+        writer.write_test(t).unwrap();
+    }
+    let suite = dir.join("big.json");
+    std::fs::write(&suite, writer.finish().unwrap()).unwrap();
+    for (format, name, parts) in [
+        (
+            Format::Python,
+            "python",
+            ["test_big_001.py", "test_big_002.py", "test_big_003.py"],
+        ),
+        (
+            Format::Rust,
+            "rust",
+            ["src/part_001.rs", "src/part_002.rs", "src/part_003.rs"],
+        ),
+    ] {
+        let out = dir.join(name);
+        ncomplete(&[
+            "render",
+            suite.to_str().unwrap(),
+            "--format",
+            name,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+        let streamed = files_below(&out);
+        let mut in_memory: Vec<(PathBuf, String)> = render_suite(&header, &tests, format, None)
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.path, f.contents))
+            .collect();
+        in_memory.sort();
+        assert_eq!(streamed, in_memory, "{name}");
+        for part in parts {
+            assert!(
+                streamed.iter().any(|(p, _)| p == Path::new(part)),
+                "{name}: {part}"
+            );
+        }
+        // Every test once, over all parts.
+        let marker = if format == Format::Python {
+            "\ndef test_"
+        } else {
+            "\n        fn "
+        };
+        let count: usize = streamed
+            .iter()
+            .filter(|(p, _)| parts.iter().any(|part| p == Path::new(part)))
+            .map(|(_, t)| t.matches(marker).count())
+            .sum();
+        assert_eq!(count, tests.len(), "{name}");
+    }
+}
