@@ -283,13 +283,17 @@ pub fn read_words(text: &str) -> Result<WordsFile, WordsError> {
     }
 }
 
+/// The consumer of [`read_words_stream`]: the header fields read so far and the input names of
+/// the next test.
+pub type WordsConsumer<'a, E> = dyn FnMut(&[(String, String)], Vec<String>) -> Result<(), E> + 'a;
+
 /// Reads a words file line by line without holding it: each test's input names are handed to
 /// `each` (with the header fields read before it) as soon as its line is read; the first line,
 /// the end marker and the test count are checked (so a consumer sees every test of a file cut
 /// short before the error). Returns the header fields.
 pub fn read_words_stream<R: io::BufRead, E>(
     mut reader: R,
-    each: &mut dyn FnMut(&[(String, String)], Vec<String>) -> Result<(), E>,
+    each: &mut WordsConsumer<'_, E>,
 ) -> Result<Vec<(String, String)>, WordsReadError<E>> {
     let format =
         |line, column, message: String| WordsReadError::Format(words_error(line, column, message));

@@ -2624,11 +2624,17 @@ macro_rules! part_001_tests {
     ($adapter:expr) => {
         #[test]
         fn water_water_water_w_d60686aa() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_WATER_WATER_W_D60686AA);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_WATER_WATER_W_D60686AA,
+            );
         }
         #[test]
         fn water_water_water_p_aec3893e() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_WATER_WATER_P_AEC3893E);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_WATER_WATER_P_AEC3893E,
+            );
         }
         #[test]
         fn water_water_water_button() {
@@ -2652,11 +2658,17 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_water_clean_w_c44d2510() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_WATER_CLEAN_W_C44D2510);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_WATER_CLEAN_W_C44D2510,
+            );
         }
         #[test]
         fn water_water_clean_p_3faa05ad() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_WATER_CLEAN_P_3FAA05AD);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_WATER_CLEAN_P_3FAA05AD,
+            );
         }
         #[test]
         fn water_water_clean_button() {
@@ -2668,11 +2680,17 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_pod_water_wat_003b66ca() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_WAT_003B66CA);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_WAT_003B66CA,
+            );
         }
         #[test]
         fn water_pod_water_water_clean() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_WATER_CLEAN);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_WATER_CLEAN,
+            );
         }
         #[test]
         fn water_pod_water_pod_button() {
@@ -2684,31 +2702,52 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_pod_water_but_28131c60() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_BUT_28131C60);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_BUT_28131C60,
+            );
         }
         #[test]
         fn water_pod_water_but_fce33e93() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_BUT_FCE33E93);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_BUT_FCE33E93,
+            );
         }
         #[test]
         fn water_pod_water_but_b2c6b305() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_BUT_B2C6B305);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_BUT_B2C6B305,
+            );
         }
         #[test]
         fn water_pod_water_clean_water() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_CLEAN_WATER);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_CLEAN_WATER,
+            );
         }
         #[test]
         fn water_pod_water_cle_2c12dcaa() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_CLE_2C12DCAA);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_CLE_2C12DCAA,
+            );
         }
         #[test]
         fn water_pod_water_cle_b39974b6() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_CLE_B39974B6);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_CLE_B39974B6,
+            );
         }
         #[test]
         fn water_pod_water_clean_clean() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_CLEAN_CLEAN);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_WATER_CLEAN_CLEAN,
+            );
         }
         #[test]
         fn water_pod_pod_water_button() {
@@ -2732,7 +2771,10 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_pod_pod_button_button() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_POD_BUTTON_BUTTON);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_POD_BUTTON_BUTTON,
+            );
         }
         #[test]
         fn water_pod_pod_button_clean() {
@@ -2740,11 +2782,17 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_pod_pod_clean_2d1b62a6() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_POD_CLEAN_2D1B62A6);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_POD_CLEAN_2D1B62A6,
+            );
         }
         #[test]
         fn water_pod_pod_clean_bc9eea2e() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_POD_CLEAN_BC9EEA2E);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_POD_CLEAN_BC9EEA2E,
+            );
         }
         #[test]
         fn water_pod_pod_clean_button() {
@@ -2756,119 +2804,206 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_pod_button_wa_ebca0752() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_WA_EBCA0752);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_WA_EBCA0752,
+            );
         }
         #[test]
         fn water_pod_button_wa_5fcc5e11() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_WA_5FCC5E11);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_WA_5FCC5E11,
+            );
         }
         #[test]
         fn water_pod_button_wa_baf10823() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_WA_BAF10823);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_WA_BAF10823,
+            );
         }
         #[test]
         fn water_pod_button_wa_dc6c2578() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_WA_DC6C2578);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_WA_DC6C2578,
+            );
         }
         #[test]
         fn water_pod_button_po_78e4cb1b() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_PO_78E4CB1B);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_PO_78E4CB1B,
+            );
         }
         #[test]
         fn water_pod_button_po_13a9e8c9() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_PO_13A9E8C9);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_PO_13A9E8C9,
+            );
         }
         #[test]
         fn water_pod_button_pod_button() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_POD_BUTTON);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_POD_BUTTON,
+            );
         }
         #[test]
         fn water_pod_button_po_2bcdb52a() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_PO_2BCDB52A);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_PO_2BCDB52A,
+            );
         }
         #[test]
         fn water_pod_button_bu_7d2c589b() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_BU_7D2C589B);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_BU_7D2C589B,
+            );
         }
         #[test]
         fn water_pod_button_button_pod() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_BUTTON_POD);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_BUTTON_POD,
+            );
         }
         #[test]
         fn water_pod_button_bu_934a27d8() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_BU_934A27D8);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_BU_934A27D8,
+            );
         }
         #[test]
         fn water_pod_button_bu_9376d1ae() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_BU_9376D1AE);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_BU_9376D1AE,
+            );
         }
         #[test]
         fn water_pod_button_cl_2b7536aa() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_2B7536AA);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_2B7536AA,
+            );
         }
         #[test]
         fn water_pod_button_cl_425355d2() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_425355D2);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_425355D2,
+            );
         }
         #[test]
         fn water_pod_button_cl_a9c4369f() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_A9C4369F);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_A9C4369F,
+            );
         }
         #[test]
         fn water_pod_button_cl_724a1c2e() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_724A1C2E);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_724A1C2E,
+            );
         }
         #[test]
         fn water_pod_button_cl_4a8fc009() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_4A8FC009);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_4A8FC009,
+            );
         }
         #[test]
         fn water_pod_button_cl_022a2899() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_022A2899);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_022A2899,
+            );
         }
         #[test]
         fn water_pod_button_cl_6c66c14c() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_6C66C14C);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_6C66C14C,
+            );
         }
         #[test]
         fn water_pod_button_cl_e5b3adc7() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_E5B3ADC7);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_E5B3ADC7,
+            );
         }
         #[test]
         fn water_pod_button_cl_5ebdc544() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_5EBDC544);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_5EBDC544,
+            );
         }
         #[test]
         fn water_pod_button_cl_43a49ec6() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_43A49EC6);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_43A49EC6,
+            );
         }
         #[test]
         fn water_pod_button_cl_7b34fe1b() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_7B34FE1B);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_7B34FE1B,
+            );
         }
         #[test]
         fn water_pod_button_cl_f3ffbab2() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_BUTTON_CL_F3FFBAB2);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_CL_F3FFBAB2,
+            );
         }
         #[test]
         fn water_pod_clean_water_water() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_WATER_WATER);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_WATER_WATER,
+            );
         }
         #[test]
         fn water_pod_clean_wat_9089fb28() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_WAT_9089FB28);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_WAT_9089FB28,
+            );
         }
         #[test]
         fn water_pod_clean_wat_1fa46462() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_WAT_1FA46462);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_WAT_1FA46462,
+            );
         }
         #[test]
         fn water_pod_clean_water_clean() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_WATER_CLEAN);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_WATER_CLEAN,
+            );
         }
         #[test]
         fn water_pod_clean_pod_a25f2ff4() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_POD_A25F2FF4);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_POD_A25F2FF4,
+            );
         }
         #[test]
         fn water_pod_clean_pod_button() {
@@ -2880,23 +3015,38 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_pod_clean_but_beb3fb86() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_BUT_BEB3FB86);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_BUT_BEB3FB86,
+            );
         }
         #[test]
         fn water_pod_clean_clean_water() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_CLEAN_WATER);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_CLEAN_WATER,
+            );
         }
         #[test]
         fn water_pod_clean_cle_49b82c71() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_CLE_49B82C71);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_CLE_49B82C71,
+            );
         }
         #[test]
         fn water_pod_clean_cle_017088f5() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_CLE_017088F5);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_CLE_017088F5,
+            );
         }
         #[test]
         fn water_pod_clean_clean_clean() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_CLEAN_CLEAN);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_CLEAN_CLEAN,
+            );
         }
         #[test]
         fn water_button_water_clean() {
@@ -2916,11 +3066,17 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_clean_water_w_65496bfb() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_CLEAN_WATER_W_65496BFB);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_CLEAN_WATER_W_65496BFB,
+            );
         }
         #[test]
         fn water_clean_water_p_9738d0e6() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_CLEAN_WATER_P_9738D0E6);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_CLEAN_WATER_P_9738D0E6,
+            );
         }
         #[test]
         fn water_clean_water_button() {
@@ -2932,7 +3088,10 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_clean_pod_wat_d0f2c468() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_CLEAN_POD_WAT_D0F2C468);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_CLEAN_POD_WAT_D0F2C468,
+            );
         }
         #[test]
         fn water_clean_pod_button() {
@@ -2948,11 +3107,17 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn water_clean_clean_w_e0ed2a93() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_CLEAN_CLEAN_W_E0ED2A93);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_CLEAN_CLEAN_W_E0ED2A93,
+            );
         }
         #[test]
         fn water_clean_clean_p_95b57bc0() {
-            $crate::run($adapter, &$crate::part_001::TEST_WATER_CLEAN_CLEAN_P_95B57BC0);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_WATER_CLEAN_CLEAN_P_95B57BC0,
+            );
         }
         #[test]
         fn water_clean_clean_button() {
@@ -2992,7 +3157,10 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn pod_water_clean_wat_1be12c53() {
-            $crate::run($adapter, &$crate::part_001::TEST_POD_WATER_CLEAN_WAT_1BE12C53);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_POD_WATER_CLEAN_WAT_1BE12C53,
+            );
         }
         #[test]
         fn pod_water_clean_pod_button() {
@@ -3064,7 +3232,10 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn pod_clean_water_wat_78d469c8() {
-            $crate::run($adapter, &$crate::part_001::TEST_POD_CLEAN_WATER_WAT_78D469C8);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_POD_CLEAN_WATER_WAT_78D469C8,
+            );
         }
         #[test]
         fn pod_clean_water_pod_button() {
@@ -3096,7 +3267,10 @@ macro_rules! part_001_tests {
         }
         #[test]
         fn pod_clean_clean_wat_5fa01d9a() {
-            $crate::run($adapter, &$crate::part_001::TEST_POD_CLEAN_CLEAN_WAT_5FA01D9A);
+            $crate::run(
+                $adapter,
+                &$crate::part_001::TEST_POD_CLEAN_CLEAN_WAT_5FA01D9A,
+            );
         }
         #[test]
         fn pod_clean_clean_pod_button() {
