@@ -9,6 +9,7 @@ use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::Model;
 use ncomplete::output::{self, AtomicDir};
 use ncomplete::suite::ioco::IncompatibleSets;
+use ncomplete::suite::names::Shard;
 use std::process::ExitCode;
 
 /// n-complete test suites (ioco and Mealy) from behavioural models.
@@ -261,6 +262,10 @@ struct GenerateArgs {
     /// Directory of templates overriding the built-in ones (`--format ttcn|python|rust`).
     #[arg(long, value_name = "DIR")]
     templates: Option<std::path::PathBuf>,
+    /// Write only shard K of N (1-based): the suite split deterministically into N parts of
+    /// near-equal cost (steps), for CI matrices; the parts partition the suite.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
@@ -304,6 +309,7 @@ impl GenerateArgs {
                 format,
                 dir.path(),
                 self.templates.as_deref(),
+                None,
             )?;
             dir.commit()?;
         }
@@ -380,6 +386,14 @@ struct RenderArgs {
     /// Directory of templates overriding the built-in ones (same relative paths as `templates/`).
     #[arg(long, value_name = "DIR")]
     templates: Option<std::path::PathBuf>,
+    /// Render only shard K of N (1-based), split as `generate --shard` splits.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+/// Parses `--shard K/N`.
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s)
 }
 
 #[derive(Args)]
@@ -1044,8 +1058,13 @@ fn run_mutate(a: MutateArgs, quiet: bool) -> Result<ExitCode, Error> {
 fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
     let target = ncomplete::render::Format::parse(&a.format)
         .ok_or_else(|| Error::Usage(format!("unknown format `{}`", a.format)))?;
-    let written =
-        ncomplete::exec::commands::render(&a.suite, target, &a.out, a.templates.as_deref())?;
+    let written = ncomplete::exec::commands::render(
+        &a.suite,
+        target,
+        &a.out,
+        a.templates.as_deref(),
+        a.shard,
+    )?;
     if !quiet {
         let files = if written.len() == 1 { "file" } else { "files" };
         eprintln!("wrote {} {files} to {}", written.len(), a.out.display());
@@ -1275,8 +1294,11 @@ fn generate_mealy(
         &mealy,
         &a.model,
         options,
-        format,
-        suite_path,
+        ncomplete::render::words::MealySuiteFile {
+            format,
+            out: suite_path,
+            shard: a.shard,
+        },
         !quiet,
         &a.budget.budget(),
     )?;
@@ -1380,7 +1402,7 @@ fn generate_ioco(
     if a.stats {
         eprintln!("{}: {}", suite.header().method, suite.costs().summary());
     }
-    ioco::write_suite_file(&suite, Some(suite_path), !quiet)?;
+    ioco::write_suite_file(&suite, Some(suite_path), a.shard, !quiet)?;
     a.finish(dir, suite_path)?;
     if !quiet {
         eprintln!(

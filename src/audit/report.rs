@@ -205,7 +205,7 @@ fn build_suite(
                         kind.symbol()
                     )));
                 }
-                tests.push(suite.test_case(k as u64, &word));
+                tests.push(suite.test_case(&word));
             }
             Ok(Ok(BuiltSuite {
                 model: suite.suite_model(),

@@ -10,7 +10,8 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::render::{Format, render_suite, words, write_files};
+use crate::render::{Format, PartSizes, RenderedFile, SuiteRenderer, words, write_files};
+use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::convert::Infallible;
 use std::io::Write;
@@ -78,27 +79,58 @@ pub fn load_suite_file(path: &str, spec: Option<&Model>) -> Result<(SuiteHeader,
     if !is_words_file(path)? {
         return load_json_suite(path);
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let text = crate::format::utf8_text(bytes, path)?;
-    let file = words::read_words(&text).map_err(|e| Error::Usage(format!("{path}:{e}")))?;
-    match spec {
-        Some(Model::Mealy(m)) => {
-            words::words_suite(&file, m).map_err(|e| Error::Usage(format!("{path}: {e}")))
+    let mut tests = Vec::new();
+    let header = stream_words_suite(path, spec, &mut |_, t| {
+        tests.push(t);
+        Ok(())
+    })?;
+    Ok((header, tests))
+}
+
+/// Streams the tests of a words file, made into send/expect chains with the outputs of the
+/// Mealy machine `spec`, to `each` one line at a time; returns the suite header.
+fn stream_words_suite(
+    path: &str,
+    spec: Option<&Model>,
+    each: &mut dyn FnMut(&SuiteModel, TestCase) -> Result<()>,
+) -> Result<SuiteHeader> {
+    let spec = match spec {
+        Some(Model::Mealy(m)) => m,
+        Some(Model::Lts(_)) => {
+            return Err(Error::Usage(format!(
+                "{path} is a words file of a Mealy suite: --spec must be a Mealy machine"
+            )));
         }
-        Some(Model::Lts(_)) => Err(Error::Usage(format!(
-            "{path} is a words file of a Mealy suite: --spec must be a Mealy machine"
-        ))),
-        None => Err(Error::Usage(format!(
-            "{path} is a words file (inputs only): give --spec MODEL, the Mealy machine it was \
-             generated from, for the outputs its tests expect"
-        ))),
+        None => {
+            return Err(Error::Usage(format!(
+                "{path} is a words file (inputs only): give --spec MODEL, the Mealy machine it \
+                 was generated from, for the outputs its tests expect"
+            )));
+        }
+    };
+    let reader = std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .map_err(|e| Error::io(path, e))?;
+    let model = words::words_suite_header(&[], spec).model;
+    let mut k = 0;
+    let mut consume = |_: &[(String, String)], names: Vec<String>| -> Result<()> {
+        let test =
+            words::word_test(spec, k, &names).map_err(|e| Error::Usage(format!("{path}: {e}")))?;
+        k += 1;
+        each(&model, test)
+    };
+    match words::read_words_stream(reader, &mut consume) {
+        Ok(fields) => Ok(words::words_suite_header(&fields, spec)),
+        Err(words::WordsReadError::Format(e)) => Err(Error::Usage(format!("{path}:{e}"))),
+        Err(words::WordsReadError::Io(e)) => Err(Error::io(path, e)),
+        Err(words::WordsReadError::Consumer(e)) => Err(e),
     }
 }
 
 /// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the
-/// report to `out` and the result files `results` asks for; returns the suite verdict. A JSON
-/// suite is streamed: tests are read, run (in parallel, a chunk at a time) and reported in
-/// order, and only the current chunk is held.
+/// report to `out` and the result files `results` asks for; returns the suite verdict. The
+/// suite file (JSON or words) is streamed: tests are read, run (in parallel, a chunk at a time)
+/// and reported in order, and only the current chunk is held.
 pub fn run_on_model(
     suite_path: &str,
     spec: Option<&Model>,
@@ -144,11 +176,7 @@ pub fn run_on_model(
         Ok(())
     };
     let header = if is_words_file(suite_path)? {
-        let (header, tests) = load_suite_file(suite_path, spec)?;
-        for t in tests {
-            each(&header.model, t)?;
-        }
-        header
+        stream_words_suite(suite_path, spec, &mut each)?
     } else {
         read_suite_stream(open_json_suite(suite_path)?, &mut each).map_err(|e| match e {
             SuiteReadError::Format(source) => suite_error(suite_path, source),
@@ -245,14 +273,15 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
         .map_err(|e| Error::io("<stdio>", e))
 }
 
-/// Renders a suite file into `out_dir`, replacing it as a whole (built beside it and swapped in,
-/// so no file of an earlier rendering survives; a suite file inside `out_dir` is carried over);
-/// returns the written paths.
+/// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
+/// it and swapped in, so no file of an earlier rendering survives; a suite file inside `out_dir`
+/// is carried over); returns the written paths.
 pub fn render(
     suite_path: &str,
     format: Format,
     out_dir: &Path,
     templates: Option<&Path>,
+    shard: Option<Shard>,
 ) -> Result<Vec<PathBuf>> {
     if let Some(dir) = templates {
         crate::output::refuse_input_inside_dir("--out", out_dir, &[&dir.display().to_string()])?;
@@ -266,23 +295,94 @@ pub fn render(
         }
         crate::output::write_path(&copy, &text).map_err(|e| Error::io(suite_path, e))?;
     }
-    let written = render_into(suite_path, format, dir.path(), templates)?;
+    let written = render_into(suite_path, format, dir.path(), templates, shard)?;
     dir.commit()?;
     Ok(written.iter().map(|p| out_dir.join(p)).collect())
 }
 
-/// Renders a suite file into the directory `dir` (which the caller replaces as a whole); returns
-/// the paths of the rendered files relative to `dir`.
+/// Streams the tests of a JSON suite file to `each`, those of `shard` only when given; returns
+/// the header.
+fn stream_json_suite(
+    suite_path: &str,
+    shard: Option<Shard>,
+    each: &mut dyn FnMut(TestCase) -> Result<()>,
+) -> Result<SuiteHeader> {
+    if is_words_file(suite_path)? {
+        return Err(Error::Usage(format!(
+            "{suite_path} is a words file (inputs only): render reads suite JSON; generate it with --format json"
+        )));
+    }
+    let mut picker = shard.map(ShardPicker::new);
+    let mut keep = |_: &SuiteModel, t: TestCase| -> Result<()> {
+        if picker.as_mut().is_none_or(|p| p.keep(&t)) {
+            each(t)?;
+        }
+        Ok(())
+    };
+    read_suite_stream(open_json_suite(suite_path)?, &mut keep).map_err(|e| match e {
+        SuiteReadError::Format(source) => suite_error(suite_path, source),
+        SuiteReadError::Consumer(e) => e,
+    })
+}
+
+/// Renders a suite file (or its `shard`) into the directory `dir` (which the caller replaces as
+/// a whole); returns the paths of the rendered files relative to `dir`. The file is streamed
+/// twice: once for the header and the sizes of the parts, once to render the parts one at a
+/// time, so memory stays in proportion to one part whatever the suite's size.
 pub fn render_into(
     suite_path: &str,
     format: Format,
     dir: &Path,
     templates: Option<&Path>,
+    shard: Option<Shard>,
 ) -> Result<Vec<PathBuf>> {
-    let (header, tests) = load_suite(suite_path)?;
-    let files = render_suite(&header, &tests, format, templates)?;
-    write_files(dir, &files)?;
-    Ok(files.iter().map(|f| f.path.clone()).collect())
+    let mut sizes = PartSizes::new(format);
+    let header = stream_json_suite(suite_path, shard, &mut |t| {
+        sizes.push(t.nodes.len());
+        Ok(())
+    })?;
+    let sizes = sizes.finish();
+    let header = shard_header(&header, shard);
+    let mut renderer = SuiteRenderer::new(&header, format, templates, &sizes)?;
+    let mut written = Vec::new();
+    let mut write = |files: Vec<RenderedFile>| -> Result<()> {
+        write_files(dir, &files)?;
+        written.extend(files.into_iter().map(|f| f.path));
+        Ok(())
+    };
+    let total: usize = sizes.iter().sum();
+    let progress = crate::progress::Progress::start("rendering", "tests", Some(total as u64));
+    let mut part = Vec::new();
+    let mut k = 0;
+    stream_json_suite(suite_path, shard, &mut |t| {
+        progress.inc(1);
+        part.push(t);
+        // A suite that changed between the two reads is refused rather than cut.
+        if sizes.get(k).is_none_or(|&n| part.len() > n) {
+            return Err(Error::Usage(format!(
+                "{suite_path} changed while it was rendered"
+            )));
+        }
+        if part.len() == sizes[k] {
+            write(renderer.render_part(k, std::mem::take(&mut part))?)?;
+            k += 1;
+        }
+        Ok(())
+    })?;
+    // Parts not rendered yet: the one empty part of an empty suite (anything else means the
+    // file shrank between the reads).
+    if k + 1 == sizes.len() && sizes[k] == 0 {
+        write(renderer.render_part(k, Vec::new())?)?;
+        k += 1;
+    }
+    if k != sizes.len() {
+        return Err(Error::Usage(format!(
+            "{suite_path} changed while it was rendered"
+        )));
+    }
+    write(renderer.render_suite_files()?)?;
+    progress.finish();
+    Ok(written)
 }
 
 /// The exit status of `run --model`: 1 when a test fails, else 0. A test that is inconclusive in

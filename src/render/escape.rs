@@ -337,6 +337,51 @@ pub fn unique_identifiers<'a>(
         .collect()
 }
 
+/// Identifiers of test names given one at a time in suite order, so a suite can be rendered
+/// while it is read: [`identifier`]; a name whose identifier fills [`MAX_IDENTIFIER_LEN`] (so it
+/// may have been cut, as the long input words of Mealy tests are) is cut shorter and ends in 8
+/// hex digits of a stable hash of the whole name, so it depends on the name alone; then
+/// `reserved_suffix` for a reserved word, and `_2`, `_3`, … for an identifier an earlier test
+/// took. Remembers 8 bytes per identifier.
+#[derive(Debug)]
+pub struct TestIdentifiers {
+    used: std::collections::HashSet<u64>,
+    reserved_suffix: &'static str,
+}
+
+impl TestIdentifiers {
+    /// An empty set with the suffix for reserved words.
+    pub fn new(reserved_suffix: &'static str) -> Self {
+        TestIdentifiers {
+            used: std::collections::HashSet::new(),
+            reserved_suffix,
+        }
+    }
+
+    /// The identifier of the next test, named `name`.
+    pub fn next(&mut self, name: &str) -> String {
+        use crate::suite::names::string_hash;
+        let mut base = identifier(name);
+        if base.len() >= MAX_IDENTIFIER_LEN {
+            base.truncate(MAX_IDENTIFIER_LEN - 9);
+            while base.ends_with('_') {
+                base.pop();
+            }
+            let _ = write!(base, "_{:08x}", string_hash(name) >> 32);
+        }
+        if is_reserved(&base) {
+            base.push_str(self.reserved_suffix);
+        }
+        let mut id = base.clone();
+        let mut k = 2u64;
+        while is_reserved(&id) || !self.used.insert(string_hash(&id)) {
+            id = format!("{base}_{k}");
+            k += 1;
+        }
+        id
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,6 +418,26 @@ mod tests {
             unique_identifiers(["a_b_2", "a b", "a-b"], "_test"),
             ["a_b_2", "a_b", "a_b_3"]
         );
+    }
+
+    #[test]
+    fn test_identifiers_stream_and_long_names_end_in_their_hash() {
+        let mut ids = TestIdentifiers::new("_test");
+        assert_eq!(ids.next("a b"), "a_b");
+        assert_eq!(ids.next("a-b"), "a_b_2");
+        assert_eq!(ids.next("loop"), "loop_test");
+        let long = "i0 i12 i3 i5 i7 i9 i11 i13 i15 i17";
+        let id = ids.next(long);
+        assert!(
+            id.len() <= MAX_IDENTIFIER_LEN && id.starts_with("i0_i12_i3_i5_i7_i9_"),
+            "{id}"
+        );
+        // The hash part depends on the whole name: names sharing a long prefix stay apart
+        // without a suffix, whatever came before.
+        let other = ids.next("i0 i12 i3 i5 i7 i9 i11 i13 i15 i18");
+        assert!(other.starts_with("i0_i12_i3_i5_i7_i9_"), "{other}");
+        assert_ne!(id, other);
+        assert_eq!(TestIdentifiers::new("_test").next(long), id);
     }
 
     #[test]

@@ -6,4 +6,6 @@ pub mod escape;
 pub mod programs;
 pub mod words;
 
-pub use programs::{Format, RenderError, RenderedFile, render_suite, write_files};
+pub use programs::{
+    Format, PartSizes, RenderError, RenderedFile, SuiteRenderer, render_suite, write_files,
+};

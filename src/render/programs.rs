@@ -44,62 +44,171 @@ impl Format {
         }
     }
 
-    /// The template files of the format: (template path relative to `templates/`, output path
-    /// template, embedded source).
-    fn files(self) -> &'static [(&'static str, &'static str, &'static str)] {
+    /// The template files of the format.
+    fn files(self) -> &'static [TemplateFile] {
         match self {
             Format::Ttcn => &[
-                (
-                    "ttcn/suite.ttcn.j2",
-                    "{{ ident }}.ttcn",
-                    include_str!("../../templates/ttcn/suite.ttcn.j2"),
-                ),
-                (
-                    "ttcn/LabelPort.hh.j2",
-                    "LabelPort.hh",
-                    include_str!("../../templates/ttcn/LabelPort.hh.j2"),
-                ),
-                (
-                    "ttcn/LabelPort.cc.j2",
-                    "LabelPort.cc",
-                    include_str!("../../templates/ttcn/LabelPort.cc.j2"),
-                ),
+                TemplateFile {
+                    name: "ttcn/suite.ttcn.j2",
+                    out: "{{ ident }}{{ part.suffix }}.ttcn",
+                    embedded: include_str!("../../templates/ttcn/suite.ttcn.j2"),
+                    role: Role::Part,
+                },
+                TemplateFile {
+                    name: "ttcn/LabelPort.hh.j2",
+                    out: "LabelPort.hh",
+                    embedded: include_str!("../../templates/ttcn/LabelPort.hh.j2"),
+                    role: Role::Suite,
+                },
+                TemplateFile {
+                    name: "ttcn/LabelPort.cc.j2",
+                    out: "LabelPort.cc",
+                    embedded: include_str!("../../templates/ttcn/LabelPort.cc.j2"),
+                    role: Role::Suite,
+                },
             ],
             Format::Python => &[
-                (
-                    "python/test_suite.py.j2",
-                    "test_{{ ident }}.py",
-                    include_str!("../../templates/python/test_suite.py.j2"),
-                ),
-                (
-                    "python/ncomplete_runtime.py.j2",
-                    "ncomplete_runtime.py",
-                    include_str!("../../templates/python/ncomplete_runtime.py.j2"),
-                ),
+                TemplateFile {
+                    name: "python/test_suite.py.j2",
+                    out: "test_{{ ident }}{{ part.suffix }}.py",
+                    embedded: include_str!("../../templates/python/test_suite.py.j2"),
+                    role: Role::Part,
+                },
+                TemplateFile {
+                    name: "python/ncomplete_runtime.py.j2",
+                    out: "ncomplete_runtime.py",
+                    embedded: include_str!("../../templates/python/ncomplete_runtime.py.j2"),
+                    role: Role::Suite,
+                },
             ],
             Format::Rust => &[
-                (
-                    "rust/Cargo.toml.j2",
-                    "Cargo.toml",
-                    include_str!("../../templates/rust/Cargo.toml.j2"),
-                ),
-                (
-                    "rust/lib.rs.j2",
-                    "src/lib.rs",
-                    include_str!("../../templates/rust/lib.rs.j2"),
-                ),
-                (
-                    "rust/runtime.rs.j2",
-                    "src/runtime.rs",
-                    include_str!("../../templates/rust/runtime.rs.j2"),
-                ),
-                (
-                    "rust/suite.rs.j2",
-                    "tests/suite.rs",
-                    include_str!("../../templates/rust/suite.rs.j2"),
-                ),
+                TemplateFile {
+                    name: "rust/Cargo.toml.j2",
+                    out: "Cargo.toml",
+                    embedded: include_str!("../../templates/rust/Cargo.toml.j2"),
+                    role: Role::Suite,
+                },
+                TemplateFile {
+                    name: "rust/lib.rs.j2",
+                    out: "src/lib.rs",
+                    embedded: include_str!("../../templates/rust/lib.rs.j2"),
+                    role: Role::Suite,
+                },
+                TemplateFile {
+                    name: "rust/part.rs.j2",
+                    out: "src/{{ part.module }}.rs",
+                    embedded: include_str!("../../templates/rust/part.rs.j2"),
+                    role: Role::Part,
+                },
+                TemplateFile {
+                    name: "rust/runtime.rs.j2",
+                    out: "src/runtime.rs",
+                    embedded: include_str!("../../templates/rust/runtime.rs.j2"),
+                    role: Role::Suite,
+                },
+                TemplateFile {
+                    name: "rust/suite.rs.j2",
+                    out: "tests/suite.rs",
+                    embedded: include_str!("../../templates/rust/suite.rs.j2"),
+                    role: Role::Suite,
+                },
             ],
         }
+    }
+
+    /// How many tests one rendered part holds at most: Python modules and Rust modules are
+    /// bounded, so large suites become many files that pytest collects and rustc compiles
+    /// incrementally; a TTCN-3 module holds the whole suite.
+    pub fn part_limit(self) -> Option<PartLimit> {
+        match self {
+            Format::Ttcn => None,
+            Format::Python | Format::Rust => Some(PART_LIMIT),
+        }
+    }
+}
+
+/// Whether a template renders once per suite or once per part.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Role {
+    /// Once, with the suite header and the list of parts (`tests` is empty).
+    Suite,
+    /// Once per part, with the part's tests.
+    Part,
+}
+
+/// One template of a format.
+#[derive(Debug)]
+struct TemplateFile {
+    /// Path relative to `templates/`.
+    name: &'static str,
+    /// Template of the output path.
+    out: &'static str,
+    /// The built-in source.
+    embedded: &'static str,
+    /// Once per suite or per part.
+    role: Role,
+}
+
+/// The bound on one part of a rendering: a part ends when it holds `tests` tests or `nodes`
+/// nodes (a single test larger than that is a part of its own).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PartLimit {
+    /// Most tests in a part.
+    pub tests: usize,
+    /// Most nodes in a part (unless one test has more).
+    pub nodes: usize,
+}
+
+/// The parts of Python and Rust renderings: 1,000 tests or 32,768 nodes (lines), whichever
+/// comes first.
+pub const PART_LIMIT: PartLimit = PartLimit {
+    tests: 1000,
+    nodes: 32_768,
+};
+
+/// Splits tests, given one at a time in suite order, into parts: the number of tests of each.
+#[derive(Clone, Debug)]
+pub struct PartSizes {
+    limit: Option<PartLimit>,
+    sizes: Vec<usize>,
+    nodes: usize,
+}
+
+impl PartSizes {
+    /// No tests yet, for a rendering in `format`.
+    pub fn new(format: Format) -> Self {
+        PartSizes {
+            limit: format.part_limit(),
+            sizes: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Accounts for the next test, which has `nodes` nodes.
+    pub fn push(&mut self, nodes: usize) {
+        let full = match (self.sizes.last(), self.limit) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(&tests), Some(limit)) => {
+                tests >= limit.tests || (tests > 0 && self.nodes + nodes > limit.nodes)
+            }
+        };
+        if full {
+            self.sizes.push(0);
+            self.nodes = 0;
+        }
+        if let Some(last) = self.sizes.last_mut() {
+            *last += 1;
+        }
+        self.nodes += nodes;
+    }
+
+    /// The number of tests of each part; one empty part for an empty suite.
+    pub fn finish(mut self) -> Vec<usize> {
+        if self.sizes.is_empty() {
+            self.sizes.push(0);
+        }
+        self.sizes
     }
 }
 
@@ -232,8 +341,6 @@ struct LazyTests {
     model: SuiteModel,
     tests: Vec<TestCase>,
     idents: Vec<String>,
-    /// Advanced to the test a template reads (per rendered file).
-    progress: Arc<crate::progress::Progress>,
 }
 
 impl Object for LazyTests {
@@ -244,7 +351,6 @@ impl Object for LazyTests {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         let k = key.as_usize()?;
         let t = self.tests.get(k)?;
-        self.progress.set_position(k as u64 + 1);
         Some(test_context(&self.model, t, &self.idents[k]))
     }
 
@@ -253,26 +359,46 @@ impl Object for LazyTests {
     }
 }
 
-/// The template context of a suite. Strings a model or suite supplies (names, labels, method,
-/// guarantee) are plain values that a template can print only through an escaping filter;
-/// identifiers and the generator string are built here and marked safe. The tests' contexts are
-/// built lazily, one test at a time.
+/// The template context of a suite: its header and the tests of [`context_of_part`] for a
+/// single part holding them all.
 pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
-    context_with_progress(header, tests, Arc::new(crate::progress::Progress::hidden()))
+    let mut idents = escape::TestIdentifiers::new("_test");
+    let idents = tests.iter().map(|t| idents.next(&t.name)).collect();
+    let parts = [part_context(0, 1, tests.len())];
+    context_of_part(header, tests.to_vec(), idents, &parts, 0)
 }
 
-/// [`context`], advancing `progress` to each test a template reads.
-fn context_with_progress(
+/// The context of part `k` (0-based) of `count`: its number, its file-name suffix (empty for a
+/// single part, else `_001`, `_002`, … as wide as the part count needs), its Rust module name
+/// and its number of tests.
+fn part_context(k: usize, count: usize, tests: usize) -> Value {
+    let width = count.to_string().len().max(3);
+    let number = format!("{:0width$}", k + 1);
+    context! {
+        number => k + 1,
+        suffix => Value::from_safe_string(if count == 1 { String::new() } else { format!("_{number}") }),
+        module => Value::from_safe_string(format!("part_{number}")),
+        tests => tests,
+    }
+}
+
+/// The template context of part `part` of a suite: the suite header, the list of `parts`, the
+/// part itself (`part`) and its `tests` with their identifiers. Strings a model or suite
+/// supplies (names, labels, method, guarantee) are plain values that a template can print only
+/// through an escaping filter; identifiers and the generator string are built here and marked
+/// safe. The tests' contexts are built lazily, one test at a time.
+fn context_of_part(
     header: &SuiteHeader,
-    tests: &[TestCase],
-    progress: Arc<crate::progress::Progress>,
+    tests: Vec<TestCase>,
+    idents: Vec<String>,
+    parts: &[Value],
+    part: usize,
 ) -> Value {
     let model = &header.model;
     let tests = LazyTests {
         model: model.clone(),
-        tests: tests.to_vec(),
-        idents: escape::unique_identifiers(tests.iter().map(|t| t.name.as_str()), "_test"),
-        progress,
+        tests,
+        idents,
     };
     let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
     let universal = model
@@ -298,6 +424,8 @@ fn context_with_progress(
         n => header.n,
         guarantee => header.guarantee.as_str(),
         tests => Value::from_object(tests),
+        parts => parts,
+        part => parts.get(part).cloned().unwrap_or_default(),
     }
 }
 
@@ -352,8 +480,98 @@ fn environment() -> Environment<'static> {
     env
 }
 
-/// Renders a suite in `format`. Templates are taken from `overrides` (same relative paths as
-/// in the crate's `templates/` directory) when a file exists there, else the embedded ones.
+/// Renders a suite part by part, so a suite read from a stream is rendered with only one part
+/// in memory: [`SuiteRenderer::render_part`] for each part in order, then
+/// [`SuiteRenderer::render_suite_files`] for the files rendered once per suite.
+pub struct SuiteRenderer {
+    env: Environment<'static>,
+    header: SuiteHeader,
+    sources: Vec<(&'static TemplateFile, String)>,
+    parts: Vec<Value>,
+    idents: escape::TestIdentifiers,
+}
+
+impl SuiteRenderer {
+    /// A renderer for a suite with this header in `format`, whose tests come in parts of
+    /// `part_sizes` tests (from [`PartSizes`]). Templates are taken from `overrides` (same
+    /// relative paths as in the crate's `templates/` directory) when a file exists there, else
+    /// the embedded ones.
+    pub fn new(
+        header: &SuiteHeader,
+        format: Format,
+        overrides: Option<&Path>,
+        part_sizes: &[usize],
+    ) -> Result<Self, RenderError> {
+        let mut sources = Vec::new();
+        for file in format.files() {
+            let source = match overrides.map(|dir| dir.join(file.name)) {
+                Some(path) if path.is_file() => {
+                    std::fs::read_to_string(&path).map_err(|source| RenderError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })?
+                }
+                _ => file.embedded.to_owned(),
+            };
+            sources.push((file, source));
+        }
+        let count = part_sizes.len();
+        Ok(SuiteRenderer {
+            env: environment(),
+            header: header.clone(),
+            sources,
+            parts: part_sizes
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| part_context(k, count, n))
+                .collect(),
+            idents: escape::TestIdentifiers::new("_test"),
+        })
+    }
+
+    /// Renders the templates of `role` with `ctx`.
+    fn render(&self, role: Role, ctx: &Value) -> Result<Vec<RenderedFile>, RenderError> {
+        let mut files = Vec::new();
+        for (file, source) in self.sources.iter().filter(|(f, _)| f.role == role) {
+            let err = |e: minijinja::Error| RenderError::Template {
+                name: file.name.to_owned(),
+                message: format!("{e:#}"),
+            };
+            let contents = self
+                .env
+                .template_from_str(source)
+                .and_then(|t| t.render(ctx))
+                .map_err(err)?;
+            let path = self.env.render_str(file.out, ctx).map_err(err)?;
+            files.push(RenderedFile {
+                path: PathBuf::from(path),
+                contents,
+            });
+        }
+        Ok(files)
+    }
+
+    /// Renders part `k` (0-based) with its tests; parts must come in order, since a test's
+    /// identifier depends on the tests before it.
+    pub fn render_part(
+        &mut self,
+        k: usize,
+        tests: Vec<TestCase>,
+    ) -> Result<Vec<RenderedFile>, RenderError> {
+        let idents = tests.iter().map(|t| self.idents.next(&t.name)).collect();
+        let ctx = context_of_part(&self.header, tests, idents, &self.parts, k);
+        self.render(Role::Part, &ctx)
+    }
+
+    /// Renders the files made once per suite (runtimes, package files).
+    pub fn render_suite_files(&self) -> Result<Vec<RenderedFile>, RenderError> {
+        let ctx = context_of_part(&self.header, Vec::new(), Vec::new(), &self.parts, 0);
+        self.render(Role::Suite, &ctx)
+    }
+}
+
+/// Renders a suite held in memory in `format`: the parts' files, then the suite's (see
+/// [`SuiteRenderer`]).
 ///
 /// ```
 /// use ncomplete::exec::commands::load_suite;
@@ -373,40 +591,20 @@ pub fn render_suite(
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let progress = Arc::new(crate::progress::Progress::start(
-        "rendering",
-        "tests",
-        Some(tests.len() as u64),
-    ));
-    let ctx = context_with_progress(header, tests, progress.clone());
-    let env = environment();
-    let mut files = Vec::new();
-    for &(name, out, embedded) in format.files() {
-        progress.set_message(name.to_owned());
-        let source = match overrides.map(|dir| dir.join(name)) {
-            Some(path) if path.is_file() => {
-                std::fs::read_to_string(&path).map_err(|source| RenderError::Io {
-                    path: path.display().to_string(),
-                    source,
-                })?
-            }
-            _ => embedded.to_owned(),
-        };
-        let err = |e: minijinja::Error| RenderError::Template {
-            name: name.to_owned(),
-            message: format!("{e:#}"),
-        };
-        let contents = env
-            .template_from_str(&source)
-            .and_then(|t| t.render(&ctx))
-            .map_err(err)?;
-        let path = env.render_str(out, &ctx).map_err(err)?;
-        files.push(RenderedFile {
-            path: PathBuf::from(path),
-            contents,
-        });
+    let mut sizes = PartSizes::new(format);
+    for t in tests {
+        sizes.push(t.nodes.len());
     }
-    progress.finish();
+    let sizes = sizes.finish();
+    let mut renderer = SuiteRenderer::new(header, format, overrides, &sizes)?;
+    let mut files = Vec::new();
+    let mut rest = tests;
+    for (k, &n) in sizes.iter().enumerate() {
+        let (part, after) = rest.split_at(n);
+        files.extend(renderer.render_part(k, part.to_vec())?);
+        rest = after;
+    }
+    files.extend(renderer.render_suite_files()?);
     Ok(files)
 }
 

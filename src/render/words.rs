@@ -9,6 +9,7 @@
 
 use crate::model::LabelId;
 use crate::suite::mealy::{MealySuite, SuiteStats};
+use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use std::io::{self, Write};
 
 /// Writes input words line by line with pre-rendered label names.
@@ -59,48 +60,78 @@ pub fn write_mealy_suite<W: Write>(
     suite: &MealySuite,
     format: MealySuiteFormat,
 ) -> io::Result<SuiteStats> {
-    write_mealy_suite_with(out, suite, format, &mut |_| {})
+    write_mealy_suite_with(out, suite, format, None, &mut |_| {})
 }
 
-/// [`write_mealy_suite`], calling `tick` with the number of tests written every 4,096 tests.
+/// [`write_mealy_suite`], only the tests of `shard` when given (the statistics count the tests
+/// written), calling `tick` with the number of tests generated every 4,096 tests.
 pub fn write_mealy_suite_with<W: Write>(
     out: W,
     suite: &MealySuite,
     format: MealySuiteFormat,
+    shard: Option<Shard>,
     tick: &mut dyn FnMut(u64),
 ) -> io::Result<SuiteStats> {
     let mut count = 0u64;
-    let mut tick = move || {
+    let mut picker = shard.map(ShardPicker::new);
+    // Whether the next word is written: every word is counted and assigned to a shard.
+    let mut take = move |word: &[LabelId]| {
         count += 1;
         if count.is_multiple_of(4_096) {
             tick(count);
         }
+        picker
+            .as_mut()
+            .is_none_or(|p| p.assign(chain_steps(word)) == p.shard().index)
     };
+    let mut stats = SuiteStats::default();
     match format {
         MealySuiteFormat::Words => {
             let mut out = out;
-            out.write_all(words_header(suite).as_bytes())?;
+            out.write_all(words_header(suite, shard).as_bytes())?;
             let mut w = WordsWriter::new(out, suite.spec().inputs.names());
-            let stats = suite.stream(|word| {
-                tick();
+            suite.stream(|word| {
+                if !take(word) {
+                    return Ok(());
+                }
+                stats.add(word);
                 w.write(word)
             })?;
             let mut out = w.finish()?;
             writeln!(out, "{END_PREFIX}{} tests", stats.tests)?;
             out.flush()?;
-            Ok(stats)
         }
         MealySuiteFormat::Json => {
-            let mut writer = crate::suite::SuiteWriter::begin(out, &suite.header())?;
-            let stats = suite.stream(|word| {
-                tick();
-                let index = writer.written() as u64;
-                writer.write_test(&suite.test_case(index, word))
+            let header = suite.header();
+            let mut writer = crate::suite::SuiteWriter::begin(out, &shard_header(&header, shard))?;
+            suite.stream(|word| {
+                if !take(word) {
+                    return Ok(());
+                }
+                stats.add(word);
+                writer.write_test(&suite.test_case(word))
             })?;
             writer.finish()?;
-            Ok(stats)
         }
     }
+    Ok(stats)
+}
+
+/// The sharding cost of a Mealy test: an input and an output per symbol (as
+/// [`crate::suite::names::test_steps`] counts its chain).
+fn chain_steps(word: &[LabelId]) -> u128 {
+    2 * word.len() as u128
+}
+
+/// Where and how `generate` writes a Mealy suite.
+#[derive(Copy, Clone, Debug)]
+pub struct MealySuiteFile<'a> {
+    /// The file format.
+    pub format: MealySuiteFormat,
+    /// The file (`-`: standard output).
+    pub out: &'a str,
+    /// Only this shard of the suite, when given.
+    pub shard: Option<Shard>,
 }
 
 /// What [`generate_mealy_suite`] wrote.
@@ -113,18 +144,18 @@ pub struct MealyGenerated {
 }
 
 /// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
-/// streams it to `out` (a file, replaced whole or not at all, or standard output for `-`), with
-/// progress on stderr when `progress` is set ([`crate::progress`]; the total is the count before
-/// prefix removal, an upper bound).
+/// streams it (or its shard) to `file.out` (a file, replaced whole or not at all, or standard
+/// output for `-`), with progress on stderr when `progress` is set ([`crate::progress`]; the
+/// total is the count before prefix removal, an upper bound).
 pub fn generate_mealy_suite(
     spec: &crate::model::Mealy,
     path: &str,
     options: crate::suite::mealy::MealySuiteOptions,
-    format: MealySuiteFormat,
-    out: &str,
+    file: MealySuiteFile<'_>,
     progress: bool,
     budget: &crate::suite::costs::Budget,
 ) -> crate::Result<MealyGenerated> {
+    let MealySuiteFile { format, out, shard } = file;
     let suite = MealySuite::new(spec, options).map_err(|source| crate::Error::Model {
         path: path.to_owned(),
         source,
@@ -146,9 +177,10 @@ pub fn generate_mealy_suite(
         Some(suite.size_before_pruning().tests),
     );
     let mut output = crate::output::Output::create(out)?;
-    let stats =
-        write_mealy_suite_with(&mut output, &suite, format, &mut |n| report.set_position(n))
-            .map_err(|e| crate::Error::io(output.name(), e))?;
+    let stats = write_mealy_suite_with(&mut output, &suite, format, shard, &mut |n| {
+        report.set_position(n)
+    })
+    .map_err(|e| crate::Error::io(output.name(), e))?;
     report.set_position(stats.tests);
     report.finish();
     output.commit()?;
@@ -163,21 +195,6 @@ pub const WORDS_MAGIC: &str = "# ncomplete words v1";
 /// The start of the last line of a words file, followed by the test count and ` tests`.
 const END_PREFIX: &str = "# end: ";
 
-/// How an input name is written in a words line: as is when it is a plain token, else as a JSON
-/// string.
-fn word_token(name: &str) -> String {
-    let plain = !name.is_empty()
-        && !name.starts_with('#')
-        && !name
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
-    if plain {
-        name.to_owned()
-    } else {
-        serde_json::Value::from(name).to_string()
-    }
-}
-
 /// A header value on one line: control characters (newlines) become spaces.
 fn one_line(text: &str) -> String {
     text.chars()
@@ -185,16 +202,20 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
-/// The comment lines that open a words file.
-fn words_header(suite: &MealySuite) -> String {
-    format!(
+/// The comment lines that open a words file (with `# shard: K/N` for a shard).
+fn words_header(suite: &MealySuite, shard: Option<Shard>) -> String {
+    let mut header = format!(
         "{WORDS_MAGIC}\n# model: {}\n# method: {}\n# bound: {} states ({} extra)\n# guarantee: {}\n",
         one_line(&suite.spec().name),
         suite.header().method,
         suite.bound(),
         suite.bound() - suite.spec().num_states(),
         one_line(&suite.guarantee()),
-    )
+    );
+    if let Some(shard) = shard {
+        header.push_str(&format!("# shard: {}\n", shard.label()));
+    }
+    header
 }
 
 /// A words file as read back: its header fields and its tests as input names.
@@ -241,77 +262,119 @@ pub fn is_words(text: &str) -> bool {
     text.trim_start_matches('\u{feff}').starts_with(WORDS_MAGIC)
 }
 
+/// Why reading a words stream stopped.
+#[derive(Debug)]
+pub enum WordsReadError<E> {
+    /// The file is not a complete words file.
+    Format(WordsError),
+    /// The stream could not be read.
+    Io(io::Error),
+    /// The consumer of the tests returned an error.
+    Consumer(E),
+}
+
 /// Reads a words file, checking its first line, its end marker and its test count.
 pub fn read_words(text: &str) -> Result<WordsFile, WordsError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text.split_inclusive('\n').enumerate();
-    match lines.next() {
-        Some((_, l)) if l.trim_end() == WORDS_MAGIC => {}
-        _ => {
-            return Err(words_error(
-                1,
-                1,
-                format!("expected `{WORDS_MAGIC}` (a words file written by ncomplete)"),
-            ));
-        }
-    }
-    let mut file = WordsFile {
-        header: Vec::new(),
-        tests: Vec::new(),
+    let mut tests = Vec::new();
+    let mut keep = |_: &[(String, String)], test: Vec<String>| {
+        tests.push(test);
+        Ok::<(), std::convert::Infallible>(())
     };
+    match read_words_stream(text.as_bytes(), &mut keep) {
+        Ok(header) => Ok(WordsFile { header, tests }),
+        Err(WordsReadError::Format(e)) => Err(e),
+        Err(WordsReadError::Io(e)) => Err(words_error(1, 1, e.to_string())),
+        Err(WordsReadError::Consumer(never)) => match never {},
+    }
+}
+
+/// The consumer of [`read_words_stream`]: the header fields read so far and the input names of
+/// the next test.
+pub type WordsConsumer<'a, E> = dyn FnMut(&[(String, String)], Vec<String>) -> Result<(), E> + 'a;
+
+/// Reads a words file line by line without holding it: each test's input names are handed to
+/// `each` (with the header fields read before it) as soon as its line is read; the first line,
+/// the end marker and the test count are checked (so a consumer sees every test of a file cut
+/// short before the error). Returns the header fields.
+pub fn read_words_stream<R: io::BufRead, E>(
+    mut reader: R,
+    each: &mut WordsConsumer<'_, E>,
+) -> Result<Vec<(String, String)>, WordsReadError<E>> {
+    let format =
+        |line, column, message: String| WordsReadError::Format(words_error(line, column, message));
+    let mut raw = Vec::new();
+    let mut read_line = |raw: &mut Vec<u8>| {
+        raw.clear();
+        reader.read_until(b'\n', raw).map_err(WordsReadError::Io)
+    };
+    read_line(&mut raw)?;
+    let first = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&raw);
+    if first.trim_ascii_end() != WORDS_MAGIC.as_bytes() {
+        return Err(format(
+            1,
+            1,
+            format!("expected `{WORDS_MAGIC}` (a words file written by ncomplete)"),
+        ));
+    }
+    let mut header = Vec::new();
+    let mut tests = 0usize;
     let mut ended = false;
-    let mut last_line = 1;
-    for (k, raw) in lines {
-        let line_no = k + 1;
-        last_line = line_no;
-        if ended {
-            return Err(words_error(line_no, 1, "text after the end marker"));
+    let mut line_no = 1;
+    loop {
+        if read_line(&mut raw)? == 0 {
+            break;
         }
-        let Some(line) = raw.strip_suffix('\n') else {
-            return Err(words_error(
+        line_no += 1;
+        if ended {
+            return Err(format(line_no, 1, "text after the end marker".into()));
+        }
+        let Some(line) = raw.strip_suffix(b"\n") else {
+            return Err(format(
                 line_no,
                 raw.len() + 1,
-                "the file ends inside a line: it was cut short",
+                "the file ends inside a line: it was cut short".into(),
             ));
         };
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = std::str::from_utf8(line)
+            .map_err(|e| format(line_no, e.valid_up_to() + 1, "expected UTF-8 text".into()))?;
         if let Some(count) = line.strip_prefix(END_PREFIX) {
             let stated = count
                 .strip_suffix(" tests")
                 .and_then(|c| c.parse::<usize>().ok())
-                .ok_or_else(|| words_error(line_no, END_PREFIX.len() + 1, "expected `K tests`"))?;
-            if stated != file.tests.len() {
-                return Err(words_error(
+                .ok_or_else(|| {
+                    format(line_no, END_PREFIX.len() + 1, "expected `K tests`".into())
+                })?;
+            if stated != tests {
+                return Err(format(
                     line_no,
                     END_PREFIX.len() + 1,
-                    format!(
-                        "the end marker states {stated} tests, but the file holds {}",
-                        file.tests.len()
-                    ),
+                    format!("the end marker states {stated} tests, but the file holds {tests}"),
                 ));
             }
             ended = true;
         } else if let Some(comment) = line.strip_prefix('#') {
-            if file.tests.is_empty()
+            if tests == 0
                 && let Some((key, value)) = comment.trim_start().split_once(": ")
             {
-                file.header.push((key.to_owned(), value.to_owned()));
+                header.push((key.to_owned(), value.to_owned()));
             }
         } else {
-            file.tests.push(parse_word(line, line_no)?);
+            let word = parse_word(line, line_no).map_err(WordsReadError::Format)?;
+            tests += 1;
+            each(&header, word).map_err(WordsReadError::Consumer)?;
         }
     }
     if !ended {
-        return Err(words_error(
-            last_line + 1,
+        return Err(format(
+            line_no + 1,
             1,
             format!(
-                "no end marker `{END_PREFIX}K tests` after {} tests: the file was cut short",
-                file.tests.len()
+                "no end marker `{END_PREFIX}K tests` after {tests} tests: the file was cut short"
             ),
         ));
     }
-    Ok(file)
+    Ok(header)
 }
 
 /// The input names of one words line.
@@ -358,54 +421,78 @@ pub fn words_suite(
     file: &WordsFile,
     spec: &crate::model::Mealy,
 ) -> Result<(crate::suite::SuiteHeader, Vec<crate::suite::TestCase>), String> {
-    let mut cases = Vec::with_capacity(file.tests.len());
-    for (k, names) in file.tests.iter().enumerate() {
-        let word = names
-            .iter()
-            .map(|n| {
-                spec.inputs.get(n).ok_or_else(|| {
-                    format!(
-                        "test {} uses input `{}` that {} does not have",
-                        k + 1,
-                        crate::format::position::excerpt(n),
-                        spec.name
-                    )
-                })
+    let cases = file
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(k, names)| word_test(spec, k, names))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((words_suite_header(&file.header, spec), cases))
+}
+
+/// Test `k` (0-based) of a words file, the word `names`, as a send/expect chain with the outputs
+/// of `spec`.
+pub fn word_test(
+    spec: &crate::model::Mealy,
+    k: usize,
+    names: &[String],
+) -> Result<crate::suite::TestCase, String> {
+    let word = names
+        .iter()
+        .map(|n| {
+            spec.inputs.get(n).ok_or_else(|| {
+                format!(
+                    "test {} uses input `{}` that {} does not have",
+                    k + 1,
+                    crate::format::position::excerpt(n),
+                    spec.name
+                )
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        let outs = spec.run(spec.initial(), &word);
-        if outs.len() < word.len() {
-            return Err(format!(
-                "test {}: {} has no transition for its input {}",
-                k + 1,
-                spec.name,
-                outs.len() + 1
-            ));
-        }
-        let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
-        cases.push(crate::suite::TestCase::chain(
-            format!("t{:04}", k + 1),
-            &steps,
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let outs = spec.run(spec.initial(), &word);
+    if outs.len() < word.len() {
+        return Err(format!(
+            "test {}: {} has no transition for its input {}",
+            k + 1,
+            spec.name,
+            outs.len() + 1
         ));
     }
+    let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
+    Ok(crate::suite::TestCase::chain(
+        crate::suite::names::word_name(spec.inputs.names(), &word),
+        &steps,
+    ))
+}
+
+/// The suite header of a words file with header fields `fields` over `spec`.
+pub fn words_suite_header(
+    fields: &[(String, String)],
+    spec: &crate::model::Mealy,
+) -> crate::suite::SuiteHeader {
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
     let mut extra = serde_json::Map::new();
     extra.insert("source".into(), "words".into());
-    let header = crate::suite::SuiteHeader {
+    crate::suite::SuiteHeader {
         model: crate::suite::SuiteModel {
             name: spec.name.clone(),
             inputs: spec.inputs.names().to_vec(),
             outputs: spec.outputs.names().to_vec(),
             quiescence: None,
         },
-        method: file.field("method").unwrap_or("words").to_owned(),
-        n: file
-            .field("bound")
+        method: field("method").unwrap_or("words").to_owned(),
+        n: field("bound")
             .and_then(|b| b.split(' ').next())
             .and_then(|b| b.parse().ok()),
-        guarantee: file.field("guarantee").unwrap_or_default().to_owned(),
+        guarantee: field("guarantee").unwrap_or_default().to_owned(),
         extra,
-    };
-    Ok((header, cases))
+    }
 }
 
 /// Streams a Mealy suite in the words format.
@@ -448,7 +535,7 @@ mod tests {
         assert_eq!(header.n, Some(2));
         assert_eq!(
             cases[1],
-            suite.test_case(1, &[LabelId(0), LabelId(1), LabelId(0)])
+            suite.test_case(&[LabelId(0), LabelId(1), LabelId(0)])
         );
         assert_eq!(stats.tests, 3);
         assert_eq!(stats.symbols, 8);
@@ -463,7 +550,7 @@ mod tests {
         assert_eq!(tests.len(), 3);
         assert_eq!(
             tests[0],
-            suite.test_case(0, &[LabelId(0), LabelId(0), LabelId(0)])
+            suite.test_case(&[LabelId(0), LabelId(0), LabelId(0)])
         );
     }
 

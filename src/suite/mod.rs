@@ -6,6 +6,7 @@ pub mod costs;
 pub mod ioco;
 pub mod json;
 pub mod mealy;
+pub mod names;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
 pub use json::{

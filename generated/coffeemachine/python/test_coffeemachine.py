@@ -5,16 +5,11 @@ Guarantee: m-complete: detects every implementation with at most 7 states that i
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_coffeemachine.py
-or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
-Select tests by their first input: -m "ncomplete(first_input='LABEL')".
+or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
 """
 
-from ncomplete_runtime import Model, case, run_test
+from ncomplete_runtime import Model, run_test
 
-pytest_plugins = ("ncomplete_runtime",)
-
-# The tables below keep one node per line, as generated.
-# fmt: off
 MODEL = Model(
     name="coffeemachine",
     inputs=["WATER", "POD", "BUTTON", "CLEAN"],
@@ -27,9 +22,8 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-@case(first_input="WATER")
-def test_t0001(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0001", [
+def test_water_water_water_w_d60686aa(request):
+    run_test(request, MODEL, "WATER WATER WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -43,9 +37,8 @@ def test_t0001(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0002(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0002", [
+def test_water_water_water_p_aec3893e(request):
+    run_test(request, MODEL, "WATER WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -59,9 +52,8 @@ def test_t0002(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0003(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0003", [
+def test_water_water_water_button(request):
+    run_test(request, MODEL, "WATER WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -73,9 +65,8 @@ def test_t0003(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0004(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0004", [
+def test_water_water_water_clean(request):
+    run_test(request, MODEL, "WATER WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -87,9 +78,8 @@ def test_t0004(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0005(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0005", [
+def test_water_water_pod_button(request):
+    run_test(request, MODEL, "WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -101,9 +91,8 @@ def test_t0005(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0006(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0006", [
+def test_water_water_pod_clean(request):
+    run_test(request, MODEL, "WATER WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -115,9 +104,8 @@ def test_t0006(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0007(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0007", [
+def test_water_water_button_clean(request):
+    run_test(request, MODEL, "WATER WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -129,9 +117,8 @@ def test_t0007(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0008(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0008", [
+def test_water_water_clean_w_c44d2510(request):
+    run_test(request, MODEL, "WATER WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -145,9 +132,8 @@ def test_t0008(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0009(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0009", [
+def test_water_water_clean_p_3faa05ad(request):
+    run_test(request, MODEL, "WATER WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -161,9 +147,8 @@ def test_t0009(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0010(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0010", [
+def test_water_water_clean_button(request):
+    run_test(request, MODEL, "WATER WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -175,9 +160,8 @@ def test_t0010(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0011(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0011", [
+def test_water_water_clean_clean(request):
+    run_test(request, MODEL, "WATER WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -189,9 +173,8 @@ def test_t0011(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0012(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0012", [
+def test_water_pod_water_wat_003b66ca(request):
+    run_test(request, MODEL, "WATER POD WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -205,9 +188,8 @@ def test_t0012(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0013(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0013", [
+def test_water_pod_water_water_clean(request):
+    run_test(request, MODEL, "WATER POD WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -221,9 +203,8 @@ def test_t0013(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0014(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0014", [
+def test_water_pod_water_pod_button(request):
+    run_test(request, MODEL, "WATER POD WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -237,9 +218,8 @@ def test_t0014(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0015(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0015", [
+def test_water_pod_water_pod_clean(request):
+    run_test(request, MODEL, "WATER POD WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -253,9 +233,8 @@ def test_t0015(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0016(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0016", [
+def test_water_pod_water_but_28131c60(request):
+    run_test(request, MODEL, "WATER POD WATER BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -269,9 +248,8 @@ def test_t0016(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0017(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0017", [
+def test_water_pod_water_but_fce33e93(request):
+    run_test(request, MODEL, "WATER POD WATER BUTTON BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -285,9 +263,8 @@ def test_t0017(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0018(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0018", [
+def test_water_pod_water_but_b2c6b305(request):
+    run_test(request, MODEL, "WATER POD WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -301,9 +278,8 @@ def test_t0018(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0019(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0019", [
+def test_water_pod_water_clean_water(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -319,9 +295,8 @@ def test_t0019(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0020(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0020", [
+def test_water_pod_water_cle_2c12dcaa(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -337,9 +312,8 @@ def test_t0020(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0021(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0021", [
+def test_water_pod_water_cle_b39974b6(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -353,9 +327,8 @@ def test_t0021(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0022(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0022", [
+def test_water_pod_water_clean_clean(request):
+    run_test(request, MODEL, "WATER POD WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -369,9 +342,8 @@ def test_t0022(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0023(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0023", [
+def test_water_pod_pod_water_button(request):
+    run_test(request, MODEL, "WATER POD POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -385,9 +357,8 @@ def test_t0023(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0024(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0024", [
+def test_water_pod_pod_water_clean(request):
+    run_test(request, MODEL, "WATER POD POD WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -401,9 +372,8 @@ def test_t0024(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0025(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0025", [
+def test_water_pod_pod_pod_button(request):
+    run_test(request, MODEL, "WATER POD POD POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -417,9 +387,8 @@ def test_t0025(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0026(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0026", [
+def test_water_pod_pod_pod_clean(request):
+    run_test(request, MODEL, "WATER POD POD POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -433,9 +402,8 @@ def test_t0026(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0027(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0027", [
+def test_water_pod_pod_button_water(request):
+    run_test(request, MODEL, "WATER POD POD BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -449,9 +417,8 @@ def test_t0027(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0028(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0028", [
+def test_water_pod_pod_button_button(request):
+    run_test(request, MODEL, "WATER POD POD BUTTON BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -465,9 +432,8 @@ def test_t0028(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0029(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0029", [
+def test_water_pod_pod_button_clean(request):
+    run_test(request, MODEL, "WATER POD POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -481,9 +447,8 @@ def test_t0029(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0030(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0030", [
+def test_water_pod_pod_clean_2d1b62a6(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -499,9 +464,8 @@ def test_t0030(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0031(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0031", [
+def test_water_pod_pod_clean_bc9eea2e(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -517,9 +481,8 @@ def test_t0031(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0032(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0032", [
+def test_water_pod_pod_clean_button(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -533,9 +496,8 @@ def test_t0032(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0033(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0033", [
+def test_water_pod_pod_clean_clean(request):
+    run_test(request, MODEL, "WATER POD POD CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -549,9 +511,8 @@ def test_t0033(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0034(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0034", [
+def test_water_pod_button_wa_ebca0752(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -567,9 +528,8 @@ def test_t0034(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0035(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0035", [
+def test_water_pod_button_wa_5fcc5e11(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -585,9 +545,8 @@ def test_t0035(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0036(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0036", [
+def test_water_pod_button_wa_baf10823(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -603,9 +562,8 @@ def test_t0036(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0037(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0037", [
+def test_water_pod_button_wa_dc6c2578(request):
+    run_test(request, MODEL, "WATER POD BUTTON WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -621,9 +579,8 @@ def test_t0037(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0038(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0038", [
+def test_water_pod_button_po_78e4cb1b(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -639,9 +596,8 @@ def test_t0038(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0039(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0039", [
+def test_water_pod_button_po_13a9e8c9(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -657,9 +613,8 @@ def test_t0039(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0040(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0040", [
+def test_water_pod_button_pod_button(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -675,9 +630,8 @@ def test_t0040(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0041(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0041", [
+def test_water_pod_button_po_2bcdb52a(request):
+    run_test(request, MODEL, "WATER POD BUTTON POD CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -693,9 +647,8 @@ def test_t0041(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0042(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0042", [
+def test_water_pod_button_bu_7d2c589b(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -711,9 +664,8 @@ def test_t0042(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0043(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0043", [
+def test_water_pod_button_button_pod(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -729,9 +681,8 @@ def test_t0043(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0044(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0044", [
+def test_water_pod_button_bu_934a27d8(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -747,9 +698,8 @@ def test_t0044(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0045(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0045", [
+def test_water_pod_button_bu_9376d1ae(request):
+    run_test(request, MODEL, "WATER POD BUTTON BUTTON CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -765,9 +715,8 @@ def test_t0045(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0046(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0046", [
+def test_water_pod_button_cl_2b7536aa(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -785,9 +734,8 @@ def test_t0046(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0047(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0047", [
+def test_water_pod_button_cl_425355d2(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -805,9 +753,8 @@ def test_t0047(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0048(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0048", [
+def test_water_pod_button_cl_a9c4369f(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -823,9 +770,8 @@ def test_t0048(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0049(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0049", [
+def test_water_pod_button_cl_724a1c2e(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -841,9 +787,8 @@ def test_t0049(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0050(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0050", [
+def test_water_pod_button_cl_4a8fc009(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -861,9 +806,8 @@ def test_t0050(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0051(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0051", [
+def test_water_pod_button_cl_022a2899(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -879,9 +823,8 @@ def test_t0051(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0052(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0052", [
+def test_water_pod_button_cl_6c66c14c(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -897,9 +840,8 @@ def test_t0052(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0053(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0053", [
+def test_water_pod_button_cl_e5b3adc7(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -915,9 +857,8 @@ def test_t0053(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0054(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0054", [
+def test_water_pod_button_cl_5ebdc544(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -935,9 +876,8 @@ def test_t0054(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0055(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0055", [
+def test_water_pod_button_cl_43a49ec6(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -955,9 +895,8 @@ def test_t0055(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0056(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0056", [
+def test_water_pod_button_cl_7b34fe1b(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -973,9 +912,8 @@ def test_t0056(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0057(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0057", [
+def test_water_pod_button_cl_f3ffbab2(request):
+    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -991,9 +929,8 @@ def test_t0057(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0058(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0058", [
+def test_water_pod_clean_water_water(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1009,9 +946,8 @@ def test_t0058(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0059(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0059", [
+def test_water_pod_clean_wat_9089fb28(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1027,9 +963,8 @@ def test_t0059(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0060(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0060", [
+def test_water_pod_clean_wat_1fa46462(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1043,9 +978,8 @@ def test_t0060(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0061(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0061", [
+def test_water_pod_clean_water_clean(request):
+    run_test(request, MODEL, "WATER POD CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1059,9 +993,8 @@ def test_t0061(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0062(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0062", [
+def test_water_pod_clean_pod_a25f2ff4(request):
+    run_test(request, MODEL, "WATER POD CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1077,9 +1010,8 @@ def test_t0062(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0063(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0063", [
+def test_water_pod_clean_pod_button(request):
+    run_test(request, MODEL, "WATER POD CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1093,9 +1025,8 @@ def test_t0063(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0064(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0064", [
+def test_water_pod_clean_pod_clean(request):
+    run_test(request, MODEL, "WATER POD CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1109,9 +1040,8 @@ def test_t0064(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0065(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0065", [
+def test_water_pod_clean_but_beb3fb86(request):
+    run_test(request, MODEL, "WATER POD CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1125,9 +1055,8 @@ def test_t0065(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0066(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0066", [
+def test_water_pod_clean_clean_water(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1143,9 +1072,8 @@ def test_t0066(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0067(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0067", [
+def test_water_pod_clean_cle_49b82c71(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1161,9 +1089,8 @@ def test_t0067(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0068(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0068", [
+def test_water_pod_clean_cle_017088f5(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1177,9 +1104,8 @@ def test_t0068(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0069(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0069", [
+def test_water_pod_clean_clean_clean(request):
+    run_test(request, MODEL, "WATER POD CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1193,9 +1119,8 @@ def test_t0069(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0070(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0070", [
+def test_water_button_water_clean(request):
+    run_test(request, MODEL, "WATER BUTTON WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1207,9 +1132,8 @@ def test_t0070(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0071(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0071", [
+def test_water_button_pod_clean(request):
+    run_test(request, MODEL, "WATER BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1221,9 +1145,8 @@ def test_t0071(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0072(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0072", [
+def test_water_button_button_clean(request):
+    run_test(request, MODEL, "WATER BUTTON BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1235,9 +1158,8 @@ def test_t0072(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0073(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0073", [
+def test_water_button_clean_clean(request):
+    run_test(request, MODEL, "WATER BUTTON CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1249,9 +1171,8 @@ def test_t0073(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0074(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0074", [
+def test_water_clean_water_w_65496bfb(request):
+    run_test(request, MODEL, "WATER CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1265,9 +1186,8 @@ def test_t0074(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0075(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0075", [
+def test_water_clean_water_p_9738d0e6(request):
+    run_test(request, MODEL, "WATER CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1281,9 +1201,8 @@ def test_t0075(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0076(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0076", [
+def test_water_clean_water_button(request):
+    run_test(request, MODEL, "WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1295,9 +1214,8 @@ def test_t0076(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0077(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0077", [
+def test_water_clean_water_clean(request):
+    run_test(request, MODEL, "WATER CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1309,9 +1227,8 @@ def test_t0077(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0078(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0078", [
+def test_water_clean_pod_wat_d0f2c468(request):
+    run_test(request, MODEL, "WATER CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1325,9 +1242,8 @@ def test_t0078(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0079(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0079", [
+def test_water_clean_pod_button(request):
+    run_test(request, MODEL, "WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1339,9 +1255,8 @@ def test_t0079(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0080(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0080", [
+def test_water_clean_pod_clean(request):
+    run_test(request, MODEL, "WATER CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1353,9 +1268,8 @@ def test_t0080(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0081(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0081", [
+def test_water_clean_button_clean(request):
+    run_test(request, MODEL, "WATER CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1367,9 +1281,8 @@ def test_t0081(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0082(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0082", [
+def test_water_clean_clean_w_e0ed2a93(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1383,9 +1296,8 @@ def test_t0082(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0083(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0083", [
+def test_water_clean_clean_p_95b57bc0(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1399,9 +1311,8 @@ def test_t0083(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0084(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0084", [
+def test_water_clean_clean_button(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1413,9 +1324,8 @@ def test_t0084(ncomplete_adapter):
     ])
 
 
-@case(first_input="WATER")
-def test_t0085(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0085", [
+def test_water_clean_clean_clean(request):
+    run_test(request, MODEL, "WATER CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1427,9 +1337,8 @@ def test_t0085(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0086(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0086", [
+def test_pod_water_water_button(request):
+    run_test(request, MODEL, "POD WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1441,9 +1350,8 @@ def test_t0086(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0087(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0087", [
+def test_pod_water_water_clean(request):
+    run_test(request, MODEL, "POD WATER WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1455,9 +1363,8 @@ def test_t0087(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0088(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0088", [
+def test_pod_water_pod_button(request):
+    run_test(request, MODEL, "POD WATER POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1469,9 +1376,8 @@ def test_t0088(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0089(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0089", [
+def test_pod_water_pod_clean(request):
+    run_test(request, MODEL, "POD WATER POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1483,9 +1389,8 @@ def test_t0089(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0090(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0090", [
+def test_pod_water_button_water(request):
+    run_test(request, MODEL, "POD WATER BUTTON WATER", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1497,9 +1402,8 @@ def test_t0090(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0091(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0091", [
+def test_pod_water_button_button(request):
+    run_test(request, MODEL, "POD WATER BUTTON BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1511,9 +1415,8 @@ def test_t0091(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0092(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0092", [
+def test_pod_water_button_clean(request):
+    run_test(request, MODEL, "POD WATER BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1525,9 +1428,8 @@ def test_t0092(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0093(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0093", [
+def test_pod_water_clean_wat_1be12c53(request):
+    run_test(request, MODEL, "POD WATER CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1541,9 +1443,8 @@ def test_t0093(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0094(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0094", [
+def test_pod_water_clean_pod_button(request):
+    run_test(request, MODEL, "POD WATER CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1557,9 +1458,8 @@ def test_t0094(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0095(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0095", [
+def test_pod_water_clean_button(request):
+    run_test(request, MODEL, "POD WATER CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1571,9 +1471,8 @@ def test_t0095(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0096(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0096", [
+def test_pod_water_clean_clean(request):
+    run_test(request, MODEL, "POD WATER CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1585,9 +1484,8 @@ def test_t0096(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0097(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0097", [
+def test_pod_pod_water_button(request):
+    run_test(request, MODEL, "POD POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1599,9 +1497,8 @@ def test_t0097(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0098(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0098", [
+def test_pod_pod_water_clean(request):
+    run_test(request, MODEL, "POD POD WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1613,9 +1510,8 @@ def test_t0098(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0099(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0099", [
+def test_pod_pod_pod_water_button(request):
+    run_test(request, MODEL, "POD POD POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1629,9 +1525,8 @@ def test_t0099(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0100(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0100", [
+def test_pod_pod_pod_button(request):
+    run_test(request, MODEL, "POD POD POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1643,9 +1538,8 @@ def test_t0100(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0101(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0101", [
+def test_pod_pod_pod_clean(request):
+    run_test(request, MODEL, "POD POD POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1657,9 +1551,8 @@ def test_t0101(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0102(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0102", [
+def test_pod_pod_button_clean(request):
+    run_test(request, MODEL, "POD POD BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1671,9 +1564,8 @@ def test_t0102(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0103(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0103", [
+def test_pod_pod_clean_water_button(request):
+    run_test(request, MODEL, "POD POD CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1687,9 +1579,8 @@ def test_t0103(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0104(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0104", [
+def test_pod_pod_clean_pod_button(request):
+    run_test(request, MODEL, "POD POD CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1703,9 +1594,8 @@ def test_t0104(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0105(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0105", [
+def test_pod_pod_clean_button(request):
+    run_test(request, MODEL, "POD POD CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1717,9 +1607,8 @@ def test_t0105(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0106(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0106", [
+def test_pod_pod_clean_clean(request):
+    run_test(request, MODEL, "POD POD CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1731,9 +1620,8 @@ def test_t0106(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0107(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0107", [
+def test_pod_button_water_clean(request):
+    run_test(request, MODEL, "POD BUTTON WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1745,9 +1633,8 @@ def test_t0107(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0108(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0108", [
+def test_pod_button_pod_clean(request):
+    run_test(request, MODEL, "POD BUTTON POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1759,9 +1646,8 @@ def test_t0108(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0109(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0109", [
+def test_pod_button_button_clean(request):
+    run_test(request, MODEL, "POD BUTTON BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1773,9 +1659,8 @@ def test_t0109(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0110(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0110", [
+def test_pod_button_clean_clean(request):
+    run_test(request, MODEL, "POD BUTTON CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1787,9 +1672,8 @@ def test_t0110(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0111(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0111", [
+def test_pod_clean_water_wat_78d469c8(request):
+    run_test(request, MODEL, "POD CLEAN WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1803,9 +1687,8 @@ def test_t0111(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0112(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0112", [
+def test_pod_clean_water_pod_button(request):
+    run_test(request, MODEL, "POD CLEAN WATER POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1819,9 +1702,8 @@ def test_t0112(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0113(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0113", [
+def test_pod_clean_water_button(request):
+    run_test(request, MODEL, "POD CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1833,9 +1715,8 @@ def test_t0113(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0114(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0114", [
+def test_pod_clean_water_clean(request):
+    run_test(request, MODEL, "POD CLEAN WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1847,9 +1728,8 @@ def test_t0114(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0115(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0115", [
+def test_pod_clean_pod_water_button(request):
+    run_test(request, MODEL, "POD CLEAN POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1863,9 +1743,8 @@ def test_t0115(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0116(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0116", [
+def test_pod_clean_pod_button(request):
+    run_test(request, MODEL, "POD CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1877,9 +1756,8 @@ def test_t0116(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0117(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0117", [
+def test_pod_clean_pod_clean(request):
+    run_test(request, MODEL, "POD CLEAN POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1891,9 +1769,8 @@ def test_t0117(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0118(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0118", [
+def test_pod_clean_button_clean(request):
+    run_test(request, MODEL, "POD CLEAN BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1905,9 +1782,8 @@ def test_t0118(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0119(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0119", [
+def test_pod_clean_clean_wat_5fa01d9a(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1921,9 +1797,8 @@ def test_t0119(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0120(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0120", [
+def test_pod_clean_clean_pod_button(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1937,9 +1812,8 @@ def test_t0120(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0121(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0121", [
+def test_pod_clean_clean_button(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1951,9 +1825,8 @@ def test_t0121(ncomplete_adapter):
     ])
 
 
-@case(first_input="POD")
-def test_t0122(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0122", [
+def test_pod_clean_clean_clean(request):
+    run_test(request, MODEL, "POD CLEAN CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1965,9 +1838,8 @@ def test_t0122(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0123(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0123", [
+def test_button_water_water_clean(request):
+    run_test(request, MODEL, "BUTTON WATER WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1979,9 +1851,8 @@ def test_t0123(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0124(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0124", [
+def test_button_water_pod_clean(request):
+    run_test(request, MODEL, "BUTTON WATER POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1993,9 +1864,8 @@ def test_t0124(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0125(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0125", [
+def test_button_water_button_clean(request):
+    run_test(request, MODEL, "BUTTON WATER BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -2007,9 +1877,8 @@ def test_t0125(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0126(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0126", [
+def test_button_water_clean_clean(request):
+    run_test(request, MODEL, "BUTTON WATER CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -2021,9 +1890,8 @@ def test_t0126(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0127(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0127", [
+def test_button_pod_water_clean(request):
+    run_test(request, MODEL, "BUTTON POD WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -2035,9 +1903,8 @@ def test_t0127(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0128(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0128", [
+def test_button_pod_pod_clean(request):
+    run_test(request, MODEL, "BUTTON POD POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -2049,9 +1916,8 @@ def test_t0128(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0129(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0129", [
+def test_button_pod_button_clean(request):
+    run_test(request, MODEL, "BUTTON POD BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -2063,9 +1929,8 @@ def test_t0129(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0130(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0130", [
+def test_button_pod_clean_clean(request):
+    run_test(request, MODEL, "BUTTON POD CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -2077,9 +1942,8 @@ def test_t0130(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0131(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0131", [
+def test_button_button_water_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2091,9 +1955,8 @@ def test_t0131(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0132(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0132", [
+def test_button_button_pod_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2105,9 +1968,8 @@ def test_t0132(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0133(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0133", [
+def test_button_button_button_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2119,9 +1981,8 @@ def test_t0133(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0134(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0134", [
+def test_button_button_clean_clean(request):
+    run_test(request, MODEL, "BUTTON BUTTON CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2133,9 +1994,8 @@ def test_t0134(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0135(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0135", [
+def test_button_clean_water_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2147,9 +2007,8 @@ def test_t0135(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0136(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0136", [
+def test_button_clean_pod_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2161,9 +2020,8 @@ def test_t0136(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0137(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0137", [
+def test_button_clean_button_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2175,9 +2033,8 @@ def test_t0137(ncomplete_adapter):
     ])
 
 
-@case(first_input="BUTTON")
-def test_t0138(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0138", [
+def test_button_clean_clean_clean(request):
+    run_test(request, MODEL, "BUTTON CLEAN CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2189,9 +2046,8 @@ def test_t0138(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0139(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0139", [
+def test_clean_water_water_button(request):
+    run_test(request, MODEL, "CLEAN WATER WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2203,9 +2059,8 @@ def test_t0139(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0140(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0140", [
+def test_clean_water_pod_button(request):
+    run_test(request, MODEL, "CLEAN WATER POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2217,9 +2072,8 @@ def test_t0140(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0141(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0141", [
+def test_clean_water_button(request):
+    run_test(request, MODEL, "CLEAN WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2229,9 +2083,8 @@ def test_t0141(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0142(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0142", [
+def test_clean_water_clean(request):
+    run_test(request, MODEL, "CLEAN WATER CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2241,9 +2094,8 @@ def test_t0142(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0143(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0143", [
+def test_clean_pod_water_button(request):
+    run_test(request, MODEL, "CLEAN POD WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2255,9 +2107,8 @@ def test_t0143(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0144(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0144", [
+def test_clean_pod_button(request):
+    run_test(request, MODEL, "CLEAN POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2267,9 +2118,8 @@ def test_t0144(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0145(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0145", [
+def test_clean_pod_clean(request):
+    run_test(request, MODEL, "CLEAN POD CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2279,9 +2129,8 @@ def test_t0145(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0146(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0146", [
+def test_clean_button_clean(request):
+    run_test(request, MODEL, "CLEAN BUTTON CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2291,9 +2140,8 @@ def test_t0146(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0147(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0147", [
+def test_clean_clean_water_button(request):
+    run_test(request, MODEL, "CLEAN CLEAN WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2305,9 +2153,8 @@ def test_t0147(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0148(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0148", [
+def test_clean_clean_pod_button(request):
+    run_test(request, MODEL, "CLEAN CLEAN POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2319,9 +2166,8 @@ def test_t0148(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0149(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0149", [
+def test_clean_clean_button(request):
+    run_test(request, MODEL, "CLEAN CLEAN BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2331,9 +2177,8 @@ def test_t0149(ncomplete_adapter):
     ])
 
 
-@case(first_input="CLEAN")
-def test_t0150(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "t0150", [
+def test_clean_clean_clean(request):
+    run_test(request, MODEL, "CLEAN CLEAN CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2341,4 +2186,3 @@ def test_t0150(ncomplete_adapter):
         ("send", "CLEAN", 5, {}),
         ("expect", {"ok": "pass"}),
     ])
-# fmt: on

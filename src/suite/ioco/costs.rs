@@ -79,11 +79,12 @@ pub(crate) fn count(
         return Counted { costs, ..unknown };
     }
     let quoted = quoted_name_lengths(sa);
-    let width = tests.to_string().len().max(4) as u128;
-    // {"name":"t0001","root":0,"nodes":[...]}, after "\n  " or ",\n  ".
+    // {"name":"t0123456789ab","root":0,"nodes":[...]}, after "\n  " or ",\n  ": content names
+    // have a fixed width (`crate::suite::names::tree_name`, collisions rehashed to the same).
+    let name = crate::suite::names::TREE_NAME_LEN as u128 + 2;
     let line = |k: u128, w: WalkedTest| {
         let sep = if k == 0 { 3 } else { 4 };
-        sep + 8 + (width + 3) + 19 + w.node_bytes as u128 + 2
+        sep + 8 + name + 19 + w.node_bytes as u128 + 2
     };
     let (mut nodes, mut bytes, mut largest) = (0u128, 0u128, 0u64);
     let mut start = 0u128;

@@ -32,6 +32,7 @@ mod unconditional;
 use crate::model::{
     Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension, mealy_to_suspension,
 };
+use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteWriter, TestCase};
 use plan::{LabelMap, Plan, Target};
 use rayon::prelude::*;
@@ -434,17 +435,19 @@ impl IocoSuite {
         self.tests
     }
 
-    /// Test number `k` (0-based).
+    /// Test number `k` (0-based), named by its content ([`crate::suite::names::tree_name`]; the
+    /// suite file makes the rare equal names unique, see [`IocoSuite::write_json`]).
     pub fn test(&self, k: u128) -> TestCase {
-        let width = self.tests.to_string().len().max(4);
-        self.plan.build_test(
+        let mut test = self.plan.build_test(
             &self.sa,
             &self.labels,
             self.root,
             self.sa.initial(),
             self.kept.as_ref().map_or(k, |v| v[k as usize]),
-            format!("t{:0width$}", k + 1),
-        )
+            String::new(),
+        );
+        test.name = crate::suite::names::tree_name(&self.header.model, &test);
+        test
     }
 
     /// All tests in order (built lazily).
@@ -453,14 +456,24 @@ impl IocoSuite {
     }
 
     /// Streams the suite as JSON v1, building tests in parallel in fixed-size chunks and writing
-    /// them in order. Returns the writer's output.
+    /// them in order; a content name taken by an earlier test is rehashed (same width). Returns
+    /// the writer's output.
     pub fn write_json<W: Write>(&self, out: W) -> io::Result<W> {
-        self.write_json_with(out, &|_| {})
+        self.write_json_with(out, None, &|_| {})
     }
 
-    /// [`IocoSuite::write_json`], reporting the number of tests written after every chunk.
-    pub fn write_json_with<W: Write>(&self, out: W, progress: &dyn Fn(u64)) -> io::Result<W> {
-        let mut writer = SuiteWriter::begin(out, &self.header)?;
+    /// [`IocoSuite::write_json`], only the tests of `shard` when given (names are made unique
+    /// over the whole suite first, so a test has the same name in its shard as in the suite),
+    /// reporting the number of tests built after every chunk.
+    pub fn write_json_with<W: Write>(
+        &self,
+        out: W,
+        shard: Option<Shard>,
+        progress: &dyn Fn(u64),
+    ) -> io::Result<W> {
+        let mut writer = SuiteWriter::begin(out, &shard_header(&self.header, shard))?;
+        let mut names = crate::suite::names::UniqueNames::default();
+        let mut picker = shard.map(ShardPicker::new);
         // Tests built at once: up to 256, fewer when tests are large (about 2 M nodes in memory).
         let chunk = (2_000_000 / self.counted.largest_test.max(1)).clamp(1, 256);
         let chunk = chunk as u128;
@@ -471,8 +484,11 @@ impl IocoSuite {
                 .into_par_iter()
                 .map(|k| self.test(k as u128))
                 .collect();
-            for t in &chunk {
-                writer.write_test(t)?;
+            for mut t in chunk {
+                t.name = names.claim_tree_name(std::mem::take(&mut t.name));
+                if picker.as_mut().is_none_or(|p| p.keep(&t)) {
+                    writer.write_test(&t)?;
+                }
             }
             start = end;
             progress(start as u64);
@@ -504,14 +520,20 @@ pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAuto
     })
 }
 
-/// Writes `suite` as JSON v1 to `out` (`None` or `-`: standard output; a file is replaced whole
-/// or not at all), with progress on stderr when `progress` is set ([`crate::progress`]).
-pub fn write_suite_file(suite: &IocoSuite, out: Option<&str>, progress: bool) -> crate::Result<()> {
+/// Writes `suite` (or its `shard`) as JSON v1 to `out` (`None` or `-`: standard output; a file
+/// is replaced whole or not at all), with progress on stderr when `progress` is set
+/// ([`crate::progress`]).
+pub fn write_suite_file(
+    suite: &IocoSuite,
+    out: Option<&str>,
+    shard: Option<Shard>,
+    progress: bool,
+) -> crate::Result<()> {
     let path = out.unwrap_or("-");
     let total = u64::try_from(suite.num_tests()).unwrap_or(u64::MAX);
     let report = crate::progress::Progress::new(progress, "writing tests", "tests", Some(total));
     let mut output = crate::output::Output::create(path)?;
-    let result = suite.write_json_with(&mut output, &|k| report.set_position(k));
+    let result = suite.write_json_with(&mut output, shard, &|k| report.set_position(k));
     report.finish();
     result.map_err(|e| crate::Error::io(path, e))?;
     output.commit()

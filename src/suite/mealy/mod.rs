@@ -562,9 +562,21 @@ impl MealySuite {
             // Per input: {"send":I,"then":R,"race":{}} and {"expect":{O:R}} with commas; a
             // reference is a node index below `longest` or "pass".
             let reference = (longest.max(1).ilog10() as u128 + 1).max(6);
-            let per_symbol = 27 + qi + 14 + qo + 2 * reference + 2;
-            let name = (tests.max(1).ilog10() as u128 + 1).max(4) + 3;
-            let per_test = 4 + 8 + name + 19 + 2;
+            // The name is the word (`crate::suite::names::word_name`) as a JSON string: per
+            // input its token escaped and a space; the quotes, or the 6 bytes of the empty word.
+            let name_per_symbol = self
+                .spec
+                .inputs
+                .names()
+                .iter()
+                .map(|n| {
+                    let token = crate::suite::names::word_token(n);
+                    serde_json::to_string(&token).map_or(2 * token.len() + 2, |q| q.len()) - 1
+                })
+                .max()
+                .unwrap_or(1) as u128;
+            let per_symbol = 27 + qi + 14 + qo + 2 * reference + 2 + name_per_symbol;
+            let per_test = 4 + 8 + 6 + 19 + 2;
             frame_bytes(&self.header()) + tests * per_test + symbols * per_symbol
         } else {
             // One line per test, inputs (quoted when odd) separated by spaces; the header lines
@@ -684,11 +696,15 @@ impl MealySuite {
         }
     }
 
-    /// The test case (a send/expect chain with the specification's outputs) of a word.
-    pub fn test_case(&self, index: u64, word: &[LabelId]) -> TestCase {
+    /// The test case (a send/expect chain with the specification's outputs) of a word, named by
+    /// the word (see [`crate::suite::names`]).
+    pub fn test_case(&self, word: &[LabelId]) -> TestCase {
         let outs = self.spec.run(self.spec.initial(), word);
         let steps: Vec<(LabelId, LabelId)> = word.iter().copied().zip(outs).collect();
-        TestCase::chain(format!("t{:04}", index + 1), &steps)
+        TestCase::chain(
+            crate::suite::names::word_name(self.spec.inputs.names(), word),
+            &steps,
+        )
     }
 
     /// The tests as input words, in lexicographic order.

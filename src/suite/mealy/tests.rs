@@ -273,8 +273,11 @@ fn json_tests_are_chains_with_spec_outputs() {
             .starts_with("m-complete: detects every implementation with at most 6 states")
     );
     let w = suite.words().next().unwrap();
-    let t = suite.test_case(0, &w);
-    assert_eq!(t.name, "t0001");
+    let t = suite.test_case(&w);
+    assert_eq!(
+        t.name,
+        crate::suite::names::word_name(spec.inputs.names(), &w)
+    );
     t.validate(2, 2).unwrap();
     assert_eq!(t.nodes.len(), 2 * w.len());
     let uio = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::Uio, 0)).unwrap();

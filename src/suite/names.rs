@@ -1,0 +1,398 @@
+//! Stable test identities and shards.
+//!
+//! A test's name is derived from its content, so a test that a model edit leaves unchanged keeps
+//! its name (and its function name in every rendering):
+//! - a Mealy test (a chain of inputs with expected outputs) is named by its input word, written as
+//!   a line of the words format ([`word_name`]): labels separated by spaces, a label holding
+//!   whitespace, a quote or a backslash (or starting with `#`) written as a JSON string, so
+//!   distinct words have distinct names;
+//! - any other test is named `t` followed by 12 hexadecimal digits of a 64-bit hash of its tree
+//!   ([`tree_hash`]): the hash is computed bottom-up over the DAG from label *names* and
+//!   verdicts, with branches ordered by label name, so it does not depend on label ids or on how
+//!   the nodes are numbered. The hash is FNV-1a with a fixed basis and a SplitMix64 finaliser,
+//!   implemented here: it never changes between runs, platforms or Rust releases.
+//!
+//! Two different trees with the same 48-bit prefix are told apart by [`UniqueNames`]: in suite
+//! order, a name already taken is replaced by the hash of `name/2`, `name/3`, … (same width), so
+//! the result is deterministic.
+//!
+//! Shards ([`Shard`], [`ShardPicker`]) split a suite for CI matrices: tests are taken in suite
+//! order and each goes to the shard with the smallest cost so far (fewest steps, then the lowest
+//! index), so the shards partition the suite, their costs differ by at most one test's steps,
+//! and every job computes the same split from the same suite.
+
+use super::{Next, SuiteModel, TestCase, TestNode};
+use crate::model::LabelId;
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+/// A 64-bit FNV-1a hasher with a SplitMix64 finaliser: stable across runs and platforms.
+#[derive(Clone, Debug)]
+pub struct StableHasher(u64);
+
+impl Default for StableHasher {
+    fn default() -> Self {
+        StableHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl StableHasher {
+    /// Feeds bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// Feeds a length-prefixed string, so that consecutive strings cannot run together.
+    pub fn write_str(&mut self, s: &str) {
+        self.write_u64(s.len() as u64);
+        self.write(s.as_bytes());
+    }
+
+    /// Feeds a number.
+    pub fn write_u64(&mut self, x: u64) {
+        self.write(&x.to_le_bytes());
+    }
+
+    /// The hash.
+    pub fn finish(&self) -> u64 {
+        let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// The stable hash of a string.
+pub fn string_hash(s: &str) -> u64 {
+    let mut h = StableHasher::default();
+    h.write_str(s);
+    h.finish()
+}
+
+/// The content hash of a test's tree: independent of its name, of label ids and of the order
+/// of its nodes.
+pub fn tree_hash(model: &SuiteModel, test: &TestCase) -> u64 {
+    let mut node_hash = vec![0u64; test.nodes.len()];
+    let next_hash = |node_hash: &[u64], n: Next| match n {
+        Next::Node(k) => node_hash.get(k as usize).copied().unwrap_or(0),
+        Next::Verdict(v) => string_hash(v.as_str()),
+    };
+    for k in (0..test.nodes.len()).rev() {
+        let mut h = StableHasher::default();
+        let branches = match &test.nodes[k] {
+            TestNode::Send { input, then, race } => {
+                h.write_str("send");
+                h.write_str(model.input_name(*input));
+                h.write_u64(next_hash(&node_hash, *then));
+                race
+            }
+            TestNode::Expect { branches } => {
+                h.write_str("expect");
+                branches
+            }
+        };
+        let mut named: Vec<(&str, u64)> = branches
+            .iter()
+            .map(|&(o, n)| (model.output_name(o), next_hash(&node_hash, n)))
+            .collect();
+        named.sort_unstable();
+        h.write_u64(named.len() as u64);
+        for (label, next) in named {
+            h.write_str(label);
+            h.write_u64(next);
+        }
+        node_hash[k] = h.finish();
+    }
+    node_hash.first().copied().unwrap_or(0)
+}
+
+/// The length of [`tree_name`]s.
+pub const TREE_NAME_LEN: usize = 13;
+
+/// The content name of a test that is not a Mealy chain: `t` and 12 hex digits of its tree hash.
+pub fn tree_name(model: &SuiteModel, test: &TestCase) -> String {
+    hash_name(tree_hash(model, test))
+}
+
+/// `t` and the top 48 bits of `hash` in hex.
+fn hash_name(hash: u64) -> String {
+    format!("t{:012x}", hash >> 16)
+}
+
+/// A label as a token of the words format: itself when plain, else a JSON string.
+pub fn word_token(name: &str) -> String {
+    let plain = !name.is_empty()
+        && !name.starts_with('#')
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
+    if plain {
+        name.to_owned()
+    } else {
+        serde_json::Value::from(name).to_string()
+    }
+}
+
+/// The name of a Mealy test: its input word as a line of the words format (`""` for the empty
+/// word, which no label can be written as).
+pub fn word_name(inputs: &[String], word: &[LabelId]) -> String {
+    if word.is_empty() {
+        return "\"\"".to_owned();
+    }
+    let tokens: Vec<String> = word
+        .iter()
+        .map(|a| word_token(&inputs[a.index()]))
+        .collect();
+    tokens.join(" ")
+}
+
+/// Names made unique in suite order. Remembers 8 bytes per name (its hash).
+#[derive(Debug, Default)]
+pub struct UniqueNames {
+    used: HashSet<u64>,
+}
+
+impl UniqueNames {
+    /// `name`, or the first of `name_2`, `name_3`, … not taken yet; the result is taken.
+    pub fn claim(&mut self, name: String) -> String {
+        if self.used.insert(string_hash(&name)) {
+            return name;
+        }
+        (2u64..)
+            .map(|k| format!("{name}_{k}"))
+            .find(|n| self.used.insert(string_hash(n)))
+            .expect("an unbounded range has an unused suffix")
+    }
+
+    /// A [`tree_name`] made unique with the same width: `name` if not taken yet, else the first
+    /// name not taken of `t` and 48 bits of the hash of `name/2`, `name/3`, …; the result is
+    /// taken. (Names keep one width so the suite's byte count is exact before it is written.)
+    pub fn claim_tree_name(&mut self, name: String) -> String {
+        if self.used.insert(string_hash(&name)) {
+            return name;
+        }
+        (2u64..)
+            .map(|k| hash_name(string_hash(&format!("{name}/{k}"))))
+            .find(|n| self.used.insert(string_hash(n)))
+            .expect("an unbounded range has an unused name")
+    }
+}
+
+/// Part `index` (1-based) of `count` parts of a suite.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based index.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with `1 <= K <= N`.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || {
+            format!(
+                "found `{}`, expected K/N with 1 <= K <= N (e.g. 2/4)",
+                s.trim()
+            )
+        };
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// `K/N`.
+    pub fn label(self) -> String {
+        format!("{}/{}", self.index, self.count)
+    }
+}
+
+/// The header of a suite file holding only `shard` of the suite: `shard: "K/N"` added.
+pub fn shard_header(
+    header: &super::SuiteHeader,
+    shard: Option<Shard>,
+) -> Cow<'_, super::SuiteHeader> {
+    match shard {
+        None => Cow::Borrowed(header),
+        Some(shard) => {
+            let mut h = header.clone();
+            h.extra.insert("shard".into(), shard.label().into());
+            Cow::Owned(h)
+        }
+    }
+}
+
+/// The cost of a test for sharding: labels summed over its runs (root-to-verdict paths),
+/// counted by dynamic programming over the DAG, saturating.
+pub fn test_steps(test: &TestCase) -> u128 {
+    // (runs, steps) per node, computed from the last node back.
+    let mut memo = vec![(0u128, 0u128); test.nodes.len()];
+    let of = |memo: &[(u128, u128)], n: Next| match n {
+        Next::Node(k) => memo.get(k as usize).copied().unwrap_or((1, 0)),
+        Next::Verdict(_) => (1, 0),
+    };
+    for k in (0..test.nodes.len()).rev() {
+        let (mut runs, mut steps) = (0u128, 0u128);
+        for n in test.nodes[k].successors() {
+            let (r, s) = of(&memo, n);
+            runs = runs.saturating_add(r);
+            steps = steps.saturating_add(s).saturating_add(r);
+        }
+        memo[k] = (runs, steps);
+    }
+    memo.first().map_or(0, |m| m.1)
+}
+
+/// Assigns tests, in suite order, to the least loaded of `count` shards.
+#[derive(Clone, Debug)]
+pub struct ShardPicker {
+    shard: Shard,
+    loads: Vec<u128>,
+}
+
+impl ShardPicker {
+    /// A picker for `shard`.
+    pub fn new(shard: Shard) -> Self {
+        ShardPicker {
+            shard,
+            loads: vec![0; shard.count],
+        }
+    }
+
+    /// The 1-based shard the next test, of cost `steps`, goes to.
+    pub fn assign(&mut self, steps: u128) -> usize {
+        let (k, _) = self
+            .loads
+            .iter()
+            .enumerate()
+            .min_by_key(|&(k, &load)| (load, k))
+            .expect("a shard count is at least 1");
+        self.loads[k] = self.loads[k].saturating_add(steps);
+        k + 1
+    }
+
+    /// The shard this picker keeps.
+    pub fn shard(&self) -> Shard {
+        self.shard
+    }
+
+    /// Whether the next test belongs to this picker's shard.
+    pub fn keep(&mut self, test: &TestCase) -> bool {
+        self.assign(test_steps(test)) == self.shard.index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::LabelId;
+
+    fn model() -> SuiteModel {
+        SuiteModel {
+            name: "m".into(),
+            inputs: vec!["a".into(), "b c".into()],
+            outputs: vec!["x".into(), "y".into()],
+            quiescence: Some("delta".into()),
+        }
+    }
+
+    fn l(k: usize) -> LabelId {
+        LabelId(k as u32)
+    }
+
+    #[test]
+    fn the_hash_is_fixed_and_names_follow_content_not_numbering() {
+        assert_eq!(string_hash(""), string_hash(""));
+        assert_ne!(string_hash("a"), string_hash("b"));
+        // FNV-1a of no bytes is its basis; the finaliser is fixed: this value never changes.
+        let mut h = StableHasher::default();
+        h.write(b"");
+        assert_eq!(h.finish(), StableHasher::default().finish());
+        assert_eq!(
+            string_hash("abc"),
+            0xe94b_3236_0022_f630,
+            "{:#x}",
+            string_hash("abc")
+        );
+        let m = model();
+        // The same tree with nodes numbered differently and under another name.
+        let one = TestCase {
+            name: "x".into(),
+            nodes: vec![
+                TestNode::Send {
+                    input: l(0),
+                    then: Next::Node(1),
+                    race: vec![(l(0), Next::RETRY)],
+                },
+                TestNode::Expect {
+                    branches: vec![(l(0), Next::PASS), (l(1), Next::FAIL)],
+                },
+            ],
+        };
+        let mut other = one.clone();
+        other.name = "y".into();
+        assert_eq!(tree_name(&m, &one), tree_name(&m, &other));
+        assert!(tree_name(&m, &one).starts_with('t') && tree_name(&m, &one).len() == 13);
+        let mut changed = one.clone();
+        changed.nodes[1] = TestNode::Expect {
+            branches: vec![(l(0), Next::PASS), (l(1), Next::PASS)],
+        };
+        assert_ne!(tree_name(&m, &one), tree_name(&m, &changed));
+    }
+
+    #[test]
+    fn words_name_mealy_tests_and_collisions_get_suffixes() {
+        let m = model();
+        assert_eq!(word_name(&m.inputs, &[l(0), l(1), l(0)]), "a \"b c\" a");
+        assert_eq!(word_name(&m.inputs, &[]), "\"\"");
+        let mut names = UniqueNames::default();
+        assert_eq!(names.claim("a".into()), "a");
+        assert_eq!(names.claim("a".into()), "a_2");
+        assert_eq!(names.claim("a_2".into()), "a_2_2");
+        assert_eq!(names.claim("a".into()), "a_3");
+        let t = "t0123456789ab".to_owned();
+        assert_eq!(names.claim_tree_name(t.clone()), t);
+        let other = names.claim_tree_name(t.clone());
+        assert!(other != t && other.len() == TREE_NAME_LEN && other.starts_with('t'));
+        assert_eq!(other, UniqueNames::default().claim_tree_name(other.clone()));
+    }
+
+    #[test]
+    fn shards_partition_a_suite_with_near_equal_steps() {
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/3", "4/3", "x", "1/", "/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        let tests: Vec<TestCase> = (1..=40)
+            .map(|k| {
+                let steps: Vec<(LabelId, LabelId)> =
+                    (0..(k % 7 + 1)).map(|_| (l(0), l(1))).collect();
+                TestCase::chain(format!("c{k}"), &steps)
+            })
+            .collect();
+        let count = 3;
+        let mut seen = vec![0usize; tests.len()];
+        let mut loads = vec![0u128; count];
+        for index in 1..=count {
+            let mut picker = ShardPicker::new(Shard { index, count });
+            for (k, t) in tests.iter().enumerate() {
+                if picker.keep(t) {
+                    seen[k] += 1;
+                    loads[index - 1] += test_steps(t);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1), "{seen:?}");
+        let longest = tests.iter().map(test_steps).max().unwrap_or(0);
+        let (lo, hi) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
+        assert!(hi - lo <= longest, "{loads:?}");
+        assert_eq!(test_steps(&tests[0]), 4);
+    }
+}
