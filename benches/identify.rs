@@ -17,7 +17,8 @@ use ncomplete::identify::random::{random_io_suspension, random_suspension};
 use ncomplete::identify::report::suspension_of;
 use ncomplete::identify::{DistinguishOptions, InputSplitRule, SplitOptions, distinguish};
 use ncomplete::model::{
-    Interner, LabelId, Mealy, Model, StateId, SuspensionAutomaton, disjoint_labels,
+    Interner, LabelId, Mealy, MealyEmbedding, Model, StateId, SuspensionAutomaton,
+    disjoint_labels,
 };
 
 fn reset_peak() {
@@ -121,7 +122,11 @@ fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAu
         .take(hidden)
         .map(|i| m.inputs.name(i).to_owned())
         .collect();
-    let sa = suspension_of(&Model::Mealy(m), &hide).ok()?;
+    let embedding = MealyEmbedding {
+        hidden: hide,
+        ..MealyEmbedding::default()
+    };
+    let sa = suspension_of(&Model::Mealy(m), &embedding).ok()?;
     let stem = std::path::Path::new(path)
         .file_stem()?
         .to_string_lossy()

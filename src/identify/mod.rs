@@ -6,6 +6,7 @@
 //! sequences, separating families, UIO sequences).
 
 pub mod adg;
+pub mod canonical;
 pub mod distinguishing_graph;
 pub mod experiment;
 pub mod mealy;
@@ -33,6 +34,9 @@ pub enum IdentifyError {
         /// What the user can do.
         advice: String,
     },
+    /// Minimising or renumbering the automaton failed (a malformed automaton).
+    #[error(transparent)]
+    Model(#[from] crate::model::ModelError),
     /// No leaf of an incomplete splitting graph could be split (ruled out by Lemma 3.26).
     #[error(
         "the splitting graph cannot be completed: {leaves} leaves with incompatible states admit no split"

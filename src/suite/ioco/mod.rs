@@ -439,7 +439,7 @@ impl IocoSuite {
 }
 
 #[cfg(test)]
-mod testkit;
+pub(crate) mod testkit;
 
 #[cfg(test)]
 mod adversary;
