@@ -32,8 +32,9 @@
 //! fewer than one in 16 found an injective split, which bounds the number of rounds on large
 //! automata). By Theorem 3.36, when all state pairs
 //! are incompatible and an adaptive distinguishing graph exists, every round finds an injective
-//! split, so Algorithm 5 then yields one. Among several LCAs we take one whose own split was
-//! injective, then the oldest.
+//! split, so Algorithm 5 then yields one. Among several LCAs we take the first injective one a
+//! depth-first descent from the root meets (through children containing the set, injective
+//! children first), which costs the nodes on the way rather than a scan of all nodes.
 //!
 //! The LCA index keeps, per state, the nodes containing it; the nodes containing a set are found
 //! from its rarest state. Set nodes are shared (Def. 3.22 has sets as vertices), so the graph of
@@ -375,13 +376,48 @@ impl SplittingGraph {
             .collect()
     }
 
-    /// The preferred LCA of `p`: injective first, then the oldest.
+    /// The preferred LCA of `p`: the first injective one met by a depth-first descent from the
+    /// root through the children containing `p` (injective children first, then by id), else
+    /// the first one met. The descent visits only nodes containing `p`, usually one path, where
+    /// scanning every node that contains one state of `p` made the construction quadratic in the
+    /// nodes (`S_n` of Lemma 3.31).
     fn pick_lca(&self, p: &[StateId]) -> Option<u32> {
-        let lcas = self.lcas(p);
-        lcas.iter()
-            .copied()
-            .find(|&v| self.nodes[v as usize].injective)
-            .or_else(|| lcas.first().copied())
+        if p.len() < 2 {
+            return None;
+        }
+        // An internal node equal to `p` is an LCA (its children are proper subsets).
+        if let Some(v) = self.find(p)
+            && !self.nodes[v as usize].children.is_empty()
+            && self.nodes[v as usize].injective
+        {
+            return Some(v);
+        }
+        let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        let mut stack = vec![0u32];
+        let mut fallback = None;
+        while let Some(v) = stack.pop() {
+            let node = &self.nodes[v as usize];
+            if node.children.is_empty() || !seen.insert(v) {
+                continue;
+            }
+            let mut containing: Vec<u32> = node
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| subset(p, &self.nodes[c as usize].states))
+                .collect();
+            if containing.is_empty() {
+                if node.injective {
+                    return Some(v);
+                }
+                fallback.get_or_insert(v);
+                continue;
+            }
+            // Popped in order: injective children first, then by id.
+            containing.sort_by_key(|&c| (!self.nodes[c as usize].injective, c));
+            stack.extend(containing.into_iter().rev());
+        }
+        fallback
     }
 
     /// `Π(l, µ, v)` (Def. 3.23) restricted to the states of `l` enabling `µ`.
