@@ -632,12 +632,11 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
         merged_inputs: a.merge_inputs.clone(),
         merged_outputs: a.merge_outputs.clone(),
     };
-    let sa = identify::report::suspension_of(&model, &embedding).map_err(|source| {
-        Error::Model {
+    let sa =
+        identify::report::suspension_of(&model, &embedding).map_err(|source| Error::Model {
             path: a.model.clone(),
             source,
-        }
-    })?;
+        })?;
     let options = DistinguishOptions {
         preference: match a.prefer {
             PreferArg::Outputs => Preference::Outputs,

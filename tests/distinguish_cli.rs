@@ -195,7 +195,11 @@ fn merged_inputs_and_minimisation() {
     assert_eq!(merged["minimized"], true);
     let given = report(
         "models/TCP_Linux_Client.dot",
-        &["--merge-inputs", "ACK(V,V,0)=ACK+PSH(V,V,1)", "--no-minimize"],
+        &[
+            "--merge-inputs",
+            "ACK(V,V,0)=ACK+PSH(V,V,1)",
+            "--no-minimize",
+        ],
     );
     assert_eq!(given["minimized"], false);
     assert_eq!(given["states"], given["given_states"]);

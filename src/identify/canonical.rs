@@ -82,10 +82,7 @@ pub fn canonical_form(sa: &SuspensionAutomaton) -> Result<SuspensionAutomaton, M
             }
         }
     }
-    let names: Vec<String> = order
-        .iter()
-        .map(|&q| sa.state_name(q).to_owned())
-        .collect();
+    let names: Vec<String> = order.iter().map(|&q| sa.state_name(q).to_owned()).collect();
     let mut triples = Vec::with_capacity(sa.num_transitions());
     for (k, &q) in order.iter().enumerate() {
         for (l, t) in edges(q) {
@@ -136,63 +133,7 @@ fn refinement_colours(sa: &SuspensionAutomaton, new_label: &[LabelId]) -> Vec<u3
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::model::LabelKind;
-    use crate::rng::SplitMix64;
-
-    /// A copy of `sa` with its states renumbered by a seeded random permutation (the initial
-    /// state included), its labels interned in a shuffled order and its edges listed shuffled.
-    pub(crate) fn permuted(sa: &SuspensionAutomaton, seed: u64) -> SuspensionAutomaton {
-        let mut rng = SplitMix64::new(seed);
-        let mut shuffle = |v: &mut Vec<usize>| {
-            for i in (1..v.len()).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                v.swap(i, j);
-            }
-        };
-        let n = sa.num_states();
-        let mut perm: Vec<usize> = (0..n).collect();
-        shuffle(&mut perm);
-        let mut label_order: Vec<usize> = (0..sa.alphabet.len()).collect();
-        shuffle(&mut label_order);
-        let mut alphabet = Alphabet::new();
-        let mut new_label = vec![LabelId(0); sa.alphabet.len()];
-        for &k in &label_order {
-            let l = LabelId(k as u32);
-            assert_ne!(sa.alphabet.kind(l), LabelKind::Internal);
-            new_label[k] = if l == sa.quiescence() {
-                alphabet.set_quiescence(sa.alphabet.name(l)).unwrap()
-            } else {
-                alphabet
-                    .add(sa.alphabet.name(l), sa.alphabet.kind(l))
-                    .unwrap()
-            };
-        }
-        let mut names = vec![String::new(); n];
-        for q in sa.states() {
-            names[perm[q.index()]] = sa.state_name(q).to_owned();
-        }
-        let mut triples: Vec<(StateId, LabelId, StateId)> = sa
-            .triples()
-            .map(|(p, l, q)| {
-                (
-                    StateId(perm[p.index()] as u32),
-                    new_label[l.index()],
-                    StateId(perm[q.index()] as u32),
-                )
-            })
-            .collect();
-        let mut idx: Vec<usize> = (0..triples.len()).collect();
-        shuffle(&mut idx);
-        triples = idx.into_iter().map(|k| triples[k]).collect();
-        SuspensionAutomaton::new(
-            sa.name.clone(),
-            alphabet,
-            names,
-            StateId(perm[sa.initial().index()] as u32),
-            triples,
-        )
-        .unwrap()
-    }
+    pub(crate) use crate::identify::random::renumbered as permuted;
 
     fn same(a: &SuspensionAutomaton, b: &SuspensionAutomaton) -> bool {
         a.alphabet == b.alphabet

@@ -19,8 +19,8 @@
 
 use super::IdentifyError;
 use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
-use super::experiment::{Experiment, Race, Step, suite_model};
 use super::canonical::canonical_form;
+use super::experiment::{Experiment, Race, Step, suite_model};
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
@@ -481,10 +481,7 @@ pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
         "unreachable_states".into(),
         json!(access.iter().filter(|a| a.is_none()).count()),
     );
-    extra.insert(
-        "states".into(),
-        json!(sa.state_names()),
-    );
+    extra.insert("states".into(), json!(sa.state_names()));
     let header = SuiteHeader {
         model: model.clone(),
         method: "distinguish".into(),
@@ -601,14 +598,20 @@ mod tests {
                     let fails = tests.iter().any(|t| sim.can_fail(t));
                     if ioco(&imp, &spec) {
                         conforming += 1;
-                        assert!(!fails, "round {round} mutant {k}: a conforming system fails");
+                        assert!(
+                            !fails,
+                            "round {round} mutant {k}: a conforming system fails"
+                        );
                     } else {
                         caught += usize::from(fails);
                     }
                 }
             }
         }
-        assert!(conforming > 100 && caught > 20, "{conforming} conforming, {caught} caught");
+        assert!(
+            conforming > 100 && caught > 20,
+            "{conforming} conforming, {caught} caught"
+        );
     }
 
     /// Renumbering states and reordering labels and edges changes nothing: the same metrics,
