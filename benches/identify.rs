@@ -22,7 +22,9 @@
 
 use ncomplete::identify::random::{random_io_suspension, random_suspension, renumbered};
 use ncomplete::identify::report::suspension_of;
-use ncomplete::identify::{DistinguishOptions, InputSplitRule, SplitOptions, distinguish};
+use ncomplete::identify::{
+    DistinguishOptions, InputSplitRule, SplitOptions, SplitPolicy, distinguish,
+};
 use ncomplete::model::{
     Interner, LabelId, Mealy, MealyEmbedding, Model, StateId, SuspensionAutomaton, disjoint_labels,
 };
@@ -154,11 +156,26 @@ const EMBEDDED: [(&str, usize); 7] = [
 /// Input pairs merged or hidden: the first six inputs in pairs.
 const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 
+/// The split policy asked for by `--policy outputs-first|fewest-pairs`.
+fn policy() -> SplitPolicy {
+    let args: Vec<String> = std::env::args().collect();
+    match args
+        .iter()
+        .position(|a| a == "--policy")
+        .and_then(|k| args.get(k + 1))
+    {
+        Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
+        Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
+        _ => SplitPolicy::default(),
+    }
+}
+
 /// The figures compared across renumberings.
 fn figures(sa: &SuspensionAutomaton) -> Option<(f64, usize, usize, usize, f64)> {
     let options = DistinguishOptions {
         split: SplitOptions {
             node_budget: 300_000,
+            policy: policy(),
             ..SplitOptions::default()
         },
         ..DistinguishOptions::default()
@@ -181,6 +198,42 @@ fn median(v: &mut [f64]) -> f64 {
         0 => f64::NAN,
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// `S_n` of van den Bos Lemma 3.31 (states 1..n; state `s < n` emits every `k < n` but `s`
+/// and moves to `s + 1`, state `n` emits `n` and moves to 1): its splitting graph has
+/// `2^(n-1)` nodes. Prints nodes and seconds of the splitting graph alone.
+fn s_n_table() {
+    use ncomplete::analysis::Compatibility;
+    use ncomplete::identify::SplittingGraph;
+    use ncomplete::model::{Alphabet, LabelKind};
+    println!("{:<6} {:>8} {:>8}", "model", "sgnodes", "s");
+    for n in 12..=16u32 {
+        let mut alphabet = Alphabet::new();
+        let out: Vec<LabelId> = (1..=n)
+            .map(|k| {
+                alphabet
+                    .add(&k.to_string(), LabelKind::Output)
+                    .expect("fresh")
+            })
+            .collect();
+        alphabet.set_quiescence("delta").expect("fresh");
+        let mut triples = vec![(StateId(n - 1), out[n as usize - 1], StateId(0))];
+        for s in 1..n {
+            for x in (1..n).filter(|&x| x != s) {
+                triples.push((StateId(s - 1), out[x as usize - 1], StateId(s)));
+            }
+        }
+        let names = (1..=n).map(|k| k.to_string()).collect();
+        let sa = SuspensionAutomaton::new(format!("S{n}"), alphabet, names, StateId(0), triples)
+            .expect("S_n is a suspension automaton");
+        let c = Compatibility::compute(&sa);
+        let t = std::time::Instant::now();
+        match SplittingGraph::build(&sa, &c) {
+            Ok(g) => println!("S_{n:<4} {:>8} {:>8.2}", g.len(), t.elapsed().as_secs_f64()),
+            Err(e) => println!("S_{n:<4} {e}"),
+        }
     }
 }
 
@@ -280,6 +333,10 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let args: Vec<String> = std::env::args().collect();
+    if filter.iter().any(|f| f == "s_n") {
+        s_n_table();
+        return;
+    }
     if filter.iter().any(|f| f == "embed") {
         let renumberings = args
             .iter()
@@ -288,7 +345,11 @@ fn main() {
             .unwrap_or(10);
         let filter: Vec<&String> = filter
             .iter()
-            .filter(|f| *f != "embed" && f.parse::<u64>().is_err())
+            .filter(|f| {
+                *f != "embed"
+                    && f.parse::<u64>().is_err()
+                    && !["outputs-first", "fewest-pairs"].contains(&f.as_str())
+            })
             .collect();
         let wanted =
             |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));

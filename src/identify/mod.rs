@@ -19,7 +19,9 @@ pub use adg::{AdaptiveIdentification, AdgMetrics, adaptive_graph};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, suite_model};
 pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
-pub use splitting_graph::{InputSplitRule, SplitNode, SplitOptions, SplittingGraph, Witness};
+pub use splitting_graph::{
+    InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,
+};
 
 /// A state identification construction that cannot complete.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -52,6 +52,9 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 /// waiting leaves' first splits (small automata, where Theorem 3.36 is tested, never reach it).
 const LARGE_WAITING: usize = 256;
 
+/// Nodes the LCA descent visits before it gives up for this round (see `pick_lca`).
+const LCA_VISIT_LIMIT: usize = 64;
+
 /// Default limit on splitting-graph nodes.
 pub const DEFAULT_SPLIT_BUDGET: usize = 2_000_000;
 
@@ -87,6 +90,22 @@ pub struct SplitOptions {
     pub prefer_injective: bool,
     /// Where an input split puts the states that do not enable the input.
     pub input_rule: InputSplitRule,
+    /// How a leaf's split is chosen among its candidates.
+    pub policy: SplitPolicy,
+}
+
+/// How the split of a leaf is chosen among its candidates (the output split and one split per
+/// input), after injectivity (Def. 3.34) when that is preferred.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum SplitPolicy {
+    /// The thesis' order: the output split, then input splits by label name; the first that
+    /// qualifies is taken.
+    #[default]
+    OutputsFirst,
+    /// Every candidate is built and the one whose children keep the fewest pairs of states
+    /// together (least sum of squared child sizes: the smallest expected leaf) is taken; ties go
+    /// to the output split, then to inputs by label name.
+    FewestPairsTogether,
 }
 
 /// Where a split on input `a` puts the states of the leaf that do not enable `a`.
@@ -105,6 +124,7 @@ impl Default for SplitOptions {
             node_budget: DEFAULT_SPLIT_BUDGET,
             prefer_injective: true,
             input_rule: InputSplitRule::default(),
+            policy: SplitPolicy::default(),
         }
     }
 }
@@ -239,10 +259,18 @@ impl SplittingGraph {
         g.add_node(all);
         let mut pending: Vec<u32> = if root_pending { vec![0] } else { Vec::new() };
         while !pending.is_empty() {
-            let candidates: Vec<(Option<Split>, Option<Split>)> = pending
+            let mut candidates: Vec<(Option<Split>, Option<Split>)> = pending
                 .par_iter()
-                .map(|&l| g.candidate_splits(sa, compat, l, options))
+                .map(|&l| g.candidate_splits(sa, compat, l, options, Some(LCA_VISIT_LIMIT)))
                 .collect();
+            if candidates.iter().all(|(chosen, _)| chosen.is_none()) {
+                // No split to take within the limit: search every LCA before settling for
+                // non-injective splits or giving up.
+                candidates = pending
+                    .par_iter()
+                    .map(|&l| g.candidate_splits(sa, compat, l, options, None))
+                    .collect();
+            }
             let mut waiting = Vec::new();
             let mut fresh = Vec::new();
             let mut progressed = 0usize;
@@ -381,7 +409,12 @@ impl SplittingGraph {
     /// the first one met. The descent visits only nodes containing `p`, usually one path, where
     /// scanning every node that contains one state of `p` made the construction quadratic in the
     /// nodes (`S_n` of Lemma 3.31).
-    fn pick_lca(&self, p: &[StateId]) -> Option<u32> {
+    ///
+    /// With a `limit`, the descent gives up (no LCA now) after visiting that many nodes: a set
+    /// whose LCA does not exist yet would otherwise cost a walk over every node containing it,
+    /// and such sets are common while a graph like `S_n` grows. A round in which no leaf could
+    /// be split is recomputed without the limit, so the limit only delays splits.
+    fn pick_lca(&self, p: &[StateId], limit: Option<usize>) -> Option<u32> {
         if p.len() < 2 {
             return None;
         }
@@ -399,6 +432,9 @@ impl SplittingGraph {
             let node = &self.nodes[v as usize];
             if node.children.is_empty() || !seen.insert(v) {
                 continue;
+            }
+            if limit.is_some_and(|limit| seen.len() > limit) {
+                return fallback;
             }
             let mut containing: Vec<u32> = node
                 .children
@@ -451,6 +487,7 @@ impl SplittingGraph {
         sa: &SuspensionAutomaton,
         compat: &Compatibility,
         l: &[StateId],
+        limit: Option<usize>,
     ) -> Option<Split> {
         let mut outs: Vec<LabelId> = l.iter().flat_map(|&q| sa.outputs_enabled(q)).collect();
         outs.sort_unstable();
@@ -468,7 +505,7 @@ impl SplittingGraph {
                 children.push(enabled);
                 witness.push((x, None));
             } else {
-                let v = self.pick_lca(&sorted_after(sa, l, x))?;
+                let v = self.pick_lca(&sorted_after(sa, l, x), limit)?;
                 children.extend(self.induced(sa, l, x, v));
                 witness.push((x, Some(v)));
                 inj &= self.nodes[v as usize].injective;
@@ -489,8 +526,9 @@ impl SplittingGraph {
         l: &[StateId],
         a: LabelId,
         rule: InputSplitRule,
+        limit: Option<usize>,
     ) -> Option<Split> {
-        let v = self.pick_lca(&sorted_after(sa, l, a))?;
+        let v = self.pick_lca(&sorted_after(sa, l, a), limit)?;
         let rest: Vec<StateId> = l
             .iter()
             .copied()
@@ -516,43 +554,60 @@ impl SplittingGraph {
         })
     }
 
-    /// The split to take now (first injective candidate, or the first candidate when not
-    /// preferring injectivity) and the first candidate of all.
+    /// The split to take now (the best injective candidate, or the best candidate when not
+    /// preferring injectivity) and the best candidate of all, "best" as `options.policy` says.
     fn candidate_splits(
         &self,
         sa: &SuspensionAutomaton,
         compat: &Compatibility,
         l: u32,
         options: SplitOptions,
+        limit: Option<usize>,
     ) -> (Option<Split>, Option<Split>) {
         let prefer_injective = options.prefer_injective;
         let states = &self.nodes[l as usize].states;
-        let mut first: Option<Split> = None;
-        let consider = |split: Split, first: &mut Option<Split>| -> Option<Split> {
-            if !prefer_injective || split.injective {
-                return Some(split);
-            }
-            if first.is_none() {
-                *first = Some(split);
-            }
-            None
-        };
-        if let Some(s) = self.output_split(sa, compat, states)
-            && let Some(s) = consider(s, &mut first)
-        {
-            return (Some(s), None);
-        }
         let mut inputs: Vec<LabelId> = states.iter().flat_map(|&q| sa.inputs_enabled(q)).collect();
         inputs.sort_unstable();
         inputs.dedup();
-        for a in inputs {
-            if let Some(s) = self.input_split(sa, compat, states, a, options.input_rule)
-                && let Some(s) = consider(s, &mut first)
-            {
-                return (Some(s), None);
+        let candidates = std::iter::once(self.output_split(sa, compat, states, limit)).chain(
+            inputs
+                .into_iter()
+                .map(|a| self.input_split(sa, compat, states, a, options.input_rule, limit)),
+        );
+        match options.policy {
+            SplitPolicy::OutputsFirst => {
+                let mut first: Option<Split> = None;
+                for split in candidates.flatten() {
+                    if !prefer_injective || split.injective {
+                        return (Some(split), None);
+                    }
+                    if first.is_none() {
+                        first = Some(split);
+                    }
+                }
+                (None, first)
+            }
+            SplitPolicy::FewestPairsTogether => {
+                // Candidates in order (output split first), so `min_by_key` keeps the earliest
+                // of equal scores.
+                let together =
+                    |s: &Split| -> u64 { s.children.iter().map(|c| (c.len() as u64).pow(2)).sum() };
+                let all: Vec<Split> = candidates.flatten().collect();
+                let best = |injective_only: bool| {
+                    all.iter()
+                        .enumerate()
+                        .filter(|(_, s)| !injective_only || s.injective)
+                        .min_by_key(|(_, s)| together(s))
+                        .map(|(k, _)| k)
+                };
+                let chosen = best(prefer_injective);
+                let first = if chosen.is_none() { best(false) } else { None };
+                let mut all: Vec<Option<Split>> = all.into_iter().map(Some).collect();
+                let take =
+                    |k: Option<usize>, all: &mut Vec<Option<Split>>| k.and_then(|k| all[k].take());
+                (take(chosen, &mut all), take(first, &mut all))
             }
         }
-        (None, first)
     }
 
     /// All nodes; node 0 is the root.
