@@ -580,6 +580,14 @@ struct DistinguishArgs {
     /// or every child (line 17 of van den Bos' Algorithm 4; can make the graph much larger).
     #[arg(long, value_name = "separate|copy", default_value = "separate")]
     input_splits: InputSplitArg,
+    /// How a leaf's split is chosen: the one keeping the fewest pairs of states together, or the
+    /// thesis' order (the output split, then inputs by name; the first injective one).
+    #[arg(
+        long,
+        value_name = "fewest-pairs|outputs-first",
+        default_value = "fewest-pairs"
+    )]
+    split_policy: SplitPolicyArg,
     /// Most unordered state pairs the compatibility relation may store (4 bytes each).
     #[arg(long, value_name = "N", default_value_t = ncomplete::analysis::DEFAULT_PAIR_BUDGET)]
     max_pairs: usize,
@@ -605,6 +613,12 @@ struct DistinguishArgs {
 }
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum SplitPolicyArg {
+    FewestPairs,
+    OutputsFirst,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum InputSplitArg {
     Separate,
     Copy,
@@ -617,7 +631,9 @@ enum PreferArg {
 }
 
 fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
-    use ncomplete::identify::{self, DistinguishOptions, InputSplitRule, Preference, SplitOptions};
+    use ncomplete::identify::{
+        self, DistinguishOptions, InputSplitRule, Preference, SplitOptions, SplitPolicy,
+    };
     for (option, out) in [("--dot", &a.dot), ("--suite", &a.suite)] {
         if let Some(out) = out {
             output::refuse_input_as_output(option, out, &[&a.model])?;
@@ -647,6 +663,10 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
             input_rule: match a.input_splits {
                 InputSplitArg::Separate => InputSplitRule::SeparateChild,
                 InputSplitArg::Copy => InputSplitRule::CopyNonEnabling,
+            },
+            policy: match a.split_policy {
+                SplitPolicyArg::FewestPairs => SplitPolicy::FewestPairsTogether,
+                SplitPolicyArg::OutputsFirst => SplitPolicy::OutputsFirst,
             },
             ..SplitOptions::default()
         },

@@ -100,11 +100,14 @@ pub struct SplitOptions {
 pub enum SplitPolicy {
     /// The thesis' order: the output split, then input splits by label name; the first that
     /// qualifies is taken.
-    #[default]
     OutputsFirst,
     /// Every candidate is built and the one whose children keep the fewest pairs of states
     /// together (least sum of squared child sizes: the smallest expected leaf) is taken; ties go
-    /// to the output split, then to inputs by label name.
+    /// to the output split, then to inputs by label name. On the merged and hidden embeddings of
+    /// the shared Mealy models (`cargo bench --bench identify -- embed`) it leaves fewer pairs
+    /// undistinguished (median 0.93% against 1.21% merged, 4.84% against 5.50% hidden) with
+    /// smaller graphs, so it is the default.
+    #[default]
     FewestPairsTogether,
 }
 
@@ -888,12 +891,8 @@ pub(crate) mod tests {
             let sa =
                 crate::identify::random::random_suspension(seed, 2 + (seed % 8) as usize, 2, 3);
             let c = Compatibility::compute(&sa);
-            for (prefer_injective, input_rule) in all_options() {
-                let options = SplitOptions {
-                    prefer_injective,
-                    input_rule,
-                    ..SplitOptions::default()
-                };
+            for options in all_options() {
+                let input_rule = options.input_rule;
                 let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
                 assert!(g.is_complete(&c), "seed {seed}");
                 for (k, node) in g.nodes().iter().enumerate() {
@@ -940,13 +939,24 @@ pub(crate) mod tests {
     }
 
     /// The option combinations the property tests run.
-    pub(crate) fn all_options() -> [(bool, InputSplitRule); 4] {
-        [
-            (true, InputSplitRule::SeparateChild),
-            (false, InputSplitRule::SeparateChild),
-            (true, InputSplitRule::CopyNonEnabling),
-            (false, InputSplitRule::CopyNonEnabling),
-        ]
+    pub(crate) fn all_options() -> Vec<SplitOptions> {
+        let mut all = Vec::new();
+        for policy in [SplitPolicy::OutputsFirst, SplitPolicy::FewestPairsTogether] {
+            for input_rule in [
+                InputSplitRule::SeparateChild,
+                InputSplitRule::CopyNonEnabling,
+            ] {
+                for prefer_injective in [true, false] {
+                    all.push(SplitOptions {
+                        prefer_injective,
+                        input_rule,
+                        policy,
+                        ..SplitOptions::default()
+                    });
+                }
+            }
+        }
+        all
     }
 
     /// The maximal traces of the witness of node `v` (its observations, Def. 3.22).
