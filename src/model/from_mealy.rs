@@ -125,7 +125,7 @@ impl MealyEmbedding {
 }
 
 /// Splits `A=B` at the `=` whose both sides are names `known` accepts (names may hold `=`).
-fn split_merge<'a>(spec: &'a str, known: impl Fn(&str) -> bool) -> Option<(&'a str, &'a str)> {
+fn split_merge(spec: &str, known: impl Fn(&str) -> bool) -> Option<(&str, &str)> {
     spec.match_indices('=')
         .map(|(k, _)| (&spec[..k], &spec[k + 1..]))
         .find(|(a, b)| known(a) && known(b))
