@@ -93,7 +93,7 @@ fn missing_model_is_a_usage_error() {
 
 /// Hiding two inputs of the bundled TCP client makes its suspension automaton
 /// output-nondeterministic; both input-split rules complete the splitting graph, the default
-/// with fewer nodes and the same undistinguished pairs.
+/// with fewer nodes and no more undistinguished pairs.
 #[test]
 fn hidden_inputs_give_output_nondeterminism() {
     let run = |rule: &str| {
@@ -116,10 +116,8 @@ fn hidden_inputs_give_output_nondeterminism() {
     assert!(separate["compatible_pairs"].as_u64().unwrap() > 0);
     let nodes = |v: &serde_json::Value| v["splitting_graph_nodes"].as_u64().unwrap();
     assert!(nodes(&separate) < nodes(&copy), "{separate} {copy}");
-    assert_eq!(
-        separate["undistinguished_pairs"],
-        copy["undistinguished_pairs"]
-    );
+    let undistinguished = |v: &serde_json::Value| v["undistinguished_pairs"].as_u64().unwrap();
+    assert!(undistinguished(&separate) <= undistinguished(&copy));
 }
 
 #[test]
