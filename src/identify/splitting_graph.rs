@@ -26,8 +26,9 @@
 //! The split policy is reproducible: leaves are processed in rounds in creation order; the splits
 //! of all pending leaves are computed in parallel against the graph of the previous round (the
 //! parallel LCA search) and applied in order. A leaf's candidates are the output split, then input
-//! splits in label order; the first candidate whose labels are injective (Def. 3.34) is taken, and
-//! leaves without one wait for later rounds. Only when a round finds no injective split anywhere
+//! splits in label order (labels and states are numbered canonically by `distinguish`); among
+//! those whose labels are injective (Def. 3.34), [`SplitPolicy`] takes the one keeping the fewest
+//! pairs together (default) or the first, and leaves without one wait for later rounds. Only when a round finds no injective split anywhere
 //! are the first candidates of all waiting leaves applied (also when more than 256 leaves wait and
 //! fewer than one in 16 found an injective split, which bounds the number of rounds on large
 //! automata). By Theorem 3.36, when all state pairs
