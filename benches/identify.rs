@@ -10,14 +10,23 @@
 //! model from `ncomplete::identify::distinguish`: states, transitions, the Table 3.2 figures
 //! (`undist`: undistinguished pairs as we count them, `shared`: pairs sharing an observation,
 //! the thesis' count), seconds and peak resident memory (MB) per phase.
+//!
+//! `cargo bench --bench identify -- embed [--renumberings K]` prints the embedding table instead:
+//! shared Mealy models embedded by merging two inputs into one (as the thesis built its
+//! benchmarks) and by hiding two inputs, three pairs each, with the median and worst
+//! undistinguished share per kind, and the spread of every figure over `K` (default 10) random
+//! renumberings of each automaton (states, labels and edges shuffled).
+//!
 //! Peak memory is reset before each phase via `/proc/self/clear_refs` (Linux), so each figure is
 //! the high-water mark of that phase, including what earlier phases still hold.
 
-use ncomplete::identify::random::{random_io_suspension, random_suspension};
+use ncomplete::identify::random::{random_io_suspension, random_suspension, renumbered};
 use ncomplete::identify::report::suspension_of;
-use ncomplete::identify::{DistinguishOptions, InputSplitRule, SplitOptions, distinguish};
+use ncomplete::identify::{
+    DistinguishOptions, InputSplitRule, SplitOptions, SplitPolicy, distinguish,
+};
 use ncomplete::model::{
-    Interner, LabelId, Mealy, Model, StateId, SuspensionAutomaton, disjoint_labels,
+    Interner, LabelId, Mealy, MealyEmbedding, Model, StateId, SuspensionAutomaton, disjoint_labels,
 };
 
 fn reset_peak() {
@@ -121,7 +130,11 @@ fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAu
         .take(hidden)
         .map(|i| m.inputs.name(i).to_owned())
         .collect();
-    let sa = suspension_of(&Model::Mealy(m), &hide).ok()?;
+    let embedding = MealyEmbedding {
+        hidden: hide,
+        ..MealyEmbedding::default()
+    };
+    let sa = suspension_of(&Model::Mealy(m), &embedding).ok()?;
     let stem = std::path::Path::new(path)
         .file_stem()?
         .to_string_lossy()
@@ -129,11 +142,223 @@ fn embedded(path: &str, k: usize, hidden: usize) -> Option<(String, SuspensionAu
     Some((format!("{stem} I{k} h{hidden}"), sa))
 }
 
+/// Models of the embedding table: (file, inputs kept).
+const EMBEDDED: [(&str, usize); 7] = [
+    ("automata-wiki/TCP/TCP_Linux_Client.dot", 12),
+    ("automata-wiki/TCP/TCP_Linux_Server.dot", 12),
+    ("automata-wiki/SSH/OpenSSH.dot", 22),
+    ("automata-wiki/SSH/BitVise.dot", 13),
+    ("automata-wiki/ASMLRERS2019/m182.dot", 20),
+    ("automata-wiki/ASMLRERS2019/m173.dot", 15),
+    ("esm/esm.dot", 40),
+];
+
+/// Input pairs merged or hidden: the first six inputs in pairs.
+const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
+
+/// The split policy asked for by `--policy outputs-first|fewest-pairs`.
+fn policy() -> SplitPolicy {
+    let args: Vec<String> = std::env::args().collect();
+    match args
+        .iter()
+        .position(|a| a == "--policy")
+        .and_then(|k| args.get(k + 1))
+    {
+        Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
+        Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
+        _ => SplitPolicy::default(),
+    }
+}
+
+/// The figures compared across renumberings.
+fn figures(sa: &SuspensionAutomaton) -> Option<(f64, usize, usize, usize, f64)> {
+    let options = DistinguishOptions {
+        split: SplitOptions {
+            node_budget: 300_000,
+            policy: policy(),
+            ..SplitOptions::default()
+        },
+        ..DistinguishOptions::default()
+    };
+    let t = std::time::Instant::now();
+    let d = distinguish(sa, &options, &mut |_| {}).ok()?;
+    let r = &d.report;
+    Some((
+        r.undistinguished_percent,
+        r.splitting_graph_nodes,
+        r.adg_nodes,
+        r.adg_depth,
+        t.elapsed().as_secs_f64(),
+    ))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// `S_n` of van den Bos Lemma 3.31 (states 1..n; state `s < n` emits every `k < n` but `s`
+/// and moves to `s + 1`, state `n` emits `n` and moves to 1): its splitting graph has
+/// `2^(n-1)` nodes. Prints nodes and seconds of the splitting graph alone.
+fn s_n_table() {
+    use ncomplete::analysis::Compatibility;
+    use ncomplete::identify::SplittingGraph;
+    use ncomplete::model::{Alphabet, LabelKind};
+    println!("{:<6} {:>8} {:>8}", "model", "sgnodes", "s");
+    for n in 12..=16u32 {
+        let mut alphabet = Alphabet::new();
+        let out: Vec<LabelId> = (1..=n)
+            .map(|k| {
+                alphabet
+                    .add(&k.to_string(), LabelKind::Output)
+                    .expect("fresh")
+            })
+            .collect();
+        alphabet.set_quiescence("delta").expect("fresh");
+        let mut triples = vec![(StateId(n - 1), out[n as usize - 1], StateId(0))];
+        for s in 1..n {
+            for x in (1..n).filter(|&x| x != s) {
+                triples.push((StateId(s - 1), out[x as usize - 1], StateId(s)));
+            }
+        }
+        let names = (1..=n).map(|k| k.to_string()).collect();
+        let sa = SuspensionAutomaton::new(format!("S{n}"), alphabet, names, StateId(0), triples)
+            .expect("S_n is a suspension automaton");
+        let c = Compatibility::compute(&sa);
+        let t = std::time::Instant::now();
+        match SplittingGraph::build(&sa, &c) {
+            Ok(g) => println!("S_{n:<4} {:>8} {:>8.2}", g.len(), t.elapsed().as_secs_f64()),
+            Err(e) => println!("S_{n:<4} {e}"),
+        }
+    }
+}
+
+/// The embedding table (see the module documentation).
+fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool, renumberings: u64) {
+    println!(
+        "{:<34} {:>6} {:>7} {:>8} {:>7} {:>8} {:>5} {:>7} | {:>14}",
+        "embedding", "given", "states", "undist", "sgnodes", "adgnodes", "depth", "s", "spread(K)"
+    );
+    let mut shares: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for (path, k) in EMBEDDED {
+        if !wanted(path) {
+            continue;
+        }
+        let Ok(Model::Mealy(m)) =
+            ncomplete::format::load_model(&base.join(path).to_string_lossy(), &Default::default())
+        else {
+            println!("{path}: could not be loaded as a Mealy machine");
+            continue;
+        };
+        let m = subalphabet(&m, k.min(m.num_inputs()));
+        let (m, _) = disjoint_labels(&m);
+        let stem = std::path::Path::new(path)
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        for (kind, merge) in [("merge", true), ("hide", false)] {
+            for (a, b) in PAIRS {
+                if b >= m.num_inputs() {
+                    continue;
+                }
+                let (na, nb) = (
+                    m.inputs.name(LabelId(a as u32)).to_owned(),
+                    m.inputs.name(LabelId(b as u32)).to_owned(),
+                );
+                let embedding = if merge {
+                    MealyEmbedding {
+                        merged_inputs: vec![format!("{na}={nb}")],
+                        ..MealyEmbedding::default()
+                    }
+                } else {
+                    MealyEmbedding {
+                        hidden: vec![na, nb],
+                        ..MealyEmbedding::default()
+                    }
+                };
+                let name = format!("{stem} I{k} {kind} {a},{b}");
+                let Ok(sa) = suspension_of(&Model::Mealy(m.clone()), &embedding) else {
+                    println!("{name}: could not be embedded");
+                    continue;
+                };
+                let Some((undist, nodes, adg_nodes, depth, secs)) = figures(&sa) else {
+                    println!("{name:<34} {:>6}  over budget", sa.num_states());
+                    continue;
+                };
+                // Spread over renumberings: largest difference of each figure.
+                let (mut du, mut dn, mut dd) = (0f64, 0usize, 0usize);
+                for r in 0..renumberings {
+                    if let Some((u, n, _, d, _)) = figures(&renumbered(&sa, r)) {
+                        du = du.max((u - undist).abs());
+                        dn = dn.max(n.abs_diff(nodes));
+                        dd = dd.max(d.abs_diff(depth));
+                    }
+                }
+                shares[usize::from(!merge)].push(undist);
+                let minimal =
+                    ncomplete::model::minimize_suspension(&sa).map_or(0, |s| s.num_states());
+                println!(
+                    "{name:<34} {:>6} {:>7} {:>7.3}% {:>7} {:>8} {:>5} {:>7.2} | {:>5.3}/{}/{}",
+                    sa.num_states(),
+                    minimal,
+                    undist,
+                    nodes,
+                    adg_nodes,
+                    depth,
+                    secs,
+                    du,
+                    dn,
+                    dd
+                );
+            }
+        }
+    }
+    for (kind, v) in ["merge", "hide"].iter().zip(shares.iter_mut()) {
+        let worst = v.iter().copied().fold(0.0, f64::max);
+        println!(
+            "{kind}: {} embeddings, median {:.3}%, worst {:.3}% undistinguished",
+            v.len(),
+            median(v),
+            worst
+        );
+    }
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    let args: Vec<String> = std::env::args().collect();
+    if filter.iter().any(|f| f == "s_n") {
+        s_n_table();
+        return;
+    }
+    if filter.iter().any(|f| f == "embed") {
+        let renumberings = args
+            .iter()
+            .position(|a| a == "--renumberings")
+            .and_then(|k| args.get(k + 1)?.parse().ok())
+            .unwrap_or(10);
+        let filter: Vec<&String> = filter
+            .iter()
+            .filter(|f| {
+                *f != "embed"
+                    && f.parse::<u64>().is_err()
+                    && !["outputs-first", "fewest-pairs"].contains(&f.as_str())
+            })
+            .collect();
+        let wanted =
+            |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
+        match shared_models() {
+            Some(base) => embedding_table(&base, &wanted, renumberings),
+            None => println!("(../shared/models not found: the embedding table needs them)"),
+        }
+        return;
+    }
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     // `--copy-non-enabling`: Algorithm 4's own input splits, to compare with the default.
     let rule = if std::env::args().any(|a| a == "--copy-non-enabling") {

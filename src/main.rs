@@ -710,14 +710,42 @@ struct DistinguishArgs {
     /// or every child (line 17 of van den Bos' Algorithm 4; can make the graph much larger).
     #[arg(long, value_name = "separate|copy", default_value = "separate")]
     input_splits: InputSplitArg,
+    /// How a leaf's split is chosen: the one keeping the fewest pairs of states together, or the
+    /// thesis' order (the output split, then inputs by name; the first injective one).
+    #[arg(
+        long,
+        value_name = "fewest-pairs|outputs-first",
+        default_value = "fewest-pairs"
+    )]
+    split_policy: SplitPolicyArg,
     /// Most unordered state pairs the compatibility relation may store (4 bytes each).
     #[arg(long, value_name = "N", default_value_t = ncomplete::analysis::DEFAULT_PAIR_BUDGET)]
     max_pairs: usize,
     /// An input of a Mealy machine to hide as an internal step (repeat for several; input names
-    /// may contain commas): its outputs then happen spontaneously, which makes the suspension
-    /// automaton output-nondeterministic.
+    /// may contain commas): its outputs then happen spontaneously. Hiding one input of a complete
+    /// machine keeps the suspension automaton output-deterministic (every state offers the same
+    /// internal step); hiding several, or hiding in a partial machine, makes it
+    /// output-nondeterministic.
     #[arg(long, value_name = "INPUT")]
     hide: Vec<String>,
+    /// Merge input B of a Mealy machine into input A (repeat for several): the tester can no
+    /// longer choose between them, so the outputs after A become nondeterministic (as the
+    /// thesis' benchmarks dropped data parameters from labels).
+    #[arg(long, value_name = "A=B")]
+    merge_inputs: Vec<String>,
+    /// Merge output B of a Mealy machine into output A (repeat for several).
+    #[arg(long, value_name = "A=B")]
+    merge_outputs: Vec<String>,
+    /// Analyse the automaton as given instead of its minimal form (Def. 2.9); the figures of the
+    /// automaton as given are reported either way.
+    #[arg(long)]
+    no_minimize: bool,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum SplitPolicyArg {
+    FewestPairs,
+    OutputsFirst,
 }
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -733,7 +761,9 @@ enum PreferArg {
 }
 
 fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
-    use ncomplete::identify::{self, DistinguishOptions, InputSplitRule, Preference, SplitOptions};
+    use ncomplete::identify::{
+        self, DistinguishOptions, InputSplitRule, Preference, SplitOptions, SplitPolicy,
+    };
     for (option, out) in [("--dot", &a.dot), ("--suite", &a.suite)] {
         if let Some(out) = out {
             output::refuse_input_as_output(option, out, &[&a.model])?;
@@ -743,10 +773,16 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
         return Err(Error::Usage("--dot and --suite name the same file".into()));
     }
     let model = a.model_args.load(&a.model, quiet)?;
-    let sa = identify::report::suspension_of(&model, &a.hide).map_err(|source| Error::Model {
-        path: a.model.clone(),
-        source,
-    })?;
+    let embedding = ncomplete::model::MealyEmbedding {
+        hidden: a.hide.clone(),
+        merged_inputs: a.merge_inputs.clone(),
+        merged_outputs: a.merge_outputs.clone(),
+    };
+    let sa =
+        identify::report::suspension_of(&model, &embedding).map_err(|source| Error::Model {
+            path: a.model.clone(),
+            source,
+        })?;
     let options = DistinguishOptions {
         preference: match a.prefer {
             PreferArg::Outputs => Preference::Outputs,
@@ -758,9 +794,14 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
                 InputSplitArg::Separate => InputSplitRule::SeparateChild,
                 InputSplitArg::Copy => InputSplitRule::CopyNonEnabling,
             },
+            policy: match a.split_policy {
+                SplitPolicyArg::FewestPairs => SplitPolicy::FewestPairsTogether,
+                SplitPolicyArg::OutputsFirst => SplitPolicy::OutputsFirst,
+            },
             ..SplitOptions::default()
         },
         max_pairs: a.max_pairs,
+        minimize: !a.no_minimize,
     };
     let spinner = if quiet {
         indicatif::ProgressBar::hidden()
@@ -774,13 +815,13 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
     spinner.finish_and_clear();
     if let Some(path) = &a.dot {
         let mut out = output::Output::create(path)?;
-        identify::report::write_distinguish_dot(&sa, &d, a.dot_topups, &mut out)
+        identify::report::write_distinguish_dot(&d, a.dot_topups, &mut out)
             .map_err(|e| Error::io(path, e))?;
         out.commit()?;
     }
     if let Some(path) = &a.suite {
         let mut out = output::Output::create(path)?;
-        identify::report::write_suite(&sa, &d, &mut out).map_err(|e| Error::io(path, e))?;
+        identify::report::write_suite(&d, &mut out).map_err(|e| Error::io(path, e))?;
         out.commit()?;
     }
     let text = if a.json {

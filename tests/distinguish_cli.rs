@@ -75,7 +75,11 @@ fn writes_reproducible_suite_and_dot_files() {
     assert_eq!(texts[0], texts[1]);
     let (header, tests) = ncomplete::suite::read_suite(&texts[0].0).unwrap();
     assert_eq!(header.method, "distinguish");
-    assert_eq!(tests[0].name, "adg");
+    // One ADG test per state (after its access sequence), two per undistinguished pair.
+    assert_eq!(tests[0].name, "adg-0");
+    let states = header.extra["states"].as_array().unwrap().len();
+    let pairs = header.extra["undistinguished_pairs"].as_u64().unwrap() as usize;
+    assert_eq!(tests.len(), states + 2 * pairs);
     assert!(texts[0].1.starts_with("digraph"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -89,7 +93,7 @@ fn missing_model_is_a_usage_error() {
 
 /// Hiding two inputs of the bundled TCP client makes its suspension automaton
 /// output-nondeterministic; both input-split rules complete the splitting graph, the default
-/// with fewer nodes and the same undistinguished pairs.
+/// with fewer nodes and no more undistinguished pairs.
 #[test]
 fn hidden_inputs_give_output_nondeterminism() {
     let run = |rule: &str| {
@@ -106,14 +110,14 @@ fn hidden_inputs_give_output_nondeterminism() {
         )
     };
     let (separate, copy) = (run("separate"), run("copy"));
-    assert_eq!(separate["states"], 135);
+    // Minimised by default: 135 states as embedded, 55 after merging equivalent ones.
+    assert_eq!(separate["given_states"], 135);
+    assert_eq!(separate["states"], 55);
     assert!(separate["compatible_pairs"].as_u64().unwrap() > 0);
     let nodes = |v: &serde_json::Value| v["splitting_graph_nodes"].as_u64().unwrap();
     assert!(nodes(&separate) < nodes(&copy), "{separate} {copy}");
-    assert_eq!(
-        separate["undistinguished_pairs"],
-        copy["undistinguished_pairs"]
-    );
+    let undistinguished = |v: &serde_json::Value| v["undistinguished_pairs"].as_u64().unwrap();
+    assert!(undistinguished(&separate) <= undistinguished(&copy));
 }
 
 #[test]
@@ -172,7 +176,40 @@ fn top_ups_are_drawn_only_on_request() {
         assert!(text.contains("cluster_splitting_graph") && text.contains("cluster_adg"));
         clusters.push(text.matches("subgraph cluster_topup").count());
     }
-    // 198 ordered undistinguished pairs: one top-up per unordered pair.
-    assert_eq!(clusters, vec![0, 99]);
+    // 40 ordered undistinguished pairs of the minimised automaton: one top-up per unordered pair.
+    assert_eq!(clusters, vec![0, 20]);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--merge-inputs` builds the thesis-like embeddings; `--no-minimize` analyses the automaton
+/// as given, whose figures are reported either way.
+#[test]
+fn merged_inputs_and_minimisation() {
+    let merged = report(
+        "models/TCP_Linux_Client.dot",
+        &["--merge-inputs", "ACK(V,V,0)=ACK+PSH(V,V,1)"],
+    );
+    assert!(merged["compatible_pairs"].as_u64().unwrap() > 0, "{merged}");
+    assert_eq!(merged["minimized"], true);
+    let given = report(
+        "models/TCP_Linux_Client.dot",
+        &[
+            "--merge-inputs",
+            "ACK(V,V,0)=ACK+PSH(V,V,1)",
+            "--no-minimize",
+        ],
+    );
+    assert_eq!(given["minimized"], false);
+    assert_eq!(given["states"], given["given_states"]);
+    assert_eq!(merged["given_states"], given["given_states"]);
+    assert!(merged["states"].as_u64() <= given["states"].as_u64());
+    let out = ncomplete(&[
+        "distinguish",
+        "models/TCP_Linux_Client.dot",
+        "--merge-inputs",
+        "ACK(V,V,0)=nope",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not name two inputs"), "{err}");
 }

@@ -511,8 +511,8 @@ impl AdaptiveIdentification {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identify::splitting_graph::SplittingGraph;
     use crate::identify::splitting_graph::tests::{all_options, fig_3_1, fig_3_5, fig_3_7, s_n};
-    use crate::identify::splitting_graph::{SplitOptions, SplittingGraph};
 
     fn identify(sa: &SuspensionAutomaton) -> (Compatibility, AdaptiveIdentification) {
         let c = Compatibility::compute(sa);
@@ -697,12 +697,8 @@ mod tests {
             let n = 2 + (seed % 6) as usize;
             let sa = crate::identify::random::random_suspension(seed, n, 2, 3);
             let c = Compatibility::compute(&sa);
-            for (prefer_injective, input_rule) in all_options() {
-                let options = SplitOptions {
-                    prefer_injective,
-                    input_rule,
-                    ..SplitOptions::default()
-                };
+            for options in all_options() {
+                let prefer_injective = options.prefer_injective;
                 let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
                 let a = AdaptiveIdentification::compute(&sa, &c, &g, Preference::Outputs).unwrap();
                 check_adg(&sa, &c, &a);

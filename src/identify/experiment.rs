@@ -225,6 +225,68 @@ impl Experiment {
     }
 }
 
+impl Experiment {
+    /// The test case that first walks `access` from the initial state of `sa` and then runs this
+    /// experiment from the state reached, which is then the only start state (suite JSON v1
+    /// semantics). On the way, an input is raced by the outputs the current state allows (retry:
+    /// the system went elsewhere, which the specification allows), and an awaited output by the
+    /// other allowed outputs (retry); an output the current state forbids fails. So the test
+    /// fails only on what the specification forbids after the trace observed. `None` if `sa`
+    /// does not enable `access` from its initial state.
+    pub fn to_test_case_after(
+        &self,
+        sa: &SuspensionAutomaton,
+        access: &[LabelId],
+        model: &SuiteModel,
+    ) -> Option<TestCase> {
+        let target = sa.after_trace(sa.initial(), access)?;
+        let body = self.to_test_case(sa, &[target], model);
+        let map = LabelMap::new(sa, model);
+        let quiescence = model.quiescence_id();
+        let shift = access.len() as u32;
+        let mut nodes = Vec::with_capacity(access.len() + body.nodes.len());
+        let mut s = sa.initial();
+        for (k, &l) in access.iter().enumerate() {
+            let next = Next::Node(k as u32 + 1);
+            let node = if sa.alphabet.is_input(l) {
+                let mut race = map.allowed_outputs(sa, &[s], false, |_| Next::RETRY);
+                race.retain(|&(o, _)| Some(o) != quiescence);
+                TestNode::Send {
+                    input: LabelId(map.to_suite[l.index()]),
+                    then: next,
+                    race,
+                }
+            } else {
+                TestNode::Expect {
+                    branches: map.allowed_outputs(sa, &[s], false, |x| {
+                        if x == l { next } else { Next::RETRY }
+                    }),
+                }
+            };
+            nodes.push(node);
+            s = sa.after(s, l)?;
+        }
+        let moved = |n: Next| match n {
+            Next::Node(i) => Next::Node(i + shift),
+            v => v,
+        };
+        nodes.extend(body.nodes.into_iter().map(|node| match node {
+            TestNode::Send { input, then, race } => TestNode::Send {
+                input,
+                then: moved(then),
+                race: race.into_iter().map(|(o, n)| (o, moved(n))).collect(),
+            },
+            TestNode::Expect { branches } => TestNode::Expect {
+                branches: branches.into_iter().map(|(o, n)| (o, moved(n))).collect(),
+            },
+        }));
+        Some(TestCase {
+            name: String::new(),
+            nodes,
+        })
+    }
+}
+
 impl ExperimentNode {
     /// Node indices this node leads to.
     pub fn successors(&self) -> impl Iterator<Item = u32> + '_ {

@@ -6,6 +6,7 @@
 //! sequences, separating families, UIO sequences).
 
 pub mod adg;
+pub mod canonical;
 pub mod distinguishing_graph;
 pub mod experiment;
 pub mod mealy;
@@ -18,7 +19,9 @@ pub use adg::{AdaptiveIdentification, AdgMetrics, adaptive_graph};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, suite_model};
 pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
-pub use splitting_graph::{InputSplitRule, SplitNode, SplitOptions, SplittingGraph, Witness};
+pub use splitting_graph::{
+    InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,
+};
 
 /// A state identification construction that cannot complete.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +36,9 @@ pub enum IdentifyError {
         /// What the user can do.
         advice: String,
     },
+    /// Minimising or renumbering the automaton failed (a malformed automaton).
+    #[error(transparent)]
+    Model(#[from] crate::model::ModelError),
     /// No leaf of an incomplete splitting graph could be split (ruled out by Lemma 3.26).
     #[error(
         "the splitting graph cannot be completed: {leaves} leaves with incompatible states admit no split"

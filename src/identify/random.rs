@@ -4,6 +4,60 @@
 use crate::model::{Alphabet, LabelId, LabelKind, StateId, SuspensionAutomaton};
 use crate::rng::SplitMix64;
 
+/// A copy of `sa` with its states renumbered by a seeded random permutation (the initial state
+/// included), its labels interned in a shuffled order and its edges listed shuffled: the same
+/// automaton as another model file could give it.
+pub fn renumbered(sa: &SuspensionAutomaton, seed: u64) -> SuspensionAutomaton {
+    let mut rng = generator(seed);
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            let j = rng.below(i + 1);
+            v.swap(i, j);
+        }
+    };
+    let n = sa.num_states();
+    let mut perm: Vec<usize> = (0..n).collect();
+    shuffle(&mut perm);
+    let mut label_order: Vec<usize> = (0..sa.alphabet.len()).collect();
+    shuffle(&mut label_order);
+    let mut alphabet = Alphabet::new();
+    let mut new_label = vec![LabelId(0); sa.alphabet.len()];
+    for &k in &label_order {
+        let l = LabelId(k as u32);
+        let name = sa.alphabet.name(l);
+        new_label[k] = if l == sa.quiescence() {
+            alphabet.set_quiescence(name)
+        } else {
+            alphabet.add(name, sa.alphabet.kind(l))
+        }
+        .expect("the labels of a valid automaton");
+    }
+    let mut names = vec![String::new(); n];
+    for q in sa.states() {
+        names[perm[q.index()]] = sa.state_name(q).to_owned();
+    }
+    let triples: Vec<(StateId, LabelId, StateId)> = sa
+        .triples()
+        .map(|(p, l, q)| {
+            (
+                StateId(perm[p.index()] as u32),
+                new_label[l.index()],
+                StateId(perm[q.index()] as u32),
+            )
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..triples.len()).collect();
+    shuffle(&mut order);
+    SuspensionAutomaton::new(
+        sa.name.clone(),
+        alphabet,
+        names,
+        StateId(perm[sa.initial().index()] as u32),
+        order.into_iter().map(|k| triples[k]).collect(),
+    )
+    .expect("a renumbering of a valid automaton")
+}
+
 /// The crate's generator, seeded so that each seed gives the sequence these models were
 /// tuned with.
 fn generator(seed: u64) -> SplitMix64 {

@@ -3,19 +3,31 @@
 //! phase; DOT drawings of the splitting graph and the experiments; the experiments as a suite JSON
 //! v1 file.
 //!
+//! Before anything is computed the automaton is minimised (van den Bos Def. 2.9; unless switched
+//! off, with the figures of the automaton as given kept in the report) and renumbered
+//! canonically ([`super::canonical`]), so the results do not depend on the order of states,
+//! labels or edges in the model file.
+//!
+//! The suite file is sound from the initial state: each test walks an access sequence to a
+//! state (shortest, in canonical label order; `retry` when the system takes another output the
+//! specification allows) and then runs the ADG or a top-up from that one state, so `fail` means
+//! an output the specification forbids after the observed trace.
+//!
 //! Percentages follow the thesis: compatible pairs are counted as ordered pairs of distinct states
 //! over `n(n-1)`, undistinguished incompatible pairs as ordered pairs over all ordered incompatible
 //! pairs.
 
 use super::IdentifyError;
 use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
+use super::canonical::canonical_form;
 use super::experiment::{Experiment, Race, Step, suite_model};
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
-    Model, ModelError, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
-    mealy_to_lts, mealy_to_suspension,
+    MealyEmbedding, Model, ModelError, StateId, SuspensionAutomaton, SuspensionOptions,
+    lts_to_suspension, mealy_to_lts_with, mealy_to_suspension, minimize_suspension,
 };
+use crate::suite::ioco::access::shortest_state_cover;
 use crate::suite::{SuiteHeader, SuiteWriter};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -23,17 +35,22 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 /// The suspension automaton of a model: an LTS is determinised (quiescence added), a Mealy
-/// machine embedded with each transition split into input then output. The Mealy inputs named
-/// in `hidden` become internal steps first, so their outputs appear spontaneously (output
-/// nondeterminism, as in the benchmarks of van den Bos Sec. 3.7).
-pub fn suspension_of(model: &Model, hidden: &[String]) -> Result<SuspensionAutomaton, ModelError> {
+/// machine embedded with each transition split into input then output. The Mealy inputs
+/// `embedding` hides become internal steps first, so their outputs appear spontaneously, and the
+/// labels it merges share one name (output nondeterminism, as in the benchmarks of van den Bos
+/// Sec. 3.7, which merged labels by dropping their data parameters).
+pub fn suspension_of(
+    model: &Model,
+    embedding: &MealyEmbedding,
+) -> Result<SuspensionAutomaton, ModelError> {
     match model {
-        Model::Lts(_) if !hidden.is_empty() => Err(ModelError::HideNeedsMealy),
+        Model::Lts(_) if !embedding.is_plain() => Err(ModelError::HideNeedsMealy),
         Model::Lts(lts) => lts_to_suspension(lts, &SuspensionOptions::default()),
-        Model::Mealy(m) if hidden.is_empty() => mealy_to_suspension(m),
-        Model::Mealy(m) => {
-            lts_to_suspension(&mealy_to_lts(m, hidden)?, &SuspensionOptions::default())
-        }
+        Model::Mealy(m) if embedding.is_plain() => mealy_to_suspension(m),
+        Model::Mealy(m) => lts_to_suspension(
+            &mealy_to_lts_with(m, embedding)?,
+            &SuspensionOptions::default(),
+        ),
     }
 }
 
@@ -46,6 +63,9 @@ pub struct DistinguishOptions {
     pub split: SplitOptions,
     /// Most unordered state pairs the compatibility relation may store.
     pub max_pairs: usize,
+    /// Minimise the automaton first (Def. 2.9: equivalent states merged, unreachable and
+    /// chaos-equivalent states removed).
+    pub minimize: bool,
 }
 
 impl Default for DistinguishOptions {
@@ -54,6 +74,7 @@ impl Default for DistinguishOptions {
             preference: Preference::default(),
             split: SplitOptions::default(),
             max_pairs: DEFAULT_PAIR_BUDGET,
+            minimize: true,
         }
     }
 }
@@ -76,6 +97,12 @@ pub struct PhaseTimes {
 pub struct DistinguishReport {
     /// Model name.
     pub model: String,
+    /// States of the automaton as given (before minimisation).
+    pub given_states: usize,
+    /// Transitions of the automaton as given.
+    pub given_transitions: usize,
+    /// Whether the figures below are of the minimised automaton.
+    pub minimized: bool,
     /// Number of states.
     pub states: usize,
     /// Number of transitions.
@@ -114,6 +141,9 @@ pub struct DistinguishReport {
 /// Everything [`distinguish`] computes.
 #[derive(Clone, Debug)]
 pub struct Distinguished {
+    /// The automaton analysed: the input, minimised if asked, in canonical numbering. Every
+    /// state id and label id below refers to it.
+    pub automaton: SuspensionAutomaton,
     /// The compatibility relation.
     pub compatibility: Compatibility,
     /// The splitting graph.
@@ -132,13 +162,21 @@ fn percent(part: usize, whole: usize) -> f64 {
     }
 }
 
-/// Runs all phases on `sa`, calling `phase` with the name of each phase as it starts.
+/// Runs all phases on `given` (minimised first if asked, then renumbered canonically), calling
+/// `phase` with the name of each phase as it starts.
 pub fn distinguish(
-    sa: &SuspensionAutomaton,
+    given: &SuspensionAutomaton,
     options: &DistinguishOptions,
     phase: &mut dyn FnMut(&str),
 ) -> Result<Distinguished, IdentifyError> {
     let mut times = PhaseTimes::default();
+    phase("minimisation");
+    let sa = if options.minimize {
+        canonical_form(&minimize_suspension(given)?)?
+    } else {
+        canonical_form(given)?
+    };
+    let sa = &sa;
     phase("compatibility");
     let t = Instant::now();
     let compatibility = Compatibility::compute_within(sa, options.max_pairs)?;
@@ -165,6 +203,9 @@ pub fn distinguish(
     let undistinguished_pairs = 2 * m.undistinguished_pairs;
     let report = DistinguishReport {
         model: sa.name.clone(),
+        given_states: given.num_states(),
+        given_transitions: given.num_transitions(),
+        minimized: options.minimize,
         states: n,
         transitions: sa.num_transitions(),
         compatible_pairs,
@@ -183,6 +224,7 @@ pub fn distinguish(
         times,
     };
     Ok(Distinguished {
+        automaton: sa.clone(),
         compatibility,
         splitting_graph,
         identification,
@@ -196,7 +238,9 @@ impl DistinguishReport {
         let t = &self.times;
         format!(
             "model                          {}\n\
-             states                         {}\n\
+             states as given                {}\n\
+             transitions as given           {}\n\
+             states{}\n\
              transitions                    {}\n\
              compatible state pairs         {} ({:.2}%)\n\
              splitting graph nodes          {}\n\
@@ -213,7 +257,13 @@ impl DistinguishReport {
              time ADG                       {:.3} s\n\
              time top-up                    {:.3} s\n",
             self.model,
-            self.states,
+            self.given_states,
+            self.given_transitions,
+            if self.minimized {
+                format!(" (minimised)           {}", self.states)
+            } else {
+                format!(" (not minimised)       {}", self.states)
+            },
             self.transitions,
             self.compatible_pairs,
             self.compatible_percent,
@@ -240,6 +290,9 @@ impl DistinguishReport {
         let t = &self.times;
         let v = json!({
             "model": self.model,
+            "given_states": self.given_states,
+            "given_transitions": self.given_transitions,
+            "minimized": self.minimized,
             "states": self.states,
             "transitions": self.transitions,
             "compatible_pairs": self.compatible_pairs,
@@ -360,19 +413,19 @@ fn experiment_dot(sa: &SuspensionAutomaton, e: &Experiment, prefix: &str, out: &
 }
 
 /// One DOT document drawing the splitting graph and the ADG (and, if asked, the top-ups).
-pub fn distinguish_dot(sa: &SuspensionAutomaton, d: &Distinguished, with_topups: bool) -> String {
+pub fn distinguish_dot(d: &Distinguished, with_topups: bool) -> String {
     let mut out = Vec::new();
-    write_distinguish_dot(sa, d, with_topups, &mut out).expect("writing to memory");
+    write_distinguish_dot(d, with_topups, &mut out).expect("writing to memory");
     String::from_utf8(out).expect("DOT text is UTF-8")
 }
 
 /// [`distinguish_dot`] streamed to `out`, one top-up at a time (there can be millions).
 pub fn write_distinguish_dot<W: Write>(
-    sa: &SuspensionAutomaton,
     d: &Distinguished,
     with_topups: bool,
     mut out: W,
 ) -> io::Result<()> {
+    let sa = &d.automaton;
     let mut part = String::new();
     let _ = writeln!(part, "digraph \"{}\" {{", dot_escape(&sa.name));
     let _ = writeln!(
@@ -410,38 +463,62 @@ pub fn write_distinguish_dot<W: Write>(
     out.flush()
 }
 
-/// Writes the ADG and the top-ups as a suite JSON v1 file: test `adg` for a system in any state,
-/// then `pair-<q>-<r>` for each top-up.
-pub fn write_suite<W: Write>(sa: &SuspensionAutomaton, d: &Distinguished, out: W) -> io::Result<W> {
+/// Writes the ADG and the top-ups as a suite JSON v1 file that is sound from the initial state:
+/// for every reachable state `q` (canonical order), test `adg-q` walks the shortest access
+/// sequence of `q` and runs the ADG from `q`; for every undistinguished pair `(q, r)`, tests
+/// `pair-q-r-at-q` and `pair-q-r-at-r` walk to `q` or `r` and run the pair's top-up there. States
+/// are numbered as in [`Distinguished::automaton`]; the header maps numbers to names.
+pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
+    let sa = &d.automaton;
     let model = suite_model(sa);
+    let access = shortest_state_cover(sa);
     let mut extra = serde_json::Map::new();
     extra.insert(
         "undistinguished_pairs".into(),
         json!(d.identification.undistinguished_pairs().len()),
     );
+    extra.insert(
+        "unreachable_states".into(),
+        json!(access.iter().filter(|a| a.is_none()).count()),
+    );
+    extra.insert("states".into(), json!(sa.state_names()));
     let header = SuiteHeader {
         model: model.clone(),
         method: "distinguish".into(),
         n: None,
-        guarantee: "state identification only: the test `adg` distinguishes every pair of \
-                    incompatible states except those listed as `pair-*` tests, which distinguish \
-                    their pair; no conformance guarantee"
+        guarantee: "state identification only, sound from the initial state: each test walks the \
+                    access sequence of a state (`retry` when the system takes another allowed \
+                    output) and runs the ADG (`adg-q`) or the top-up of an undistinguished pair \
+                    (`pair-q-r-at-q`) there; together they identify every reachable state \
+                    among the incompatible ones; not n-complete"
             .into(),
         extra,
     };
     let mut w = SuiteWriter::begin(out, &header)?;
-    let all: Vec<StateId> = sa.states().collect();
-    let mut adg = d.identification.adg().to_test_case(sa, &all, &model);
-    adg.name = "adg".into();
-    w.write_test(&adg)?;
+    let adg = d.identification.adg();
+    for q in sa.states() {
+        let Some(path) = &access[q.index()] else {
+            continue;
+        };
+        if let Some(mut t) = adg.to_test_case_after(sa, path, &model) {
+            t.name = format!("adg-{}", q.0);
+            w.write_test(&t)?;
+        }
+    }
     for (e, &(q, r)) in d
         .identification
         .topups(sa, &d.compatibility)
         .zip(d.identification.undistinguished_pairs())
     {
-        let mut t = e.to_test_case(sa, &[q, r], &model);
-        t.name = format!("pair-{}-{}", q.0, r.0);
-        w.write_test(&t)?;
+        for at in [q, r] {
+            let Some(path) = &access[at.index()] else {
+                continue;
+            };
+            if let Some(mut t) = e.to_test_case_after(sa, path, &model) {
+                t.name = format!("pair-{}-{}-at-{}", q.0, r.0, at.0);
+                w.write_test(&t)?;
+            }
+        }
     }
     w.finish()
 }
@@ -474,7 +551,7 @@ mod tests {
         );
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(json["adg_depth"], 4);
-        let dot = distinguish_dot(&sa, &d, true);
+        let dot = distinguish_dot(&d, true);
         assert!(dot.contains("cluster_adg") && dot.contains("s0 -> s1"));
     }
 
@@ -483,16 +560,95 @@ mod tests {
         let sa = fig_3_5();
         let d = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
         assert!(d.report.topups > 0);
-        let a = String::from_utf8(write_suite(&sa, &d, Vec::new()).unwrap()).unwrap();
+        let a = String::from_utf8(write_suite(&d, Vec::new()).unwrap()).unwrap();
         let d2 = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
-        let b = String::from_utf8(write_suite(&sa, &d2, Vec::new()).unwrap()).unwrap();
+        let b = String::from_utf8(write_suite(&d2, Vec::new()).unwrap()).unwrap();
         assert_eq!(a, b);
         let (header, tests) = read_suite(&a).unwrap();
-        assert_eq!(tests.len(), 1 + d.report.topups);
+        assert_eq!(tests.len(), d.report.states + 2 * d.report.topups);
         for t in &tests {
             t.validate(header.model.inputs.len(), header.model.num_output_ids())
                 .unwrap();
         }
-        assert_eq!(tests[0].name, "adg");
+        assert_eq!(tests[0].name, "adg-0");
+    }
+
+    /// The suite file never fails a conforming implementation: random specifications with
+    /// compatible states (2 inputs, 3 outputs, up to 11 states), every execution of every test
+    /// (exhaustive simulation) against conforming mutants; non-conforming mutants are caught
+    /// sometimes (state identification is no complete suite), so the check can fail.
+    #[test]
+    fn suites_never_fail_conforming_implementations() {
+        use crate::suite::ioco::testkit::{Rng, Simulator, ioco, mutant, random_sa};
+        let mut rng = Rng::new(15);
+        let (mut conforming, mut caught) = (0, 0);
+        for round in 0..40 {
+            let spec = random_sa(&mut rng, 4 + round % 8, 2, 3);
+            for minimize in [true, false] {
+                let options = DistinguishOptions {
+                    minimize,
+                    ..DistinguishOptions::default()
+                };
+                let d = distinguish(&spec, &options, &mut |_| {}).unwrap();
+                let text = String::from_utf8(write_suite(&d, Vec::new()).unwrap()).unwrap();
+                let (header, tests) = read_suite(&text).unwrap();
+                for k in 0..6 {
+                    let imp = mutant(&mut rng, &spec, k % 3);
+                    let sim = Simulator::new(&header.model, &imp);
+                    let fails = tests.iter().any(|t| sim.can_fail(t));
+                    if ioco(&imp, &spec) {
+                        conforming += 1;
+                        assert!(
+                            !fails,
+                            "round {round} mutant {k}: a conforming system fails"
+                        );
+                    } else {
+                        caught += usize::from(fails);
+                    }
+                }
+            }
+        }
+        assert!(
+            conforming > 100 && caught > 20,
+            "{conforming} conforming, {caught} caught"
+        );
+    }
+
+    /// Renumbering states and reordering labels and edges changes nothing: the same metrics,
+    /// and (with state names kept) the same DOT and suite files.
+    #[test]
+    fn renumbered_copies_give_identical_results() {
+        use crate::identify::canonical::tests::permuted;
+        let figures = |r: &DistinguishReport| {
+            let mut r = r.clone();
+            r.times = PhaseTimes::default();
+            r
+        };
+        for seed in 0..60u64 {
+            let n = 3 + (seed % 10) as usize;
+            let sa = crate::identify::random::random_suspension(seed, n, 2, 3);
+            for minimize in [false, true] {
+                let options = DistinguishOptions {
+                    minimize,
+                    ..DistinguishOptions::default()
+                };
+                let d = distinguish(&sa, &options, &mut |_| {}).unwrap();
+                let files = |d: &Distinguished| {
+                    (
+                        distinguish_dot(d, true),
+                        String::from_utf8(write_suite(d, Vec::new()).unwrap()).unwrap(),
+                    )
+                };
+                for k in 0..4 {
+                    let p = permuted(&sa, 1000 * seed + k);
+                    let e = distinguish(&p, &options, &mut |_| {}).unwrap();
+                    assert_eq!(figures(&d.report), figures(&e.report), "seed {seed}/{k}");
+                    // Minimising keeps the name of one state per class, which may differ.
+                    if !minimize {
+                        assert!(files(&d) == files(&e), "seed {seed}/{k}: files differ");
+                    }
+                }
+            }
+        }
     }
 }

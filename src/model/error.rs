@@ -87,7 +87,18 @@ pub enum ModelError {
     },
     /// Hiding inputs was asked of a model that is not a Mealy machine.
     #[error(
-        "only the inputs of a Mealy machine can be hidden; rename labels of an LTS to `tau` instead"
+        "only the inputs of a Mealy machine can be hidden, and only its labels merged; rename \
+         labels of an LTS (to `tau`, or to one name) instead"
     )]
     HideNeedsMealy,
+    /// A merge `A=B` does not name two labels of the Mealy machine.
+    #[error("`{spec}` does not name two {kind}s `A=B` of the model; its {kind}s are: {known}")]
+    BadMerge {
+        /// The argument given.
+        spec: String,
+        /// `input` or `output`.
+        kind: &'static str,
+        /// The model's labels of that kind, comma-separated.
+        known: String,
+    },
 }

@@ -11,11 +11,12 @@
 //! ioco needs disjoint input and output labels (TorX thesis Def. 2.2.4), so a Mealy machine that
 //! uses a name both as input and as output is rejected with [`ModelError::InputOutputClash`].
 //!
-//! [`mealy_to_lts`] builds the same structure as an LTS but turns the given inputs into internal
-//! steps (`tau`): the environment can no longer choose them, and the outputs that follow them
-//! appear spontaneously. Benchmarks use this to create output nondeterminism; the result goes
-//! through [`lts_to_suspension`](super::lts_to_suspension). Without hidden inputs, that route
-//! yields the same automaton as [`mealy_to_suspension`].
+//! [`mealy_to_lts_with`] builds the same structure as an LTS but turns the given inputs into
+//! internal steps (`tau`: the environment can no longer choose them, and the outputs that follow
+//! them appear spontaneously) and merges labels `A=B` into one name (as van den Bos Sec. 3.7
+//! removed data parameters from labels). Benchmarks use this to create output nondeterminism;
+//! the result goes through [`lts_to_suspension`](super::lts_to_suspension). Without hidden or
+//! merged labels, that route yields the same automaton as [`mealy_to_suspension`].
 
 use super::alphabet::{Alphabet, LabelKind};
 use super::automaton::SuspensionAutomaton;
@@ -105,13 +106,80 @@ pub fn mealy_to_suspension(m: &Mealy) -> Result<SuspensionAutomaton, ModelError>
     SuspensionAutomaton::new(m.name.clone(), alphabet, names, m.initial(), triples)
 }
 
+/// How a Mealy machine is embedded as an LTS before determinisation (see [`mealy_to_lts_with`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MealyEmbedding {
+    /// Inputs turned into internal steps.
+    pub hidden: Vec<String>,
+    /// Merges `A=B` of inputs: `B` becomes `A`.
+    pub merged_inputs: Vec<String>,
+    /// Merges `A=B` of outputs: `B` becomes `A`.
+    pub merged_outputs: Vec<String>,
+}
+
+impl MealyEmbedding {
+    /// Whether the embedding changes nothing (then it equals [`mealy_to_suspension`]).
+    pub fn is_plain(&self) -> bool {
+        self.hidden.is_empty() && self.merged_inputs.is_empty() && self.merged_outputs.is_empty()
+    }
+}
+
+/// Splits `A=B` at the `=` whose both sides are names `known` accepts (names may hold `=`).
+fn split_merge(spec: &str, known: impl Fn(&str) -> bool) -> Option<(&str, &str)> {
+    spec.match_indices('=')
+        .map(|(k, _)| (&spec[..k], &spec[k + 1..]))
+        .find(|(a, b)| known(a) && known(b))
+}
+
+/// For each label of `names`, the label it is merged into after the merges `specs` (in order).
+fn merged_into(
+    names: &super::alphabet::Interner,
+    specs: &[String],
+    kind: &'static str,
+) -> Result<Vec<usize>, ModelError> {
+    let mut into: Vec<usize> = (0..names.len()).collect();
+    for spec in specs {
+        let Some((a, b)) = split_merge(spec, |n| names.get(n).is_some()) else {
+            return Err(ModelError::BadMerge {
+                spec: spec.clone(),
+                kind,
+                known: names.names().join(", "),
+            });
+        };
+        let (a, b) = (names.get(a), names.get(b));
+        if let (Some(a), Some(b)) = (a, b) {
+            let (target, merged) = (into[a.index()], into[b.index()]);
+            for x in &mut into {
+                if *x == merged {
+                    *x = target;
+                }
+            }
+        }
+    }
+    Ok(into)
+}
+
 /// The two-step LTS of a Mealy machine with the inputs named in `hidden` turned into internal
 /// steps (label `tau`, or a fresh name if `tau` is taken). Quiescence stays implicit.
 pub fn mealy_to_lts(m: &Mealy, hidden: &[impl AsRef<str>]) -> Result<Lts, ModelError> {
+    let embedding = MealyEmbedding {
+        hidden: hidden.iter().map(|h| h.as_ref().to_owned()).collect(),
+        ..MealyEmbedding::default()
+    };
+    mealy_to_lts_with(m, &embedding)
+}
+
+/// The two-step LTS of a Mealy machine embedded as `embedding` says: hidden inputs become
+/// internal steps (`tau`, or a fresh name), so the outputs after them appear spontaneously;
+/// merged labels `A=B` share the name `A`, so a state offers one input where the machine had two
+/// (the tester no longer chooses between them: the thesis' benchmarks dropped data parameters
+/// from labels this way) or an output no longer tells two outputs apart. Both make the LTS
+/// nondeterministic; determinising it gives output nondeterminism. Hiding one input of a
+/// complete machine alone does not: every state then offers the same single internal step.
+pub fn mealy_to_lts_with(m: &Mealy, embedding: &MealyEmbedding) -> Result<Lts, ModelError> {
     check_disjoint(m)?;
     let mut is_hidden = vec![false; m.num_inputs()];
-    for h in hidden {
-        let h = h.as_ref();
+    for h in &embedding.hidden {
         match m.inputs.get(h) {
             Some(i) => is_hidden[i.index()] = true,
             None => {
@@ -122,21 +190,22 @@ pub fn mealy_to_lts(m: &Mealy, hidden: &[impl AsRef<str>]) -> Result<Lts, ModelE
             }
         }
     }
+    let input_into = merged_into(&m.inputs, &embedding.merged_inputs, "input")?;
+    let output_into = merged_into(&m.outputs, &embedding.merged_outputs, "output")?;
     let mut alphabet = Alphabet::new();
     let tau = fresh_name("tau", taken_by_mealy(m));
     let mut inputs = Vec::with_capacity(m.num_inputs());
-    for (k, name) in m.inputs.names().iter().enumerate() {
-        inputs.push(if is_hidden[k] {
+    for k in 0..m.num_inputs() {
+        let into = input_into[k];
+        inputs.push(if is_hidden[k] || is_hidden[into] {
             alphabet.add(&tau, LabelKind::Internal)?
         } else {
-            alphabet.add(name, LabelKind::Input)?
+            alphabet.add(&m.inputs.names()[into], LabelKind::Input)?
         });
     }
-    let outputs = m
-        .outputs
-        .names()
+    let outputs = output_into
         .iter()
-        .map(|n| alphabet.add(n, LabelKind::Output))
+        .map(|&into| alphabet.add(&m.outputs.names()[into], LabelKind::Output))
         .collect::<Result<Vec<_>, _>>()?;
     let (names, triples) = two_step(m, &inputs, &outputs);
     Lts::new(m.name.clone(), alphabet, names, m.initial(), triples)
@@ -271,10 +340,74 @@ mod tests {
             .map(|l| sa.alphabet.name(l).to_owned())
             .collect();
         assert_eq!(out, ["refund"]);
+        // One hidden input of a complete machine: every state offers the same τ, so the result
+        // is output-deterministic (coffee is partial in `button`, hence the ok/refund choice).
+        let complete = mealy_from_named("c", 2, &[(0, "a", "x", 1), (1, "a", "y", 0)]).unwrap();
+        let sa = lts_to_suspension(
+            &mealy_to_lts(&complete, &["a"]).unwrap(),
+            &SuspensionOptions::default(),
+        )
+        .unwrap();
+        assert!(sa.states().all(|q| sa.outputs_enabled(q).count() == 1));
         let err = mealy_to_lts(&m, &["kick"]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the model has no input `kick`; its inputs are: coin, button"
         );
+    }
+}
+
+#[cfg(test)]
+mod merge_tests {
+    use super::*;
+    use crate::model::{SuspensionOptions, lts_to_suspension, mealy_from_named};
+
+    #[test]
+    fn merged_inputs_give_output_nondeterminism() {
+        // s0 --a/x--> s0, s0 --b=c/y--> s1, s1 --a/x--> s0, s1 --b=c/x--> s1.
+        let m = mealy_from_named(
+            "m",
+            2,
+            &[
+                (0, "a", "x", 0),
+                (0, "b=c", "y", 1),
+                (1, "a", "x", 0),
+                (1, "b=c", "x", 1),
+            ],
+        )
+        .unwrap();
+        let embedding = MealyEmbedding {
+            merged_inputs: vec!["a=b=c".into()],
+            ..MealyEmbedding::default()
+        };
+        let lts = mealy_to_lts_with(&m, &embedding).unwrap();
+        assert!(lts.alphabet.get("b=c").is_none());
+        let sa = lts_to_suspension(&lts, &SuspensionOptions::default()).unwrap();
+        let a = sa.alphabet.get("a").unwrap();
+        let after = sa.after(sa.initial(), a).unwrap();
+        let outs: Vec<&str> = sa
+            .outputs_enabled(after)
+            .map(|l| sa.alphabet.name(l))
+            .collect();
+        assert_eq!(outs, ["x", "y"]);
+        // Merging outputs x=y instead makes the first two transitions look alike.
+        let embedding = MealyEmbedding {
+            merged_outputs: vec!["x=y".into()],
+            ..MealyEmbedding::default()
+        };
+        let lts = mealy_to_lts_with(&m, &embedding).unwrap();
+        assert!(lts.alphabet.get("y").is_none() && lts.alphabet.get("x").is_some());
+        for (spec, kind) in [("a=d", "input"), ("x", "input")] {
+            let embedding = MealyEmbedding {
+                merged_inputs: vec![spec.into()],
+                ..MealyEmbedding::default()
+            };
+            let err = mealy_to_lts_with(&m, &embedding).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains(&format!("does not name two {kind}s")),
+                "{err}"
+            );
+        }
     }
 }

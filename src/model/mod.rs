@@ -29,7 +29,9 @@ pub use mealy::{Mealy, mealy_from_named};
 pub use transitions::Transitions;
 
 pub use complete::{Completion, complete_mealy};
-pub use from_mealy::{disjoint_labels, mealy_to_lts, mealy_to_suspension};
+pub use from_mealy::{
+    MealyEmbedding, disjoint_labels, mealy_to_lts, mealy_to_lts_with, mealy_to_suspension,
+};
 pub use reachable::RestrictToReachable;
 pub use sa_minimize::{
     EquivalenceClasses, equivalence_classes, is_minimal_suspension, minimize_suspension,

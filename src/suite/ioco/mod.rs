@@ -498,7 +498,7 @@ impl IocoSuite {
 }
 
 #[cfg(test)]
-mod testkit;
+pub(crate) mod testkit;
 
 #[cfg(test)]
 mod adversary;
