@@ -5,11 +5,16 @@ Guarantee: m-complete: detects every implementation with at most 7 states that i
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_coffeemachine.py
-or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
-from ncomplete_runtime import Model, run_test
+from ncomplete_runtime import Model, case, run_test
 
+pytest_plugins = ("ncomplete_runtime",)
+
+# The tables below keep one node per line, as generated.
+# fmt: off
 MODEL = Model(
     name="coffeemachine",
     inputs=["WATER", "POD", "BUTTON", "CLEAN"],
@@ -22,8 +27,9 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_water_water_water_w_d60686aa(request):
-    run_test(request, MODEL, "WATER WATER WATER WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_water_water_w_d60686aa(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -37,8 +43,9 @@ def test_water_water_water_w_d60686aa(request):
     ])
 
 
-def test_water_water_water_p_aec3893e(request):
-    run_test(request, MODEL, "WATER WATER WATER POD BUTTON", [
+@case(first_input="WATER")
+def test_water_water_water_p_aec3893e(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -52,8 +59,9 @@ def test_water_water_water_p_aec3893e(request):
     ])
 
 
-def test_water_water_water_button(request):
-    run_test(request, MODEL, "WATER WATER WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_water_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -65,8 +73,9 @@ def test_water_water_water_button(request):
     ])
 
 
-def test_water_water_water_clean(request):
-    run_test(request, MODEL, "WATER WATER WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_water_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -78,8 +87,9 @@ def test_water_water_water_clean(request):
     ])
 
 
-def test_water_water_pod_button(request):
-    run_test(request, MODEL, "WATER WATER POD BUTTON", [
+@case(first_input="WATER")
+def test_water_water_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -91,8 +101,9 @@ def test_water_water_pod_button(request):
     ])
 
 
-def test_water_water_pod_clean(request):
-    run_test(request, MODEL, "WATER WATER POD CLEAN", [
+@case(first_input="WATER")
+def test_water_water_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -104,8 +115,9 @@ def test_water_water_pod_clean(request):
     ])
 
 
-def test_water_water_button_clean(request):
-    run_test(request, MODEL, "WATER WATER BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_water_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -117,8 +129,9 @@ def test_water_water_button_clean(request):
     ])
 
 
-def test_water_water_clean_w_c44d2510(request):
-    run_test(request, MODEL, "WATER WATER CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_water_clean_w_c44d2510(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -132,8 +145,9 @@ def test_water_water_clean_w_c44d2510(request):
     ])
 
 
-def test_water_water_clean_p_3faa05ad(request):
-    run_test(request, MODEL, "WATER WATER CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_water_clean_p_3faa05ad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -147,8 +161,9 @@ def test_water_water_clean_p_3faa05ad(request):
     ])
 
 
-def test_water_water_clean_button(request):
-    run_test(request, MODEL, "WATER WATER CLEAN BUTTON", [
+@case(first_input="WATER")
+def test_water_water_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -160,8 +175,9 @@ def test_water_water_clean_button(request):
     ])
 
 
-def test_water_water_clean_clean(request):
-    run_test(request, MODEL, "WATER WATER CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_water_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -173,8 +189,9 @@ def test_water_water_clean_clean(request):
     ])
 
 
-def test_water_pod_water_wat_003b66ca(request):
-    run_test(request, MODEL, "WATER POD WATER WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_water_wat_003b66ca(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -188,8 +205,9 @@ def test_water_pod_water_wat_003b66ca(request):
     ])
 
 
-def test_water_pod_water_water_clean(request):
-    run_test(request, MODEL, "WATER POD WATER WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_water_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -203,8 +221,9 @@ def test_water_pod_water_water_clean(request):
     ])
 
 
-def test_water_pod_water_pod_button(request):
-    run_test(request, MODEL, "WATER POD WATER POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_water_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -218,8 +237,9 @@ def test_water_pod_water_pod_button(request):
     ])
 
 
-def test_water_pod_water_pod_clean(request):
-    run_test(request, MODEL, "WATER POD WATER POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_water_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -233,8 +253,9 @@ def test_water_pod_water_pod_clean(request):
     ])
 
 
-def test_water_pod_water_but_28131c60(request):
-    run_test(request, MODEL, "WATER POD WATER BUTTON WATER", [
+@case(first_input="WATER")
+def test_water_pod_water_but_28131c60(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -248,8 +269,9 @@ def test_water_pod_water_but_28131c60(request):
     ])
 
 
-def test_water_pod_water_but_fce33e93(request):
-    run_test(request, MODEL, "WATER POD WATER BUTTON BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_water_but_fce33e93(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER BUTTON BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -263,8 +285,9 @@ def test_water_pod_water_but_fce33e93(request):
     ])
 
 
-def test_water_pod_water_but_b2c6b305(request):
-    run_test(request, MODEL, "WATER POD WATER BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_water_but_b2c6b305(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -278,8 +301,9 @@ def test_water_pod_water_but_b2c6b305(request):
     ])
 
 
-def test_water_pod_water_clean_water(request):
-    run_test(request, MODEL, "WATER POD WATER CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_water_clean_water(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -295,8 +319,9 @@ def test_water_pod_water_clean_water(request):
     ])
 
 
-def test_water_pod_water_cle_2c12dcaa(request):
-    run_test(request, MODEL, "WATER POD WATER CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_water_cle_2c12dcaa(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -312,8 +337,9 @@ def test_water_pod_water_cle_2c12dcaa(request):
     ])
 
 
-def test_water_pod_water_cle_b39974b6(request):
-    run_test(request, MODEL, "WATER POD WATER CLEAN BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_water_cle_b39974b6(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -327,8 +353,9 @@ def test_water_pod_water_cle_b39974b6(request):
     ])
 
 
-def test_water_pod_water_clean_clean(request):
-    run_test(request, MODEL, "WATER POD WATER CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_water_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -342,8 +369,9 @@ def test_water_pod_water_clean_clean(request):
     ])
 
 
-def test_water_pod_pod_water_button(request):
-    run_test(request, MODEL, "WATER POD POD WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_pod_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -357,8 +385,9 @@ def test_water_pod_pod_water_button(request):
     ])
 
 
-def test_water_pod_pod_water_clean(request):
-    run_test(request, MODEL, "WATER POD POD WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_pod_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -372,8 +401,9 @@ def test_water_pod_pod_water_clean(request):
     ])
 
 
-def test_water_pod_pod_pod_button(request):
-    run_test(request, MODEL, "WATER POD POD POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_pod_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -387,8 +417,9 @@ def test_water_pod_pod_pod_button(request):
     ])
 
 
-def test_water_pod_pod_pod_clean(request):
-    run_test(request, MODEL, "WATER POD POD POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_pod_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -402,8 +433,9 @@ def test_water_pod_pod_pod_clean(request):
     ])
 
 
-def test_water_pod_pod_button_water(request):
-    run_test(request, MODEL, "WATER POD POD BUTTON WATER", [
+@case(first_input="WATER")
+def test_water_pod_pod_button_water(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -417,8 +449,9 @@ def test_water_pod_pod_button_water(request):
     ])
 
 
-def test_water_pod_pod_button_button(request):
-    run_test(request, MODEL, "WATER POD POD BUTTON BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_pod_button_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD BUTTON BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -432,8 +465,9 @@ def test_water_pod_pod_button_button(request):
     ])
 
 
-def test_water_pod_pod_button_clean(request):
-    run_test(request, MODEL, "WATER POD POD BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_pod_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -447,8 +481,9 @@ def test_water_pod_pod_button_clean(request):
     ])
 
 
-def test_water_pod_pod_clean_2d1b62a6(request):
-    run_test(request, MODEL, "WATER POD POD CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_pod_clean_2d1b62a6(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -464,8 +499,9 @@ def test_water_pod_pod_clean_2d1b62a6(request):
     ])
 
 
-def test_water_pod_pod_clean_bc9eea2e(request):
-    run_test(request, MODEL, "WATER POD POD CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_pod_clean_bc9eea2e(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -481,8 +517,9 @@ def test_water_pod_pod_clean_bc9eea2e(request):
     ])
 
 
-def test_water_pod_pod_clean_button(request):
-    run_test(request, MODEL, "WATER POD POD CLEAN BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_pod_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -496,8 +533,9 @@ def test_water_pod_pod_clean_button(request):
     ])
 
 
-def test_water_pod_pod_clean_clean(request):
-    run_test(request, MODEL, "WATER POD POD CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_pod_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD POD CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -511,8 +549,9 @@ def test_water_pod_pod_clean_clean(request):
     ])
 
 
-def test_water_pod_button_wa_ebca0752(request):
-    run_test(request, MODEL, "WATER POD BUTTON WATER WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_wa_ebca0752(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON WATER WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -528,8 +567,9 @@ def test_water_pod_button_wa_ebca0752(request):
     ])
 
 
-def test_water_pod_button_wa_5fcc5e11(request):
-    run_test(request, MODEL, "WATER POD BUTTON WATER POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_wa_5fcc5e11(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON WATER POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -545,8 +585,9 @@ def test_water_pod_button_wa_5fcc5e11(request):
     ])
 
 
-def test_water_pod_button_wa_baf10823(request):
-    run_test(request, MODEL, "WATER POD BUTTON WATER BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_wa_baf10823(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -562,8 +603,9 @@ def test_water_pod_button_wa_baf10823(request):
     ])
 
 
-def test_water_pod_button_wa_dc6c2578(request):
-    run_test(request, MODEL, "WATER POD BUTTON WATER CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_wa_dc6c2578(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON WATER CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -579,8 +621,9 @@ def test_water_pod_button_wa_dc6c2578(request):
     ])
 
 
-def test_water_pod_button_po_78e4cb1b(request):
-    run_test(request, MODEL, "WATER POD BUTTON POD WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_po_78e4cb1b(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON POD WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -596,8 +639,9 @@ def test_water_pod_button_po_78e4cb1b(request):
     ])
 
 
-def test_water_pod_button_po_13a9e8c9(request):
-    run_test(request, MODEL, "WATER POD BUTTON POD POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_po_13a9e8c9(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON POD POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -613,8 +657,9 @@ def test_water_pod_button_po_13a9e8c9(request):
     ])
 
 
-def test_water_pod_button_pod_button(request):
-    run_test(request, MODEL, "WATER POD BUTTON POD BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -630,8 +675,9 @@ def test_water_pod_button_pod_button(request):
     ])
 
 
-def test_water_pod_button_po_2bcdb52a(request):
-    run_test(request, MODEL, "WATER POD BUTTON POD CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_po_2bcdb52a(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON POD CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -647,8 +693,9 @@ def test_water_pod_button_po_2bcdb52a(request):
     ])
 
 
-def test_water_pod_button_bu_7d2c589b(request):
-    run_test(request, MODEL, "WATER POD BUTTON BUTTON WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_bu_7d2c589b(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON BUTTON WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -664,8 +711,9 @@ def test_water_pod_button_bu_7d2c589b(request):
     ])
 
 
-def test_water_pod_button_button_pod(request):
-    run_test(request, MODEL, "WATER POD BUTTON BUTTON POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_button_pod(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -681,8 +729,9 @@ def test_water_pod_button_button_pod(request):
     ])
 
 
-def test_water_pod_button_bu_934a27d8(request):
-    run_test(request, MODEL, "WATER POD BUTTON BUTTON BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_bu_934a27d8(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON BUTTON BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -698,8 +747,9 @@ def test_water_pod_button_bu_934a27d8(request):
     ])
 
 
-def test_water_pod_button_bu_9376d1ae(request):
-    run_test(request, MODEL, "WATER POD BUTTON BUTTON CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_bu_9376d1ae(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON BUTTON CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -715,8 +765,9 @@ def test_water_pod_button_bu_9376d1ae(request):
     ])
 
 
-def test_water_pod_button_cl_2b7536aa(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_2b7536aa(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -734,8 +785,9 @@ def test_water_pod_button_cl_2b7536aa(request):
     ])
 
 
-def test_water_pod_button_cl_425355d2(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_425355d2(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -753,8 +805,9 @@ def test_water_pod_button_cl_425355d2(request):
     ])
 
 
-def test_water_pod_button_cl_a9c4369f(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_a9c4369f(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -770,8 +823,9 @@ def test_water_pod_button_cl_a9c4369f(request):
     ])
 
 
-def test_water_pod_button_cl_724a1c2e(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_724a1c2e(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -787,8 +841,9 @@ def test_water_pod_button_cl_724a1c2e(request):
     ])
 
 
-def test_water_pod_button_cl_4a8fc009(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_4a8fc009(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -806,8 +861,9 @@ def test_water_pod_button_cl_4a8fc009(request):
     ])
 
 
-def test_water_pod_button_cl_022a2899(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_022a2899(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -823,8 +879,9 @@ def test_water_pod_button_cl_022a2899(request):
     ])
 
 
-def test_water_pod_button_cl_6c66c14c(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_6c66c14c(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -840,8 +897,9 @@ def test_water_pod_button_cl_6c66c14c(request):
     ])
 
 
-def test_water_pod_button_cl_e5b3adc7(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_e5b3adc7(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -857,8 +915,9 @@ def test_water_pod_button_cl_e5b3adc7(request):
     ])
 
 
-def test_water_pod_button_cl_5ebdc544(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_5ebdc544(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -876,8 +935,9 @@ def test_water_pod_button_cl_5ebdc544(request):
     ])
 
 
-def test_water_pod_button_cl_43a49ec6(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_43a49ec6(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -895,8 +955,9 @@ def test_water_pod_button_cl_43a49ec6(request):
     ])
 
 
-def test_water_pod_button_cl_7b34fe1b(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_7b34fe1b(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -912,8 +973,9 @@ def test_water_pod_button_cl_7b34fe1b(request):
     ])
 
 
-def test_water_pod_button_cl_f3ffbab2(request):
-    run_test(request, MODEL, "WATER POD BUTTON CLEAN CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_button_cl_f3ffbab2(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -929,8 +991,9 @@ def test_water_pod_button_cl_f3ffbab2(request):
     ])
 
 
-def test_water_pod_clean_water_water(request):
-    run_test(request, MODEL, "WATER POD CLEAN WATER WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_water_water(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -946,8 +1009,9 @@ def test_water_pod_clean_water_water(request):
     ])
 
 
-def test_water_pod_clean_wat_9089fb28(request):
-    run_test(request, MODEL, "WATER POD CLEAN WATER POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_wat_9089fb28(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -963,8 +1027,9 @@ def test_water_pod_clean_wat_9089fb28(request):
     ])
 
 
-def test_water_pod_clean_wat_1fa46462(request):
-    run_test(request, MODEL, "WATER POD CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_wat_1fa46462(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -978,8 +1043,9 @@ def test_water_pod_clean_wat_1fa46462(request):
     ])
 
 
-def test_water_pod_clean_water_clean(request):
-    run_test(request, MODEL, "WATER POD CLEAN WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_clean_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -993,8 +1059,9 @@ def test_water_pod_clean_water_clean(request):
     ])
 
 
-def test_water_pod_clean_pod_a25f2ff4(request):
-    run_test(request, MODEL, "WATER POD CLEAN POD WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_pod_a25f2ff4(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1010,8 +1077,9 @@ def test_water_pod_clean_pod_a25f2ff4(request):
     ])
 
 
-def test_water_pod_clean_pod_button(request):
-    run_test(request, MODEL, "WATER POD CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1025,8 +1093,9 @@ def test_water_pod_clean_pod_button(request):
     ])
 
 
-def test_water_pod_clean_pod_clean(request):
-    run_test(request, MODEL, "WATER POD CLEAN POD CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_clean_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1040,8 +1109,9 @@ def test_water_pod_clean_pod_clean(request):
     ])
 
 
-def test_water_pod_clean_but_beb3fb86(request):
-    run_test(request, MODEL, "WATER POD CLEAN BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_clean_but_beb3fb86(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1055,8 +1125,9 @@ def test_water_pod_clean_but_beb3fb86(request):
     ])
 
 
-def test_water_pod_clean_clean_water(request):
-    run_test(request, MODEL, "WATER POD CLEAN CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_clean_water(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1072,8 +1143,9 @@ def test_water_pod_clean_clean_water(request):
     ])
 
 
-def test_water_pod_clean_cle_49b82c71(request):
-    run_test(request, MODEL, "WATER POD CLEAN CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_cle_49b82c71(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1089,8 +1161,9 @@ def test_water_pod_clean_cle_49b82c71(request):
     ])
 
 
-def test_water_pod_clean_cle_017088f5(request):
-    run_test(request, MODEL, "WATER POD CLEAN CLEAN BUTTON", [
+@case(first_input="WATER")
+def test_water_pod_clean_cle_017088f5(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1104,8 +1177,9 @@ def test_water_pod_clean_cle_017088f5(request):
     ])
 
 
-def test_water_pod_clean_clean_clean(request):
-    run_test(request, MODEL, "WATER POD CLEAN CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_pod_clean_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1119,8 +1193,9 @@ def test_water_pod_clean_clean_clean(request):
     ])
 
 
-def test_water_button_water_clean(request):
-    run_test(request, MODEL, "WATER BUTTON WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_button_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER BUTTON WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1132,8 +1207,9 @@ def test_water_button_water_clean(request):
     ])
 
 
-def test_water_button_pod_clean(request):
-    run_test(request, MODEL, "WATER BUTTON POD CLEAN", [
+@case(first_input="WATER")
+def test_water_button_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1145,8 +1221,9 @@ def test_water_button_pod_clean(request):
     ])
 
 
-def test_water_button_button_clean(request):
-    run_test(request, MODEL, "WATER BUTTON BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_button_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER BUTTON BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1158,8 +1235,9 @@ def test_water_button_button_clean(request):
     ])
 
 
-def test_water_button_clean_clean(request):
-    run_test(request, MODEL, "WATER BUTTON CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_button_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER BUTTON CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1171,8 +1249,9 @@ def test_water_button_clean_clean(request):
     ])
 
 
-def test_water_clean_water_w_65496bfb(request):
-    run_test(request, MODEL, "WATER CLEAN WATER WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_water_w_65496bfb(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1186,8 +1265,9 @@ def test_water_clean_water_w_65496bfb(request):
     ])
 
 
-def test_water_clean_water_p_9738d0e6(request):
-    run_test(request, MODEL, "WATER CLEAN WATER POD BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_water_p_9738d0e6(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1201,8 +1281,9 @@ def test_water_clean_water_p_9738d0e6(request):
     ])
 
 
-def test_water_clean_water_button(request):
-    run_test(request, MODEL, "WATER CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1214,8 +1295,9 @@ def test_water_clean_water_button(request):
     ])
 
 
-def test_water_clean_water_clean(request):
-    run_test(request, MODEL, "WATER CLEAN WATER CLEAN", [
+@case(first_input="WATER")
+def test_water_clean_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN WATER CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1227,8 +1309,9 @@ def test_water_clean_water_clean(request):
     ])
 
 
-def test_water_clean_pod_wat_d0f2c468(request):
-    run_test(request, MODEL, "WATER CLEAN POD WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_pod_wat_d0f2c468(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1242,8 +1325,9 @@ def test_water_clean_pod_wat_d0f2c468(request):
     ])
 
 
-def test_water_clean_pod_button(request):
-    run_test(request, MODEL, "WATER CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1255,8 +1339,9 @@ def test_water_clean_pod_button(request):
     ])
 
 
-def test_water_clean_pod_clean(request):
-    run_test(request, MODEL, "WATER CLEAN POD CLEAN", [
+@case(first_input="WATER")
+def test_water_clean_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1268,8 +1353,9 @@ def test_water_clean_pod_clean(request):
     ])
 
 
-def test_water_clean_button_clean(request):
-    run_test(request, MODEL, "WATER CLEAN BUTTON CLEAN", [
+@case(first_input="WATER")
+def test_water_clean_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1281,8 +1367,9 @@ def test_water_clean_button_clean(request):
     ])
 
 
-def test_water_clean_clean_w_e0ed2a93(request):
-    run_test(request, MODEL, "WATER CLEAN CLEAN WATER BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_clean_w_e0ed2a93(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1296,8 +1383,9 @@ def test_water_clean_clean_w_e0ed2a93(request):
     ])
 
 
-def test_water_clean_clean_p_95b57bc0(request):
-    run_test(request, MODEL, "WATER CLEAN CLEAN POD BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_clean_p_95b57bc0(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1311,8 +1399,9 @@ def test_water_clean_clean_p_95b57bc0(request):
     ])
 
 
-def test_water_clean_clean_button(request):
-    run_test(request, MODEL, "WATER CLEAN CLEAN BUTTON", [
+@case(first_input="WATER")
+def test_water_clean_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1324,8 +1413,9 @@ def test_water_clean_clean_button(request):
     ])
 
 
-def test_water_clean_clean_clean(request):
-    run_test(request, MODEL, "WATER CLEAN CLEAN CLEAN", [
+@case(first_input="WATER")
+def test_water_clean_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "WATER CLEAN CLEAN CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1337,8 +1427,9 @@ def test_water_clean_clean_clean(request):
     ])
 
 
-def test_pod_water_water_button(request):
-    run_test(request, MODEL, "POD WATER WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_water_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1350,8 +1441,9 @@ def test_pod_water_water_button(request):
     ])
 
 
-def test_pod_water_water_clean(request):
-    run_test(request, MODEL, "POD WATER WATER CLEAN", [
+@case(first_input="POD")
+def test_pod_water_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1363,8 +1455,9 @@ def test_pod_water_water_clean(request):
     ])
 
 
-def test_pod_water_pod_button(request):
-    run_test(request, MODEL, "POD WATER POD BUTTON", [
+@case(first_input="POD")
+def test_pod_water_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1376,8 +1469,9 @@ def test_pod_water_pod_button(request):
     ])
 
 
-def test_pod_water_pod_clean(request):
-    run_test(request, MODEL, "POD WATER POD CLEAN", [
+@case(first_input="POD")
+def test_pod_water_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1389,8 +1483,9 @@ def test_pod_water_pod_clean(request):
     ])
 
 
-def test_pod_water_button_water(request):
-    run_test(request, MODEL, "POD WATER BUTTON WATER", [
+@case(first_input="POD")
+def test_pod_water_button_water(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER BUTTON WATER", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1402,8 +1497,9 @@ def test_pod_water_button_water(request):
     ])
 
 
-def test_pod_water_button_button(request):
-    run_test(request, MODEL, "POD WATER BUTTON BUTTON", [
+@case(first_input="POD")
+def test_pod_water_button_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER BUTTON BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1415,8 +1511,9 @@ def test_pod_water_button_button(request):
     ])
 
 
-def test_pod_water_button_clean(request):
-    run_test(request, MODEL, "POD WATER BUTTON CLEAN", [
+@case(first_input="POD")
+def test_pod_water_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1428,8 +1525,9 @@ def test_pod_water_button_clean(request):
     ])
 
 
-def test_pod_water_clean_wat_1be12c53(request):
-    run_test(request, MODEL, "POD WATER CLEAN WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_water_clean_wat_1be12c53(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1443,8 +1541,9 @@ def test_pod_water_clean_wat_1be12c53(request):
     ])
 
 
-def test_pod_water_clean_pod_button(request):
-    run_test(request, MODEL, "POD WATER CLEAN POD BUTTON", [
+@case(first_input="POD")
+def test_pod_water_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1458,8 +1557,9 @@ def test_pod_water_clean_pod_button(request):
     ])
 
 
-def test_pod_water_clean_button(request):
-    run_test(request, MODEL, "POD WATER CLEAN BUTTON", [
+@case(first_input="POD")
+def test_pod_water_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1471,8 +1571,9 @@ def test_pod_water_clean_button(request):
     ])
 
 
-def test_pod_water_clean_clean(request):
-    run_test(request, MODEL, "POD WATER CLEAN CLEAN", [
+@case(first_input="POD")
+def test_pod_water_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD WATER CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -1484,8 +1585,9 @@ def test_pod_water_clean_clean(request):
     ])
 
 
-def test_pod_pod_water_button(request):
-    run_test(request, MODEL, "POD POD WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_pod_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1497,8 +1599,9 @@ def test_pod_pod_water_button(request):
     ])
 
 
-def test_pod_pod_water_clean(request):
-    run_test(request, MODEL, "POD POD WATER CLEAN", [
+@case(first_input="POD")
+def test_pod_pod_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1510,8 +1613,9 @@ def test_pod_pod_water_clean(request):
     ])
 
 
-def test_pod_pod_pod_water_button(request):
-    run_test(request, MODEL, "POD POD POD WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_pod_pod_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1525,8 +1629,9 @@ def test_pod_pod_pod_water_button(request):
     ])
 
 
-def test_pod_pod_pod_button(request):
-    run_test(request, MODEL, "POD POD POD BUTTON", [
+@case(first_input="POD")
+def test_pod_pod_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1538,8 +1643,9 @@ def test_pod_pod_pod_button(request):
     ])
 
 
-def test_pod_pod_pod_clean(request):
-    run_test(request, MODEL, "POD POD POD CLEAN", [
+@case(first_input="POD")
+def test_pod_pod_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1551,8 +1657,9 @@ def test_pod_pod_pod_clean(request):
     ])
 
 
-def test_pod_pod_button_clean(request):
-    run_test(request, MODEL, "POD POD BUTTON CLEAN", [
+@case(first_input="POD")
+def test_pod_pod_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1564,8 +1671,9 @@ def test_pod_pod_button_clean(request):
     ])
 
 
-def test_pod_pod_clean_water_button(request):
-    run_test(request, MODEL, "POD POD CLEAN WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_pod_clean_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1579,8 +1687,9 @@ def test_pod_pod_clean_water_button(request):
     ])
 
 
-def test_pod_pod_clean_pod_button(request):
-    run_test(request, MODEL, "POD POD CLEAN POD BUTTON", [
+@case(first_input="POD")
+def test_pod_pod_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1594,8 +1703,9 @@ def test_pod_pod_clean_pod_button(request):
     ])
 
 
-def test_pod_pod_clean_button(request):
-    run_test(request, MODEL, "POD POD CLEAN BUTTON", [
+@case(first_input="POD")
+def test_pod_pod_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1607,8 +1717,9 @@ def test_pod_pod_clean_button(request):
     ])
 
 
-def test_pod_pod_clean_clean(request):
-    run_test(request, MODEL, "POD POD CLEAN CLEAN", [
+@case(first_input="POD")
+def test_pod_pod_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD POD CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -1620,8 +1731,9 @@ def test_pod_pod_clean_clean(request):
     ])
 
 
-def test_pod_button_water_clean(request):
-    run_test(request, MODEL, "POD BUTTON WATER CLEAN", [
+@case(first_input="POD")
+def test_pod_button_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD BUTTON WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1633,8 +1745,9 @@ def test_pod_button_water_clean(request):
     ])
 
 
-def test_pod_button_pod_clean(request):
-    run_test(request, MODEL, "POD BUTTON POD CLEAN", [
+@case(first_input="POD")
+def test_pod_button_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD BUTTON POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1646,8 +1759,9 @@ def test_pod_button_pod_clean(request):
     ])
 
 
-def test_pod_button_button_clean(request):
-    run_test(request, MODEL, "POD BUTTON BUTTON CLEAN", [
+@case(first_input="POD")
+def test_pod_button_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD BUTTON BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1659,8 +1773,9 @@ def test_pod_button_button_clean(request):
     ])
 
 
-def test_pod_button_clean_clean(request):
-    run_test(request, MODEL, "POD BUTTON CLEAN CLEAN", [
+@case(first_input="POD")
+def test_pod_button_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD BUTTON CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1672,8 +1787,9 @@ def test_pod_button_clean_clean(request):
     ])
 
 
-def test_pod_clean_water_wat_78d469c8(request):
-    run_test(request, MODEL, "POD CLEAN WATER WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_water_wat_78d469c8(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1687,8 +1803,9 @@ def test_pod_clean_water_wat_78d469c8(request):
     ])
 
 
-def test_pod_clean_water_pod_button(request):
-    run_test(request, MODEL, "POD CLEAN WATER POD BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_water_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN WATER POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1702,8 +1819,9 @@ def test_pod_clean_water_pod_button(request):
     ])
 
 
-def test_pod_clean_water_button(request):
-    run_test(request, MODEL, "POD CLEAN WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1715,8 +1833,9 @@ def test_pod_clean_water_button(request):
     ])
 
 
-def test_pod_clean_water_clean(request):
-    run_test(request, MODEL, "POD CLEAN WATER CLEAN", [
+@case(first_input="POD")
+def test_pod_clean_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN WATER CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1728,8 +1847,9 @@ def test_pod_clean_water_clean(request):
     ])
 
 
-def test_pod_clean_pod_water_button(request):
-    run_test(request, MODEL, "POD CLEAN POD WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_pod_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN POD WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1743,8 +1863,9 @@ def test_pod_clean_pod_water_button(request):
     ])
 
 
-def test_pod_clean_pod_button(request):
-    run_test(request, MODEL, "POD CLEAN POD BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1756,8 +1877,9 @@ def test_pod_clean_pod_button(request):
     ])
 
 
-def test_pod_clean_pod_clean(request):
-    run_test(request, MODEL, "POD CLEAN POD CLEAN", [
+@case(first_input="POD")
+def test_pod_clean_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN POD CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1769,8 +1891,9 @@ def test_pod_clean_pod_clean(request):
     ])
 
 
-def test_pod_clean_button_clean(request):
-    run_test(request, MODEL, "POD CLEAN BUTTON CLEAN", [
+@case(first_input="POD")
+def test_pod_clean_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN BUTTON CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1782,8 +1905,9 @@ def test_pod_clean_button_clean(request):
     ])
 
 
-def test_pod_clean_clean_wat_5fa01d9a(request):
-    run_test(request, MODEL, "POD CLEAN CLEAN WATER BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_clean_wat_5fa01d9a(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1797,8 +1921,9 @@ def test_pod_clean_clean_wat_5fa01d9a(request):
     ])
 
 
-def test_pod_clean_clean_pod_button(request):
-    run_test(request, MODEL, "POD CLEAN CLEAN POD BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN CLEAN POD BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1812,8 +1937,9 @@ def test_pod_clean_clean_pod_button(request):
     ])
 
 
-def test_pod_clean_clean_button(request):
-    run_test(request, MODEL, "POD CLEAN CLEAN BUTTON", [
+@case(first_input="POD")
+def test_pod_clean_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN CLEAN BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1825,8 +1951,9 @@ def test_pod_clean_clean_button(request):
     ])
 
 
-def test_pod_clean_clean_clean(request):
-    run_test(request, MODEL, "POD CLEAN CLEAN CLEAN", [
+@case(first_input="POD")
+def test_pod_clean_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "POD CLEAN CLEAN CLEAN", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -1838,8 +1965,9 @@ def test_pod_clean_clean_clean(request):
     ])
 
 
-def test_button_water_water_clean(request):
-    run_test(request, MODEL, "BUTTON WATER WATER CLEAN", [
+@case(first_input="BUTTON")
+def test_button_water_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON WATER WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1851,8 +1979,9 @@ def test_button_water_water_clean(request):
     ])
 
 
-def test_button_water_pod_clean(request):
-    run_test(request, MODEL, "BUTTON WATER POD CLEAN", [
+@case(first_input="BUTTON")
+def test_button_water_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON WATER POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1864,8 +1993,9 @@ def test_button_water_pod_clean(request):
     ])
 
 
-def test_button_water_button_clean(request):
-    run_test(request, MODEL, "BUTTON WATER BUTTON CLEAN", [
+@case(first_input="BUTTON")
+def test_button_water_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON WATER BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1877,8 +2007,9 @@ def test_button_water_button_clean(request):
     ])
 
 
-def test_button_water_clean_clean(request):
-    run_test(request, MODEL, "BUTTON WATER CLEAN CLEAN", [
+@case(first_input="BUTTON")
+def test_button_water_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON WATER CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "WATER", 3, {}),
@@ -1890,8 +2021,9 @@ def test_button_water_clean_clean(request):
     ])
 
 
-def test_button_pod_water_clean(request):
-    run_test(request, MODEL, "BUTTON POD WATER CLEAN", [
+@case(first_input="BUTTON")
+def test_button_pod_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON POD WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1903,8 +2035,9 @@ def test_button_pod_water_clean(request):
     ])
 
 
-def test_button_pod_pod_clean(request):
-    run_test(request, MODEL, "BUTTON POD POD CLEAN", [
+@case(first_input="BUTTON")
+def test_button_pod_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON POD POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1916,8 +2049,9 @@ def test_button_pod_pod_clean(request):
     ])
 
 
-def test_button_pod_button_clean(request):
-    run_test(request, MODEL, "BUTTON POD BUTTON CLEAN", [
+@case(first_input="BUTTON")
+def test_button_pod_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON POD BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1929,8 +2063,9 @@ def test_button_pod_button_clean(request):
     ])
 
 
-def test_button_pod_clean_clean(request):
-    run_test(request, MODEL, "BUTTON POD CLEAN CLEAN", [
+@case(first_input="BUTTON")
+def test_button_pod_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON POD CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "POD", 3, {}),
@@ -1942,8 +2077,9 @@ def test_button_pod_clean_clean(request):
     ])
 
 
-def test_button_button_water_clean(request):
-    run_test(request, MODEL, "BUTTON BUTTON WATER CLEAN", [
+@case(first_input="BUTTON")
+def test_button_button_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON BUTTON WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1955,8 +2091,9 @@ def test_button_button_water_clean(request):
     ])
 
 
-def test_button_button_pod_clean(request):
-    run_test(request, MODEL, "BUTTON BUTTON POD CLEAN", [
+@case(first_input="BUTTON")
+def test_button_button_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON BUTTON POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1968,8 +2105,9 @@ def test_button_button_pod_clean(request):
     ])
 
 
-def test_button_button_button_clean(request):
-    run_test(request, MODEL, "BUTTON BUTTON BUTTON CLEAN", [
+@case(first_input="BUTTON")
+def test_button_button_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON BUTTON BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1981,8 +2119,9 @@ def test_button_button_button_clean(request):
     ])
 
 
-def test_button_button_clean_clean(request):
-    run_test(request, MODEL, "BUTTON BUTTON CLEAN CLEAN", [
+@case(first_input="BUTTON")
+def test_button_button_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON BUTTON CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "BUTTON", 3, {}),
@@ -1994,8 +2133,9 @@ def test_button_button_clean_clean(request):
     ])
 
 
-def test_button_clean_water_clean(request):
-    run_test(request, MODEL, "BUTTON CLEAN WATER CLEAN", [
+@case(first_input="BUTTON")
+def test_button_clean_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON CLEAN WATER CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2007,8 +2147,9 @@ def test_button_clean_water_clean(request):
     ])
 
 
-def test_button_clean_pod_clean(request):
-    run_test(request, MODEL, "BUTTON CLEAN POD CLEAN", [
+@case(first_input="BUTTON")
+def test_button_clean_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON CLEAN POD CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2020,8 +2161,9 @@ def test_button_clean_pod_clean(request):
     ])
 
 
-def test_button_clean_button_clean(request):
-    run_test(request, MODEL, "BUTTON CLEAN BUTTON CLEAN", [
+@case(first_input="BUTTON")
+def test_button_clean_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON CLEAN BUTTON CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2033,8 +2175,9 @@ def test_button_clean_button_clean(request):
     ])
 
 
-def test_button_clean_clean_clean(request):
-    run_test(request, MODEL, "BUTTON CLEAN CLEAN CLEAN", [
+@case(first_input="BUTTON")
+def test_button_clean_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "BUTTON CLEAN CLEAN CLEAN", [
         ("send", "BUTTON", 1, {}),
         ("expect", {"error": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2046,8 +2189,9 @@ def test_button_clean_clean_clean(request):
     ])
 
 
-def test_clean_water_water_button(request):
-    run_test(request, MODEL, "CLEAN WATER WATER BUTTON", [
+@case(first_input="CLEAN")
+def test_clean_water_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN WATER WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
@@ -2059,56 +2203,61 @@ def test_clean_water_water_button(request):
     ])
 
 
-def test_clean_water_pod_button(request):
-    run_test(request, MODEL, "CLEAN WATER POD BUTTON", [
+@case(first_input="CLEAN")
+def test_clean_water_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN WATER POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "WATER", 3, {}),
         ("expect", {"ok": 4}),
         ("send", "POD", 5, {}),
-        ("expect", {"ok": 6}),
-        ("send", "BUTTON", 7, {}),
-        ("expect", {"coffee!": "pass"}),
-    ])
-
-
-def test_clean_water_button(request):
-    run_test(request, MODEL, "CLEAN WATER BUTTON", [
-        ("send", "CLEAN", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "BUTTON", 5, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-def test_clean_water_clean(request):
-    run_test(request, MODEL, "CLEAN WATER CLEAN", [
-        ("send", "CLEAN", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "WATER", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "CLEAN", 5, {}),
-        ("expect", {"ok": "pass"}),
-    ])
-
-
-def test_clean_pod_water_button(request):
-    run_test(request, MODEL, "CLEAN POD WATER BUTTON", [
-        ("send", "CLEAN", 1, {}),
-        ("expect", {"ok": 2}),
-        ("send", "POD", 3, {}),
-        ("expect", {"ok": 4}),
-        ("send", "WATER", 5, {}),
         ("expect", {"ok": 6}),
         ("send", "BUTTON", 7, {}),
         ("expect", {"coffee!": "pass"}),
     ])
 
 
-def test_clean_pod_button(request):
-    run_test(request, MODEL, "CLEAN POD BUTTON", [
+@case(first_input="CLEAN")
+def test_clean_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN WATER BUTTON", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "BUTTON", 5, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="CLEAN")
+def test_clean_water_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN WATER CLEAN", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "WATER", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "CLEAN", 5, {}),
+        ("expect", {"ok": "pass"}),
+    ])
+
+
+@case(first_input="CLEAN")
+def test_clean_pod_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN POD WATER BUTTON", [
+        ("send", "CLEAN", 1, {}),
+        ("expect", {"ok": 2}),
+        ("send", "POD", 3, {}),
+        ("expect", {"ok": 4}),
+        ("send", "WATER", 5, {}),
+        ("expect", {"ok": 6}),
+        ("send", "BUTTON", 7, {}),
+        ("expect", {"coffee!": "pass"}),
+    ])
+
+
+@case(first_input="CLEAN")
+def test_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2118,8 +2267,9 @@ def test_clean_pod_button(request):
     ])
 
 
-def test_clean_pod_clean(request):
-    run_test(request, MODEL, "CLEAN POD CLEAN", [
+@case(first_input="CLEAN")
+def test_clean_pod_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN POD CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "POD", 3, {}),
@@ -2129,8 +2279,9 @@ def test_clean_pod_clean(request):
     ])
 
 
-def test_clean_button_clean(request):
-    run_test(request, MODEL, "CLEAN BUTTON CLEAN", [
+@case(first_input="CLEAN")
+def test_clean_button_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN BUTTON CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "BUTTON", 3, {}),
@@ -2140,8 +2291,9 @@ def test_clean_button_clean(request):
     ])
 
 
-def test_clean_clean_water_button(request):
-    run_test(request, MODEL, "CLEAN CLEAN WATER BUTTON", [
+@case(first_input="CLEAN")
+def test_clean_clean_water_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN CLEAN WATER BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2153,8 +2305,9 @@ def test_clean_clean_water_button(request):
     ])
 
 
-def test_clean_clean_pod_button(request):
-    run_test(request, MODEL, "CLEAN CLEAN POD BUTTON", [
+@case(first_input="CLEAN")
+def test_clean_clean_pod_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN CLEAN POD BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2166,8 +2319,9 @@ def test_clean_clean_pod_button(request):
     ])
 
 
-def test_clean_clean_button(request):
-    run_test(request, MODEL, "CLEAN CLEAN BUTTON", [
+@case(first_input="CLEAN")
+def test_clean_clean_button(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN CLEAN BUTTON", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2177,8 +2331,9 @@ def test_clean_clean_button(request):
     ])
 
 
-def test_clean_clean_clean(request):
-    run_test(request, MODEL, "CLEAN CLEAN CLEAN", [
+@case(first_input="CLEAN")
+def test_clean_clean_clean(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "CLEAN CLEAN CLEAN", [
         ("send", "CLEAN", 1, {}),
         ("expect", {"ok": 2}),
         ("send", "CLEAN", 3, {}),
@@ -2186,3 +2341,4 @@ def test_clean_clean_clean(request):
         ("send", "CLEAN", 5, {}),
         ("expect", {"ok": "pass"}),
     ])
+# fmt: on

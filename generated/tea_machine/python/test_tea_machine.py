@@ -5,11 +5,16 @@ Guarantee: complete for every implementation with at most 3 specified states (di
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_tea_machine.py
-or define your own `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
-from ncomplete_runtime import Model, run_test
+from ncomplete_runtime import Model, case, run_test
 
+pytest_plugins = ("ncomplete_runtime",)
+
+# The tables below keep one node per line, as generated.
+# fmt: off
 MODEL = Model(
     name="tea_machine",
     inputs=["coin", "button"],
@@ -22,8 +27,9 @@ MODEL = Model(
 # quiescence label standing for silence. NEXT is a node index or "pass", "fail", "retry".
 
 
-def test_tb1387c26aa55(request):
-    run_test(request, MODEL, "tb1387c26aa55", [
+@case(first_input=None)
+def test_tb1387c26aa55(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "tb1387c26aa55", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
         ("expect", {"delta": 3}),
@@ -31,8 +37,9 @@ def test_tb1387c26aa55(request):
     ])
 
 
-def test_t98cae706bff4(request):
-    run_test(request, MODEL, "t98cae706bff4", [
+@case(first_input="coin")
+def test_t98cae706bff4(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t98cae706bff4", [
         ("expect", {"delta": 1}),
         ("expect", {"delta": 2}),
         ("send", "coin", 3, {}),
@@ -40,8 +47,9 @@ def test_t98cae706bff4(request):
     ])
 
 
-def test_tb32a84d5b7c3(request):
-    run_test(request, MODEL, "tb32a84d5b7c3", [
+@case(first_input="coin")
+def test_tb32a84d5b7c3(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "tb32a84d5b7c3", [
         ("expect", {"delta": 1}),
         ("send", "coin", 2, {}),
         ("expect", {"refund": 3}),
@@ -49,8 +57,9 @@ def test_tb32a84d5b7c3(request):
     ])
 
 
-def test_tb6042d627f70(request):
-    run_test(request, MODEL, "tb6042d627f70", [
+@case(first_input="coin")
+def test_tb6042d627f70(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "tb6042d627f70", [
         ("expect", {"delta": 1}),
         ("send", "coin", 2, {}),
         ("send", "button", 3, {"refund": "retry"}),
@@ -58,8 +67,9 @@ def test_tb6042d627f70(request):
     ])
 
 
-def test_td59039f7a342(request):
-    run_test(request, MODEL, "td59039f7a342", [
+@case(first_input="coin")
+def test_td59039f7a342(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "td59039f7a342", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2}),
         ("expect", {"delta": 3}),
@@ -67,8 +77,9 @@ def test_td59039f7a342(request):
     ])
 
 
-def test_t35e6fc789005(request):
-    run_test(request, MODEL, "t35e6fc789005", [
+@case(first_input="coin")
+def test_t35e6fc789005(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t35e6fc789005", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2}),
         ("send", "coin", 3, {}),
@@ -76,10 +87,12 @@ def test_t35e6fc789005(request):
     ])
 
 
-def test_t2aa47ff01c49(request):
-    run_test(request, MODEL, "t2aa47ff01c49", [
+@case(first_input="coin")
+def test_t2aa47ff01c49(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "t2aa47ff01c49", [
         ("send", "coin", 1, {}),
         ("send", "button", 2, {"refund": "retry"}),
         ("expect", {"tea": 3}),
         ("expect", {"delta": "pass"}),
     ])
+# fmt: on
