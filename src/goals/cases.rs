@@ -1,0 +1,352 @@
+//! Offline test cases that steer towards a goal by a joker strategy (van den Bos Sec. 6.6:
+//! Lemma 6.28 and Theorem 6.30 for winning strategies, Lemma 6.32 and Theorem 6.35 for joker
+//! strategies), in the suite JSON v1 form of [`crate::suite::TestCase`].
+//!
+//! At each position the test plays the strategy's move: an input becomes a `send` whose `race`
+//! branches are the outputs the specification allows there, θ becomes an `expect` of the allowed
+//! outputs (quiescence included when allowed). Every other output is not listed and so fails:
+//! `fail` is decided by the specification alone, so the tests are sound (Theorem 6.27). After a
+//! step the test goes on only while it progresses, i.e. (J-rank, A-rank) strictly decreases: it
+//! says `pass` when the goal is reached and `retry` (inconclusive) when the system took a step
+//! that did not help — in a joker state, or out of the goal's reach (a test purpose's refuse
+//! state). From a winning state every allowed step progresses, so such a test ends in `pass` or
+//! `fail` against any system. A test node is one arena position and nodes are ordered by
+//! decreasing (J-rank, A-rank), so every test is a DAG in topological order with at most one node
+//! per position.
+
+use super::goal::{Coverage, Goal, GoalError};
+use super::solve::{Move, Reachability};
+use super::{Position, Strategy, reach_strategy};
+use crate::identify::experiment::suite_model;
+use crate::model::{LabelId, SuspensionAutomaton};
+use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts};
+use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// The suite ids of an automaton's labels (inputs in label order; outputs in label order with
+/// quiescence last, as [`suite_model`] lists them).
+struct SuiteIds {
+    ids: Vec<LabelId>,
+}
+
+impl SuiteIds {
+    fn new(sa: &SuspensionAutomaton) -> SuiteIds {
+        let mut ids = vec![LabelId(u32::MAX); sa.alphabet.len()];
+        for (k, l) in sa.alphabet.inputs().enumerate() {
+            ids[l.index()] = LabelId(k as u32);
+        }
+        let q = sa.quiescence();
+        let outputs: Vec<LabelId> = sa.alphabet.outputs().filter(|&l| l != q).collect();
+        for (k, l) in outputs.iter().enumerate() {
+            ids[l.index()] = LabelId(k as u32);
+        }
+        ids[q.index()] = LabelId(outputs.len() as u32);
+        SuiteIds { ids }
+    }
+
+    fn of(&self, l: LabelId) -> LabelId {
+        self.ids[l.index()]
+    }
+}
+
+/// The test case that plays `strategy` from its start, named `name`; `None` if the goal is
+/// unreachable.
+pub fn strategy_test_case(
+    strategy: &Strategy,
+    sa: &SuspensionAutomaton,
+    name: &str,
+) -> Option<TestCase> {
+    let ids = SuiteIds::new(sa);
+    let start = strategy.start();
+    if strategy.reachability() == Reachability::Unreachable {
+        return None;
+    }
+    let arena = strategy.arena();
+    if strategy.reached(start) {
+        // The goal holds before any step: the test checks the next output and passes.
+        let mut branches: Vec<(LabelId, Next)> = arena
+            .outputs(start.0)
+            .map(|(x, _)| (ids.of(x), Next::PASS))
+            .collect();
+        if branches.is_empty() {
+            // Goal nodes are not expanded: list the automaton's outputs of the state.
+            let q = strategy.spec_state(start)?;
+            branches = sa
+                .outputs_enabled(q)
+                .map(|x| (ids.of(x), Next::PASS))
+                .collect();
+        }
+        branches.sort_unstable();
+        return Some(TestCase {
+            name: name.to_owned(),
+            nodes: vec![TestNode::Expect { branches }],
+        });
+    }
+    // Positions the test visits: the start and every progressing successor of a visited one.
+    let mut visited = vec![start];
+    let mut seen: HashMap<Position, u32> = HashMap::new();
+    seen.insert(start, 0);
+    let mut k = 0;
+    while k < visited.len() {
+        let p = visited[k];
+        k += 1;
+        for (_, w) in arena.successors(p.0) {
+            let w = Position(*w);
+            if strategy.progressed(p, w) && !strategy.reached(w) && !seen.contains_key(&w) {
+                seen.insert(w, 0);
+                visited.push(w);
+            }
+        }
+    }
+    // Strictly decreasing measures along progressing steps give a topological order.
+    let game = strategy.game();
+    visited.sort_by_key(|p| (std::cmp::Reverse(game.measure(p.0)), p.0));
+    for (k, p) in visited.iter().enumerate() {
+        seen.insert(*p, k as u32);
+    }
+    let next = |p: Position, w: Position| {
+        if strategy.reached(w) {
+            Next::PASS
+        } else if strategy.progressed(p, w) {
+            Next::Node(seen[&w])
+        } else {
+            Next::RETRY
+        }
+    };
+    let q = arena.quiescence();
+    let nodes = visited
+        .iter()
+        .map(|&p| {
+            let outputs = arena.outputs(p.0);
+            match strategy.move_at(p) {
+                Some(Move::Input(a)) => {
+                    let then = arena.after(p.0, a).map_or(Next::RETRY, |w| next(p, Position(w)));
+                    let mut race: Vec<(LabelId, Next)> = outputs
+                        .filter(|&(x, _)| x != q)
+                        .map(|(x, w)| (ids.of(x), next(p, Position(w))))
+                        .collect();
+                    race.sort_unstable();
+                    TestNode::Send {
+                        input: ids.of(a),
+                        then,
+                        race,
+                    }
+                }
+                _ => {
+                    let mut branches: Vec<(LabelId, Next)> = outputs
+                        .map(|(x, w)| (ids.of(x), next(p, Position(w))))
+                        .collect();
+                    branches.sort_unstable();
+                    TestNode::Expect { branches }
+                }
+            }
+        })
+        .collect();
+    Some(TestCase {
+        name: name.to_owned(),
+        nodes,
+    })
+}
+
+/// What became of one goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalReport {
+    /// The goal in words.
+    pub goal: String,
+    /// Winning, joker-reachable with its joker count, or unreachable from the initial state.
+    pub reachability: Reachability,
+    /// The name of its test (`None` when unreachable).
+    pub test: Option<String>,
+}
+
+/// A suite of goal-directed tests with the report per goal.
+#[derive(Clone, Debug)]
+pub struct GoalSuite {
+    /// The header of the suite JSON.
+    pub header: SuiteHeader,
+    /// One test per reachable goal, in goal order.
+    pub tests: Vec<TestCase>,
+    /// One report per goal, in goal order.
+    pub reports: Vec<GoalReport>,
+    /// The suite's figures.
+    pub costs: SuiteCosts,
+}
+
+impl GoalSuite {
+    /// The per-goal table: goal, reachability, test.
+    pub fn report_text(&self) -> String {
+        let mut out = String::new();
+        for r in &self.reports {
+            out.push_str(&format!(
+                "{}: {}{}\n",
+                r.goal,
+                r.reachability,
+                r.test
+                    .as_ref()
+                    .map_or_else(|| ", no test".to_owned(), |t| format!(", test {t}"))
+            ));
+        }
+        let count = |f: fn(&Reachability) -> bool| self.reports.iter().filter(|r| f(&r.reachability)).count();
+        out.push_str(&format!(
+            "{} goals: {} winning, {} with jokers, {} unreachable\n",
+            self.reports.len(),
+            count(|r| *r == Reachability::Winning),
+            count(|r| matches!(r, Reachability::Jokers(_))),
+            count(|r| *r == Reachability::Unreachable),
+        ));
+        out
+    }
+}
+
+/// Builds the goal-directed suite of `goals` on `sa`; `method` names it in the suite header
+/// (`purpose`, `cover-states`, ...). Goals are solved in parallel and kept in order. Refuses,
+/// before any test is built, more goals than `--max-tests`, and a suite over any other figure of
+/// the budget.
+pub fn goal_suite(
+    sa: &SuspensionAutomaton,
+    goals: &[Goal],
+    method: &str,
+    budget: &Budget,
+) -> Result<GoalSuite, crate::Error> {
+    let goal_count = goals.len() as u128;
+    let early = SuiteCosts {
+        tests: Figure::AtMost(goal_count),
+        runs: Figure::Unknown,
+        steps: Figure::Unknown,
+        nodes: Figure::Unknown,
+        longest: Figure::Unknown,
+        bytes: Figure::Unknown,
+    };
+    let advice = "choose a smaller model, a coarser coverage criterion, or raise the limit";
+    early.check(budget, &format!("{method} suite"), advice)?;
+    let width = goals.len().to_string().len().max(4);
+    let solved: Vec<Result<(GoalReport, Option<TestCase>), GoalError>> = goals
+        .par_iter()
+        .enumerate()
+        .map(|(k, goal)| {
+            let strategy = reach_strategy(sa, goal)?;
+            let name = format!("g{:0width$}", k + 1);
+            let test = strategy_test_case(&strategy, sa, &name);
+            Ok((
+                GoalReport {
+                    goal: goal.describe(sa),
+                    reachability: strategy.reachability(),
+                    test: test.as_ref().map(|t| t.name.clone()),
+                },
+                test,
+            ))
+        })
+        .collect();
+    let mut reports = Vec::with_capacity(goals.len());
+    let mut tests = Vec::new();
+    for r in solved {
+        let (report, test) = r.map_err(|e| crate::Error::Usage(e.to_string()))?;
+        reports.push(report);
+        tests.extend(test);
+    }
+    let model = suite_model(sa);
+    let header = header(&model, method, &reports);
+    let costs = costs(&header, &tests);
+    costs.check(budget, &format!("{method} suite"), advice)?;
+    Ok(GoalSuite {
+        header,
+        tests,
+        reports,
+        costs,
+    })
+}
+
+/// The goals of a coverage criterion, refused before they are listed when there are more than
+/// `--max-tests`.
+pub fn coverage_goals(
+    sa: &SuspensionAutomaton,
+    coverage: Coverage,
+    budget: &Budget,
+) -> Result<Vec<Goal>, crate::Error> {
+    let count = coverage.count(sa);
+    if count > budget.max_tests {
+        return Err(crate::Error::Refused(Box::new(CostRefusal {
+            suite: format!("cover-{} suite", coverage.as_str()),
+            figure: "tests",
+            value: Figure::AtMost(count),
+            limit: budget.max_tests,
+            flag: "--max-tests",
+            advice: "choose a coarser coverage criterion or raise the limit".into(),
+        })));
+    }
+    Ok(coverage.goals(sa))
+}
+
+fn header(model: &SuiteModel, method: &str, reports: &[GoalReport]) -> SuiteHeader {
+    let goals: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|r| {
+            let (status, jokers) = match r.reachability {
+                Reachability::Winning => ("winning", 0),
+                Reachability::Jokers(k) => ("jokers", k),
+                Reachability::Unreachable => ("unreachable", 0),
+            };
+            let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
+            if status == "jokers" {
+                v["jokers"] = serde_json::Value::from(jokers);
+            }
+            v
+        })
+        .collect();
+    let mut extra = serde_json::Map::new();
+    extra.insert("goals".into(), serde_json::Value::Array(goals));
+    SuiteHeader {
+        model: model.clone(),
+        method: method.to_owned(),
+        n: None,
+        guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes a step that does not help; a winning goal's test passes against every conforming system".into(),
+        extra,
+    }
+}
+
+/// Exact figures of a goal suite: runs and steps by counting paths over each test's DAG.
+fn costs(header: &SuiteHeader, tests: &[TestCase]) -> SuiteCosts {
+    let mut runs: Option<u128> = Some(0);
+    let mut steps: Option<u128> = Some(0);
+    let mut nodes: u128 = 0;
+    let mut longest: u128 = 0;
+    for t in tests {
+        // Per node, from the leaves up: paths to a verdict, their summed lengths, the longest.
+        let n = t.nodes.len();
+        let mut paths = vec![Some(0u128); n];
+        let mut lengths = vec![Some(0u128); n];
+        let mut deepest = vec![0u128; n];
+        for k in (0..n).rev() {
+            let (mut p, mut s, mut d) = (Some(0u128), Some(0u128), 0u128);
+            for next in t.nodes[k].successors() {
+                let (cp, cs, cd) = match next {
+                    Next::Node(c) => (paths[c as usize], lengths[c as usize], deepest[c as usize]),
+                    Next::Verdict(_) => (Some(1), Some(0), 0),
+                };
+                p = p.zip(cp).and_then(|(a, b)| a.checked_add(b));
+                // Each path through this node takes one more labelled step.
+                s = s
+                    .zip(cs.zip(cp))
+                    .and_then(|(a, (b, c))| a.checked_add(b)?.checked_add(c));
+                d = d.max(cd + 1);
+            }
+            paths[k] = p;
+            lengths[k] = s;
+            deepest[k] = d;
+        }
+        runs = runs.zip(paths[0]).and_then(|(a, b)| a.checked_add(b));
+        steps = steps.zip(lengths[0]).and_then(|(a, b)| a.checked_add(b));
+        nodes += n as u128;
+        longest = longest.max(deepest[0]);
+    }
+    let bytes = crate::suite::json::suite_to_string(header, tests).len() as u128;
+    SuiteCosts {
+        tests: Figure::Exact(tests.len() as u128),
+        runs: Figure::checked(runs),
+        steps: Figure::checked(steps),
+        nodes: Figure::Exact(nodes),
+        longest: Figure::Exact(longest),
+        bytes: Figure::Exact(bytes),
+    }
+}
