@@ -91,8 +91,7 @@ pub fn strategy_test_case(
     while k < visited.len() {
         let p = visited[k];
         k += 1;
-        for (_, w) in arena.successors(p.0) {
-            let w = Position(*w);
+        for w in move_outcomes(strategy, p) {
             if strategy.progressed(p, w) && !strategy.reached(w) && !seen.contains_key(&w) {
                 seen.insert(w, 0);
                 visited.push(w);
@@ -147,6 +146,27 @@ pub fn strategy_test_case(
         name: name.to_owned(),
         nodes,
     })
+}
+
+/// The positions the strategy's move at `p` may lead to: `Moves(p, a, x)` over every output x.
+fn move_outcomes(strategy: &Strategy, p: Position) -> Vec<Position> {
+    let arena = strategy.arena();
+    let q = arena.quiescence();
+    let mut out: Vec<Position> = Vec::new();
+    match strategy.move_at(p) {
+        Some(Move::Input(a)) => {
+            out.extend(arena.after(p.0, a).map(Position));
+            out.extend(
+                arena
+                    .outputs(p.0)
+                    .filter(|&(x, _)| x != q)
+                    .map(|(_, w)| Position(w)),
+            );
+        }
+        Some(Move::Wait) => out.extend(arena.outputs(p.0).map(|(_, w)| Position(w))),
+        None => {}
+    }
+    out
 }
 
 /// What became of one goal.
