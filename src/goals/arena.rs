@@ -248,13 +248,15 @@ impl Monitor for SwitchMonitor {
         0
     }
     fn step(&mut self, m: u32, q: StateId, l: LabelId) -> Option<u32> {
-        Some(if m == 2 || (m == 1 && q == self.middle && l == self.second) {
-            2
-        } else if q == self.from && l == self.first {
-            1
-        } else {
-            0
-        })
+        Some(
+            if m == 2 || (m == 1 && q == self.middle && l == self.second) {
+                2
+            } else if q == self.from && l == self.first {
+                1
+            } else {
+                0
+            },
+        )
     }
     fn accepting(&self, m: u32, _: StateId) -> bool {
         m == 2

@@ -120,7 +120,9 @@ pub fn strategy_test_case(
             let outputs = arena.outputs(p.0);
             match strategy.move_at(p) {
                 Some(Move::Input(a)) => {
-                    let then = arena.after(p.0, a).map_or(Next::RETRY, |w| next(p, Position(w)));
+                    let then = arena
+                        .after(p.0, a)
+                        .map_or(Next::RETRY, |w| next(p, Position(w)));
                     let mut race: Vec<(LabelId, Next)> = outputs
                         .filter(|&(x, _)| x != q)
                         .map(|(x, w)| (ids.of(x), next(p, Position(w))))
@@ -207,7 +209,9 @@ impl GoalSuite {
                     .map_or_else(|| ", no test".to_owned(), |t| format!(", test {t}"))
             ));
         }
-        let count = |f: fn(&Reachability) -> bool| self.reports.iter().filter(|r| f(&r.reachability)).count();
+        let count = |f: fn(&Reachability) -> bool| {
+            self.reports.iter().filter(|r| f(&r.reachability)).count()
+        };
         out.push_str(&format!(
             "{} goals: {} winning, {} with jokers, {} unreachable\n",
             self.reports.len(),
@@ -368,5 +372,88 @@ fn costs(header: &SuiteHeader, tests: &[TestCase]) -> SuiteCosts {
         nodes: Figure::Exact(nodes),
         longest: Figure::Exact(longest),
         bytes: Figure::Exact(bytes),
+    }
+}
+
+/// Where the goals of `generate --purpose`, `--purpose-regex` or `--cover` come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoalSource {
+    /// A test purpose file (`.aut`, DOT, YAML or JSON).
+    Purpose(String),
+    /// A regular expression over the model's labels.
+    Regex(String),
+    /// A coverage criterion.
+    Cover(Coverage),
+}
+
+/// The goals a source names on `sa`, with the suite's method name.
+pub fn load_goals(
+    sa: &SuspensionAutomaton,
+    source: &GoalSource,
+    budget: &Budget,
+) -> Result<(Vec<Goal>, String), crate::Error> {
+    match source {
+        GoalSource::Cover(c) => Ok((
+            coverage_goals(sa, *c, budget)?,
+            format!("cover-{}", c.as_str()),
+        )),
+        GoalSource::Regex(text) => {
+            let regex = crate::check::Regex::parse(text, "--purpose-regex")
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            let goal = super::goal::RegexGoal::new(&regex, text, sa)
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            Ok((vec![Goal::Regex(goal)], "purpose".into()))
+        }
+        GoalSource::Purpose(path) => {
+            // Purpose labels are matched by name: the model's own labels are declared, so
+            // unmarked spellings work as in the model file, and the markers are outputs.
+            let mut outputs: Vec<String> = sa
+                .alphabet
+                .outputs()
+                .map(|l| sa.alphabet.name(l).to_owned())
+                .collect();
+            outputs.extend(
+                [
+                    super::goal::ACCEPT,
+                    super::goal::REFUSE,
+                    super::goal::OTHERWISE,
+                ]
+                .map(String::from),
+            );
+            let opts = crate::format::LoadOptions {
+                format: None,
+                inputs: sa
+                    .alphabet
+                    .inputs()
+                    .map(|l| sa.alphabet.name(l).to_owned())
+                    .collect(),
+                outputs,
+                initial: None,
+            };
+            let lts = match crate::format::load_model(path, &opts)? {
+                crate::model::Model::Lts(lts) => lts,
+                crate::model::Model::Mealy(_) => {
+                    return Err(crate::Error::Usage(format!(
+                        "{path}: a test purpose is an automaton over single labels (`?a`, `!x`, `ACCEPT`, ...), not a Mealy machine (`in / out`)"
+                    )));
+                }
+            };
+            let purpose = super::goal::TestPurpose::new(&lts, sa, path)
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            Ok((vec![Goal::Purpose(purpose)], "purpose".into()))
+        }
+    }
+}
+
+impl GoalSuite {
+    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all.
+    pub fn write(&self, path: &str) -> Result<(), crate::Error> {
+        use std::io::Write;
+        let mut output = crate::output::Output::create(path)?;
+        let text = crate::suite::json::suite_to_string(&self.header, &self.tests);
+        output
+            .write_all(text.as_bytes())
+            .map_err(|e| crate::Error::io(path, e))?;
+        output.commit()
     }
 }

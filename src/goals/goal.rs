@@ -284,7 +284,9 @@ impl Monitor for RegexGoal {
         if self.accepting(m, StateId(0)) {
             return Some(m);
         }
-        let next = self.nfa.step(&self.sets[m as usize], self.to_vocab[l.index()]);
+        let next = self
+            .nfa
+            .step(&self.sets[m as usize], self.to_vocab[l.index()]);
         if !next.iter().any(|&s| self.live[s as usize]) {
             return None;
         }
@@ -302,7 +304,9 @@ impl Goal {
         let l = |l: LabelId| sa.alphabet.name(l);
         match self {
             Goal::State(q) => format!("state {}", s(*q)),
-            Goal::Transition(q, a) => format!("transition {} --{}--> {}", s(*q), l(*a), after(sa, *q, *a)),
+            Goal::Transition(q, a) => {
+                format!("transition {} --{}--> {}", s(*q), l(*a), after(sa, *q, *a))
+            }
             Goal::Switch {
                 from,
                 first,
@@ -393,17 +397,23 @@ impl Coverage {
         match self {
             Coverage::States => states.map(Goal::State).collect(),
             Coverage::Transitions => states
-                .flat_map(|q| sa.enabled(q).iter().map(move |&(l, _)| Goal::Transition(q, l)))
+                .flat_map(|q| {
+                    sa.enabled(q)
+                        .iter()
+                        .map(move |&(l, _)| Goal::Transition(q, l))
+                })
                 .collect(),
             Coverage::Switches => states
                 .flat_map(|q| {
                     sa.enabled(q).iter().flat_map(move |&(first, middle)| {
-                        sa.enabled(middle).iter().map(move |&(second, _)| Goal::Switch {
-                            from: q,
-                            first,
-                            middle,
-                            second,
-                        })
+                        sa.enabled(middle)
+                            .iter()
+                            .map(move |&(second, _)| Goal::Switch {
+                                from: q,
+                                first,
+                                middle,
+                                second,
+                            })
                     })
                 })
                 .collect(),

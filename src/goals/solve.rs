@@ -121,7 +121,11 @@ impl JokerGame {
                 if self.jrank[v as usize] != NONE || !arena.is_playing(v) {
                     continue;
                 }
-                if let Some(m) = self.attracting_moves(arena, v, level, round).into_iter().next() {
+                if let Some(m) = self
+                    .attracting_moves(arena, v, level, round)
+                    .into_iter()
+                    .next()
+                {
                     added.push((v, m));
                 }
             }
@@ -167,7 +171,7 @@ impl JokerGame {
 
     /// The moves of joker state `v` that have a helping move (Def. 6.15): some outcome with a
     /// lower J-rank. Inputs whose own successor is lower come first (the system only has to let
-    /// the input through), then θ, then inputs helped by a racing output.
+    /// the input through), nearest the goal first, then θ, then inputs helped by a racing output.
     pub fn helping_moves_at(&self, arena: &Arena, v: u32) -> Vec<Move> {
         self.helping_moves(arena, v)
     }
@@ -177,11 +181,14 @@ impl JokerGame {
         let lower = |w: u32| self.jrank[w as usize] < level;
         let q = arena.quiescence();
         let output_helps = arena.outputs(v).any(|(x, w)| x != q && lower(w));
-        let mut moves: Vec<Move> = arena
+        // Inputs that help by themselves, the one nearest the goal first.
+        let mut direct: Vec<(u32, u32, LabelId)> = arena
             .inputs(v)
             .filter(|&(_, w)| lower(w))
-            .map(|(a, _)| Move::Input(a))
+            .map(|(a, w)| (self.jrank[w as usize], self.arank[w as usize], a))
             .collect();
+        direct.sort_unstable();
+        let mut moves: Vec<Move> = direct.into_iter().map(|(_, _, a)| Move::Input(a)).collect();
         if arena.outputs(v).any(|(_, w)| lower(w)) {
             moves.push(Move::Wait);
         }
@@ -266,7 +273,10 @@ pub fn adversary_attractor(arena: &Arena, target: &[bool]) -> Vec<Option<u32>> {
                 // ∃x ∀a: Moves(v, a, x) ∩ target ≠ ∅ (a ranges over the inputs and θ).
                 arena.outputs(v).any(|(x, wx)| {
                     let via_output = x != q && inside(wx, &rank);
-                    inside(wx, &rank) && arena.inputs(v).all(|(_, wa)| via_output || inside(wa, &rank))
+                    inside(wx, &rank)
+                        && arena
+                            .inputs(v)
+                            .all(|(_, wa)| via_output || inside(wa, &rank))
                 })
             })
             .map(|v| v as usize)

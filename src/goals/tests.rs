@@ -158,7 +158,8 @@ fn theorem_6_35_joker_test_case_of_fig_6_3() {
     let s = reach_strategy(&sa, &Goal::State(SMILE)).unwrap();
     let t = strategy_test_case(&s, &sa, "t").unwrap();
     let model = suite_model(&sa);
-    t.validate(model.inputs.len(), model.num_output_ids()).unwrap();
+    t.validate(model.inputs.len(), model.num_output_ids())
+        .unwrap();
     // send a (no output races δ in 1); in 2: send a, x passes, y does not help (retry).
     assert_eq!(t.nodes.len(), 2);
     let verdict = run_test(
@@ -260,8 +261,14 @@ fn brute_jokers(arena: &Arena) -> Vec<Option<u32>> {
             let mut best = value[v as usize];
             for m in actions(arena, v) {
                 let outs = outcomes(arena, v, m);
-                let worst = outs.iter().try_fold(0, |acc, &w| value[w as usize].map(|x| acc.max(x)));
-                let helped = outs.iter().filter_map(|&w| value[w as usize]).min().map(|x| x + 1);
+                let worst = outs
+                    .iter()
+                    .try_fold(0, |acc, &w| value[w as usize].map(|x| acc.max(x)));
+                let helped = outs
+                    .iter()
+                    .filter_map(|&w| value[w as usize])
+                    .min()
+                    .map(|x| x + 1);
                 for c in [worst, helped].into_iter().flatten() {
                     if best.is_none_or(|b| c < b) {
                         best = Some(c);
@@ -290,7 +297,9 @@ fn helped_plays(arena: &Arena, game: &JokerGame, v: u32) -> Option<u32> {
     let j = game.jrank(v)?;
     let outs = outcomes(arena, v, m);
     if game.is_joker_state(v) {
-        let helping = outs.into_iter().find(|&w| game.jrank(w).is_some_and(|k| k < j))?;
+        let helping = outs
+            .into_iter()
+            .find(|&w| game.jrank(w).is_some_and(|k| k < j))?;
         return helped_plays(arena, game, helping).map(|k| k + 1);
     }
     let mut most = 0;
@@ -328,7 +337,11 @@ fn attractor_and_jokers_match_brute_force_on_random_games() {
                 let (j, a) = (game.jrank(v), game.arank(v));
                 // Theorem 6.9: the winning region is the attractor; ranks are the least
                 // number of moves that force the goal.
-                assert_eq!(attr[v as usize], (j == Some(0)).then(|| a.unwrap()), "{seed} {v}");
+                assert_eq!(
+                    attr[v as usize],
+                    (j == Some(0)).then(|| a.unwrap()),
+                    "{seed} {v}"
+                );
                 // Joker ranks are the least number of jokers (Dallal et al.'s joker game).
                 assert_eq!(jokers[v as usize], j, "seed {seed} node {v}");
                 // Theorem 6.13: Joker(R) = Reach(G, R).
@@ -348,7 +361,11 @@ fn attractor_and_jokers_match_brute_force_on_random_games() {
                 assert_eq!(reach, j.is_some(), "seed {seed} node {v}");
                 // Theorem 6.21: helped, the joker strategy reaches the goal with J-rank jokers.
                 if let Some(j) = j {
-                    assert_eq!(helped_plays(arena, game, v), Some(j), "seed {seed} node {v}");
+                    assert_eq!(
+                        helped_plays(arena, game, v),
+                        Some(j),
+                        "seed {seed} node {v}"
+                    );
                     with_jokers += usize::from(j > 0);
                 }
                 compared += 1;
@@ -360,7 +377,11 @@ fn attractor_and_jokers_match_brute_force_on_random_games() {
 }
 
 /// Whether the test never fails against the system, and whether it can pass.
-fn verdict(sa: &SuspensionAutomaton, imp: &SuspensionAutomaton, t: &crate::suite::TestCase) -> TestVerdict {
+fn verdict(
+    sa: &SuspensionAutomaton,
+    imp: &SuspensionAutomaton,
+    t: &crate::suite::TestCase,
+) -> TestVerdict {
     let model = suite_model(sa);
     let sys = SimulatedSystem::from_suspension(imp, &model, InputEnabling::SelfLoop).unwrap();
     run_test(&sys, t).verdict
@@ -378,14 +399,19 @@ fn goal_tests_pass_on_the_specification_and_winning_ones_never_retry() {
                     continue;
                 };
                 let model = suite_model(&sa);
-                t.validate(model.inputs.len(), model.num_output_ids()).unwrap();
+                t.validate(model.inputs.len(), model.num_output_ids())
+                    .unwrap();
                 let retries = t
                     .nodes
                     .iter()
                     .flat_map(|n| n.successors())
                     .any(|n| n == Next::RETRY);
                 assert_eq!(retries, s.reachability() != Reachability::Winning);
-                assert_eq!(verdict(&sa, &sa, &t), TestVerdict::Pass, "seed {seed} {goal:?}");
+                assert_eq!(
+                    verdict(&sa, &sa, &t),
+                    TestVerdict::Pass,
+                    "seed {seed} {goal:?}"
+                );
             }
         }
     }
@@ -402,7 +428,9 @@ fn goal_tests_fail_only_non_conforming_mutants() {
             .goals(&sa)
             .iter()
             .enumerate()
-            .filter_map(|(k, g)| strategy_test_case(&reach_strategy(&sa, g).unwrap(), &sa, &format!("g{k}")))
+            .filter_map(|(k, g)| {
+                strategy_test_case(&reach_strategy(&sa, g).unwrap(), &sa, &format!("g{k}"))
+            })
             .collect();
         let opts = MutateOptions {
             count: 8,
@@ -413,7 +441,9 @@ fn goal_tests_fail_only_non_conforming_mutants() {
             let MutantModel::Suspension(imp) = &m.model else {
                 unreachable!()
             };
-            let fails = tests.iter().any(|t| verdict(&sa, imp, t) == TestVerdict::Fail);
+            let fails = tests
+                .iter()
+                .any(|t| verdict(&sa, imp, t) == TestVerdict::Fail);
             if m.conforms {
                 assert!(!fails, "seed {seed}: conforming mutant {} failed", m.name);
             } else {
