@@ -29,6 +29,8 @@ pub mod cases;
 pub mod goal;
 pub mod solve;
 #[cfg(test)]
+mod tcp;
+#[cfg(test)]
 mod tests;
 
 pub use arena::{Arena, Monitor};

@@ -19,28 +19,15 @@ use super::{Position, reach_strategy};
 use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict, run_test};
 use crate::identify::experiment::suite_model;
 use crate::identify::random::{random_io_suspension, random_suspension};
-use crate::model::{StateId, SuspensionAutomaton, suspension_from_marked};
+use crate::model::{StateId, SuspensionAutomaton};
 use crate::suite::{Next, Verdict};
 
-/// Fig. 6.3: states 0..4 are the thesis' 1, 2, 3, ☺, ☹.
+/// Fig. 6.3 (`models/vdbos_fig6_3.aut`): states 0..4 are the thesis' 1, 2, 3, ☺, ☹.
 fn fig_6_3() -> SuspensionAutomaton {
-    suspension_from_marked(
-        "fig6_3",
-        5,
-        &[
-            (0, "?a", 1),
-            (0, "?b", 2),
-            (0, "delta", 1),
-            (1, "?a", 3),
-            (1, "!x", 3),
-            (1, "!y", 2),
-            (2, "?a", 3),
-            (2, "!x", 4),
-            (3, "delta", 3),
-            (4, "delta", 4),
-        ],
+    super::tcp::bundled_suspension(
+        include_str!("../../models/vdbos_fig6_3.aut"),
+        "vdbos_fig6_3.aut",
     )
-    .unwrap()
 }
 
 const SMILE: StateId = StateId(3);
