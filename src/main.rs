@@ -259,6 +259,10 @@ struct GenerateArgs {
     /// pair of consecutive transitions (switch) of the suspension automaton.
     #[arg(long, value_enum, value_name = "states|transitions|switches")]
     cover: Option<CoverArg>,
+    /// Goal-directed tests: how many steps that do not help a test tolerates before `retry`,
+    /// playing on from wherever the system went while the goal is still reachable.
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    patience: u32,
     /// Print the suite's figures on stderr: for Mealy suites tests, total input symbols, the
     /// longest test and the time; for ioco suites tests, runs, steps, nodes, longest test and
     /// bytes (and for ioco-auto the table of candidates and the one chosen).
@@ -1032,7 +1036,7 @@ fn generate_goals(
     let sa = ncomplete::suite::ioco::suspension_for(&model, &a.model)?;
     let budget = a.budget.budget();
     let (goals, method) = ncomplete::goals::cases::load_goals(&sa, &source, &budget)?;
-    let suite = ncomplete::goals::goal_suite(&sa, &goals, &method, &budget)?;
+    let suite = ncomplete::goals::goal_suite(&sa, &goals, &method, a.patience, &budget)?;
     if a.stats {
         eprintln!("{method}: {}", suite.costs.summary());
     }

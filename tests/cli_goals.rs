@@ -176,6 +176,8 @@ fn bundled_purpose_steers_to_tea_and_retries_after_a_refund() {
         &model,
         "--purpose",
         &path("purposes/vending_tea.aut"),
+        "--patience",
+        "0",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("1 joker"), "{err}");
@@ -187,6 +189,27 @@ fn bundled_purpose_steers_to_tea_and_retries_after_a_refund() {
     assert!(nodes.contains(r#""send":"tea_button""#), "{nodes}");
     assert!(nodes.contains(r#""refund":"retry""#), "{nodes}");
     assert!(nodes.contains(r#""tea":"pass""#), "{nodes}");
+    // The refund leads to the purpose's refuse state: retry whatever the patience.
+    let (code, out, _) = run(&[
+        "generate",
+        &model,
+        "--purpose",
+        &path("purposes/vending_tea.aut"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains(r#""refund":"retry""#), "{out}");
+    // Where the goal stays reachable after a refund, the test plays on (patience 2, the
+    // default) and says retry only at the third refund: three rounds of coin, tea_button, tea.
+    let (code, out, err) = run(&["generate", &model, "--purpose-regex", ".* tea"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, tests) = read_suite(&out).unwrap();
+    let retries = tests[0]
+        .nodes
+        .iter()
+        .flat_map(|n| n.successors())
+        .filter(|n| *n == ncomplete::suite::Next::RETRY)
+        .count();
+    assert_eq!((retries, tests[0].nodes.len()), (1, 9), "{out}");
 }
 
 #[test]

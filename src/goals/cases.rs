@@ -13,6 +13,11 @@
 //! `fail` against any system. A test node is one arena position and nodes are ordered by
 //! decreasing (J-rank, A-rank), so every test is a DAG in topological order with at most one node
 //! per position.
+//!
+//! With *patience* k a test tolerates k steps that do not help: after such a step it goes on
+//! playing the strategy from the position the system chose, as long as the goal can still be
+//! reached from there, and says `retry` only at the (k+1)-th. Test nodes are then (position,
+//! patience left), ordered by both, so tests stay acyclic with at most k+1 nodes per position.
 
 use super::goal::{Coverage, Goal, GoalError};
 use super::solve::{Move, Reachability};
@@ -51,11 +56,14 @@ impl SuiteIds {
 }
 
 /// The test case that plays `strategy` from its start, named `name`; `None` if the goal is
-/// unreachable.
+/// unreachable. `patience` is how many steps that do not help the test tolerates, going on from
+/// where the system went while the goal is still reachable there (0: stop at the first, as the
+/// finite joker strategy of Lemma 6.32 does).
 pub fn strategy_test_case(
     strategy: &Strategy,
     sa: &SuspensionAutomaton,
     name: &str,
+    patience: u32,
 ) -> Option<TestCase> {
     let ids = SuiteIds::new(sa);
     let start = strategy.start();
@@ -83,49 +91,66 @@ pub fn strategy_test_case(
             nodes: vec![TestNode::Expect { branches }],
         });
     }
-    // Positions the test visits: the start and every progressing successor of a visited one.
-    let mut visited = vec![start];
-    let mut seen: HashMap<Position, u32> = HashMap::new();
-    seen.insert(start, 0);
+    // Test nodes are (position, patience left); the start and every continuing successor.
+    type Key = (Position, u32);
+    let step = |p: Position, r: u32, w: Position| -> Option<Next> {
+        if strategy.reached(w) {
+            Some(Next::PASS)
+        } else if strategy.progressed(p, w) {
+            None
+        } else if r > 0 && strategy.game().jrank(w.0).is_some() {
+            None
+        } else {
+            Some(Next::RETRY)
+        }
+    };
+    let key_after = |p: Position, r: u32, w: Position| -> Key {
+        if strategy.progressed(p, w) {
+            (w, r)
+        } else {
+            (w, r - 1)
+        }
+    };
+    let mut visited: Vec<Key> = vec![(start, patience)];
+    let mut seen: HashMap<Key, u32> = HashMap::new();
+    seen.insert((start, patience), 0);
     let mut k = 0;
     while k < visited.len() {
-        let p = visited[k];
+        let (p, r) = visited[k];
         k += 1;
         for w in move_outcomes(strategy, p) {
-            if strategy.progressed(p, w) && !strategy.reached(w) && !seen.contains_key(&w) {
-                seen.insert(w, 0);
-                visited.push(w);
+            if step(p, r, w).is_none() {
+                let key = key_after(p, r, w);
+                if !seen.contains_key(&key) {
+                    seen.insert(key, 0);
+                    visited.push(key);
+                }
             }
         }
     }
-    // Strictly decreasing measures along progressing steps give a topological order.
+    // Continuing steps lower the patience left, or keep it and lower (J-rank, A-rank): ordering
+    // by both, decreasing, is a topological order.
     let game = strategy.game();
-    visited.sort_by_key(|p| (std::cmp::Reverse(game.measure(p.0)), p.0));
-    for (k, p) in visited.iter().enumerate() {
-        seen.insert(*p, k as u32);
+    visited.sort_by_key(|&(p, r)| (std::cmp::Reverse((r, game.measure(p.0))), p.0));
+    for (k, key) in visited.iter().enumerate() {
+        seen.insert(*key, k as u32);
     }
-    let next = |p: Position, w: Position| {
-        if strategy.reached(w) {
-            Next::PASS
-        } else if strategy.progressed(p, w) {
-            Next::Node(seen[&w])
-        } else {
-            Next::RETRY
-        }
+    let next = |p: Position, r: u32, w: Position| {
+        step(p, r, w).unwrap_or_else(|| Next::Node(seen[&key_after(p, r, w)]))
     };
     let q = arena.quiescence();
     let nodes = visited
         .iter()
-        .map(|&p| {
+        .map(|&(p, r)| {
             let outputs = arena.outputs(p.0);
             match strategy.move_at(p) {
                 Some(Move::Input(a)) => {
                     let then = arena
                         .after(p.0, a)
-                        .map_or(Next::RETRY, |w| next(p, Position(w)));
+                        .map_or(Next::RETRY, |w| next(p, r, Position(w)));
                     let mut race: Vec<(LabelId, Next)> = outputs
                         .filter(|&(x, _)| x != q)
-                        .map(|(x, w)| (ids.of(x), next(p, Position(w))))
+                        .map(|(x, w)| (ids.of(x), next(p, r, Position(w))))
                         .collect();
                     race.sort_unstable();
                     TestNode::Send {
@@ -136,7 +161,7 @@ pub fn strategy_test_case(
                 }
                 _ => {
                     let mut branches: Vec<(LabelId, Next)> = outputs
-                        .map(|(x, w)| (ids.of(x), next(p, Position(w))))
+                        .map(|(x, w)| (ids.of(x), next(p, r, Position(w))))
                         .collect();
                     branches.sort_unstable();
                     TestNode::Expect { branches }
@@ -231,6 +256,7 @@ pub fn goal_suite(
     sa: &SuspensionAutomaton,
     goals: &[Goal],
     method: &str,
+    patience: u32,
     budget: &Budget,
 ) -> Result<GoalSuite, crate::Error> {
     let goal_count = goals.len() as u128;
@@ -251,7 +277,7 @@ pub fn goal_suite(
         .map(|(k, goal)| {
             let strategy = reach_strategy(sa, goal)?;
             let name = format!("g{:0width$}", k + 1);
-            let test = strategy_test_case(&strategy, sa, &name);
+            let test = strategy_test_case(&strategy, sa, &name, patience);
             Ok((
                 GoalReport {
                     goal: goal.describe(sa),
@@ -270,7 +296,7 @@ pub fn goal_suite(
         tests.extend(test);
     }
     let model = suite_model(sa);
-    let header = header(&model, method, &reports);
+    let header = header(&model, method, patience, &reports);
     let costs = costs(&header, &tests);
     costs.check(budget, &format!("{method} suite"), advice)?;
     Ok(GoalSuite {
@@ -302,7 +328,7 @@ pub fn coverage_goals(
     Ok(coverage.goals(sa))
 }
 
-fn header(model: &SuiteModel, method: &str, reports: &[GoalReport]) -> SuiteHeader {
+fn header(model: &SuiteModel, method: &str, patience: u32, reports: &[GoalReport]) -> SuiteHeader {
     let goals: Vec<serde_json::Value> = reports
         .iter()
         .map(|r| {
@@ -319,12 +345,13 @@ fn header(model: &SuiteModel, method: &str, reports: &[GoalReport]) -> SuiteHead
         })
         .collect();
     let mut extra = serde_json::Map::new();
+    extra.insert("patience".into(), serde_json::Value::from(patience));
     extra.insert("goals".into(), serde_json::Value::Array(goals));
     SuiteHeader {
         model: model.clone(),
         method: method.to_owned(),
         n: None,
-        guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes a step that does not help; a winning goal's test passes against every conforming system".into(),
+        guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system".into(),
         extra,
     }
 }
