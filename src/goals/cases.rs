@@ -96,9 +96,7 @@ pub fn strategy_test_case(
     let step = |p: Position, r: u32, w: Position| -> Option<Next> {
         if strategy.reached(w) {
             Some(Next::PASS)
-        } else if strategy.progressed(p, w) {
-            None
-        } else if r > 0 && strategy.game().jrank(w.0).is_some() {
+        } else if strategy.progressed(p, w) || (r > 0 && strategy.game().jrank(w.0).is_some()) {
             None
         } else {
             Some(Next::RETRY)
@@ -121,8 +119,8 @@ pub fn strategy_test_case(
         for w in move_outcomes(strategy, p) {
             if step(p, r, w).is_none() {
                 let key = key_after(p, r, w);
-                if !seen.contains_key(&key) {
-                    seen.insert(key, 0);
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(key) {
+                    e.insert(0);
                     visited.push(key);
                 }
             }
