@@ -18,7 +18,7 @@
 use super::arena::{Monitor, StateMonitor, SwitchMonitor, TransitionMonitor};
 use crate::check::regex::Nfa;
 use crate::check::{Observable, Regex, Vocabulary};
-use crate::model::{LabelId, Lts, StateId, SuspensionAutomaton};
+use crate::model::{LabelId, Lts, RestrictToReachable, StateId, SuspensionAutomaton};
 use std::collections::HashMap;
 
 /// A goal the tester wants the system to reach.
@@ -378,7 +378,7 @@ impl Coverage {
 
     /// How many goals the criterion has on `sa` (counted without building them).
     pub fn count(self, sa: &SuspensionAutomaton) -> u128 {
-        let reach = reachable(sa);
+        let reach = sa.reachable();
         let states = sa.states().filter(|q| reach[q.index()]);
         match self {
             Coverage::States => states.count() as u128,
@@ -392,7 +392,7 @@ impl Coverage {
 
     /// The goals, in state order, then label order.
     pub fn goals(self, sa: &SuspensionAutomaton) -> Vec<Goal> {
-        let reach = reachable(sa);
+        let reach = sa.reachable();
         let states = sa.states().filter(|q| reach[q.index()]);
         match self {
             Coverage::States => states.map(Goal::State).collect(),
@@ -419,20 +419,4 @@ impl Coverage {
                 .collect(),
         }
     }
-}
-
-/// Per state: whether it is reachable from the initial state.
-pub(crate) fn reachable(sa: &SuspensionAutomaton) -> Vec<bool> {
-    let mut seen = vec![false; sa.num_states()];
-    let mut stack = vec![sa.initial()];
-    seen[sa.initial().index()] = true;
-    while let Some(q) = stack.pop() {
-        for &(_, t) in sa.enabled(q) {
-            if !seen[t.index()] {
-                seen[t.index()] = true;
-                stack.push(t);
-            }
-        }
-    }
-    seen
 }
