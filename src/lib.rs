@@ -52,6 +52,7 @@ pub mod check;
 pub mod error;
 pub mod exec;
 pub mod format;
+pub mod goals;
 pub mod identify;
 pub mod info;
 pub mod model;

@@ -217,6 +217,17 @@ impl SuiteFileFormat {
     }
 }
 
+/// Coverage criteria of `generate --cover`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CoverArg {
+    /// Every reachable state.
+    States,
+    /// Every transition of a reachable state (quiescence included).
+    Transitions,
+    /// Every pair of consecutive transitions.
+    Switches,
+}
+
 #[derive(Args)]
 struct GenerateArgs {
     /// The model file.
@@ -269,6 +280,23 @@ struct GenerateArgs {
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
+    /// Instead of a complete suite, one test steering to the accepting states of this test
+    /// purpose (`.aut`/DOT/YAML over the model's labels; `ACCEPT`/`REFUSE` self-loops mark accept
+    /// and refuse states, `*` is any other label).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["cover", "purpose_regex"])]
+    purpose: Option<String>,
+    /// Instead of a complete suite, one test steering to a trace in the language of this regular
+    /// expression over labels (the `check --desired` syntax).
+    #[arg(long, value_name = "REGEX", conflicts_with = "cover")]
+    purpose_regex: Option<String>,
+    /// Instead of a complete suite, one goal-directed test per reachable state, transition, or
+    /// pair of consecutive transitions (switch) of the suspension automaton.
+    #[arg(long, value_enum, value_name = "states|transitions|switches")]
+    cover: Option<CoverArg>,
+    /// Goal-directed tests: how many steps that do not help a test tolerates before `retry`,
+    /// playing on from wherever the system went while the goal is still reachable.
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    patience: u32,
     /// Print the suite's figures on stderr: for Mealy suites tests, total input symbols, the
     /// longest test and the time; for ioco suites tests, runs, steps, nodes, longest test and
     /// bytes (and for ioco-auto the table of candidates and the one chosen).
@@ -277,12 +305,33 @@ struct GenerateArgs {
 }
 
 impl GenerateArgs {
+    /// The goals asked for, if any (then no complete suite is generated).
+    fn goal_source(&self) -> Option<ncomplete::goals::cases::GoalSource> {
+        use ncomplete::goals::{Coverage, cases::GoalSource};
+        if let Some(p) = &self.purpose {
+            return Some(GoalSource::Purpose(p.clone()));
+        }
+        if let Some(r) = &self.purpose_regex {
+            return Some(GoalSource::Regex(r.clone()));
+        }
+        self.cover.map(|c| {
+            GoalSource::Cover(match c {
+                CoverArg::States => Coverage::States,
+                CoverArg::Transitions => Coverage::Transitions,
+                CoverArg::Switches => Coverage::Switches,
+            })
+        })
+    }
+
     /// Where the suite goes: `--out` itself, or `suite.json` in a directory built beside
     /// `--out DIR` and swapped in as a whole once rendered. Refuses an output that is (or holds)
     /// an input before anything is written.
     fn destination(&self) -> Result<(Option<AtomicDir>, String), Error> {
         if self.format.rendering().is_none() {
-            output::refuse_input_as_output("--out", &self.out, &[&self.model])?;
+            let inputs: Vec<&str> = std::iter::once(self.model.as_str())
+                .chain(self.purpose.as_deref())
+                .collect();
+            output::refuse_input_as_output("--out", &self.out, &inputs)?;
             return Ok((None, self.out.clone()));
         }
         if self.out == "-" {
@@ -293,6 +342,7 @@ impl GenerateArgs {
         let templates = self.templates.as_ref().map(|t| t.display().to_string());
         let inputs: Vec<&str> = std::iter::once(self.model.as_str())
             .chain(templates.as_deref())
+            .chain(self.purpose.as_deref())
             .collect();
         output::refuse_input_inside_dir("--out", std::path::Path::new(&self.out), &inputs)?;
         let dir = AtomicDir::create(&self.out)?;
@@ -1279,6 +1329,9 @@ fn run_generate(a: GenerateArgs, quiet: bool) -> Result<ExitCode, Error> {
         initial: a.initial.clone(),
     };
     let model = model_args.load(&a.model, quiet)?;
+    if let Some(source) = a.goal_source() {
+        return generate_goals(&a, model, source, quiet, dir, &suite_path);
+    }
     // `auto` is ioco-auto for labelled transition systems, Mealy auto for Mealy machines.
     let chosen = match (a.method, &model) {
         (GenerateMethod::Auto, Model::Lts(_)) => GenerateMethod::IocoAuto,
@@ -1288,6 +1341,35 @@ fn run_generate(a: GenerateArgs, quiet: bool) -> Result<ExitCode, Error> {
         return generate_ioco(&a, model, method, quiet, dir, &suite_path);
     }
     generate_mealy(&a, model, quiet, dir, &suite_path, start)
+}
+
+/// `generate --purpose|--purpose-regex|--cover`: goal-directed tests by joker strategies.
+fn generate_goals(
+    a: &GenerateArgs,
+    model: Model,
+    source: ncomplete::goals::cases::GoalSource,
+    quiet: bool,
+    dir: Option<AtomicDir>,
+    suite_path: &str,
+) -> Result<ExitCode, Error> {
+    if a.format == SuiteFileFormat::Words {
+        return Err(Error::Usage(
+            "goal-directed tests are suite JSON (--format json) or its renderings".into(),
+        ));
+    }
+    let sa = ncomplete::suite::ioco::suspension_for(&model, &a.model)?;
+    let budget = a.budget.budget();
+    let (goals, method) = ncomplete::goals::cases::load_goals(&sa, &source, &budget)?;
+    let suite = ncomplete::goals::goal_suite(&sa, &goals, &method, a.patience, &budget)?;
+    if a.stats {
+        eprintln!("{method}: {}", suite.costs.summary());
+    }
+    suite.write(suite_path)?;
+    a.finish(dir, suite_path)?;
+    if !quiet {
+        eprint!("{}", suite.report_text());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `generate` with a Mealy method: the suite of the minimised machine, as JSON v1 or words.

@@ -1,0 +1,484 @@
+//! Offline test cases that steer towards a goal by a joker strategy (van den Bos Sec. 6.6:
+//! Lemma 6.28 and Theorem 6.30 for winning strategies, Lemma 6.32 and Theorem 6.35 for joker
+//! strategies), in the suite JSON v1 form of [`crate::suite::TestCase`].
+//!
+//! At each position the test plays the strategy's move: an input becomes a `send` whose `race`
+//! branches are the outputs the specification allows there, θ becomes an `expect` of the allowed
+//! outputs (quiescence included when allowed). Every other output is not listed and so fails:
+//! `fail` is decided by the specification alone, so the tests are sound (Theorem 6.27). After a
+//! step the test goes on only while it progresses, i.e. (J-rank, A-rank) strictly decreases: it
+//! says `pass` when the goal is reached and `retry` (inconclusive) when the system took a step
+//! that did not help — in a joker state, or out of the goal's reach (a test purpose's refuse
+//! state). From a winning state every allowed step progresses, so such a test ends in `pass` or
+//! `fail` against any system. A test node is one arena position and nodes are ordered by
+//! decreasing (J-rank, A-rank), so every test is a DAG in topological order with at most one node
+//! per position.
+//!
+//! With *patience* k a test tolerates k steps that do not help: after such a step it goes on
+//! playing the strategy from the position the system chose, as long as the goal can still be
+//! reached from there, and says `retry` only at the (k+1)-th. Test nodes are then (position,
+//! patience left), ordered by both, so tests stay acyclic with at most k+1 nodes per position.
+
+use super::goal::{Coverage, Goal, GoalError};
+use super::solve::{Move, Reachability};
+use super::{Position, Strategy, reach_strategy};
+use crate::identify::experiment::suite_model;
+use crate::model::{LabelId, SuspensionAutomaton};
+use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts};
+use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// The suite ids of an automaton's labels (inputs in label order; outputs in label order with
+/// quiescence last, as [`suite_model`] lists them).
+struct SuiteIds {
+    ids: Vec<LabelId>,
+}
+
+impl SuiteIds {
+    fn new(sa: &SuspensionAutomaton) -> SuiteIds {
+        let mut ids = vec![LabelId(u32::MAX); sa.alphabet.len()];
+        for (k, l) in sa.alphabet.inputs().enumerate() {
+            ids[l.index()] = LabelId(k as u32);
+        }
+        let q = sa.quiescence();
+        let outputs: Vec<LabelId> = sa.alphabet.outputs().filter(|&l| l != q).collect();
+        for (k, l) in outputs.iter().enumerate() {
+            ids[l.index()] = LabelId(k as u32);
+        }
+        ids[q.index()] = LabelId(outputs.len() as u32);
+        SuiteIds { ids }
+    }
+
+    fn of(&self, l: LabelId) -> LabelId {
+        self.ids[l.index()]
+    }
+}
+
+/// The test case that plays `strategy` from its start, named `name`; `None` if the goal is
+/// unreachable. `patience` is how many steps that do not help the test tolerates, going on from
+/// where the system went while the goal is still reachable there (0: stop at the first, as the
+/// finite joker strategy of Lemma 6.32 does).
+pub fn strategy_test_case(
+    strategy: &Strategy,
+    sa: &SuspensionAutomaton,
+    name: &str,
+    patience: u32,
+) -> Option<TestCase> {
+    let ids = SuiteIds::new(sa);
+    let start = strategy.start();
+    if strategy.reachability() == Reachability::Unreachable {
+        return None;
+    }
+    let arena = strategy.arena();
+    if strategy.reached(start) {
+        // The goal holds before any step: the test checks the next output and passes.
+        let mut branches: Vec<(LabelId, Next)> = arena
+            .outputs(start.0)
+            .map(|(x, _)| (ids.of(x), Next::PASS))
+            .collect();
+        if branches.is_empty() {
+            // Goal nodes are not expanded: list the automaton's outputs of the state.
+            let q = strategy.spec_state(start)?;
+            branches = sa
+                .outputs_enabled(q)
+                .map(|x| (ids.of(x), Next::PASS))
+                .collect();
+        }
+        branches.sort_unstable();
+        return Some(TestCase {
+            name: name.to_owned(),
+            nodes: vec![TestNode::Expect { branches }],
+        });
+    }
+    // Test nodes are (position, patience left); the start and every continuing successor.
+    type Key = (Position, u32);
+    let step = |p: Position, r: u32, w: Position| -> Option<Next> {
+        if strategy.reached(w) {
+            Some(Next::PASS)
+        } else if strategy.progressed(p, w) || (r > 0 && strategy.game().jrank(w.0).is_some()) {
+            None
+        } else {
+            Some(Next::RETRY)
+        }
+    };
+    let key_after = |p: Position, r: u32, w: Position| -> Key {
+        if strategy.progressed(p, w) {
+            (w, r)
+        } else {
+            (w, r - 1)
+        }
+    };
+    let mut visited: Vec<Key> = vec![(start, patience)];
+    let mut seen: HashMap<Key, u32> = HashMap::new();
+    seen.insert((start, patience), 0);
+    let mut k = 0;
+    while k < visited.len() {
+        let (p, r) = visited[k];
+        k += 1;
+        for w in move_outcomes(strategy, p) {
+            if step(p, r, w).is_none() {
+                let key = key_after(p, r, w);
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(key) {
+                    e.insert(0);
+                    visited.push(key);
+                }
+            }
+        }
+    }
+    // Continuing steps lower the patience left, or keep it and lower (J-rank, A-rank): ordering
+    // by both, decreasing, is a topological order.
+    let game = strategy.game();
+    visited.sort_by_key(|&(p, r)| (std::cmp::Reverse((r, game.measure(p.0))), p.0));
+    for (k, key) in visited.iter().enumerate() {
+        seen.insert(*key, k as u32);
+    }
+    let next = |p: Position, r: u32, w: Position| {
+        step(p, r, w).unwrap_or_else(|| Next::Node(seen[&key_after(p, r, w)]))
+    };
+    let q = arena.quiescence();
+    let nodes = visited
+        .iter()
+        .map(|&(p, r)| {
+            let outputs = arena.outputs(p.0);
+            match strategy.move_at(p) {
+                Some(Move::Input(a)) => {
+                    let then = arena
+                        .after(p.0, a)
+                        .map_or(Next::RETRY, |w| next(p, r, Position(w)));
+                    let mut race: Vec<(LabelId, Next)> = outputs
+                        .filter(|&(x, _)| x != q)
+                        .map(|(x, w)| (ids.of(x), next(p, r, Position(w))))
+                        .collect();
+                    race.sort_unstable();
+                    TestNode::Send {
+                        input: ids.of(a),
+                        then,
+                        race,
+                    }
+                }
+                _ => {
+                    let mut branches: Vec<(LabelId, Next)> = outputs
+                        .map(|(x, w)| (ids.of(x), next(p, r, Position(w))))
+                        .collect();
+                    branches.sort_unstable();
+                    TestNode::Expect { branches }
+                }
+            }
+        })
+        .collect();
+    Some(TestCase {
+        name: name.to_owned(),
+        nodes,
+    })
+}
+
+/// The positions the strategy's move at `p` may lead to: `Moves(p, a, x)` over every output x.
+fn move_outcomes(strategy: &Strategy, p: Position) -> Vec<Position> {
+    let arena = strategy.arena();
+    let q = arena.quiescence();
+    let mut out: Vec<Position> = Vec::new();
+    match strategy.move_at(p) {
+        Some(Move::Input(a)) => {
+            out.extend(arena.after(p.0, a).map(Position));
+            out.extend(
+                arena
+                    .outputs(p.0)
+                    .filter(|&(x, _)| x != q)
+                    .map(|(_, w)| Position(w)),
+            );
+        }
+        Some(Move::Wait) => out.extend(arena.outputs(p.0).map(|(_, w)| Position(w))),
+        None => {}
+    }
+    out
+}
+
+/// What became of one goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalReport {
+    /// The goal in words.
+    pub goal: String,
+    /// Winning, joker-reachable with its joker count, or unreachable from the initial state.
+    pub reachability: Reachability,
+    /// The name of its test (`None` when unreachable).
+    pub test: Option<String>,
+}
+
+/// A suite of goal-directed tests with the report per goal.
+#[derive(Clone, Debug)]
+pub struct GoalSuite {
+    /// The header of the suite JSON.
+    pub header: SuiteHeader,
+    /// One test per reachable goal, in goal order.
+    pub tests: Vec<TestCase>,
+    /// One report per goal, in goal order.
+    pub reports: Vec<GoalReport>,
+    /// The suite's figures.
+    pub costs: SuiteCosts,
+}
+
+impl GoalSuite {
+    /// The per-goal table: goal, reachability, test.
+    pub fn report_text(&self) -> String {
+        let mut out = String::new();
+        for r in &self.reports {
+            out.push_str(&format!(
+                "{}: {}{}\n",
+                r.goal,
+                r.reachability,
+                r.test
+                    .as_ref()
+                    .map_or_else(|| ", no test".to_owned(), |t| format!(", test {t}"))
+            ));
+        }
+        let count = |f: fn(&Reachability) -> bool| {
+            self.reports.iter().filter(|r| f(&r.reachability)).count()
+        };
+        out.push_str(&format!(
+            "{} goals: {} winning, {} with jokers, {} unreachable\n",
+            self.reports.len(),
+            count(|r| *r == Reachability::Winning),
+            count(|r| matches!(r, Reachability::Jokers(_))),
+            count(|r| *r == Reachability::Unreachable),
+        ));
+        out
+    }
+}
+
+/// Builds the goal-directed suite of `goals` on `sa`; `method` names it in the suite header
+/// (`purpose`, `cover-states`, ...). Goals are solved in parallel and kept in order. Refuses,
+/// before any test is built, more goals than `--max-tests`, and a suite over any other figure of
+/// the budget.
+pub fn goal_suite(
+    sa: &SuspensionAutomaton,
+    goals: &[Goal],
+    method: &str,
+    patience: u32,
+    budget: &Budget,
+) -> Result<GoalSuite, crate::Error> {
+    let goal_count = goals.len() as u128;
+    let early = SuiteCosts {
+        tests: Figure::AtMost(goal_count),
+        runs: Figure::Unknown,
+        steps: Figure::Unknown,
+        nodes: Figure::Unknown,
+        longest: Figure::Unknown,
+        bytes: Figure::Unknown,
+    };
+    let advice = "choose a smaller model, a coarser coverage criterion, or raise the limit";
+    early.check(budget, &format!("{method} suite"), advice)?;
+    let width = goals.len().to_string().len().max(4);
+    let solved: Vec<Result<(GoalReport, Option<TestCase>), GoalError>> = goals
+        .par_iter()
+        .enumerate()
+        .map(|(k, goal)| {
+            let strategy = reach_strategy(sa, goal)?;
+            let name = format!("g{:0width$}", k + 1);
+            let test = strategy_test_case(&strategy, sa, &name, patience);
+            Ok((
+                GoalReport {
+                    goal: goal.describe(sa),
+                    reachability: strategy.reachability(),
+                    test: test.as_ref().map(|t| t.name.clone()),
+                },
+                test,
+            ))
+        })
+        .collect();
+    let mut reports = Vec::with_capacity(goals.len());
+    let mut tests = Vec::new();
+    for r in solved {
+        let (report, test) = r.map_err(|e| crate::Error::Usage(e.to_string()))?;
+        reports.push(report);
+        tests.extend(test);
+    }
+    let model = suite_model(sa);
+    let header = header(&model, method, patience, &reports);
+    let costs = costs(&header, &tests);
+    costs.check(budget, &format!("{method} suite"), advice)?;
+    Ok(GoalSuite {
+        header,
+        tests,
+        reports,
+        costs,
+    })
+}
+
+/// The goals of a coverage criterion, refused before they are listed when there are more than
+/// `--max-tests`.
+pub fn coverage_goals(
+    sa: &SuspensionAutomaton,
+    coverage: Coverage,
+    budget: &Budget,
+) -> Result<Vec<Goal>, crate::Error> {
+    let count = coverage.count(sa);
+    if count > budget.max_tests {
+        return Err(crate::Error::Refused(Box::new(CostRefusal {
+            suite: format!("cover-{} suite", coverage.as_str()),
+            figure: "tests",
+            value: Figure::AtMost(count),
+            limit: budget.max_tests,
+            flag: "--max-tests",
+            advice: "choose a coarser coverage criterion or raise the limit".into(),
+        })));
+    }
+    Ok(coverage.goals(sa))
+}
+
+fn header(model: &SuiteModel, method: &str, patience: u32, reports: &[GoalReport]) -> SuiteHeader {
+    let goals: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|r| {
+            let (status, jokers) = match r.reachability {
+                Reachability::Winning => ("winning", 0),
+                Reachability::Jokers(k) => ("jokers", k),
+                Reachability::Unreachable => ("unreachable", 0),
+            };
+            let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
+            if status == "jokers" {
+                v["jokers"] = serde_json::Value::from(jokers);
+            }
+            v
+        })
+        .collect();
+    let mut extra = serde_json::Map::new();
+    extra.insert("patience".into(), serde_json::Value::from(patience));
+    extra.insert("goals".into(), serde_json::Value::Array(goals));
+    SuiteHeader {
+        model: model.clone(),
+        method: method.to_owned(),
+        n: None,
+        guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system".into(),
+        extra,
+    }
+}
+
+/// Exact figures of a goal suite: runs and steps by counting paths over each test's DAG.
+fn costs(header: &SuiteHeader, tests: &[TestCase]) -> SuiteCosts {
+    let mut runs: Option<u128> = Some(0);
+    let mut steps: Option<u128> = Some(0);
+    let mut nodes: u128 = 0;
+    let mut longest: u128 = 0;
+    for t in tests {
+        // Per node, from the leaves up: paths to a verdict, their summed lengths, the longest.
+        let n = t.nodes.len();
+        let mut paths = vec![Some(0u128); n];
+        let mut lengths = vec![Some(0u128); n];
+        let mut deepest = vec![0u128; n];
+        for k in (0..n).rev() {
+            let (mut p, mut s, mut d) = (Some(0u128), Some(0u128), 0u128);
+            for next in t.nodes[k].successors() {
+                let (cp, cs, cd) = match next {
+                    Next::Node(c) => (paths[c as usize], lengths[c as usize], deepest[c as usize]),
+                    Next::Verdict(_) => (Some(1), Some(0), 0),
+                };
+                p = p.zip(cp).and_then(|(a, b)| a.checked_add(b));
+                // Each path through this node takes one more labelled step.
+                s = s
+                    .zip(cs.zip(cp))
+                    .and_then(|(a, (b, c))| a.checked_add(b)?.checked_add(c));
+                d = d.max(cd + 1);
+            }
+            paths[k] = p;
+            lengths[k] = s;
+            deepest[k] = d;
+        }
+        runs = runs.zip(paths[0]).and_then(|(a, b)| a.checked_add(b));
+        steps = steps.zip(lengths[0]).and_then(|(a, b)| a.checked_add(b));
+        nodes += n as u128;
+        longest = longest.max(deepest[0]);
+    }
+    let bytes = crate::suite::json::suite_to_string(header, tests).len() as u128;
+    SuiteCosts {
+        tests: Figure::Exact(tests.len() as u128),
+        runs: Figure::checked(runs),
+        steps: Figure::checked(steps),
+        nodes: Figure::Exact(nodes),
+        longest: Figure::Exact(longest),
+        bytes: Figure::Exact(bytes),
+    }
+}
+
+/// Where the goals of `generate --purpose`, `--purpose-regex` or `--cover` come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoalSource {
+    /// A test purpose file (`.aut`, DOT, YAML or JSON).
+    Purpose(String),
+    /// A regular expression over the model's labels.
+    Regex(String),
+    /// A coverage criterion.
+    Cover(Coverage),
+}
+
+/// The goals a source names on `sa`, with the suite's method name.
+pub fn load_goals(
+    sa: &SuspensionAutomaton,
+    source: &GoalSource,
+    budget: &Budget,
+) -> Result<(Vec<Goal>, String), crate::Error> {
+    match source {
+        GoalSource::Cover(c) => Ok((
+            coverage_goals(sa, *c, budget)?,
+            format!("cover-{}", c.as_str()),
+        )),
+        GoalSource::Regex(text) => {
+            let regex = crate::check::Regex::parse(text, "--purpose-regex")
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            let goal = super::goal::RegexGoal::new(&regex, text, sa)
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            Ok((vec![Goal::Regex(goal)], "purpose".into()))
+        }
+        GoalSource::Purpose(path) => {
+            // Purpose labels are matched by name: the model's own labels are declared, so
+            // unmarked spellings work as in the model file, and the markers are outputs.
+            let mut outputs: Vec<String> = sa
+                .alphabet
+                .outputs()
+                .map(|l| sa.alphabet.name(l).to_owned())
+                .collect();
+            outputs.extend(
+                [
+                    super::goal::ACCEPT,
+                    super::goal::REFUSE,
+                    super::goal::OTHERWISE,
+                ]
+                .map(String::from),
+            );
+            let opts = crate::format::LoadOptions {
+                format: None,
+                inputs: sa
+                    .alphabet
+                    .inputs()
+                    .map(|l| sa.alphabet.name(l).to_owned())
+                    .collect(),
+                outputs,
+                initial: None,
+            };
+            let lts = match crate::format::load_model(path, &opts)? {
+                crate::model::Model::Lts(lts) => lts,
+                crate::model::Model::Mealy(_) => {
+                    return Err(crate::Error::Usage(format!(
+                        "{path}: a test purpose is an automaton over single labels (`?a`, `!x`, `ACCEPT`, ...), not a Mealy machine (`in / out`)"
+                    )));
+                }
+            };
+            let purpose = super::goal::TestPurpose::new(&lts, sa, path)
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            Ok((vec![Goal::Purpose(purpose)], "purpose".into()))
+        }
+    }
+}
+
+impl GoalSuite {
+    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all.
+    pub fn write(&self, path: &str) -> Result<(), crate::Error> {
+        use std::io::Write;
+        let mut output = crate::output::Output::create(path)?;
+        let text = crate::suite::json::suite_to_string(&self.header, &self.tests);
+        output
+            .write_all(text.as_bytes())
+            .map_err(|e| crate::Error::io(path, e))?;
+        output.commit()
+    }
+}

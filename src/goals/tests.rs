@@ -1,0 +1,471 @@
+//! Tests of the goals module: the worked examples of van den Bos Ch. 6 on the game arena
+//! `G_{a∨b}` of Figs. 6.1/6.3 (reconstructed from Examples 6.10-6.39, see below), brute-force
+//! cross-checks of attractor and joker ranks on random small games, and the soundness of the
+//! goal-directed test cases under exact simulation against the specification and its mutants.
+//!
+//! The suspension automaton of Fig. 6.3 (the seed has no drawing) is fixed by the text:
+//! `out(1) = {δ}` and `1 --b--> 3` (Ex. 6.10), `3` enables `a` and only `x` and `Moves(3, a, x) =
+//! {☺, ☹}` (Ex. 6.10) with `T(3, x) = ☹` (Ex. 6.39: the system forces ☹ from 3 in one move);
+//! `2` has outputs `x` and `y` with `y` to 3 and the helping move (x, ☺) for `a` (Ex. 6.17);
+//! `1 --a--> 2` (σ1a of Ex. 6.19 and its play 1⟨a, δ⟩2 in Ex. 6.39); ☺ ∈ Pre({☺}) (Ex. 6.12)
+//! makes ☺ a δ self-loop, and 1 in the system's attractor of ☹ at rank 3 (Ex. 6.39) needs every
+//! move of 1, θ included, to reach {2, 3}: `1 --δ--> 2`. ☹ only loops on δ.
+
+use super::arena::Arena;
+use super::cases::strategy_test_case;
+use super::goal::{Coverage, Goal};
+use super::solve::{JokerGame, Move, Reachability, adversary_attractor};
+use super::{Position, reach_strategy};
+use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict, run_test};
+use crate::identify::experiment::suite_model;
+use crate::identify::random::{random_io_suspension, random_suspension};
+use crate::model::{StateId, SuspensionAutomaton};
+use crate::suite::{Next, Verdict};
+
+/// Fig. 6.3 (`models/vdbos_fig6_3.aut`): states 0..4 are the thesis' 1, 2, 3, ☺, ☹.
+fn fig_6_3() -> SuspensionAutomaton {
+    super::tcp::bundled_suspension(
+        include_str!("../../models/vdbos_fig6_3.aut"),
+        "vdbos_fig6_3.aut",
+    )
+}
+
+const SMILE: StateId = StateId(3);
+const FROWN: StateId = StateId(4);
+
+/// The arena node of automaton state `q` (state goals keep one monitor state).
+fn node(arena: &Arena, q: StateId) -> u32 {
+    (1..arena.len() as u32)
+        .find(|&v| arena.sa_state(v) == q)
+        .unwrap()
+}
+
+#[test]
+fn example_6_12_joker_sets_and_6_17_joker_states() {
+    let sa = fig_6_3();
+    let s = reach_strategy(&sa, &Goal::State(SMILE)).unwrap();
+    let (arena, game) = (s.arena(), s.game());
+    let n = |k: u32| node(arena, StateId(k));
+    // Joker⁰ = {☺}; Joker¹ = {1, 2, 3, ☺} = Joker²; ☹ is in no joker set.
+    assert_eq!(game.jrank(n(3)), Some(0));
+    for k in [0, 1, 2] {
+        assert_eq!(game.jrank(n(k)), Some(1), "state {}", k + 1);
+    }
+    assert_eq!(game.jrank(n(4)), None);
+    assert_eq!(game.reachability(n(4)), Reachability::Unreachable);
+    // Pre(Joker⁰) = {2, 3, ☺}: the joker states are 2 and 3 (Ex. 6.17); 1 is attracted.
+    assert!(game.is_joker_state(n(1)) && game.is_joker_state(n(2)));
+    assert!(!game.is_joker_state(n(0)) && !game.is_joker_state(n(3)));
+    assert_eq!(game.measure(n(0)), Some((1, 1)));
+    // HMove(2, a) and HMove(3, a) hold (x, ☺); (x, ☹) does not help in 3, nor (y, 3) in 2 (equal
+    // J-ranks): in 3 only `a` has a helping move, in 2 also θ (x leads to ☺).
+    let a = sa.alphabet.get("a").unwrap();
+    let b = sa.alphabet.get("b").unwrap();
+    assert_eq!(game.strategy_moves(arena, n(2)), vec![Move::Input(a)]);
+    assert_eq!(
+        game.strategy_moves(arena, n(1)),
+        vec![Move::Input(a), Move::Wait]
+    );
+    assert_eq!(game.jrank(n(1)), game.jrank(n(2)));
+    // Ex. 6.19: σ1a plays a in 1, σ1b plays b; both play a in 2 and 3.
+    let at_1 = game.strategy_moves(arena, n(0));
+    assert!(at_1.contains(&Move::Input(a)) && at_1.contains(&Move::Input(b)));
+    assert_eq!(game.chosen(n(0)), Some(Move::Input(a)));
+    assert_eq!(game.chosen(n(1)), Some(Move::Input(a)));
+    assert_eq!(game.chosen(n(2)), Some(Move::Input(a)));
+    assert_eq!(s.reachability(), Reachability::Jokers(1));
+    // Ex. 6.10: no winning strategy from 1 (the attractor of {☺} is {☺}).
+    assert!((1..arena.len() as u32).all(|v| v == n(3) || game.jrank(v) != Some(0)));
+}
+
+/// Plays from thesis state 1 with Player 1 playing `first` in 1 and `a` elsewhere, and the
+/// system choosing its (output, next state) per state from `choice`; whether ☺ is reached.
+fn play(sa: &SuspensionAutomaton, first: &str, choice: &[(u32, &str, u32)]) -> bool {
+    let mut q = StateId(0);
+    for _ in 0..10 {
+        if q == SMILE {
+            return true;
+        }
+        let action = if q == StateId(0) { first } else { "a" };
+        let a = sa.alphabet.get(action).unwrap();
+        let next = match choice.iter().find(|c| c.0 == q.0) {
+            Some(&(_, x, t)) => {
+                // The system's choice must be a move: T(q, a) or T(q, x) for x ≠ δ.
+                let x = sa.alphabet.get(x).unwrap();
+                let t = StateId(t);
+                assert!(sa.after(q, a) == Some(t) || sa.after(q, x) == Some(t));
+                t
+            }
+            None => match sa.after(q, a) {
+                Some(t) => t,
+                None => return false,
+            },
+        };
+        q = next;
+    }
+    q == SMILE
+}
+
+#[test]
+fn example_6_37_dominance_table() {
+    let sa = fig_6_3();
+    // State 2: (x, ☺) or (y, 3); state 3: (x, ☺) or (x, ☹).
+    let rows = [
+        ([(1, "x", 3), (2, "x", 3)], true, true),
+        ([(1, "x", 3), (2, "x", 4)], true, false),
+        ([(1, "y", 2), (2, "x", 3)], true, true),
+        ([(1, "y", 2), (2, "x", 4)], false, false),
+    ];
+    for (choice, a_wins, b_wins) in rows {
+        assert_eq!(play(&sa, "a", &choice), a_wins, "{choice:?}");
+        assert_eq!(play(&sa, "b", &choice), b_wins, "{choice:?}");
+    }
+}
+
+#[test]
+fn example_6_39_system_attractor_of_the_losing_state() {
+    let sa = fig_6_3();
+    let s = reach_strategy(&sa, &Goal::State(SMILE)).unwrap();
+    let arena = s.arena();
+    // The arena of goal ☺ does not expand ☺; ☹ is an ordinary node.
+    let target: Vec<bool> = (0..arena.len() as u32)
+        .map(|v| v != Arena::LOST && arena.sa_state(v) == FROWN)
+        .collect();
+    let rank = adversary_attractor(arena, &target);
+    let r = |k: u32| rank[node(arena, StateId(k)) as usize];
+    assert_eq!(
+        [r(4), r(2), r(1), r(0), r(3)],
+        [Some(0), Some(1), Some(2), Some(3), None]
+    );
+}
+
+#[test]
+fn theorem_6_35_joker_test_case_of_fig_6_3() {
+    let sa = fig_6_3();
+    let s = reach_strategy(&sa, &Goal::State(SMILE)).unwrap();
+    let t = strategy_test_case(&s, &sa, "t", 0).unwrap();
+    let model = suite_model(&sa);
+    t.validate(model.inputs.len(), model.num_output_ids())
+        .unwrap();
+    // send a (no output races δ in 1); in 2: send a, x passes, y does not help (retry).
+    assert_eq!(t.nodes.len(), 2);
+    let verdict = run_test(
+        &SimulatedSystem::from_suspension(&sa, &model, InputEnabling::SelfLoop).unwrap(),
+        &t,
+    );
+    assert_eq!(verdict.verdict, TestVerdict::Pass);
+    assert_eq!(verdict.reachable, vec![Verdict::Pass, Verdict::Retry]);
+}
+
+/// Every outcome of `action` at `v` (the successors `Moves(v, action, x)` over all x).
+fn outcomes(arena: &Arena, v: u32, action: Move) -> Vec<u32> {
+    let q = arena.quiescence();
+    match action {
+        Move::Wait => arena.outputs(v).map(|(_, w)| w).collect(),
+        Move::Input(a) => {
+            let mut out: Vec<u32> = arena
+                .outputs(v)
+                .filter(|&(x, _)| x != q)
+                .map(|(_, w)| w)
+                .collect();
+            out.push(arena.after(v, a).unwrap());
+            out
+        }
+    }
+}
+
+fn actions(arena: &Arena, v: u32) -> Vec<Move> {
+    let mut m: Vec<Move> = arena.inputs(v).map(|(a, _)| Move::Input(a)).collect();
+    m.push(Move::Wait);
+    m
+}
+
+/// Brute force over positional strategies: per node, the least number of steps within which
+/// some strategy reaches the goal against every opponent (`None`: no such strategy).
+fn brute_attractor_ranks(arena: &Arena) -> Vec<Option<u32>> {
+    let n = arena.len();
+    let playing: Vec<u32> = (0..n as u32).filter(|&v| arena.is_playing(v)).collect();
+    let choices: Vec<Vec<Move>> = playing.iter().map(|&v| actions(arena, v)).collect();
+    let mut best: Vec<Option<u32>> = (0..n as u32)
+        .map(|v| (v != Arena::LOST && arena.is_goal(v)).then_some(0))
+        .collect();
+    let mut pick = vec![0usize; playing.len()];
+    loop {
+        let mut sigma = vec![None; n];
+        for (k, &v) in playing.iter().enumerate() {
+            sigma[v as usize] = Some(choices[k][pick[k]]);
+        }
+        // Longest play to the goal under σ, exploring every outcome up to n steps.
+        fn worst(arena: &Arena, sigma: &[Option<Move>], v: u32, left: u32) -> Option<u32> {
+            if v != Arena::LOST && arena.is_goal(v) {
+                return Some(0);
+            }
+            let m = sigma[v as usize]?;
+            if left == 0 {
+                return None;
+            }
+            let mut w = 0;
+            for t in outcomes(arena, v, m) {
+                w = w.max(worst(arena, sigma, t, left - 1)? + 1);
+            }
+            Some(w)
+        }
+        for &v in &playing {
+            if let Some(w) = worst(arena, &sigma, v, n as u32) {
+                let b = &mut best[v as usize];
+                *b = Some(b.map_or(w, |x| x.min(w)));
+            }
+        }
+        // Next strategy (odometer).
+        let mut k = 0;
+        loop {
+            if k == pick.len() {
+                return best;
+            }
+            pick[k] += 1;
+            if pick[k] < choices[k].len() {
+                break;
+            }
+            pick[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// The least number of jokers by value iteration of the joker cost game: a move costs 0 against
+/// the worst outcome, or 1 (a joker) for the best outcome.
+fn brute_jokers(arena: &Arena) -> Vec<Option<u32>> {
+    let n = arena.len();
+    let mut value: Vec<Option<u32>> = (0..n as u32)
+        .map(|v| (v != Arena::LOST && arena.is_goal(v)).then_some(0))
+        .collect();
+    loop {
+        let mut changed = false;
+        for v in 0..n as u32 {
+            if !arena.is_playing(v) {
+                continue;
+            }
+            let mut best = value[v as usize];
+            for m in actions(arena, v) {
+                let outs = outcomes(arena, v, m);
+                let worst = outs
+                    .iter()
+                    .try_fold(0, |acc, &w| value[w as usize].map(|x| acc.max(x)));
+                let helped = outs
+                    .iter()
+                    .filter_map(|&w| value[w as usize])
+                    .min()
+                    .map(|x| x + 1);
+                for c in [worst, helped].into_iter().flatten() {
+                    if best.is_none_or(|b| c < b) {
+                        best = Some(c);
+                    }
+                }
+            }
+            if best != value[v as usize] {
+                value[v as usize] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            return value;
+        }
+    }
+}
+
+/// Plays the joker strategy from `v` against every opponent that helps in joker states (and
+/// only there uses the helping outcome); returns the most jokers used on a play to the goal, or
+/// `None` if some such play misses the goal.
+fn helped_plays(arena: &Arena, game: &JokerGame, v: u32) -> Option<u32> {
+    if v != Arena::LOST && arena.is_goal(v) {
+        return Some(0);
+    }
+    let m = game.chosen(v)?;
+    let j = game.jrank(v)?;
+    let outs = outcomes(arena, v, m);
+    if game.is_joker_state(v) {
+        let helping = outs
+            .into_iter()
+            .find(|&w| game.jrank(w).is_some_and(|k| k < j))?;
+        return helped_plays(arena, game, helping).map(|k| k + 1);
+    }
+    let mut most = 0;
+    for w in outs {
+        // Def. 6.18: every outcome keeps the J-rank and lowers the A-rank.
+        assert!(game.measure(w) < game.measure(v) || arena.is_goal(w));
+        most = most.max(helped_plays(arena, game, w)?);
+    }
+    Some(most)
+}
+
+#[test]
+fn attractor_and_jokers_match_brute_force_on_random_games() {
+    let mut compared = 0;
+    let mut with_jokers = 0;
+    for seed in 0..60u64 {
+        let sa = if seed % 2 == 0 {
+            random_suspension(seed, 4, 2, 2)
+        } else {
+            random_io_suspension(seed, 5, 1, 2)
+        };
+        let goals = Coverage::States
+            .goals(&sa)
+            .into_iter()
+            .chain(Coverage::Transitions.goals(&sa).into_iter().take(3));
+        for goal in goals {
+            let s = reach_strategy(&sa, &goal).unwrap();
+            let (arena, game) = (s.arena(), s.game());
+            if arena.len() > 9 {
+                continue;
+            }
+            let attr = brute_attractor_ranks(arena);
+            let jokers = brute_jokers(arena);
+            for v in 1..arena.len() as u32 {
+                let (j, a) = (game.jrank(v), game.arank(v));
+                // Theorem 6.9: the winning region is the attractor; ranks are the least
+                // number of moves that force the goal.
+                assert_eq!(
+                    attr[v as usize],
+                    (j == Some(0)).then(|| a.unwrap()),
+                    "{seed} {v}"
+                );
+                // Joker ranks are the least number of jokers (Dallal et al.'s joker game).
+                assert_eq!(jokers[v as usize], j, "seed {seed} node {v}");
+                // Theorem 6.13: Joker(R) = Reach(G, R).
+                let reach = {
+                    let mut seen = vec![false; arena.len()];
+                    let mut stack = vec![v];
+                    let mut found = false;
+                    while let Some(w) = stack.pop() {
+                        if std::mem::replace(&mut seen[w as usize], true) {
+                            continue;
+                        }
+                        found |= w != Arena::LOST && arena.is_goal(w);
+                        stack.extend(arena.successors(w).iter().map(|&(_, t)| t));
+                    }
+                    found
+                };
+                assert_eq!(reach, j.is_some(), "seed {seed} node {v}");
+                // Theorem 6.21: helped, the joker strategy reaches the goal with J-rank jokers.
+                if let Some(j) = j {
+                    assert_eq!(
+                        helped_plays(arena, game, v),
+                        Some(j),
+                        "seed {seed} node {v}"
+                    );
+                    with_jokers += usize::from(j > 0);
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 500, "{compared} nodes compared");
+    assert!(with_jokers > 50, "{with_jokers} nodes need jokers");
+}
+
+/// Whether the test never fails against the system, and whether it can pass.
+fn verdict(
+    sa: &SuspensionAutomaton,
+    imp: &SuspensionAutomaton,
+    t: &crate::suite::TestCase,
+) -> TestVerdict {
+    let model = suite_model(sa);
+    let sys = SimulatedSystem::from_suspension(imp, &model, InputEnabling::SelfLoop).unwrap();
+    run_test(&sys, t).verdict
+}
+
+#[test]
+fn goal_tests_pass_on_the_specification_and_winning_ones_never_retry() {
+    for seed in 0..30u64 {
+        let sa = random_io_suspension(seed, 6, 2, 2);
+        for coverage in [Coverage::States, Coverage::Transitions, Coverage::Switches] {
+            for (k, goal) in coverage.goals(&sa).into_iter().enumerate().take(40) {
+                let s = reach_strategy(&sa, &goal).unwrap();
+                let patience = (seed % 3) as u32;
+                let Some(t) = strategy_test_case(&s, &sa, &format!("g{k}"), patience) else {
+                    assert_eq!(s.reachability(), Reachability::Unreachable);
+                    continue;
+                };
+                let model = suite_model(&sa);
+                t.validate(model.inputs.len(), model.num_output_ids())
+                    .unwrap();
+                let retries = t
+                    .nodes
+                    .iter()
+                    .flat_map(|n| n.successors())
+                    .any(|n| n == Next::RETRY);
+                if patience == 0 {
+                    assert_eq!(retries, s.reachability() != Reachability::Winning);
+                } else {
+                    assert!(!retries || s.reachability() != Reachability::Winning);
+                }
+                assert_eq!(
+                    verdict(&sa, &sa, &t),
+                    TestVerdict::Pass,
+                    "seed {seed} {goal:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn goal_tests_fail_only_non_conforming_mutants() {
+    use crate::audit::mutate::{MutantModel, MutateOptions, SizeBound, mutants};
+    let mut failed = 0;
+    let mut non_conforming = 0;
+    for seed in 0..12u64 {
+        let sa = random_io_suspension(seed, 5, 2, 2);
+        let tests: Vec<_> = Coverage::Transitions
+            .goals(&sa)
+            .iter()
+            .enumerate()
+            .filter_map(|(k, g)| {
+                strategy_test_case(
+                    &reach_strategy(&sa, g).unwrap(),
+                    &sa,
+                    &format!("g{k}"),
+                    (seed % 2) as u32,
+                )
+            })
+            .collect();
+        let opts = MutateOptions {
+            count: 8,
+            bound: SizeBound::Extra(0),
+            seed,
+        };
+        for m in mutants(&MutantModel::Suspension(sa.clone()), &opts).unwrap() {
+            let MutantModel::Suspension(imp) = &m.model else {
+                unreachable!()
+            };
+            let fails = tests
+                .iter()
+                .any(|t| verdict(&sa, imp, t) == TestVerdict::Fail);
+            if m.conforms {
+                assert!(!fails, "seed {seed}: conforming mutant {} failed", m.name);
+            } else {
+                non_conforming += 1;
+                failed += usize::from(fails);
+            }
+        }
+    }
+    assert!(non_conforming > 20, "{non_conforming}");
+    // Transition coverage reaches most faults of one transition (not a completeness claim).
+    assert!(failed * 2 > non_conforming, "{failed} of {non_conforming}");
+}
+
+#[test]
+fn strategy_positions_follow_traces() {
+    let sa = fig_6_3();
+    let a = sa.alphabet.get("a").unwrap();
+    let x = sa.alphabet.get("x").unwrap();
+    let s = reach_strategy(&sa, &Goal::Transition(StateId(1), x)).unwrap();
+    let p = s.after(s.start(), a).unwrap();
+    assert_eq!(s.spec_state(p), Some(StateId(1)));
+    assert_eq!(s.move_at(p), Some(Move::Wait));
+    let done = s.after(p, x).unwrap();
+    assert!(s.reached(done));
+    assert!(s.progressed(p, done));
+    assert_eq!(s.after(done, a), Some(done));
+    assert_eq!(s.after(s.start(), x), None::<Position>);
+}
