@@ -1233,10 +1233,12 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
             let verdict = ncomplete::exec::commands::run_on_system(
                 &a.suite,
                 spec.as_ref(),
-                command,
-                &a.timeouts.timeouts(),
-                a.retries,
-                a.follow,
+                &ncomplete::exec::commands::SystemRun {
+                    command,
+                    timeouts: &a.timeouts.timeouts(),
+                    retries: a.retries,
+                    follow: a.follow,
+                },
                 &mut stdout,
                 &mut results,
             )?;

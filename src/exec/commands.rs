@@ -203,19 +203,35 @@ pub fn run_on_model(
     Ok(verdict)
 }
 
-/// Runs a suite (JSON, or words with their `spec`) against the process started by `command`,
+/// How `run --sut` drives the system.
+#[derive(Clone, Copy, Debug)]
+pub struct SystemRun<'a> {
+    /// The command starting the system (stdio protocol).
+    pub command: &'a str,
+    /// Start-up, quiescence and response timeouts.
+    pub timeouts: &'a stdio::Timeouts,
+    /// Re-runs of a test that ended in `retry`.
+    pub retries: usize,
+    /// Continue a retried execution with the next undecided test holding its trace.
+    pub follow: bool,
+}
+
+/// Runs a suite (JSON, or words with their `spec`) against the process `system` starts,
 /// writing one line per test to `out` as tests finish and the result files `results` asks for;
 /// returns the suite verdict.
 pub fn run_on_system(
     suite_path: &str,
     spec: Option<&Model>,
-    command: &str,
-    timeouts: &stdio::Timeouts,
-    retries: usize,
-    follow: bool,
+    system: &SystemRun<'_>,
     out: &mut dyn Write,
     results: &mut RunResults,
 ) -> Result<TestVerdict> {
+    let SystemRun {
+        command,
+        timeouts,
+        retries,
+        follow,
+    } = *system;
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
     let progress = crate::progress::Progress::start_beside_stdout(
