@@ -405,7 +405,7 @@ impl MealySuite {
     /// assert!(suite.guarantee().starts_with("m-complete"));
     /// let mut tests = Vec::new();
     /// suite.stream(|word| {
-    ///     tests.push(suite.test_case(tests.len() as u64, word));
+    ///     tests.push(suite.test_case(word));
     ///     Ok::<(), std::convert::Infallible>(())
     /// })?;
     /// // Bounded before generation: the counted figures are upper bounds of the real suite.
