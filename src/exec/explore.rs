@@ -261,6 +261,9 @@ pub struct GoalTally {
     pub skipped: usize,
     /// The skipped goals, described.
     pub skipped_goals: Vec<String>,
+    /// The given goals ([`ExploreOptions::goals`]), described, with their outcome: `reached`,
+    /// `skipped`, or `not reached` (the run stopped first).
+    pub given: Vec<(String, &'static str)>,
 }
 
 /// The result of an exploration.
@@ -324,6 +327,10 @@ impl ExploreReport {
                 "covered_before": g.covered_before,
                 "skipped": g.skipped,
                 "skipped_goals": g.skipped_goals,
+                "given": g.given.iter().map(|(goal, outcome)| serde_json::json!({
+                    "goal": goal,
+                    "outcome": outcome,
+                })).collect::<Vec<_>>(),
             })),
         });
         let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -355,6 +362,9 @@ impl ExploreReport {
                 "goals: {} reached by strategy, {} covered on the way, {} skipped, of {}\n",
                 g.reached, g.covered_before, g.skipped, g.total
             ));
+            for (goal, outcome) in &g.given {
+                text.push_str(&format!("goal {goal}: {outcome}\n"));
+            }
         }
         text.push_str(&format!(
             "steps: {}, resets: {}, stopped: {}\n",
@@ -471,6 +481,10 @@ impl GoalPlay {
         GoalPlay {
             tally: GoalTally {
                 total: goals.len(),
+                given: given
+                    .iter()
+                    .map(|g| (g.describe(&spec.sa), "not reached"))
+                    .collect(),
                 ..GoalTally::default()
             },
             goals,
@@ -492,18 +506,34 @@ impl GoalPlay {
         }
     }
 
+    /// Counts the current goal when the last step of the run reached it.
+    fn settle(&mut self) {
+        if let Some(c) = &self.current
+            && c.position.is_some_and(|p| c.strategy.reached(p))
+        {
+            self.tally.reached += 1;
+            if let Some(given) = self.tally.given.get_mut(c.goal) {
+                given.1 = "reached";
+            }
+            self.current = None;
+        }
+    }
+
     fn restart(&mut self) {
         if let Some(c) = &mut self.current {
             c.position = Some(c.strategy.start());
         }
     }
 
-    fn skip(&mut self, spec: &ExploreSpec) {
-        if let Some(c) = self.current.take() {
-            self.tally.skipped += 1;
-            self.tally
-                .skipped_goals
-                .push(self.goals[c.goal].describe(&spec.sa));
+    /// Gives up goal `index` (`current`, if it is being played).
+    fn skip(&mut self, spec: &ExploreSpec, index: usize) {
+        self.current = None;
+        self.tally.skipped += 1;
+        self.tally
+            .skipped_goals
+            .push(self.goals[index].describe(&spec.sa));
+        if let Some(given) = self.tally.given.get_mut(index) {
+            given.1 = "skipped";
         }
     }
 }
@@ -696,16 +726,12 @@ impl<'a> Explorer<'a> {
                             stalls: 0,
                         });
                     }
-                    _ => {
-                        play.tally.skipped += 1;
-                        play.tally.skipped_goals.push(goal.describe(&self.spec.sa));
-                    }
+                    _ => play.skip(self.spec, index),
                 }
                 continue;
             };
             if c.position.is_some_and(|p| c.strategy.reached(p)) {
-                play.tally.reached += 1;
-                play.current = None;
+                play.settle();
                 continue;
             }
             if self.covered(&play.goals[c.goal]) {
@@ -714,7 +740,8 @@ impl<'a> Explorer<'a> {
                 continue;
             }
             if c.stalls > STRATEGY_PATIENCE {
-                play.skip(self.spec);
+                let index = c.goal;
+                play.skip(self.spec, index);
                 continue;
             }
             match c.position.and_then(|p| c.strategy.move_at(p)) {
@@ -725,7 +752,10 @@ impl<'a> Explorer<'a> {
                     c.stalls += 1;
                     break Some(Move::Reset);
                 }
-                None => play.skip(self.spec),
+                None => {
+                    let index = c.goal;
+                    play.skip(self.spec, index);
+                }
             }
         };
         self.play = Some(play);
@@ -954,6 +984,9 @@ pub fn explore(
         }
         progress(&e.status());
     };
+    if let Some(play) = &mut e.play {
+        play.settle();
+    }
     Ok(ExploreReport {
         failed: stop == StopReason::Failure,
         stop,
@@ -1100,6 +1133,26 @@ mod tests {
                 assert!(report.coverage.uncovered_transitions.is_empty());
                 assert_eq!(report.coverage.states, report.coverage.states_total);
             }
+        }
+    }
+
+    #[test]
+    fn strategy_play_steers_to_a_regular_expression_goal_first() {
+        let sa = vending();
+        let spec = ExploreSpec::new(sa.clone());
+        let text = ".* tea change coin refund";
+        let regex = crate::check::Regex::parse(text, "test").unwrap();
+        let goal = crate::goals::RegexGoal::new(&regex, text, &sa).unwrap();
+        for seed in 0..10 {
+            let mut o = options(Policy::Strategy, seed);
+            o.goals = vec![Goal::Regex(goal.clone())];
+            o.target = None;
+            o.max_steps = 40;
+            o.reset_probability = 0.0;
+            let report = in_process(&spec, &sa, &o);
+            let goals = report.goals.unwrap();
+            assert_eq!(goals.given.len(), 1);
+            assert_eq!(goals.given[0].1, "reached", "seed {seed}: {goals:?}");
         }
     }
 
