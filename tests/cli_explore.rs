@@ -267,7 +267,10 @@ fn explore_strategy_steers_to_a_test_purpose_first() {
     assert!(text.contains(": reached"), "{text}");
     let report = json(&out);
     assert_eq!(report["policy"]["name"], "strategy");
-    assert_eq!(report["goals"]["given"][0]["outcome"], "reached", "{report}");
+    assert_eq!(
+        report["goals"]["given"][0]["outcome"], "reached",
+        "{report}"
+    );
     // A purpose only steers the strategy policy.
     let (code, _, err) = run(&[
         "explore",

@@ -581,8 +581,7 @@ impl<'a> Explorer<'a> {
             run_started: Instant::now(),
             seen_output: false,
             run: Vec::new(),
-            play: (options.policy == Policy::Strategy)
-                .then(|| GoalPlay::new(spec, &options.goals)),
+            play: (options.policy == Policy::Strategy).then(|| GoalPlay::new(spec, &options.goals)),
         };
         e.visit(init);
         e
