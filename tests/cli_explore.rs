@@ -271,6 +271,29 @@ fn explore_strategy_steers_to_a_test_purpose_first() {
         report["goals"]["given"][0]["outcome"], "reached",
         "{report}"
     );
+    // A test purpose file: observe !coffee, then accept.
+    let purpose = dir.join("coffee.aut");
+    std::fs::write(
+        &purpose,
+        "des (0, 2, 2)\n(0, \"!coffee\", 1)\n(1, \"ACCEPT\", 1)\n",
+    )
+    .unwrap();
+    let (code, text, err) = run(&[
+        "explore",
+        &vending,
+        "--model",
+        &vending,
+        "--policy",
+        "strategy",
+        "--purpose",
+        purpose.to_str().unwrap(),
+        "--max-steps",
+        "60",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{text}{err}");
+    assert!(text.contains(": reached"), "{text}");
     // A purpose only steers the strategy policy.
     let (code, _, err) = run(&[
         "explore",
