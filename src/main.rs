@@ -521,10 +521,19 @@ struct ExploreArgs {
     /// A model of the implementation, run in process (its output choices seeded by --seed).
     #[arg(long = "model", value_name = "IMPL")]
     impl_model: Option<String>,
-    /// How to choose moves: uniformly, with Goga's input probability (--input-bias), or steering
-    /// to the nearest uncovered transition of the specification.
-    #[arg(long, value_name = "random|bias|goal", value_parser = ["random", "bias", "goal"], default_value = "goal")]
+    /// How to choose moves: uniformly, with Goga's input probability (--input-bias), steering
+    /// to the nearest uncovered transition of the specification by shortest paths (goal), or
+    /// playing the attractor/joker strategy of one uncovered transition after another (strategy).
+    #[arg(long, value_name = "random|bias|goal|strategy", value_parser = ["random", "bias", "goal", "strategy"], default_value = "goal")]
     policy: String,
+    /// With `--policy strategy`: steer first to the accepting states of this test purpose
+    /// (`.aut`/DOT/YAML over the model's labels, as `generate --purpose`).
+    #[arg(long, value_name = "FILE", conflicts_with = "purpose_regex")]
+    purpose: Option<String>,
+    /// With `--policy strategy`: steer first to a trace in the language of this regular
+    /// expression over labels (the `check --desired` syntax).
+    #[arg(long, value_name = "REGEX")]
+    purpose_regex: Option<String>,
     /// Probability of sending an input rather than waiting for an output (`--policy bias`).
     #[arg(long, value_name = "P", default_value_t = 0.5)]
     input_bias: f64,
@@ -1283,6 +1292,7 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
             "bias" => Policy::InputBias {
                 input: probability("--input-bias", a.input_bias)?,
             },
+            "strategy" => Policy::Strategy,
             _ => Policy::Goal,
         },
         seed: a.seed,
@@ -1297,7 +1307,18 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
         }),
         time_limit,
         timeouts: a.timeouts.timeouts(),
+        goals: Vec::new(),
     };
+    let purpose = match (&a.purpose, &a.purpose_regex) {
+        (Some(p), _) => Some(ncomplete::goals::cases::GoalSource::Purpose(p.clone())),
+        (None, Some(r)) => Some(ncomplete::goals::cases::GoalSource::Regex(r.clone())),
+        (None, None) => None,
+    };
+    if purpose.is_some() && options.policy != Policy::Strategy {
+        return Err(Error::Usage(
+            "--purpose and --purpose-regex steer `--policy strategy` (add it)".into(),
+        ));
+    }
     let spec = a.model_args.load(&a.model, quiet)?;
     let implementation = match &a.impl_model {
         Some(path) => Some(a.model_args.load(path, quiet)?),
@@ -1312,6 +1333,7 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
         &spec,
         system,
         &options,
+        purpose.as_ref(),
         a.out.as_deref(),
         quiet,
         &mut std::io::stdout(),

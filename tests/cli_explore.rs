@@ -49,7 +49,7 @@ fn explore_covers_every_state_and_transition_of_the_nondeterministic_models() {
     let dir = temp_dir("cover");
     for name in NONDETERMINISTIC {
         let path = model(name);
-        for policy in ["goal", "random"] {
+        for policy in ["goal", "random", "strategy"] {
             let out = dir.join(format!("{name}-{policy}.json"));
             let (code, text, err) = run(&[
                 "explore",
@@ -80,6 +80,14 @@ fn explore_covers_every_state_and_transition_of_the_nondeterministic_models() {
             assert_eq!(c["states"], c["states_total"], "{name} {policy}");
             assert_eq!(c["transitions"], c["transitions_total"], "{name} {policy}");
             assert!(c["uncovered_transitions"].as_array().unwrap().is_empty());
+            if policy == "strategy" {
+                let goals = &report["goals"];
+                assert_eq!(goals["total"], c["transitions_total"], "{name}");
+                assert!(goals["reached"].as_u64().unwrap() > 0, "{name}: {goals}");
+                assert!(text.contains("reached by strategy"), "{text}");
+            } else {
+                assert!(report["goals"].is_null());
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -229,5 +237,75 @@ fn explore_against_a_process_reports_the_failing_trace() {
         err.contains("--input-bias must be between 0 and 1"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explore_strategy_steers_to_a_test_purpose_first() {
+    let dir = temp_dir("purpose");
+    let vending = model("vending.aut");
+    let out = dir.join("purpose.json");
+    let (code, text, err) = run(&[
+        "explore",
+        &vending,
+        "--model",
+        &vending,
+        "--policy",
+        "strategy",
+        "--purpose-regex",
+        ".* tea change coin refund",
+        "--reset-probability",
+        "0",
+        "--max-steps",
+        "60",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}{err}");
+    assert!(text.contains(": reached"), "{text}");
+    let report = json(&out);
+    assert_eq!(report["policy"]["name"], "strategy");
+    assert_eq!(
+        report["goals"]["given"][0]["outcome"], "reached",
+        "{report}"
+    );
+    // A test purpose file: observe !coffee, then accept.
+    let purpose = dir.join("coffee.aut");
+    std::fs::write(
+        &purpose,
+        "des (0, 2, 2)\n(0, \"!coffee\", 1)\n(1, \"ACCEPT\", 1)\n",
+    )
+    .unwrap();
+    let (code, text, err) = run(&[
+        "explore",
+        &vending,
+        "--model",
+        &vending,
+        "--policy",
+        "strategy",
+        "--purpose",
+        purpose.to_str().unwrap(),
+        "--max-steps",
+        "60",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{text}{err}");
+    assert!(text.contains(": reached"), "{text}");
+    // A purpose only steers the strategy policy.
+    let (code, _, err) = run(&[
+        "explore",
+        &vending,
+        "--model",
+        &vending,
+        "--policy",
+        "random",
+        "--purpose-regex",
+        "tea",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--policy strategy"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -476,19 +476,28 @@ impl ExploreProgress {
     }
 }
 
-/// `ncomplete explore`: on-the-fly testing of `system` against the specification `spec`;
-/// writes the coverage table and verdict to `out`, the JSON report to `json` when given;
-/// returns the exit status (1 on a failure).
+/// `ncomplete explore`: on-the-fly testing of `system` against the specification `spec`
+/// (steering first to the goal of `purpose` under `Policy::Strategy`); writes the coverage
+/// table and verdict to `out`, the JSON report to `json` when given; returns the exit status
+/// (1 on a failure).
 pub fn explore(
     spec: &Model,
     system: ExploreSystem<'_>,
     options: &super::explore::ExploreOptions,
+    purpose: Option<&crate::goals::cases::GoalSource>,
     json: Option<&str>,
     quiet: bool,
     out: &mut dyn Write,
 ) -> Result<u8> {
     use super::explore::{ExploreSpec, ModelAdapter, explore, specification_automaton};
     let spec = ExploreSpec::new(specification_automaton(spec)?);
+    let mut options = options.clone();
+    if let Some(source) = purpose {
+        let budget = crate::suite::costs::Budget::default();
+        let (goals, _) = crate::goals::cases::load_goals(spec.automaton(), source, &budget)?;
+        options.goals.extend(goals);
+    }
+    let options = &options;
     let mut progress = ExploreProgress::new(quiet, options.max_steps);
     let (report, command) = match system {
         ExploreSystem::Process(command) => {
