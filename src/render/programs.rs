@@ -359,8 +359,8 @@ impl Object for LazyTests {
     }
 }
 
-/// The template context of a suite: its header and the tests of [`context_of_part`] for a
-/// single part holding them all.
+/// The template context of a suite: its header and its tests, as the context of one part
+/// holding them all.
 pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
     let mut idents = escape::TestIdentifiers::new("_test");
     let idents = tests.iter().map(|t| idents.next(&t.name)).collect();
