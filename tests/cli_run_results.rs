@@ -2,6 +2,10 @@
 //! simulation (exact, no times, byte-identical across runs) and against a process (with times);
 //! a failure carries its reason, an inconclusive test is a skipped one.
 
+mod common;
+
+use common::work_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,13 +17,6 @@ fn fixture(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn work_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn run(args: &[&str]) -> (i32, String) {

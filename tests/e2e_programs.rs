@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::work_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,13 +18,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn work_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn render(suite: &str, format: &str, out: &Path) {

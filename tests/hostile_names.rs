@@ -22,6 +22,8 @@
 
 mod common;
 
+use common::work_dir;
+
 use ncomplete::render::{Format, RenderedFile, render_suite};
 use ncomplete::suite::read_suite;
 use proptest::prelude::*;
@@ -284,13 +286,6 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-fn work_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// One hostile case on disk: the model, its `ioco-ads` suite with the hostile method, guarantee

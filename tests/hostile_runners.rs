@@ -12,6 +12,8 @@
 
 mod common;
 
+use common::work_dir;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -304,13 +306,6 @@ fn run_sut_needs_each_of_the_three_timeouts() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-}
-
-fn work_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn render(suite: &Path, format: &str, out: &Path) {

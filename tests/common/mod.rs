@@ -1,6 +1,31 @@
-//! Helpers shared by the integration tests that run generated programs.
+//! Helpers shared by the integration tests that run generated programs (each test crate uses
+//! some of them).
+#![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::process::Command;
+
+/// The crate's root directory.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The path of a file under `tests/fixtures`.
+pub fn fixture(name: &str) -> String {
+    root()
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A fresh, empty scratch directory `name` under Cargo's temporary directory for tests.
+pub fn work_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// Whether `python3` can import pytest. Under CI (`CI` set to `true` or `1`) a missing pytest
 /// fails the test, since CI must run the Python programs; elsewhere `what` is reported as
