@@ -26,7 +26,7 @@
 
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem, Step};
-use super::stdio::{Adapter, Observation, Timeouts, expect_wait, send_grace};
+use super::stdio::{Adapter, Observation, Timeouts, expect_wait, send_grace, trace_text};
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -155,17 +155,7 @@ impl ExploreSpec {
     /// The specification from its suspension automaton.
     pub fn new(sa: SuspensionAutomaton) -> Self {
         let n = sa.num_states();
-        let mut reachable = vec![false; n];
-        reachable[sa.initial().index()] = true;
-        let mut stack = vec![sa.initial()];
-        while let Some(q) = stack.pop() {
-            for &(_, t) in sa.enabled(q) {
-                if !reachable[t.index()] {
-                    reachable[t.index()] = true;
-                    stack.push(t);
-                }
-            }
-        }
+        let reachable = crate::model::RestrictToReachable::reachable(&sa);
         let mut first_transition = Vec::with_capacity(n + 1);
         let mut count = 0;
         let mut reachable_transitions = 0;
@@ -876,7 +866,6 @@ impl<'a> Explorer<'a> {
             Observation::Quiescence => (Some(sa.quiescence()), self.spec.marked(sa.quiescence())),
         };
         self.steps += 1;
-        let before = self.trace.join(" ");
         self.trace.push(shown.clone());
         if label.and_then(|l| self.take(l)).is_some() {
             return Ok(());
@@ -885,11 +874,8 @@ impl<'a> Explorer<'a> {
             .outputs_enabled(self.state)
             .map(|l| self.spec.marked(l))
             .collect();
-        let before = if before.is_empty() {
-            "(empty trace)".to_owned()
-        } else {
-            before
-        };
+        // Only a failure needs the trace before this observation as text.
+        let before = trace_text(&self.trace[..self.trace.len() - 1]);
         Err(if label == Some(sa.quiescence()) && !quiescence_allowed {
             format!(
                 "no output within the response timeout of {} ms (expected one of: {}) after {before}",
@@ -942,12 +928,7 @@ impl<'a> Explorer<'a> {
     }
 
     fn broken(&self, e: String) -> String {
-        let trace = if self.trace.is_empty() {
-            "(empty trace)".to_owned()
-        } else {
-            self.trace.join(" ")
-        };
-        format!("{e}; trace: {trace}")
+        format!("{e}; trace: {}", trace_text(&self.trace))
     }
 }
 

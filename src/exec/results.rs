@@ -35,9 +35,9 @@ pub struct TestRecord {
 /// The results of a run, collected test by test for the files asked for.
 #[derive(Debug, Default)]
 pub struct RunResults {
-    /// Where to write JUnit XML (`-` for standard output).
+    /// The file to write JUnit XML to (a path; `run` refuses `-` and its inputs).
     pub junit: Option<String>,
-    /// Where to write the JSON results (`-` for standard output).
+    /// The file to write the JSON results to (a path; `run` refuses `-` and its inputs).
     pub json: Option<String>,
     /// What ran the suite: `model FILE` or `system COMMAND`.
     pub system: String,

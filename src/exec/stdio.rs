@@ -480,7 +480,7 @@ fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
     }
 }
 
-fn trace_text(trace: &[String]) -> String {
+pub(super) fn trace_text(trace: &[String]) -> String {
     if trace.is_empty() {
         "(empty trace)".into()
     } else {
@@ -789,7 +789,7 @@ pub fn run_suite_stdio(
     Ok(outcomes)
 }
 
-/// Runs a suite following the system (the suite as one forest indexed by trace): when an
+/// Runs a suite following the system: when an
 /// execution of a test ends in `retry` because the system took another allowed branch, the
 /// first undecided test (from the current one on, in suite order) whose tree holds the observed
 /// trace continues the execution from the node that trace leads to, instead of a reset. A test

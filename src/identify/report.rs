@@ -171,12 +171,12 @@ pub fn distinguish(
 ) -> Result<Distinguished, IdentifyError> {
     let mut times = PhaseTimes::default();
     phase("minimisation");
-    let sa = if options.minimize {
+    let automaton = if options.minimize {
         canonical_form(&minimize_suspension(given)?)?
     } else {
         canonical_form(given)?
     };
-    let sa = &sa;
+    let sa = &automaton;
     phase("compatibility");
     let t = Instant::now();
     let compatibility = Compatibility::compute_within(sa, options.max_pairs)?;
@@ -224,7 +224,7 @@ pub fn distinguish(
         times,
     };
     Ok(Distinguished {
-        automaton: sa.clone(),
+        automaton,
         compatibility,
         splitting_graph,
         identification,

@@ -487,6 +487,12 @@ impl PathSums {
     }
 }
 
+/// Default of [`PlanCosts::memo_limit`]. An entry with its share of the hash table takes about
+/// 100 bytes (heaptrack of `generate` on a random 5-state model with the earlier limit of
+/// 1,000,000: one 203 MB table allocation while the 101 MB one it grew from was alive), so this
+/// keeps the memo in the tens of megabytes.
+const MEMO_LIMIT: usize = 250_000;
+
 /// Counts the costs of a plan's tests from the plan alone, with the semantics of
 /// [`Plan::build_test`] (the same move choice by `k`, the same `k % count` on every output
 /// branch, the same specification tracking), without building a test.
@@ -497,10 +503,6 @@ impl PathSums {
 /// prefix sums, memoised per (target, specification state, prefix length). The longest test is
 /// a maximum over all `k`, and every test of a branch is reached from some `k` of its parent, so
 /// it needs only one value per (target, state).
-/// Default of [`PlanCosts::memo_limit`]: about 100 bytes an entry, so the memo (with the table
-/// it grows from) stays near 50 MB.
-const MEMO_LIMIT: usize = 250_000;
-
 pub(crate) struct PlanCosts<'a> {
     plan: &'a Plan,
     sa: &'a SuspensionAutomaton,

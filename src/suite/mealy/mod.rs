@@ -259,7 +259,7 @@ fn auto_choice(
         || auto_family(min, access, tree, opts),
         || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
     );
-    let (family, mut best_symbols) = ranked.swap_remove(0);
+    let (family, mut best_symbols) = ranked.remove(0);
     let mut best_tree = None;
     if let Some(h) = h_tree {
         let symbols = h.size(opts.prune_prefixes).1;
