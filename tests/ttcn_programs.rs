@@ -189,8 +189,10 @@ fn titan_run(dir: &Path, module: &str, sut: &str) -> (Vec<(String, String)>, Str
     (verdicts, console)
 }
 
+/// `ncomplete simulate` of `model`; its outputs wait 40 ms (longer than the port's send grace),
+/// so an input sent meanwhile goes first, as a real system reading its input would let it.
 fn simulate(model: &str, choose: &str) -> String {
-    format!("'{BIN}' simulate --choose {choose} '{model}'")
+    format!("'{BIN}' simulate --choose {choose} --delay-ms 40 '{model}'")
 }
 
 #[test]
