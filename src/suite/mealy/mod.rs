@@ -245,9 +245,10 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
 }
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
-/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and with no
-/// extra states the SPY trees over the [`AUTO_SPY_FAMILIES`] smallest families; a tree wins when
-/// its exact size is strictly smaller.
+/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and the
+/// SPY trees over the [`AUTO_SPY_FAMILIES`] smallest families (and the family of `--method spy`)
+/// when the smallest family suite is within [`SPY_SYMBOL_BUDGET`]; a tree wins when its exact
+/// size is strictly smaller.
 fn auto_choice(
     min: &Mealy,
     access: &AccessTree,
@@ -255,11 +256,13 @@ fn auto_choice(
     opts: MealySuiteOptions,
 ) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
     let h_affordable = h_method::h_pairs(min, opts.extra_states) <= h_method::H_PAIR_BUDGET;
-    let (mut ranked, h_tree) = rayon::join(
+    let (candidates, h_tree) = rayon::join(
         || auto_family(min, access, tree, opts),
         || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
     );
-    let (family, mut best_symbols) = ranked.remove(0);
+    let AutoFamilies { mut ranked, hads } = candidates;
+    let best_family_symbols = ranked[0].1;
+    let mut best_symbols = best_family_symbols;
     let mut best_tree = None;
     if let Some(h) = h_tree {
         let symbols = h.size(opts.prune_prefixes).1;
@@ -268,29 +271,53 @@ fn auto_choice(
             best_tree = Some((TreeMethod::H, h));
         }
     }
-    if opts.extra_states == 0 && min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
+    if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT
+        && best_family_symbols <= SPY_SYMBOL_BUDGET
+    {
         // SPY over the best families: sizes in parallel (trees dropped), the winner rebuilt.
         // The family of `--method spy` is always among them, so `auto` is never larger.
-        let ly = LySplittingTree::new(min);
-        let weights = estimate::state_weights(min, access, 0);
-        let spy_family = Family::build_adaptive(min, tree, &ly, HADS_CONFIG, Some(&weights));
-        let mut pool: Vec<&Family> = vec![&family, &spy_family];
-        pool.extend(ranked.iter().map(|(f, _)| f).take(AUTO_SPY_FAMILIES - 1));
+        let mut pool: Vec<usize> = (0..ranked.len().min(AUTO_SPY_FAMILIES)).collect();
+        if let Some(j) = hads
+            && !pool.contains(&j)
+        {
+            pool.push(j);
+        }
         let sizes: Vec<u64> = pool
             .par_iter()
-            .map(|f| spy::build_spy(min, access, f).size(opts.prune_prefixes).1)
+            .map(|&j| {
+                spy::build_spy(min, access, &ranked[j].0, opts.extra_states)
+                    .size(opts.prune_prefixes)
+                    .1
+            })
             .collect();
-        if let Some(j) = (0..pool.len()).min_by_key(|&j| (sizes[j], j))
-            && sizes[j] < best_symbols
+        if let Some(i) = (0..pool.len()).min_by_key(|&i| (sizes[i], i))
+            && sizes[i] < best_symbols
         {
-            best_tree = Some((TreeMethod::Spy, spy::build_spy(min, access, pool[j])));
+            let family = &ranked[pool[i]].0;
+            let spy_tree = spy::build_spy(min, access, family, opts.extra_states);
+            best_tree = Some((TreeMethod::Spy, spy_tree));
+            // The suite header names the family the SPY tree was built from.
+            let family = ranked.swap_remove(pool[i]).0;
+            return (family, best_tree);
         }
     }
-    (family, best_tree)
+    (ranked.swap_remove(0).0, best_tree)
 }
 
-/// How many of the smallest families `auto` also tries with SPY (no extra states).
+/// How many of the smallest families `auto` also tries with SPY.
 pub const AUTO_SPY_FAMILIES: usize = 8;
+
+/// Most input symbols of the family suite (exact or estimated) for which SPY trees are built:
+/// a tree takes about 24 bytes per node, so this keeps a tree near 100 MB (`--method spy` is
+/// refused above it; `auto` skips SPY).
+pub const SPY_SYMBOL_BUDGET: u64 = 5_000_000;
+
+/// The families of `auto`, smallest suite first, and the index among them of the family of
+/// `--method hads` (and `spy`), when it was built.
+struct AutoFamilies {
+    ranked: Vec<(Family, u64)>,
+    hads: Option<usize>,
+}
 
 /// The harmonised candidate families of `auto` with the sizes of their suites (exact, or the
 /// estimate before pruning for suites over [`AUTO_EXACT_LIMIT`] symbols), smallest first.
@@ -299,7 +326,7 @@ fn auto_family(
     access: &AccessTree,
     tree: &SplittingTree,
     opts: MealySuiteOptions,
-) -> Vec<(Family, u64)> {
+) -> AutoFamilies {
     let ly = LySplittingTree::new(min);
     let weights = estimate::state_weights(min, access, opts.extra_states);
     let wide = AdaptiveConfig {
@@ -310,7 +337,10 @@ fn auto_family(
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
         let family = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
         let est = estimate::suite_size(min, access, &family, opts.extra_states);
-        return vec![(family, est.symbols)];
+        return AutoFamilies {
+            ranked: vec![(family, est.symbols)],
+            hads: Some(0),
+        };
     }
     let mut adaptive = vec![
         AdaptiveConfig::default(),
@@ -381,10 +411,18 @@ fn auto_family(
             probe.words().map(|w| w.len() as u64).sum()
         })
         .collect();
-    let mut ranked: Vec<(Family, u64)> = cands.into_iter().zip(sizes).collect();
+    // The family of `--method hads`: HADS_CONFIG with the state weights.
+    let hads_at = adaptive.iter().position(|&c| c == (HADS_CONFIG, true));
+    let mut order: Vec<usize> = (0..cands.len()).collect();
     // Stable: equal sizes keep the candidate order.
-    ranked.sort_by_key(|(_, size)| *size);
-    ranked
+    order.sort_by_key(|&j| sizes[j]);
+    let hads = hads_at.and_then(|h| order.iter().position(|&j| j == h));
+    let mut slots: Vec<Option<Family>> = cands.into_iter().map(Some).collect();
+    let ranked = order
+        .iter()
+        .map(|&j| (slots[j].take().expect("each candidate once"), sizes[j]))
+        .collect();
+    AutoFamilies { ranked, hads }
 }
 
 impl MealySuite {
@@ -455,19 +493,25 @@ impl MealySuite {
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
             None if opts.method == MealyMethod::Spy => {
-                if opts.extra_states > 0 {
+                let ly = LySplittingTree::new(&min);
+                let weights = estimate::state_weights(&min, &access, opts.extra_states);
+                let family = Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights));
+                let est = estimate::suite_size(&min, &access, &family, opts.extra_states);
+                if est.symbols > SPY_SYMBOL_BUDGET {
                     return Err(ModelError::Budget {
-                        what: format!("SPY with {} extra states", opts.extra_states),
-                        budget: 0,
-                        advice:
-                            "SPY is implemented for 0 extra states; use --method h, hads or auto"
-                                .into(),
+                        what: format!(
+                            "{} input symbols in the hybrid-ADS suite the SPY tree is built from ({} states, {} inputs, {} extra states)",
+                            est.symbols,
+                            min.num_states(),
+                            k,
+                            opts.extra_states
+                        ),
+                        budget: SPY_SYMBOL_BUDGET as usize,
+                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
                     });
                 }
-                let ly = LySplittingTree::new(&min);
-                let weights = estimate::state_weights(&min, &access, 0);
-                let family = Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights));
-                h_tree = Some((TreeMethod::Spy, spy::build_spy(&min, &access, &family)));
+                let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states);
+                h_tree = Some((TreeMethod::Spy, spy_tree));
                 family
             }
             Some(FamilyKind::Hads) => {

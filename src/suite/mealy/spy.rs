@@ -116,9 +116,28 @@ impl Spy<'_> {
     }
 }
 
-/// Builds the SPY tree for the complete minimal machine `m` (no extra states) with the
+/// Every input word of length at most `extra`, shortest first, each in input order.
+fn traversal_words(m: &Mealy, extra: usize) -> Vec<Vec<LabelId>> {
+    let mut out = vec![Vec::new()];
+    let mut layer = vec![Vec::new()];
+    for _ in 0..extra {
+        let mut next = Vec::with_capacity(layer.len() * m.num_inputs());
+        for w in &layer {
+            for a in m.input_ids() {
+                let mut x: Vec<LabelId> = w.clone();
+                x.push(a);
+                next.push(x);
+            }
+        }
+        out.extend(next.iter().cloned());
+        layer = next;
+    }
+    out
+}
+
+/// Builds the SPY tree for the complete minimal machine `m` with `extra` extra states and the
 /// harmonised family `family`.
-pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family) -> TestTree {
+pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) -> TestTree {
     let k = m.num_inputs();
     let n = m.num_states();
     let mut spy = Spy {
@@ -138,29 +157,49 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family) -> TestTree {
     for &s in access.bfs_order() {
         let p = access.access(s).expect("reachable");
         let end = spy.tree.insert(m, 0, &p);
-        let sufs = family.suffixes(s, 0, 0);
+        let sufs = family.suffixes(s, 0, extra);
         for &h in sufs {
             spy.tree.insert(m, end, family.word(h));
         }
     }
     spy.spread(0);
+    let traversal = traversal_words(m, extra);
+    // The identifier words after a traversal word: the harmonised per-state identifiers.
+    let ident = |q: StateId| family.suffixes(q, extra + 1, extra);
+    // Appends `prefix·γ·h` for every traversal word `γ` and identifier word `h` of the state it
+    // reaches from `from`, each after the convergent node of `at` where it is cheapest.
+    let traverse = |spy: &mut Spy, at: StateId, from: StateId, prefix: &[LabelId]| {
+        for gamma in &traversal {
+            let q = gamma
+                .iter()
+                .fold(from, |q, &b| m.step(q, b).expect("complete").0);
+            let mut w = prefix.to_vec();
+            w.extend_from_slice(gamma);
+            let sufs = ident(q);
+            if sufs.is_empty() {
+                let u = spy.cheapest(at, &w);
+                spy.insert(u, &w);
+            }
+            for &h in sufs {
+                let mut x = w.clone();
+                x.extend_from_slice(family.word(h));
+                let u = spy.cheapest(at, &x);
+                spy.insert(u, &x);
+            }
+        }
+    };
     for &s in access.bfs_order() {
         for a in m.input_ids() {
             if access.tree_child(s, a).is_some() {
                 continue;
             }
             let (t, _) = m.step(s, a).expect("complete");
-            let sufs = family.suffixes(t, 1, 0);
-            if sufs.is_empty() {
-                let u = spy.cheapest(s, &[a]);
-                spy.insert(u, &[a]);
+            if extra > 0 {
+                // The traversal after the target's own convergent traces (the words with
+                // `γ = ε` are there from the state cover).
+                traverse(&mut spy, t, t, &[]);
             }
-            for &h in sufs {
-                let mut w = vec![a];
-                w.extend_from_slice(family.word(h));
-                let u = spy.cheapest(s, &w);
-                spy.insert(u, &w);
-            }
+            traverse(&mut spy, s, t, &[a]);
             spy.verify(s, a);
         }
     }

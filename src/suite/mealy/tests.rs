@@ -181,10 +181,6 @@ fn every_method_catches_every_mutant_within_the_bound() {
     for e in 0..=2usize {
         for (j, spec) in specs(e).iter().enumerate() {
             for method in MealyMethod::ALL {
-                if method == MealyMethod::Spy && e > 0 {
-                    assert!(MealySuite::new(spec, MealySuiteOptions::new(method, e)).is_err());
-                    continue;
-                }
                 check(spec, method, e, true, 7 * j as u64 + e as u64);
             }
         }
@@ -211,9 +207,6 @@ fn stream_is_sorted_and_prefix_free() {
     let spec = minimize_mealy(&random_mealy(5, 9, 3, 3));
     for method in MealyMethod::ALL {
         for e in 0..=1 {
-            if method == MealyMethod::Spy && e > 0 {
-                continue;
-            }
             let suite = MealySuite::new(&spec, MealySuiteOptions::new(method, e)).unwrap();
             let words: Vec<_> = suite.words().collect();
             for pair in words.windows(2) {
@@ -298,8 +291,7 @@ fn auto_is_never_larger_than_any_complete_method() {
                 if matches!(
                     method,
                     MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
-                ) || (method == MealyMethod::Spy && e > 0)
-                {
+                ) {
                     continue;
                 }
                 let other = symbols(method);
