@@ -267,9 +267,8 @@ fn methods_table(root: &Path, big: bool) {
         let heavy = e >= 1 && model.to_string_lossy().contains("m173");
         for m in methods {
             // Every method on m173 with an extra state is tens of millions of symbols each; the
-            // big row runs `auto` only (and H is over its pair budget there).
-            // SPY is defined here for E = 0 only.
-            let runs = !heavy && (m != "spy" || e == 0);
+            // big row runs `auto` only (H and SPY are over their budgets there).
+            let runs = !heavy;
             match runs.then(|| child_case(&model, m, e)).flatten() {
                 Some((_, symbols, ..)) => print!(" {symbols:>11}"),
                 None => print!(" {:>11}", "-"),

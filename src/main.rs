@@ -137,7 +137,7 @@ enum GenerateMethod {
     Uiov,
     /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
     H,
-    /// The SPY method (0 extra states): identifiers after traces shown convergent, sharing tests.
+    /// The SPY method: identifiers after traces shown convergent, sharing tests.
     Spy,
     /// The smallest suite among several identifier families and the H and SPY methods.
     Auto,

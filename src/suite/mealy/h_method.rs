@@ -276,10 +276,13 @@ impl Builder<'_> {
     fn separation(&mut self, u: u32, v: u32) -> Option<Vec<LabelId>> {
         let m = self.m;
         let mut best: Option<(u64, Vec<LabelId>)> = None;
-        let mut consider = |b: &mut Builder, x: u32, y: u32, word: Vec<LabelId>, tail: usize| {
-            let suffix = &word[word.len() - tail..];
-            let c = b.tree.cost(x, suffix) + b.tree.cost(y, suffix);
+        // The word `path·tail` is built only when it is cheaper than the best so far.
+        let mut consider = |b: &Builder, x: u32, y: u32, path: &[LabelId], tail: &[LabelId]| {
+            let c = b.tree.cost(x, tail) + b.tree.cost(y, tail);
             if best.as_ref().is_none_or(|(bc, _)| c < *bc) {
+                let mut word = Vec::with_capacity(path.len() + tail.len());
+                word.extend_from_slice(path);
+                word.extend_from_slice(tail);
                 best = Some((c, word));
             }
         };
@@ -290,9 +293,7 @@ impl Builder<'_> {
             visited += 1;
             let (sx, sy) = (self.tree.state(x), self.tree.state(y));
             let sep = self.sep.get(sx, sy).to_vec();
-            let mut word = path.clone();
-            word.extend_from_slice(&sep);
-            consider(self, x, y, word, sep.len());
+            consider(self, x, y, &path, &sep);
             let xs: Vec<(LabelId, u32)> = self.tree.children(x).collect();
             let ys: Vec<(LabelId, u32)> = self.tree.children(y).collect();
             let mut deeper = Vec::new();
@@ -328,9 +329,7 @@ impl Builder<'_> {
                         if ox == oy {
                             tail.extend_from_slice(self.sep.get(tx, ty));
                         }
-                        let mut word = path.clone();
-                        word.extend_from_slice(&tail);
-                        consider(self, x, y, word, tail.len());
+                        consider(self, x, y, &path, &tail);
                     }
                 }
             }

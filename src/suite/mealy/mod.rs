@@ -1,8 +1,9 @@
 //! m-complete test suites for complete deterministic Mealy machines: W (Chow), Wp (Fujiwara et
 //! al.), HSI (pairwise and splitting-tree identifiers), hybrid-ADS (Moerman), UIO and UIOv (Goga
 //! Sec. 3.3), H (Dorofeeva et al., separating sequences chosen per pair of traces; built as a test
-//! tree in [`h_method`]), and `auto`, which builds several identifier families (and the H tree
-//! where affordable) in parallel and keeps the one giving the smallest suite by exact count.
+//! tree in [`h_method`]), SPY (Simão et al., identifiers shared through convergent traces; [`spy`]),
+//! and `auto`, which builds several identifier families (and the H and SPY trees where
+//! affordable) in parallel and keeps the one giving the smallest suite by exact count.
 //!
 //! A suite for `E` extra states is the set of words `p·x·h` where `p` is a shortest access
 //! sequence, `x` a middle part of at most `E + 1` inputs, and `h` a word of the identifier of the
@@ -53,8 +54,8 @@ pub enum MealyMethod {
     Uiov,
     /// The H method: separating sequences chosen per pair of traces, reusing the test tree.
     H,
-    /// The SPY method (no extra states only): hybrid-ADS identifiers appended after any trace
-    /// shown convergent with the transition's source, sharing tests.
+    /// The SPY method: hybrid-ADS identifiers (after traversal words of up to `E` inputs)
+    /// appended after any trace shown convergent with the transition's source, sharing tests.
     Spy,
     /// The smallest of the complete families for the requested extra states.
     Auto,
@@ -580,7 +581,14 @@ impl MealySuite {
     /// (`json`) or the words format.
     pub fn costs(&self, json: bool) -> crate::suite::costs::SuiteCosts {
         use crate::suite::costs::{Figure, SuiteCosts, frame_bytes};
-        let size = self.size_before_pruning();
+        // One walk over a tree gives its size and its longest test.
+        let (size, longest_test) = match &self.tree {
+            Some((_, tree)) => {
+                let (tests, symbols, longest) = tree.size(false);
+                (SuiteSize { symbols, tests }, longest)
+            }
+            None => (self.size_before_pruning(), self.longest_bound()),
+        };
         let (tests, symbols) = (size.tests as u128, size.symbols as u128);
         let saturated = size.tests == u64::MAX || size.symbols == u64::MAX;
         let bound = |x: u128| {
@@ -590,7 +598,7 @@ impl MealySuite {
                 Figure::AtMost(x)
             }
         };
-        let longest = 2 * self.longest_bound() as u128;
+        let longest = 2 * longest_test as u128;
         let quoted = |names: &[String]| {
             names
                 .iter()
@@ -641,11 +649,8 @@ impl MealySuite {
         }
     }
 
-    /// An upper bound on the inputs of one test.
+    /// An upper bound on the inputs of one test of a family suite.
     fn longest_bound(&self) -> usize {
-        if let Some((_, tree)) = &self.tree {
-            return tree.size(false).2;
-        }
         let mut word_max = 0;
         for s in self.spec.states() {
             for j in 0..=self.extra + 1 {
@@ -673,8 +678,16 @@ impl MealySuite {
             self.extra
         );
         if let Some((TreeMethod::Spy, _)) = self.tree {
+            let traversal = if self.extra == 0 {
+                String::new()
+            } else {
+                format!(
+                    " and every input word of up to {} inputs after it (and after the target) with the harmonised identifier of the state reached",
+                    self.extra
+                )
+            };
             return format!(
-                "{complete}; SPY method (Simão, Petrenko, Yevtushenko) for no extra states: every access sequence is followed by its state's harmonised identifier, and each word of a transition's target identifier follows the transition taken after some trace whose transitions are all verified"
+                "{complete}; SPY method (Simão, Petrenko, Yevtushenko): every access sequence is followed by its state's harmonised identifier, and each transition not in the spanning tree is taken{traversal} after some trace whose transitions are all verified"
             );
         }
         if self.tree.is_some() {

@@ -1,24 +1,43 @@
-//! The SPY method (Simão, Petrenko, Yevtushenko 2009) for no extra states: the identifier of the
-//! target of a transition `(s, a)` is appended not only after `V(s)·a` but, word by word, after
-//! `u·a` for any trace `u` of the test tree already shown to reach the implementation state of
-//! `s`, choosing the one that adds the fewest input symbols (typically extending an existing
-//! test instead of starting a new one).
+//! The SPY method (Simão, Petrenko, Yevtushenko, "Generating reduced tests for FSMs with extra
+//! states", 2009): the test words of a transition `(s, a)` to `t` are appended not only after
+//! `V(s)`, but word by word after `u` for any trace `u` of the test tree already shown to reach
+//! the implementation state of `s`, choosing the one that adds the fewest input symbols
+//! (typically extending an existing test instead of starting a new one).
 //!
-//! Why the suite stays n-complete (deterministic implementations with at most `n` states, same
-//! inputs, reliable reset), for a harmonised family `H`:
-//! 1. The tree holds `V(s)·h` for every state `s` and `h ∈ H(s)`; harmonisation makes every two
-//!    access sequences end in different implementation states, so with at most `n` states they
-//!    reach all of them: a bijection `f` from specification to implementation states.
-//! 2. A trace is *convergent* when every transition along it is verified; it reaches `f` of its
-//!    specification state. Tree edges of the access sequences are verified from the start.
-//! 3. A transition `(s, a)` to `t` is verified once, for every `h ∈ H(t)`, some convergent `u`
-//!    reaching `s` has `u·a·h` in the suite: the implementation state `r` after `u·a` is the same
-//!    for every such `u` and answers every `h ∈ H(t)` like `t`; if `r = f(s')` with `s' ≠ t`, the
-//!    word of `H(t)` and `H(s')` separating `t` from `s'` (harmonisation) would give two answers.
-//!    So `r = f(t)`, and the output of `a` is observed on the way.
+//! The tree, for a harmonised family `H` and `E` extra states:
+//! - `V(q)·h` for every state `q` and `h ∈ H(q)` (the state cover with identifiers);
+//! - for every transition `(s, a)` to `t` outside the spanning tree, taken in breadth-first order
+//!   of `s`, then input order: for every word `γ` of at most `E` inputs and every `h ∈ H(q)`, `q`
+//!   the state `γ` reaches from `t`, the word `a·γ·h` after a convergent trace of `s` and (for
+//!   `E > 0`) `γ·h` after a convergent trace of `t`; then `(s, a)` is *verified*.
 //!
-//! Every transition verified means the implementation is isomorphic to the specification. Only
-//! `E = 0` is covered by this argument; with extra states `auto` uses the other methods.
+//! A trace is *convergent* with `q` when it reaches `q` along the access sequences and verified
+//! transitions only; the sets grow as transitions are verified, so later words have more places
+//! to go.
+//!
+//! Why the suite is m-complete (deterministic implementations with at most `n + E` states, same
+//! inputs, reliable reset); we may take the implementation minimal, as its minimisation passes
+//! the same tests:
+//! 1. Every implementation state *matches* at most one specification state, `q` when it answers
+//!    every `h ∈ H(q)` like `q` (two states share a word of their identifiers that separates
+//!    them). `V(q)` reaches a state `f(q)` matching `q`, so `f` is injective; at most `E` states
+//!    are outside its image.
+//! 2. Verified transitions are correct: if every trace convergent with `s` reaches `f(s)` (true for
+//!    the access sequences) and `(s, a)` is verified, `r`, the state after `f(s)·a`, and `f(t)`
+//!    both agree with the specification on every `γ` of at most `E` inputs followed by the
+//!    identifier of the state reached. If `r ≠ f(t)`, follow the shortest word that separates
+//!    them: along it, the pairs of states reached are distinct and, up to `E` inputs, each is a
+//!    pair of different states matching the same specification state, so one of them lies
+//!    outside the image of `f`. For `E = 1` the only such state is `r`, so the second pair is
+//!    `{r, f(t)}` again and the word was not shortest; for larger `E` this is the convergence
+//!    lemma of Simão et al. (not re-proved here; the oracle tests below check it). So `r = f(t)`
+//!    and every trace convergent with `t` reaches `f(t)`.
+//! 3. With every transition verified, the states `f(q)` form a copy of the specification closed
+//!    under inputs and reached from the initial state: the implementation is equivalent.
+//!
+//! With `E = 0` this is the sharing of identifiers after convergent traces alone. The oracle
+//! tests run every mutant within the bound and, for the smallest machines, every machine within
+//! it (`src/suite/mealy/tests.rs`).
 
 use super::h_method::TestTree;
 use crate::identify::mealy::{AccessTree, Family};
@@ -116,6 +135,12 @@ impl Spy<'_> {
     }
 }
 
+/// The state `word` leads to from `q`.
+fn walk(m: &Mealy, q: StateId, word: &[LabelId]) -> StateId {
+    word.iter()
+        .fold(q, |q, &b| m.step(q, b).expect("complete").0)
+}
+
 /// Every input word of length at most `extra`, shortest first, each in input order.
 fn traversal_words(m: &Mealy, extra: usize) -> Vec<Vec<LabelId>> {
     let mut out = vec![Vec::new()];
@@ -166,26 +191,19 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) 
     let traversal = traversal_words(m, extra);
     // The identifier words after a traversal word: the harmonised per-state identifiers.
     let ident = |q: StateId| family.suffixes(q, extra + 1, extra);
-    // Appends `prefix·γ·h` for every traversal word `γ` and identifier word `h` of the state it
-    // reaches from `from`, each after the convergent node of `at` where it is cheapest.
-    let traverse = |spy: &mut Spy, at: StateId, from: StateId, prefix: &[LabelId]| {
-        for gamma in &traversal {
-            let q = gamma
-                .iter()
-                .fold(from, |q, &b| m.step(q, b).expect("complete").0);
-            let mut w = prefix.to_vec();
-            w.extend_from_slice(gamma);
-            let sufs = ident(q);
-            if sufs.is_empty() {
-                let u = spy.cheapest(at, &w);
-                spy.insert(u, &w);
-            }
-            for &h in sufs {
-                let mut x = w.clone();
-                x.extend_from_slice(family.word(h));
-                let u = spy.cheapest(at, &x);
-                spy.insert(u, &x);
-            }
+    // Appends `w·h` for every identifier word `h` of `q`, after the convergent node of `at`
+    // where it is cheapest.
+    let place = |spy: &mut Spy, at: StateId, w: &[LabelId], q: StateId| {
+        let sufs = ident(q);
+        if sufs.is_empty() {
+            let u = spy.cheapest(at, w);
+            spy.insert(u, w);
+        }
+        for &h in sufs {
+            let mut x = w.to_vec();
+            x.extend_from_slice(family.word(h));
+            let u = spy.cheapest(at, &x);
+            spy.insert(u, &x);
         }
     };
     for &s in access.bfs_order() {
@@ -194,12 +212,28 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) 
                 continue;
             }
             let (t, _) = m.step(s, a).expect("complete");
-            if extra > 0 {
-                // The traversal after the target's own convergent traces (the words with
-                // `γ = ε` are there from the state cover).
-                traverse(&mut spy, t, t, &[]);
+            // The traversal after the target's own convergent traces: the verified prefix of
+            // `γ` leads from convergent traces of `t` to convergent traces of the state `p` it
+            // reaches, so only the rest is placed, after those (nothing when all of `γ` is
+            // verified: the state cover holds `V(q)·H(q)`).
+            for gamma in traversal.iter().filter(|g| !g.is_empty()) {
+                let (mut p, mut skip) = (t, 0);
+                while let Some(&b) = gamma.get(skip)
+                    && spy.verified[p.index() * k + b.index()]
+                {
+                    p = m.step(p, b).expect("complete").0;
+                    skip += 1;
+                }
+                if skip < gamma.len() {
+                    let q = walk(m, p, &gamma[skip..]);
+                    place(&mut spy, p, &gamma[skip..], q);
+                }
             }
-            traverse(&mut spy, s, t, &[a]);
+            for gamma in &traversal {
+                let mut w = vec![a];
+                w.extend_from_slice(gamma);
+                place(&mut spy, s, &w, walk(m, t, gamma));
+            }
             spy.verify(s, a);
         }
     }

@@ -303,3 +303,99 @@ fn auto_is_never_larger_than_any_complete_method() {
         }
     }
 }
+
+/// Whether the machine given by `table` (`(target, output)` per state and input, initial state
+/// 0) is equivalent to the one given by `spec`.
+fn tables_equivalent(spec: &[(StateId, LabelId)], k: usize, table: &[(usize, usize)]) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![(0usize, 0usize)];
+    seen.insert((0, 0));
+    while let Some((x, y)) = stack.pop() {
+        for a in 0..k {
+            let (x2, ox) = spec[x * k + a];
+            let (y2, oy) = table[y * k + a];
+            if ox.index() != oy {
+                return false;
+            }
+            if seen.insert((x2.index(), y2)) {
+                stack.push((x2.index(), y2));
+            }
+        }
+    }
+    true
+}
+
+/// Runs every machine with `states(spec) + e` states over the same inputs and outputs against
+/// the suites of `methods`: each suite must fail exactly the inequivalent machines.
+fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> usize {
+    let spec = minimize_mealy(spec);
+    let base = spec_table(&spec);
+    let (n, k, o) = (spec.num_states() + e, spec.num_inputs(), spec.outputs.len());
+    let suites: Vec<(MealyMethod, Vec<(Vec<LabelId>, Vec<LabelId>)>)> = methods
+        .iter()
+        .map(|&m| {
+            let suite = MealySuite::new(&spec, MealySuiteOptions::new(m, e)).expect("suite");
+            let words = suite
+                .words()
+                .map(|w| {
+                    let out = spec.run(spec.initial(), &w);
+                    (w, out)
+                })
+                .collect();
+            (m, words)
+        })
+        .collect();
+    let passes = |words: &[(Vec<LabelId>, Vec<LabelId>)], table: &[(usize, usize)]| {
+        words.iter().all(|(w, out)| {
+            let mut s = 0usize;
+            w.iter().zip(out).all(|(a, o)| {
+                let (t, x) = table[s * k + a.index()];
+                s = t;
+                x == o.index()
+            })
+        })
+    };
+    let cells = n * k;
+    let mut digits = vec![0usize; cells];
+    let mut machines = 0;
+    loop {
+        let table: Vec<(usize, usize)> = digits.iter().map(|&d| (d / o, d % o)).collect();
+        let eq = tables_equivalent(&base, k, &table);
+        for (m, words) in &suites {
+            assert_eq!(
+                passes(words, &table),
+                eq,
+                "{m:?} E={e}: machine {table:?} (equivalent: {eq})"
+            );
+        }
+        machines += 1;
+        let Some(j) = digits.iter().position(|&d| d + 1 < n * o) else {
+            return machines;
+        };
+        digits[j] += 1;
+        digits[..j].fill(0);
+    }
+}
+
+#[test]
+fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
+    let methods = [
+        MealyMethod::Hads,
+        MealyMethod::H,
+        MealyMethod::Spy,
+        MealyMethod::Auto,
+    ];
+    // Every machine with 3 states, 2 inputs and 2 outputs (6^6 of them) against specifications
+    // of 3 states (no extra state), 2 states (one extra) and 1 state (two extra).
+    let mut per_size = [0usize; 4];
+    for seed in 0..60 {
+        let spec = minimize_mealy(&random_mealy(300 + seed, 3, 2, 2));
+        let states = spec.num_states();
+        if spec.outputs.len() != 2 || per_size[states] >= 2 {
+            continue;
+        }
+        assert_eq!(exhaustive_check(&spec, 3 - states, &methods), 46_656);
+        per_size[states] += 1;
+    }
+    assert!(per_size[2] >= 1 && per_size[3] >= 1, "{per_size:?}");
+}
