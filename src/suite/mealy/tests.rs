@@ -327,7 +327,8 @@ fn tables_equivalent(spec: &[(StateId, LabelId)], k: usize, table: &[(usize, usi
 
 /// Runs every machine with `states(spec) + e` states over the same inputs and outputs against
 /// the suites of `methods`: each suite must fail exactly the inequivalent machines.
-fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> usize {
+/// Returns the number of machines and of inequivalent ones.
+fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> (usize, usize) {
     let spec = minimize_mealy(spec);
     let base = spec_table(&spec);
     let (n, k, o) = (spec.num_states() + e, spec.num_inputs(), spec.outputs.len());
@@ -357,7 +358,7 @@ fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> usize {
     };
     let cells = n * k;
     let mut digits = vec![0usize; cells];
-    let mut machines = 0;
+    let (mut machines, mut inequivalent) = (0, 0);
     loop {
         let table: Vec<(usize, usize)> = digits.iter().map(|&d| (d / o, d % o)).collect();
         let eq = tables_equivalent(&base, k, &table);
@@ -369,8 +370,9 @@ fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> usize {
             );
         }
         machines += 1;
+        inequivalent += usize::from(!eq);
         let Some(j) = digits.iter().position(|&d| d + 1 < n * o) else {
-            return machines;
+            return (machines, inequivalent);
         };
         digits[j] += 1;
         digits[..j].fill(0);
@@ -394,7 +396,9 @@ fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
         if spec.outputs.len() != 2 || per_size[states] >= 2 {
             continue;
         }
-        assert_eq!(exhaustive_check(&spec, 3 - states, &methods), 46_656);
+        let (machines, inequivalent) = exhaustive_check(&spec, 3 - states, &methods);
+        assert_eq!(machines, 46_656);
+        assert!(inequivalent > 40_000, "{inequivalent}");
         per_size[states] += 1;
     }
     assert!(per_size[2] >= 1 && per_size[3] >= 1, "{per_size:?}");
