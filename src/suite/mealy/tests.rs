@@ -325,6 +325,9 @@ fn tables_equivalent(spec: &[(StateId, LabelId)], k: usize, table: &[(usize, usi
     true
 }
 
+/// A test word with the specification's outputs.
+type Tested = (Vec<LabelId>, Vec<LabelId>);
+
 /// Runs every machine with `states(spec) + e` states over the same inputs and outputs against
 /// the suites of `methods`: each suite must fail exactly the inequivalent machines.
 /// Returns the number of machines and of inequivalent ones.
@@ -332,7 +335,7 @@ fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> (usize, 
     let spec = minimize_mealy(spec);
     let base = spec_table(&spec);
     let (n, k, o) = (spec.num_states() + e, spec.num_inputs(), spec.outputs.len());
-    let suites: Vec<(MealyMethod, Vec<(Vec<LabelId>, Vec<LabelId>)>)> = methods
+    let suites: Vec<(MealyMethod, Vec<Tested>)> = methods
         .iter()
         .map(|&m| {
             let suite = MealySuite::new(&spec, MealySuiteOptions::new(m, e)).expect("suite");
@@ -346,7 +349,7 @@ fn exhaustive_check(spec: &Mealy, e: usize, methods: &[MealyMethod]) -> (usize, 
             (m, words)
         })
         .collect();
-    let passes = |words: &[(Vec<LabelId>, Vec<LabelId>)], table: &[(usize, usize)]| {
+    let passes = |words: &[Tested], table: &[(usize, usize)]| {
         words.iter().all(|(w, out)| {
             let mut s = 0usize;
             w.iter().zip(out).all(|(a, o)| {
