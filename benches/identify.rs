@@ -172,24 +172,80 @@ fn policy() -> SplitPolicy {
 
 /// The figures compared across renumberings.
 fn figures(sa: &SuspensionAutomaton) -> Option<(f64, usize, usize, usize, f64)> {
+    figures_with(sa, true).map(|f| f.0)
+}
+
+fn figures_with(sa: &SuspensionAutomaton, minimize: bool) -> Option<((f64, usize, usize, usize, f64), f64, [usize; 4])> {
     let options = DistinguishOptions {
         split: SplitOptions {
             node_budget: 300_000,
             policy: policy(),
             ..SplitOptions::default()
         },
+        minimize,
         ..DistinguishOptions::default()
     };
     let t = std::time::Instant::now();
     let d = distinguish(sa, &options, &mut |_| {}).ok()?;
     let r = &d.report;
-    Some((
+    Some(((
         r.undistinguished_percent,
         r.splitting_graph_nodes,
         r.adg_nodes,
         r.adg_depth,
         t.elapsed().as_secs_f64(),
-    ))
+    ), r.sharing_percent, diagnose(&d)))
+}
+
+
+/// Where the ADG loses each undistinguished pair: walks the ADG with the pair's current states
+/// and reports the first event: `stuck` (one state meets an input it does not enable while the
+/// other continues) or `merged` (an input or output leads the incompatible pair to compatible or
+/// equal states).
+fn diagnose(d: &ncomplete::identify::Distinguished) -> [usize; 4] {
+    use ncomplete::identify::Step;
+    let sa = &d.automaton;
+    let c = &d.compatibility;
+    let adg = d.identification.adg();
+    // stuck, merged by input, merged by output, other
+    let mut counts = [0usize; 4];
+    for &(q, r) in d.identification.undistinguished_pairs() {
+        let mut stack = vec![(0u32, q, r)];
+        let mut seen = std::collections::HashSet::new();
+        let mut found = 3;
+        while let Some((k, s, t)) = stack.pop() {
+            if !seen.insert((k, s, t)) {
+                continue;
+            }
+            match &adg.nodes()[k as usize].step {
+                Step::Leaf => {}
+                Step::Input { input, then, .. } => match (sa.after(s, *input), sa.after(t, *input)) {
+                    (Some(u), Some(v)) => {
+                        if u == v || c.compatible(u, v) {
+                            found = found.min(1);
+                        } else {
+                            stack.push((*then, u, v));
+                        }
+                    }
+                    (None, None) => {}
+                    _ => found = found.min(0),
+                },
+                Step::Outputs { branches } => {
+                    for &(x, n) in branches {
+                        if let (Some(u), Some(v)) = (sa.after(s, x), sa.after(t, x)) {
+                            if u == v || c.compatible(u, v) {
+                                found = found.min(2);
+                            } else {
+                                stack.push((n, u, v));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        counts[found] += 1;
+    }
+    counts
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -284,6 +340,14 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool, renumb
                     println!("{name}: could not be embedded");
                     continue;
                 };
+                if std::env::args().any(|a| a == "--diagnose") {
+                    let m = figures_with(&sa, true);
+                    let u = figures_with(&sa, false);
+                    if let (Some(m), Some(u)) = (m, u) {
+                        println!("{name:<34} min: undist {:.3}% shared {:.3}% {:?} | unmin: undist {:.3}% shared {:.3}% {:?}", m.0.0, m.1, m.2, u.0.0, u.1, u.2);
+                    }
+                    continue;
+                }
                 let Some((undist, nodes, adg_nodes, depth, secs)) = figures(&sa) else {
                     println!("{name:<34} {:>6}  over budget", sa.num_states());
                     continue;
