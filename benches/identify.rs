@@ -166,6 +166,7 @@ fn policy() -> SplitPolicy {
     {
         Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
         Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
+        Some(p) if p == "fewest-lost" => SplitPolicy::FewestPairsLost,
         _ => SplitPolicy::default(),
     }
 }
@@ -412,7 +413,7 @@ fn main() {
             .filter(|f| {
                 *f != "embed"
                     && f.parse::<u64>().is_err()
-                    && !["outputs-first", "fewest-pairs"].contains(&f.as_str())
+                    && !["outputs-first", "fewest-pairs", "fewest-lost"].contains(&f.as_str())
             })
             .collect();
         let wanted =

@@ -20,7 +20,7 @@
 use super::IdentifyError;
 use super::distinguishing_graph::{pairwise_graph, pairwise_graph_size};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
-use super::splitting_graph::{SplittingGraph, Witness};
+use super::splitting_graph::{LOOKAHEAD, SplittingGraph, Witness};
 use crate::analysis::compatibility::pair_index;
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -83,12 +83,23 @@ impl Builder<'_> {
                 .find(|&v| self.graph.nodes()[v as usize].injective)
                 .or_else(|| lcas.first().copied());
         }
-        lcas.iter().copied().max_by_key(|&v| {
+        if std::env::var_os("NC_OLD_LCA").is_some() {
+            return lcas.iter().copied().max_by_key(|&v| {
+                let node = &self.graph.nodes()[v as usize];
+                (
+                    self.injective_pairs(p, node.witness.as_ref()),
+                    node.injective,
+                    std::cmp::Reverse(v),
+                )
+            });
+        }
+        lcas.iter().copied().min_by_key(|&v| {
             let node = &self.graph.nodes()[v as usize];
             (
-                self.injective_pairs(p, node.witness.as_ref()),
-                node.injective,
-                std::cmp::Reverse(v),
+                self.graph
+                    .lost_by_witness(self.sa, self.compat, p, v, LOOKAHEAD),
+                !node.injective,
+                v,
             )
         })
     }
