@@ -210,6 +210,61 @@ fn diagnose(d: &ncomplete::identify::Distinguished) -> [usize; 4] {
     let adg = d.identification.adg();
     // stuck, merged by input, merged by output, other
     let mut counts = [0usize; 4];
+    if sa.num_states() <= 16 && std::env::var_os("NC_DUMP").is_some() {
+        for q in sa.states() {
+            let edges: Vec<String> = sa
+                .alphabet
+                .ids()
+                .filter_map(|l| sa.after(q, l).map(|t| format!("{}->{}", sa.alphabet.name(l), t.index())))
+                .collect();
+            eprintln!("  {}: {}", q.index(), edges.join(" "));
+        }
+        for (k, n) in adg.nodes().iter().enumerate() {
+            eprintln!("  node {k} {:?} {:?}", n.states.iter().map(|s| s.index()).collect::<Vec<_>>(), n.step);
+        }
+        eprintln!("  lost {:?}", d.identification.undistinguished_pairs());
+        eprintln!("  compatible {:?}", c.compatible_pairs().collect::<Vec<_>>());
+    }
+    if std::env::var_os("NC_NODES").is_some() {
+        let lost_by = |set: &[StateId], l: LabelId| -> usize {
+            let mut n = 0;
+            for (i, &q) in set.iter().enumerate() {
+                for &r in &set[i + 1..] {
+                    if c.compatible(q, r) {
+                        continue;
+                    }
+                    match (sa.after(q, l), sa.after(r, l)) {
+                        (Some(u), Some(v)) if u == v || c.compatible(u, v) => n += 1,
+                        (Some(_), None) | (None, Some(_)) if sa.alphabet.is_input(l) => n += 1,
+                        _ => {}
+                    }
+                }
+            }
+            n
+        };
+        for (k, node) in adg.nodes().iter().enumerate() {
+            let p = &node.states;
+            let (lost, label) = match &node.step {
+                Step::Leaf => continue,
+                Step::Input { input, .. } => (lost_by(p, *input), sa.alphabet.name(*input).to_owned()),
+                Step::Outputs { branches } => (
+                    branches.iter().map(|&(x, _)| lost_by(p, x)).sum(),
+                    "outputs".to_owned(),
+                ),
+            };
+            if lost == 0 {
+                continue;
+            }
+            let alternatives: Vec<String> = sa
+                .alphabet
+                .inputs()
+                .filter(|&a| p.iter().any(|&q| sa.after(q, a).is_some()))
+                .map(|a| format!("{}:{}", sa.alphabet.name(a), lost_by(p, a)))
+                .collect();
+            let outs: usize = sa.alphabet.outputs().map(|x| lost_by(p, x)).sum();
+            eprintln!("  node {k} |P|={} {label} lost {lost}; outputs {outs}; inputs {}", p.len(), alternatives.join(" "));
+        }
+    }
     for &(q, r) in d.identification.undistinguished_pairs() {
         let mut stack = vec![(0u32, q, r)];
         let mut seen = std::collections::HashSet::new();
