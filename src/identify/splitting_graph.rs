@@ -122,10 +122,6 @@ pub enum SplitPolicy {
 /// Algorithm 5 count the pairs a witness loses.
 pub const LOOKAHEAD: usize = 2;
 
-pub(crate) fn lookahead() -> usize {
-    std::env::var("NC_LOOK").ok().and_then(|v| v.parse().ok()).unwrap_or(LOOKAHEAD)
-}
-
 /// Largest set whose lost pairs are counted (the count is quadratic in the set); larger sets
 /// count as losing none, so only the pairs kept together decide.
 const LOST_SCORING_LIMIT: usize = 4096;
@@ -163,8 +159,6 @@ struct Split {
     children: Vec<Vec<StateId>>,
     witness: Witness,
     injective: bool,
-    /// Incompatible pairs its witness loses on the leaf (scored by [`SplitPolicy::FewestPairsLost`]).
-    lost: u64,
 }
 
 fn set_hash(states: &[StateId]) -> u64 {
@@ -380,23 +374,17 @@ impl SplittingGraph {
             }
             // Waiting leaves are re-examined every round; when few injective splits remain
             // among many waiting leaves, split the waiting ones too, which bounds the rounds.
-            let starving = waiting.len() > LARGE_WAITING && progressed * 16 < waiting.len()
-                && std::env::var_os("NC_NO_STARVE").is_none();
+            let starving = waiting.len() > LARGE_WAITING && progressed * 16 < waiting.len();
             if progressed == 0 || starving {
-                let least = if std::env::var_os("NC_MIN_FIRST").is_some() && !starving {
-                    firsts.iter().flatten().map(|s| s.lost).min().unwrap_or(0)
-                } else {
-                    u64::MAX
-                };
                 let mut progressed = progressed > 0;
                 let mut still = Vec::new();
                 for (l, first) in waiting.into_iter().zip(firsts) {
                     match first {
-                        Some(split) if split.lost <= least => {
+                        Some(split) => {
                             g.apply(compat, l, split, &mut fresh, options.node_budget)?;
                             progressed = true;
                         }
-                        _ => still.push(l),
+                        None => still.push(l),
                     }
                 }
                 if !progressed {
@@ -511,13 +499,7 @@ impl SplittingGraph {
     /// whose LCA does not exist yet would otherwise cost a walk over every node containing it,
     /// and such sets are common while a graph like `S_n` grows. A round in which no leaf could
     /// be split is recomputed without the limit, so the limit only delays splits.
-    fn pick_lca(
-        &self,
-        sa: &SuspensionAutomaton,
-        compat: &Compatibility,
-        p: &[StateId],
-        limit: Option<usize>,
-    ) -> Option<u32> {
+    fn pick_lca(&self, p: &[StateId], limit: Option<usize>) -> Option<u32> {
         if p.len() < 2 {
             return None;
         }
@@ -530,14 +512,7 @@ impl SplittingGraph {
         }
         let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
         let mut stack = vec![0u32];
-        let mut fallback: Option<u32> = None;
-        let mut fb_lost = 0u64;
-        let scorer = |v: u32| self.lost_by_witness(sa, compat, p, v, lookahead());
-        let score: Option<&dyn Fn(u32) -> u64> = if std::env::var_os("NC_LCA_SCORE").is_some() {
-            Some(&scorer)
-        } else {
-            None
-        };
+        let mut fallback = None;
         while let Some(v) = stack.pop() {
             let node = &self.nodes[v as usize];
             if node.children.is_empty() || !seen.insert(v) {
@@ -556,17 +531,7 @@ impl SplittingGraph {
                 if node.injective {
                     return Some(v);
                 }
-                if let (Some(sc), Some(fb)) = (score, fallback) {
-                    let lost = sc(v);
-                    if lost < fb_lost {
-                        fallback = Some(v);
-                        fb_lost = lost;
-                    }
-                    let _ = fb;
-                } else if fallback.is_none() {
-                    fb_lost = score.map_or(0, |sc| sc(v));
-                    fallback = Some(v);
-                }
+                fallback.get_or_insert(v);
                 continue;
             }
             // Popped in order: injective children first, then by id.
@@ -664,7 +629,7 @@ impl SplittingGraph {
                 children.push(enabled);
                 witness.push((x, None));
             } else {
-                let v = self.pick_lca(sa, compat, &sorted_after(sa, l, x), limit)?;
+                let v = self.pick_lca(&sorted_after(sa, l, x), limit)?;
                 children.extend(self.induced(sa, l, x, v));
                 witness.push((x, Some(v)));
                 inj &= self.nodes[v as usize].injective;
@@ -675,7 +640,6 @@ impl SplittingGraph {
             children: normalise(children),
             witness: Witness::Outputs(witness),
             injective: inj,
-            lost: 0,
         })
     }
 
@@ -688,7 +652,7 @@ impl SplittingGraph {
         rule: InputSplitRule,
         limit: Option<usize>,
     ) -> Option<Split> {
-        let v = self.pick_lca(sa, compat, &sorted_after(sa, l, a), limit)?;
+        let v = self.pick_lca(&sorted_after(sa, l, a), limit)?;
         let rest: Vec<StateId> = l
             .iter()
             .copied()
@@ -711,7 +675,6 @@ impl SplittingGraph {
             children: normalise(children),
             witness: Witness::Input(a, v),
             injective: self.nodes[v as usize].injective && injective(sa, compat, l, a),
-            lost: 0,
         })
     }
 
@@ -757,7 +720,7 @@ impl SplittingGraph {
                     if s.injective || options.policy != SplitPolicy::FewestPairsLost {
                         0
                     } else {
-                        self.lost_by(sa, compat, states, &s.witness, lookahead())
+                        self.lost_by(sa, compat, states, &s.witness, LOOKAHEAD)
                     }
                 };
                 let all: Vec<(Split, (u64, u64))> = candidates
@@ -776,13 +739,7 @@ impl SplittingGraph {
                 };
                 let chosen = best(prefer_injective);
                 let first = if chosen.is_none() { best(false) } else { None };
-                let mut all: Vec<Option<Split>> = all
-                    .into_iter()
-                    .map(|(mut s, score)| {
-                        s.lost = score.0;
-                        Some(s)
-                    })
-                    .collect();
+                let mut all: Vec<Option<Split>> = all.into_iter().map(|(s, _)| Some(s)).collect();
                 let take =
                     |k: Option<usize>, all: &mut Vec<Option<Split>>| k.and_then(|k| all[k].take());
                 (take(chosen, &mut all), take(first, &mut all))
