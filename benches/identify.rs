@@ -295,7 +295,11 @@ fn s_n_table() {
             .expect("S_n is a suspension automaton");
         let c = Compatibility::compute(&sa);
         let t = std::time::Instant::now();
-        match SplittingGraph::build(&sa, &c) {
+        let options = ncomplete::identify::SplitOptions {
+            policy: policy(),
+            ..Default::default()
+        };
+        match SplittingGraph::build_with(&sa, &c, options) {
             Ok(g) => println!("S_{n:<4} {:>8} {:>8.2}", g.len(), t.elapsed().as_secs_f64()),
             Err(e) => println!("S_{n:<4} {e}"),
         }
@@ -411,7 +415,6 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let args: Vec<String> = std::env::args().collect();
     if filter.iter().any(|f| f == "s_n") {
         s_n_table();
         return;

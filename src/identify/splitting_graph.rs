@@ -716,29 +716,34 @@ impl SplittingGraph {
                 // of equal scores.
                 let together =
                     |s: &Split| -> u64 { s.children.iter().map(|c| (c.len() as u64).pow(2)).sum() };
-                let lost = |s: &Split| -> u64 {
-                    if s.injective || options.policy != SplitPolicy::FewestPairsLost {
-                        0
-                    } else {
-                        self.lost_by(sa, compat, states, &s.witness, LOOKAHEAD)
-                    }
-                };
-                let all: Vec<(Split, (u64, u64))> = candidates
+                let mut all: Vec<(Split, (u64, u64))> = candidates
                     .flatten()
                     .map(|s| {
-                        let score = (lost(&s), together(&s));
+                        let score = (0, together(&s));
                         (s, score)
                     })
                     .collect();
-                let best = |injective_only: bool| {
+                let best = |all: &[(Split, (u64, u64))], injective_only: bool| {
                     all.iter()
                         .enumerate()
                         .filter(|(_, (s, _))| !injective_only || s.injective)
                         .min_by_key(|(_, (_, score))| *score)
                         .map(|(k, _)| k)
                 };
-                let chosen = best(prefer_injective);
-                let first = if chosen.is_none() { best(false) } else { None };
+                let chosen = best(&all, prefer_injective);
+                let first = if chosen.is_none() {
+                    // Lost pairs are counted only in a round searching every LCA, which is where
+                    // non-injective splits are applied (except when many leaves starve); counting
+                    // them in every round made S_16 (Lemma 3.31) take minutes.
+                    if options.policy == SplitPolicy::FewestPairsLost && limit.is_none() {
+                        for (s, score) in all.iter_mut().filter(|(s, _)| !s.injective) {
+                            score.0 = self.lost_by(sa, compat, states, &s.witness, LOOKAHEAD);
+                        }
+                    }
+                    best(&all, false)
+                } else {
+                    None
+                };
                 let mut all: Vec<Option<Split>> = all.into_iter().map(|(s, _)| Some(s)).collect();
                 let take =
                     |k: Option<usize>, all: &mut Vec<Option<Split>>| k.and_then(|k| all[k].take());
