@@ -231,15 +231,17 @@ fn losses(d: &ncomplete::identify::Distinguished) -> [usize; 3] {
             if !seen.insert((k, s, t)) {
                 continue;
             }
-            let mut follow = |l: LabelId, next: u32, note: &mut dyn FnMut(usize), kind: usize| {
-                match (sa.after(s, l), sa.after(t, l)) {
+            let mut follow =
+                |l: LabelId, next: u32, note: &mut dyn FnMut(usize), kind: usize| match (
+                    sa.after(s, l),
+                    sa.after(t, l),
+                ) {
                     (Some(u), Some(v)) if u == v || c.compatible(u, v) => note(kind),
                     (Some(u), Some(v)) => stack.push((next, u, v)),
                     (None, None) => {}
                     _ if kind == 1 => note(0),
                     _ => {}
-                }
-            };
+                };
             match &adg.nodes()[k as usize].step {
                 Step::Leaf => {}
                 Step::Input { input, then, .. } => follow(*input, *then, &mut note, 1),
@@ -423,7 +425,8 @@ fn main() {
         let filter: Vec<&String> = filter
             .iter()
             .filter(|f| {
-                *f != "embed" && !["outputs-first", "fewest-pairs", "fewest-lost"].contains(&f.as_str())
+                *f != "embed"
+                    && !["outputs-first", "fewest-pairs", "fewest-lost"].contains(&f.as_str())
             })
             .collect();
         let wanted =

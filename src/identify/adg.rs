@@ -187,7 +187,9 @@ impl Builder<'_> {
         lcas.iter()
             .map(|&v| {
                 let node = &self.graph.nodes()[v as usize];
-                let lost = self.graph.lost_by_witness(self.sa, self.compat, p, v, LOOKAHEAD);
+                let lost = self
+                    .graph
+                    .lost_by_witness(self.sa, self.compat, p, v, LOOKAHEAD);
                 ((lost, !node.injective, v), v)
             })
             .min()

@@ -656,7 +656,11 @@ mod tests {
                 lost.undistinguished_pairs,
                 together.undistinguished_pairs
             );
-            assert!(lost.undistinguished_percent < 0.5, "{}", lost.undistinguished_percent);
+            assert!(
+                lost.undistinguished_percent < 0.5,
+                "{}",
+                lost.undistinguished_percent
+            );
         }
     }
 
