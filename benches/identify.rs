@@ -11,16 +11,19 @@
 //! (`undist`: undistinguished pairs as we count them, `shared`: pairs sharing an observation,
 //! the thesis' count), seconds and peak resident memory (MB) per phase.
 //!
-//! `cargo bench --bench identify -- embed [--renumberings K]` prints the embedding table instead:
-//! shared Mealy models embedded by merging two inputs into one (as the thesis built its
-//! benchmarks) and by hiding two inputs, three pairs each, with the median and worst
-//! undistinguished share per kind, and the spread of every figure over `K` (default 10) random
-//! renumberings of each automaton (states, labels and edges shuffled).
+//! `cargo bench --bench identify -- embed [--policy fewest-lost|fewest-pairs|outputs-first]
+//! [--diagnose]` prints the embedding table instead: shared Mealy models embedded by merging two
+//! inputs into one (as the thesis built its benchmarks) and by hiding two inputs, three pairs
+//! each, analysed as built (reachable, not minimised: how the thesis counted for Table 3.2) and
+//! minimised (as `distinguish` does by default), with the median and worst undistinguished share
+//! per kind; `--diagnose` adds where the ADG loses the pairs it leaves undistinguished.
+//! Renumbering changes no figure; the property test `renumbered_copies_give_identical_results`
+//! checks that.
 //!
 //! Peak memory is reset before each phase via `/proc/self/clear_refs` (Linux), so each figure is
 //! the high-water mark of that phase, including what earlier phases still hold.
 
-use ncomplete::identify::random::{random_io_suspension, random_suspension, renumbered};
+use ncomplete::identify::random::{random_io_suspension, random_suspension};
 use ncomplete::identify::report::suspension_of;
 use ncomplete::identify::{
     DistinguishOptions, InputSplitRule, SplitOptions, SplitPolicy, distinguish,
@@ -156,7 +159,7 @@ const EMBEDDED: [(&str, usize); 7] = [
 /// Input pairs merged or hidden: the first six inputs in pairs.
 const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 
-/// The split policy asked for by `--policy outputs-first|fewest-pairs`.
+/// The split policy asked for by `--policy fewest-lost|fewest-pairs|outputs-first`.
 fn policy() -> SplitPolicy {
     let args: Vec<String> = std::env::args().collect();
     match args
@@ -166,30 +169,94 @@ fn policy() -> SplitPolicy {
     {
         Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
         Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
+        Some(p) if p == "fewest-lost" => SplitPolicy::FewestPairsLost,
         _ => SplitPolicy::default(),
     }
 }
 
-/// The figures compared across renumberings.
-fn figures(sa: &SuspensionAutomaton) -> Option<(f64, usize, usize, usize, f64)> {
+/// The figures of one analysis of the embedding table.
+struct Figures {
+    states: usize,
+    undistinguished_percent: f64,
+    splitting_graph_nodes: usize,
+    adg_nodes: usize,
+    depth: usize,
+    seconds: f64,
+    /// Undistinguished pairs by where the ADG loses them (see [`losses`]).
+    losses: [usize; 3],
+}
+
+/// Runs `distinguish` on `sa`, minimised first or as given.
+fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
     let options = DistinguishOptions {
         split: SplitOptions {
             node_budget: 300_000,
             policy: policy(),
             ..SplitOptions::default()
         },
+        minimize,
         ..DistinguishOptions::default()
     };
     let t = std::time::Instant::now();
     let d = distinguish(sa, &options, &mut |_| {}).ok()?;
+    let seconds = t.elapsed().as_secs_f64();
     let r = &d.report;
-    Some((
-        r.undistinguished_percent,
-        r.splitting_graph_nodes,
-        r.adg_nodes,
-        r.adg_depth,
-        t.elapsed().as_secs_f64(),
-    ))
+    Some(Figures {
+        states: r.states,
+        undistinguished_percent: r.undistinguished_percent,
+        splitting_graph_nodes: r.splitting_graph_nodes,
+        adg_nodes: r.adg_nodes,
+        depth: r.adg_depth,
+        seconds,
+        losses: losses(&d),
+    })
+}
+
+/// Where the ADG loses each undistinguished pair, found by walking the ADG with the pair's
+/// current states: `[stuck, merged by an input, merged by an output]`, where `stuck` means one
+/// state meets an input it does not enable while the other continues, and `merged` that a label
+/// leads the incompatible pair to equal or compatible states (Def. 3.34 fails for it).
+fn losses(d: &ncomplete::identify::Distinguished) -> [usize; 3] {
+    use ncomplete::identify::Step;
+    let sa = &d.automaton;
+    let c = &d.compatibility;
+    let adg = d.identification.adg();
+    let mut counts = [0usize; 3];
+    for &(q, r) in d.identification.undistinguished_pairs() {
+        let mut stack = vec![(0u32, q, r)];
+        let mut seen = std::collections::HashSet::new();
+        let mut first: Option<usize> = None;
+        let mut note = |kind: usize| first = Some(first.map_or(kind, |f| f.min(kind)));
+        while let Some((k, s, t)) = stack.pop() {
+            if !seen.insert((k, s, t)) {
+                continue;
+            }
+            let mut follow =
+                |l: LabelId, next: u32, note: &mut dyn FnMut(usize), kind: usize| match (
+                    sa.after(s, l),
+                    sa.after(t, l),
+                ) {
+                    (Some(u), Some(v)) if u == v || c.compatible(u, v) => note(kind),
+                    (Some(u), Some(v)) => stack.push((next, u, v)),
+                    (None, None) => {}
+                    _ if kind == 1 => note(0),
+                    _ => {}
+                };
+            match &adg.nodes()[k as usize].step {
+                Step::Leaf => {}
+                Step::Input { input, then, .. } => follow(*input, *then, &mut note, 1),
+                Step::Outputs { branches } => {
+                    for &(x, n) in branches {
+                        follow(x, n, &mut note, 2);
+                    }
+                }
+            }
+        }
+        if let Some(kind) = first {
+            counts[kind] += 1;
+        }
+    }
+    counts
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -230,7 +297,11 @@ fn s_n_table() {
             .expect("S_n is a suspension automaton");
         let c = Compatibility::compute(&sa);
         let t = std::time::Instant::now();
-        match SplittingGraph::build(&sa, &c) {
+        let options = ncomplete::identify::SplitOptions {
+            policy: policy(),
+            ..Default::default()
+        };
+        match SplittingGraph::build_with(&sa, &c, options) {
             Ok(g) => println!("S_{n:<4} {:>8} {:>8.2}", g.len(), t.elapsed().as_secs_f64()),
             Err(e) => println!("S_{n:<4} {e}"),
         }
@@ -238,12 +309,26 @@ fn s_n_table() {
 }
 
 /// The embedding table (see the module documentation).
-fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool, renumberings: u64) {
+fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
+    let diagnose = std::env::args().any(|a| a == "--diagnose");
     println!(
-        "{:<34} {:>6} {:>7} {:>8} {:>7} {:>8} {:>5} {:>7} | {:>14}",
-        "embedding", "given", "states", "undist", "sgnodes", "adgnodes", "depth", "s", "spread(K)"
+        "{:<32} {:>6} {:>8} {:>7} {:>8} {:>5} {:>6} | {:>6} {:>8} {:>7} {:>8} {:>5} {:>6}",
+        "embedding",
+        "given",
+        "undist",
+        "sgnodes",
+        "adgnodes",
+        "depth",
+        "s",
+        "states",
+        "undist",
+        "sgnodes",
+        "adgnodes",
+        "depth",
+        "s"
     );
-    let mut shares: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    // [kind][as given, minimised]
+    let mut shares: [[Vec<f64>; 2]; 2] = Default::default();
     for (path, k) in EMBEDDED {
         if !wanted(path) {
             continue;
@@ -284,46 +369,46 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool, renumb
                     println!("{name}: could not be embedded");
                     continue;
                 };
-                let Some((undist, nodes, adg_nodes, depth, secs)) = figures(&sa) else {
-                    println!("{name:<34} {:>6}  over budget", sa.num_states());
+                let (Some(given), Some(minimal)) = (figures(&sa, false), figures(&sa, true)) else {
+                    println!("{name:<32} {:>6}  over budget", sa.num_states());
                     continue;
                 };
-                // Spread over renumberings: largest difference of each figure.
-                let (mut du, mut dn, mut dd) = (0f64, 0usize, 0usize);
-                for r in 0..renumberings {
-                    if let Some((u, n, _, d, _)) = figures(&renumbered(&sa, r)) {
-                        du = du.max((u - undist).abs());
-                        dn = dn.max(n.abs_diff(nodes));
-                        dd = dd.max(d.abs_diff(depth));
-                    }
-                }
-                shares[usize::from(!merge)].push(undist);
-                let minimal =
-                    ncomplete::model::minimize_suspension(&sa).map_or(0, |s| s.num_states());
+                shares[usize::from(!merge)][0].push(given.undistinguished_percent);
+                shares[usize::from(!merge)][1].push(minimal.undistinguished_percent);
                 println!(
-                    "{name:<34} {:>6} {:>7} {:>7.3}% {:>7} {:>8} {:>5} {:>7.2} | {:>5.3}/{}/{}",
-                    sa.num_states(),
-                    minimal,
-                    undist,
-                    nodes,
-                    adg_nodes,
-                    depth,
-                    secs,
-                    du,
-                    dn,
-                    dd
+                    "{name:<32} {:>6} {:>7.3}% {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>7} {:>8} {:>5} {:>6.2}",
+                    given.states,
+                    given.undistinguished_percent,
+                    given.splitting_graph_nodes,
+                    given.adg_nodes,
+                    given.depth,
+                    given.seconds,
+                    minimal.states,
+                    minimal.undistinguished_percent,
+                    minimal.splitting_graph_nodes,
+                    minimal.adg_nodes,
+                    minimal.depth,
+                    minimal.seconds,
                 );
+                if diagnose {
+                    println!(
+                        "{:<32} lost [stuck, by input, by output]: as given {:?}, minimised {:?}",
+                        "", given.losses, minimal.losses
+                    );
+                }
             }
         }
     }
     for (kind, v) in ["merge", "hide"].iter().zip(shares.iter_mut()) {
-        let worst = v.iter().copied().fold(0.0, f64::max);
-        println!(
-            "{kind}: {} embeddings, median {:.3}%, worst {:.3}% undistinguished",
-            v.len(),
-            median(v),
-            worst
-        );
+        for (what, v) in ["as given", "minimised"].iter().zip(v.iter_mut()) {
+            let worst = v.iter().copied().fold(0.0, f64::max);
+            println!(
+                "{kind} {what}: {} embeddings, median {:.3}%, worst {:.3}% undistinguished",
+                v.len(),
+                median(v),
+                worst
+            );
+        }
     }
 }
 
@@ -332,29 +417,22 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let args: Vec<String> = std::env::args().collect();
     if filter.iter().any(|f| f == "s_n") {
         s_n_table();
         return;
     }
     if filter.iter().any(|f| f == "embed") {
-        let renumberings = args
-            .iter()
-            .position(|a| a == "--renumberings")
-            .and_then(|k| args.get(k + 1)?.parse().ok())
-            .unwrap_or(10);
         let filter: Vec<&String> = filter
             .iter()
             .filter(|f| {
                 *f != "embed"
-                    && f.parse::<u64>().is_err()
-                    && !["outputs-first", "fewest-pairs"].contains(&f.as_str())
+                    && !["outputs-first", "fewest-pairs", "fewest-lost"].contains(&f.as_str())
             })
             .collect();
         let wanted =
             |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
         match shared_models() {
-            Some(base) => embedding_table(&base, &wanted, renumberings),
+            Some(base) => embedding_table(&base, &wanted),
             None => println!("(../shared/models not found: the embedding table needs them)"),
         }
         return;

@@ -769,12 +769,14 @@ struct DistinguishArgs {
     /// or every child (line 17 of van den Bos' Algorithm 4; can make the graph much larger).
     #[arg(long, value_name = "separate|copy", default_value = "separate")]
     input_splits: InputSplitArg,
-    /// How a leaf's split is chosen: the one keeping the fewest pairs of states together, or the
-    /// thesis' order (the output split, then inputs by name; the first injective one).
+    /// How a leaf's split is chosen: the injective one keeping the fewest pairs of states
+    /// together, else the one whose witness loses the fewest incompatible pairs (fewest-lost);
+    /// fewest pairs together only (fewest-pairs); or the thesis' order (the output split, then
+    /// inputs by name; the first injective one).
     #[arg(
         long,
-        value_name = "fewest-pairs|outputs-first",
-        default_value = "fewest-pairs"
+        value_name = "fewest-lost|fewest-pairs|outputs-first",
+        default_value = "fewest-lost"
     )]
     split_policy: SplitPolicyArg,
     /// Most unordered state pairs the compatibility relation may store (4 bytes each).
@@ -803,6 +805,7 @@ struct DistinguishArgs {
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum SplitPolicyArg {
+    FewestLost,
     FewestPairs,
     OutputsFirst,
 }
@@ -854,6 +857,7 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
                 InputSplitArg::Copy => InputSplitRule::CopyNonEnabling,
             },
             policy: match a.split_policy {
+                SplitPolicyArg::FewestLost => SplitPolicy::FewestPairsLost,
                 SplitPolicyArg::FewestPairs => SplitPolicy::FewestPairsTogether,
                 SplitPolicyArg::OutputsFirst => SplitPolicy::OutputsFirst,
             },
