@@ -229,27 +229,6 @@ pub fn shard_header(
     }
 }
 
-/// The cost of a test for sharding: labels summed over its runs (root-to-verdict paths),
-/// counted by dynamic programming over the DAG, saturating.
-pub fn test_steps(test: &TestCase) -> u128 {
-    // (runs, steps) per node, computed from the last node back.
-    let mut memo = vec![(0u128, 0u128); test.nodes.len()];
-    let of = |memo: &[(u128, u128)], n: Next| match n {
-        Next::Node(k) => memo.get(k as usize).copied().unwrap_or((1, 0)),
-        Next::Verdict(_) => (1, 0),
-    };
-    for k in (0..test.nodes.len()).rev() {
-        let (mut runs, mut steps) = (0u128, 0u128);
-        for n in test.nodes[k].successors() {
-            let (r, s) = of(&memo, n);
-            runs = runs.saturating_add(r);
-            steps = steps.saturating_add(s).saturating_add(r);
-        }
-        memo[k] = (runs, steps);
-    }
-    memo.first().map_or(0, |m| m.1)
-}
-
 /// Assigns tests, in suite order, to the least loaded of `count` shards.
 #[derive(Clone, Debug)]
 pub struct ShardPicker {
@@ -285,7 +264,7 @@ impl ShardPicker {
 
     /// Whether the next test belongs to this picker's shard.
     pub fn keep(&mut self, test: &TestCase) -> bool {
-        self.assign(test_steps(test)) == self.shard.index
+        self.assign(test.runs_and_steps().1) == self.shard.index
     }
 }
 
@@ -385,14 +364,18 @@ mod tests {
             for (k, t) in tests.iter().enumerate() {
                 if picker.keep(t) {
                     seen[k] += 1;
-                    loads[index - 1] += test_steps(t);
+                    loads[index - 1] += t.runs_and_steps().1;
                 }
             }
         }
         assert!(seen.iter().all(|&s| s == 1), "{seen:?}");
-        let longest = tests.iter().map(test_steps).max().unwrap_or(0);
+        let longest = tests
+            .iter()
+            .map(|t| t.runs_and_steps().1)
+            .max()
+            .unwrap_or(0);
         let (lo, hi) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
         assert!(hi - lo <= longest, "{loads:?}");
-        assert_eq!(test_steps(&tests[0]), 4);
+        assert_eq!(tests[0].runs_and_steps(), (1, 4));
     }
 }
