@@ -410,7 +410,7 @@ fn context_of_part(
         tests,
         idents,
     };
-    let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
+    let ident = escape::unreserved_identifier(&model.name, "_model");
     let universal = model
         .inputs
         .iter()

@@ -149,24 +149,13 @@ pub fn word_name(inputs: &[String], word: &[LabelId]) -> String {
     tokens.join(" ")
 }
 
-/// Names made unique in suite order. Remembers 8 bytes per name (its hash).
+/// Tree names ([`tree_name`]) made unique in suite order. Remembers 8 bytes per name (its hash).
 #[derive(Debug, Default)]
 pub struct UniqueNames {
     used: HashSet<u64>,
 }
 
 impl UniqueNames {
-    /// `name`, or the first of `name_2`, `name_3`, … not taken yet; the result is taken.
-    pub fn claim(&mut self, name: String) -> String {
-        if self.used.insert(string_hash(&name)) {
-            return name;
-        }
-        (2u64..)
-            .map(|k| format!("{name}_{k}"))
-            .find(|n| self.used.insert(string_hash(n)))
-            .expect("an unbounded range has an unused suffix")
-    }
-
     /// A [`tree_name`] made unique with the same width: `name` if not taken yet, else the first
     /// name not taken of `t` and 48 bits of the hash of `name/2`, `name/3`, …; the result is
     /// taken. (Names keep one width so the suite's byte count is exact before it is written.)
@@ -327,15 +316,11 @@ mod tests {
     }
 
     #[test]
-    fn words_name_mealy_tests_and_collisions_get_suffixes() {
+    fn words_name_mealy_tests_and_equal_tree_names_get_new_hashes() {
         let m = model();
         assert_eq!(word_name(&m.inputs, &[l(0), l(1), l(0)]), "a \"b c\" a");
         assert_eq!(word_name(&m.inputs, &[]), "\"\"");
         let mut names = UniqueNames::default();
-        assert_eq!(names.claim("a".into()), "a");
-        assert_eq!(names.claim("a".into()), "a_2");
-        assert_eq!(names.claim("a_2".into()), "a_2_2");
-        assert_eq!(names.claim("a".into()), "a_3");
         let t = "t0123456789ab".to_owned();
         assert_eq!(names.claim_tree_name(t.clone()), t);
         let other = names.claim_tree_name(t.clone());
