@@ -310,8 +310,8 @@ pub fn identifier(name: &str) -> String {
     id
 }
 
-/// The identifier of a name that stands alone (the model's): [`identifier`], then as
-/// [`first_free`] makes it with nothing taken.
+/// The identifier of a name that stands alone (the model's): [`identifier`], then
+/// `reserved_suffix` appended to a reserved word, then `_2`, `_3`, … while still reserved.
 pub fn unreserved_identifier(name: &str, reserved_suffix: &str) -> String {
     first_free(identifier(name), reserved_suffix, |_| true)
 }
