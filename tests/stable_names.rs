@@ -1,7 +1,6 @@
 //! Stable test identities and shards, through the binary: a model edit renames only tests whose
 //! content changed, and `generate --shard` / `render --shard` partition a suite.
 
-use ncomplete::suite::names::test_steps;
 use ncomplete::suite::read_suite;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -141,7 +140,7 @@ fn shards_partition_the_suite_in_generate_and_render() {
             let part = tests_of(&part_json);
             assert!(!part.is_empty(), "{args:?} shard {shard} is empty");
             let (_, cases) = read_suite(&part_json).unwrap();
-            steps.push(cases.iter().map(test_steps).sum::<u128>());
+            steps.push(cases.iter().map(|t| t.runs_and_steps().1).sum::<u128>());
             // `render --shard` of the whole suite renders the same tests.
             let out = dir.join(format!("py{k}"));
             ncomplete(&[
@@ -184,7 +183,7 @@ fn shards_partition_the_suite_in_generate_and_render() {
         assert_eq!(union, sorted_all, "{args:?}");
         // Near-equal cost: the shards' steps differ by at most the largest test's.
         let (_, cases) = read_suite(&whole).unwrap();
-        let largest = cases.iter().map(test_steps).max().unwrap();
+        let largest = cases.iter().map(|t| t.runs_and_steps().1).max().unwrap();
         let (lo, hi) = (steps.iter().min().unwrap(), steps.iter().max().unwrap());
         assert!(hi - lo <= largest, "{args:?}: {steps:?}");
     }

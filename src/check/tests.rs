@@ -175,57 +175,54 @@ fn everest_fig1_language_conformance_finds_what_ioco_misses() {
 // and statement, Fig. 5), IUT Z (Fig. 6: after an insufficient balance the user enters a new
 // amount, state s7) and IUT Y (Fig. 7: money without checking the amount).
 
+/// Inserting the card and the PIN, checked or rejected (every ATM model starts so).
+const ATM_LOGIN: [(u32, &str, u32); 4] = [
+    (0, "?ic", 1),
+    (1, "?pin", 2),
+    (2, "!cpi", 3),
+    (2, "!bpi", 1),
+];
+
+/// A model named `name` with `n` states: [`ATM_LOGIN`] and then `edges`.
+fn atm(name: &str, n: usize, edges: &[&[(u32, &str, u32)]]) -> Lts {
+    let all: Vec<(u32, &str, u32)> = std::iter::once(&ATM_LOGIN[..])
+        .chain(edges.iter().copied())
+        .flatten()
+        .copied()
+        .collect();
+    lts(name, n, &all)
+}
+
+/// A's withdrawal: an amount, then money and a receipt, or "insufficient" back to the menu.
+const ATM_WITHDRAWAL: [(u32, &str, u32); 5] = [
+    (3, "?wd", 4),
+    (4, "?amo", 5),
+    (5, "!mon", 6),
+    (5, "!ins", 3),
+    (6, "!rec", 0),
+];
+
 fn atm_a() -> Lts {
-    lts(
-        "A",
-        7,
-        &[
-            (0, "?ic", 1),
-            (1, "?pin", 2),
-            (2, "!cpi", 3),
-            (2, "!bpi", 1),
-            (3, "?wd", 4),
-            (4, "?amo", 5),
-            (5, "!mon", 6),
-            (5, "!ins", 3),
-            (6, "!rec", 0),
-        ],
-    )
+    atm("A", 7, &[&ATM_WITHDRAWAL])
 }
 
 fn atm_b() -> Lts {
-    lts(
-        "B",
-        11,
-        &[
-            (0, "?ic", 1),
-            (1, "?pin", 2),
-            (2, "!cpi", 3),
-            (2, "!bpi", 1),
-            (3, "?wd", 4),
-            (4, "?amo", 5),
-            (5, "!mon", 6),
-            (5, "!ins", 3),
-            (6, "!rec", 0),
-            (3, "?tra", 7),
-            (7, "?acc", 8),
-            (8, "?amo", 9),
-            (9, "!rec", 3),
-            (3, "?sta", 10),
-            (10, "!sho", 3),
-        ],
-    )
+    let transfer_and_statement = [
+        (3, "?tra", 7),
+        (7, "?acc", 8),
+        (8, "?amo", 9),
+        (9, "!rec", 3),
+        (3, "?sta", 10),
+        (10, "!sho", 3),
+    ];
+    atm("B", 11, &[&ATM_WITHDRAWAL, &transfer_and_statement])
 }
 
 fn atm_z() -> Lts {
-    lts(
+    atm(
         "Z",
         11,
-        &[
-            (0, "?ic", 1),
-            (1, "?pin", 2),
-            (2, "!cpi", 3),
-            (2, "!bpi", 1),
+        &[&[
             (3, "?wd", 4),
             (4, "?amo", 5),
             (5, "!mon", 6),
@@ -236,24 +233,12 @@ fn atm_z() -> Lts {
             (8, "?acc", 9),
             (9, "?amo", 10),
             (10, "!rec", 3),
-        ],
+        ]],
     )
 }
 
 fn atm_y() -> Lts {
-    lts(
-        "Y",
-        7,
-        &[
-            (0, "?ic", 1),
-            (1, "?pin", 2),
-            (2, "!cpi", 3),
-            (2, "!bpi", 1),
-            (3, "?wd", 4),
-            (4, "!mon", 6),
-            (6, "!rec", 0),
-        ],
-    )
+    atm("Y", 7, &[&[(3, "?wd", 4), (4, "!mon", 6), (6, "!rec", 0)]])
 }
 
 #[test]

@@ -1,15 +1,16 @@
 //! The library side of `ncomplete run`, `ncomplete simulate` and `ncomplete render`: the binary
 //! parses arguments and calls these.
 
-use super::results::{RunResults, TestRecord};
+use super::results::{RunResults, TestRecord, VerdictCounts};
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
 use super::{
     InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_line, simulation_message,
-    summary_line, system_for_suite, system_line, system_verdict,
+    system_for_suite, system_line,
 };
 use crate::error::{Error, Result};
 use crate::model::Model;
+use crate::progress::Progress;
 use crate::render::{Format, PartSizes, RenderedFile, SuiteRenderer, words, write_files};
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
@@ -46,7 +47,7 @@ fn suite_error(path: &str, source: crate::suite::SuiteFormatError) -> Error {
 /// Reads a suite JSON v1 file, streaming it.
 fn load_json_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
     let file = open_json_suite(path)?;
-    let progress = crate::progress::Progress::start("reading suite", "tests", None);
+    let progress = Progress::start("reading suite", "tests", None);
     let mut tests = Vec::new();
     let mut keep = |_: &SuiteModel, t: TestCase| -> std::result::Result<(), Infallible> {
         tests.push(t);
@@ -142,17 +143,13 @@ pub fn run_on_model(
     const CHUNK: usize = 256;
     let mut sys: Option<SimulatedSystem> = None;
     let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
-    let mut counts = [0usize; 3];
-    let progress = crate::progress::Progress::start_beside_stdout("running", "tests", None);
+    let mut counts = VerdictCounts::default();
+    let progress = Progress::start_beside_stdout("running", "tests", None);
     let mut run_chunk = |sys: &SimulatedSystem, chunk: &mut Vec<TestCase>| -> Result<()> {
         let report = run_suite(sys, chunk);
         progress.inc(chunk.len() as u64);
         for (t, case) in report.tests.iter().zip(chunk.iter()) {
-            counts[match t.verdict {
-                TestVerdict::Pass => 0,
-                TestVerdict::Inconclusive => 1,
-                TestVerdict::Fail => 2,
-            }] += 1;
+            counts.add(t.verdict);
             out.write_all(simulation_line(t, sys, case).as_bytes())
                 .map_err(|e| Error::io("<stdout>", e))?;
             results.record(TestRecord {
@@ -189,18 +186,10 @@ pub fn run_on_model(
     };
     run_chunk(&sys, &mut chunk)?;
     progress.finish();
-    let [pass, inconclusive, fail] = counts;
-    let verdict = if fail > 0 {
-        TestVerdict::Fail
-    } else if inconclusive > 0 {
-        TestVerdict::Inconclusive
-    } else {
-        TestVerdict::Pass
-    };
-    out.write_all(summary_line(verdict, pass, fail, inconclusive).as_bytes())
+    out.write_all(counts.summary_line().as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
-    Ok(verdict)
+    Ok(counts.verdict())
 }
 
 /// How `run --sut` drives the system.
@@ -234,11 +223,7 @@ pub fn run_on_system(
     } = *system;
     let (header, tests) = load_suite_file(suite_path, spec)?;
     let mut write_error = None;
-    let progress = crate::progress::Progress::start_beside_stdout(
-        "running",
-        "tests",
-        Some(tests.len() as u64),
-    );
+    let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
     let mut started = std::time::Instant::now();
     let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
         command,
@@ -265,20 +250,11 @@ pub fn run_on_system(
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
     }
-    let count = |v| outcomes.iter().filter(|o| o.verdict == v).count();
-    let verdict = system_verdict(&outcomes);
-    out.write_all(
-        summary_line(
-            verdict,
-            count(TestVerdict::Pass),
-            count(TestVerdict::Fail),
-            count(TestVerdict::Inconclusive),
-        )
-        .as_bytes(),
-    )
-    .map_err(|e| Error::io("<stdout>", e))?;
+    let counts = VerdictCounts::of(outcomes.iter().map(|o| o.verdict));
+    out.write_all(counts.summary_line().as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
-    Ok(verdict)
+    Ok(counts.verdict())
 }
 
 /// Serves the stdio protocol on the process's stdin and stdout with the model as the system.
@@ -367,7 +343,7 @@ pub fn render_into(
         Ok(())
     };
     let total: usize = sizes.iter().sum();
-    let progress = crate::progress::Progress::start("rendering", "tests", Some(total as u64));
+    let progress = Progress::start("rendering", "tests", Some(total as u64));
     let mut part = Vec::new();
     let mut k = 0;
     stream_json_suite(suite_path, shard, &mut |t| {
@@ -423,56 +399,20 @@ pub enum ExploreSystem<'a> {
     Model(&'a Model),
 }
 
-/// Progress of `explore` on stderr: a bar with total and ETA on a terminal, a plain line every
-/// few seconds otherwise, nothing when quiet.
-struct ExploreProgress {
-    bar: Option<indicatif::ProgressBar>,
-    plain: bool,
-    last: std::time::Instant,
-}
-
-/// Seconds between plain progress lines.
-const PLAIN_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-
-impl ExploreProgress {
-    fn new(quiet: bool, max_steps: u64) -> Self {
-        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let bar = (!quiet && terminal).then(|| {
-            let bar = indicatif::ProgressBar::new(max_steps);
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} steps, {msg} {eta}")
-            {
-                bar.set_style(style);
-            }
-            bar
-        });
-        ExploreProgress {
-            bar,
-            plain: !quiet && !terminal,
-            last: std::time::Instant::now(),
-        }
-    }
-
-    fn update(&mut self, s: &super::explore::ExploreStatus) {
-        let msg = || {
-            format!(
+/// Reports an `explore` run's steps (against `--max-steps`) and coverage on `progress`; the
+/// coverage text is rebuilt only when it changes.
+fn explore_progress(progress: &Progress) -> impl FnMut(&super::explore::ExploreStatus) + '_ {
+    let mut shown = None;
+    move |s| {
+        let coverage = (s.states, s.transitions, s.resets);
+        if shown != Some(coverage) {
+            shown = Some(coverage);
+            progress.set_message(format!(
                 "states {}/{}, transitions {}/{}, resets {}",
                 s.states.0, s.states.1, s.transitions.0, s.transitions.1, s.resets
-            )
-        };
-        if let Some(bar) = &self.bar {
-            bar.set_position(s.steps);
-            bar.set_message(msg());
-        } else if self.plain && self.last.elapsed() >= PLAIN_PROGRESS_EVERY {
-            self.last = std::time::Instant::now();
-            eprintln!("explore: {} steps, {}", s.steps, msg());
+            ));
         }
-    }
-
-    fn finish(self) {
-        if let Some(bar) = self.bar {
-            bar.finish_and_clear();
-        }
+        progress.set_position(s.steps);
     }
 }
 
@@ -498,18 +438,18 @@ pub fn explore(
         options.goals.extend(goals);
     }
     let options = &options;
-    let mut progress = ExploreProgress::new(quiet, options.max_steps);
+    let progress = Progress::new(!quiet, "explore", "steps", Some(options.max_steps));
     let (report, command) = match system {
         ExploreSystem::Process(command) => {
             let mut adapter = stdio::StdioAdapter::new(command, options.timeouts.response);
-            let report = explore(&spec, &mut adapter, options, |s| progress.update(s));
+            let report = explore(&spec, &mut adapter, options, explore_progress(&progress));
             (report, command.to_owned())
         }
         ExploreSystem::Model(model) => {
             let imp = specification_automaton(model)?;
             let seed = options.seed ^ 0x9E37_79B9_7F4A_7C15;
             let mut adapter = ModelAdapter::new(&imp, spec.labels(), seed)?;
-            let report = explore(&spec, &mut adapter, options, |s| progress.update(s));
+            let report = explore(&spec, &mut adapter, options, explore_progress(&progress));
             (report, "<model>".to_owned())
         }
     };

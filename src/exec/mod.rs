@@ -13,6 +13,8 @@ pub mod simulate;
 pub mod stdio;
 pub mod sut;
 
+use results::VerdictCounts;
+
 pub use simulate::{
     InputEnabling, SimulatedSystem, Step, SuiteReport, TestOutcome, TestVerdict, run_suite,
     run_test,
@@ -81,12 +83,7 @@ pub fn simulation_text(report: &SuiteReport, sys: &SimulatedSystem, tests: &[Tes
     for (t, case) in report.tests.iter().zip(tests) {
         text.push_str(&simulation_line(t, sys, case));
     }
-    text.push_str(&summary_line(
-        report.verdict(),
-        report.count(TestVerdict::Pass),
-        report.count(TestVerdict::Fail),
-        report.count(TestVerdict::Inconclusive),
-    ));
+    text.push_str(&VerdictCounts::of(report.tests.iter().map(|t| t.verdict)).summary_line());
     text
 }
 
@@ -147,15 +144,6 @@ pub fn simulation_message(
     }
 }
 
-/// The suite verdict of runs against a system: the worst test verdict.
-pub fn system_verdict(outcomes: &[stdio::SystemOutcome]) -> TestVerdict {
-    outcomes
-        .iter()
-        .map(|o| o.verdict)
-        .max()
-        .unwrap_or(TestVerdict::Pass)
-}
-
 /// One line per test run against a system.
 pub fn system_line(o: &stdio::SystemOutcome) -> String {
     match &o.message {
@@ -163,11 +151,6 @@ pub fn system_line(o: &stdio::SystemOutcome) -> String {
         Some(m) => format!("{} {}: {m}", o.name, o.verdict),
         None => format!("{} {}", o.name, o.verdict),
     }
-}
-
-/// The closing line of a run report.
-pub fn summary_line(verdict: TestVerdict, pass: usize, fail: usize, inconclusive: usize) -> String {
-    format!("suite: {verdict} ({pass} pass, {fail} fail, {inconclusive} inconclusive)\n")
 }
 
 #[cfg(test)]

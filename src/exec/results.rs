@@ -44,26 +44,59 @@ pub struct RunResults {
     records: Vec<TestRecord>,
 }
 
-/// The counts of a run: pass, fail, inconclusive.
-fn counts(records: &[TestRecord]) -> [usize; 3] {
-    let mut counts = [0; 3];
-    for r in records {
-        counts[match r.verdict {
-            TestVerdict::Pass => 0,
-            TestVerdict::Fail => 1,
-            TestVerdict::Inconclusive => 2,
-        }] += 1;
-    }
-    counts
+/// How many tests of a run ended in each verdict, counted as they finish.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerdictCounts {
+    /// Tests that passed.
+    pub pass: usize,
+    /// Tests that failed.
+    pub fail: usize,
+    /// Tests whose every execution ended in `retry`.
+    pub inconclusive: usize,
 }
 
-/// The suite verdict: the worst test verdict.
-fn suite_verdict(records: &[TestRecord]) -> TestVerdict {
-    records
-        .iter()
-        .map(|r| r.verdict)
-        .max()
-        .unwrap_or(TestVerdict::Pass)
+impl VerdictCounts {
+    /// The counts of `verdicts`.
+    pub fn of(verdicts: impl IntoIterator<Item = TestVerdict>) -> VerdictCounts {
+        let mut counts = VerdictCounts::default();
+        for verdict in verdicts {
+            counts.add(verdict);
+        }
+        counts
+    }
+
+    /// Counts one more test.
+    pub fn add(&mut self, verdict: TestVerdict) {
+        match verdict {
+            TestVerdict::Pass => self.pass += 1,
+            TestVerdict::Fail => self.fail += 1,
+            TestVerdict::Inconclusive => self.inconclusive += 1,
+        }
+    }
+
+    /// The suite verdict: the worst test verdict counted (`pass` for no tests).
+    pub fn verdict(&self) -> TestVerdict {
+        if self.fail > 0 {
+            TestVerdict::Fail
+        } else if self.inconclusive > 0 {
+            TestVerdict::Inconclusive
+        } else {
+            TestVerdict::Pass
+        }
+    }
+
+    /// The closing line of a run report: `suite: VERDICT (P pass, F fail, I inconclusive)`.
+    pub fn summary_line(&self) -> String {
+        let VerdictCounts {
+            pass,
+            fail,
+            inconclusive,
+        } = *self;
+        format!(
+            "suite: {} ({pass} pass, {fail} fail, {inconclusive} inconclusive)\n",
+            self.verdict()
+        )
+    }
 }
 
 impl RunResults {
@@ -146,7 +179,9 @@ fn seconds(time: Duration) -> String {
 
 /// The JUnit XML report: one `<testsuite>` named after the model, one `<testcase>` per test.
 pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord]) -> String {
-    let [_, fail, inconclusive] = counts(records);
+    let VerdictCounts {
+        fail, inconclusive, ..
+    } = VerdictCounts::of(records.iter().map(|r| r.verdict));
     let total: Option<Duration> = records.iter().map(|r| r.time).sum();
     let time =
         |t: Option<Duration>| t.map_or(String::new(), |t| format!(" time=\"{}\"", seconds(t)));
@@ -215,7 +250,7 @@ pub fn results_json(
     system: &str,
     records: &[TestRecord],
 ) -> String {
-    let [pass, fail, inconclusive] = counts(records);
+    let counts = VerdictCounts::of(records.iter().map(|r| r.verdict));
     let tests: Vec<serde_json::Value> = records
         .iter()
         .map(|r| {
@@ -238,8 +273,12 @@ pub fn results_json(
         "n": header.n,
         "guarantee": header.guarantee,
         "system": system,
-        "verdict": suite_verdict(records).to_string(),
-        "counts": {"pass": pass, "fail": fail, "inconclusive": inconclusive},
+        "verdict": counts.verdict().to_string(),
+        "counts": {
+            "pass": counts.pass,
+            "fail": counts.fail,
+            "inconclusive": counts.inconclusive,
+        },
         "tests": tests,
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -288,6 +327,22 @@ mod tests {
                 time: None,
             },
         ]
+    }
+
+    #[test]
+    fn counts_give_the_worst_verdict_and_the_summary_line() {
+        assert_eq!(VerdictCounts::default().verdict(), TestVerdict::Pass);
+        let verdicts = records().iter().map(|r| r.verdict).collect::<Vec<_>>();
+        for k in 0..=verdicts.len() {
+            let counts = VerdictCounts::of(verdicts[..k].iter().copied());
+            let worst = verdicts[..k].iter().copied().max();
+            assert_eq!(counts.verdict(), worst.unwrap_or(TestVerdict::Pass));
+            assert_eq!(counts.pass + counts.fail + counts.inconclusive, k);
+        }
+        assert_eq!(
+            VerdictCounts::of(verdicts).summary_line(),
+            "suite: fail (1 pass, 1 fail, 1 inconclusive)\n"
+        );
     }
 
     #[test]

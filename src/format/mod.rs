@@ -516,4 +516,56 @@ mod tests {
             assert!(l.is_deterministic(), "{f}");
         }
     }
+
+    /// The streamed UTF-8 check against the whole-text one.
+    mod utf8 {
+        use super::super::{first_non_utf8, utf8_text};
+        use proptest::prelude::*;
+
+        /// A reader that hands out at most `chunk` bytes per read, so multi-byte characters
+        /// and bad bytes fall on every position relative to a read's end.
+        struct Trickle<'a> {
+            bytes: &'a [u8],
+            chunk: usize,
+        }
+
+        impl std::io::Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.chunk.min(buf.len()).min(self.bytes.len());
+                buf[..n].copy_from_slice(&self.bytes[..n]);
+                self.bytes = &self.bytes[n..];
+                Ok(n)
+            }
+        }
+
+        proptest! {
+            /// The streamed check finds the same first bad byte, at the same line and column,
+            /// as the check of the whole text, however the reads split the text.
+            #[test]
+            fn first_non_utf8_agrees_with_utf8_text(
+                pieces in prop::collection::vec(
+                    prop_oneof![
+                        3 => "[a\n\u{e9}\u{20ac}\u{1F600}]{0,6}".prop_map(String::into_bytes),
+                        1 => prop::collection::vec(any::<u8>(), 0..3),
+                    ],
+                    0..12,
+                ),
+                chunk in 1usize..8,
+            ) {
+                let bytes = pieces.concat();
+                let streamed = first_non_utf8(Trickle { bytes: &bytes, chunk }, "f").unwrap();
+                prop_assert_eq!(streamed, utf8_text(bytes, "f").err());
+            }
+        }
+    }
+
+    #[test]
+    fn first_non_utf8_reads_past_a_character_split_by_its_buffer() {
+        let mut bytes = "x".repeat((1 << 16) - 1).into_bytes();
+        bytes.extend("\u{20ac}\n\u{e9}".as_bytes());
+        bytes.push(0xFF);
+        let streamed = first_non_utf8(bytes.as_slice(), "f").unwrap();
+        assert_eq!(streamed.as_ref().map(|e| (e.line, e.column)), Some((2, 2)));
+        assert_eq!(streamed, utf8_text(bytes, "f").err());
+    }
 }

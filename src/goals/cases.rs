@@ -25,35 +25,10 @@ use super::{Position, Strategy, reach_strategy};
 use crate::identify::experiment::suite_model;
 use crate::model::{LabelId, SuspensionAutomaton};
 use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts};
+use crate::suite::ioco::LabelMap;
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
 use rayon::prelude::*;
 use std::collections::HashMap;
-
-/// The suite ids of an automaton's labels (inputs in label order; outputs in label order with
-/// quiescence last, as [`suite_model`] lists them).
-struct SuiteIds {
-    ids: Vec<LabelId>,
-}
-
-impl SuiteIds {
-    fn new(sa: &SuspensionAutomaton) -> SuiteIds {
-        let mut ids = vec![LabelId(u32::MAX); sa.alphabet.len()];
-        for (k, l) in sa.alphabet.inputs().enumerate() {
-            ids[l.index()] = LabelId(k as u32);
-        }
-        let q = sa.quiescence();
-        let outputs: Vec<LabelId> = sa.alphabet.outputs().filter(|&l| l != q).collect();
-        for (k, l) in outputs.iter().enumerate() {
-            ids[l.index()] = LabelId(k as u32);
-        }
-        ids[q.index()] = LabelId(outputs.len() as u32);
-        SuiteIds { ids }
-    }
-
-    fn of(&self, l: LabelId) -> LabelId {
-        self.ids[l.index()]
-    }
-}
 
 /// The test case that plays `strategy` from its start, named `name`; `None` if the goal is
 /// unreachable. `patience` is how many steps that do not help the test tolerates, going on from
@@ -65,7 +40,7 @@ pub fn strategy_test_case(
     name: &str,
     patience: u32,
 ) -> Option<TestCase> {
-    let ids = SuiteIds::new(sa);
+    let ids = LabelMap::new(sa);
     let start = strategy.start();
     if strategy.reachability() == Reachability::Unreachable {
         return None;
@@ -75,14 +50,14 @@ pub fn strategy_test_case(
         // The goal holds before any step: the test checks the next output and passes.
         let mut branches: Vec<(LabelId, Next)> = arena
             .outputs(start.0)
-            .map(|(x, _)| (ids.of(x), Next::PASS))
+            .map(|(x, _)| (ids.id(x), Next::PASS))
             .collect();
         if branches.is_empty() {
             // Goal nodes are not expanded: list the automaton's outputs of the state.
             let q = strategy.spec_state(start)?;
             branches = sa
                 .outputs_enabled(q)
-                .map(|x| (ids.of(x), Next::PASS))
+                .map(|x| (ids.id(x), Next::PASS))
                 .collect();
         }
         branches.sort_unstable();
@@ -148,18 +123,18 @@ pub fn strategy_test_case(
                         .map_or(Next::RETRY, |w| next(p, r, Position(w)));
                     let mut race: Vec<(LabelId, Next)> = outputs
                         .filter(|&(x, _)| x != q)
-                        .map(|(x, w)| (ids.of(x), next(p, r, Position(w))))
+                        .map(|(x, w)| (ids.id(x), next(p, r, Position(w))))
                         .collect();
                     race.sort_unstable();
                     TestNode::Send {
-                        input: ids.of(a),
+                        input: ids.id(a),
                         then,
                         race,
                     }
                 }
                 _ => {
                     let mut branches: Vec<(LabelId, Next)> = outputs
-                        .map(|(x, w)| (ids.of(x), next(p, r, Position(w))))
+                        .map(|(x, w)| (ids.id(x), next(p, r, Position(w))))
                         .collect();
                     branches.sort_unstable();
                     TestNode::Expect { branches }

@@ -181,13 +181,27 @@ impl Experiment {
         model: &SuiteModel,
     ) -> TestCase {
         let map = LabelMap::new(sa, model);
+        TestCase {
+            name: String::new(),
+            nodes: self.test_nodes(sa, start, &map, 0),
+        }
+    }
+
+    /// The nodes of [`Experiment::to_test_case`] from `start`, numbered from `first` on.
+    fn test_nodes(
+        &self,
+        sa: &SuspensionAutomaton,
+        start: &[StateId],
+        map: &LabelMap,
+        first: u32,
+    ) -> Vec<TestNode> {
         let mut start = start.to_vec();
         start.sort_unstable();
         start.dedup();
         let mut builder = CaseBuilder {
             exp: self,
             sa,
-            map: &map,
+            map,
             memo: HashMap::new(),
             post: Vec::new(),
         };
@@ -199,29 +213,28 @@ impl Experiment {
                 branches: map.allowed_outputs(sa, &start, false, |_| Next::PASS),
             });
         }
-        let len = post.len() as u32;
-        let remap = |n: Next| match n {
-            Next::Node(i) => Next::Node(len - 1 - i),
+        // Post-order reversed: the root first, every reference to a later node.
+        let last = first + post.len() as u32 - 1;
+        let renumber = |n: Next| match n {
+            Next::Node(i) => Next::Node(last - i),
             v => v,
         };
-        let nodes = post
-            .into_iter()
+        post.into_iter()
             .rev()
             .map(|node| match node {
                 TestNode::Send { input, then, race } => TestNode::Send {
                     input,
-                    then: remap(then),
-                    race: race.into_iter().map(|(o, n)| (o, remap(n))).collect(),
+                    then: renumber(then),
+                    race: race.into_iter().map(|(o, n)| (o, renumber(n))).collect(),
                 },
                 TestNode::Expect { branches } => TestNode::Expect {
-                    branches: branches.into_iter().map(|(o, n)| (o, remap(n))).collect(),
+                    branches: branches
+                        .into_iter()
+                        .map(|(o, n)| (o, renumber(n)))
+                        .collect(),
                 },
             })
-            .collect();
-        TestCase {
-            name: String::new(),
-            nodes,
-        }
+            .collect()
     }
 }
 
@@ -239,12 +252,9 @@ impl Experiment {
         access: &[LabelId],
         model: &SuiteModel,
     ) -> Option<TestCase> {
-        let target = sa.after_trace(sa.initial(), access)?;
-        let body = self.to_test_case(sa, &[target], model);
         let map = LabelMap::new(sa, model);
         let quiescence = model.quiescence_id();
-        let shift = access.len() as u32;
-        let mut nodes = Vec::with_capacity(access.len() + body.nodes.len());
+        let mut nodes = Vec::with_capacity(access.len());
         let mut s = sa.initial();
         for (k, &l) in access.iter().enumerate() {
             let next = Next::Node(k as u32 + 1);
@@ -266,20 +276,8 @@ impl Experiment {
             nodes.push(node);
             s = sa.after(s, l)?;
         }
-        let moved = |n: Next| match n {
-            Next::Node(i) => Next::Node(i + shift),
-            v => v,
-        };
-        nodes.extend(body.nodes.into_iter().map(|node| match node {
-            TestNode::Send { input, then, race } => TestNode::Send {
-                input,
-                then: moved(then),
-                race: race.into_iter().map(|(o, n)| (o, moved(n))).collect(),
-            },
-            TestNode::Expect { branches } => TestNode::Expect {
-                branches: branches.into_iter().map(|(o, n)| (o, moved(n))).collect(),
-            },
-        }));
+        let shift = nodes.len() as u32;
+        nodes.extend(self.test_nodes(sa, &[s], &map, shift));
         Some(TestCase {
             name: String::new(),
             nodes,

@@ -6,7 +6,7 @@
 
 use super::automaton::{Automaton, SuspensionAutomaton};
 use super::error::ModelError;
-use super::ids::{StateId, id32};
+use super::ids::{LabelId, StateId, id32};
 use super::lts::Lts;
 use super::mealy::Mealy;
 
@@ -61,6 +61,25 @@ fn kept(map: &[Option<StateId>], s: StateId) -> Result<StateId, ModelError> {
     })
 }
 
+/// A transition `(source, label, target)`.
+type Triple = (StateId, LabelId, StateId);
+
+/// The state names, initial state and transitions of a model of states `names` restricted to
+/// the states `keep` marks.
+fn restricted(
+    keep: &[bool],
+    names: &[String],
+    initial: StateId,
+    triples: impl Iterator<Item = Triple>,
+) -> Result<(Vec<String>, StateId, Vec<Triple>), ModelError> {
+    let (map, names) = renumber(keep, names);
+    let mut kept_triples = Vec::new();
+    for (s, l, t) in triples.filter(|&(s, _, _)| keep[s.index()]) {
+        kept_triples.push((kept(&map, s)?, l, kept(&map, t)?));
+    }
+    Ok((names, kept(&map, initial)?, kept_triples))
+}
+
 impl RestrictToReachable for Lts {
     fn reachable(&self) -> Vec<bool> {
         reach(self.num_states(), self.initial(), |s| {
@@ -69,17 +88,17 @@ impl RestrictToReachable for Lts {
     }
 
     fn restrict_to_reachable(&self) -> Result<Self, ModelError> {
-        let keep = self.reachable();
-        let (map, names) = renumber(&keep, self.state_names());
-        let mut triples = Vec::new();
-        for (s, l, t) in self.triples().filter(|&(s, _, _)| keep[s.index()]) {
-            triples.push((kept(&map, s)?, l, kept(&map, t)?));
-        }
+        let (names, initial, triples) = restricted(
+            &self.reachable(),
+            self.state_names(),
+            self.initial(),
+            self.triples(),
+        )?;
         Lts::new(
             self.name.clone(),
             self.alphabet.clone(),
             names,
-            kept(&map, self.initial())?,
+            initial,
             triples,
         )
     }
@@ -93,17 +112,17 @@ impl RestrictToReachable for Automaton {
     }
 
     fn restrict_to_reachable(&self) -> Result<Self, ModelError> {
-        let keep = self.reachable();
-        let (map, names) = renumber(&keep, self.state_names());
-        let mut triples = Vec::new();
-        for (s, l, t) in self.triples().filter(|&(s, _, _)| keep[s.index()]) {
-            triples.push((kept(&map, s)?, l, kept(&map, t)?));
-        }
+        let (names, initial, triples) = restricted(
+            &self.reachable(),
+            self.state_names(),
+            self.initial(),
+            self.triples(),
+        )?;
         Automaton::new(
             self.name.clone(),
             self.alphabet.clone(),
             names,
-            kept(&map, self.initial())?,
+            initial,
             triples,
         )
     }

@@ -19,7 +19,7 @@
 //!   no comment ends early and no forbidden character (TOML control characters, Rust's
 //!   bidirectional-override lint, a bare carriage return in a doc comment) reaches the file. Doc
 //!   comments also backslash-escape the Markdown characters that make links, code or raw HTML.
-//! - identifiers ([`identifier`], [`unique_identifiers`]) are lowercase ASCII, valid in Python,
+//! - identifiers ([`identifier`], [`unreserved_identifier`], [`TestIdentifiers`]) are lowercase ASCII, valid in Python,
 //!   Rust, TTCN-3, Cargo and as file names on every platform, never a keyword or reserved word of
 //!   those (Rust 2024 strict, reserved and weak keywords; Python keywords and soft keywords;
 //!   TTCN-3 keywords and predefined functions; Windows device names), at most
@@ -31,7 +31,6 @@
 //! "Printable" is Rust's own notion (`char::escape_debug` leaves the character as it is), so
 //! letters of every script stay readable while invisible characters are made visible.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Identifiers are cut to this many bytes before a collision suffix is added, so file names
@@ -287,7 +286,7 @@ pub fn is_reserved(id: &str) -> bool {
 /// for Rust's lints: ASCII letters and digits, runs of other characters as one underscore
 /// between them (never leading, trailing or doubled), `m` when nothing is left, `m_` in front of
 /// a leading digit, cut to [`MAX_IDENTIFIER_LEN`] bytes. It may still be reserved; see
-/// [`unique_identifiers`].
+/// [`unreserved_identifier`] and [`TestIdentifiers`].
 pub fn identifier(name: &str) -> String {
     let mut id = String::new();
     for c in name.chars() {
@@ -311,30 +310,30 @@ pub fn identifier(name: &str) -> String {
     id
 }
 
-/// Identifiers of `names`, in order: [`identifier`], then `reserved_suffix` appended to a
-/// reserved word, then `_2`, `_3`, … appended to an identifier taken by an earlier name. The result is a pure function of the list.
-pub fn unique_identifiers<'a>(
-    names: impl IntoIterator<Item = &'a str>,
+/// The identifier of a name that stands alone (the model's): [`identifier`], then
+/// `reserved_suffix` appended to a reserved word, then `_2`, `_3`, … while still reserved.
+pub fn unreserved_identifier(name: &str, reserved_suffix: &str) -> String {
+    first_free(identifier(name), reserved_suffix, |_| true)
+}
+
+/// `base` with `reserved_suffix` appended if it is reserved, then the first of it and its
+/// `_2`, `_3`, … that is not reserved and that `claim` takes (`claim` returns whether the
+/// identifier was still free, and takes it if so).
+fn first_free(
+    mut base: String,
     reserved_suffix: &str,
-) -> Vec<String> {
-    let mut used = BTreeSet::new();
-    names
-        .into_iter()
-        .map(|name| {
-            let mut base = identifier(name);
-            if is_reserved(&base) {
-                base.push_str(reserved_suffix);
-            }
-            let mut id = base.clone();
-            let mut k = 2u64;
-            while used.contains(&id) || is_reserved(&id) {
-                id = format!("{base}_{k}");
-                k += 1;
-            }
-            used.insert(id.clone());
-            id
-        })
-        .collect()
+    mut claim: impl FnMut(&str) -> bool,
+) -> String {
+    if is_reserved(&base) {
+        base.push_str(reserved_suffix);
+    }
+    let mut id = base.clone();
+    let mut k = 2u64;
+    while is_reserved(&id) || !claim(&id) {
+        id = format!("{base}_{k}");
+        k += 1;
+    }
+    id
 }
 
 /// Identifiers of test names given one at a time in suite order, so a suite can be rendered
@@ -369,22 +368,21 @@ impl TestIdentifiers {
             }
             let _ = write!(base, "_{:08x}", string_hash(name) >> 32);
         }
-        if is_reserved(&base) {
-            base.push_str(self.reserved_suffix);
-        }
-        let mut id = base.clone();
-        let mut k = 2u64;
-        while is_reserved(&id) || !self.used.insert(string_hash(&id)) {
-            id = format!("{base}_{k}");
-            k += 1;
-        }
-        id
+        first_free(base, self.reserved_suffix, |id| {
+            self.used.insert(string_hash(id))
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The identifiers of `names` in order, as a rendering gives its tests.
+    fn unique_identifiers(names: &[&str], reserved_suffix: &'static str) -> Vec<String> {
+        let mut ids = TestIdentifiers::new(reserved_suffix);
+        names.iter().map(|name| ids.next(name)).collect()
+    }
 
     #[test]
     fn identifiers_are_valid_and_unique() {
@@ -395,27 +393,28 @@ mod tests {
         assert_eq!(identifier("Kaffee \u{e9}\u{301}x"), "kaffee_x");
         assert_eq!(identifier(&"a".repeat(1000)).len(), MAX_IDENTIFIER_LEN);
         assert_eq!(
-            unique_identifiers(["a b", "a-b", "loop", "t1", "A B", "loop"], "_test"),
+            unique_identifiers(&["a b", "a-b", "loop", "t1", "A B", "loop"], "_test"),
             ["a_b", "a_b_2", "loop_test", "t1", "a_b_3", "loop_test_2"]
         );
         for word in [
             "abstract", "box", "macro", "gen", "Self", "None", "case", "testcase", "n12",
         ] {
-            let id = &unique_identifiers([word], "_test")[0];
+            let id = &unique_identifiers(&[word], "_test")[0];
             assert!(!is_reserved(id), "{word} -> {id}");
             assert!(id.ends_with("_test"), "{word} -> {id}");
+            assert_eq!(id, &unreserved_identifier(word, "_test"));
         }
         assert_eq!(
-            unique_identifiers(["n", "n1x", "con"], "_m"),
+            unique_identifiers(&["n", "n1x", "con"], "_m"),
             ["n", "n1x", "con_m"]
         );
         assert_eq!(
-            unique_identifiers(["\"", "'", "2", "-"], "_t"),
+            unique_identifiers(&["\"", "'", "2", "-"], "_t"),
             ["m", "m_2", "m_2_2", "m_3"]
         );
         // A name that is itself a collision suffix of another keeps the ids apart.
         assert_eq!(
-            unique_identifiers(["a_b_2", "a b", "a-b"], "_test"),
+            unique_identifiers(&["a_b_2", "a b", "a-b"], "_test"),
             ["a_b_2", "a_b", "a_b_3"]
         );
     }

@@ -383,7 +383,8 @@ fn part_context(k: usize, count: usize, tests: usize) -> Value {
 }
 
 /// The template context of part `part` of a suite: the suite header, the list of `parts`, the
-/// part itself (`part`) and its `tests` with their identifiers. Strings a model or suite
+/// part itself (`part`) and its `tests` with their identifiers, and those identifiers alone
+/// (`test_idents`: `ident`, `ident_upper`) for a template's second pass over the tests. Strings a model or suite
 /// supplies (names, labels, method, guarantee) are plain values that a template can print only
 /// through an escaping filter; identifiers and the generator string are built here and marked
 /// safe. The tests' contexts are built lazily, one test at a time.
@@ -395,12 +396,21 @@ fn context_of_part(
     part: usize,
 ) -> Value {
     let model = &header.model;
+    let test_idents: Vec<Value> = idents
+        .iter()
+        .map(|ident| {
+            context! {
+                ident => Value::from_safe_string(ident.clone()),
+                ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+            }
+        })
+        .collect();
     let tests = LazyTests {
         model: model.clone(),
         tests,
         idents,
     };
-    let ident = escape::unique_identifiers([model.name.as_str()], "_model").remove(0);
+    let ident = escape::unreserved_identifier(&model.name, "_model");
     let universal = model
         .inputs
         .iter()
@@ -424,6 +434,7 @@ fn context_of_part(
         n => header.n,
         guarantee => header.guarantee.as_str(),
         tests => Value::from_object(tests),
+        test_idents => test_idents,
         parts => parts,
         part => parts.get(part).cloned().unwrap_or_default(),
     }
@@ -484,11 +495,25 @@ fn environment() -> Environment<'static> {
 /// in memory: [`SuiteRenderer::render_part`] for each part in order, then
 /// [`SuiteRenderer::render_suite_files`] for the files rendered once per suite.
 pub struct SuiteRenderer {
+    /// The environment with every template of the format and its output path compiled, each
+    /// once: a file's template under its [`TemplateFile::name`], its path under [`path_name`].
     env: Environment<'static>,
+    files: &'static [TemplateFile],
     header: SuiteHeader,
-    sources: Vec<(&'static TemplateFile, String)>,
     parts: Vec<Value>,
     idents: escape::TestIdentifiers,
+}
+
+/// The name under which the output path template of `file` is kept in the environment.
+fn path_name(file: &TemplateFile) -> String {
+    format!("{} (file name)", file.name)
+}
+
+fn template_error(file: &TemplateFile) -> impl Fn(minijinja::Error) -> RenderError + '_ {
+    move |e| RenderError::Template {
+        name: file.name.to_owned(),
+        message: format!("{e:#}"),
+    }
 }
 
 impl SuiteRenderer {
@@ -502,7 +527,7 @@ impl SuiteRenderer {
         overrides: Option<&Path>,
         part_sizes: &[usize],
     ) -> Result<Self, RenderError> {
-        let mut sources = Vec::new();
+        let mut env = environment();
         for file in format.files() {
             let source = match overrides.map(|dir| dir.join(file.name)) {
                 Some(path) if path.is_file() => {
@@ -513,13 +538,15 @@ impl SuiteRenderer {
                 }
                 _ => file.embedded.to_owned(),
             };
-            sources.push((file, source));
+            env.add_template_owned(file.name, source)
+                .and_then(|()| env.add_template_owned(path_name(file), file.out))
+                .map_err(template_error(file))?;
         }
         let count = part_sizes.len();
         Ok(SuiteRenderer {
-            env: environment(),
+            env,
+            files: format.files(),
             header: header.clone(),
-            sources,
             parts: part_sizes
                 .iter()
                 .enumerate()
@@ -532,17 +559,11 @@ impl SuiteRenderer {
     /// Renders the templates of `role` with `ctx`.
     fn render(&self, role: Role, ctx: &Value) -> Result<Vec<RenderedFile>, RenderError> {
         let mut files = Vec::new();
-        for (file, source) in self.sources.iter().filter(|(f, _)| f.role == role) {
-            let err = |e: minijinja::Error| RenderError::Template {
-                name: file.name.to_owned(),
-                message: format!("{e:#}"),
-            };
-            let contents = self
-                .env
-                .template_from_str(source)
-                .and_then(|t| t.render(ctx))
-                .map_err(err)?;
-            let path = self.env.render_str(file.out, ctx).map_err(err)?;
+        for file in self.files.iter().filter(|f| f.role == role) {
+            let render = |name: &str| self.env.get_template(name)?.render(ctx);
+            let err = template_error(file);
+            let contents = render(file.name).map_err(&err)?;
+            let path = render(&path_name(file)).map_err(&err)?;
             files.push(RenderedFile {
                 path: PathBuf::from(path),
                 contents,

@@ -118,7 +118,7 @@ pub fn write_mealy_suite_with<W: Write>(
 }
 
 /// The sharding cost of a Mealy test: an input and an output per symbol (as
-/// [`crate::suite::names::test_steps`] counts its chain).
+/// [`crate::suite::TestCase::runs_and_steps`] counts its chain).
 fn chain_steps(word: &[LabelId]) -> u128 {
     2 * word.len() as u128
 }

@@ -189,6 +189,26 @@ impl TestCase {
         depth.first().copied().unwrap_or(0)
     }
 
+    /// Runs (root-to-verdict paths) and steps (labels summed over those paths) of the test,
+    /// counted by dynamic programming from the last node back, saturating: the figures of
+    /// `run` and of the least-loaded split of `--shard`.
+    pub fn runs_and_steps(&self) -> (u128, u128) {
+        let mut memo = vec![(0u128, 0u128); self.nodes.len()];
+        for k in (0..self.nodes.len()).rev() {
+            let (mut runs, mut steps) = (0u128, 0u128);
+            for next in self.nodes[k].successors() {
+                let (r, s) = match next {
+                    Next::Node(j) => memo.get(j as usize).copied().unwrap_or((1, 0)),
+                    Next::Verdict(_) => (1, 0),
+                };
+                runs = runs.saturating_add(r);
+                steps = steps.saturating_add(s).saturating_add(r);
+            }
+            memo[k] = (runs, steps);
+        }
+        memo.first().copied().unwrap_or((0, 0))
+    }
+
     /// Builds a Mealy-style chain `send i1 -> expect {o1: next} -> send i2 -> ...`, ending in pass.
     pub fn chain(name: impl Into<String>, steps: &[(LabelId, LabelId)]) -> TestCase {
         let mut nodes = Vec::with_capacity(steps.len() * 2);

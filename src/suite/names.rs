@@ -149,24 +149,13 @@ pub fn word_name(inputs: &[String], word: &[LabelId]) -> String {
     tokens.join(" ")
 }
 
-/// Names made unique in suite order. Remembers 8 bytes per name (its hash).
+/// Tree names ([`tree_name`]) made unique in suite order. Remembers 8 bytes per name (its hash).
 #[derive(Debug, Default)]
 pub struct UniqueNames {
     used: HashSet<u64>,
 }
 
 impl UniqueNames {
-    /// `name`, or the first of `name_2`, `name_3`, … not taken yet; the result is taken.
-    pub fn claim(&mut self, name: String) -> String {
-        if self.used.insert(string_hash(&name)) {
-            return name;
-        }
-        (2u64..)
-            .map(|k| format!("{name}_{k}"))
-            .find(|n| self.used.insert(string_hash(n)))
-            .expect("an unbounded range has an unused suffix")
-    }
-
     /// A [`tree_name`] made unique with the same width: `name` if not taken yet, else the first
     /// name not taken of `t` and 48 bits of the hash of `name/2`, `name/3`, …; the result is
     /// taken. (Names keep one width so the suite's byte count is exact before it is written.)
@@ -229,27 +218,6 @@ pub fn shard_header(
     }
 }
 
-/// The cost of a test for sharding: labels summed over its runs (root-to-verdict paths),
-/// counted by dynamic programming over the DAG, saturating.
-pub fn test_steps(test: &TestCase) -> u128 {
-    // (runs, steps) per node, computed from the last node back.
-    let mut memo = vec![(0u128, 0u128); test.nodes.len()];
-    let of = |memo: &[(u128, u128)], n: Next| match n {
-        Next::Node(k) => memo.get(k as usize).copied().unwrap_or((1, 0)),
-        Next::Verdict(_) => (1, 0),
-    };
-    for k in (0..test.nodes.len()).rev() {
-        let (mut runs, mut steps) = (0u128, 0u128);
-        for n in test.nodes[k].successors() {
-            let (r, s) = of(&memo, n);
-            runs = runs.saturating_add(r);
-            steps = steps.saturating_add(s).saturating_add(r);
-        }
-        memo[k] = (runs, steps);
-    }
-    memo.first().map_or(0, |m| m.1)
-}
-
 /// Assigns tests, in suite order, to the least loaded of `count` shards.
 #[derive(Clone, Debug)]
 pub struct ShardPicker {
@@ -285,7 +253,7 @@ impl ShardPicker {
 
     /// Whether the next test belongs to this picker's shard.
     pub fn keep(&mut self, test: &TestCase) -> bool {
-        self.assign(test_steps(test)) == self.shard.index
+        self.assign(test.runs_and_steps().1) == self.shard.index
     }
 }
 
@@ -348,15 +316,11 @@ mod tests {
     }
 
     #[test]
-    fn words_name_mealy_tests_and_collisions_get_suffixes() {
+    fn words_name_mealy_tests_and_equal_tree_names_get_new_hashes() {
         let m = model();
         assert_eq!(word_name(&m.inputs, &[l(0), l(1), l(0)]), "a \"b c\" a");
         assert_eq!(word_name(&m.inputs, &[]), "\"\"");
         let mut names = UniqueNames::default();
-        assert_eq!(names.claim("a".into()), "a");
-        assert_eq!(names.claim("a".into()), "a_2");
-        assert_eq!(names.claim("a_2".into()), "a_2_2");
-        assert_eq!(names.claim("a".into()), "a_3");
         let t = "t0123456789ab".to_owned();
         assert_eq!(names.claim_tree_name(t.clone()), t);
         let other = names.claim_tree_name(t.clone());
@@ -385,14 +349,18 @@ mod tests {
             for (k, t) in tests.iter().enumerate() {
                 if picker.keep(t) {
                     seen[k] += 1;
-                    loads[index - 1] += test_steps(t);
+                    loads[index - 1] += t.runs_and_steps().1;
                 }
             }
         }
         assert!(seen.iter().all(|&s| s == 1), "{seen:?}");
-        let longest = tests.iter().map(test_steps).max().unwrap_or(0);
+        let longest = tests
+            .iter()
+            .map(|t| t.runs_and_steps().1)
+            .max()
+            .unwrap_or(0);
         let (lo, hi) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
         assert!(hi - lo <= longest, "{loads:?}");
-        assert_eq!(test_steps(&tests[0]), 4);
+        assert_eq!(tests[0].runs_and_steps(), (1, 4));
     }
 }

@@ -9,7 +9,7 @@
 use super::plan::{LabelMap, Plan, PlanCosts, Target, WalkedTest, quoted_name_lengths};
 use crate::model::SuspensionAutomaton;
 use crate::suite::costs::{Budget, Figure, SuiteCosts, frame_bytes};
-use crate::suite::{Next, SuiteHeader, SuiteWriter, TestCase};
+use crate::suite::{SuiteHeader, SuiteWriter, TestCase};
 use rayon::prelude::*;
 
 /// The figures of a planned suite, and what writing it needs.
@@ -128,7 +128,7 @@ pub(crate) fn measure(tests: impl Iterator<Item = TestCase>, header: &SuiteHeade
         (0u128, 0u128, 0u128, 0u128, 0u128, 0u64);
     let mut writer = SuiteWriter::begin(ByteCounter(0), header).ok();
     for t in tests {
-        let (p, s) = paths_and_steps(&t);
+        let (p, s) = t.runs_and_steps();
         count += 1;
         runs += p;
         steps += s;
@@ -167,23 +167,6 @@ impl std::io::Write for ByteCounter {
     }
 }
 
-/// Runs (root-to-verdict paths) and steps (labels on them) of a built test.
-pub(crate) fn paths_and_steps(t: &TestCase) -> (u128, u128) {
-    let mut paths = vec![0u128; t.nodes.len()];
-    let mut steps = vec![0u128; t.nodes.len()];
-    for k in (0..t.nodes.len()).rev() {
-        for n in t.nodes[k].successors() {
-            let (p, s) = match n {
-                Next::Node(j) => (paths[j as usize], steps[j as usize]),
-                Next::Verdict(_) => (1, 0),
-            };
-            paths[k] += p;
-            steps[k] += s + p;
-        }
-    }
-    (paths[0], steps[0])
-}
-
 impl Counted {
     /// The figures with the file's header and closing added to the bytes.
     /// Only an upper bound on the tests (of a plan not in normal form), nothing else counted.
@@ -214,7 +197,6 @@ impl Counted {
 mod tests {
     use super::super::testkit::{Rng, fig_2_1, fig_2_8, fig_2_9, random_sa};
     use super::super::{Bound, Budget, IocoMethod, plan_suite};
-    use super::paths_and_steps;
     use crate::identify::random::random_suspension;
     use crate::model::SuspensionAutomaton;
     use crate::suite::costs::Figure;
@@ -237,7 +219,7 @@ mod tests {
         let tests: Vec<TestCase> = suite.tests().collect();
         let (mut runs, mut steps, mut nodes, mut longest) = (0u128, 0u128, 0u128, 0u128);
         for t in &tests {
-            let (p, s) = paths_and_steps(t);
+            let (p, s) = t.runs_and_steps();
             runs += p;
             steps += s;
             nodes += t.nodes.len() as u128;

@@ -34,7 +34,8 @@ use crate::model::{
 };
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteWriter, TestCase};
-use plan::{LabelMap, Plan, Target};
+pub(crate) use plan::LabelMap;
+use plan::{Plan, Target};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};

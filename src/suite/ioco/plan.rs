@@ -54,7 +54,8 @@ pub(crate) enum Move {
 }
 
 /// Maps specification labels to the ids of the suite JSON (inputs and outputs counted
-/// separately, quiescence last among the outputs).
+/// separately, quiescence last among the outputs, as [`crate::identify::experiment::suite_model`]
+/// lists them); also used by the goal suites of `goals::cases`.
 #[derive(Clone, Debug)]
 pub(crate) struct LabelMap {
     suite_id: Vec<LabelId>,
@@ -83,7 +84,8 @@ impl LabelMap {
         }
     }
 
-    fn id(&self, l: LabelId) -> LabelId {
+    /// The suite id of the specification label `l`.
+    pub(crate) fn id(&self, l: LabelId) -> LabelId {
         self.suite_id[l.index()]
     }
 }
