@@ -14,11 +14,18 @@
 //!   the extension also takes).
 //!
 //! Normalisation rebuilds the plan node by node, each new node standing for a *set* of old nodes
-//! entered at one state of the specification (`None` after an input the specification does not
-//! enable, where it allows everything):
+//! entered at one state of the specification:
 //! - `Enter` moves are flattened: a node stands for the closure of its old nodes under `Enter`,
 //!   so an experiment entered twice, or reachable in two ways, counts once;
 //! - branches of outputs the specification state does not allow are dropped;
+//! - sends of inputs the specification state does not enable are cut (the suite of a merge, or
+//!   an adaptive graph, entered from a state that lacks the input its other states take): after
+//!   such an input the specification allows everything (ioco, van den Bos Def. 2.4, demands
+//!   nothing there), so no run through it can fail, and a test that went on would wait for
+//!   outputs only another state gives, ending in `retry` against every implementation that
+//!   ignores the input: undecidable against the specification itself. A node left with cut
+//!   moves only waits for one output, judged by the specification, so the outputs that could
+//!   race the cut input are still observed and no failing run is lost;
 //! - moves are grouped by their first step (one group per input, outputs together) and a group
 //!   is merged into one move whose continuations are the unions of the members' continuations,
 //!   per label. Merging stays within nodes that already exist: two continuations are merged
@@ -32,8 +39,11 @@
 //!   it passes fails (failing is decided by the specification alone). Two verdicts meet only as
 //!   `pass` and `retry`; `pass` is kept (the other test made its judgement there).
 //!
-//! The set of runs that can fail is therefore unchanged, and with it soundness and the
-//! completeness of Theorem 2.40. Every test of the normal plan is one of the old plan's tests or
+//! The set of runs that can fail is therefore unchanged (an output racing a cut input is the same
+//! observation as the output waited for in its place), and with it soundness and the
+//! completeness of Theorem 2.40: its proof uses a merge's suite, or a distinguishing experiment,
+//! run in the context of a state `q` only through runs that are counterexamples for `q`, and
+//! those never pass an input `q` does not enable. Every test of the normal plan is one of the old plan's tests or
 //! the union of several of them, so the test count never grows.
 //!
 //! A normal node enumerates distinct tests: an `Observe` lists only allowed outputs, so its
