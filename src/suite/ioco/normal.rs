@@ -542,21 +542,9 @@ mod tests {
 
     #[test]
     fn suites_of_the_bundled_models_have_no_duplicate_tests() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
         let mut checked = 0;
-        for file in [
-            "vdbos_fig2_1.aut",
-            "vdbos_fig3_1.aut",
-            "everest_s.aut",
-            "tea_machine.dot",
-            "coffeemachine.dot",
-            "vending.aut",
-            "atm_withdrawal.aut",
-        ] {
-            let path = format!("{dir}{file}");
-            let model =
-                crate::format::load_model(&path, &crate::format::LoadOptions::default()).unwrap();
-            let sa = super::super::suspension_for(&model, &path).unwrap();
+        for file in BUNDLED_MODELS {
+            let (model, sa) = bundled_model(file);
             for method in METHODS {
                 let bound = match (&model, method) {
                     (Model::Mealy(_), _) | (_, IocoMethod::Ads) => Bound::ExtraStates(0),

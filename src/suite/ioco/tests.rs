@@ -511,22 +511,9 @@ fn every_test_of_the_figures_is_decidable_against_its_specification() {
 
 #[test]
 fn every_test_of_the_bundled_models_is_decidable_against_its_specification() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
     let mut checked = 0;
-    for file in [
-        "vdbos_fig2_1.aut",
-        "vdbos_fig3_1.aut",
-        "everest_s.aut",
-        "tea_machine.dot",
-        "coffeemachine.dot",
-        "vending.aut",
-        "atm_withdrawal.aut",
-        "selfkicking_coffee.aut",
-    ] {
-        let path = format!("{dir}{file}");
-        let model =
-            crate::format::load_model(&path, &crate::format::LoadOptions::default()).unwrap();
-        let spec = suspension_for(&model, &path).unwrap();
+    for file in BUNDLED_MODELS {
+        let (_, spec) = bundled_model(file);
         checked += assert_decidable(&spec, &[Bound::ExtraStates(0)]);
     }
     assert!(checked >= 30, "only {checked} suites within the budget");
