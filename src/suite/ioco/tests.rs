@@ -430,17 +430,6 @@ fn complete_output_is_identical_for_any_thread_count() {
     assert_eq!(run(1), run(4));
 }
 
-/// The methods whose every test must be decidable against its own specification.
-const DECIDABLE_METHODS: [IocoMethod; 7] = [
-    IocoMethod::Complete,
-    IocoMethod::Unconditional,
-    IocoMethod::Ads,
-    IocoMethod::Counting(IncompatibleSets::Maximal),
-    IocoMethod::Counting(IncompatibleSets::Largest),
-    IocoMethod::Counting(IncompatibleSets::None),
-    IocoMethod::Auto,
-];
-
 /// Runs every test of `method` for `bound` against `spec` itself by exact simulation (inputs
 /// the specification leaves unspecified are ignored, a conforming choice) and returns the names
 /// of the tests that do not pass (none can pass: every execution ends in `retry`, or one fails).
@@ -480,7 +469,8 @@ fn undecidable_tests(
 /// were within the budget.
 fn assert_decidable(spec: &SuspensionAutomaton, bounds: &[Bound]) -> usize {
     let mut checked = 0;
-    for method in DECIDABLE_METHODS {
+    // Every method: the candidates of `ioco-auto`, and `ioco-auto` itself.
+    for &method in auto::CANDIDATES.iter().chain(&[IocoMethod::Auto]) {
         for &bound in bounds {
             let Some(bad) = undecidable_tests(spec, method, bound) else {
                 continue;
