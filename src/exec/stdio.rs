@@ -573,9 +573,9 @@ pub fn execute_from(
     let attempt = loop {
         let step = match &test.nodes[node] {
             TestNode::Send { input, then, race } => {
-                match adapter.receive(send_grace(model, timeouts.quiescence)) {
+                match adapter.pending_output(send_grace(model, timeouts.quiescence)) {
                     Err(e) => Err(e),
-                    Ok(Observation::Output(out)) => {
+                    Ok(Some(out)) => {
                         seen_output = true;
                         let id = output_id(&out);
                         let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
@@ -588,7 +588,7 @@ pub fn execute_from(
                         steps.extend(id.map(TraceStep::Output));
                         Ok((next, why))
                     }
-                    Ok(Observation::Quiescence) => {
+                    Ok(None) => {
                         let name = model.input_name(*input);
                         adapter.send(name).map(|()| {
                             trace.push(format!("?{name}"));
@@ -720,28 +720,16 @@ pub fn run_with_retries(
     timeouts: &Timeouts,
     retries: usize,
 ) -> Result<SystemOutcome, String> {
-    let mut last = None;
-    for attempt in 1..=retries + 1 {
-        adapter.reset()?;
-        let a = execute_once(adapter, model, test, timeouts);
-        let verdict = match a.verdict {
-            Verdict::Retry => {
-                last = Some(a);
-                continue;
-            }
-            Verdict::Pass => TestVerdict::Pass,
-            Verdict::Fail => TestVerdict::Fail,
-        };
-        return Ok(SystemOutcome {
-            name: test.name.clone(),
-            verdict,
-            attempts: attempt,
-            trace: a.trace,
-            message: a.message,
-        });
-    }
-    let trace = last.map(|a| a.trace).unwrap_or_default();
-    Ok(inconclusive(test, retries + 1, trace))
+    let mut outcomes = run_suite_on_adapter(
+        adapter,
+        model,
+        std::slice::from_ref(test),
+        timeouts,
+        retries,
+        false,
+        |_| {},
+    )?;
+    Ok(outcomes.remove(0))
 }
 
 /// The outcome of a test whose `attempts` executions all ended in `retry`.
@@ -760,7 +748,7 @@ fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>) -> SystemO
 
 /// Runs a whole suite against a process started from `command`, one test after the other;
 /// with `follow`, an execution that ends in `retry` is continued by another test that holds its
-/// trace ([`run_suite_following`]).
+/// trace ([`run_suite_on_adapter`]).
 pub fn run_suite_stdio(
     command: &str,
     model: &SuiteModel,
@@ -768,41 +756,41 @@ pub fn run_suite_stdio(
     timeouts: &Timeouts,
     retries: usize,
     follow: bool,
-    mut progress: impl FnMut(&SystemOutcome),
+    progress: impl FnMut(&SystemOutcome),
 ) -> Result<Vec<SystemOutcome>, ExecError> {
     let mut adapter = StdioAdapter::new(command, timeouts.response);
     let system_error = |message| ExecError::System {
         command: command.to_owned(),
         message,
     };
-    if follow {
-        return run_suite_following(&mut adapter, model, tests, timeouts, retries, progress)
-            .map_err(system_error);
-    }
-    let mut outcomes = Vec::with_capacity(tests.len());
-    for test in tests {
-        let outcome =
-            run_with_retries(&mut adapter, model, test, timeouts, retries).map_err(system_error)?;
-        progress(&outcome);
-        outcomes.push(outcome);
-    }
-    Ok(outcomes)
+    run_suite_on_adapter(
+        &mut adapter,
+        model,
+        tests,
+        timeouts,
+        retries,
+        follow,
+        progress,
+    )
+    .map_err(system_error)
 }
 
-/// Runs a suite following the system: when an
-/// execution of a test ends in `retry` because the system took another allowed branch, the
-/// first undecided test (from the current one on, in suite order) whose tree holds the observed
-/// trace continues the execution from the node that trace leads to, instead of a reset. A test
-/// decided that way was executed from its root along one of its own paths, so its verdict means
-/// what it means after a run of its own: the suite guarantees the same. Every execution counts
-/// as an attempt of the test that ran it, and a test is inconclusive once `retries + 1` of its
-/// attempts ended in `retry`. Outcomes are reported in suite order.
-pub fn run_suite_following(
+/// Runs a suite test after test, each from a reset and re-run after `retry`; a test is
+/// inconclusive once `retries + 1` of its attempts ended in `retry`. With `following` it follows
+/// the system: when an execution of a test ends in `retry` because the system took another
+/// allowed branch, the first undecided test (from the current one on, in suite order) whose tree
+/// holds the observed trace continues the execution from the node that trace leads to, instead
+/// of a reset. A test decided that way was executed from its root along one of its own paths,
+/// so its verdict means what it means after a run of its own: the suite guarantees the same.
+/// Every execution counts as an attempt of the test that ran it. Outcomes are reported in suite
+/// order.
+pub fn run_suite_on_adapter(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
     tests: &[TestCase],
     timeouts: &Timeouts,
     retries: usize,
+    following: bool,
     mut progress: impl FnMut(&SystemOutcome),
 ) -> Result<Vec<SystemOutcome>, String> {
     let n = tests.len();
@@ -828,10 +816,14 @@ pub fn run_suite_following(
                     Verdict::Fail => TestVerdict::Fail,
                     Verdict::Retry => {
                         last_trace[current] = a.trace;
-                        let next = (i..n)
-                            .filter(|&j| j != current && decided[j].is_none())
-                            .filter(|&j| attempts[j] <= retries)
-                            .find_map(|j| follow(&tests[j], &run.steps).map(|k| (j, k)));
+                        let next = if following {
+                            (i..n)
+                                .filter(|&j| j != current && decided[j].is_none())
+                                .filter(|&j| attempts[j] <= retries)
+                                .find_map(|j| follow(&tests[j], &run.steps).map(|k| (j, k)))
+                        } else {
+                            None
+                        };
                         match next {
                             Some((j, k)) => {
                                 (current, node) = (j, k);
@@ -940,6 +932,50 @@ mod tests {
         response: Duration::from_millis(1),
     };
 
+    /// A system that only reports an output through `pending_output` (as an in-process model
+    /// would answer `receive` by choosing one), counting how often it was asked.
+    struct PendingOnly {
+        asked: usize,
+    }
+
+    impl Adapter for PendingOnly {
+        fn reset(&mut self) -> Result<(), String> {
+            Ok(())
+        }
+        fn send(&mut self, _: &str) -> Result<(), String> {
+            Ok(())
+        }
+        fn receive(&mut self, _: Duration) -> Result<Observation, String> {
+            Ok(Observation::Quiescence)
+        }
+        fn pending_output(&mut self, _: Duration) -> Result<Option<String>, String> {
+            self.asked += 1;
+            Ok(Some("y".into()))
+        }
+    }
+
+    #[test]
+    fn a_send_asks_the_adapter_for_a_pending_output() {
+        // The output racing `?a` comes from `pending_output`: the race branch (`!y`: retry) is
+        // taken and the input is never sent.
+        let mut system = PendingOnly { asked: 0 };
+        let a = execute_once(&mut system, &model(), &test_case(), &Q);
+        assert_eq!(a.verdict, Verdict::Retry);
+        assert_eq!(a.trace, ["!y"]);
+        assert_eq!(system.asked, 1);
+    }
+
+    #[test]
+    fn without_following_each_test_runs_on_its_own() {
+        // The first test ends in retry on `!y`; the second holds that trace but is not entered.
+        let mut s = script(vec![vec!["y"]], vec![]);
+        let tests = [test_case(), test_case()];
+        let out = run_suite_on_adapter(&mut s, &model(), &tests, &Q, 1, false, |_| {}).unwrap();
+        assert!(out.iter().all(|o| o.verdict == TestVerdict::Inconclusive));
+        assert!(out.iter().all(|o| o.attempts == 2));
+        assert_eq!(s.resets, 4);
+    }
+
     #[test]
     fn passes_on_the_expected_trace() {
         let mut s = script(vec![vec!["x"]], vec![]);
@@ -1014,7 +1050,7 @@ mod tests {
         let tests = [test_case(), other_branch()];
         // The system always takes the `y` branch: `t` can never be judged, `u` passes.
         let mut s = script(vec![vec!["y"]], vec![]);
-        let out = run_suite_following(&mut s, &model(), &tests, &Q, 3, |_| {}).unwrap();
+        let out = run_suite_on_adapter(&mut s, &model(), &tests, &Q, 3, true, |_| {}).unwrap();
         assert_eq!(out[0].verdict, TestVerdict::Inconclusive);
         assert_eq!(out[0].attempts, 4);
         assert_eq!(out[1].verdict, TestVerdict::Pass);
@@ -1032,7 +1068,7 @@ mod tests {
         assert_eq!(s.resets, 5);
         // A failure found while following is reported for the test that ran into it.
         let mut s = script(vec![vec!["y", "y"]], vec![]);
-        let out = run_suite_following(&mut s, &model(), &tests, &Q, 3, |_| {}).unwrap();
+        let out = run_suite_on_adapter(&mut s, &model(), &tests, &Q, 3, true, |_| {}).unwrap();
         assert_eq!(out[1].verdict, TestVerdict::Fail);
         assert_eq!(
             out[1].message.as_deref(),

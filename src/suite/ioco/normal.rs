@@ -14,11 +14,18 @@
 //!   the extension also takes).
 //!
 //! Normalisation rebuilds the plan node by node, each new node standing for a *set* of old nodes
-//! entered at one state of the specification (`None` after an input the specification does not
-//! enable, where it allows everything):
+//! entered at one state of the specification:
 //! - `Enter` moves are flattened: a node stands for the closure of its old nodes under `Enter`,
 //!   so an experiment entered twice, or reachable in two ways, counts once;
 //! - branches of outputs the specification state does not allow are dropped;
+//! - sends of inputs the specification state does not enable are cut (the suite of a merge, or
+//!   an adaptive graph, entered from a state that lacks the input its other states take): after
+//!   such an input the specification allows everything (ioco, van den Bos Def. 2.4, demands
+//!   nothing there), so no run through it can fail, and a test that went on would wait for
+//!   outputs only another state gives, ending in `retry` against every implementation that
+//!   ignores the input: undecidable against the specification itself. A node left with cut
+//!   moves only waits for one output, judged by the specification, so the outputs that could
+//!   race the cut input are still observed and no failing run is lost;
 //! - moves are grouped by their first step (one group per input, outputs together) and a group
 //!   is merged into one move whose continuations are the unions of the members' continuations,
 //!   per label. Merging stays within nodes that already exist: two continuations are merged
@@ -32,8 +39,11 @@
 //!   it passes fails (failing is decided by the specification alone). Two verdicts meet only as
 //!   `pass` and `retry`; `pass` is kept (the other test made its judgement there).
 //!
-//! The set of runs that can fail is therefore unchanged, and with it soundness and the
-//! completeness of Theorem 2.40. Every test of the normal plan is one of the old plan's tests or
+//! The set of runs that can fail is therefore unchanged (an output racing a cut input is the same
+//! observation as the output waited for in its place), and with it soundness and the
+//! completeness of Theorem 2.40: its proof uses a merge's suite, or a distinguishing experiment,
+//! run in the context of a state `q` only through runs that are counterexamples for `q`, and
+//! those never pass an input `q` does not enable. Every test of the normal plan is one of the old plan's tests or
 //! the union of several of them, so the test count never grows.
 //!
 //! A normal node enumerates distinct tests: an `Observe` lists only allowed outputs, so its
@@ -263,6 +273,7 @@ impl Normaliser<'_> {
         // outputs a move does not list).
         let mut observes: Vec<Vec<Target>> = Vec::new();
         let mut sends: Vec<(LabelId, Target)> = Vec::new();
+        let mut cut = false;
         for &p in nodes {
             for m in old.moves(p) {
                 match m {
@@ -278,10 +289,23 @@ impl Normaliser<'_> {
                             })
                             .collect(),
                     ),
+                    // An input the specification does not enable in `s`: nothing observed
+                    // after it is an ioco counterexample, so the move is cut.
+                    Move::Send { input, .. } if s.is_some() && self.after(s, *input).is_none() => {
+                        cut = true;
+                    }
                     Move::Send { input, then } => sends.push((*input, *then)),
                     Move::Enter(_) => {}
                 }
             }
+        }
+        if cut && observes.is_empty() && sends.is_empty() {
+            // Only cut moves: wait for one output, judged by the specification. The outputs that
+            // could race the cut input are observed here, so no failing run is lost.
+            return Ok(vec![Move::Observe {
+                branches: Vec::new(),
+                otherwise: Verdict::Pass,
+            }]);
         }
         let mut moves = Vec::new();
         // Merge observations greedily: a move joins the first merged observation whose
@@ -518,21 +542,9 @@ mod tests {
 
     #[test]
     fn suites_of_the_bundled_models_have_no_duplicate_tests() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
         let mut checked = 0;
-        for file in [
-            "vdbos_fig2_1.aut",
-            "vdbos_fig3_1.aut",
-            "everest_s.aut",
-            "tea_machine.dot",
-            "coffeemachine.dot",
-            "vending.aut",
-            "atm_withdrawal.aut",
-        ] {
-            let path = format!("{dir}{file}");
-            let model =
-                crate::format::load_model(&path, &crate::format::LoadOptions::default()).unwrap();
-            let sa = super::super::suspension_for(&model, &path).unwrap();
+        for file in BUNDLED_MODELS {
+            let (model, sa) = bundled_model(file);
             for method in METHODS {
                 let bound = match (&model, method) {
                     (Model::Mealy(_), _) | (_, IocoMethod::Ads) => Bound::ExtraStates(0),

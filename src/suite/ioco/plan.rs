@@ -20,7 +20,8 @@
 //! the run with the node's `otherwise` verdict (`retry` for traces whose intended output did not
 //! occur, `pass` after an experiment made its observation); an output that races an input is
 //! `retry` (the distinguishing graph's Reset). After an input that `S` does not enable (possible
-//! inside the suite of a merge, whose other member enables it), `S` allows everything.
+//! inside the suite of a merge, whose other member enables it), `S` allows everything; the normal
+//! form (`normal`) cuts such inputs, so its tests never send one.
 
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::{Next, TestCase, TestNode, Verdict};

@@ -473,3 +473,24 @@ pub fn fig_2_9_faulty() -> SuspensionAutomaton {
         suspension_from_marked("fig2.9b", 3, &[(0, "!y", 1), (1, "!y", 2), (2, "!x", 0)]).unwrap();
     with_alphabet(&sa, &fig_2_9())
 }
+
+/// The bundled models of `models/` the ioco tests sweep (figures, LTSs with internal steps and
+/// quiescence, one Mealy machine).
+pub const BUNDLED_MODELS: [&str; 8] = [
+    "vdbos_fig2_1.aut",
+    "vdbos_fig3_1.aut",
+    "everest_s.aut",
+    "tea_machine.dot",
+    "coffeemachine.dot",
+    "vending.aut",
+    "atm_withdrawal.aut",
+    "selfkicking_coffee.aut",
+];
+
+/// A bundled model (file name under `models/`) and the suspension automaton it is tested against.
+pub fn bundled_model(file: &str) -> (crate::model::Model, SuspensionAutomaton) {
+    let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
+    let model = crate::format::load_model(&path, &crate::format::LoadOptions::default()).unwrap();
+    let sa = super::suspension_for(&model, &path).unwrap();
+    (model, sa)
+}

@@ -429,3 +429,95 @@ fn complete_output_is_identical_for_any_thread_count() {
     };
     assert_eq!(run(1), run(4));
 }
+
+/// Runs every test of `method` for `bound` against `spec` itself by exact simulation (inputs
+/// the specification leaves unspecified are ignored, a conforming choice) and returns the names
+/// of the tests that do not pass (none can pass: every execution ends in `retry`, or one fails).
+/// `None` when the suite exceeds the budget.
+fn undecidable_tests(
+    spec: &SuspensionAutomaton,
+    method: IocoMethod,
+    bound: Bound,
+) -> Option<Vec<String>> {
+    let budget = Budget {
+        max_tests: 20_000,
+        ..Budget::default()
+    };
+    let suite = match generate(spec, method, bound, budget) {
+        Ok(s) => s,
+        Err(IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_)) => return None,
+        Err(IocoSuiteError::NoCandidate { .. }) if method == IocoMethod::Auto => return None,
+        Err(e) => panic!("{}: {e}", method.name()),
+    };
+    let sys = crate::exec::SimulatedSystem::from_suspension(
+        spec,
+        &suite_model(spec),
+        crate::exec::InputEnabling::SelfLoop,
+    )
+    .expect("the specification's labels");
+    Some(
+        suite
+            .tests()
+            .map(|t| crate::exec::simulate::run_test(&sys, &t))
+            .filter(|o| o.verdict != crate::exec::TestVerdict::Pass)
+            .map(|o| format!("{} ({})", o.name, o.verdict))
+            .collect(),
+    )
+}
+
+/// Asserts that every test of every method is decidable against `spec`; returns how many suites
+/// were within the budget.
+fn assert_decidable(spec: &SuspensionAutomaton, bounds: &[Bound]) -> usize {
+    let mut checked = 0;
+    // Every method: the candidates of `ioco-auto`, and `ioco-auto` itself.
+    for &method in auto::CANDIDATES.iter().chain(&[IocoMethod::Auto]) {
+        for &bound in bounds {
+            let Some(bad) = undecidable_tests(spec, method, bound) else {
+                continue;
+            };
+            assert!(
+                bad.is_empty(),
+                "{} {bound:?} of {}: {} tests never pass against the specification itself, e.g. {}",
+                method.name(),
+                spec.name,
+                bad.len(),
+                bad[0]
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_test_of_the_figures_is_decidable_against_its_specification() {
+    let mut checked = 0;
+    for spec in [fig_2_1(), fig_2_8(), fig_2_9()] {
+        let bounds: Vec<Bound> = (1..=spec.num_states() + 1).map(Bound::States).collect();
+        checked += assert_decidable(&spec, &bounds);
+    }
+    assert!(checked >= 40, "only {checked} suites within the budget");
+}
+
+#[test]
+fn every_test_of_the_bundled_models_is_decidable_against_its_specification() {
+    let mut checked = 0;
+    for file in BUNDLED_MODELS {
+        let (_, spec) = bundled_model(file);
+        checked += assert_decidable(&spec, &[Bound::ExtraStates(0)]);
+    }
+    assert!(checked >= 30, "only {checked} suites within the budget");
+}
+
+#[test]
+fn every_test_of_random_automata_is_decidable_against_its_specification() {
+    let mut checked = 0;
+    for seed in 0..24 {
+        let mut rng = Rng::new(1000 + seed);
+        let states = 2 + rng.below(3);
+        let (inputs, outputs) = (1 + rng.below(2), 1 + rng.below(2));
+        let spec = random_sa(&mut rng, states, inputs, outputs);
+        checked += assert_decidable(&spec, &[Bound::States(states), Bound::States(states + 1)]);
+    }
+    assert!(checked >= 180, "only {checked} suites within the budget");
+}
