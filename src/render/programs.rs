@@ -663,6 +663,28 @@ mod tests {
     }
 
     #[test]
+    fn parts_end_at_the_test_or_node_limit_and_a_large_test_is_a_part_of_its_own() {
+        let limit = PartLimit {
+            tests: 3,
+            nodes: 10,
+        };
+        let sizes = |nodes: &[usize]| {
+            let mut parts = PartSizes::with_limit(limit);
+            for &n in nodes {
+                parts.push(n);
+            }
+            parts.finish()
+        };
+        assert_eq!(sizes(&[]), [0]);
+        assert_eq!(sizes(&[1; 7]), [3, 3, 1]);
+        assert_eq!(sizes(&[4, 4, 4, 20, 1]), [2, 1, 1, 1]);
+        // Every format renders in parts of the same bound.
+        for format in [Format::Ttcn, Format::Python, Format::Rust] {
+            assert_eq!(format.part_limit(), PART_LIMIT);
+        }
+    }
+
+    #[test]
     fn model_strings_print_only_through_an_escaping_filter() {
         let ctx = context! {name => "a\"\"\"b", n => 3, ok => Value::from_safe_string("x".into())};
         assert!(render_str("{{ name }}", ctx.clone()).is_err());
