@@ -301,6 +301,18 @@ fn titan_build(dir: &Path) -> PathBuf {
         "{}",
         String::from_utf8_lossy(&makefile.stderr)
     );
+    // The test port includes the definitions module's generated header, which the Makefile
+    // does not list as its dependency: generate the C++ first, then compile in parallel.
+    let generate = Command::new("make")
+        .arg("compile")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        generate.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generate.stderr)
+    );
     let make = Command::new("make")
         .args(["-j2"])
         .current_dir(dir)
