@@ -186,7 +186,7 @@ fn render_writes_the_files_and_reports_bad_suites_with_a_position() {
         &out_s,
     ]);
     assert_eq!(code, 0, "{err}");
-    let text = std::fs::read_to_string(out.join("toggle.ttcn")).unwrap();
+    let text = std::fs::read_to_string(out.join("toggle_part_001.ttcn")).unwrap();
     assert!(text.contains("testcase t0002() runs on Tester system SystemUnderTest {"));
     let bad = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad.suite.json");
     std::fs::write(&bad, "{\"format\": \"ncomplete-suite\",\n \"version\": }").unwrap();

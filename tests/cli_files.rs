@@ -234,7 +234,9 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
         [
             "LabelPort.cc",
             "LabelPort.hh",
-            "coffeemachine.ttcn",
+            "coffeemachine_control.ttcn",
+            "coffeemachine_part_001.ttcn",
+            "coffeemachine_tests.ttcn",
             "suite.json"
         ]
     );
@@ -242,7 +244,7 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
     // A failed rendering (a broken template) leaves the last whole rendering and no debris.
     let templates = dir.join("templates");
     std::fs::create_dir_all(templates.join("ttcn")).unwrap();
-    std::fs::write(templates.join("ttcn/suite.ttcn.j2"), "{% if %}").unwrap();
+    std::fs::write(templates.join("ttcn/part.ttcn.j2"), "{% if %}").unwrap();
     let e = fails_with_2(&[
         "generate",
         &m,
@@ -261,7 +263,9 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
         [
             "LabelPort.cc",
             "LabelPort.hh",
-            "coffeemachine.ttcn",
+            "coffeemachine_control.ttcn",
+            "coffeemachine_part_001.ttcn",
+            "coffeemachine_tests.ttcn",
             "suite.json"
         ]
     );

@@ -392,8 +392,8 @@ fn render_counts_files_in_words_and_audit_headers_name_each_bound_once() {
         &out.display().to_string(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    // The module and the Titan test port (header and source).
-    assert!(stderr(&o).contains("wrote 3 files to "), "{}", stderr(&o));
+    // The definitions, part and control modules and the Titan test port (header and source).
+    assert!(stderr(&o).contains("wrote 5 files to "), "{}", stderr(&o));
 
     let svg = scratch("strength.svg");
     let o = ncomplete(&[

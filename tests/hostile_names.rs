@@ -765,14 +765,19 @@ fn skeleton(tokens: &[Token]) -> Vec<Token> {
 
 fn check_ttcn_case(case: &Case) {
     let dir = case.render("ttcn");
-    // The module, beside the Titan test port (LabelPort.hh, LabelPort.cc).
-    let files: Vec<_> = std::fs::read_dir(&dir)
+    // The definitions, part and control modules, beside the Titan test port (LabelPort.hh,
+    // LabelPort.cc), checked as one text: the testcases of all parts together.
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|f| f.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "ttcn"))
         .collect();
-    assert_eq!(files.len(), 1);
-    let text = std::fs::read_to_string(&files[0]).unwrap();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let text: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
     if let Err(e) = check_ttcn(&text, &case.labels(), case.test_names().len()) {
         panic!("TTCN-3 text: {e}\n{text}");
     }

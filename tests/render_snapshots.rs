@@ -2,7 +2,7 @@
 //! the ones under `tests/snapshots/` byte for byte. `UPDATE_SNAPSHOTS=1 cargo test --test
 //! render_snapshots` rewrites them (review the diff before committing).
 
-use ncomplete::render::{Format, render_suite};
+use ncomplete::render::{Format, PartLimit, render_suite, render_suite_in_parts};
 use ncomplete::suite::read_suite;
 use std::path::{Path, PathBuf};
 
@@ -11,9 +11,26 @@ fn root() -> PathBuf {
 }
 
 fn check(suite: &str, format: Format, format_name: &str) {
+    check_in_parts(suite, format, format_name, format.part_limit());
+}
+
+/// [`check`] with parts bounded by `limit`; the snapshots are under `format_name`. With a limit
+/// of its own, only the TTCN-3 modules are kept: the other files equal those of the rendering
+/// with the format's limit.
+fn check_in_parts(suite: &str, format: Format, format_name: &str, limit: PartLimit) {
     let text = std::fs::read_to_string(root().join("tests/fixtures").join(suite)).unwrap();
     let (header, tests) = read_suite(&text).unwrap();
-    let files = render_suite(&header, &tests, format, None).unwrap();
+    let render = || {
+        let mut files = render_suite_in_parts(&header, &tests, format, None, limit).unwrap();
+        if limit != format.part_limit() {
+            files.retain(|f| f.path.extension().is_some_and(|e| e == "ttcn"));
+        }
+        files
+    };
+    let files = render();
+    if limit == format.part_limit() {
+        assert_eq!(files, render_suite(&header, &tests, format, None).unwrap());
+    }
     let stem = suite.trim_end_matches(".suite.json");
     let dir = root().join("tests/snapshots").join(stem).join(format_name);
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1");
@@ -48,13 +65,19 @@ fn check(suite: &str, format: Format, format_name: &str) {
         mismatches.join("\n")
     );
     // Rendering is deterministic.
-    assert_eq!(files, render_suite(&header, &tests, format, None).unwrap());
+    assert_eq!(files, render());
 }
 
 #[test]
 fn ttcn_snapshots() {
     check("coffee.suite.json", Format::Ttcn, "ttcn");
     check("mealy.suite.json", Format::Ttcn, "ttcn");
+    // In parts of at most two tests: a definitions module, two part modules, a control module.
+    let two = PartLimit {
+        tests: 2,
+        nodes: 1000,
+    };
+    check_in_parts("coffee.suite.json", Format::Ttcn, "ttcn-parts", two);
 }
 
 #[test]
@@ -76,25 +99,25 @@ fn templates_can_be_overridden_from_a_directory() {
     let dir = std::env::temp_dir().join(format!("ncomplete-templates-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("ttcn")).unwrap();
     std::fs::write(
-        dir.join("ttcn/suite.ttcn.j2"),
+        dir.join("ttcn/part.ttcn.j2"),
         "{% for t in tests %}{{ t.name | safe }}:{{ t.nodes | length }}\n{% endfor %}",
     )
     .unwrap();
     let files = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap();
     assert_eq!(files[0].contents, "t0001:4\nt0002:6\n");
-    assert_eq!(files[0].path, Path::new("toggle.ttcn"));
+    assert_eq!(files[0].path, Path::new("toggle_part_001.ttcn"));
     // A name printed without an escaping filter (or an explicit `safe`) is refused.
-    std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "// {{ model.name }}\n").unwrap();
+    std::fs::write(dir.join("ttcn/part.ttcn.j2"), "// {{ model.name }}\n").unwrap();
     let err = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap_err();
     assert!(
         err.to_string()
             .contains("printed without an escaping filter"),
         "{err}"
     );
-    std::fs::write(dir.join("ttcn/suite.ttcn.j2"), "{% for t in tests %}").unwrap();
+    std::fs::write(dir.join("ttcn/part.ttcn.j2"), "{% for t in tests %}").unwrap();
     let err = render_suite(&header, &tests, Format::Ttcn, Some(&dir)).unwrap_err();
     assert!(
-        err.to_string().starts_with("template ttcn/suite.ttcn.j2:"),
+        err.to_string().starts_with("template ttcn/part.ttcn.j2:"),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -7,5 +7,6 @@ pub mod programs;
 pub mod words;
 
 pub use programs::{
-    Format, PartSizes, RenderError, RenderedFile, SuiteRenderer, render_suite, write_files,
+    Format, PART_LIMIT, PartLimit, PartSizes, RenderError, RenderedFile, SuiteRenderer,
+    render_suite, render_suite_in_parts, write_files,
 };

@@ -2,6 +2,11 @@
 //! protocol) and as standalone Python (pytest) and Rust (cargo test) programs, through minijinja
 //! templates embedded in the binary and overridable from a directory.
 //!
+//! Every format renders a suite in parts of bounded size ([`PART_LIMIT`]), one part at a time
+//! ([`SuiteRenderer`]): pytest modules, Rust modules, or TTCN-3 part modules that import one
+//! definitions module (types, the port, the components, the reset hook) and are run in suite
+//! order by one control module.
+//!
 //! The templates see one context, built here: the suite header, identifiers that are valid in
 //! every target language, and the tests as flat node lists whose references are either a node
 //! index or a verdict. Flat lists keep templates free of recursion, so deep tests (long Mealy
@@ -49,10 +54,22 @@ impl Format {
         match self {
             Format::Ttcn => &[
                 TemplateFile {
-                    name: "ttcn/suite.ttcn.j2",
-                    out: "{{ ident }}{{ part.suffix }}.ttcn",
-                    embedded: include_str!("../../templates/ttcn/suite.ttcn.j2"),
+                    name: "ttcn/part.ttcn.j2",
+                    out: "{{ ident }}_{{ part.module }}.ttcn",
+                    embedded: include_str!("../../templates/ttcn/part.ttcn.j2"),
                     role: Role::Part,
+                },
+                TemplateFile {
+                    name: "ttcn/definitions.ttcn.j2",
+                    out: "{{ ident }}_tests.ttcn",
+                    embedded: include_str!("../../templates/ttcn/definitions.ttcn.j2"),
+                    role: Role::Suite,
+                },
+                TemplateFile {
+                    name: "ttcn/control.ttcn.j2",
+                    out: "{{ ident }}_control.ttcn",
+                    embedded: include_str!("../../templates/ttcn/control.ttcn.j2"),
+                    role: Role::Suite,
                 },
                 TemplateFile {
                     name: "ttcn/LabelPort.hh.j2",
@@ -116,14 +133,11 @@ impl Format {
         }
     }
 
-    /// How many tests one rendered part holds at most: Python modules and Rust modules are
-    /// bounded, so large suites become many files that pytest collects and rustc compiles
-    /// incrementally; a TTCN-3 module holds the whole suite.
-    pub fn part_limit(self) -> Option<PartLimit> {
-        match self {
-            Format::Ttcn => None,
-            Format::Python | Format::Rust => Some(PART_LIMIT),
-        }
+    /// How many tests one rendered part holds at most: Python modules, Rust modules and TTCN-3
+    /// part modules are bounded alike, so large suites become many files that pytest collects,
+    /// rustc and Titan compile in pieces, and the renderer holds one part at a time.
+    pub fn part_limit(self) -> PartLimit {
+        PART_LIMIT
     }
 }
 
@@ -159,8 +173,7 @@ pub struct PartLimit {
     pub nodes: usize,
 }
 
-/// The parts of Python and Rust renderings: 1,000 tests or 32,768 nodes (lines), whichever
-/// comes first.
+/// The parts of every rendering: 1,000 tests or 32,768 nodes, whichever comes first.
 pub const PART_LIMIT: PartLimit = PartLimit {
     tests: 1000,
     nodes: 32_768,
@@ -169,7 +182,7 @@ pub const PART_LIMIT: PartLimit = PartLimit {
 /// Splits tests, given one at a time in suite order, into parts: the number of tests of each.
 #[derive(Clone, Debug)]
 pub struct PartSizes {
-    limit: Option<PartLimit>,
+    limit: PartLimit,
     sizes: Vec<usize>,
     nodes: usize,
 }
@@ -177,8 +190,14 @@ pub struct PartSizes {
 impl PartSizes {
     /// No tests yet, for a rendering in `format`.
     pub fn new(format: Format) -> Self {
+        Self::with_limit(format.part_limit())
+    }
+
+    /// No tests yet, for parts bounded by `limit` (tests use small limits to get several parts
+    /// from small suites).
+    pub fn with_limit(limit: PartLimit) -> Self {
         PartSizes {
-            limit: format.part_limit(),
+            limit,
             sizes: Vec::new(),
             nodes: 0,
         }
@@ -186,11 +205,10 @@ impl PartSizes {
 
     /// Accounts for the next test, which has `nodes` nodes.
     pub fn push(&mut self, nodes: usize) {
-        let full = match (self.sizes.last(), self.limit) {
-            (None, _) => true,
-            (Some(_), None) => false,
-            (Some(&tests), Some(limit)) => {
-                tests >= limit.tests || (tests > 0 && self.nodes + nodes > limit.nodes)
+        let full = match self.sizes.last() {
+            None => true,
+            Some(&tests) => {
+                tests >= self.limit.tests || (tests > 0 && self.nodes + nodes > self.limit.nodes)
             }
         };
         if full {
@@ -612,7 +630,18 @@ pub fn render_suite(
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let mut sizes = PartSizes::new(format);
+    render_suite_in_parts(header, tests, format, overrides, format.part_limit())
+}
+
+/// [`render_suite`] with parts bounded by `limit` instead of the format's [`PART_LIMIT`].
+pub fn render_suite_in_parts(
+    header: &SuiteHeader,
+    tests: &[TestCase],
+    format: Format,
+    overrides: Option<&Path>,
+    limit: PartLimit,
+) -> Result<Vec<RenderedFile>, RenderError> {
+    let mut sizes = PartSizes::with_limit(limit);
     for t in tests {
         sizes.push(t.nodes.len());
     }
@@ -652,6 +681,28 @@ mod tests {
 
     fn render_str(template: &str, ctx: Value) -> Result<String, minijinja::Error> {
         environment().render_str(template, ctx)
+    }
+
+    #[test]
+    fn parts_end_at_the_test_or_node_limit_and_a_large_test_is_a_part_of_its_own() {
+        let limit = PartLimit {
+            tests: 3,
+            nodes: 10,
+        };
+        let sizes = |nodes: &[usize]| {
+            let mut parts = PartSizes::with_limit(limit);
+            for &n in nodes {
+                parts.push(n);
+            }
+            parts.finish()
+        };
+        assert_eq!(sizes(&[]), [0]);
+        assert_eq!(sizes(&[1; 7]), [3, 3, 1]);
+        assert_eq!(sizes(&[4, 4, 4, 20, 1]), [2, 1, 1, 1]);
+        // Every format renders in parts of the same bound.
+        for format in [Format::Ttcn, Format::Python, Format::Rust] {
+            assert_eq!(format.part_limit(), PART_LIMIT);
+        }
     }
 
     #[test]
