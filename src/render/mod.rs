@@ -7,5 +7,6 @@ pub mod programs;
 pub mod words;
 
 pub use programs::{
-    Format, PartSizes, RenderError, RenderedFile, SuiteRenderer, render_suite, write_files,
+    Format, PartSizes, RenderError, RenderedFile, SuiteRenderer, render_python_explorer,
+    render_suite, write_files,
 };
