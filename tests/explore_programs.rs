@@ -14,11 +14,10 @@ use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
 
-/// The bundled models: file, identifier of the rendering, output delay of the simulator (the tea
-/// machine's `!refund` is delayed so the tester's `?button` overtakes it, as in e2e_programs).
-const MODELS: &[(&str, &str, u64)] = &[
-    ("vending.aut", "vending", 0),
-    ("tea_machine.dot", "tea_machine", 100),
+/// The bundled models: file and identifier of the rendering.
+const MODELS: &[(&str, &str)] = &[
+    ("vending.aut", "vending"),
+    ("tea_machine.dot", "tea_machine"),
 ];
 
 fn model(name: &str) -> PathBuf {
@@ -70,10 +69,13 @@ fn render_with_explorer(name: &str, dir: &Path) {
     assert!(out.status.success(), "{}", text(&out));
 }
 
-/// Runs the tester of `ident` in `dir` against `simulate SYSTEM`.
-fn explore(dir: &Path, ident: &str, system: &Path, choose: &str, delay: u64, steps: u32) -> Output {
+/// Runs the tester of `ident` in `dir` against `simulate SYSTEM`, which chooses among its
+/// outputs and quiescence at random with a fixed seed (so a mutant's fault shows where it is a
+/// choice) and delays its outputs by 100 ms (so the tester's inputs can overtake them, as in
+/// e2e_programs).
+fn explore(dir: &Path, ident: &str, system: &Path, steps: u32) -> Output {
     let sut = format!(
-        "'{BIN}' simulate '{}' --choose {choose} --delay-ms {delay}",
+        "'{BIN}' simulate '{}' --choose random --seed 1 --delay-ms 100",
         system.display()
     );
     Command::new("python3")
@@ -110,10 +112,10 @@ fn python_explorer_passes_the_models_and_fails_their_mutants() {
     if !common::pytest_available("Python on-the-fly test") {
         return;
     }
-    for &(name, ident, delay) in MODELS {
+    for &(name, ident) in MODELS {
         let dir = work_dir(&format!("explore-python-{ident}"));
         render_with_explorer(name, &dir);
-        let good = explore(&dir, ident, &model(name), "random", delay, 80);
+        let good = explore(&dir, ident, &model(name), 80);
         let out = text(&good);
         assert_eq!(good.status.code(), Some(0), "{name}: {out}");
         assert!(out.contains("pass: 80 steps"), "{name}: {out}");
@@ -140,7 +142,7 @@ fn python_explorer_passes_the_models_and_fails_their_mutants() {
         let mut non_conforming = 0;
         for m in index["mutants"].as_array().unwrap() {
             let file = mutants.join(m["file"].as_str().unwrap());
-            let run = explore(&dir, ident, &file, "first", delay, 200);
+            let run = explore(&dir, ident, &file, 200);
             let out = text(&run);
             if m["conforms"].as_bool().unwrap() {
                 assert_eq!(run.status.code(), Some(0), "{}: {out}", file.display());
