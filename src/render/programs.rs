@@ -726,6 +726,38 @@ mod tests {
     }
 
     #[test]
+    fn python_explorer_embeds_the_automaton_with_escaped_strings() {
+        use crate::format::{LoadOptions, parse_model};
+        let text = r#"{"name": "m\"\"\"x", "kind": "lts",
+            "inputs": ["go\"\"\""], "outputs": ["out\\n"], "internal": [],
+            "quiescence": "delta", "initial": "s\n0", "states": ["s\n0", "s1"],
+            "transitions": [{"from": "s\n0", "label": "go\"\"\"", "to": "s1"},
+                            {"from": "s1", "label": "out\\n", "to": "s\n0"}]}"#;
+        let model = parse_model(text, "hostile.json", &LoadOptions::default()).unwrap();
+        let spec = crate::exec::explore::specification_automaton(&model).unwrap();
+        let header = SuiteHeader {
+            model: SuiteModel {
+                name: "m\"\"\"x".into(),
+                inputs: vec!["go\"\"\"".into()],
+                outputs: vec!["out\\n".into()],
+                quiescence: Some("delta".into()),
+            },
+            method: "unconditional".into(),
+            n: Some(1),
+            guarantee: "g".into(),
+            extra: serde_json::Map::new(),
+        };
+        let file = render_python_explorer(&header, &spec, None).unwrap();
+        assert_eq!(file.path, PathBuf::from("explore_m_x.py"));
+        let c = &file.contents;
+        assert!(c.contains(r#"MODEL_NAME = "m\"\"\"x""#), "{c}");
+        assert!(c.contains(r#"(0, "?", "go\"\"\"", 1),"#), "{c}");
+        assert!(c.contains(r#"(1, "!", "out\\n", 0),"#), "{c}");
+        assert!(c.contains(r#"(0, "delta", "delta", 0),"#), "{c}");
+        assert!(c.contains("INITIAL = [0]"), "{c}");
+    }
+
+    #[test]
     fn model_strings_print_only_through_an_escaping_filter() {
         let ctx = context! {name => "a\"\"\"b", n => 3, ok => Value::from_safe_string("x".into())};
         assert!(render_str("{{ name }}", ctx.clone()).is_err());
