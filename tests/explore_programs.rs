@@ -176,3 +176,45 @@ fn explore_spec_needs_the_python_format() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("--explore-spec needs --format python"));
 }
+
+/// The tester's choices are a function of `--seed`: against a system that never writes (every
+/// wait observes quiescence), the same seed gives the same verdict and trace, and the run fails
+/// where the specification requires an output.
+#[test]
+fn python_explorer_choices_follow_the_seed() {
+    if !common::pytest_available("Python on-the-fly test") {
+        return;
+    }
+    let dir = work_dir("explore-python-seed");
+    render_with_explorer("vending.aut", &dir);
+    let script = r#"
+import random
+from explore_vending import explore
+from ncomplete_runtime import Adapter, Timeouts
+
+class Silent(Adapter):
+    def reset(self):
+        pass
+    def send(self, label):
+        pass
+    def receive(self, timeout):
+        return None
+
+settings = Timeouts(startup=0, quiescence=1, response=1)
+runs = [explore(Silent(), 500, random.Random(seed), settings)[:3] for seed in (4, 4, 9)]
+assert runs[0] == runs[1], runs
+print(runs[0][0])
+print(runs[0][2])
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .current_dir(dir.join("py"))
+        .output()
+        .unwrap();
+    let text = text(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with("fail\nunexpected delta (allowed: !"),
+        "{text}"
+    );
+}
