@@ -377,6 +377,22 @@ pub fn render_into(
     Ok(written)
 }
 
+/// `render --explore-spec`: writes the Python on-the-fly tester of the suite in `suite_path`
+/// against the specification `spec` into `out_dir` (beside the rendered pytest modules, whose
+/// runtime it uses); returns the file's path.
+pub fn render_python_explorer(
+    suite_path: &str,
+    spec: &Model,
+    out_dir: &Path,
+    templates: Option<&Path>,
+) -> Result<PathBuf> {
+    let header = stream_json_suite(suite_path, None, &mut |_| Ok(()))?;
+    let automaton = super::explore::specification_automaton(spec)?;
+    let file = crate::render::render_python_explorer(&header, &automaton, templates)?;
+    write_files(out_dir, std::slice::from_ref(&file))?;
+    Ok(out_dir.join(&file.path))
+}
+
 /// The exit status of `run --model`: 1 when a test fails, else 0. A test that is inconclusive in
 /// exact simulation can never be judged against this implementation (every execution ends in
 /// `retry`, e.g. a test of behaviour the implementation does not have); it is reported, but it is

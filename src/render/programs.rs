@@ -18,6 +18,7 @@
 //! that prints such a string without a filter fails to render.
 
 use super::escape;
+use crate::model::{LabelKind, SuspensionAutomaton};
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
 use minijinja::syntax::SyntaxConfig;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
@@ -527,6 +528,20 @@ fn path_name(file: &TemplateFile) -> String {
     format!("{} (file name)", file.name)
 }
 
+/// The source of `file`: the override in `overrides` when that directory has the file, else
+/// the embedded one.
+fn template_source(file: &TemplateFile, overrides: Option<&Path>) -> Result<String, RenderError> {
+    match overrides.map(|dir| dir.join(file.name)) {
+        Some(path) if path.is_file() => {
+            std::fs::read_to_string(&path).map_err(|source| RenderError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+        }
+        _ => Ok(file.embedded.to_owned()),
+    }
+}
+
 fn template_error(file: &TemplateFile) -> impl Fn(minijinja::Error) -> RenderError + '_ {
     move |e| RenderError::Template {
         name: file.name.to_owned(),
@@ -547,15 +562,7 @@ impl SuiteRenderer {
     ) -> Result<Self, RenderError> {
         let mut env = environment();
         for file in format.files() {
-            let source = match overrides.map(|dir| dir.join(file.name)) {
-                Some(path) if path.is_file() => {
-                    std::fs::read_to_string(&path).map_err(|source| RenderError::Io {
-                        path: path.display().to_string(),
-                        source,
-                    })?
-                }
-                _ => file.embedded.to_owned(),
-            };
+            let source = template_source(file, overrides)?;
             env.add_template_owned(file.name, source)
                 .and_then(|()| env.add_template_owned(path_name(file), file.out))
                 .map_err(template_error(file))?;
@@ -607,6 +614,70 @@ impl SuiteRenderer {
         let ctx = context_of_part(&self.header, Vec::new(), Vec::new(), &self.parts, 0);
         self.render(Role::Suite, &ctx)
     }
+}
+
+/// The built-in template of the Python on-the-fly tester, `explore_<ident>.py`.
+const PYTHON_EXPLORER: TemplateFile = TemplateFile {
+    name: "python/explore.py.j2",
+    out: "explore_{{ ident }}.py",
+    embedded: include_str!("../../templates/python/explore.py.j2"),
+    role: Role::Suite,
+};
+
+/// Renders the on-the-fly tester of a Python rendering (`render --explore-spec`): a module
+/// that embeds the specification's suspension automaton `spec` as data (state names, initial
+/// state, transitions with their kind and label, the quiescence label; every model string
+/// through the `py` filter) and walks it against a system through the runtime's adapter (the
+/// TorX algorithm of `ncomplete explore`, uniform choice). `header` names the file as the
+/// suite's other files are named.
+pub fn render_python_explorer(
+    header: &SuiteHeader,
+    spec: &SuspensionAutomaton,
+    overrides: Option<&Path>,
+) -> Result<RenderedFile, RenderError> {
+    let file = &PYTHON_EXPLORER;
+    let mut env = environment();
+    let source = template_source(file, overrides)?;
+    let err = template_error(file);
+    env.add_template_owned(file.name, source)
+        .and_then(|()| env.add_template_owned(path_name(file), file.out))
+        .map_err(&err)?;
+    let automaton = spec.automaton();
+    let alphabet = &automaton.alphabet;
+    let transitions: Vec<Value> = automaton
+        .triples()
+        .map(|(source, label, target)| {
+            let kind = if label == spec.quiescence() {
+                "delta"
+            } else {
+                match alphabet.kind(label) {
+                    LabelKind::Input => "?",
+                    LabelKind::Output => "!",
+                    LabelKind::Internal => "tau",
+                }
+            };
+            context! {
+                source => source.index(),
+                kind => Value::from_safe_string(kind.to_owned()),
+                label => alphabet.name(label),
+                target => target.index(),
+            }
+        })
+        .collect();
+    let spec_ctx = context! {
+        quiescence => alphabet.name(spec.quiescence()),
+        states => automaton.state_names().to_vec(),
+        initial => automaton.initial().index(),
+        transitions => transitions,
+    };
+    let ctx = context! { spec => spec_ctx, ..context(header, &[]) };
+    let render = |name: &str| env.get_template(name)?.render(&ctx);
+    let contents = render(file.name).map_err(&err)?;
+    let path = render(&path_name(file)).map_err(&err)?;
+    Ok(RenderedFile {
+        path: PathBuf::from(path),
+        contents,
+    })
 }
 
 /// Renders a suite held in memory in `format`: the parts' files, then the suite's (see
@@ -703,6 +774,38 @@ mod tests {
         for format in [Format::Ttcn, Format::Python, Format::Rust] {
             assert_eq!(format.part_limit(), PART_LIMIT);
         }
+    }
+
+    #[test]
+    fn python_explorer_embeds_the_automaton_with_escaped_strings() {
+        use crate::format::{LoadOptions, parse_model};
+        let text = r#"{"name": "m\"\"\"x", "kind": "lts",
+            "inputs": ["go\"\"\""], "outputs": ["out\\n"], "internal": [],
+            "quiescence": "delta", "initial": "s\n0", "states": ["s\n0", "s1"],
+            "transitions": [{"from": "s\n0", "label": "go\"\"\"", "to": "s1"},
+                            {"from": "s1", "label": "out\\n", "to": "s\n0"}]}"#;
+        let model = parse_model(text, "hostile.json", &LoadOptions::default()).unwrap();
+        let spec = crate::exec::explore::specification_automaton(&model).unwrap();
+        let header = SuiteHeader {
+            model: SuiteModel {
+                name: "m\"\"\"x".into(),
+                inputs: vec!["go\"\"\"".into()],
+                outputs: vec!["out\\n".into()],
+                quiescence: Some("delta".into()),
+            },
+            method: "unconditional".into(),
+            n: Some(1),
+            guarantee: "g".into(),
+            extra: serde_json::Map::new(),
+        };
+        let file = render_python_explorer(&header, &spec, None).unwrap();
+        assert_eq!(file.path, PathBuf::from("explore_m_x.py"));
+        let c = &file.contents;
+        assert!(c.contains(r#"MODEL_NAME = "m\"\"\"x""#), "{c}");
+        assert!(c.contains(r#"(0, "?", "go\"\"\"", 1),"#), "{c}");
+        assert!(c.contains(r#"(1, "!", "out\\n", 0),"#), "{c}");
+        assert!(c.contains(r#"(0, "delta", "delta", 0),"#), "{c}");
+        assert!(c.contains("INITIAL = [0]"), "{c}");
     }
 
     #[test]
