@@ -203,7 +203,10 @@ impl Arena {
 /// The node number of each (automaton state, monitor state) pair built so far: a dense table
 /// when the monitor's states are known in advance, else a hash map.
 enum PairIndex {
-    Dense { table: Vec<u32>, monitor_states: u32 },
+    Dense {
+        table: Vec<u32>,
+        monitor_states: u32,
+    },
     Sparse(HashMap<(StateId, u32), u32>),
 }
 
