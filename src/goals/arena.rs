@@ -24,6 +24,11 @@ pub trait Monitor {
     fn step(&mut self, m: u32, from: StateId, label: LabelId) -> Option<u32>;
     /// Whether the goal is reached in automaton state `q` with monitor state `m`.
     fn accepting(&self, m: u32, q: StateId) -> bool;
+    /// How many monitor states there are, when known before the product is built (they are
+    /// then `0..count`); the product is then indexed by a dense table instead of a hash map.
+    fn state_count(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// The reachable product of a suspension automaton and a goal monitor.
@@ -31,9 +36,10 @@ pub trait Monitor {
 pub struct Arena {
     /// Automaton state per node (unused for [`Arena::LOST`]).
     sa_state: Vec<StateId>,
-    /// Per node: successor per enabled automaton label, sorted by label (empty for goal nodes
-    /// and for [`Arena::LOST`]).
-    succ: Vec<Vec<(LabelId, u32)>>,
+    /// Per node `v`: its successors are `succ[succ_start[v]..succ_start[v + 1]]`, one per
+    /// enabled automaton label, sorted by label (none for goal nodes and for [`Arena::LOST`]).
+    succ_start: Vec<u32>,
+    succ: Vec<(LabelId, u32)>,
     goal: Vec<bool>,
     /// Per automaton label: whether it is an input.
     is_input: Vec<bool>,
@@ -71,13 +77,14 @@ impl Arena {
         let is_input = sa.alphabet.ids().map(|l| sa.alphabet.is_input(l)).collect();
         let mut arena = Arena {
             sa_state: vec![StateId(0)],
-            succ: vec![Vec::new()],
+            succ_start: vec![0, 0],
+            succ: Vec::new(),
             goal: vec![false],
             is_input,
             quiescence: sa.quiescence(),
             initial: 1,
         };
-        let mut index: HashMap<(StateId, u32), u32> = HashMap::new();
+        let mut index = PairIndex::new(sa.num_states(), monitor.state_count());
         let m0 = monitor.initial();
         let mut pairs: Vec<(StateId, u32)> = vec![(StateId(0), 0)];
         let mut add = |arena: &mut Arena,
@@ -86,7 +93,7 @@ impl Arena {
                        m: u32,
                        monitor: &dyn Monitor|
          -> Result<u32, ArenaTooLarge> {
-            if let Some(&v) = index.get(&(q, m)) {
+            if let Some(v) = index.get(q, m) {
                 return Ok(v);
             }
             if arena.sa_state.len() > limit {
@@ -96,31 +103,29 @@ impl Arena {
                 });
             }
             let v = arena.sa_state.len() as u32;
-            index.insert((q, m), v);
+            index.insert(q, m, v);
             arena.sa_state.push(q);
-            arena.succ.push(Vec::new());
             arena.goal.push(monitor.accepting(m, q));
             pairs.push((q, m));
             Ok(v)
         };
         add(&mut arena, &mut pairs, sa.initial(), m0, monitor)?;
+        // Nodes are expanded in number order, so their successor ranges follow each other.
         let mut next = 1;
         while next < pairs.len() {
-            let v = next as u32;
+            let v = next;
             next += 1;
-            if arena.goal[v as usize] {
-                continue;
+            if !arena.goal[v] {
+                let (q, m) = pairs[v];
+                for &(l, q2) in sa.enabled(q) {
+                    let w = match monitor.step(m, q, l) {
+                        Some(m2) => add(&mut arena, &mut pairs, q2, m2, monitor)?,
+                        None => Arena::LOST,
+                    };
+                    arena.succ.push((l, w));
+                }
             }
-            let (q, m) = pairs[v as usize];
-            let mut succ = Vec::with_capacity(sa.enabled(q).len());
-            for &(l, q2) in sa.enabled(q) {
-                let w = match monitor.step(m, q, l) {
-                    Some(m2) => add(&mut arena, &mut pairs, q2, m2, monitor)?,
-                    None => Arena::LOST,
-                };
-                succ.push((l, w));
-            }
-            arena.succ[v as usize] = succ;
+            arena.succ_start.push(arena.succ.len() as u32);
         }
         Ok(arena)
     }
@@ -152,12 +157,12 @@ impl Arena {
 
     /// Successors per enabled label, sorted by label.
     pub fn successors(&self, v: u32) -> &[(LabelId, u32)] {
-        &self.succ[v as usize]
+        &self.succ[self.succ_start[v as usize] as usize..self.succ_start[v as usize + 1] as usize]
     }
 
     /// The node after `label`, if the label is enabled.
     pub fn after(&self, v: u32, label: LabelId) -> Option<u32> {
-        let s = &self.succ[v as usize];
+        let s = self.successors(v);
         s.binary_search_by_key(&label, |&(l, _)| l)
             .ok()
             .map(|k| s[k].1)
@@ -175,7 +180,7 @@ impl Arena {
 
     /// The enabled inputs of a node, in label order.
     pub fn inputs(&self, v: u32) -> impl Iterator<Item = (LabelId, u32)> + '_ {
-        self.succ[v as usize]
+        self.successors(v)
             .iter()
             .copied()
             .filter(|&(l, _)| self.is_input(l))
@@ -183,7 +188,7 @@ impl Arena {
 
     /// The enabled outputs of a node (δ included), in label order.
     pub fn outputs(&self, v: u32) -> impl Iterator<Item = (LabelId, u32)> + '_ {
-        self.succ[v as usize]
+        self.successors(v)
             .iter()
             .copied()
             .filter(|&(l, _)| !self.is_input(l))
@@ -192,6 +197,59 @@ impl Arena {
     /// Whether a node is expanded (neither a goal nor lost): only such nodes have moves.
     pub fn is_playing(&self, v: u32) -> bool {
         v != Arena::LOST && !self.goal[v as usize]
+    }
+}
+
+/// The node number of each (automaton state, monitor state) pair built so far: a dense table
+/// when the monitor's states are known in advance, else a hash map.
+enum PairIndex {
+    Dense {
+        table: Vec<u32>,
+        monitor_states: u32,
+    },
+    Sparse(HashMap<(StateId, u32), u32>),
+}
+
+impl PairIndex {
+    const ABSENT: u32 = u32::MAX;
+
+    fn new(sa_states: usize, monitor_states: Option<u32>) -> PairIndex {
+        match monitor_states {
+            Some(k) if (sa_states as u64) * u64::from(k) <= MAX_ARENA_NODES as u64 * 4 => {
+                PairIndex::Dense {
+                    table: vec![PairIndex::ABSENT; sa_states * k as usize],
+                    monitor_states: k,
+                }
+            }
+            _ => PairIndex::Sparse(HashMap::new()),
+        }
+    }
+
+    fn slot(q: StateId, m: u32, monitor_states: u32) -> usize {
+        q.index() * monitor_states as usize + m as usize
+    }
+
+    fn get(&self, q: StateId, m: u32) -> Option<u32> {
+        match self {
+            PairIndex::Dense {
+                table,
+                monitor_states,
+            } => Some(table[PairIndex::slot(q, m, *monitor_states)])
+                .filter(|&v| v != PairIndex::ABSENT),
+            PairIndex::Sparse(map) => map.get(&(q, m)).copied(),
+        }
+    }
+
+    fn insert(&mut self, q: StateId, m: u32, v: u32) {
+        match self {
+            PairIndex::Dense {
+                table,
+                monitor_states,
+            } => table[PairIndex::slot(q, m, *monitor_states)] = v,
+            PairIndex::Sparse(map) => {
+                map.insert((q, m), v);
+            }
+        }
     }
 }
 
@@ -207,6 +265,9 @@ impl Monitor for StateMonitor {
     }
     fn accepting(&self, _: u32, q: StateId) -> bool {
         q == self.0
+    }
+    fn state_count(&self) -> Option<u32> {
+        Some(1)
     }
 }
 
@@ -227,6 +288,9 @@ impl Monitor for TransitionMonitor {
     }
     fn accepting(&self, m: u32, _: StateId) -> bool {
         m == 1
+    }
+    fn state_count(&self) -> Option<u32> {
+        Some(2)
     }
 }
 
@@ -260,5 +324,8 @@ impl Monitor for SwitchMonitor {
     }
     fn accepting(&self, m: u32, _: StateId) -> bool {
         m == 2
+    }
+    fn state_count(&self) -> Option<u32> {
+        Some(3)
     }
 }

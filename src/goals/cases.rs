@@ -222,7 +222,8 @@ impl GoalSuite {
 }
 
 /// Builds the goal-directed suite of `goals` on `sa`; `method` names it in the suite header
-/// (`purpose`, `cover-states`, ...). Goals are solved in parallel and kept in order. Refuses,
+/// (`purpose`, `cover-states`, ...). Goals are solved in parallel and kept in order, with
+/// progress on stderr counted in goals. Refuses,
 /// before any test is built, more goals than `--max-tests`, and a suite over any other figure of
 /// the budget.
 pub fn goal_suite(
@@ -244,6 +245,8 @@ pub fn goal_suite(
     let advice = "choose a smaller model, a coarser coverage criterion, or raise the limit";
     early.check(budget, &format!("{method} suite"), advice)?;
     let width = goals.len().to_string().len().max(4);
+    let progress =
+        crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
     let solved: Vec<Result<(GoalReport, Option<TestCase>), GoalError>> = goals
         .par_iter()
         .enumerate()
@@ -251,6 +254,7 @@ pub fn goal_suite(
             let strategy = reach_strategy(sa, goal)?;
             let name = format!("g{:0width$}", k + 1);
             let test = strategy_test_case(&strategy, sa, &name, patience);
+            progress.inc(1);
             Ok((
                 GoalReport {
                     goal: goal.describe(sa),
@@ -261,6 +265,7 @@ pub fn goal_suite(
             ))
         })
         .collect();
+    progress.finish();
     let mut reports = Vec::with_capacity(goals.len());
     let mut tests = Vec::new();
     for r in solved {

@@ -66,6 +66,12 @@ pub struct JokerGame {
 
 impl JokerGame {
     /// Solves the joker game of `arena` (goal nodes have ranks (0, 0)).
+    ///
+    /// The rounds are computed incrementally: a node can only join a round (or become a joker
+    /// state) when one of its successors joined the round before, so each round examines only
+    /// the predecessors of the nodes the previous round added. This gives the same ranks and
+    /// moves as scanning every node each round, in time linear in the arena times the
+    /// examinations per node.
     pub fn solve(arena: &Arena) -> JokerGame {
         let n = arena.len();
         let mut game = JokerGame {
@@ -74,30 +80,41 @@ impl JokerGame {
             joker: vec![false; n],
             chosen: vec![None; n],
         };
+        let preds = Predecessors::of_arena(arena);
+        let mut seen = Marks::new(n);
+        // Level 0 starts from the goals; a playing node without any move is examined once too
+        // (its empty θ move is vacuously attracting).
+        let mut fresh: Vec<u32> = Vec::new();
+        let mut stuck: Vec<u32> = Vec::new();
         for v in 0..n as u32 {
             if v != Arena::LOST && arena.is_goal(v) {
                 game.jrank[v as usize] = 0;
                 game.arank[v as usize] = 0;
+                fresh.push(v);
+            } else if arena.is_playing(v) && arena.successors(v).is_empty() {
+                stuck.push(v);
             }
         }
         let mut level = 0;
         loop {
-            game.attract(arena, level);
-            // The joker states of the next level: Pre(Jokerᵏ) \ Jokerᵏ.
+            let ranked = game.attract(arena, &preds, &mut seen, level, fresh, &stuck);
+            stuck.clear();
+            // The joker states of the next level: Pre(Jokerᵏ) \ Jokerᵏ. Nodes with a successor
+            // of a lower level joined earlier, so only predecessors of this level are new.
             let next = level + 1;
-            let added: Vec<u32> = (0..n as u32)
-                .filter(|&v| {
-                    game.jrank[v as usize] == NONE
-                        && arena.is_playing(v)
-                        && arena
-                            .successors(v)
-                            .iter()
-                            .any(|&(_, w)| game.jrank[w as usize] != NONE)
-                })
-                .collect();
+            seen.next_epoch();
+            let mut added: Vec<u32> = Vec::new();
+            for &w in &ranked {
+                for &v in preds.of(w) {
+                    if game.jrank[v as usize] == NONE && arena.is_playing(v) && seen.mark(v) {
+                        added.push(v);
+                    }
+                }
+            }
             if added.is_empty() {
                 break;
             }
+            added.sort_unstable();
             for &v in &added {
                 game.jrank[v as usize] = next;
                 game.arank[v as usize] = 0;
@@ -106,36 +123,56 @@ impl JokerGame {
             for &v in &added {
                 game.chosen[v as usize] = game.helping_moves(arena, v).first().copied();
             }
+            fresh = added;
             level = next;
         }
         game
     }
 
-    /// Rounds of `CPre` within joker set `level`, starting from its states of A-rank 0.
-    fn attract(&mut self, arena: &Arena, level: u32) {
-        let n = arena.len() as u32;
+    /// Rounds of `CPre` within joker set `level`, starting from its states of A-rank 0
+    /// (`fresh`); `extra` are further nodes to examine in round 1. Returns every node ranked in
+    /// this level, `fresh` included.
+    fn attract(
+        &mut self,
+        arena: &Arena,
+        preds: &Predecessors,
+        seen: &mut Marks,
+        level: u32,
+        fresh: Vec<u32>,
+        extra: &[u32],
+    ) -> Vec<u32> {
+        let mut ranked = fresh;
+        let mut frontier_start = 0;
         let mut round = 1;
         loop {
-            let mut added = Vec::new();
-            for v in 0..n {
-                if self.jrank[v as usize] != NONE || !arena.is_playing(v) {
-                    continue;
-                }
-                if let Some(m) = self
-                    .attracting_moves(arena, v, level, round)
-                    .into_iter()
-                    .next()
-                {
-                    added.push((v, m));
+            seen.next_epoch();
+            let mut candidates: Vec<u32> = Vec::new();
+            let sources = ranked[frontier_start..]
+                .iter()
+                .flat_map(|&w| preds.of(w).iter().copied());
+            for v in sources.chain(if round == 1 { extra } else { &[] }.iter().copied()) {
+                if self.jrank[v as usize] == NONE && arena.is_playing(v) && seen.mark(v) {
+                    candidates.push(v);
                 }
             }
+            let added: Vec<(u32, Move)> = candidates
+                .into_iter()
+                .filter_map(|v| {
+                    self.attracting_moves(arena, v, level, round)
+                        .into_iter()
+                        .next()
+                        .map(|m| (v, m))
+                })
+                .collect();
             if added.is_empty() {
-                return;
+                return ranked;
             }
+            frontier_start = ranked.len();
             for (v, m) in added {
                 self.jrank[v as usize] = level;
                 self.arank[v as usize] = round;
                 self.chosen[v as usize] = Some(m);
+                ranked.push(v);
             }
             round += 1;
         }
@@ -288,5 +325,65 @@ pub fn adversary_attractor(arena: &Arena, target: &[bool]) -> Vec<Option<u32>> {
             rank[v] = Some(round);
         }
         round += 1;
+    }
+}
+
+/// The predecessors of every arena node (with a repeat per label that leads there).
+struct Predecessors {
+    start: Vec<u32>,
+    sources: Vec<u32>,
+}
+
+impl Predecessors {
+    fn of_arena(arena: &Arena) -> Predecessors {
+        let n = arena.len();
+        let mut start = vec![0u32; n + 1];
+        for v in 0..n as u32 {
+            for &(_, w) in arena.successors(v) {
+                start[w as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut sources = vec![0u32; start[n] as usize];
+        for v in 0..n as u32 {
+            for &(_, w) in arena.successors(v) {
+                sources[fill[w as usize] as usize] = v;
+                fill[w as usize] += 1;
+            }
+        }
+        Predecessors { start, sources }
+    }
+
+    fn of(&self, w: u32) -> &[u32] {
+        &self.sources[self.start[w as usize] as usize..self.start[w as usize + 1] as usize]
+    }
+}
+
+/// Marks nodes as seen within one pass; a new pass clears them all in constant time.
+struct Marks {
+    epoch: Vec<u32>,
+    current: u32,
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks {
+            epoch: vec![0; n],
+            current: 0,
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        self.current += 1;
+    }
+
+    /// Marks `v`; whether it was unmarked in this pass.
+    fn mark(&mut self, v: u32) -> bool {
+        let fresh = self.epoch[v as usize] != self.current;
+        self.epoch[v as usize] = self.current;
+        fresh
     }
 }
