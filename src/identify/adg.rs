@@ -11,7 +11,7 @@
 //! step of its own, an input injective for `P` or waiting for an output, if the best LCAs of the
 //! sets that step leads to lose fewer pairs in total; then it chooses LCAs for those sets. Every
 //! observation of such a step still refines `P` (the input loses no pair; an output splits as an
-//! output step of a witness would), and at most [`PREFIX_BUDGET`] such steps are taken on a path,
+//! output step of a witness would), and at most `PREFIX_BUDGET` such steps are taken on a path,
 //! so no cycle can arise. On the merged-input embeddings of the shared Mealy models this takes
 //! the worst undistinguished share from 2.19% to 0.91% (README, `cargo bench --bench identify --
 //! embed`). Nodes are shared per (current set, witness position, prefix steps left), so the
