@@ -1,8 +1,9 @@
 //! `ncomplete explore` end to end: coverage of the bundled nondeterministic models against
 //! `ncomplete simulate --choose random`, and detection of the mutants of `ncomplete mutate`.
 
+mod common;
+use common::run;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
 
@@ -15,15 +16,6 @@ fn model(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn temp_dir(name: &str) -> PathBuf {

@@ -3,6 +3,8 @@
 //! fail a conforming mutant of `ncomplete mutate`, fail most non-conforming ones, render as
 //! programs, and bad purposes exit with status 2 and a located message.
 
+mod common;
+use common::run;
 use ncomplete::suite::read_suite;
 use std::path::PathBuf;
 use std::process::Command;
@@ -14,15 +16,6 @@ fn path(rel: &str) -> String {
         .join(rel)
         .display()
         .to_string()
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn temp(name: &str) -> String {

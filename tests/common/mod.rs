@@ -49,3 +49,17 @@ pub fn pytest_available(what: &str) -> bool {
     }
     ok
 }
+
+/// Runs the `ncomplete` binary with `args`: its exit status (-1 when killed), standard output
+/// and standard error.
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
