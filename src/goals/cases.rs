@@ -334,50 +334,10 @@ fn header(model: &SuiteModel, method: &str, patience: u32, reports: &[GoalReport
     }
 }
 
-/// Exact figures of a goal suite: runs and steps by counting paths over each test's DAG.
+/// Exact figures of a goal suite (runs and steps over the paths of each test, bytes of its
+/// JSON file), measured as for the ioco suites.
 fn costs(header: &SuiteHeader, tests: &[TestCase]) -> SuiteCosts {
-    let mut runs: Option<u128> = Some(0);
-    let mut steps: Option<u128> = Some(0);
-    let mut nodes: u128 = 0;
-    let mut longest: u128 = 0;
-    for t in tests {
-        // Per node, from the leaves up: paths to a verdict, their summed lengths, the longest.
-        let n = t.nodes.len();
-        let mut paths = vec![Some(0u128); n];
-        let mut lengths = vec![Some(0u128); n];
-        let mut deepest = vec![0u128; n];
-        for k in (0..n).rev() {
-            let (mut p, mut s, mut d) = (Some(0u128), Some(0u128), 0u128);
-            for next in t.nodes[k].successors() {
-                let (cp, cs, cd) = match next {
-                    Next::Node(c) => (paths[c as usize], lengths[c as usize], deepest[c as usize]),
-                    Next::Verdict(_) => (Some(1), Some(0), 0),
-                };
-                p = p.zip(cp).and_then(|(a, b)| a.checked_add(b));
-                // Each path through this node takes one more labelled step.
-                s = s
-                    .zip(cs.zip(cp))
-                    .and_then(|(a, (b, c))| a.checked_add(b)?.checked_add(c));
-                d = d.max(cd + 1);
-            }
-            paths[k] = p;
-            lengths[k] = s;
-            deepest[k] = d;
-        }
-        runs = runs.zip(paths[0]).and_then(|(a, b)| a.checked_add(b));
-        steps = steps.zip(lengths[0]).and_then(|(a, b)| a.checked_add(b));
-        nodes += n as u128;
-        longest = longest.max(deepest[0]);
-    }
-    let bytes = crate::suite::json::suite_to_string(header, tests).len() as u128;
-    SuiteCosts {
-        tests: Figure::Exact(tests.len() as u128),
-        runs: Figure::checked(runs),
-        steps: Figure::checked(steps),
-        nodes: Figure::Exact(nodes),
-        longest: Figure::Exact(longest),
-        bytes: Figure::Exact(bytes),
-    }
+    crate::suite::ioco::measure(tests.iter().cloned(), header).costs
 }
 
 /// Where the goals of `generate --purpose`, `--purpose-regex` or `--cover` come from.

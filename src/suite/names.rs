@@ -58,10 +58,7 @@ impl StableHasher {
 
     /// The hash.
     pub fn finish(&self) -> u64 {
-        let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        crate::rng::SplitMix64::new(self.0).next_u64()
     }
 }
 

@@ -21,6 +21,7 @@ pub mod ads;
 pub mod auto;
 mod conjunction;
 mod costs;
+pub(crate) use costs::measure;
 pub mod counting;
 mod distinguishing;
 mod normal;
