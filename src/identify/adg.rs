@@ -12,9 +12,9 @@
 //! sets that step leads to lose fewer pairs in total; then it chooses LCAs for those sets. Every
 //! observation of such a step still refines `P` (the input loses no pair; an output splits as an
 //! output step of a witness would), and at most `PREFIX_BUDGET` such steps are taken on a path,
-//! so no cycle can arise. On the merged-input embeddings of the shared Mealy models this takes
-//! the worst undistinguished share from 2.19% to 0.91% (README, `cargo bench --bench identify --
-//! embed`). Nodes are shared per (current set, witness position, prefix steps left), so the
+//! so no cycle can arise. The README's table (`cargo bench --bench identify -- embed`) gives the
+//! undistinguished shares with and without these steps on the embeddings of the shared Mealy
+//! models; no test asserts a gain. Nodes are shared per (current set, witness position, prefix steps left), so the
 //! result is a DAG.
 //!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
@@ -68,8 +68,8 @@ enum Prefix {
     Outputs,
 }
 
-/// Prefix steps allowed on a path of the ADG (on the benchmark embeddings, 4 gives the same
-/// graphs as 2).
+/// Prefix steps allowed on a path of the ADG (a budget of 4 gave the same graphs as 2 on the
+/// embeddings of `cargo bench --bench identify -- embed`, measured once, not tested).
 const PREFIX_BUDGET: u8 = 2;
 
 fn after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {

@@ -135,12 +135,6 @@ impl Spy<'_> {
     }
 }
 
-/// The state `word` leads to from `q`.
-fn walk(m: &Mealy, q: StateId, word: &[LabelId]) -> StateId {
-    word.iter()
-        .fold(q, |q, &b| m.step(q, b).expect("complete").0)
-}
-
 /// Every input word of length at most `extra`, shortest first, each in input order.
 fn traversal_words(m: &Mealy, extra: usize) -> Vec<Vec<LabelId>> {
     let mut out = vec![Vec::new()];
@@ -225,14 +219,14 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) 
                     skip += 1;
                 }
                 if skip < gamma.len() {
-                    let q = walk(m, p, &gamma[skip..]);
+                    let q = m.after(p, &gamma[skip..]).expect("complete");
                     place(&mut spy, p, &gamma[skip..], q);
                 }
             }
             for gamma in &traversal {
                 let mut w = vec![a];
                 w.extend_from_slice(gamma);
-                place(&mut spy, s, &w, walk(m, t, gamma));
+                place(&mut spy, s, &w, m.after(t, gamma).expect("complete"));
             }
             spy.verify(s, a);
         }
