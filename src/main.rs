@@ -280,18 +280,16 @@ struct GenerateArgs {
     /// Keep tests that are prefixes of other tests.
     #[arg(long)]
     keep_prefixes: bool,
-    /// Instead of a complete suite, one test steering to the accepting states of this test
-    /// purpose (`.aut`/DOT/YAML over the model's labels; `ACCEPT`/`REFUSE` self-loops mark accept
-    /// and refuse states, `*` is any other label).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["cover", "purpose_regex"])]
-    purpose: Option<String>,
-    /// Instead of a complete suite, one test steering to a trace in the language of this regular
-    /// expression over labels (the `check --desired` syntax).
-    #[arg(long, value_name = "REGEX", conflicts_with = "cover")]
-    purpose_regex: Option<String>,
+    #[command(flatten)]
+    goal: PurposeArgs,
     /// Instead of a complete suite, one goal-directed test per reachable state, transition, or
     /// pair of consecutive transitions (switch) of the suspension automaton.
-    #[arg(long, value_enum, value_name = "states|transitions|switches")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "states|transitions|switches",
+        conflicts_with_all = ["purpose", "purpose_regex"]
+    )]
     cover: Option<CoverArg>,
     /// Goal-directed tests: how many steps that do not help a test tolerates before `retry`,
     /// playing on from wherever the system went while the goal is still reachable.
@@ -308,11 +306,8 @@ impl GenerateArgs {
     /// The goals asked for, if any (then no complete suite is generated).
     fn goal_source(&self) -> Option<ncomplete::goals::cases::GoalSource> {
         use ncomplete::goals::{Coverage, cases::GoalSource};
-        if let Some(p) = &self.purpose {
-            return Some(GoalSource::Purpose(p.clone()));
-        }
-        if let Some(r) = &self.purpose_regex {
-            return Some(GoalSource::Regex(r.clone()));
+        if let Some(source) = self.goal.goal_source() {
+            return Some(source);
         }
         self.cover.map(|c| {
             GoalSource::Cover(match c {
@@ -329,7 +324,7 @@ impl GenerateArgs {
     fn destination(&self) -> Result<(Option<AtomicDir>, String), Error> {
         if self.format.rendering().is_none() {
             let inputs: Vec<&str> = std::iter::once(self.model.as_str())
-                .chain(self.purpose.as_deref())
+                .chain(self.goal.purpose.as_deref())
                 .collect();
             output::refuse_input_as_output("--out", &self.out, &inputs)?;
             return Ok((None, self.out.clone()));
@@ -342,7 +337,7 @@ impl GenerateArgs {
         let templates = self.templates.as_ref().map(|t| t.display().to_string());
         let inputs: Vec<&str> = std::iter::once(self.model.as_str())
             .chain(templates.as_deref())
-            .chain(self.purpose.as_deref())
+            .chain(self.goal.purpose.as_deref())
             .collect();
         output::refuse_input_inside_dir("--out", std::path::Path::new(&self.out), &inputs)?;
         let dir = AtomicDir::create(&self.out)?;
@@ -525,19 +520,17 @@ struct ExploreArgs {
     /// A model of the implementation, run in process (its output choices seeded by --seed).
     #[arg(long = "model", value_name = "IMPL")]
     impl_model: Option<String>,
-    /// How to choose moves: uniformly, with Goga's input probability (--input-bias), steering
-    /// to the nearest uncovered transition of the specification by shortest paths (goal), or
-    /// playing the attractor/joker strategy of one uncovered transition after another (strategy).
-    #[arg(long, value_name = "random|bias|goal|strategy", value_parser = ["random", "bias", "goal", "strategy"], default_value = "goal")]
-    policy: String,
-    /// With `--policy strategy`: steer first to the accepting states of this test purpose
-    /// (`.aut`/DOT/YAML over the model's labels, as `generate --purpose`).
-    #[arg(long, value_name = "FILE", conflicts_with = "purpose_regex")]
-    purpose: Option<String>,
-    /// With `--policy strategy`: steer first to a trace in the language of this regular
-    /// expression over labels (the `check --desired` syntax).
-    #[arg(long, value_name = "REGEX")]
-    purpose_regex: Option<String>,
+    /// How to choose moves.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "random|bias|goal|strategy",
+        default_value = "goal"
+    )]
+    policy: PolicyArg,
+    // With `--policy strategy`: the goal steered to first.
+    #[command(flatten)]
+    goal: PurposeArgs,
     /// Probability of sending an input rather than waiting for an output (`--policy bias`).
     #[arg(long, value_name = "P", default_value_t = 0.5)]
     input_bias: f64,
@@ -551,8 +544,8 @@ struct ExploreArgs {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_steps: u64,
     /// Stop once every state or every transition of the specification has been covered.
-    #[arg(long, value_name = "states|transitions", value_parser = ["states", "transitions"])]
-    until: Option<String>,
+    #[arg(long, value_enum, value_name = "states|transitions")]
+    until: Option<UntilArg>,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -561,6 +554,58 @@ struct ExploreArgs {
     /// Write the verdict, trace and coverage as JSON to this file.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+}
+
+/// How `explore` chooses its moves ([`ncomplete::exec::explore::Policy`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum PolicyArg {
+    /// Uniformly among sending an enabled input and waiting for an output.
+    Random,
+    /// Send an input with Goga's probability `--input-bias`, else wait.
+    Bias,
+    /// Steer to the nearest uncovered transition of the specification by shortest paths.
+    Goal,
+    /// Play the attractor/joker strategy of the `--purpose` goal, then of one uncovered
+    /// transition after another.
+    Strategy,
+}
+
+/// When `explore` stops besides failures, steps and time
+/// ([`ncomplete::exec::explore::CoverageTarget`]).
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum UntilArg {
+    /// Every reachable state of the specification visited.
+    States,
+    /// Every transition of the specification's reachable part taken.
+    Transitions,
+}
+
+/// A test purpose or a regular expression goal (`generate`, `explore --policy strategy`).
+#[derive(Args)]
+struct PurposeArgs {
+    /// Steer to the accepting states of this test purpose (`.aut`/DOT/YAML over the model's
+    /// labels; `ACCEPT`/`REFUSE` self-loops mark accept and refuse states, `*` is any other
+    /// label): `generate` writes one such test instead of a complete suite, `explore --policy
+    /// strategy` steers there first.
+    #[arg(long, value_name = "FILE", conflicts_with = "purpose_regex")]
+    purpose: Option<String>,
+    /// Steer to a trace in the language of this regular expression over labels (the `check
+    /// --desired` syntax): `generate` writes one such test instead of a complete suite,
+    /// `explore --policy strategy` steers there first.
+    #[arg(long, value_name = "REGEX")]
+    purpose_regex: Option<String>,
+}
+
+impl PurposeArgs {
+    /// The goal given, if any.
+    fn goal_source(&self) -> Option<ncomplete::goals::cases::GoalSource> {
+        use ncomplete::goals::cases::GoalSource;
+        match (&self.purpose, &self.purpose_regex) {
+            (Some(p), _) => Some(GoalSource::Purpose(p.clone())),
+            (None, Some(r)) => Some(GoalSource::Regex(r.clone())),
+            (None, None) => None,
+        }
+    }
 }
 
 /// The timeouts of a system under test (`run --sut`, `explore --sut`).
@@ -1310,34 +1355,27 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
         None => None,
     };
     let options = ExploreOptions {
-        policy: match a.policy.as_str() {
-            "random" => Policy::Random,
-            "bias" => Policy::InputBias {
+        policy: match a.policy {
+            PolicyArg::Random => Policy::Random,
+            PolicyArg::Bias => Policy::InputBias {
                 input: probability("--input-bias", a.input_bias)?,
             },
-            "strategy" => Policy::Strategy,
-            _ => Policy::Goal,
+            PolicyArg::Goal => Policy::Goal,
+            PolicyArg::Strategy => Policy::Strategy,
         },
         seed: a.seed,
         reset_probability: probability("--reset-probability", a.reset_probability)?,
         max_steps: a.max_steps,
-        target: a.until.as_deref().map(|u| {
-            if u == "states" {
-                CoverageTarget::States
-            } else {
-                CoverageTarget::Transitions
-            }
+        target: a.until.map(|u| match u {
+            UntilArg::States => CoverageTarget::States,
+            UntilArg::Transitions => CoverageTarget::Transitions,
         }),
         time_limit,
         timeouts: a.timeouts.timeouts(),
         goals: Vec::new(),
     };
-    let purpose = match (&a.purpose, &a.purpose_regex) {
-        (Some(p), _) => Some(ncomplete::goals::cases::GoalSource::Purpose(p.clone())),
-        (None, Some(r)) => Some(ncomplete::goals::cases::GoalSource::Regex(r.clone())),
-        (None, None) => None,
-    };
-    if purpose.is_some() && options.policy != Policy::Strategy {
+    let purpose = a.goal.goal_source();
+    if purpose.is_some() && a.policy != PolicyArg::Strategy {
         return Err(Error::Usage(
             "--purpose and --purpose-regex steer `--policy strategy` (add it)".into(),
         ));

@@ -229,6 +229,19 @@ fn explore_against_a_process_reports_the_failing_trace() {
         err.contains("--input-bias must be between 0 and 1"),
         "{err}"
     );
+    // Unknown choices are refused by the argument parser, which lists the known ones.
+    for (flag, value, known) in [
+        ("--policy", "greedy", "random, bias, goal, strategy"),
+        ("--until", "labels", "states, transitions"),
+    ] {
+        let vending = model("vending.aut");
+        let (code, _, err) = run(&["explore", &vending, "--model", &vending, flag, value]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("[possible values: {known}]")),
+            "{err}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -265,4 +265,14 @@ fn bad_purposes_exit_with_2() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("--max-tests"), "{err}");
+    // One goal at a time: the argument parser refuses two.
+    for two in [
+        ["--purpose-regex", "tea", "--cover", "states"],
+        ["--purpose", &model, "--cover", "states"],
+        ["--purpose", &model, "--purpose-regex", "tea"],
+    ] {
+        let (code, _, err) = run(&[&["generate", &model][..], &two[..]].concat());
+        assert_eq!(code, 2, "{two:?}: {err}");
+        assert!(err.contains("cannot be used with"), "{two:?}: {err}");
+    }
 }
