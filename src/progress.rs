@@ -178,6 +178,20 @@ impl Progress {
         }
     }
 
+    /// Sets the total (an upper bound made exact once the work is done).
+    pub fn set_total(&self, total: u64) {
+        match &self.shown {
+            Shown::Hidden => {}
+            Shown::Bar(b) => {
+                if b.length().is_none() {
+                    b.set_style(bar_style(&self.what, self.unit, true));
+                }
+                b.set_length(total);
+            }
+            Shown::Lines(l) => self.update_lines(l, |s| s.total = Some(total)),
+        }
+    }
+
     /// Sets the text shown after the phase's name (e.g. the method and bound being audited).
     pub fn set_message(&self, message: String) {
         match &self.shown {

@@ -64,7 +64,8 @@ pub fn write_mealy_suite<W: Write>(
 }
 
 /// [`write_mealy_suite`], only the tests of `shard` when given (the statistics count the tests
-/// written), calling `tick` with the number of tests generated every 4,096 tests.
+/// written), calling `tick` with the number of tests generated (those of every shard) every
+/// 4,096 tests and once at the end.
 pub fn write_mealy_suite_with<W: Write>(
     out: W,
     suite: &MealySuite,
@@ -72,13 +73,13 @@ pub fn write_mealy_suite_with<W: Write>(
     shard: Option<Shard>,
     tick: &mut dyn FnMut(u64),
 ) -> io::Result<SuiteStats> {
-    let mut count = 0u64;
+    let mut generated = 0u64;
     let mut picker = shard.map(ShardPicker::new);
     // Whether the next word is written: every word is counted and assigned to a shard.
-    let mut take = move |word: &[LabelId]| {
-        count += 1;
-        if count.is_multiple_of(4_096) {
-            tick(count);
+    let mut take = |word: &[LabelId]| {
+        generated += 1;
+        if generated.is_multiple_of(4_096) {
+            tick(generated);
         }
         picker
             .as_mut()
@@ -114,6 +115,7 @@ pub fn write_mealy_suite_with<W: Write>(
             writer.finish()?;
         }
     }
+    tick(generated);
     Ok(stats)
 }
 
@@ -145,8 +147,9 @@ pub struct MealyGenerated {
 
 /// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
 /// streams it (or its shard) to `file.out` (a file, replaced whole or not at all, or standard
-/// output for `-`), with progress on stderr when `progress` is set ([`crate::progress`]; the
-/// total is the count before prefix removal, an upper bound).
+/// output for `-`), with progress on stderr when `progress` is set ([`crate::progress`]: the
+/// tests generated, those of other shards included, over the count before prefix removal, an
+/// upper bound that becomes the count generated once all are).
 pub fn generate_mealy_suite(
     spec: &crate::model::Mealy,
     path: &str,
@@ -177,11 +180,13 @@ pub fn generate_mealy_suite(
         Some(suite.size_before_pruning().tests),
     );
     let mut output = crate::output::Output::create(out)?;
+    let mut generated = 0;
     let stats = write_mealy_suite_with(&mut output, &suite, format, shard, &mut |n| {
-        report.set_position(n)
+        generated = n;
+        report.set_position(n);
     })
     .map_err(|e| crate::Error::io(output.name(), e))?;
-    report.set_position(stats.tests);
+    report.set_total(generated);
     report.finish();
     output.commit()?;
     Ok(MealyGenerated {
@@ -591,6 +596,36 @@ mod tests {
         assert_eq!(e.message, "text after the end marker");
         let e = read_words("a b\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
+    }
+
+    #[test]
+    fn progress_counts_every_generated_test_of_a_shard_and_ends_at_that_count() {
+        use crate::identify::mealy::tests_support::random_mealy;
+        let m = random_mealy(3, 10, 4, 2);
+        let suite = MealySuite::new(&m, MealySuiteOptions::new(MealyMethod::W, 3)).unwrap();
+        let whole = write_mealy_suite(io::sink(), &suite, MealySuiteFormat::Words).unwrap();
+        // A tick on the way, and an estimate that prefix removal makes too large.
+        assert!(whole.tests > 4_096, "{}", whole.tests);
+        assert!(whole.tests < suite.size_before_pruning().tests);
+        let mut written = 0;
+        for index in 1..=3 {
+            let shard = Shard { index, count: 3 };
+            let mut ticks = Vec::new();
+            let stats = write_mealy_suite_with(
+                io::sink(),
+                &suite,
+                MealySuiteFormat::Words,
+                Some(shard),
+                &mut |n| ticks.push(n),
+            )
+            .unwrap();
+            assert!(ticks.len() >= 2, "{ticks:?}");
+            assert!(ticks.is_sorted(), "{ticks:?}");
+            assert_eq!(ticks.last(), Some(&whole.tests));
+            assert!(stats.tests < whole.tests);
+            written += stats.tests;
+        }
+        assert_eq!(written, whole.tests);
     }
 
     #[test]
