@@ -457,6 +457,15 @@ pub struct Attempt {
     pub message: Option<String>,
 }
 
+/// How an execution of a test ended; its trace is the [`Execution`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The verdict leaf reached.
+    pub verdict: Verdict,
+    /// For `fail`: what went wrong, readably.
+    pub message: Option<String>,
+}
+
 fn quiescence_name(model: &SuiteModel) -> &str {
     model.quiescence.as_deref().unwrap_or("quiescence")
 }
@@ -544,11 +553,16 @@ pub fn execute_once(
     timeouts: &Timeouts,
 ) -> Attempt {
     let mut run = Execution::start();
-    execute_from(adapter, model, test, 0, &mut run, timeouts)
+    let Ending { verdict, message } = execute_from(adapter, model, test, 0, &mut run, timeouts);
+    Attempt {
+        verdict,
+        trace: run.trace,
+        message,
+    }
 }
 
 /// Runs a test case from `node` on, the system having run `run` since its reset (for node 0:
-/// nothing). The attempt's trace is the whole trace since the reset.
+/// nothing); what it observes is added to `run`'s trace.
 pub fn execute_from(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
@@ -556,7 +570,7 @@ pub fn execute_from(
     start: usize,
     run: &mut Execution,
     timeouts: &Timeouts,
-) -> Attempt {
+) -> Ending {
     let output_id = |name: &str| {
         model
             .outputs
@@ -570,7 +584,7 @@ pub fn execute_from(
     let mut trace: Vec<String> = std::mem::take(&mut run.trace);
     let mut steps: Vec<TraceStep> = std::mem::take(&mut run.steps);
     let mut node = start;
-    let attempt = loop {
+    let ending = loop {
         let step = match &test.nodes[node] {
             TestNode::Send { input, then, race } => {
                 match adapter.pending_output(send_grace(model, timeouts.quiescence)) {
@@ -631,9 +645,8 @@ pub fn execute_from(
         match step {
             Err(e) => {
                 let message = format!("{e}; trace: {}", trace_text(&trace));
-                break Attempt {
+                break Ending {
                     verdict: Verdict::Fail,
-                    trace: trace.clone(),
                     message: Some(message),
                 };
             }
@@ -643,9 +656,8 @@ pub fn execute_from(
                     let before = &trace[..trace.len().saturating_sub(1)];
                     format!("{why} after {}", trace_text(before))
                 });
-                break Attempt {
+                break Ending {
                     verdict: v,
-                    trace: trace.clone(),
                     message,
                 };
             }
@@ -654,7 +666,7 @@ pub fn execute_from(
     run.seen_output = seen_output;
     run.trace = trace;
     run.steps = steps;
-    attempt
+    ending
 }
 
 /// The node of `test` that the trace `steps` leads to from its root, when the test follows it
@@ -810,12 +822,11 @@ pub fn run_suite_on_adapter(
             let (mut current, mut node) = (i, 0);
             loop {
                 attempts[current] += 1;
-                let a = execute_from(adapter, model, &tests[current], node, &mut run, timeouts);
-                let verdict = match a.verdict {
+                let end = execute_from(adapter, model, &tests[current], node, &mut run, timeouts);
+                let verdict = match end.verdict {
                     Verdict::Pass => TestVerdict::Pass,
                     Verdict::Fail => TestVerdict::Fail,
                     Verdict::Retry => {
-                        last_trace[current] = a.trace;
                         let next = if following {
                             (i..n)
                                 .filter(|&j| j != current && decided[j].is_none())
@@ -826,10 +837,15 @@ pub fn run_suite_on_adapter(
                         };
                         match next {
                             Some((j, k)) => {
+                                // The execution goes on: `current` keeps a copy of its trace.
+                                last_trace[current] = run.trace.clone();
                                 (current, node) = (j, k);
                                 continue;
                             }
-                            None => break,
+                            None => {
+                                last_trace[current] = std::mem::take(&mut run.trace);
+                                break;
+                            }
                         }
                     }
                 };
@@ -837,8 +853,8 @@ pub fn run_suite_on_adapter(
                     name: tests[current].name.clone(),
                     verdict,
                     attempts: attempts[current],
-                    trace: a.trace,
-                    message: a.message,
+                    trace: std::mem::take(&mut run.trace),
+                    message: end.message,
                 });
                 break;
             }
