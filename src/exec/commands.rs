@@ -14,7 +14,6 @@ use crate::progress::Progress;
 use crate::render::{Format, PartSizes, RenderedFile, SuiteRenderer, words, write_files};
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
-use std::convert::Infallible;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -44,23 +43,28 @@ fn suite_error(path: &str, source: crate::suite::SuiteFormatError) -> Error {
     }
 }
 
+/// Streams the tests of the suite JSON v1 file at `path` to `each`; returns the header.
+fn read_json_suite(
+    path: &str,
+    each: &mut dyn FnMut(&SuiteModel, TestCase) -> Result<()>,
+) -> Result<SuiteHeader> {
+    read_suite_stream(open_json_suite(path)?, each).map_err(|e| match e {
+        SuiteReadError::Format(source) => suite_error(path, source),
+        SuiteReadError::Consumer(e) => e,
+    })
+}
+
 /// Reads a suite JSON v1 file, streaming it.
 fn load_json_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
-    let file = open_json_suite(path)?;
     let progress = Progress::start("reading suite", "tests", None);
     let mut tests = Vec::new();
-    let mut keep = |_: &SuiteModel, t: TestCase| -> std::result::Result<(), Infallible> {
+    let read = read_json_suite(path, &mut |_, t| {
         tests.push(t);
         progress.inc(1);
         Ok(())
-    };
-    let read = read_suite_stream(file, &mut keep);
+    });
     progress.finish();
-    match read {
-        Ok(header) => Ok((header, tests)),
-        Err(SuiteReadError::Format(source)) => Err(suite_error(path, source)),
-        Err(SuiteReadError::Consumer(never)) => match never {},
-    }
+    Ok((read?, tests))
 }
 
 /// Whether the file at `path` starts like a words file (its first line is read, not the file).
@@ -175,10 +179,7 @@ pub fn run_on_model(
     let header = if is_words_file(suite_path)? {
         stream_words_suite(suite_path, spec, &mut each)?
     } else {
-        read_suite_stream(open_json_suite(suite_path)?, &mut each).map_err(|e| match e {
-            SuiteReadError::Format(source) => suite_error(suite_path, source),
-            SuiteReadError::Consumer(e) => e,
-        })?
+        read_json_suite(suite_path, &mut each)?
     };
     let sys = match sys {
         Some(sys) => sys,
@@ -305,15 +306,11 @@ fn stream_json_suite(
         )));
     }
     let mut picker = shard.map(ShardPicker::new);
-    let mut keep = |_: &SuiteModel, t: TestCase| -> Result<()> {
+    read_json_suite(suite_path, &mut |_, t| {
         if picker.as_mut().is_none_or(|p| p.keep(&t)) {
             each(t)?;
         }
         Ok(())
-    };
-    read_suite_stream(open_json_suite(suite_path)?, &mut keep).map_err(|e| match e {
-        SuiteReadError::Format(source) => suite_error(suite_path, source),
-        SuiteReadError::Consumer(e) => e,
     })
 }
 
