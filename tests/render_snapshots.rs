@@ -2,7 +2,7 @@
 //! the ones under `tests/snapshots/` byte for byte. `UPDATE_SNAPSHOTS=1 cargo test --test
 //! render_snapshots` rewrites them (review the diff before committing).
 
-use ncomplete::render::{Format, PartLimit, render_suite, render_suite_in_parts};
+use ncomplete::render::{Format, PART_LIMIT, PartLimit, render_suite, render_suite_in_parts};
 use ncomplete::suite::read_suite;
 use std::path::{Path, PathBuf};
 
@@ -11,24 +11,24 @@ fn root() -> PathBuf {
 }
 
 fn check(suite: &str, format: Format, format_name: &str) {
-    check_in_parts(suite, format, format_name, format.part_limit());
+    check_in_parts(suite, format, format_name, PART_LIMIT);
 }
 
 /// [`check`] with parts bounded by `limit`; the snapshots are under `format_name`. With a limit
 /// of its own, only the TTCN-3 modules are kept: the other files equal those of the rendering
-/// with the format's limit.
+/// with [`PART_LIMIT`].
 fn check_in_parts(suite: &str, format: Format, format_name: &str, limit: PartLimit) {
     let text = std::fs::read_to_string(root().join("tests/fixtures").join(suite)).unwrap();
     let (header, tests) = read_suite(&text).unwrap();
     let render = || {
         let mut files = render_suite_in_parts(&header, &tests, format, None, limit).unwrap();
-        if limit != format.part_limit() {
+        if limit != PART_LIMIT {
             files.retain(|f| f.path.extension().is_some_and(|e| e == "ttcn"));
         }
         files
     };
     let files = render();
-    if limit == format.part_limit() {
+    if limit == PART_LIMIT {
         assert_eq!(files, render_suite(&header, &tests, format, None).unwrap());
     }
     let stem = suite.trim_end_matches(".suite.json");

@@ -11,7 +11,9 @@ use super::{
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::progress::Progress;
-use crate::render::{Format, PartSizes, RenderedFile, SuiteRenderer, words, write_files};
+use crate::render::{
+    Format, PART_LIMIT, PartSizes, RenderedFile, SuiteRenderer, words, write_files,
+};
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::io::Write;
@@ -325,7 +327,7 @@ pub fn render_into(
     templates: Option<&Path>,
     shard: Option<Shard>,
 ) -> Result<Vec<PathBuf>> {
-    let mut sizes = PartSizes::new(format);
+    let mut sizes = PartSizes::with_limit(PART_LIMIT);
     let header = stream_json_suite(suite_path, shard, &mut |t| {
         sizes.push(t.nodes.len());
         Ok(())

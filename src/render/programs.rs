@@ -133,13 +133,6 @@ impl Format {
             ],
         }
     }
-
-    /// How many tests one rendered part holds at most: Python modules, Rust modules and TTCN-3
-    /// part modules are bounded alike, so large suites become many files that pytest collects,
-    /// rustc and Titan compile in pieces, and the renderer holds one part at a time.
-    pub fn part_limit(self) -> PartLimit {
-        PART_LIMIT
-    }
 }
 
 /// Whether a template renders once per suite or once per part.
@@ -174,7 +167,10 @@ pub struct PartLimit {
     pub nodes: usize,
 }
 
-/// The parts of every rendering: 1,000 tests or 32,768 nodes, whichever comes first.
+/// The parts of every rendering: 1,000 tests or 32,768 nodes, whichever comes first. Python
+/// modules, Rust modules and TTCN-3 part modules are bounded alike, so large suites become many
+/// files that pytest collects, rustc and Titan compile in pieces, and the renderer holds one part
+/// at a time.
 pub const PART_LIMIT: PartLimit = PartLimit {
     tests: 1000,
     nodes: 32_768,
@@ -189,13 +185,8 @@ pub struct PartSizes {
 }
 
 impl PartSizes {
-    /// No tests yet, for a rendering in `format`.
-    pub fn new(format: Format) -> Self {
-        Self::with_limit(format.part_limit())
-    }
-
-    /// No tests yet, for parts bounded by `limit` (tests use small limits to get several parts
-    /// from small suites).
+    /// No tests yet, for parts bounded by `limit` ([`PART_LIMIT`] in every rendering; tests use
+    /// small limits to get several parts from small suites).
     pub fn with_limit(limit: PartLimit) -> Self {
         PartSizes {
             limit,
@@ -701,10 +692,10 @@ pub fn render_suite(
     format: Format,
     overrides: Option<&Path>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    render_suite_in_parts(header, tests, format, overrides, format.part_limit())
+    render_suite_in_parts(header, tests, format, overrides, PART_LIMIT)
 }
 
-/// [`render_suite`] with parts bounded by `limit` instead of the format's [`PART_LIMIT`].
+/// [`render_suite`] with parts bounded by `limit` instead of [`PART_LIMIT`].
 pub fn render_suite_in_parts(
     header: &SuiteHeader,
     tests: &[TestCase],
@@ -770,10 +761,6 @@ mod tests {
         assert_eq!(sizes(&[]), [0]);
         assert_eq!(sizes(&[1; 7]), [3, 3, 1]);
         assert_eq!(sizes(&[4, 4, 4, 20, 1]), [2, 1, 1, 1]);
-        // Every format renders in parts of the same bound.
-        for format in [Format::Ttcn, Format::Python, Format::Rust] {
-            assert_eq!(format.part_limit(), PART_LIMIT);
-        }
     }
 
     #[test]
