@@ -26,7 +26,7 @@
 
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem, Step};
-use super::stdio::{Adapter, Observation, Timeouts, expect_wait, send_grace, trace_text};
+use super::stdio::{Adapter, Execution, Observation, Timeouts, send_grace, trace_text};
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -528,7 +528,9 @@ impl GoalPlay {
     }
 }
 
-/// The state of one exploration.
+/// The state of one exploration. It dereferences to its [`Execution`], the run since the last
+/// reset as the runner of suites keeps it: its trace (`self.trace`), start-up clock and whether
+/// an output was seen.
 struct Explorer<'a> {
     spec: &'a ExploreSpec,
     options: &'a ExploreOptions,
@@ -538,15 +540,30 @@ struct Explorer<'a> {
     taken: Vec<bool>,
     states_covered: usize,
     transitions_covered: usize,
-    trace: Vec<String>,
+    /// Inputs sent and observations made, over all runs.
     steps: u64,
     resets: u64,
-    run_started: Instant,
-    seen_output: bool,
+    /// The run since the last reset (its label-id `steps` are left empty: `run` holds them in
+    /// the specification's numbering).
+    execution: Execution,
     /// The labels of the run since the last reset.
     run: Vec<LabelId>,
     /// The goals of `Policy::Strategy`.
     play: Option<GoalPlay>,
+}
+
+impl std::ops::Deref for Explorer<'_> {
+    type Target = Execution;
+
+    fn deref(&self) -> &Execution {
+        &self.execution
+    }
+}
+
+impl std::ops::DerefMut for Explorer<'_> {
+    fn deref_mut(&mut self) -> &mut Execution {
+        &mut self.execution
+    }
 }
 
 fn scaled(p: f64) -> usize {
@@ -565,11 +582,9 @@ impl<'a> Explorer<'a> {
             taken: vec![false; spec.num_transitions()],
             states_covered: 0,
             transitions_covered: 0,
-            trace: Vec::new(),
             steps: 0,
             resets: 0,
-            run_started: Instant::now(),
-            seen_output: false,
+            execution: Execution::start(),
             run: Vec::new(),
             play: (options.policy == Policy::Strategy).then(|| GoalPlay::new(spec, &options.goals)),
         };
@@ -841,13 +856,11 @@ impl<'a> Explorer<'a> {
     fn reset(&mut self, adapter: &mut dyn Adapter) -> Result<(), String> {
         adapter.reset()?;
         self.state = self.spec.sa.initial();
-        self.trace.clear();
+        self.execution = Execution::start();
         self.run.clear();
         if let Some(play) = &mut self.play {
             play.restart();
         }
-        self.run_started = Instant::now();
-        self.seen_output = false;
         Ok(())
     }
 
@@ -900,12 +913,9 @@ impl<'a> Explorer<'a> {
                 self.reset(adapter)
             }
             Move::Wait => {
-                let wait = expect_wait(
-                    &self.options.timeouts,
-                    quiescence_allowed,
-                    self.seen_output,
-                    self.run_started,
-                );
+                let wait = self
+                    .execution
+                    .output_wait(&self.options.timeouts, quiescence_allowed);
                 let obs = adapter.receive(wait).map_err(|e| self.broken(e))?;
                 self.observe(obs, quiescence_allowed)
             }
@@ -972,7 +982,7 @@ pub fn explore(
         stop,
         steps: e.steps,
         resets: e.resets,
-        trace: e.trace.clone(),
+        trace: std::mem::take(&mut e.execution.trace),
         message,
         coverage: e.coverage(),
         goals: e.play.as_ref().map(|p| p.tally.clone()),

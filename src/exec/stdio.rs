@@ -525,7 +525,9 @@ pub enum TraceStep {
 #[derive(Clone, Debug)]
 pub struct Execution {
     started: Instant,
-    seen_output: bool,
+    /// Whether the system has written an output since the reset (then the start-up allowance
+    /// is over).
+    pub(super) seen_output: bool,
     /// The observed trace (`?a` inputs, `!x` outputs, the quiescence label).
     pub trace: Vec<String>,
     /// The same trace as label ids.
@@ -541,6 +543,11 @@ impl Execution {
             trace: Vec::new(),
             steps: Vec::new(),
         }
+    }
+
+    /// How long to wait for an output now ([`expect_wait`]).
+    pub fn output_wait(&self, timeouts: &Timeouts, quiescence_allowed: bool) -> Duration {
+        expect_wait(timeouts, quiescence_allowed, self.seen_output, self.started)
     }
 }
 
