@@ -164,31 +164,25 @@ impl Progress {
 
     /// Adds `delta` to the total (work found as it goes, e.g. the mutants of the next bound).
     pub fn inc_total(&self, delta: u64) {
-        match &self.shown {
-            Shown::Hidden => {}
-            Shown::Bar(b) => {
-                if b.length().is_none() {
-                    b.set_style(bar_style(&self.what, self.unit, true));
-                }
-                b.inc_length(delta);
-            }
-            Shown::Lines(l) => {
-                self.update_lines(l, |s| s.total = Some(s.total.unwrap_or(0) + delta));
-            }
-        }
+        self.change_total(|total| total.unwrap_or(0) + delta);
     }
 
     /// Sets the total (an upper bound made exact once the work is done).
     pub fn set_total(&self, total: u64) {
+        self.change_total(|_| total);
+    }
+
+    /// Replaces the total (`None` when unknown so far) by `change` of it.
+    fn change_total(&self, change: impl FnOnce(Option<u64>) -> u64) {
         match &self.shown {
             Shown::Hidden => {}
             Shown::Bar(b) => {
                 if b.length().is_none() {
                     b.set_style(bar_style(&self.what, self.unit, true));
                 }
-                b.set_length(total);
+                b.set_length(change(b.length()));
             }
-            Shown::Lines(l) => self.update_lines(l, |s| s.total = Some(total)),
+            Shown::Lines(l) => self.update_lines(l, |s| s.total = Some(change(s.total))),
         }
     }
 
