@@ -18,6 +18,12 @@ fn model(name: &str) -> String {
         .to_string()
 }
 
+/// `ncomplete explore` of the bundled model `name` against itself, run in process, with `args`.
+fn explore_itself(name: &str, args: &[&str]) -> (i32, String, String) {
+    let spec = model(name);
+    run(&[&["explore", &spec, "--model", &spec][..], args].concat())
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ncomplete-explore-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -180,50 +186,34 @@ fn explore_against_a_process_reports_the_failing_trace() {
     // The same seed against the same model gives the same report.
     let report = |seed: &str| {
         let out = dir.join(format!("r{seed}.json"));
-        let (code, _, _) = run(&[
-            "explore",
-            &model("vending.aut"),
-            "--model",
-            &model("vending.aut"),
-            "--policy",
-            "bias",
-            "--input-bias",
-            "0.7",
-            "--max-steps",
-            "200",
-            "--seed",
-            seed,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let (code, _, _) = explore_itself(
+            "vending.aut",
+            &[
+                "--policy",
+                "bias",
+                "--input-bias",
+                "0.7",
+                "--max-steps",
+                "200",
+                "--seed",
+                seed,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
         assert_eq!(code, 0);
         std::fs::read_to_string(out).unwrap()
     };
     assert_eq!(report("9"), report("9"));
     // A Mealy specification is explored through its suspension automaton.
-    let coffee = model("coffeemachine.dot");
-    let (code, text, err) = run(&[
-        "explore",
-        &coffee,
-        "--model",
-        &coffee,
-        "--until",
-        "transitions",
-        "--max-steps",
-        "3000",
-    ]);
+    let (code, text, err) = explore_itself(
+        "coffeemachine.dot",
+        &["--until", "transitions", "--max-steps", "3000"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("stopped: coverage target reached"), "{text}");
-    let (code, _, err) = run(&[
-        "explore",
-        &model("vending.aut"),
-        "--model",
-        &model("vending.aut"),
-        "--input-bias",
-        "1.5",
-        "--policy",
-        "bias",
-    ]);
+    let (code, _, err) =
+        explore_itself("vending.aut", &["--input-bias", "1.5", "--policy", "bias"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("--input-bias must be between 0 and 1"),
@@ -234,8 +224,7 @@ fn explore_against_a_process_reports_the_failing_trace() {
         ("--policy", "greedy", "random, bias, goal, strategy"),
         ("--until", "labels", "states, transitions"),
     ] {
-        let vending = model("vending.aut");
-        let (code, _, err) = run(&["explore", &vending, "--model", &vending, flag, value]);
+        let (code, _, err) = explore_itself("vending.aut", &[flag, value]);
         assert_eq!(code, 2, "{err}");
         assert!(
             err.contains(&format!("[possible values: {known}]")),
@@ -248,26 +237,24 @@ fn explore_against_a_process_reports_the_failing_trace() {
 #[test]
 fn explore_strategy_steers_to_a_test_purpose_first() {
     let dir = temp_dir("purpose");
-    let vending = model("vending.aut");
     let out = dir.join("purpose.json");
-    let (code, text, err) = run(&[
-        "explore",
-        &vending,
-        "--model",
-        &vending,
-        "--policy",
-        "strategy",
-        "--purpose-regex",
-        ".* tea change coin refund",
-        "--reset-probability",
-        "0",
-        "--max-steps",
-        "60",
-        "--seed",
-        "3",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (code, text, err) = explore_itself(
+        "vending.aut",
+        &[
+            "--policy",
+            "strategy",
+            "--purpose-regex",
+            ".* tea change coin refund",
+            "--reset-probability",
+            "0",
+            "--max-steps",
+            "60",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 0, "{text}{err}");
     assert!(text.contains(": reached"), "{text}");
     let report = json(&out);
@@ -283,33 +270,26 @@ fn explore_strategy_steers_to_a_test_purpose_first() {
         "des (0, 2, 2)\n(0, \"!coffee\", 1)\n(1, \"ACCEPT\", 1)\n",
     )
     .unwrap();
-    let (code, text, err) = run(&[
-        "explore",
-        &vending,
-        "--model",
-        &vending,
-        "--policy",
-        "strategy",
-        "--purpose",
-        purpose.to_str().unwrap(),
-        "--max-steps",
-        "60",
-        "--seed",
-        "4",
-    ]);
+    let (code, text, err) = explore_itself(
+        "vending.aut",
+        &[
+            "--policy",
+            "strategy",
+            "--purpose",
+            purpose.to_str().unwrap(),
+            "--max-steps",
+            "60",
+            "--seed",
+            "4",
+        ],
+    );
     assert_eq!(code, 0, "{text}{err}");
     assert!(text.contains(": reached"), "{text}");
     // A purpose only steers the strategy policy.
-    let (code, _, err) = run(&[
-        "explore",
-        &vending,
-        "--model",
-        &vending,
-        "--policy",
-        "random",
-        "--purpose-regex",
-        "tea",
-    ]);
+    let (code, _, err) = explore_itself(
+        "vending.aut",
+        &["--policy", "random", "--purpose-regex", "tea"],
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--policy strategy"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
