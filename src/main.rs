@@ -247,8 +247,8 @@ struct GenerateArgs {
     initial: Option<String>,
     /// Complete a partial Mealy machine first: missing inputs loop (`self-loop`) or go to a new
     /// sink (`sink`), with output `undefined`.
-    #[arg(long, value_name = "self-loop|sink", value_parser = ["self-loop", "sink"])]
-    complete: Option<String>,
+    #[arg(long, value_enum, value_name = "self-loop|sink")]
+    complete: Option<CompleteArg>,
     /// The method (`auto`: ioco-auto for a labelled transition system, the smallest Mealy suite
     /// for a Mealy machine).
     #[arg(long, value_enum, default_value = "auto")]
@@ -423,8 +423,8 @@ struct RenderArgs {
     /// The suite (JSON v1).
     suite: String,
     /// Target format.
-    #[arg(long, value_name = "ttcn|rust|python", value_parser = ["ttcn", "rust", "python"])]
-    format: String,
+    #[arg(long, value_enum, value_name = "ttcn|rust|python")]
+    format: ProgramFormat,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
     out: std::path::PathBuf,
@@ -440,6 +440,27 @@ struct RenderArgs {
     explore_spec: Option<String>,
 }
 
+/// The program formats of `render --format`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum ProgramFormat {
+    /// TTCN-3 modules and a Titan test port.
+    Ttcn,
+    /// A standalone Cargo package.
+    Rust,
+    /// A pytest module and its runtime.
+    Python,
+}
+
+impl ProgramFormat {
+    fn format(self) -> ncomplete::render::Format {
+        match self {
+            ProgramFormat::Ttcn => ncomplete::render::Format::Ttcn,
+            ProgramFormat::Rust => ncomplete::render::Format::Rust,
+            ProgramFormat::Python => ncomplete::render::Format::Python,
+        }
+    }
+}
+
 /// Parses `--shard K/N`.
 fn parse_shard(s: &str) -> Result<Shard, String> {
     Shard::parse(s)
@@ -452,14 +473,33 @@ struct SimulateArgs {
     #[command(flatten)]
     model_args: ModelArgs,
     /// How to pick among several allowed outputs.
-    #[arg(long, value_name = "first|random", value_parser = ["first", "random"], default_value = "first")]
-    choose: String,
+    #[arg(long, value_enum, value_name = "first|random", default_value = "first")]
+    choose: ChooseArg,
     /// Seed of `--choose random` (default: a fresh seed per process, so restarts differ).
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
     /// Delay before each output, in milliseconds (an input arriving meanwhile goes first).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     delay_ms: u64,
+}
+
+/// How `simulate` picks among several allowed outputs ([`ncomplete::exec::sut::Choice`]).
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum ChooseArg {
+    /// Always the first in label order (quiescence last).
+    First,
+    /// Uniformly at random (from `--seed`, or the clock and process id).
+    Random,
+}
+
+/// What `run --model` does with inputs the implementation model refuses
+/// ([`ncomplete::exec::InputEnabling`]).
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum InputEnableArg {
+    /// Report the first refused input as an error.
+    Reject,
+    /// Let the system ignore refused inputs (a self-loop).
+    SelfLoop,
 }
 
 #[derive(Args)]
@@ -480,8 +520,13 @@ struct RunArgs {
     #[command(flatten)]
     model_args: ModelArgs,
     /// What to do with inputs the implementation model refuses.
-    #[arg(long, value_name = "reject|self-loop", value_parser = ["reject", "self-loop"], default_value = "reject")]
-    input_enable: String,
+    #[arg(
+        long,
+        value_enum,
+        value_name = "reject|self-loop",
+        default_value = "reject"
+    )]
+    input_enable: InputEnableArg,
     /// A command starting the system under test (stdio protocol, one label per line).
     #[arg(long, value_name = "COMMAND")]
     sut: Option<String>,
@@ -750,14 +795,20 @@ enum CompleteArg {
     Sink,
 }
 
+impl CompleteArg {
+    fn completion(self) -> ncomplete::model::Completion {
+        match self {
+            CompleteArg::SelfLoop => ncomplete::model::Completion::SelfLoop,
+            CompleteArg::Sink => ncomplete::model::Completion::Sink,
+        }
+    }
+}
+
 impl TransformArgs {
     fn options(&self) -> ncomplete::model::TransformOptions {
-        use ncomplete::model::{Completion, Divergence, TransformOptions};
+        use ncomplete::model::{Divergence, TransformOptions};
         TransformOptions {
-            complete: self.complete.map(|c| match c {
-                CompleteArg::SelfLoop => Completion::SelfLoop,
-                CompleteArg::Sink => Completion::Sink,
-            }),
+            complete: self.complete.map(CompleteArg::completion),
             suspension: self.suspension,
             divergence: self.divergence.map(|d| match d {
                 DivergenceArg::Fair => Divergence::Fair,
@@ -1209,8 +1260,7 @@ fn run_mutate(a: MutateArgs, quiet: bool) -> Result<ExitCode, Error> {
 
 /// `render`: a suite file rendered as TTCN-3 text, a pytest module or a Cargo package.
 fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
-    let target = ncomplete::render::Format::parse(&a.format)
-        .ok_or_else(|| Error::Usage(format!("unknown format `{}`", a.format)))?;
+    let target = a.format.format();
     let spec = match &a.explore_spec {
         Some(_) if target != ncomplete::render::Format::Python => {
             return Err(Error::Usage("--explore-spec needs --format python".into()));
@@ -1244,10 +1294,9 @@ fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
 fn run_simulate(a: SimulateArgs, quiet: bool) -> Result<ExitCode, Error> {
     let model = a.model_args.load(&a.model, quiet)?;
     let options = ncomplete::exec::sut::SutOptions {
-        choice: if a.choose == "random" {
-            ncomplete::exec::sut::Choice::Random
-        } else {
-            ncomplete::exec::sut::Choice::First
+        choice: match a.choose {
+            ChooseArg::First => ncomplete::exec::sut::Choice::First,
+            ChooseArg::Random => ncomplete::exec::sut::Choice::Random,
         },
         seed: a.seed,
         delay: std::time::Duration::from_millis(a.delay_ms),
@@ -1291,10 +1340,9 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
     let status = match (&a.model, &a.sut) {
         (Some(path), _) => {
             let model = a.model_args.load(path, quiet)?;
-            let enabling = if a.input_enable == "self-loop" {
-                ncomplete::exec::InputEnabling::SelfLoop
-            } else {
-                ncomplete::exec::InputEnabling::Reject
+            let enabling = match a.input_enable {
+                InputEnableArg::Reject => ncomplete::exec::InputEnabling::Reject,
+                InputEnableArg::SelfLoop => ncomplete::exec::InputEnabling::SelfLoop,
             };
             let verdict = ncomplete::exec::commands::run_on_model(
                 &a.suite,
@@ -1478,15 +1526,12 @@ fn generate_mealy(
             "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
         ));
     }
-    if let Some(c) = &a.complete {
-        let how = if c == "sink" {
-            ncomplete::model::Completion::Sink
-        } else {
-            ncomplete::model::Completion::SelfLoop
-        };
-        mealy = ncomplete::model::complete_mealy(&mealy, how).map_err(|source| Error::Model {
-            path: a.model.clone(),
-            source,
+    if let Some(c) = a.complete {
+        mealy = ncomplete::model::complete_mealy(&mealy, c.completion()).map_err(|source| {
+            Error::Model {
+                path: a.model.clone(),
+                source,
+            }
         })?;
     }
     let options = ncomplete::suite::mealy::MealySuiteOptions {

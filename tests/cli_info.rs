@@ -209,6 +209,35 @@ fn usage_errors_exit_2() {
         "{}",
         stderr(&o)
     );
+    // Choices are checked by the argument parser, which lists the known ones.
+    let vending = model("vending.aut");
+    for (args, known) in [
+        (
+            &["render", "s.json", "--format", "java", "--out", "d"][..],
+            "ttcn, rust, python",
+        ),
+        (&["simulate", &vending, "--choose", "last"], "first, random"),
+        (
+            &[
+                "run",
+                "s.json",
+                "--model",
+                &vending,
+                "--input-enable",
+                "drop",
+            ],
+            "reject, self-loop",
+        ),
+        (
+            &["generate", &vending, "--complete", "drop"],
+            "self-loop, sink",
+        ),
+    ] {
+        let o = ncomplete(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let expected = format!("[possible values: {known}]");
+        assert!(stderr(&o).contains(&expected), "{}", stderr(&o));
+    }
 }
 
 #[test]
