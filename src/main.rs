@@ -345,6 +345,14 @@ impl GenerateArgs {
         Ok((Some(dir), suite))
     }
 
+    /// Refuses `--format words` (for suites that are not Mealy words), saying `why`.
+    fn refuse_words(&self, why: &str) -> Result<(), Error> {
+        if self.format == SuiteFileFormat::Words {
+            return Err(Error::Usage(why.into()));
+        }
+        Ok(())
+    }
+
     /// Renders the generated suite into the new directory when a program format was asked for,
     /// then swaps the directory in.
     fn finish(&self, dir: Option<AtomicDir>, suite_path: &str) -> Result<(), Error> {
@@ -1485,11 +1493,7 @@ fn generate_goals(
     dir: Option<AtomicDir>,
     suite_path: &str,
 ) -> Result<ExitCode, Error> {
-    if a.format == SuiteFileFormat::Words {
-        return Err(Error::Usage(
-            "goal-directed tests are suite JSON (--format json) or its renderings".into(),
-        ));
-    }
+    a.refuse_words("goal-directed tests are suite JSON (--format json) or its renderings")?;
     let sa = ncomplete::suite::ioco::suspension_for(&model, &a.model)?;
     let budget = a.budget.budget();
     let (goals, method) = ncomplete::goals::cases::load_goals(&sa, &source, &budget)?;
@@ -1630,11 +1634,9 @@ fn generate_ioco(
     suite_path: &str,
 ) -> Result<ExitCode, Error> {
     use ncomplete::suite::ioco::{self, Bound, IocoMethod};
-    if a.format == SuiteFileFormat::Words {
-        return Err(Error::Usage(
-            "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
-        ));
-    }
+    a.refuse_words(
+        "the ioco methods write suite JSON (--format json); words are for Mealy suites",
+    )?;
     let sa = ioco::suspension_for(&model, &a.model)?;
     let bound = match (a.n, a.extra_states) {
         (Some(n), _) => Bound::States(n),

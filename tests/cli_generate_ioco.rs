@@ -193,6 +193,9 @@ fn bad_bounds_and_budgets_exit_with_status_2() {
         err.contains("tests, over the limit of 1,000 (--max-tests); try a smaller n"),
         "{err}"
     );
+    let (code, _, err) = run(&["generate", &model, "--n", "2", "--format", "words"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("words are for Mealy suites"), "{err}");
 }
 
 #[test]

@@ -265,6 +265,9 @@ fn bad_purposes_exit_with_2() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("--max-tests"), "{err}");
+    let (code, _, err) = run(&["generate", &model, "--cover", "states", "--format", "words"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("goal-directed tests are suite JSON"), "{err}");
     // One goal at a time: the argument parser refuses two.
     for two in [
         ["--purpose-regex", "tea", "--cover", "states"],
