@@ -664,8 +664,7 @@ impl SuiteRenderer {
             Some(_) => format.explorer_files(),
             None => &[],
         };
-        let files: Vec<&'static TemplateFile> =
-            format.files().iter().chain(explorer).collect();
+        let files: Vec<&'static TemplateFile> = format.files().iter().chain(explorer).collect();
         let mut env = environment();
         for file in &files {
             let source = template_source(file, overrides)?;
@@ -773,7 +772,14 @@ pub fn render_suite_with_explorer(
     overrides: Option<&Path>,
     spec: &SuspensionAutomaton,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    render_suite_with(header, tests, format, overrides, format.part_limit(), Some(spec))
+    render_suite_with(
+        header,
+        tests,
+        format,
+        overrides,
+        format.part_limit(),
+        Some(spec),
+    )
 }
 
 fn render_suite_with(
