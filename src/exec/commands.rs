@@ -267,7 +267,8 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
 
 /// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
 /// it and swapped in, so no file of an earlier rendering survives; a suite file inside `out_dir`
-/// is carried over); returns the written paths.
+/// is carried over); returns the written paths. With `explore_spec`, the format's on-the-fly
+/// tester of that specification model is among them (`render --explore-spec`).
 pub fn render(
     suite_path: &str,
     format: Format,

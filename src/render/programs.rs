@@ -855,7 +855,7 @@ mod tests {
     }
 
     #[test]
-    fn python_explorer_embeds_the_automaton_with_escaped_strings() {
+    fn explorers_embed_the_automaton_with_escaped_strings() {
         use crate::format::{LoadOptions, parse_model};
         let text = r#"{"name": "m\"\"\"x", "kind": "lts",
             "inputs": ["go\"\"\""], "outputs": ["out\\n"], "internal": [],
@@ -890,6 +890,39 @@ mod tests {
         assert!(c.contains(r#"(1, "!", "out\\n", 0),"#), "{c}");
         assert!(c.contains(r#"(0, "delta", "delta", 0),"#), "{c}");
         assert!(c.contains("INITIAL = [0]"), "{c}");
+
+        let files = render_suite_with_explorer(&header, &[], Format::Rust, None, &spec).unwrap();
+        let plain = render_suite(&header, &[], Format::Rust, None).unwrap();
+        assert_eq!(files[..plain.len()], plain[..]);
+        let paths: Vec<_> = files[plain.len()..].iter().map(|f| &f.path).collect();
+        assert_eq!(
+            paths,
+            [
+                Path::new("src/bin/explore_m_x/main.rs"),
+                Path::new("src/bin/explore_m_x/spec.rs")
+            ]
+        );
+        let main = &files[plain.len()].contents;
+        assert!(
+            main.contains("use m_x_ncomplete_tests::runtime::"),
+            "{main}"
+        );
+        let c = &files[plain.len() + 1].contents;
+        assert!(
+            c.contains(r#"pub const MODEL_NAME: &str = "m\"\"\"x";"#),
+            "{c}"
+        );
+        assert!(c.contains(r#"("go\"\"\"", Kind::Input),"#), "{c}");
+        assert!(c.contains(r#"("out\\n", Kind::Output),"#), "{c}");
+        assert!(c.contains(r#"("delta", Kind::Quiescence),"#), "{c}");
+        assert!(c.contains(r#"    "{s\n0}","#), "{c}");
+        assert!(c.contains("pub const QUIESCENCE: usize = 2;"), "{c}");
+        assert!(
+            c.contains("    (0, 0, 1),\n    (0, 2, 0),\n    (1, 1, 0),\n"),
+            "{c}"
+        );
+        // TTCN-3 has no tester.
+        assert!(!Format::Ttcn.has_explorer());
     }
 
     #[test]
