@@ -502,25 +502,37 @@ fn check_python(case: &Case, run: bool) {
     assert!(report.contains(&passed), "expected {passed}: {report}");
     case.assert_no_canary();
     if run {
-        let explorer = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .find(|n| n.starts_with("explore_") && n.ends_with(".py"))
-            .expect("an explorer");
-        let out = Command::new("python3")
-            .arg(&explorer)
-            .args(["--steps", "10"])
+        let mut python = Command::new("python3");
+        python
+            .arg(explorer_in(&dir))
             .current_dir(&dir)
-            .env("NCOMPLETE_SUT", case.sut())
-            .env("NCOMPLETE_QUIESCENCE_MS", "200")
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .output()
-            .unwrap();
-        let report = text(&out);
-        assert!(out.status.success(), "{explorer}: {report}");
-        assert!(report.contains("pass: 10 steps"), "{explorer}: {report}");
-        case.assert_no_canary();
+            .env("PYTHONDONTWRITEBYTECODE", "1");
+        check_explorer(case, python);
     }
+}
+
+/// The name of the on-the-fly tester in `dir` (the entry starting with `explore_`).
+fn explorer_in(dir: &Path) -> String {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("explore_"))
+        .expect("an explorer")
+}
+
+/// Runs an on-the-fly tester for 10 steps against the simulated model: it passes and runs
+/// nothing else.
+fn check_explorer(case: &Case, mut program: Command) {
+    let out = program
+        .args(["--steps", "10"])
+        .env("NCOMPLETE_SUT", case.sut())
+        .env("NCOMPLETE_QUIESCENCE_MS", "200")
+        .output()
+        .unwrap();
+    let report = text(&out);
+    assert!(out.status.success(), "{program:?}: {report}");
+    assert!(report.contains("pass: 10 steps"), "{program:?}: {report}");
+    case.assert_no_canary();
 }
 
 /// Builds and runs the Cargo package against the simulated model, with an extra test file that
@@ -544,11 +556,7 @@ fn check_rust(case: &Case) {
         ),
     )
     .unwrap();
-    let explorer = std::fs::read_dir(dir.join("src/bin"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .find(|n| n.starts_with("explore_"))
-        .expect("an explorer");
+    let explorer = explorer_in(&dir.join("src/bin"));
     let fmt = Command::new("rustfmt")
         .args(["--edition", "2021", "--check"])
         .arg(dir.join("src/lib.rs"))
@@ -577,16 +585,7 @@ fn check_rust(case: &Case) {
     assert!(report.contains(&passed), "expected {passed}: {report}");
     case.assert_no_canary();
     // `cargo test` built the explorer too.
-    let out = Command::new(target.join("debug").join(&explorer))
-        .args(["--steps", "10"])
-        .env("NCOMPLETE_SUT", case.sut())
-        .env("NCOMPLETE_QUIESCENCE_MS", "200")
-        .output()
-        .unwrap();
-    let report = text(&out);
-    assert!(out.status.success(), "{explorer}: {report}");
-    assert!(report.contains("pass: 10 steps"), "{explorer}: {report}");
-    case.assert_no_canary();
+    check_explorer(case, Command::new(target.join("debug").join(&explorer)));
 }
 
 // ---------------------------------------------------------------------------------------------

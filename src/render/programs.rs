@@ -50,7 +50,8 @@ impl Format {
         }
     }
 
-    /// The template files of the format.
+    /// The template files of the format, its on-the-fly tester's (`render --explore-spec`; none
+    /// for TTCN-3) included.
     fn files(self) -> &'static [TemplateFile] {
         match self {
             Format::Ttcn => &[
@@ -98,6 +99,12 @@ impl Format {
                     embedded: include_str!("../../templates/python/ncomplete_runtime.py.j2"),
                     role: Role::Suite,
                 },
+                TemplateFile {
+                    name: "python/explore.py.j2",
+                    out: "explore_{{ ident }}.py",
+                    embedded: include_str!("../../templates/python/explore.py.j2"),
+                    role: Role::Explorer,
+                },
             ],
             Format::Rust => &[
                 TemplateFile {
@@ -130,22 +137,6 @@ impl Format {
                     embedded: include_str!("../../templates/rust/suite.rs.j2"),
                     role: Role::Suite,
                 },
-            ],
-        }
-    }
-
-    /// The templates of the format's on-the-fly tester (`render --explore-spec`), rendered once
-    /// per suite with the specification's automaton in the context as `spec`; none for TTCN-3.
-    fn explorer_files(self) -> &'static [TemplateFile] {
-        match self {
-            Format::Ttcn => &[],
-            Format::Python => &[TemplateFile {
-                name: "python/explore.py.j2",
-                out: "explore_{{ ident }}.py",
-                embedded: include_str!("../../templates/python/explore.py.j2"),
-                role: Role::Explorer,
-            }],
-            Format::Rust => &[
                 TemplateFile {
                     name: "rust/explore/main.rs.j2",
                     out: "src/bin/explore_{{ ident }}/main.rs",
@@ -164,7 +155,7 @@ impl Format {
 
     /// Whether the format has an on-the-fly tester (`render --explore-spec`).
     pub fn has_explorer(self) -> bool {
-        !self.explorer_files().is_empty()
+        self.files().iter().any(|f| f.role == Role::Explorer)
     }
 
     /// How many tests one rendered part holds at most: Python modules, Rust modules and TTCN-3
@@ -660,11 +651,12 @@ impl SuiteRenderer {
         part_sizes: &[usize],
         spec: Option<&SuspensionAutomaton>,
     ) -> Result<Self, RenderError> {
-        let explorer: &[TemplateFile] = match spec {
-            Some(_) => format.explorer_files(),
-            None => &[],
-        };
-        let files: Vec<&'static TemplateFile> = format.files().iter().chain(explorer).collect();
+        // The tester's templates are compiled only when it is rendered.
+        let files: Vec<&'static TemplateFile> = format
+            .files()
+            .iter()
+            .filter(|f| f.role != Role::Explorer || spec.is_some())
+            .collect();
         let mut env = environment();
         for file in &files {
             let source = template_source(file, overrides)?;
