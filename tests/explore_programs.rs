@@ -445,3 +445,37 @@ fn pytest_explorer_reads_options_and_environment() {
     );
     assert_eq!(failure(&both), failure(&options));
 }
+
+/// The tester is a file of the rendering like the others: listed in the directory's
+/// `.ncomplete-output`, and gone after a rendering without `--explore-spec`.
+#[test]
+fn the_explorer_belongs_to_its_rendering() {
+    let dir = work_dir("explore-rendering");
+    let suite = common::fixture("coffee.suite.json");
+    for (format, explorer) in [
+        ("python", "explore_coffee_deluxe.py"),
+        ("rust", "src/bin/explore_coffee_deluxe/main.rs"),
+    ] {
+        let out_dir = dir.join(format);
+        let render = |more: &[&str]| {
+            let mut args = vec![
+                "render",
+                &suite,
+                "--format",
+                format,
+                "--quiet",
+                "--out",
+                out_dir.to_str().unwrap(),
+            ];
+            args.extend(more);
+            let out = ncomplete(&args);
+            assert!(out.status.success(), "{}", text(&out));
+        };
+        render(&["--explore-spec", &common::fixture("coffee.aut")]);
+        assert!(out_dir.join(explorer).is_file(), "{format}");
+        let marker = std::fs::read_to_string(out_dir.join(".ncomplete-output")).unwrap();
+        assert!(marker.lines().any(|l| l == explorer), "{marker}");
+        render(&[]);
+        assert!(!out_dir.join(explorer).exists(), "{format}");
+    }
+}
