@@ -363,6 +363,7 @@ impl GenerateArgs {
                 dir.path(),
                 self.templates.as_deref(),
                 None,
+                None,
             )?;
             dir.commit()?;
         }
@@ -442,8 +443,9 @@ struct RenderArgs {
     /// Render only shard K of N (1-based), split as `generate --shard` splits.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<Shard>,
-    /// With `--format python`: also write `explore_<model>.py`, an on-the-fly tester that embeds
-    /// this specification model (format from its extension) and explores a system at random.
+    /// Also write an on-the-fly tester that embeds this specification model (format from its
+    /// extension) and explores a system at random: `explore_<model>.py` with `--format python`
+    /// (a script and a pytest module), the binary `explore_<model>` with `--format rust`.
     #[arg(long, value_name = "MODEL")]
     explore_spec: Option<String>,
 }
@@ -1270,27 +1272,22 @@ fn run_mutate(a: MutateArgs, quiet: bool) -> Result<ExitCode, Error> {
 fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
     let target = a.format.format();
     let spec = match &a.explore_spec {
-        Some(_) if target != ncomplete::render::Format::Python => {
-            return Err(Error::Usage("--explore-spec needs --format python".into()));
+        Some(_) if !target.has_explorer() => {
+            return Err(Error::Usage(
+                "--explore-spec needs --format python or --format rust".into(),
+            ));
         }
         Some(path) => Some(ModelArgs::default().load(path, quiet)?),
         None => None,
     };
-    let mut written = ncomplete::exec::commands::render(
+    let written = ncomplete::exec::commands::render(
         &a.suite,
         target,
         &a.out,
         a.templates.as_deref(),
         a.shard,
+        spec.as_ref(),
     )?;
-    if let Some(spec) = &spec {
-        written.push(ncomplete::exec::commands::render_python_explorer(
-            &a.suite,
-            spec,
-            &a.out,
-            a.templates.as_deref(),
-        )?);
-    }
     if !quiet {
         let files = if written.len() == 1 { "file" } else { "files" };
         eprintln!("wrote {} {files} to {}", written.len(), a.out.display());

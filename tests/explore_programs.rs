@@ -1,10 +1,13 @@
-//! End to end: the on-the-fly tester of a Python rendering (`render --explore-spec`), run
-//! against `ncomplete simulate` of the bundled vending and tea models (it passes, covering the
-//! specification) and of their non-conforming mutants from `ncomplete mutate` (it fails with the
-//! unexpected output and the trace).
+//! End to end: the on-the-fly testers of the Python and Rust renderings (`render
+//! --explore-spec`), run against `ncomplete simulate` of the bundled vending and tea models (they
+//! pass, covering the specification) and of their non-conforming mutants from `ncomplete mutate`
+//! (they fail with the unexpected output and the trace). The Python tester runs as a script and
+//! as a pytest module; the Rust one is the `explore_<model>` binary of the generated package,
+//! built offline (std only) in a build directory under Cargo's target directory.
 //!
-//! Needs pytest (the tester uses the pytest runtime's adapter): `scripts/test` installs it;
-//! locally, a missing pytest skips the test with a message, under `CI=true` it is an error.
+//! The Python runs need pytest (the tester uses the pytest runtime's adapter): `scripts/test`
+//! installs it; locally, a missing pytest skips them with a message, under `CI=true` it is an
+//! error.
 
 mod common;
 
@@ -36,8 +39,30 @@ fn text(out: &Output) -> String {
     )
 }
 
-/// Generates a small suite of `name` and renders it with its on-the-fly tester into `dir`.
-fn render_with_explorer(name: &str, dir: &Path) {
+/// How a rendered tester is run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Runner {
+    /// `python3 explore_<ident>.py`.
+    Script,
+    /// `python3 -m pytest explore_<ident>.py`, settings from the environment.
+    Pytest,
+    /// The package's `explore_<ident>` binary.
+    Rust,
+}
+
+impl Runner {
+    /// The rendering format and the subdirectory it is rendered into.
+    fn format(self) -> &'static str {
+        match self {
+            Runner::Script | Runner::Pytest => "python",
+            Runner::Rust => "rust",
+        }
+    }
+}
+
+/// Generates a small suite of `name` and renders it with its on-the-fly tester into
+/// `dir/<format>`; for Rust, builds the tester.
+fn render_with_explorer(name: &str, ident: &str, dir: &Path, runner: Runner) {
     let suite = dir.join("suite.json");
     let spec = model(name);
     let out = ncomplete(&[
@@ -54,12 +79,12 @@ fn render_with_explorer(name: &str, dir: &Path) {
         suite.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out));
-    let program = dir.join("py");
+    let program = dir.join(runner.format());
     let out = ncomplete(&[
         "render",
         suite.to_str().unwrap(),
         "--format",
-        "python",
+        runner.format(),
         "--quiet",
         "--out",
         program.to_str().unwrap(),
@@ -67,28 +92,74 @@ fn render_with_explorer(name: &str, dir: &Path) {
         spec.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out));
+    if runner == Runner::Rust {
+        let fmt = Command::new("rustfmt")
+            .args(["--edition", "2021", "--check"])
+            .arg(program.join(format!("src/bin/explore_{ident}/main.rs")))
+            .output();
+        if let Ok(fmt) = fmt {
+            assert!(fmt.status.success(), "not rustfmt-clean:\n{}", text(&fmt));
+        }
+        let out = Command::new(env!("CARGO"))
+            .args(["build", "--offline", "--quiet", "--bin"])
+            .arg(format!("explore_{ident}"))
+            .current_dir(&program)
+            .env("CARGO_TARGET_DIR", rust_target())
+            .env("RUSTFLAGS", "-D warnings")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("RUSTC_WRAPPER")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    }
+}
+
+/// The build directory of the generated packages.
+fn rust_target() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explore-rust-target")
 }
 
 /// Runs the tester of `ident` in `dir` against `simulate SYSTEM`, which chooses among its
 /// outputs and quiescence at random with a fixed seed (so a mutant's fault shows where it is a
 /// choice) and delays its outputs by 100 ms (so the tester's inputs can overtake them, as in
-/// e2e_programs).
-fn explore(dir: &Path, ident: &str, system: &Path, steps: u32) -> Output {
+/// e2e_programs); `steps` steps, seed 7, resets with probability 0.1.
+fn explore(dir: &Path, ident: &str, system: &Path, steps: u32, runner: Runner) -> Output {
     let sut = format!(
         "'{BIN}' simulate '{}' --choose random --seed 1 --delay-ms 100",
         system.display()
     );
-    Command::new("python3")
-        .arg(format!("explore_{ident}.py"))
-        .args([
-            "--steps",
-            &steps.to_string(),
-            "--seed",
-            "7",
-            "--reset",
-            "0.1",
-        ])
-        .current_dir(dir.join("py"))
+    let settings = [
+        "--steps",
+        &steps.to_string(),
+        "--seed",
+        "7",
+        "--reset",
+        "0.1",
+    ]
+    .map(String::from);
+    let mut cmd = match runner {
+        Runner::Script => {
+            let mut cmd = Command::new("python3");
+            cmd.arg(format!("explore_{ident}.py")).args(&settings);
+            cmd
+        }
+        Runner::Pytest => {
+            let mut cmd = Command::new("python3");
+            cmd.args(["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider"])
+                .arg(format!("explore_{ident}.py"))
+                .env("NCOMPLETE_EXPLORE_STEPS", steps.to_string())
+                .env("NCOMPLETE_SEED", "7")
+                .env("NCOMPLETE_EXPLORE_RESET", "0.1");
+            cmd
+        }
+        Runner::Rust => {
+            let mut cmd =
+                Command::new(rust_target().join("debug").join(format!("explore_{ident}")));
+            cmd.args(&settings);
+            cmd
+        }
+    };
+    cmd.current_dir(dir.join(runner.format()))
         .env("NCOMPLETE_SUT", sut)
         .env("NCOMPLETE_QUIESCENCE_MS", "300")
         .env("NCOMPLETE_STARTUP_MS", "200")
@@ -107,22 +178,28 @@ fn covered(out: &str, what: &str) -> (usize, usize) {
     (k.parse().unwrap(), n.parse().unwrap())
 }
 
-#[test]
-fn python_explorer_passes_the_models_and_fails_their_mutants() {
-    if !common::pytest_available("Python on-the-fly test") {
-        return;
-    }
+/// Each bundled model's tester, run by `runner`, passes against the model (every state covered,
+/// more than half of the transitions) and against every conforming mutant, and fails every
+/// non-conforming one with the unexpected output and the trace.
+fn passes_the_models_and_fails_their_mutants(runner: Runner) {
+    // The verdict lines as each runner reports them.
+    let (passed, failed, trace) = match runner {
+        Runner::Pytest => ("1 passed", "FAILED explore_", "\ntrace: "),
+        _ => ("pass: 80 steps", "fail: unexpected ", "\ntrace: "),
+    };
     for &(name, ident) in MODELS {
-        let dir = work_dir(&format!("explore-python-{ident}"));
-        render_with_explorer(name, &dir);
-        let good = explore(&dir, ident, &model(name), 80);
+        let dir = work_dir(&format!("explore-{runner:?}-{ident}"));
+        render_with_explorer(name, ident, &dir, runner);
+        let good = explore(&dir, ident, &model(name), 80, runner);
         let out = text(&good);
         assert_eq!(good.status.code(), Some(0), "{name}: {out}");
-        assert!(out.contains("pass: 80 steps"), "{name}: {out}");
-        let (states, all_states) = covered(&out, "states");
-        let (transitions, all_transitions) = covered(&out, "transitions");
-        assert_eq!(states, all_states, "{name}: {out}");
-        assert!(transitions * 2 > all_transitions, "{name}: {out}");
+        assert!(out.contains(passed), "{name}: {out}");
+        if runner != Runner::Pytest {
+            let (states, all_states) = covered(&out, "states");
+            let (transitions, all_transitions) = covered(&out, "transitions");
+            assert_eq!(states, all_states, "{name}: {out}");
+            assert!(transitions * 2 > all_transitions, "{name}: {out}");
+        }
 
         let mutants = dir.join("mutants");
         let out = ncomplete(&[
@@ -142,7 +219,7 @@ fn python_explorer_passes_the_models_and_fails_their_mutants() {
         let mut non_conforming = 0;
         for m in index["mutants"].as_array().unwrap() {
             let file = mutants.join(m["file"].as_str().unwrap());
-            let run = explore(&dir, ident, &file, 200);
+            let run = explore(&dir, ident, &file, 200, runner);
             let out = text(&run);
             if m["conforms"].as_bool().unwrap() {
                 assert_eq!(run.status.code(), Some(0), "{}: {out}", file.display());
@@ -150,8 +227,9 @@ fn python_explorer_passes_the_models_and_fails_their_mutants() {
             }
             non_conforming += 1;
             assert_eq!(run.status.code(), Some(1), "{}: {out}", file.display());
-            assert!(out.contains("fail: unexpected "), "{out}");
-            assert!(out.contains("\ntrace: "), "{out}");
+            assert!(out.contains(failed), "{out}");
+            assert!(out.contains("unexpected "), "{out}");
+            assert!(out.contains(trace), "{out}");
         }
         assert!(
             non_conforming > 0,
@@ -161,20 +239,40 @@ fn python_explorer_passes_the_models_and_fails_their_mutants() {
 }
 
 #[test]
-fn explore_spec_needs_the_python_format() {
-    let dir = work_dir("explore-python-format");
+fn python_explorer_passes_the_models_and_fails_their_mutants() {
+    if common::pytest_available("Python on-the-fly test") {
+        passes_the_models_and_fails_their_mutants(Runner::Script);
+    }
+}
+
+#[test]
+fn python_explorer_as_a_pytest_module_passes_the_models_and_fails_their_mutants() {
+    if common::pytest_available("Python on-the-fly test under pytest") {
+        passes_the_models_and_fails_their_mutants(Runner::Pytest);
+    }
+}
+
+#[test]
+fn rust_explorer_passes_the_models_and_fails_their_mutants() {
+    passes_the_models_and_fails_their_mutants(Runner::Rust);
+}
+
+#[test]
+fn explore_spec_needs_the_python_or_rust_format() {
+    let dir = work_dir("explore-ttcn-format");
     let out = ncomplete(&[
         "render",
         &common::fixture("coffee.suite.json"),
         "--format",
-        "rust",
+        "ttcn",
         "--out",
-        dir.join("rs").to_str().unwrap(),
+        dir.join("ttcn").to_str().unwrap(),
         "--explore-spec",
         &common::fixture("coffee.aut"),
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("--explore-spec needs --format python"));
+    assert!(text(&out).contains("--explore-spec needs --format python or --format rust"));
+    assert!(!dir.join("ttcn").exists());
 }
 
 /// The tester's choices are a function of `--seed`: against a system that never writes (every
@@ -186,7 +284,7 @@ fn python_explorer_choices_follow_the_seed() {
         return;
     }
     let dir = work_dir("explore-python-seed");
-    render_with_explorer("vending.aut", &dir);
+    render_with_explorer("vending.aut", "vending", &dir, Runner::Script);
     let script = r#"
 import random
 from explore_vending import explore
@@ -208,7 +306,7 @@ print(runs[0][2])
 "#;
     let out = Command::new("python3")
         .args(["-c", script])
-        .current_dir(dir.join("py"))
+        .current_dir(dir.join("python"))
         .output()
         .unwrap();
     let text = text(&out);
@@ -217,4 +315,167 @@ print(runs[0][2])
         text.starts_with("fail\nunexpected delta (allowed: !"),
         "{text}"
     );
+}
+
+/// The trace before the unexpected observation, from the failure line of a run's output.
+fn failure(out: &str) -> &str {
+    let line = out
+        .lines()
+        .find(|l| l.contains(" after ") && (l.contains("unexpected ") || l.contains("fail: ")))
+        .unwrap_or_else(|| panic!("no failure in {out}"));
+    line.rsplit_once(" after ")
+        .unwrap_or_else(|| panic!("no trace in {line}"))
+        .1
+}
+
+/// Runs `program` against a system that never writes, with timeouts of 5 ms (every wait observes
+/// quiescence, so a run depends on its choices only).
+fn silent(program: &mut Command) -> Output {
+    program
+        .env("NCOMPLETE_SUT", "cat > /dev/null")
+        .env("NCOMPLETE_QUIESCENCE_MS", "5")
+        .env("NCOMPLETE_RESPONSE_MS", "5")
+        .env("NCOMPLETE_STARTUP_MS", "0")
+        .output()
+        .unwrap()
+}
+
+/// The Rust tester draws its choices from `--seed` as `ncomplete explore --policy random` does:
+/// against a system that never writes, both fail after the same trace for every seed.
+#[test]
+fn rust_explorer_draws_its_choices_as_ncomplete_explore() {
+    let dir = work_dir("explore-rust-seed");
+    render_with_explorer("vending.aut", "vending", &dir, Runner::Rust);
+    let binary = rust_target().join("debug/explore_vending");
+    let spec = model("vending.aut");
+    let mut traces = Vec::new();
+    for seed in ["4", "4", "0", "1", "2", "3", "9"] {
+        let rust = silent(Command::new(&binary).args(["--steps", "500", "--seed", seed]));
+        let rust_out = text(&rust);
+        assert_eq!(rust.status.code(), Some(1), "{rust_out}");
+        assert!(
+            rust_out.contains("fail: unexpected delta (allowed: !"),
+            "{rust_out}"
+        );
+        let reference = silent(Command::new(BIN).args([
+            "explore",
+            spec.to_str().unwrap(),
+            "--sut",
+            "cat > /dev/null",
+            "--policy",
+            "random",
+            "--reset-probability",
+            "0",
+            "--max-steps",
+            "500",
+            "--quiescence-ms",
+            "5",
+            "--response-ms",
+            "5",
+            "--startup-ms",
+            "0",
+            "--quiet",
+            "--seed",
+            seed,
+        ]));
+        let reference_out = text(&reference);
+        assert_eq!(reference.status.code(), Some(1), "{reference_out}");
+        assert_eq!(
+            failure(&rust_out),
+            failure(&reference_out),
+            "seed {seed}:\n{rust_out}\n{reference_out}"
+        );
+        traces.push(failure(&rust_out).to_owned());
+    }
+    assert_eq!(traces[0], traces[1]);
+    assert!(traces.iter().skip(1).any(|t| *t != traces[0]), "{traces:?}");
+}
+
+/// `test_explore` reads its settings from the environment, or from options when the module is
+/// also loaded as a plugin (`-p`): both give the same run.
+#[test]
+fn pytest_explorer_reads_options_and_environment() {
+    if !common::pytest_available("Python on-the-fly test under pytest") {
+        return;
+    }
+    let dir = work_dir("explore-pytest-options");
+    render_with_explorer("vending.aut", "vending", &dir, Runner::Pytest);
+    let pytest = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new("python3");
+        cmd.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .args(args)
+            .current_dir(dir.join("python"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = silent(&mut cmd);
+        let report = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{report}");
+        assert!(report.contains("1 failed"), "{report}");
+        report
+    };
+    let options = pytest(
+        &[
+            "-p",
+            "explore_vending",
+            "explore_vending.py",
+            "--ncomplete-seed",
+            "9",
+            "--ncomplete-explore-steps",
+            "500",
+        ],
+        &[],
+    );
+    let environment = pytest(
+        &["explore_vending.py"],
+        &[("NCOMPLETE_SEED", "9"), ("NCOMPLETE_EXPLORE_STEPS", "500")],
+    );
+    assert!(options.contains("trace: "), "{options}");
+    assert_eq!(failure(&options), failure(&environment));
+    // The options win over the environment.
+    let both = pytest(
+        &[
+            "-p",
+            "explore_vending",
+            "explore_vending.py",
+            "--ncomplete-seed",
+            "9",
+        ],
+        &[("NCOMPLETE_SEED", "4")],
+    );
+    assert_eq!(failure(&both), failure(&options));
+}
+
+/// The tester is a file of the rendering like the others: listed in the directory's
+/// `.ncomplete-output`, and gone after a rendering without `--explore-spec`.
+#[test]
+fn the_explorer_belongs_to_its_rendering() {
+    let dir = work_dir("explore-rendering");
+    let suite = common::fixture("coffee.suite.json");
+    for (format, explorer) in [
+        ("python", "explore_coffee_deluxe.py"),
+        ("rust", "src/bin/explore_coffee_deluxe/main.rs"),
+    ] {
+        let out_dir = dir.join(format);
+        let render = |more: &[&str]| {
+            let mut args = vec![
+                "render",
+                &suite,
+                "--format",
+                format,
+                "--quiet",
+                "--out",
+                out_dir.to_str().unwrap(),
+            ];
+            args.extend(more);
+            let out = ncomplete(&args);
+            assert!(out.status.success(), "{}", text(&out));
+        };
+        render(&["--explore-spec", &common::fixture("coffee.aut")]);
+        assert!(out_dir.join(explorer).is_file(), "{format}");
+        let marker = std::fs::read_to_string(out_dir.join(".ncomplete-output")).unwrap();
+        assert!(marker.lines().any(|l| l == explorer), "{marker}");
+        render(&[]);
+        assert!(!out_dir.join(explorer).exists(), "{format}");
+    }
 }

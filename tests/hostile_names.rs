@@ -11,6 +11,8 @@
 //! - the TTCN-3 text (no compiler here) must tokenize: comments on one line, charstrings
 //!   well-formed and decoding to labels of the model, identifiers valid, not keywords, unique,
 //!   and the token structure equal to that of the same suite with plain names;
+//! - both come with their on-the-fly testers of the model (`render --explore-spec`), which must
+//!   build (Rust, rustfmt-clean too) and pass a short run against the same simulation;
 //! - nothing else runs: names try to create a canary file (`os.system`, `open`, shell
 //!   substitution, `std::fs::write`, a build script through `Cargo.toml`), which must not exist
 //!   afterwards.
@@ -357,15 +359,19 @@ fn prepare(dir: PathBuf, names: &Names, tests_at_least: usize) -> Case {
 }
 
 impl Case {
+    /// Renders the suite, in Python and Rust with the on-the-fly tester of the model.
     fn render(&self, format: &str) -> PathBuf {
         let out_dir = self.dir.join(format);
-        let out = Command::new(BIN)
+        let mut render = Command::new(BIN);
+        render
             .arg("render")
             .arg(&self.suite_path)
             .args(["--format", format, "--out"])
-            .arg(&out_dir)
-            .output()
-            .unwrap();
+            .arg(&out_dir);
+        if format != "ttcn" {
+            render.arg("--explore-spec").arg(&self.model_path);
+        }
+        let out = render.output().unwrap();
         assert!(out.status.success(), "render {format}: {}", text(&out));
         out_dir
     }
@@ -495,6 +501,39 @@ fn check_python(case: &Case, run: bool) {
     };
     assert!(report.contains(&passed), "expected {passed}: {report}");
     case.assert_no_canary();
+    if run {
+        let mut python = Command::new("python3");
+        python
+            .arg(explorer_in(&dir))
+            .current_dir(&dir)
+            .env("PYTHONDONTWRITEBYTECODE", "1");
+        check_explorer(case, python);
+    }
+}
+
+/// The name of the on-the-fly tester in `dir` (the entry starting with `explore_`).
+fn explorer_in(dir: &Path) -> String {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("explore_"))
+        .expect("an explorer")
+}
+
+/// Runs an on-the-fly tester for 10 steps against the simulated model, whose outputs wait 100 ms
+/// for an input that overtakes them (so a race resolves as the tester sees it): it passes and
+/// runs nothing else.
+fn check_explorer(case: &Case, mut program: Command) {
+    let out = program
+        .args(["--steps", "10"])
+        .env("NCOMPLETE_SUT", format!("{} --delay-ms 100", case.sut()))
+        .env("NCOMPLETE_QUIESCENCE_MS", "200")
+        .output()
+        .unwrap();
+    let report = text(&out);
+    assert!(out.status.success(), "{program:?}: {report}");
+    assert!(report.contains("pass: 10 steps"), "{program:?}: {report}");
+    case.assert_no_canary();
 }
 
 /// Builds and runs the Cargo package against the simulated model, with an extra test file that
@@ -518,10 +557,12 @@ fn check_rust(case: &Case) {
         ),
     )
     .unwrap();
+    let explorer = explorer_in(&dir.join("src/bin"));
     let fmt = Command::new("rustfmt")
         .args(["--edition", "2021", "--check"])
         .arg(dir.join("src/lib.rs"))
         .arg(dir.join("tests/suite.rs"))
+        .arg(dir.join("src/bin").join(&explorer).join("main.rs"))
         .output();
     if let Ok(fmt) = fmt {
         assert!(fmt.status.success(), "not rustfmt-clean:\n{}", text(&fmt));
@@ -530,7 +571,7 @@ fn check_rust(case: &Case) {
     let out = Command::new(env!("CARGO"))
         .args(["test", "--offline", "--quiet"])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_TARGET_DIR", &target)
         .env("RUSTFLAGS", "-D warnings")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("RUSTC_WRAPPER")
@@ -544,6 +585,8 @@ fn check_rust(case: &Case) {
     let passed = format!("{} passed", case.test_names().len());
     assert!(report.contains(&passed), "expected {passed}: {report}");
     case.assert_no_canary();
+    // `cargo test` built the explorer too.
+    check_explorer(case, Command::new(target.join("debug").join(&explorer)));
 }
 
 // ---------------------------------------------------------------------------------------------

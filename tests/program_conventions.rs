@@ -1,6 +1,6 @@
 //! The generated pytest modules and Cargo packages follow their ecosystems' conventions: the
 //! Python passes `ruff format --check` and `ruff check` (default rules), the Rust passes clippy
-//! with `-D warnings`; a system that cannot start is one setup error in pytest; an inconclusive
+//! with `-D warnings` (on-the-fly testers of `render --explore-spec` included); a system that cannot start is one setup error in pytest; an inconclusive
 //! test is skipped (pytest) or reported without failing (cargo) unless `NCOMPLETE_STRICT=1`
 //! makes it a failure in both; pytest selects tests by first input through their `ncomplete`
 //! marker.
@@ -18,11 +18,17 @@ use std::process::{Command, Output};
 const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
 
 fn render(suite: &Path, format: &str, out: &Path) {
+    render_with(suite, format, out, &[]);
+}
+
+/// [`render`] with more arguments (`--explore-spec MODEL`).
+fn render_with(suite: &Path, format: &str, out: &Path, more: &[&str]) {
     let status = Command::new(BIN)
         .arg("render")
         .arg(suite)
         .args(["--format", format, "--out"])
         .arg(out)
+        .args(more)
         .status()
         .unwrap();
     assert!(
@@ -102,15 +108,25 @@ fn generated_python_is_ruff_clean() {
     if !ruff_available() {
         return;
     }
+    // Suites, with the model of an on-the-fly tester where one is rendered too.
     let suites = [
-        root().join("tests/fixtures/coffee.suite.json"),
-        root().join("tests/fixtures/mealy.suite.json"),
-        root().join("generated/coffeemachine/suite.json"),
-        root().join("generated/tea_machine/suite.json"),
+        (root().join("tests/fixtures/coffee.suite.json"), None),
+        (
+            root().join("tests/fixtures/mealy.suite.json"),
+            Some(fixture("toggle.dot")),
+        ),
+        (root().join("generated/coffeemachine/suite.json"), None),
+        (
+            root().join("generated/tea_machine/suite.json"),
+            Some(root().join("models/tea_machine.dot").display().to_string()),
+        ),
     ];
-    for (k, suite) in suites.iter().enumerate() {
+    for (k, (suite, spec)) in suites.iter().enumerate() {
         let dir = work_dir(&format!("ruff-{k}"));
-        render(suite, "python", &dir);
+        match spec {
+            Some(spec) => render_with(suite, "python", &dir, &["--explore-spec", spec]),
+            None => render(suite, "python", &dir),
+        }
         for args in [
             &["format", "--check", "--isolated"][..],
             &["check", "--isolated"],
@@ -239,7 +255,13 @@ fn generated_rust_passes_clippy_and_treats_inconclusive_as_pytest_does() {
     let dir = work_dir("cargo-inconclusive");
     let suite = retry_only_suite(&dir);
     let package = dir.join("rust");
-    render(&suite, "rust", &package);
+    // With the on-the-fly tester, which clippy checks too.
+    render_with(
+        &suite,
+        "rust",
+        &package,
+        &["--explore-spec", &fixture("coffee.aut")],
+    );
     let clippy_installed = Command::new(env!("CARGO"))
         .args(["clippy", "--version"])
         .output()

@@ -9,7 +9,7 @@ use super::{
     system_for_suite, system_line,
 };
 use crate::error::{Error, Result};
-use crate::model::Model;
+use crate::model::{Model, SuspensionAutomaton};
 use crate::progress::Progress;
 use crate::render::{
     Format, PART_LIMIT, PartSizes, RenderedFile, SuiteRenderer, words, write_files,
@@ -270,14 +270,19 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
 
 /// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
 /// it and swapped in, so no file of an earlier rendering survives; a suite file inside `out_dir`
-/// is carried over); returns the written paths.
+/// is carried over); returns the written paths. With `explore_spec`, the format's on-the-fly
+/// tester of that specification model is among them (`render --explore-spec`).
 pub fn render(
     suite_path: &str,
     format: Format,
     out_dir: &Path,
     templates: Option<&Path>,
     shard: Option<Shard>,
+    explore_spec: Option<&Model>,
 ) -> Result<Vec<PathBuf>> {
+    let explore_spec = explore_spec
+        .map(super::explore::specification_automaton)
+        .transpose()?;
     if let Some(dir) = templates {
         crate::output::refuse_input_inside_dir("--out", out_dir, &[&dir.display().to_string()])?;
     }
@@ -290,7 +295,14 @@ pub fn render(
         }
         crate::output::write_path(&copy, &text).map_err(|e| Error::io(suite_path, e))?;
     }
-    let written = render_into(suite_path, format, dir.path(), templates, shard)?;
+    let written = render_into(
+        suite_path,
+        format,
+        dir.path(),
+        templates,
+        shard,
+        explore_spec.as_ref(),
+    )?;
     dir.commit()?;
     Ok(written.iter().map(|p| out_dir.join(p)).collect())
 }
@@ -319,13 +331,16 @@ fn stream_json_suite(
 /// Renders a suite file (or its `shard`) into the directory `dir` (which the caller replaces as
 /// a whole); returns the paths of the rendered files relative to `dir`. The file is streamed
 /// twice: once for the header and the sizes of the parts, once to render the parts one at a
-/// time, so memory stays in proportion to one part whatever the suite's size.
+/// time, so memory stays in proportion to one part whatever the suite's size. With
+/// `explore_spec`, the format's on-the-fly tester of that specification is written too
+/// (`render --explore-spec`, see [`SuiteRenderer::with_explorer`]).
 pub fn render_into(
     suite_path: &str,
     format: Format,
     dir: &Path,
     templates: Option<&Path>,
     shard: Option<Shard>,
+    explore_spec: Option<&SuspensionAutomaton>,
 ) -> Result<Vec<PathBuf>> {
     let mut sizes = PartSizes::with_limit(PART_LIMIT);
     let header = stream_json_suite(suite_path, shard, &mut |t| {
@@ -334,7 +349,8 @@ pub fn render_into(
     })?;
     let sizes = sizes.finish();
     let header = shard_header(&header, shard);
-    let mut renderer = SuiteRenderer::new(&header, format, templates, &sizes)?;
+    let mut renderer =
+        SuiteRenderer::with_explorer(&header, format, templates, &sizes, explore_spec)?;
     let mut written = Vec::new();
     let mut write = |files: Vec<RenderedFile>| -> Result<()> {
         write_files(dir, &files)?;
@@ -374,22 +390,6 @@ pub fn render_into(
     write(renderer.render_suite_files()?)?;
     progress.finish();
     Ok(written)
-}
-
-/// `render --explore-spec`: writes the Python on-the-fly tester of the suite in `suite_path`
-/// against the specification `spec` into `out_dir` (beside the rendered pytest modules, whose
-/// runtime it uses); returns the file's path.
-pub fn render_python_explorer(
-    suite_path: &str,
-    spec: &Model,
-    out_dir: &Path,
-    templates: Option<&Path>,
-) -> Result<PathBuf> {
-    let header = stream_json_suite(suite_path, None, &mut |_| Ok(()))?;
-    let automaton = super::explore::specification_automaton(spec)?;
-    let file = crate::render::render_python_explorer(&header, &automaton, templates)?;
-    write_files(out_dir, std::slice::from_ref(&file))?;
-    Ok(out_dir.join(&file.path))
 }
 
 /// The exit status of `run --model`: 1 when a test fails, else 0. A test that is inconclusive in

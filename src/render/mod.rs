@@ -8,5 +8,5 @@ pub mod words;
 
 pub use programs::{
     Format, PART_LIMIT, PartLimit, PartSizes, RenderError, RenderedFile, SuiteRenderer,
-    render_python_explorer, render_suite, render_suite_in_parts, write_files,
+    render_suite, render_suite_in_parts, render_suite_with_explorer, write_files,
 };

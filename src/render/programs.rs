@@ -50,7 +50,8 @@ impl Format {
         }
     }
 
-    /// The template files of the format.
+    /// The template files of the format, its on-the-fly tester's (`render --explore-spec`; none
+    /// for TTCN-3) included.
     fn files(self) -> &'static [TemplateFile] {
         match self {
             Format::Ttcn => &[
@@ -98,6 +99,12 @@ impl Format {
                     embedded: include_str!("../../templates/python/ncomplete_runtime.py.j2"),
                     role: Role::Suite,
                 },
+                TemplateFile {
+                    name: "python/explore.py.j2",
+                    out: "explore_{{ ident }}.py",
+                    embedded: include_str!("../../templates/python/explore.py.j2"),
+                    role: Role::Explorer,
+                },
             ],
             Format::Rust => &[
                 TemplateFile {
@@ -130,8 +137,25 @@ impl Format {
                     embedded: include_str!("../../templates/rust/suite.rs.j2"),
                     role: Role::Suite,
                 },
+                TemplateFile {
+                    name: "rust/explore/main.rs.j2",
+                    out: "src/bin/explore_{{ ident }}/main.rs",
+                    embedded: include_str!("../../templates/rust/explore/main.rs.j2"),
+                    role: Role::Explorer,
+                },
+                TemplateFile {
+                    name: "rust/explore/spec.rs.j2",
+                    out: "src/bin/explore_{{ ident }}/spec.rs",
+                    embedded: include_str!("../../templates/rust/explore/spec.rs.j2"),
+                    role: Role::Explorer,
+                },
             ],
         }
+    }
+
+    /// Whether the format has an on-the-fly tester (`render --explore-spec`).
+    pub fn has_explorer(self) -> bool {
+        self.files().iter().any(|f| f.role == Role::Explorer)
     }
 }
 
@@ -142,6 +166,9 @@ enum Role {
     Suite,
     /// Once per part, with the part's tests.
     Part,
+    /// Once, as [`Role::Suite`], with the specification's automaton as `spec`; only when an
+    /// on-the-fly tester was asked for.
+    Explorer,
 }
 
 /// One template of a format.
@@ -503,15 +530,18 @@ fn environment() -> Environment<'static> {
 
 /// Renders a suite part by part, so a suite read from a stream is rendered with only one part
 /// in memory: [`SuiteRenderer::render_part`] for each part in order, then
-/// [`SuiteRenderer::render_suite_files`] for the files rendered once per suite.
+/// [`SuiteRenderer::render_suite_files`] for the files rendered once per suite (with the
+/// on-the-fly tester's when the renderer was made by [`SuiteRenderer::with_explorer`]).
 pub struct SuiteRenderer {
     /// The environment with every template of the format and its output path compiled, each
     /// once: a file's template under its [`TemplateFile::name`], its path under [`path_name`].
     env: Environment<'static>,
-    files: &'static [TemplateFile],
+    files: Vec<&'static TemplateFile>,
     header: SuiteHeader,
     parts: Vec<Value>,
     idents: escape::TestIdentifiers,
+    /// The `spec` of the on-the-fly tester's context ([`explorer_context`]).
+    spec: Option<Value>,
 }
 
 /// The name under which the output path template of `file` is kept in the environment.
@@ -540,6 +570,52 @@ fn template_error(file: &TemplateFile) -> impl Fn(minijinja::Error) -> RenderErr
     }
 }
 
+/// The `spec` of an on-the-fly tester's context: the suspension automaton `spec` as data. Its
+/// `labels` (name and kind: `?` input, `!` output, `delta` quiescence, `tau` internal) in label
+/// order, the `quiescence` label's name and index (`quiescence_index`), `states` (names),
+/// the `initial` state and the `transitions` (`source`, `kind`, `label` name, `label_index`,
+/// `target`) in state and label order. Names are model strings: printed through a filter.
+fn explorer_context(spec: &SuspensionAutomaton) -> Value {
+    let automaton = spec.automaton();
+    let alphabet = &automaton.alphabet;
+    let kind = |label| {
+        let kind = if label == spec.quiescence() {
+            "delta"
+        } else {
+            match alphabet.kind(label) {
+                LabelKind::Input => "?",
+                LabelKind::Output => "!",
+                LabelKind::Internal => "tau",
+            }
+        };
+        Value::from_safe_string(kind.to_owned())
+    };
+    let labels: Vec<Value> = alphabet
+        .ids()
+        .map(|label| context! { name => alphabet.name(label), kind => kind(label) })
+        .collect();
+    let transitions: Vec<Value> = automaton
+        .triples()
+        .map(|(source, label, target)| {
+            context! {
+                source => source.index(),
+                kind => kind(label),
+                label => alphabet.name(label),
+                label_index => label.index(),
+                target => target.index(),
+            }
+        })
+        .collect();
+    context! {
+        quiescence => alphabet.name(spec.quiescence()),
+        quiescence_index => spec.quiescence().index(),
+        labels => labels,
+        states => automaton.state_names().to_vec(),
+        initial => automaton.initial().index(),
+        transitions => transitions,
+    }
+}
+
 impl SuiteRenderer {
     /// A renderer for a suite with this header in `format`, whose tests come in parts of
     /// `part_sizes` tests (from [`PartSizes`]). Templates are taken from `overrides` (same
@@ -551,8 +627,29 @@ impl SuiteRenderer {
         overrides: Option<&Path>,
         part_sizes: &[usize],
     ) -> Result<Self, RenderError> {
+        Self::with_explorer(header, format, overrides, part_sizes, None)
+    }
+
+    /// [`SuiteRenderer::new`], and with `spec` the format's on-the-fly tester of that
+    /// specification among the files rendered once per suite (`render --explore-spec`): a
+    /// program that embeds the suspension automaton `spec` as data (every model string through
+    /// an escaping filter) and walks it against a system through the rendered runtime's adapter
+    /// and timeouts (the TorX algorithm of `ncomplete explore`, uniform random choice).
+    pub fn with_explorer(
+        header: &SuiteHeader,
+        format: Format,
+        overrides: Option<&Path>,
+        part_sizes: &[usize],
+        spec: Option<&SuspensionAutomaton>,
+    ) -> Result<Self, RenderError> {
+        // The tester's templates are compiled only when it is rendered.
+        let files: Vec<&'static TemplateFile> = format
+            .files()
+            .iter()
+            .filter(|f| f.role != Role::Explorer || spec.is_some())
+            .collect();
         let mut env = environment();
-        for file in format.files() {
+        for file in &files {
             let source = template_source(file, overrides)?;
             env.add_template_owned(file.name, source)
                 .and_then(|()| env.add_template_owned(path_name(file), file.out))
@@ -561,7 +658,7 @@ impl SuiteRenderer {
         let count = part_sizes.len();
         Ok(SuiteRenderer {
             env,
-            files: format.files(),
+            files,
             header: header.clone(),
             parts: part_sizes
                 .iter()
@@ -569,6 +666,7 @@ impl SuiteRenderer {
                 .map(|(k, &n)| part_context(k, count, n))
                 .collect(),
             idents: escape::TestIdentifiers::new("_test"),
+            spec: spec.map(explorer_context),
         })
     }
 
@@ -600,75 +698,17 @@ impl SuiteRenderer {
         self.render(Role::Part, &ctx)
     }
 
-    /// Renders the files made once per suite (runtimes, package files).
+    /// Renders the files made once per suite (runtimes, package files), then the on-the-fly
+    /// tester's files when there is one.
     pub fn render_suite_files(&self) -> Result<Vec<RenderedFile>, RenderError> {
         let ctx = context_of_part(&self.header, Vec::new(), Vec::new(), &self.parts, 0);
-        self.render(Role::Suite, &ctx)
+        let mut files = self.render(Role::Suite, &ctx)?;
+        if let Some(spec) = &self.spec {
+            let ctx = context! { spec => spec, ..ctx };
+            files.extend(self.render(Role::Explorer, &ctx)?);
+        }
+        Ok(files)
     }
-}
-
-/// The built-in template of the Python on-the-fly tester, `explore_<ident>.py`.
-const PYTHON_EXPLORER: TemplateFile = TemplateFile {
-    name: "python/explore.py.j2",
-    out: "explore_{{ ident }}.py",
-    embedded: include_str!("../../templates/python/explore.py.j2"),
-    role: Role::Suite,
-};
-
-/// Renders the on-the-fly tester of a Python rendering (`render --explore-spec`): a module
-/// that embeds the specification's suspension automaton `spec` as data (state names, initial
-/// state, transitions with their kind and label, the quiescence label; every model string
-/// through the `py` filter) and walks it against a system through the runtime's adapter (the
-/// TorX algorithm of `ncomplete explore`, uniform choice). `header` names the file as the
-/// suite's other files are named.
-pub fn render_python_explorer(
-    header: &SuiteHeader,
-    spec: &SuspensionAutomaton,
-    overrides: Option<&Path>,
-) -> Result<RenderedFile, RenderError> {
-    let file = &PYTHON_EXPLORER;
-    let mut env = environment();
-    let source = template_source(file, overrides)?;
-    let err = template_error(file);
-    env.add_template_owned(file.name, source)
-        .and_then(|()| env.add_template_owned(path_name(file), file.out))
-        .map_err(&err)?;
-    let automaton = spec.automaton();
-    let alphabet = &automaton.alphabet;
-    let transitions: Vec<Value> = automaton
-        .triples()
-        .map(|(source, label, target)| {
-            let kind = if label == spec.quiescence() {
-                "delta"
-            } else {
-                match alphabet.kind(label) {
-                    LabelKind::Input => "?",
-                    LabelKind::Output => "!",
-                    LabelKind::Internal => "tau",
-                }
-            };
-            context! {
-                source => source.index(),
-                kind => Value::from_safe_string(kind.to_owned()),
-                label => alphabet.name(label),
-                target => target.index(),
-            }
-        })
-        .collect();
-    let spec_ctx = context! {
-        quiescence => alphabet.name(spec.quiescence()),
-        states => automaton.state_names().to_vec(),
-        initial => automaton.initial().index(),
-        transitions => transitions,
-    };
-    let ctx = context! { spec => spec_ctx, ..context(header, &[]) };
-    let render = |name: &str| env.get_template(name)?.render(&ctx);
-    let contents = render(file.name).map_err(&err)?;
-    let path = render(&path_name(file)).map_err(&err)?;
-    Ok(RenderedFile {
-        path: PathBuf::from(path),
-        contents,
-    })
 }
 
 /// Renders a suite held in memory in `format`: the parts' files, then the suite's (see
@@ -703,12 +743,42 @@ pub fn render_suite_in_parts(
     overrides: Option<&Path>,
     limit: PartLimit,
 ) -> Result<Vec<RenderedFile>, RenderError> {
+    render_suite_with(header, tests, format, overrides, limit, None)
+}
+
+/// [`render_suite`] with the format's on-the-fly tester of `spec` (see
+/// [`SuiteRenderer::with_explorer`]).
+pub fn render_suite_with_explorer(
+    header: &SuiteHeader,
+    tests: &[TestCase],
+    format: Format,
+    overrides: Option<&Path>,
+    spec: &SuspensionAutomaton,
+) -> Result<Vec<RenderedFile>, RenderError> {
+    render_suite_with(
+        header,
+        tests,
+        format,
+        overrides,
+        PART_LIMIT,
+        Some(spec),
+    )
+}
+
+fn render_suite_with(
+    header: &SuiteHeader,
+    tests: &[TestCase],
+    format: Format,
+    overrides: Option<&Path>,
+    limit: PartLimit,
+    spec: Option<&SuspensionAutomaton>,
+) -> Result<Vec<RenderedFile>, RenderError> {
     let mut sizes = PartSizes::with_limit(limit);
     for t in tests {
         sizes.push(t.nodes.len());
     }
     let sizes = sizes.finish();
-    let mut renderer = SuiteRenderer::new(header, format, overrides, &sizes)?;
+    let mut renderer = SuiteRenderer::with_explorer(header, format, overrides, &sizes, spec)?;
     let mut files = Vec::new();
     let mut rest = tests;
     for (k, &n) in sizes.iter().enumerate() {
@@ -764,7 +834,7 @@ mod tests {
     }
 
     #[test]
-    fn python_explorer_embeds_the_automaton_with_escaped_strings() {
+    fn explorers_embed_the_automaton_with_escaped_strings() {
         use crate::format::{LoadOptions, parse_model};
         let text = r#"{"name": "m\"\"\"x", "kind": "lts",
             "inputs": ["go\"\"\""], "outputs": ["out\\n"], "internal": [],
@@ -785,7 +855,13 @@ mod tests {
             guarantee: "g".into(),
             extra: serde_json::Map::new(),
         };
-        let file = render_python_explorer(&header, &spec, None).unwrap();
+        let files = render_suite_with_explorer(&header, &[], Format::Python, None, &spec).unwrap();
+        let plain = render_suite(&header, &[], Format::Python, None).unwrap();
+        // The tester is one file more, after the suite's.
+        assert_eq!(files[..plain.len()], plain[..]);
+        let [file] = &files[plain.len()..] else {
+            panic!("{files:?}")
+        };
         assert_eq!(file.path, PathBuf::from("explore_m_x.py"));
         let c = &file.contents;
         assert!(c.contains(r#"MODEL_NAME = "m\"\"\"x""#), "{c}");
@@ -793,6 +869,39 @@ mod tests {
         assert!(c.contains(r#"(1, "!", "out\\n", 0),"#), "{c}");
         assert!(c.contains(r#"(0, "delta", "delta", 0),"#), "{c}");
         assert!(c.contains("INITIAL = [0]"), "{c}");
+
+        let files = render_suite_with_explorer(&header, &[], Format::Rust, None, &spec).unwrap();
+        let plain = render_suite(&header, &[], Format::Rust, None).unwrap();
+        assert_eq!(files[..plain.len()], plain[..]);
+        let paths: Vec<_> = files[plain.len()..].iter().map(|f| &f.path).collect();
+        assert_eq!(
+            paths,
+            [
+                Path::new("src/bin/explore_m_x/main.rs"),
+                Path::new("src/bin/explore_m_x/spec.rs")
+            ]
+        );
+        let main = &files[plain.len()].contents;
+        assert!(
+            main.contains("use m_x_ncomplete_tests::runtime::"),
+            "{main}"
+        );
+        let c = &files[plain.len() + 1].contents;
+        assert!(
+            c.contains(r#"pub const MODEL_NAME: &str = "m\"\"\"x";"#),
+            "{c}"
+        );
+        assert!(c.contains(r#"("go\"\"\"", Kind::Input),"#), "{c}");
+        assert!(c.contains(r#"("out\\n", Kind::Output),"#), "{c}");
+        assert!(c.contains(r#"("delta", Kind::Quiescence),"#), "{c}");
+        assert!(c.contains(r#"    "{s\n0}","#), "{c}");
+        assert!(c.contains("pub const QUIESCENCE: usize = 2;"), "{c}");
+        assert!(
+            c.contains("    (0, 0, 1),\n    (0, 2, 0),\n    (1, 1, 0),\n"),
+            "{c}"
+        );
+        // TTCN-3 has no tester.
+        assert!(!Format::Ttcn.has_explorer());
     }
 
     #[test]
