@@ -20,6 +20,7 @@
 //! patience left), ordered by both, so tests stay acyclic with at most k+1 nodes per position.
 
 use super::goal::{Coverage, Goal, GoalError};
+use super::shortest::{PathGoal, ShortestPaths};
 use super::solve::{Move, Reachability};
 use super::{Position, Strategy, reach_strategy};
 use crate::identify::experiment::suite_model;
@@ -180,17 +181,46 @@ pub struct GoalReport {
     pub test: Option<String>,
 }
 
-/// A suite of goal-directed tests with the report per goal.
+/// A suite of goal-directed tests with the report per goal. Tests that follow a path of the
+/// shared tree of [`ShortestPaths`] are kept as that path and built when read, so the suite
+/// takes memory linear in the goals and the automaton, not in the tests' total length.
 #[derive(Clone, Debug)]
 pub struct GoalSuite {
     /// The header of the suite JSON.
     pub header: SuiteHeader,
-    /// One test per reachable goal, in goal order.
-    pub tests: Vec<TestCase>,
     /// One report per goal, in goal order.
     pub reports: Vec<GoalReport>,
     /// The suite's figures.
     pub costs: SuiteCosts,
+    /// One test per reachable goal, in goal order.
+    tests: Vec<GoalTest>,
+    paths: Option<ShortestPaths>,
+}
+
+/// A test of a goal suite: built by its goal's own game, or a path of the shared tree.
+#[derive(Clone, Debug)]
+enum GoalTest {
+    Built(TestCase),
+    Path { name: String, goal: PathGoal },
+}
+
+impl GoalSuite {
+    /// How many tests the suite has.
+    pub fn num_tests(&self) -> usize {
+        self.tests.len()
+    }
+
+    /// The tests in suite order, built one at a time.
+    pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
+        self.tests.iter().map(|t| match t {
+            GoalTest::Built(test) => test.clone(),
+            GoalTest::Path { name, goal } => self
+                .paths
+                .as_ref()
+                .expect("path tests come with their tree")
+                .test_case(goal, name),
+        })
+    }
 }
 
 impl GoalSuite {
@@ -222,16 +252,39 @@ impl GoalSuite {
 }
 
 /// Builds the goal-directed suite of `goals` on `sa`; `method` names it in the suite header
-/// (`purpose`, `cover-states`, ...). Goals are solved in parallel and kept in order, with
-/// progress on stderr counted in goals. Refuses,
-/// before any test is built, more goals than `--max-tests`, and a suite over any other figure of
-/// the budget.
+/// (`purpose`, `cover-states`, ...). When the goal games of `sa` are deterministic, state,
+/// transition and switch goals share one tree of shortest paths ([`super::shortest`]); every
+/// other goal is solved by its own game, in parallel and kept in order, with progress on stderr
+/// counted in goals. Refuses, before any test is built, more goals than `--max-tests`, and a
+/// suite over any other figure of the budget.
 pub fn goal_suite(
     sa: &SuspensionAutomaton,
     goals: &[Goal],
     method: &str,
     patience: u32,
     budget: &Budget,
+) -> Result<GoalSuite, crate::Error> {
+    goal_suite_with(sa, goals, method, patience, budget, Sharing::Shared)
+}
+
+/// Whether [`goal_suite_with`] may solve goals together. Both give byte-identical suites.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    /// One tree of shortest paths for the goals it covers, when its precondition holds.
+    Shared,
+    /// Every goal by its own game (the reference the shared tree is checked against).
+    PerGoal,
+}
+
+/// [`goal_suite`] with the choice of sharing work across goals (`PerGoal` is the reference the
+/// shared tree is tested and benchmarked against).
+pub fn goal_suite_with(
+    sa: &SuspensionAutomaton,
+    goals: &[Goal],
+    method: &str,
+    patience: u32,
+    budget: &Budget,
+    sharing: Sharing,
 ) -> Result<GoalSuite, crate::Error> {
     let goal_count = goals.len() as u128;
     let early = SuiteCosts {
@@ -244,22 +297,41 @@ pub fn goal_suite(
     };
     let advice = "choose a smaller model, a coarser coverage criterion, or raise the limit";
     early.check(budget, &format!("{method} suite"), advice)?;
+    let paths = match sharing {
+        Sharing::Shared => ShortestPaths::new(sa),
+        Sharing::PerGoal => None,
+    };
     let width = goals.len().to_string().len().max(4);
     let progress =
         crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
-    let solved: Vec<Result<(GoalReport, Option<TestCase>), GoalError>> = goals
+    let solved: Vec<Result<(GoalReport, Option<GoalTest>), GoalError>> = goals
         .par_iter()
         .enumerate()
         .map(|(k, goal)| {
-            let strategy = reach_strategy(sa, goal)?;
             let name = format!("g{:0width$}", k + 1);
-            let test = strategy_test_case(&strategy, sa, &name, patience);
+            let shared = paths.as_ref().and_then(|p| p.path_goal(sa, goal));
+            let (reachability, test) = match shared {
+                // Every path goal is winning: its tree path is the winning play.
+                Some(path) => (
+                    Reachability::Winning,
+                    Some(GoalTest::Path { name, goal: path }),
+                ),
+                None => {
+                    let strategy = reach_strategy(sa, goal)?;
+                    let test = strategy_test_case(&strategy, sa, &name, patience);
+                    (strategy.reachability(), test.map(GoalTest::Built))
+                }
+            };
             progress.inc(1);
+            let test_name = test.as_ref().map(|t| match t {
+                GoalTest::Built(t) => t.name.clone(),
+                GoalTest::Path { name, .. } => name.clone(),
+            });
             Ok((
                 GoalReport {
                     goal: goal.describe(sa),
-                    reachability: strategy.reachability(),
-                    test: test.as_ref().map(|t| t.name.clone()),
+                    reachability,
+                    test: test_name,
                 },
                 test,
             ))
@@ -275,14 +347,18 @@ pub fn goal_suite(
     }
     let model = suite_model(sa);
     let header = header(&model, method, patience, &reports);
-    let costs = costs(&header, &tests);
-    costs.check(budget, &format!("{method} suite"), advice)?;
-    Ok(GoalSuite {
+    let mut suite = GoalSuite {
         header,
-        tests,
         reports,
-        costs,
-    })
+        costs: early,
+        tests,
+        paths,
+    };
+    suite.costs = crate::suite::ioco::measure(suite.tests(), &suite.header).costs;
+    suite
+        .costs
+        .check(budget, &format!("{method} suite"), advice)?;
+    Ok(suite)
 }
 
 /// The goals of a coverage criterion, refused before they are listed when there are more than
@@ -332,12 +408,6 @@ fn header(model: &SuiteModel, method: &str, patience: u32, reports: &[GoalReport
         guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system".into(),
         extra,
     }
-}
-
-/// Exact figures of a goal suite (runs and steps over the paths of each test, bytes of its
-/// JSON file), measured as for the ioco suites.
-fn costs(header: &SuiteHeader, tests: &[TestCase]) -> SuiteCosts {
-    crate::suite::ioco::measure(tests.iter().cloned(), header).costs
 }
 
 /// Where the goals of `generate --purpose`, `--purpose-regex` or `--cover` come from.
@@ -411,14 +481,25 @@ pub fn load_goals(
 }
 
 impl GoalSuite {
-    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all.
+    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all, one test
+    /// at a time.
     pub fn write(&self, path: &str) -> Result<(), crate::Error> {
-        use std::io::Write;
         let mut output = crate::output::Output::create(path)?;
-        let text = crate::suite::json::suite_to_string(&self.header, &self.tests);
-        output
-            .write_all(text.as_bytes())
-            .map_err(|e| crate::Error::io(path, e))?;
+        let progress = crate::progress::Progress::start(
+            "writing tests",
+            "tests",
+            Some(self.tests.len() as u64),
+        );
+        let written = (|| {
+            let mut writer = crate::suite::json::SuiteWriter::begin(&mut output, &self.header)?;
+            for test in self.tests() {
+                writer.write_test(&test)?;
+                progress.inc(1);
+            }
+            writer.finish().map(|_| ())
+        })();
+        progress.finish();
+        written.map_err(|e| crate::Error::io(path, e))?;
         output.commit()
     }
 }

@@ -27,6 +27,7 @@
 pub mod arena;
 pub mod cases;
 pub mod goal;
+mod shortest;
 pub mod solve;
 #[cfg(test)]
 mod tcp;
