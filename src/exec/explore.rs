@@ -25,7 +25,7 @@
 //! generator as `ncomplete simulate --choose random` does).
 
 use super::ExecError;
-use super::simulate::{InputEnabling, SimulatedSystem, Step};
+use super::simulate::{InputEnabling, SimulatedSystem};
 use super::stdio::{Adapter, Observation, Timeouts, expect_wait, send_grace, trace_text};
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
@@ -154,23 +154,17 @@ pub struct ExploreSpec {
 impl ExploreSpec {
     /// The specification from its suspension automaton.
     pub fn new(sa: SuspensionAutomaton) -> Self {
-        let n = sa.num_states();
         let reachable = crate::model::RestrictToReachable::reachable(&sa);
-        let mut first_transition = Vec::with_capacity(n + 1);
-        let mut count = 0;
-        let mut reachable_transitions = 0;
+        let mut first_transition = Vec::with_capacity(sa.num_states() + 1);
+        first_transition.push(0);
         for q in sa.states() {
-            first_transition.push(count);
-            count += sa.enabled(q).len();
-            if reachable[q.index()] {
-                reachable_transitions += sa.enabled(q).len();
-            }
+            first_transition.push(first_transition[q.index()] + sa.enabled(q).len());
         }
-        first_transition.push(count);
+        let count = |c: crate::goals::Coverage| usize::try_from(c.count(&sa)).unwrap_or(usize::MAX);
         ExploreSpec {
             labels: suspension_labels(&sa),
-            num_reachable_states: reachable.iter().filter(|&&r| r).count(),
-            num_reachable_transitions: reachable_transitions,
+            num_reachable_states: count(crate::goals::Coverage::States),
+            num_reachable_transitions: count(crate::goals::Coverage::Transitions),
             reachable,
             first_transition,
             sa,
@@ -432,8 +426,7 @@ impl Adapter for ModelAdapter {
         if o == self.system.quiescence() {
             Ok(Observation::Quiescence)
         } else {
-            let name = self.system.step_name(Step::Output(o));
-            Ok(Observation::Output(name[1..].to_owned()))
+            Ok(Observation::Output(self.system.output_name(o).to_owned()))
         }
     }
 }
@@ -756,26 +749,22 @@ impl<'a> Explorer<'a> {
     /// an output waited for); `None` when no uncovered transition is reachable.
     fn goal_move(&mut self) -> Option<Move> {
         let sa = &self.spec.sa;
-        let uncovered = |q: StateId| -> Vec<LabelId> {
+        let (spec, taken, here) = (&self.spec, &self.taken, self.state);
+        let uncovered = |q: StateId| {
             sa.enabled(q)
                 .iter()
                 .enumerate()
-                .filter(|&(k, _)| !self.taken[self.spec.transition_index(q, k)])
+                .filter(move |&(k, _)| !taken[spec.transition_index(q, k)])
                 .map(|(_, &(l, _))| l)
-                .collect()
         };
-        let here = uncovered(self.state);
-        if !here.is_empty() {
-            let inputs: Vec<LabelId> = here
-                .iter()
-                .copied()
-                .filter(|&l| sa.alphabet.is_input(l))
-                .collect();
-            return Some(if inputs.is_empty() {
-                Move::Wait
-            } else {
-                Move::Input(*self.rng.pick(&inputs))
-            });
+        if uncovered(here).next().is_some() {
+            let inputs = || uncovered(here).filter(|&l| sa.alphabet.is_input(l));
+            let count = inputs().count();
+            if count == 0 {
+                return Some(Move::Wait);
+            }
+            // As `rng.pick` over the uncovered inputs, without collecting them.
+            return inputs().nth(self.rng.below(count)).map(Move::Input);
         }
         // Breadth-first over the specification; each state remembers the first label of the
         // path that reached it.
@@ -791,7 +780,7 @@ impl<'a> Explorer<'a> {
             }
         }
         while let Some(q) = queue.pop_front() {
-            if !uncovered(q).is_empty() {
+            if uncovered(q).next().is_some() {
                 let l = first[q.index()]?;
                 return Some(if sa.alphabet.is_input(l) {
                     Move::Input(l)
@@ -866,16 +855,21 @@ impl<'a> Explorer<'a> {
             Observation::Quiescence => (Some(sa.quiescence()), self.spec.marked(sa.quiescence())),
         };
         self.steps += 1;
-        self.trace.push(shown.clone());
+        self.trace.push(shown);
         if label.and_then(|l| self.take(l)).is_some() {
             return Ok(());
         }
+        let sa = &self.spec.sa;
         let allowed: Vec<String> = sa
             .outputs_enabled(self.state)
             .map(|l| self.spec.marked(l))
             .collect();
         // Only a failure needs the trace before this observation as text.
-        let before = trace_text(&self.trace[..self.trace.len() - 1]);
+        let (shown, earlier) = self
+            .trace
+            .split_last()
+            .map_or(("", &[][..]), |(s, e)| (s.as_str(), e));
+        let before = trace_text(earlier);
         Err(if label == Some(sa.quiescence()) && !quiescence_allowed {
             format!(
                 "no output within the response timeout of {} ms (expected one of: {}) after {before}",
