@@ -197,6 +197,9 @@ pub struct GoalSuite {
     paths: Option<ShortestPaths>,
 }
 
+/// Tests [`GoalSuite::write`] builds and serializes in parallel at a time.
+const WRITE_CHUNK: usize = 4096;
+
 /// A test of a goal suite: built by its goal's own game, or a path of the shared tree.
 #[derive(Clone, Debug)]
 enum GoalTest {
@@ -212,14 +215,17 @@ impl GoalSuite {
 
     /// The tests in suite order, built one at a time.
     pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
-        self.tests.iter().map(|t| match t {
-            GoalTest::Built(test) => test.clone(),
-            GoalTest::Path { name, goal } => self
-                .paths
-                .as_ref()
-                .expect("path tests come with their tree")
-                .test_case(goal, name),
-        })
+        self.tests.iter().map(|t| self.build(t))
+    }
+
+    fn build(&self, test: &GoalTest) -> TestCase {
+        match (test, &self.paths) {
+            (GoalTest::Built(test), _) => test.clone(),
+            (GoalTest::Path { name, goal }, Some(paths)) => paths.test_case(goal, name),
+            (GoalTest::Path { name, .. }, None) => {
+                unreachable!("path test {name} without the tree of its path")
+            }
+        }
     }
 }
 
@@ -492,9 +498,16 @@ impl GoalSuite {
         );
         let written = (|| {
             let mut writer = crate::suite::json::SuiteWriter::begin(&mut output, &self.header)?;
-            for test in self.tests() {
-                writer.write_test(&test)?;
-                progress.inc(1);
+            // Tests are built and serialized in parallel a chunk at a time, written in order.
+            for chunk in self.tests.chunks(WRITE_CHUNK) {
+                let lines: Vec<std::io::Result<String>> = chunk
+                    .par_iter()
+                    .map(|t| crate::suite::json::test_line(&self.header.model, &self.build(t)))
+                    .collect();
+                for line in lines {
+                    writer.write_test_line(&line?)?;
+                }
+                progress.inc(chunk.len() as u64);
             }
             writer.finish().map(|_| ())
         })();
