@@ -1119,7 +1119,7 @@ mod tests {
         let goal = crate::goals::RegexGoal::new(&regex, text, &sa).unwrap();
         for seed in 0..10 {
             let mut o = options(Policy::Strategy, seed);
-            o.goals = vec![Goal::Regex(goal.clone())];
+            o.goals = vec![Goal::Regex(Box::new(goal.clone()))];
             o.target = None;
             o.max_steps = 40;
             o.reset_probability = 0.0;

@@ -182,7 +182,7 @@ pub struct GoalReport {
 }
 
 /// A suite of goal-directed tests with the report per goal. Tests that follow a path of the
-/// shared tree of [`ShortestPaths`] are kept as that path and built when read, so the suite
+/// shared tree of shortest paths (`goals::shortest`) are kept as that path and built when read, so the suite
 /// takes memory linear in the goals and the automaton, not in the tests' total length.
 #[derive(Clone, Debug)]
 pub struct GoalSuite {
@@ -211,6 +211,12 @@ impl GoalSuite {
     /// How many tests the suite has.
     pub fn num_tests(&self) -> usize {
         self.tests.len()
+    }
+
+    /// Whether the suite's state, transition and switch goals share one tree of shortest paths
+    /// (see the `goals::shortest` module).
+    pub fn shares_paths(&self) -> bool {
+        self.paths.is_some()
     }
 
     /// The tests in suite order, built one at a time.
@@ -259,7 +265,7 @@ impl GoalSuite {
 
 /// Builds the goal-directed suite of `goals` on `sa`; `method` names it in the suite header
 /// (`purpose`, `cover-states`, ...). When the goal games of `sa` are deterministic, state,
-/// transition and switch goals share one tree of shortest paths ([`super::shortest`]); every
+/// transition and switch goals share one tree of shortest paths (`goals::shortest`); every
 /// other goal is solved by its own game, in parallel and kept in order, with progress on stderr
 /// counted in goals. Refuses, before any test is built, more goals than `--max-tests`, and a
 /// suite over any other figure of the budget.
@@ -443,7 +449,7 @@ pub fn load_goals(
                 .map_err(|e| crate::Error::Usage(e.to_string()))?;
             let goal = super::goal::RegexGoal::new(&regex, text, sa)
                 .map_err(|e| crate::Error::Usage(e.to_string()))?;
-            Ok((vec![Goal::Regex(goal)], "purpose".into()))
+            Ok((vec![Goal::Regex(Box::new(goal))], "purpose".into()))
         }
         GoalSource::Purpose(path) => {
             // Purpose labels are matched by name: the model's own labels are declared, so
@@ -481,7 +487,7 @@ pub fn load_goals(
             };
             let purpose = super::goal::TestPurpose::new(&lts, sa, path)
                 .map_err(|e| crate::Error::Usage(e.to_string()))?;
-            Ok((vec![Goal::Purpose(purpose)], "purpose".into()))
+            Ok((vec![Goal::Purpose(Box::new(purpose))], "purpose".into()))
         }
     }
 }
