@@ -40,11 +40,8 @@ fn suite_json(
     let start = Instant::now();
     let suite = goal_suite_with(sa, goals, method, 0, &unlimited(), sharing).ok()?;
     let secs = start.elapsed().as_secs_f64();
-    let tests: Vec<_> = suite.tests().collect();
-    Some((
-        ncomplete::suite::json::suite_to_string(&suite.header, &tests),
-        secs,
-    ))
+    let json = suite.write_to(Vec::new()).ok()?;
+    Some((String::from_utf8(json).ok()?, secs))
 }
 
 fn row(path: &Path, coverage: Coverage, stride: usize) {

@@ -186,8 +186,9 @@ pub struct GoalReport {
 /// takes memory linear in the goals and the automaton, not in the tests' total length.
 #[derive(Clone, Debug)]
 pub struct GoalSuite {
-    /// The header of the suite JSON.
-    pub header: SuiteHeader,
+    /// The header of the suite JSON but for its last entry, `goals_json`.
+    header: SuiteHeader,
+    goals_json: String,
     /// One report per goal, in goal order.
     pub reports: Vec<GoalReport>,
     /// The suite's figures.
@@ -358,15 +359,18 @@ pub fn goal_suite_with(
         tests.extend(test);
     }
     let model = suite_model(sa);
-    let header = header(&model, method, patience, &reports);
+    let (header, goals_json) = header(&model, method, patience, &reports);
     let mut suite = GoalSuite {
         header,
+        goals_json,
         reports,
         costs: early,
         tests,
         paths,
     };
-    suite.costs = crate::suite::ioco::measure(suite.tests(), &suite.header).costs;
+    suite.costs =
+        crate::suite::ioco::measure_with_raw(suite.tests(), &suite.header, &suite.raw_header())
+            .costs;
     suite
         .costs
         .check(budget, &format!("{method} suite"), advice)?;
@@ -394,32 +398,42 @@ pub fn coverage_goals(
     Ok(coverage.goals(sa))
 }
 
-fn header(model: &SuiteModel, method: &str, patience: u32, reports: &[GoalReport]) -> SuiteHeader {
-    let goals: Vec<serde_json::Value> = reports
-        .iter()
-        .map(|r| {
-            let (status, jokers) = match r.reachability {
-                Reachability::Winning => ("winning", 0),
-                Reachability::Jokers(k) => ("jokers", k),
-                Reachability::Unreachable => ("unreachable", 0),
-            };
-            let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
-            if status == "jokers" {
-                v["jokers"] = serde_json::Value::from(jokers);
-            }
-            v
-        })
-        .collect();
+/// The suite header, and its last entry, `goals`, as serialized JSON: one small object per goal,
+/// each built and serialized on its own (held as a `Value`, the list of a few hundred thousand
+/// goals took about 500 bytes a goal).
+fn header(
+    model: &SuiteModel,
+    method: &str,
+    patience: u32,
+    reports: &[GoalReport],
+) -> (SuiteHeader, String) {
+    let mut goals = String::from("[");
+    for (k, r) in reports.iter().enumerate() {
+        let (status, jokers) = match r.reachability {
+            Reachability::Winning => ("winning", 0),
+            Reachability::Jokers(k) => ("jokers", k),
+            Reachability::Unreachable => ("unreachable", 0),
+        };
+        let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
+        if status == "jokers" {
+            v["jokers"] = serde_json::Value::from(jokers);
+        }
+        if k > 0 {
+            goals.push(',');
+        }
+        goals.push_str(&v.to_string());
+    }
+    goals.push(']');
     let mut extra = serde_json::Map::new();
     extra.insert("patience".into(), serde_json::Value::from(patience));
-    extra.insert("goals".into(), serde_json::Value::Array(goals));
-    SuiteHeader {
+    let header = SuiteHeader {
         model: model.clone(),
         method: method.to_owned(),
         n: None,
         guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system".into(),
         extra,
-    }
+    };
+    (header, goals)
 }
 
 /// Where the goals of `generate --purpose`, `--purpose-regex` or `--cover` come from.
@@ -493,17 +507,25 @@ pub fn load_goals(
 }
 
 impl GoalSuite {
-    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all, one test
-    /// at a time.
+    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all.
     pub fn write(&self, path: &str) -> Result<(), crate::Error> {
         let mut output = crate::output::Output::create(path)?;
+        self.write_to(&mut output)
+            .map_err(|e| crate::Error::io(path, e))?;
+        output.commit()
+    }
+
+    /// Writes the suite JSON to `out`, one test at a time, with progress on stderr.
+    pub fn write_to<W: std::io::Write>(&self, out: W) -> std::io::Result<W> {
         let progress = crate::progress::Progress::start(
             "writing tests",
             "tests",
             Some(self.tests.len() as u64),
         );
         let written = (|| {
-            let mut writer = crate::suite::json::SuiteWriter::begin(&mut output, &self.header)?;
+            let raw = self.raw_header();
+            let mut writer =
+                crate::suite::json::SuiteWriter::begin_with_raw(out, &self.header, &raw)?;
             // Tests are built and serialized in parallel a chunk at a time, written in order.
             for chunk in self.tests.chunks(WRITE_CHUNK) {
                 let lines: Vec<std::io::Result<String>> = chunk
@@ -515,10 +537,14 @@ impl GoalSuite {
                 }
                 progress.inc(chunk.len() as u64);
             }
-            writer.finish().map(|_| ())
+            writer.finish()
         })();
         progress.finish();
-        written.map_err(|e| crate::Error::io(path, e))?;
-        output.commit()
+        written
+    }
+
+    /// The header entries kept serialized.
+    fn raw_header(&self) -> [(&str, &str); 1] {
+        [("goals", self.goals_json.as_str())]
     }
 }

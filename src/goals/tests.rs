@@ -491,10 +491,10 @@ fn goal_suite_text(
     sharing: Sharing,
 ) -> (String, String, String) {
     let suite = goal_suite_with(sa, goals, "cover-test", patience, &unlimited(), sharing).unwrap();
-    let tests: Vec<_> = suite.tests().collect();
-    assert_eq!(tests.len(), suite.num_tests());
+    assert_eq!(suite.tests().count(), suite.num_tests());
+    let json = suite.write_to(Vec::new()).unwrap();
     (
-        crate::suite::json::suite_to_string(&suite.header, &tests),
+        String::from_utf8(json).unwrap(),
         suite.report_text(),
         suite.costs.summary(),
     )

@@ -81,7 +81,17 @@ pub fn test_line(model: &SuiteModel, test: &TestCase) -> io::Result<String> {
 
 impl<W: Write> SuiteWriter<W> {
     /// Writes the header and opens the test list.
-    pub fn begin(mut out: W, header: &SuiteHeader) -> io::Result<Self> {
+    pub fn begin(out: W, header: &SuiteHeader) -> io::Result<Self> {
+        SuiteWriter::begin_with_raw(out, header, &[])
+    }
+
+    /// [`SuiteWriter::begin`] with further header entries after `header.extra`, each a key and
+    /// its value already serialized as JSON (for entries too large to hold as a [`Value`]).
+    pub fn begin_with_raw(
+        mut out: W,
+        header: &SuiteHeader,
+        raw: &[(&str, &str)],
+    ) -> io::Result<Self> {
         let s = |v: &Value| serde_json::to_string(v).map_err(io::Error::other);
         write!(
             out,
@@ -93,6 +103,9 @@ impl<W: Write> SuiteWriter<W> {
         )?;
         for (k, v) in &header.extra {
             write!(out, ",\n {}: {}", s(&Value::from(k.as_str()))?, s(v)?)?;
+        }
+        for (k, v) in raw {
+            write!(out, ",\n {}: {v}", s(&Value::from(*k))?)?;
         }
         write!(out, ",\n \"tests\": [")?;
         Ok(SuiteWriter {

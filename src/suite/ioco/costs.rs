@@ -127,9 +127,19 @@ const MEASURE_CHUNK: usize = 4096;
 /// left out, see [`super::normal::first_occurrences`]): runs and steps over the paths of each
 /// test, and bytes by writing the JSON file into a counter.
 pub(crate) fn measure(tests: impl Iterator<Item = TestCase>, header: &SuiteHeader) -> Counted {
+    measure_with_raw(tests, header, &[])
+}
+
+/// [`measure`] for a file whose header ends in entries already serialized (see
+/// [`SuiteWriter::begin_with_raw`]).
+pub(crate) fn measure_with_raw(
+    tests: impl Iterator<Item = TestCase>,
+    header: &SuiteHeader,
+    raw: &[(&str, &str)],
+) -> Counted {
     let (mut count, mut runs, mut steps, mut nodes, mut longest, mut largest) =
         (0u128, 0u128, 0u128, 0u128, 0u128, 0u64);
-    let mut writer = SuiteWriter::begin(ByteCounter(0), header).ok();
+    let mut writer = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw).ok();
     let mut tests = tests.peekable();
     while tests.peek().is_some() {
         // Serialized in parallel a chunk at a time, counted in order.
@@ -151,7 +161,9 @@ pub(crate) fn measure(tests: impl Iterator<Item = TestCase>, header: &SuiteHeade
         }
     }
     let bytes = writer.and_then(|w| w.finish().ok()).map(|c| c.0);
-    let frame = frame_bytes(header);
+    let frame = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw)
+        .and_then(|w| w.finish())
+        .map_or(0, |c| c.0);
     Counted {
         costs: SuiteCosts {
             tests: Figure::Exact(count),
