@@ -25,7 +25,7 @@
 //! generator as `ncomplete simulate --choose random` does).
 
 use super::ExecError;
-use super::simulate::{InputEnabling, SimulatedSystem, Step};
+use super::simulate::{InputEnabling, SimulatedSystem};
 use super::stdio::{Adapter, Execution, Observation, Timeouts, send_grace, trace_text};
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
@@ -154,23 +154,17 @@ pub struct ExploreSpec {
 impl ExploreSpec {
     /// The specification from its suspension automaton.
     pub fn new(sa: SuspensionAutomaton) -> Self {
-        let n = sa.num_states();
         let reachable = crate::model::RestrictToReachable::reachable(&sa);
-        let mut first_transition = Vec::with_capacity(n + 1);
-        let mut count = 0;
-        let mut reachable_transitions = 0;
+        let mut first_transition = Vec::with_capacity(sa.num_states() + 1);
+        first_transition.push(0);
         for q in sa.states() {
-            first_transition.push(count);
-            count += sa.enabled(q).len();
-            if reachable[q.index()] {
-                reachable_transitions += sa.enabled(q).len();
-            }
+            first_transition.push(first_transition[q.index()] + sa.enabled(q).len());
         }
-        first_transition.push(count);
+        let count = |c: crate::goals::Coverage| usize::try_from(c.count(&sa)).unwrap_or(usize::MAX);
         ExploreSpec {
             labels: suspension_labels(&sa),
-            num_reachable_states: reachable.iter().filter(|&&r| r).count(),
-            num_reachable_transitions: reachable_transitions,
+            num_reachable_states: count(crate::goals::Coverage::States),
+            num_reachable_transitions: count(crate::goals::Coverage::Transitions),
             reachable,
             first_transition,
             sa,
@@ -432,8 +426,7 @@ impl Adapter for ModelAdapter {
         if o == self.system.quiescence() {
             Ok(Observation::Quiescence)
         } else {
-            let name = self.system.step_name(Step::Output(o));
-            Ok(Observation::Output(name[1..].to_owned()))
+            Ok(Observation::Output(self.system.output_name(o).to_owned()))
         }
     }
 }
@@ -528,9 +521,8 @@ impl GoalPlay {
     }
 }
 
-/// The state of one exploration. It dereferences to its [`Execution`], the run since the last
-/// reset as the runner of suites keeps it: its trace (`self.trace`), start-up clock and whether
-/// an output was seen.
+/// The state of one exploration. Its [`Execution`] is the run since the last reset as the runner
+/// of suites keeps it: its trace, start-up clock and whether an output was seen.
 struct Explorer<'a> {
     spec: &'a ExploreSpec,
     options: &'a ExploreOptions,
@@ -550,20 +542,6 @@ struct Explorer<'a> {
     run: Vec<LabelId>,
     /// The goals of `Policy::Strategy`.
     play: Option<GoalPlay>,
-}
-
-impl std::ops::Deref for Explorer<'_> {
-    type Target = Execution;
-
-    fn deref(&self) -> &Execution {
-        &self.execution
-    }
-}
-
-impl std::ops::DerefMut for Explorer<'_> {
-    fn deref_mut(&mut self) -> &mut Execution {
-        &mut self.execution
-    }
 }
 
 fn scaled(p: f64) -> usize {
@@ -650,7 +628,7 @@ impl<'a> Explorer<'a> {
     }
 
     fn choose(&mut self) -> Move {
-        if !self.trace.is_empty()
+        if !self.execution.trace.is_empty()
             && self
                 .rng
                 .chance(scaled(self.options.reset_probability), PROBABILITY_SCALE)
@@ -675,7 +653,7 @@ impl<'a> Explorer<'a> {
                 }
                 match self.goal_move() {
                     Some(m) => m,
-                    None if self.trace.is_empty() => self.random_move(&inputs),
+                    None if self.execution.trace.is_empty() => self.random_move(&inputs),
                     None => Move::Reset,
                 }
             }
@@ -752,7 +730,7 @@ impl<'a> Explorer<'a> {
                 Some(crate::goals::Move::Input(i)) => break Some(Move::Input(i)),
                 Some(crate::goals::Move::Wait) => break Some(Move::Wait),
                 // Out of reach from here: start again from the initial state.
-                None if !self.trace.is_empty() => {
+                None if !self.execution.trace.is_empty() => {
                     c.stalls += 1;
                     break Some(Move::Reset);
                 }
@@ -771,26 +749,22 @@ impl<'a> Explorer<'a> {
     /// an output waited for); `None` when no uncovered transition is reachable.
     fn goal_move(&mut self) -> Option<Move> {
         let sa = &self.spec.sa;
-        let uncovered = |q: StateId| -> Vec<LabelId> {
+        let (spec, taken, here) = (&self.spec, &self.taken, self.state);
+        let uncovered = |q: StateId| {
             sa.enabled(q)
                 .iter()
                 .enumerate()
-                .filter(|&(k, _)| !self.taken[self.spec.transition_index(q, k)])
+                .filter(move |&(k, _)| !taken[spec.transition_index(q, k)])
                 .map(|(_, &(l, _))| l)
-                .collect()
         };
-        let here = uncovered(self.state);
-        if !here.is_empty() {
-            let inputs: Vec<LabelId> = here
-                .iter()
-                .copied()
-                .filter(|&l| sa.alphabet.is_input(l))
-                .collect();
-            return Some(if inputs.is_empty() {
-                Move::Wait
-            } else {
-                Move::Input(*self.rng.pick(&inputs))
-            });
+        if uncovered(here).next().is_some() {
+            let inputs = || uncovered(here).filter(|&l| sa.alphabet.is_input(l));
+            let count = inputs().count();
+            if count == 0 {
+                return Some(Move::Wait);
+            }
+            // As `rng.pick` over the uncovered inputs, without collecting them.
+            return inputs().nth(self.rng.below(count)).map(Move::Input);
         }
         // Breadth-first over the specification; each state remembers the first label of the
         // path that reached it.
@@ -806,7 +780,7 @@ impl<'a> Explorer<'a> {
             }
         }
         while let Some(q) = queue.pop_front() {
-            if !uncovered(q).is_empty() {
+            if uncovered(q).next().is_some() {
                 let l = first[q.index()]?;
                 return Some(if sa.alphabet.is_input(l) {
                     Move::Input(l)
@@ -869,7 +843,7 @@ impl<'a> Explorer<'a> {
         let sa = &self.spec.sa;
         let (label, shown) = match obs {
             Observation::Output(name) => {
-                self.seen_output = true;
+                self.execution.seen_output = true;
                 let label = sa
                     .alphabet
                     .get(&name)
@@ -879,16 +853,22 @@ impl<'a> Explorer<'a> {
             Observation::Quiescence => (Some(sa.quiescence()), self.spec.marked(sa.quiescence())),
         };
         self.steps += 1;
-        self.trace.push(shown.clone());
+        self.execution.trace.push(shown);
         if label.and_then(|l| self.take(l)).is_some() {
             return Ok(());
         }
+        let sa = &self.spec.sa;
         let allowed: Vec<String> = sa
             .outputs_enabled(self.state)
             .map(|l| self.spec.marked(l))
             .collect();
         // Only a failure needs the trace before this observation as text.
-        let before = trace_text(&self.trace[..self.trace.len() - 1]);
+        let (shown, earlier) = self
+            .execution
+            .trace
+            .split_last()
+            .map_or(("", &[][..]), |(s, e)| (s.as_str(), e));
+        let before = trace_text(earlier);
         Err(if label == Some(sa.quiescence()) && !quiescence_allowed {
             format!(
                 "no output within the response timeout of {} ms (expected one of: {}) after {before}",
@@ -928,7 +908,7 @@ impl<'a> Explorer<'a> {
                         let name = sa.alphabet.name(i).to_owned();
                         adapter.send(&name).map_err(|e| self.broken(e))?;
                         self.steps += 1;
-                        self.trace.push(format!("?{name}"));
+                        self.execution.trace.push(format!("?{name}"));
                         self.take(i);
                         Ok(())
                     }
@@ -938,7 +918,7 @@ impl<'a> Explorer<'a> {
     }
 
     fn broken(&self, e: String) -> String {
-        format!("{e}; trace: {}", trace_text(&self.trace))
+        format!("{e}; trace: {}", trace_text(&self.execution.trace))
     }
 }
 
@@ -1135,7 +1115,7 @@ mod tests {
         let goal = crate::goals::RegexGoal::new(&regex, text, &sa).unwrap();
         for seed in 0..10 {
             let mut o = options(Policy::Strategy, seed);
-            o.goals = vec![Goal::Regex(goal.clone())];
+            o.goals = vec![Goal::Regex(Box::new(goal.clone()))];
             o.target = None;
             o.max_steps = 40;
             o.reset_probability = 0.0;

@@ -231,6 +231,11 @@ impl SimulatedSystem {
         self.quiescence
     }
 
+    /// The name of an output id (unmarked; the quiescence label as is).
+    pub fn output_name(&self, o: LabelId) -> &str {
+        &self.output_names[o.index()]
+    }
+
     /// Readable form of a step: `?a` for inputs, `!x` for outputs, the quiescence label as is.
     pub fn step_name(&self, step: Step) -> String {
         match step {

@@ -20,6 +20,7 @@
 //! patience left), ordered by both, so tests stay acyclic with at most k+1 nodes per position.
 
 use super::goal::{Coverage, Goal, GoalError};
+use super::shortest::{PathGoal, ShortestPaths};
 use super::solve::{Move, Reachability};
 use super::{Position, Strategy, reach_strategy};
 use crate::identify::experiment::suite_model;
@@ -180,17 +181,59 @@ pub struct GoalReport {
     pub test: Option<String>,
 }
 
-/// A suite of goal-directed tests with the report per goal.
+/// A suite of goal-directed tests with the report per goal. Tests that follow a path of the
+/// shared tree of shortest paths (`goals::shortest`) are kept as that path and built when read, so the suite
+/// takes memory linear in the goals and the automaton, not in the tests' total length.
 #[derive(Clone, Debug)]
 pub struct GoalSuite {
-    /// The header of the suite JSON.
-    pub header: SuiteHeader,
-    /// One test per reachable goal, in goal order.
-    pub tests: Vec<TestCase>,
+    /// The header of the suite JSON but for its last entry, `goals_json`.
+    header: SuiteHeader,
+    goals_json: String,
     /// One report per goal, in goal order.
     pub reports: Vec<GoalReport>,
     /// The suite's figures.
     pub costs: SuiteCosts,
+    /// One test per reachable goal, in goal order.
+    tests: Vec<GoalTest>,
+    paths: Option<ShortestPaths>,
+}
+
+/// Tests [`GoalSuite::write`] builds and serializes in parallel at a time.
+const WRITE_CHUNK: usize = 4096;
+
+/// A test of a goal suite: built by its goal's own game, or a path of the shared tree.
+#[derive(Clone, Debug)]
+enum GoalTest {
+    Built(TestCase),
+    Path { name: String, goal: PathGoal },
+}
+
+impl GoalSuite {
+    /// How many tests the suite has.
+    pub fn num_tests(&self) -> usize {
+        self.tests.len()
+    }
+
+    /// Whether the suite's state, transition and switch goals share one tree of shortest paths
+    /// (see the `goals::shortest` module).
+    pub fn shares_paths(&self) -> bool {
+        self.paths.is_some()
+    }
+
+    /// The tests in suite order, built one at a time.
+    pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
+        self.tests.iter().map(|t| self.build(t))
+    }
+
+    fn build(&self, test: &GoalTest) -> TestCase {
+        match (test, &self.paths) {
+            (GoalTest::Built(test), _) => test.clone(),
+            (GoalTest::Path { name, goal }, Some(paths)) => paths.test_case(goal, name),
+            (GoalTest::Path { name, .. }, None) => {
+                unreachable!("path test {name} without the tree of its path")
+            }
+        }
+    }
 }
 
 impl GoalSuite {
@@ -222,16 +265,39 @@ impl GoalSuite {
 }
 
 /// Builds the goal-directed suite of `goals` on `sa`; `method` names it in the suite header
-/// (`purpose`, `cover-states`, ...). Goals are solved in parallel and kept in order, with
-/// progress on stderr counted in goals. Refuses,
-/// before any test is built, more goals than `--max-tests`, and a suite over any other figure of
-/// the budget.
+/// (`purpose`, `cover-states`, ...). When the goal games of `sa` are deterministic, state,
+/// transition and switch goals share one tree of shortest paths (`goals::shortest`); every
+/// other goal is solved by its own game, in parallel and kept in order, with progress on stderr
+/// counted in goals. Refuses, before any test is built, more goals than `--max-tests`, and a
+/// suite over any other figure of the budget.
 pub fn goal_suite(
     sa: &SuspensionAutomaton,
     goals: &[Goal],
     method: &str,
     patience: u32,
     budget: &Budget,
+) -> Result<GoalSuite, crate::Error> {
+    goal_suite_with(sa, goals, method, patience, budget, Sharing::Shared)
+}
+
+/// Whether [`goal_suite_with`] may solve goals together. Both give byte-identical suites.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    /// One tree of shortest paths for the goals it covers, when its precondition holds.
+    Shared,
+    /// Every goal by its own game (the reference the shared tree is checked against).
+    PerGoal,
+}
+
+/// [`goal_suite`] with the choice of sharing work across goals (`PerGoal` is the reference the
+/// shared tree is tested and benchmarked against).
+pub fn goal_suite_with(
+    sa: &SuspensionAutomaton,
+    goals: &[Goal],
+    method: &str,
+    patience: u32,
+    budget: &Budget,
+    sharing: Sharing,
 ) -> Result<GoalSuite, crate::Error> {
     let goal_count = goals.len() as u128;
     let early = SuiteCosts {
@@ -244,22 +310,41 @@ pub fn goal_suite(
     };
     let advice = "choose a smaller model, a coarser coverage criterion, or raise the limit";
     early.check(budget, &format!("{method} suite"), advice)?;
+    let paths = match sharing {
+        Sharing::Shared => ShortestPaths::new(sa),
+        Sharing::PerGoal => None,
+    };
     let width = goals.len().to_string().len().max(4);
     let progress =
         crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
-    let solved: Vec<Result<(GoalReport, Option<TestCase>), GoalError>> = goals
+    let solved: Vec<Result<(GoalReport, Option<GoalTest>), GoalError>> = goals
         .par_iter()
         .enumerate()
         .map(|(k, goal)| {
-            let strategy = reach_strategy(sa, goal)?;
             let name = format!("g{:0width$}", k + 1);
-            let test = strategy_test_case(&strategy, sa, &name, patience);
+            let shared = paths.as_ref().and_then(|p| p.path_goal(sa, goal));
+            let (reachability, test) = match shared {
+                // Every path goal is winning: its tree path is the winning play.
+                Some(path) => (
+                    Reachability::Winning,
+                    Some(GoalTest::Path { name, goal: path }),
+                ),
+                None => {
+                    let strategy = reach_strategy(sa, goal)?;
+                    let test = strategy_test_case(&strategy, sa, &name, patience);
+                    (strategy.reachability(), test.map(GoalTest::Built))
+                }
+            };
             progress.inc(1);
+            let test_name = test.as_ref().map(|t| match t {
+                GoalTest::Built(t) => t.name.clone(),
+                GoalTest::Path { name, .. } => name.clone(),
+            });
             Ok((
                 GoalReport {
                     goal: goal.describe(sa),
-                    reachability: strategy.reachability(),
-                    test: test.as_ref().map(|t| t.name.clone()),
+                    reachability,
+                    test: test_name,
                 },
                 test,
             ))
@@ -274,15 +359,22 @@ pub fn goal_suite(
         tests.extend(test);
     }
     let model = suite_model(sa);
-    let header = header(&model, method, patience, &reports);
-    let costs = costs(&header, &tests);
-    costs.check(budget, &format!("{method} suite"), advice)?;
-    Ok(GoalSuite {
+    let (header, goals_json) = header(&model, method, patience, &reports);
+    let mut suite = GoalSuite {
         header,
-        tests,
+        goals_json,
         reports,
-        costs,
-    })
+        costs: early,
+        tests,
+        paths,
+    };
+    suite.costs =
+        crate::suite::ioco::measure_with_raw(suite.tests(), &suite.header, &suite.raw_header())
+            .costs;
+    suite
+        .costs
+        .check(budget, &format!("{method} suite"), advice)?;
+    Ok(suite)
 }
 
 /// The goals of a coverage criterion, refused before they are listed when there are more than
@@ -306,38 +398,42 @@ pub fn coverage_goals(
     Ok(coverage.goals(sa))
 }
 
-fn header(model: &SuiteModel, method: &str, patience: u32, reports: &[GoalReport]) -> SuiteHeader {
-    let goals: Vec<serde_json::Value> = reports
-        .iter()
-        .map(|r| {
-            let (status, jokers) = match r.reachability {
-                Reachability::Winning => ("winning", 0),
-                Reachability::Jokers(k) => ("jokers", k),
-                Reachability::Unreachable => ("unreachable", 0),
-            };
-            let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
-            if status == "jokers" {
-                v["jokers"] = serde_json::Value::from(jokers);
-            }
-            v
-        })
-        .collect();
+/// The suite header, and its last entry, `goals`, as serialized JSON: one small object per goal,
+/// each built and serialized on its own (held as a `Value`, the list of a few hundred thousand
+/// goals took about 500 bytes a goal).
+fn header(
+    model: &SuiteModel,
+    method: &str,
+    patience: u32,
+    reports: &[GoalReport],
+) -> (SuiteHeader, String) {
+    let mut goals = String::from("[");
+    for (k, r) in reports.iter().enumerate() {
+        let (status, jokers) = match r.reachability {
+            Reachability::Winning => ("winning", 0),
+            Reachability::Jokers(k) => ("jokers", k),
+            Reachability::Unreachable => ("unreachable", 0),
+        };
+        let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
+        if status == "jokers" {
+            v["jokers"] = serde_json::Value::from(jokers);
+        }
+        if k > 0 {
+            goals.push(',');
+        }
+        goals.push_str(&v.to_string());
+    }
+    goals.push(']');
     let mut extra = serde_json::Map::new();
     extra.insert("patience".into(), serde_json::Value::from(patience));
-    extra.insert("goals".into(), serde_json::Value::Array(goals));
-    SuiteHeader {
+    let header = SuiteHeader {
         model: model.clone(),
         method: method.to_owned(),
         n: None,
         guarantee: "each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system".into(),
         extra,
-    }
-}
-
-/// Exact figures of a goal suite (runs and steps over the paths of each test, bytes of its
-/// JSON file), measured as for the ioco suites.
-fn costs(header: &SuiteHeader, tests: &[TestCase]) -> SuiteCosts {
-    crate::suite::ioco::measure(tests.iter().cloned(), header).costs
+    };
+    (header, goals)
 }
 
 /// Where the goals of `generate --purpose`, `--purpose-regex` or `--cover` come from.
@@ -367,7 +463,7 @@ pub fn load_goals(
                 .map_err(|e| crate::Error::Usage(e.to_string()))?;
             let goal = super::goal::RegexGoal::new(&regex, text, sa)
                 .map_err(|e| crate::Error::Usage(e.to_string()))?;
-            Ok((vec![Goal::Regex(goal)], "purpose".into()))
+            Ok((vec![Goal::Regex(Box::new(goal))], "purpose".into()))
         }
         GoalSource::Purpose(path) => {
             // Purpose labels are matched by name: the model's own labels are declared, so
@@ -405,7 +501,7 @@ pub fn load_goals(
             };
             let purpose = super::goal::TestPurpose::new(&lts, sa, path)
                 .map_err(|e| crate::Error::Usage(e.to_string()))?;
-            Ok((vec![Goal::Purpose(purpose)], "purpose".into()))
+            Ok((vec![Goal::Purpose(Box::new(purpose))], "purpose".into()))
         }
     }
 }
@@ -413,12 +509,42 @@ pub fn load_goals(
 impl GoalSuite {
     /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all.
     pub fn write(&self, path: &str) -> Result<(), crate::Error> {
-        use std::io::Write;
         let mut output = crate::output::Output::create(path)?;
-        let text = crate::suite::json::suite_to_string(&self.header, &self.tests);
-        output
-            .write_all(text.as_bytes())
+        self.write_to(&mut output)
             .map_err(|e| crate::Error::io(path, e))?;
         output.commit()
+    }
+
+    /// Writes the suite JSON to `out`, one test at a time, with progress on stderr.
+    pub fn write_to<W: std::io::Write>(&self, out: W) -> std::io::Result<W> {
+        let progress = crate::progress::Progress::start(
+            "writing tests",
+            "tests",
+            Some(self.tests.len() as u64),
+        );
+        let written = (|| {
+            let raw = self.raw_header();
+            let mut writer =
+                crate::suite::json::SuiteWriter::begin_with_raw(out, &self.header, &raw)?;
+            // Tests are built and serialized in parallel a chunk at a time, written in order.
+            for chunk in self.tests.chunks(WRITE_CHUNK) {
+                let lines: Vec<std::io::Result<String>> = chunk
+                    .par_iter()
+                    .map(|t| crate::suite::json::test_line(&self.header.model, &self.build(t)))
+                    .collect();
+                for line in lines {
+                    writer.write_test_line(&line?)?;
+                }
+                progress.inc(chunk.len() as u64);
+            }
+            writer.finish()
+        })();
+        progress.finish();
+        written
+    }
+
+    /// The header entries kept serialized.
+    fn raw_header(&self) -> [(&str, &str); 1] {
+        [("goals", self.goals_json.as_str())]
     }
 }

@@ -39,10 +39,11 @@ pub enum Goal {
         /// Label of the second transition.
         second: LabelId,
     },
-    /// Reach an accepting state of a test purpose.
-    Purpose(TestPurpose),
+    /// Reach an accepting state of a test purpose (boxed, like the expression: coverage
+    /// criteria list hundreds of thousands of the small goals).
+    Purpose(Box<TestPurpose>),
     /// Observe a trace in the language of a regular expression.
-    Regex(RegexGoal),
+    Regex(Box<RegexGoal>),
 }
 
 /// Something wrong with a goal's definition.
@@ -344,8 +345,8 @@ impl Goal {
                 middle: *middle,
                 second: *second,
             }),
-            Goal::Purpose(p) => Box::new(p.clone()),
-            Goal::Regex(r) => Box::new(r.clone()),
+            Goal::Purpose(p) => p.clone(),
+            Goal::Regex(r) => r.clone(),
         }
     }
 }

@@ -6,6 +6,9 @@
 //! - [`arena`]: the game arena of a suspension automaton and a goal (Def. 6.23, a product with the
 //!   goal's trace monitor);
 //! - [`solve`]: attractors, joker games and positional joker strategies (Defs. 6.7-6.18);
+//! - `shortest`: the work shared by the goals of a suite when every move of the game has one
+//!   outcome (suspension automata of Mealy machines): one breadth-first tree of least shortest
+//!   paths gives the tests the per-goal games give for every state, transition and switch goal;
 //! - [`cases`]: offline test cases that steer by a strategy (Theorems 6.30 and 6.35) and the
 //!   suites of `generate --purpose` and `generate --cover`.
 //!
@@ -27,6 +30,7 @@
 pub mod arena;
 pub mod cases;
 pub mod goal;
+mod shortest;
 pub mod solve;
 #[cfg(test)]
 mod tcp;

@@ -12,14 +12,15 @@
 //! move of 1, θ included, to reach {2, 3}: `1 --δ--> 2`. ☹ only loops on δ.
 
 use super::arena::Arena;
-use super::cases::strategy_test_case;
+use super::cases::{Sharing, goal_suite_with, strategy_test_case};
 use super::goal::{Coverage, Goal};
+use super::shortest::ShortestPaths;
 use super::solve::{JokerGame, Move, Reachability, adversary_attractor};
 use super::{Position, reach_strategy};
 use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict, run_test};
 use crate::identify::experiment::suite_model;
 use crate::identify::random::{random_io_suspension, random_suspension};
-use crate::model::{StateId, SuspensionAutomaton};
+use crate::model::{StateId, SuspensionAutomaton, suspension_from_marked};
 use crate::suite::{Next, Verdict};
 
 /// Fig. 6.3 (`models/vdbos_fig6_3.aut`): states 0..4 are the thesis' 1, 2, 3, ☺, ☹.
@@ -468,4 +469,144 @@ fn strategy_positions_follow_traces() {
     assert!(s.progressed(p, done));
     assert_eq!(s.after(done, a), Some(done));
     assert_eq!(s.after(s.start(), x), None::<Position>);
+}
+
+/// A budget no test suite of these tests reaches.
+fn unlimited() -> crate::suite::costs::Budget {
+    crate::suite::costs::Budget {
+        max_tests: u128::MAX,
+        max_runs: u128::MAX,
+        max_steps: u128::MAX,
+        max_nodes: u128::MAX,
+        max_bytes: u128::MAX,
+        ..Default::default()
+    }
+}
+
+/// The suite JSON, report and figures of a goal suite built with `sharing`.
+fn goal_suite_text(
+    sa: &SuspensionAutomaton,
+    goals: &[Goal],
+    patience: u32,
+    sharing: Sharing,
+) -> (String, String, String) {
+    let suite = goal_suite_with(sa, goals, "cover-test", patience, &unlimited(), sharing).unwrap();
+    assert_eq!(suite.tests().count(), suite.num_tests());
+    let json = suite.write_to(Vec::new()).unwrap();
+    (
+        String::from_utf8(json).unwrap(),
+        suite.report_text(),
+        suite.costs.summary(),
+    )
+}
+
+/// Whether every move of every goal game on `sa` has one outcome, checked directly: each
+/// reachable state enables one output, only δ when it enables an input.
+fn deterministic_moves(sa: &SuspensionAutomaton) -> bool {
+    use crate::model::RestrictToReachable;
+    let reach = sa.reachable();
+    sa.states().filter(|q| reach[q.index()]).all(|q| {
+        let outputs: Vec<_> = sa.outputs_enabled(q).collect();
+        outputs.len() == 1 && (outputs[0] == sa.quiescence() || sa.inputs_enabled(q).count() == 0)
+    })
+}
+
+/// Checks that shared paths and per-goal games give the same suites for every coverage
+/// criterion (at most `limit` goals each); whether the shared tree applied.
+fn assert_sharing_agrees(sa: &SuspensionAutomaton, what: &str, limit: usize) -> bool {
+    let shared = ShortestPaths::new(sa).is_some();
+    assert_eq!(shared, deterministic_moves(sa), "{what}");
+    for coverage in [Coverage::States, Coverage::Transitions, Coverage::Switches] {
+        let goals: Vec<Goal> = coverage.goals(sa).into_iter().take(limit).collect();
+        for patience in [0, 2] {
+            let reference = goal_suite_text(sa, &goals, patience, Sharing::PerGoal);
+            let fast = goal_suite_text(sa, &goals, patience, Sharing::Shared);
+            assert!(
+                reference == fast,
+                "{what}, {} coverage, patience {patience}: suites differ",
+                coverage.as_str()
+            );
+        }
+    }
+    shared
+}
+
+#[test]
+fn shared_paths_give_the_per_goal_suites_on_bundled_models() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "aut" || x == "dot"))
+        .collect();
+    files.sort();
+    let mut shared = 0;
+    for path in &files {
+        let text = path.to_string_lossy();
+        let model = crate::format::load_model(&text, &Default::default()).unwrap();
+        let sa = crate::suite::ioco::suspension_for(&model, &text).unwrap();
+        shared += usize::from(assert_sharing_agrees(&sa, &text, 400));
+    }
+    // The Mealy machines (coffee machine, TCP client, tea machine, Lee–Yannakakis) share.
+    assert!(
+        files.len() >= 15 && shared >= 4,
+        "{shared} of {}",
+        files.len()
+    );
+}
+
+/// A random suspension automaton in which states either wait for inputs (some enabled, δ to
+/// any state) or give one output; with `breaks`, some input states also give an output, so the
+/// shared tree must not apply.
+fn random_io_game(seed: u64, n: u32, breaks: bool) -> SuspensionAutomaton {
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    let inputs = ["?a", "?b", "?c"];
+    let outputs = ["!x", "!y", "delta"];
+    let mut edges: Vec<(u32, &str, u32)> = Vec::new();
+    for q in 0..n {
+        let target = |rng: &mut crate::rng::SplitMix64| rng.below(n as usize) as u32;
+        if rng.chance(1, 2) {
+            for a in inputs {
+                if rng.chance(3, 4) {
+                    let t = target(&mut rng);
+                    edges.push((q, a, t));
+                }
+            }
+            let t = if rng.chance(1, 2) {
+                q
+            } else {
+                target(&mut rng)
+            };
+            edges.push((q, "delta", t));
+            if breaks && rng.chance(1, 4) {
+                let t = target(&mut rng);
+                edges.push((q, "!x", t));
+            }
+        } else {
+            let x = *rng.pick(&outputs);
+            let t = target(&mut rng);
+            edges.push((q, x, t));
+        }
+    }
+    // Every label appears, so alphabets do not depend on the draw.
+    let spare = n;
+    edges.extend(inputs.iter().chain(&outputs).map(|&l| (spare, l, spare)));
+    suspension_from_marked("random", n as usize + 1, &edges).unwrap()
+}
+
+#[test]
+fn shared_paths_give_the_per_goal_suites_on_random_automata() {
+    let mut shared = 0;
+    for seed in 0..60u64 {
+        let breaks = seed % 3 == 2;
+        let sa = random_io_game(seed, 4 + (seed % 9) as u32, breaks);
+        shared += usize::from(assert_sharing_agrees(&sa, &format!("game {seed}"), 200));
+        // Nondeterministic automata: the shared tree only applies where its precondition holds.
+        let nd = random_io_suspension(seed, 5, 2, 2);
+        assert_sharing_agrees(&nd, &format!("io suspension {seed}"), 200);
+        let mealy = crate::identify::mealy::tests_support::random_mealy(seed, 5, 3, 2);
+        let sa = crate::model::mealy_to_suspension(&mealy).unwrap();
+        assert!(assert_sharing_agrees(&sa, &format!("mealy {seed}"), 200));
+    }
+    assert!(shared >= 30, "{shared}");
 }

@@ -755,14 +755,7 @@ pub fn render_suite_with_explorer(
     overrides: Option<&Path>,
     spec: &SuspensionAutomaton,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    render_suite_with(
-        header,
-        tests,
-        format,
-        overrides,
-        PART_LIMIT,
-        Some(spec),
-    )
+    render_suite_with(header, tests, format, overrides, PART_LIMIT, Some(spec))
 }
 
 fn render_suite_with(

@@ -74,9 +74,24 @@ pub fn test_json(model: &SuiteModel, test: &TestCase) -> Value {
     json!({"name": test.name, "root": 0, "nodes": nodes})
 }
 
+/// One test as the line [`SuiteWriter::write_test_line`] writes.
+pub fn test_line(model: &SuiteModel, test: &TestCase) -> io::Result<String> {
+    serde_json::to_string(&test_json(model, test)).map_err(io::Error::other)
+}
+
 impl<W: Write> SuiteWriter<W> {
     /// Writes the header and opens the test list.
-    pub fn begin(mut out: W, header: &SuiteHeader) -> io::Result<Self> {
+    pub fn begin(out: W, header: &SuiteHeader) -> io::Result<Self> {
+        SuiteWriter::begin_with_raw(out, header, &[])
+    }
+
+    /// [`SuiteWriter::begin`] with further header entries after `header.extra`, each a key and
+    /// its value already serialized as JSON (for entries too large to hold as a [`Value`]).
+    pub fn begin_with_raw(
+        mut out: W,
+        header: &SuiteHeader,
+        raw: &[(&str, &str)],
+    ) -> io::Result<Self> {
         let s = |v: &Value| serde_json::to_string(v).map_err(io::Error::other);
         write!(
             out,
@@ -89,6 +104,9 @@ impl<W: Write> SuiteWriter<W> {
         for (k, v) in &header.extra {
             write!(out, ",\n {}: {}", s(&Value::from(k.as_str()))?, s(v)?)?;
         }
+        for (k, v) in raw {
+            write!(out, ",\n {}: {v}", s(&Value::from(*k))?)?;
+        }
         write!(out, ",\n \"tests\": [")?;
         Ok(SuiteWriter {
             out,
@@ -99,9 +117,14 @@ impl<W: Write> SuiteWriter<W> {
 
     /// Appends one test.
     pub fn write_test(&mut self, test: &TestCase) -> io::Result<()> {
+        let line = test_line(&self.model, test)?;
+        self.write_test_line(&line)
+    }
+
+    /// Appends one test already serialized by [`test_line`] (so that tests can be serialized
+    /// in parallel and written in order).
+    pub fn write_test_line(&mut self, line: &str) -> io::Result<()> {
         let sep = if self.written == 0 { "\n" } else { ",\n" };
-        let line =
-            serde_json::to_string(&test_json(&self.model, test)).map_err(io::Error::other)?;
         write!(self.out, "{sep}  {line}")?;
         self.written += 1;
         Ok(())

@@ -120,25 +120,50 @@ pub(crate) fn count(
     }
 }
 
+/// Tests [`measure`] serializes in parallel at a time.
+const MEASURE_CHUNK: usize = 4096;
+
 /// Measures the figures of built tests exactly (for suites whose plan repeats tests that are
 /// left out, see [`super::normal::first_occurrences`]): runs and steps over the paths of each
 /// test, and bytes by writing the JSON file into a counter.
 pub(crate) fn measure(tests: impl Iterator<Item = TestCase>, header: &SuiteHeader) -> Counted {
+    measure_with_raw(tests, header, &[])
+}
+
+/// [`measure`] for a file whose header ends in entries already serialized (see
+/// [`SuiteWriter::begin_with_raw`]).
+pub(crate) fn measure_with_raw(
+    tests: impl Iterator<Item = TestCase>,
+    header: &SuiteHeader,
+    raw: &[(&str, &str)],
+) -> Counted {
     let (mut count, mut runs, mut steps, mut nodes, mut longest, mut largest) =
         (0u128, 0u128, 0u128, 0u128, 0u128, 0u64);
-    let mut writer = SuiteWriter::begin(ByteCounter(0), header).ok();
-    for t in tests {
-        let (p, s) = t.runs_and_steps();
-        count += 1;
-        runs += p;
-        steps += s;
-        nodes += t.nodes.len() as u128;
-        longest = longest.max(t.depth() as u128);
-        largest = largest.max(t.nodes.len() as u64);
-        writer = writer.and_then(|mut w| w.write_test(&t).ok().map(|_| w));
+    let mut writer = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw).ok();
+    let mut tests = tests.peekable();
+    while tests.peek().is_some() {
+        // Serialized in parallel a chunk at a time, counted in order.
+        let chunk: Vec<TestCase> = tests.by_ref().take(MEASURE_CHUNK).collect();
+        let lines: Vec<Option<String>> = chunk
+            .par_iter()
+            .map(|t| crate::suite::json::test_line(&header.model, t).ok())
+            .collect();
+        for (t, line) in chunk.iter().zip(lines) {
+            let (p, s) = t.runs_and_steps();
+            count += 1;
+            runs += p;
+            steps += s;
+            nodes += t.nodes.len() as u128;
+            longest = longest.max(t.depth() as u128);
+            largest = largest.max(t.nodes.len() as u64);
+            writer =
+                writer.and_then(|mut w| line.and_then(|l| w.write_test_line(&l).ok()).map(|_| w));
+        }
     }
     let bytes = writer.and_then(|w| w.finish().ok()).map(|c| c.0);
-    let frame = frame_bytes(header);
+    let frame = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw)
+        .and_then(|w| w.finish())
+        .map_or(0, |c| c.0);
     Counted {
         costs: SuiteCosts {
             tests: Figure::Exact(count),

@@ -21,7 +21,7 @@ pub mod ads;
 pub mod auto;
 mod conjunction;
 mod costs;
-pub(crate) use costs::measure;
+pub(crate) use costs::measure_with_raw;
 pub mod counting;
 mod distinguishing;
 mod normal;
