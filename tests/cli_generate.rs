@@ -105,3 +105,20 @@ fn bad_inputs_fail_with_status_2() {
     let method = ncomplete(&["generate", LY, "--method", "nope"]);
     assert_eq!(method.status.code(), Some(2));
 }
+
+#[test]
+fn spy_writes_the_same_suite_as_before_its_tree_was_compacted() {
+    let out = ncomplete(&[
+        "generate",
+        TCP,
+        "--method",
+        "spy",
+        "--extra-states",
+        "1",
+        "--format",
+        "words",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let before = std::fs::read("tests/fixtures/spy-tcp-linux-client-e1.words").unwrap();
+    assert!(out.stdout == before, "the SPY suite changed");
+}

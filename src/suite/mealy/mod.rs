@@ -188,6 +188,28 @@ fn build_family(
     Family::build(m, kind, tree, ly, uio.as_ref())
 }
 
+/// The family of `--method hads` (and `spy`): hybrid-ADS with [`HADS_CONFIG`] and the per-state
+/// test weights of the suite for `extra` extra states.
+fn hads_family(
+    m: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    ly: &LySplittingTree,
+    extra: usize,
+) -> Family {
+    let weights = estimate::state_weights(m, access, extra);
+    Family::build_adaptive(m, tree, ly, HADS_CONFIG, Some(&weights))
+}
+
+/// The refusal of a test tree (H, SPY) over its budget: `what` exceeds `budget`.
+fn tree_budget_error(what: String, budget: usize) -> ModelError {
+    ModelError::Budget {
+        what,
+        budget,
+        advice: "use --method auto or hads, or a smaller --extra-states".into(),
+    }
+}
+
 /// Machines with more transitions than this get only one family from `auto`: hybrid-ADS with
 /// cost-ranked splitting words (building and comparing all families would exceed the time budget;
 /// this variant gave the smallest suite on the large benchmark model, ESM).
@@ -246,10 +268,11 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
 }
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
-/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and the
-/// SPY trees over the [`AUTO_SPY_FAMILIES`] smallest families (and the family of `--method spy`)
-/// when the smallest family suite is within [`SPY_SYMBOL_BUDGET`]; a tree wins when its exact
-/// size is strictly smaller.
+/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and SPY
+/// trees: over the [`AUTO_SPY_FAMILIES`] smallest families and the family of `--method spy` when
+/// the smallest family suite is within [`AUTO_SPY_POOL_LIMIT`] symbols, over the family of
+/// `--method spy` alone above it (each tree within [`spy::SPY_NODE_BUDGET`]); a tree wins when
+/// its exact size is strictly smaller.
 fn auto_choice(
     min: &Mealy,
     access: &AccessTree,
@@ -272,34 +295,34 @@ fn auto_choice(
             best_tree = Some((TreeMethod::H, h));
         }
     }
-    if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT
-        && best_family_symbols <= SPY_SYMBOL_BUDGET
-    {
-        // SPY over the best families: sizes in parallel (trees dropped), the winner rebuilt.
-        // The family of `--method spy` is always among them, so `auto` is never larger.
-        let mut pool: Vec<usize> = (0..ranked.len().min(AUTO_SPY_FAMILIES)).collect();
-        if let Some(j) = hads
-            && !pool.contains(&j)
-        {
-            pool.push(j);
+    if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
+        // The family of `--method spy` is always in the pool, so `auto` is never larger.
+        let spy_family = hads.unwrap_or(0);
+        let mut pool: Vec<usize> = if best_family_symbols <= AUTO_SPY_POOL_LIMIT {
+            (0..ranked.len().min(AUTO_SPY_FAMILIES)).collect()
+        } else {
+            Vec::new()
+        };
+        if !pool.contains(&spy_family) {
+            pool.push(spy_family);
         }
-        let sizes: Vec<u64> = pool
+        // Built in parallel and reduced to the smallest (ties: the earlier in the pool), so
+        // only a few trees are alive at once and the winner is not rebuilt.
+        let prune = opts.prune_prefixes;
+        let smallest = pool
             .par_iter()
-            .map(|&j| {
-                spy::build_spy(min, access, &ranked[j].0, opts.extra_states)
-                    .size(opts.prune_prefixes)
-                    .1
+            .enumerate()
+            .filter_map(|(i, &j)| {
+                let t = spy::build_spy(min, access, &ranked[j].0, opts.extra_states)?;
+                Some((t.size(prune).1, i, t))
             })
-            .collect();
-        if let Some(i) = (0..pool.len()).min_by_key(|&i| (sizes[i], i))
-            && sizes[i] < best_symbols
+            .reduce_with(|x, y| if (y.0, y.1) < (x.0, x.1) { y } else { x });
+        if let Some((symbols, i, spy_tree)) = smallest
+            && symbols < best_symbols
         {
-            let family = &ranked[pool[i]].0;
-            let spy_tree = spy::build_spy(min, access, family, opts.extra_states);
-            best_tree = Some((TreeMethod::Spy, spy_tree));
             // The suite header names the family the SPY tree was built from.
             let family = ranked.swap_remove(pool[i]).0;
-            return (family, best_tree);
+            return (family, Some((TreeMethod::Spy, spy_tree)));
         }
     }
     (ranked.swap_remove(0).0, best_tree)
@@ -308,10 +331,10 @@ fn auto_choice(
 /// How many of the smallest families `auto` also tries with SPY.
 pub const AUTO_SPY_FAMILIES: usize = 8;
 
-/// Most input symbols of the family suite (exact or estimated) for which SPY trees are built:
-/// a tree takes about 24 bytes per node, so this keeps a tree near 100 MB (`--method spy` is
-/// refused above it; `auto` skips SPY).
-pub const SPY_SYMBOL_BUDGET: u64 = 5_000_000;
+/// Above this many input symbols of the smallest family suite (exact or estimated), `auto` builds
+/// the SPY tree of the `--method spy` family only (one tree in memory, about 3.5 s on m173 with
+/// one extra state) instead of [`AUTO_SPY_FAMILIES`] of them.
+pub const AUTO_SPY_POOL_LIMIT: u64 = 5_000_000;
 
 /// The families of `auto`, smallest suite first, and the index among them of the family of
 /// `--method hads` (and `spy`), when it was built.
@@ -336,7 +359,7 @@ fn auto_family(
     };
     let costed = HADS_CONFIG;
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
-        let family = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let family = hads_family(min, access, tree, &ly, opts.extra_states);
         let est = estimate::suite_size(min, access, &family, opts.extra_states);
         return AutoFamilies {
             ranked: vec![(family, est.symbols)],
@@ -370,7 +393,7 @@ fn auto_family(
         adaptive.into_iter().map(|cfg| (cfg, true)).collect();
     let grid = cost_grid();
     let grid_affordable = min.num_states() * min.num_inputs() <= AUTO_GRID_LIMIT && {
-        let probe = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let probe = hads_family(min, access, tree, &ly, opts.extra_states);
         let est = estimate::suite_size(min, access, &probe, opts.extra_states);
         est.symbols.saturating_mul(grid.len() as u64) <= AUTO_GRID_BUDGET
     };
@@ -478,16 +501,14 @@ impl MealySuite {
             None if opts.method == MealyMethod::H => {
                 let pairs = h_method::h_pairs(&min, opts.extra_states);
                 if pairs > h_method::H_PAIR_BUDGET {
-                    return Err(ModelError::Budget {
-                        what: format!(
-                            "{pairs} pairs of traces to separate by the H method ({} states, {} inputs, {} extra states)",
+                    return Err(tree_budget_error(
+                        format!(
+                            "{pairs} pairs of traces to separate by the H method ({} states, {k} inputs, {} extra states)",
                             min.num_states(),
-                            k,
                             opts.extra_states
                         ),
-                        budget: h_method::H_PAIR_BUDGET as usize,
-                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
-                    });
+                        h_method::H_PAIR_BUDGET as usize,
+                    ));
                 }
                 let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
                 h_tree = Some((TreeMethod::H, h));
@@ -495,30 +516,24 @@ impl MealySuite {
             }
             None if opts.method == MealyMethod::Spy => {
                 let ly = LySplittingTree::new(&min);
-                let weights = estimate::state_weights(&min, &access, opts.extra_states);
-                let family = Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights));
-                let est = estimate::suite_size(&min, &access, &family, opts.extra_states);
-                if est.symbols > SPY_SYMBOL_BUDGET {
-                    return Err(ModelError::Budget {
-                        what: format!(
-                            "{} input symbols in the hybrid-ADS suite the SPY tree is built from ({} states, {} inputs, {} extra states)",
-                            est.symbols,
-                            min.num_states(),
-                            k,
-                            opts.extra_states
-                        ),
-                        budget: SPY_SYMBOL_BUDGET as usize,
-                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
-                    });
-                }
-                let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states);
+                let family = hads_family(&min, &access, &tree, &ly, opts.extra_states);
+                let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states)
+                    .ok_or_else(|| {
+                        tree_budget_error(
+                            format!(
+                                "the node count of the SPY test tree ({} states, {k} inputs, {} extra states)",
+                                min.num_states(),
+                                opts.extra_states
+                            ),
+                            spy::SPY_NODE_BUDGET,
+                        )
+                    })?;
                 h_tree = Some((TreeMethod::Spy, spy_tree));
                 family
             }
             Some(FamilyKind::Hads) => {
                 let ly = LySplittingTree::new(&min);
-                let weights = estimate::state_weights(&min, &access, opts.extra_states);
-                Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights))
+                hads_family(&min, &access, &tree, &ly, opts.extra_states)
             }
             Some(kind) => {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
