@@ -46,7 +46,7 @@ fn every_method_writes_a_suite_the_model_passes() {
         "{stderr}"
     );
     for method in [
-        "w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "h", "spy", "auto",
+        "w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "h", "spy", "spyh", "auto",
     ] {
         for e in ["0", "1"] {
             let out = dir.join(format!("{method}-{e}.json"));
@@ -118,7 +118,11 @@ fn spy_writes_the_same_suite_as_before_its_tree_was_compacted() {
         "--format",
         "words",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let before = std::fs::read("tests/fixtures/spy-tcp-linux-client-e1.words").unwrap();
     assert!(out.stdout == before, "the SPY suite changed");
 }

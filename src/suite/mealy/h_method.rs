@@ -106,6 +106,16 @@ impl TestTree {
         })
     }
 
+    /// Whether `u` has no children (a test ends there when prefixes are dropped).
+    pub(super) fn is_leaf(&self, u: u32) -> bool {
+        self.nodes[u as usize].first_child == NONE
+    }
+
+    /// The length of the word reaching `u` (saturating at `u16::MAX`).
+    pub(super) fn depth(&self, u: u32) -> u64 {
+        u64::from(self.depth[u as usize])
+    }
+
     /// Marks `u` as the end of a test word.
     pub(super) fn mark_end(&mut self, u: u32) {
         self.nodes[u as usize].input |= END;
@@ -273,13 +283,21 @@ pub fn h_pairs(m: &Mealy, extra: usize) -> u64 {
 }
 
 /// Separating words of pairs of states, from the splitting tree, cached by tree node.
-struct SeparatingWords<'a> {
+pub(super) struct SeparatingWords<'a> {
     tree: &'a SplittingTree,
     cache: Vec<Option<Vec<LabelId>>>,
 }
 
-impl SeparatingWords<'_> {
-    fn get(&mut self, s: StateId, t: StateId) -> &[LabelId] {
+impl<'a> SeparatingWords<'a> {
+    pub(super) fn new(tree: &'a SplittingTree) -> Self {
+        SeparatingWords {
+            tree,
+            cache: vec![None; tree.num_nodes()],
+        }
+    }
+
+    /// A shortest word on which `s` and `t` (different states) give different outputs.
+    pub(super) fn get(&mut self, s: StateId, t: StateId) -> &[LabelId] {
         let node = self.tree.lca(self.tree.leaf(s), self.tree.leaf(t));
         let tree = self.tree;
         self.cache[node as usize].get_or_insert_with(|| tree.word(node))
@@ -383,10 +401,7 @@ pub fn build_h(
     let mut b = Builder {
         m,
         tree: TestTree::new(m.initial()),
-        sep: SeparatingWords {
-            tree: splitting,
-            cache: vec![None; splitting.num_nodes()],
-        },
+        sep: SeparatingWords::new(splitting),
     };
     let order = access.bfs_order().to_vec();
     let cover: Vec<u32> = order

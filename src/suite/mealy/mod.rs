@@ -24,6 +24,7 @@
 mod estimate;
 pub mod h_method;
 pub mod spy;
+pub mod spyh;
 
 pub use estimate::SuiteSize;
 
@@ -57,13 +58,16 @@ pub enum MealyMethod {
     /// The SPY method: hybrid-ADS identifiers (after traversal words of up to `E` inputs)
     /// appended after any trace shown convergent with the transition's source, sharing tests.
     Spy,
+    /// The SPYH method: SPY's convergence classes with separating sequences chosen per pair as
+    /// in H.
+    Spyh,
     /// The smallest of the complete families for the requested extra states.
     Auto,
 }
 
 impl MealyMethod {
     /// Every method, in the order the CLI lists them.
-    pub const ALL: [MealyMethod; 10] = [
+    pub const ALL: [MealyMethod; 11] = [
         MealyMethod::W,
         MealyMethod::Wp,
         MealyMethod::Hsi,
@@ -73,6 +77,7 @@ impl MealyMethod {
         MealyMethod::Uiov,
         MealyMethod::H,
         MealyMethod::Spy,
+        MealyMethod::Spyh,
         MealyMethod::Auto,
     ];
 
@@ -81,6 +86,7 @@ impl MealyMethod {
         match (self, self.family()) {
             (MealyMethod::H, _) => "h",
             (MealyMethod::Spy, _) => "spy",
+            (MealyMethod::Spyh, _) => "spyh",
             (_, Some(k)) => k.name(),
             (_, None) => "auto",
         }
@@ -95,7 +101,9 @@ impl MealyMethod {
             MealyMethod::Hads => FamilyKind::Hads,
             MealyMethod::Uio => FamilyKind::Uio,
             MealyMethod::Uiov => FamilyKind::Uiov,
-            MealyMethod::H | MealyMethod::Spy | MealyMethod::Auto => return None,
+            MealyMethod::H | MealyMethod::Spy | MealyMethod::Spyh | MealyMethod::Auto => {
+                return None;
+            }
         })
     }
 }
@@ -105,6 +113,7 @@ impl MealyMethod {
 enum TreeMethod {
     H,
     Spy,
+    Spyh,
 }
 
 /// Options of a Mealy suite.
@@ -268,7 +277,8 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
 }
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
-/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and SPY
+/// H and SPYH trees (when the H pairs are within [`h_method::H_PAIR_BUDGET`] and the SPYH tree
+/// within [`spyh::SPYH_NODE_BUDGET`]) are built beside them, and SPY
 /// trees: over the [`AUTO_SPY_FAMILIES`] smallest families and the family of `--method spy` when
 /// the smallest family suite is within [`AUTO_SPY_POOL_LIMIT`] symbols, over the family of
 /// `--method spy` alone above it (each tree within [`spy::SPY_NODE_BUDGET`]); a tree wins when
@@ -280,19 +290,29 @@ fn auto_choice(
     opts: MealySuiteOptions,
 ) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
     let h_affordable = h_method::h_pairs(min, opts.extra_states) <= h_method::H_PAIR_BUDGET;
-    let (candidates, h_tree) = rayon::join(
+    let extra = opts.extra_states;
+    let (candidates, (h_tree, spyh_tree)) = rayon::join(
         || auto_family(min, access, tree, opts),
-        || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
+        || {
+            rayon::join(
+                || h_affordable.then(|| h_method::build_h(min, access, tree, extra)),
+                || h_affordable.then(|| spyh::build_spyh(min, access, tree, extra)),
+            )
+        },
     );
     let AutoFamilies { mut ranked, hads } = candidates;
     let best_family_symbols = ranked[0].1;
     let mut best_symbols = best_family_symbols;
     let mut best_tree = None;
-    if let Some(h) = h_tree {
-        let symbols = h.size(opts.prune_prefixes).1;
+    let trees = [
+        h_tree.map(|t| (TreeMethod::H, t)),
+        spyh_tree.flatten().map(|t| (TreeMethod::Spyh, t)),
+    ];
+    for (method, t) in trees.into_iter().flatten() {
+        let symbols = t.size(opts.prune_prefixes).1;
         if symbols < best_symbols {
             best_symbols = symbols;
-            best_tree = Some((TreeMethod::H, h));
+            best_tree = Some((method, t));
         }
     }
     if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
@@ -531,6 +551,21 @@ impl MealySuite {
                 h_tree = Some((TreeMethod::Spy, spy_tree));
                 family
             }
+            None if opts.method == MealyMethod::Spyh => {
+                let spyh_tree = spyh::build_spyh(&min, &access, &tree, opts.extra_states)
+                    .ok_or_else(|| {
+                        tree_budget_error(
+                            format!(
+                                "the node count of the SPYH test tree ({} states, {k} inputs, {} extra states)",
+                                min.num_states(),
+                                opts.extra_states
+                            ),
+                            spyh::SPYH_NODE_BUDGET,
+                        )
+                    })?;
+                h_tree = Some((TreeMethod::Spyh, spyh_tree));
+                build_family(&min, FamilyKind::Hsi, &tree, None)
+            }
             Some(FamilyKind::Hads) => {
                 let ly = LySplittingTree::new(&min);
                 hads_family(&min, &access, &tree, &ly, opts.extra_states)
@@ -572,6 +607,7 @@ impl MealySuite {
         match self.tree {
             Some((TreeMethod::H, _)) => "h",
             Some((TreeMethod::Spy, _)) => "spy",
+            Some((TreeMethod::Spyh, _)) => "spyh",
             None => self.family.kind().name(),
         }
     }
@@ -703,6 +739,12 @@ impl MealySuite {
             };
             return format!(
                 "{complete}; SPY method (Simão, Petrenko, Yevtushenko): every access sequence is followed by its state's harmonised identifier, and each transition not in the spanning tree is taken{traversal} after some trace whose transitions are all verified"
+            );
+        }
+        if let Some((TreeMethod::Spyh, _)) = self.tree {
+            return format!(
+                "{complete}; SPYH method (Soucha, Bogdanov): convergence classes of traces (access sequences, and transitions merged into their targets once verified), every two access-sequence classes separated, and for every transition outside the spanning tree its class and the target's, extended by up to {} inputs, separated from every access-sequence class and from each other along the way, by separating sequences chosen per pair where they add the fewest inputs",
+                self.extra
             );
         }
         if self.tree.is_some() {
