@@ -2,7 +2,8 @@
 //! al.), HSI (pairwise and splitting-tree identifiers), hybrid-ADS (Moerman), UIO and UIOv (Goga
 //! Sec. 3.3), H (Dorofeeva et al., separating sequences chosen per pair of traces; built as a test
 //! tree in [`h_method`]), SPY (Simão et al., identifiers shared through convergent traces; [`spy`]),
-//! and `auto`, which builds several identifier families (and the H and SPY trees where
+//! SPYH (Soucha and Bogdanov, convergence classes with per-pair separating sequences; [`spyh`]),
+//! and `auto`, which builds several identifier families (and the H, SPY and SPYH trees where
 //! affordable) in parallel and keeps the one giving the smallest suite by exact count.
 //!
 //! A suite for `E` extra states is the set of words `p·x·h` where `p` is a shortest access

@@ -23,14 +23,26 @@
 //! input `b` only one side has; a word is added to a class after a member that is a leaf, where it
 //! extends an existing test, or else after the shallowest member.
 //!
-//! Why it is m-complete: the pairs separated are those of the H condition (see [`super::h_method`])
-//! with each trace replaced by its convergence class, and a class stands for traces proved to
-//! reach one implementation state (the access sequences reach `n` different states; a verified
-//! transition's target class was separated, with every extension up to `E` inputs, from every
-//! state and along its chain, which by the counting argument of the H method leaves no room for
-//! a different implementation state within `n + E` states). Soucha and Bogdanov prove the method
-//! m-complete; the oracle tests run it against every mutant within the bound at `E = 0, 1, 2` and
-//! against every machine with 3 states, 2 inputs and 2 outputs.
+//! Why it is m-complete (deterministic implementations with at most `n + E` states, same inputs,
+//! reliable reset), in outline; Soucha and Bogdanov give the proof:
+//! 1. The access-sequence classes are pairwise separated, so they reach `n` different
+//!    implementation states (a passing implementation shows the specification's outputs).
+//! 2. When transition `(s, a)` to `t` is processed, every class in play reaches one
+//!    implementation state (induction: true for the access sequences, kept by merging only
+//!    verified transitions). The class of `V(s)·a`, and its extensions by up to `E` inputs, are
+//!    separated from all `n` access-sequence classes and from their shorter extensions; the
+//!    extensions of `V(t)` likewise. This is the H condition of [`super::h_method`] for the pair
+//!    `V(s)·a`, `V(t)`, and its counting argument (along any `E` inputs, either a state outside the
+//!    `n` is left behind, or two different classes of the chain would share a state) shows
+//!    that `V(s)·a` and `V(t)` reach the same implementation state, so merging them is sound.
+//! 3. With every transition merged, the `n` states reached by the access sequences are closed
+//!    under inputs with the specification's outputs: the implementation is equivalent.
+//!
+//! Separation across class members is sound by 2: all members reach one state, so an output
+//! observed after any member is the output after all of them. The oracle tests run the method
+//! against every mutant within the bound at `E = 0, 1, 2` and against every machine with 3
+//! states, 2 inputs and 2 outputs for specifications of 1 to 3 states
+//! (`src/suite/mealy/tests.rs`).
 
 use super::h_method::{SeparatingWords, TestTree};
 use crate::identify::mealy::{AccessTree, SplittingTree};
