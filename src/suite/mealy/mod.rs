@@ -220,6 +220,18 @@ fn tree_budget_error(what: String, budget: usize) -> ModelError {
     }
 }
 
+/// The refusal of a `method` test tree (SPY, SPYH) that grew past `budget` nodes.
+fn tree_nodes_error(method: &str, min: &Mealy, extra: usize, budget: usize) -> ModelError {
+    tree_budget_error(
+        format!(
+            "the node count of the {method} test tree ({} states, {} inputs, {extra} extra states)",
+            min.num_states(),
+            min.num_inputs()
+        ),
+        budget,
+    )
+}
+
 /// Machines with more transitions than this get only one family from `auto`: hybrid-ADS with
 /// cost-ranked splitting words (building and comparing all families would exceed the time budget;
 /// this variant gave the smallest suite on the large benchmark model, ESM).
@@ -540,14 +552,7 @@ impl MealySuite {
                 let family = hads_family(&min, &access, &tree, &ly, opts.extra_states);
                 let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states)
                     .ok_or_else(|| {
-                        tree_budget_error(
-                            format!(
-                                "the node count of the SPY test tree ({} states, {k} inputs, {} extra states)",
-                                min.num_states(),
-                                opts.extra_states
-                            ),
-                            spy::SPY_NODE_BUDGET,
-                        )
+                        tree_nodes_error("SPY", &min, opts.extra_states, spy::SPY_NODE_BUDGET)
                     })?;
                 h_tree = Some((TreeMethod::Spy, spy_tree));
                 family
@@ -555,14 +560,7 @@ impl MealySuite {
             None if opts.method == MealyMethod::Spyh => {
                 let spyh_tree = spyh::build_spyh(&min, &access, &tree, opts.extra_states)
                     .ok_or_else(|| {
-                        tree_budget_error(
-                            format!(
-                                "the node count of the SPYH test tree ({} states, {k} inputs, {} extra states)",
-                                min.num_states(),
-                                opts.extra_states
-                            ),
-                            spyh::SPYH_NODE_BUDGET,
-                        )
+                        tree_nodes_error("SPYH", &min, opts.extra_states, spyh::SPYH_NODE_BUDGET)
                     })?;
                 h_tree = Some((TreeMethod::Spyh, spyh_tree));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
