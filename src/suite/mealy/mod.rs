@@ -220,6 +220,23 @@ fn tree_budget_error(what: String, budget: usize) -> ModelError {
     }
 }
 
+/// Refuses the H and SPYH methods when the pairs of traces they separate (one check each)
+/// exceed [`h_method::H_PAIR_BUDGET`].
+fn check_h_pairs(method: &str, min: &Mealy, extra: usize) -> Result<(), ModelError> {
+    let pairs = h_method::h_pairs(min, extra);
+    if pairs <= h_method::H_PAIR_BUDGET {
+        return Ok(());
+    }
+    Err(tree_budget_error(
+        format!(
+            "{pairs} pairs of traces to separate by the {method} method ({} states, {} inputs, {extra} extra states)",
+            min.num_states(),
+            min.num_inputs()
+        ),
+        h_method::H_PAIR_BUDGET as usize,
+    ))
+}
+
 /// The refusal of a `method` test tree (SPY, SPYH) that grew past `budget` nodes.
 fn tree_nodes_error(method: &str, min: &Mealy, extra: usize, budget: usize) -> ModelError {
     tree_budget_error(
@@ -532,17 +549,7 @@ impl MealySuite {
         let mut h_tree = None;
         let family = match opts.method.family() {
             None if opts.method == MealyMethod::H => {
-                let pairs = h_method::h_pairs(&min, opts.extra_states);
-                if pairs > h_method::H_PAIR_BUDGET {
-                    return Err(tree_budget_error(
-                        format!(
-                            "{pairs} pairs of traces to separate by the H method ({} states, {k} inputs, {} extra states)",
-                            min.num_states(),
-                            opts.extra_states
-                        ),
-                        h_method::H_PAIR_BUDGET as usize,
-                    ));
-                }
+                check_h_pairs("H", &min, opts.extra_states)?;
                 let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
                 h_tree = Some((TreeMethod::H, h));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
@@ -558,6 +565,7 @@ impl MealySuite {
                 family
             }
             None if opts.method == MealyMethod::Spyh => {
+                check_h_pairs("SPYH", &min, opts.extra_states)?;
                 let spyh_tree = spyh::build_spyh(&min, &access, &tree, opts.extra_states)
                     .ok_or_else(|| {
                         tree_nodes_error("SPYH", &min, opts.extra_states, spyh::SPYH_NODE_BUDGET)

@@ -49,8 +49,9 @@ use crate::identify::mealy::{AccessTree, SplittingTree};
 use crate::model::{LabelId, Mealy, StateId};
 use std::collections::HashSet;
 
-/// Most nodes of a SPYH tree (the classes take about 40 bytes per node beside the tree).
-pub const SPYH_NODE_BUDGET: usize = 2_000_000;
+/// Most nodes of a SPYH tree: the classes take up to 56 bytes per node beside the tree's 18, so a
+/// tree at the limit stays under 100 MB.
+pub const SPYH_NODE_BUDGET: usize = 1_000_000;
 
 /// Most class pairs visited when looking for a separating observation; past it the pair counts
 /// as not yet separated (a word is added, which is always sound).
