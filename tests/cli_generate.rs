@@ -45,6 +45,14 @@ fn every_method_writes_a_suite_the_model_passes() {
         stderr.contains("SPY") && stderr.contains("--method auto"),
         "{stderr}"
     );
+    // SPYH's work grows with the pairs it separates: refused like H, before building.
+    let refused = ncomplete(&["generate", LY, "--method", "spyh", "--extra-states", "20"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("pairs of traces to separate by the SPYH method"),
+        "{stderr}"
+    );
     for method in [
         "w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "h", "spy", "spyh", "auto",
     ] {
