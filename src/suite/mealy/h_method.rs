@@ -282,6 +282,18 @@ pub fn h_pairs(m: &Mealy, extra: usize) -> u64 {
         .saturating_add(traversal.saturating_mul(n.saturating_add(extra as u64 + 1)))
 }
 
+/// What one input shows for a pair of traces being separated ([`SeparatingWords::pair_step`]).
+pub(super) enum PairStep {
+    /// Nothing to learn: neither side continues, or both reach one state with equal outputs.
+    Skip,
+    /// Both sides continue and the outputs differ: the pair is already separated.
+    Separated,
+    /// Both sides continue to different states: look below them.
+    Deeper(u32, u32),
+    /// Only one side continues: this word after the path would separate the pair.
+    Tail(Vec<LabelId>),
+}
+
 /// Separating words of pairs of states, from the splitting tree, cached by tree node.
 pub(super) struct SeparatingWords<'a> {
     tree: &'a SplittingTree,
@@ -293,6 +305,34 @@ impl<'a> SeparatingWords<'a> {
         SeparatingWords {
             tree,
             cache: vec![None; tree.num_nodes()],
+        }
+    }
+
+    /// What input `a` shows for a pair of traces at states `s` whose continuations under `a` are
+    /// `next` (tree nodes or classes; `None` when absent).
+    pub(super) fn pair_step(
+        &mut self,
+        m: &Mealy,
+        s: (StateId, StateId),
+        a: LabelId,
+        next: (Option<u32>, Option<u32>),
+    ) -> PairStep {
+        let (tx, ox) = m.step(s.0, a).expect("complete");
+        let (ty, oy) = m.step(s.1, a).expect("complete");
+        match next {
+            (None, None) => PairStep::Skip,
+            (Some(_), Some(_)) if ox != oy => PairStep::Separated,
+            (Some(nx), Some(ny)) if tx != ty => PairStep::Deeper(nx, ny),
+            (Some(_), Some(_)) => PairStep::Skip,
+            _ if ox == oy && tx == ty => PairStep::Skip,
+            _ => {
+                // One side has the step, the other lacks it: completing it there separates.
+                let mut tail = vec![a];
+                if ox == oy {
+                    tail.extend_from_slice(self.get(tx, ty));
+                }
+                PairStep::Tail(tail)
+            }
         }
     }
 
@@ -349,28 +389,15 @@ impl Builder<'_> {
                 let cy = ys.get(j).filter(|c| c.0 == a).map(|c| c.1);
                 i += usize::from(cx.is_some());
                 j += usize::from(cy.is_some());
-                let (tx, ox) = m.step(sx, a).expect("complete");
-                let (ty, oy) = m.step(sy, a).expect("complete");
-                match (cx, cy) {
-                    (Some(_), Some(_)) if ox != oy => return None,
-                    (Some(cx), Some(cy)) => {
-                        if tx != ty {
-                            let mut p = path.clone();
-                            p.push(a);
-                            deeper.push((cx, cy, p));
-                        }
+                match self.sep.pair_step(m, (sx, sy), a, (cx, cy)) {
+                    PairStep::Separated => return None,
+                    PairStep::Deeper(cx, cy) => {
+                        let mut p = path.clone();
+                        p.push(a);
+                        deeper.push((cx, cy, p));
                     }
-                    _ => {
-                        // One side has a step the other lacks: complete it there.
-                        if ox == oy && tx == ty {
-                            continue;
-                        }
-                        let mut tail = vec![a];
-                        if ox == oy {
-                            tail.extend_from_slice(self.sep.get(tx, ty));
-                        }
-                        consider(self, x, y, &path, &tail);
-                    }
+                    PairStep::Tail(tail) => consider(self, x, y, &path, &tail),
+                    PairStep::Skip => {}
                 }
             }
             if visited < VISIT_CAP {

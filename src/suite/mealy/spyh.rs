@@ -44,7 +44,7 @@
 //! states, 2 inputs and 2 outputs for specifications of 1 to 3 states
 //! (`src/suite/mealy/tests.rs`).
 
-use super::h_method::{SeparatingWords, TestTree};
+use super::h_method::{PairStep, SeparatingWords, TestTree};
 use crate::identify::mealy::{AccessTree, SplittingTree};
 use crate::model::{LabelId, Mealy, StateId};
 use std::collections::HashSet;
@@ -220,29 +220,19 @@ impl Builder<'_> {
             for a in m.input_ids() {
                 let nx = self.classes.successor(cx, a);
                 let ny = self.classes.successor(cy, a);
-                let (tx, ox) = m.step(sx, a).expect("complete");
-                let (ty, oy) = m.step(sy, a).expect("complete");
-                match (nx, ny) {
-                    (None, None) => {}
-                    (Some(_), Some(_)) if ox != oy => return None,
-                    (Some(nx), Some(ny)) => {
-                        if tx != ty {
-                            let mut p = path.clone();
-                            p.push(a);
-                            deeper.push((nx, ny, p));
-                        }
+                match self.sep.pair_step(m, (sx, sy), a, (nx, ny)) {
+                    PairStep::Separated => return None,
+                    PairStep::Deeper(nx, ny) => {
+                        let mut p = path.clone();
+                        p.push(a);
+                        deeper.push((nx, ny, p));
                     }
-                    _ => {
-                        if ox == oy && tx == ty {
-                            continue;
-                        }
+                    PairStep::Tail(tail) => {
                         let mut w = path.clone();
-                        w.push(a);
-                        if ox == oy {
-                            w.extend_from_slice(self.sep.get(tx, ty));
-                        }
+                        w.extend_from_slice(&tail);
                         candidates.push(w);
                     }
+                    PairStep::Skip => {}
                 }
             }
             if seen.len() < VISIT_CAP {
