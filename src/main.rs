@@ -139,7 +139,9 @@ enum GenerateMethod {
     H,
     /// The SPY method: identifiers after traces shown convergent, sharing tests.
     Spy,
-    /// The smallest suite among several identifier families and the H and SPY methods.
+    /// The SPYH method: SPY's convergent traces with separating sequences chosen per pair (as H).
+    Spyh,
+    /// The smallest suite among several identifier families and the H, SPY and SPYH methods.
     Auto,
     /// The distinguishing test suite T(S, n) for ioco (van den Bos Def. 2.37).
     IocoComplete,
@@ -170,6 +172,7 @@ impl GenerateMethod {
             GenerateMethod::Uiov => M::Uiov,
             GenerateMethod::H => M::H,
             GenerateMethod::Spy => M::Spy,
+            GenerateMethod::Spyh => M::Spyh,
             GenerateMethod::Auto => M::Auto,
             _ => return None,
         })

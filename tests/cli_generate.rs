@@ -45,8 +45,16 @@ fn every_method_writes_a_suite_the_model_passes() {
         stderr.contains("SPY") && stderr.contains("--method auto"),
         "{stderr}"
     );
+    // SPYH's work grows with the pairs it separates: refused like H, before building.
+    let refused = ncomplete(&["generate", LY, "--method", "spyh", "--extra-states", "20"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("pairs of traces to separate by the SPYH method"),
+        "{stderr}"
+    );
     for method in [
-        "w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "h", "spy", "auto",
+        "w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "h", "spy", "spyh", "auto",
     ] {
         for e in ["0", "1"] {
             let out = dir.join(format!("{method}-{e}.json"));
@@ -104,4 +112,25 @@ fn bad_inputs_fail_with_status_2() {
     assert!(String::from_utf8_lossy(&huge.stderr).contains("try a smaller --extra-states"));
     let method = ncomplete(&["generate", LY, "--method", "nope"]);
     assert_eq!(method.status.code(), Some(2));
+}
+
+#[test]
+fn spy_writes_the_same_suite_as_before_its_tree_was_compacted() {
+    let out = ncomplete(&[
+        "generate",
+        TCP,
+        "--method",
+        "spy",
+        "--extra-states",
+        "1",
+        "--format",
+        "words",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = std::fs::read("tests/fixtures/spy-tcp-linux-client-e1.words").unwrap();
+    assert!(out.stdout == before, "the SPY suite changed");
 }

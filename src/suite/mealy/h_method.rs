@@ -18,7 +18,7 @@
 //! two subtrees share (or one of them has one step further), `σ` a shortest separating sequence
 //! of the states reached; the one adding the fewest input symbols to the suite (extending a leaf
 //! adds only the new inputs, branching off an inner node adds a whole new test) is inserted.
-//! The tree is held in memory (about 24 bytes per node), so the method is offered only when the
+//! The tree is held in memory (18 bytes per node), so the method is offered only when the
 //! number of pairs stays within [`H_PAIR_BUDGET`].
 
 use crate::identify::mealy::{AccessTree, SplittingTree};
@@ -33,22 +33,34 @@ pub const H_PAIR_BUDGET: u64 = 20_000_000;
 /// the pair is treated as not yet separated (a sequence is added, which is always sound).
 const VISIT_CAP: usize = 4_096;
 
+/// Bit of [`Node::input`] marking the end of a test word (used when prefixes are kept).
+const END: u32 = 1 << 31;
+
+/// One node of a [`TestTree`]: 16 bytes, so a tree of millions of nodes (SPY on large models with
+/// extra states) stays within tens of megabytes.
 #[derive(Clone, Debug)]
 struct Node {
     state: u32,
+    /// The input on the edge from the parent; [`END`] set when a test word ends here.
     input: u32,
     first_child: u32,
     next_sibling: u32,
-    depth: u32,
-    /// A test word ends here (used when prefixes are kept).
-    end: bool,
+}
+
+impl Node {
+    fn input(&self) -> u32 {
+        self.input & !END
+    }
 }
 
 /// A prefix tree of input words whose nodes carry the specification state they reach; children are
-/// kept in input order, so a depth-first walk yields words in lexicographic order.
+/// kept in input order, so a depth-first walk yields words in lexicographic order. Stored as
+/// 16-byte nodes plus a 2-byte depth (saturating: it only steers the choice of where to add a
+/// word; sizes are counted by walking the tree).
 #[derive(Clone, Debug)]
 pub struct TestTree {
     nodes: Vec<Node>,
+    depth: Vec<u16>,
 }
 
 impl TestTree {
@@ -59,9 +71,8 @@ impl TestTree {
                 input: 0,
                 first_child: NONE,
                 next_sibling: NONE,
-                depth: 0,
-                end: false,
             }],
+            depth: vec![0],
         }
     }
 
@@ -73,10 +84,10 @@ impl TestTree {
         let mut c = self.nodes[u as usize].first_child;
         while c != NONE {
             let node = &self.nodes[c as usize];
-            if node.input == a.0 {
+            if node.input() == a.0 {
                 return Some(c);
             }
-            if node.input > a.0 {
+            if node.input() > a.0 {
                 return None;
             }
             c = node.next_sibling;
@@ -90,32 +101,47 @@ impl TestTree {
             (c != NONE).then(|| {
                 let here = c;
                 c = self.nodes[here as usize].next_sibling;
-                (LabelId(self.nodes[here as usize].input), here)
+                (LabelId(self.nodes[here as usize].input()), here)
             })
         })
+    }
+
+    /// Whether `u` has no children (a test ends there when prefixes are dropped).
+    pub(super) fn is_leaf(&self, u: u32) -> bool {
+        self.nodes[u as usize].first_child == NONE
+    }
+
+    /// The length of the word reaching `u` (saturating at `u16::MAX`).
+    pub(super) fn depth(&self, u: u32) -> u64 {
+        u64::from(self.depth[u as usize])
+    }
+
+    /// Marks `u` as the end of a test word.
+    pub(super) fn mark_end(&mut self, u: u32) {
+        self.nodes[u as usize].input |= END;
     }
 
     /// The child of `u` under `a`, created (in input order) if missing.
     pub(super) fn add_child(&mut self, m: &Mealy, u: u32, a: LabelId) -> u32 {
         let mut prev = NONE;
         let mut c = self.nodes[u as usize].first_child;
-        while c != NONE && self.nodes[c as usize].input < a.0 {
+        while c != NONE && self.nodes[c as usize].input() < a.0 {
             prev = c;
             c = self.nodes[c as usize].next_sibling;
         }
-        if c != NONE && self.nodes[c as usize].input == a.0 {
+        if c != NONE && self.nodes[c as usize].input() == a.0 {
             return c;
         }
         let (t, _) = m.step(self.state(u), a).expect("complete machine");
         let id = self.nodes.len() as u32;
+        assert!(a.0 < END && id < NONE, "test tree limits");
         self.nodes.push(Node {
             state: t.0,
             input: a.0,
             first_child: NONE,
             next_sibling: c,
-            depth: self.nodes[u as usize].depth + 1,
-            end: false,
         });
+        self.depth.push(self.depth[u as usize].saturating_add(1));
         if prev == NONE {
             self.nodes[u as usize].first_child = id;
         } else {
@@ -130,7 +156,7 @@ impl TestTree {
         for &a in word {
             z = self.add_child(m, z, a);
         }
-        self.nodes[z as usize].end = true;
+        self.mark_end(z);
         z
     }
 
@@ -142,11 +168,10 @@ impl TestTree {
                 Some(c) => z = c,
                 None => {
                     let rest = (word.len() - i) as u64;
-                    let node = &self.nodes[z as usize];
-                    return if node.first_child == NONE {
+                    return if self.nodes[z as usize].first_child == NONE {
                         rest
                     } else {
-                        node.depth as u64 + rest
+                        u64::from(self.depth[z as usize]) + rest
                     };
                 }
             }
@@ -155,20 +180,23 @@ impl TestTree {
     }
 
     /// Tests, symbols and longest test of the suite the tree stands for: its leaves (prefixes
-    /// dropped) or every marked word.
+    /// dropped) or every marked word. One depth-first walk.
     pub fn size(&self, prune: bool) -> (u64, u64, usize) {
         let (mut tests, mut symbols, mut longest) = (0u64, 0u64, 0usize);
-        for node in self.nodes.iter().skip(1) {
+        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+        while let Some((u, d)) = stack.pop() {
+            let node = &self.nodes[u as usize];
             let counted = if prune {
                 node.first_child == NONE
             } else {
-                node.end
+                node.input & END != 0
             };
-            if counted {
+            if u != 0 && counted {
                 tests += 1;
-                symbols += node.depth as u64;
-                longest = longest.max(node.depth as usize);
+                symbols += d as u64;
+                longest = longest.max(d);
             }
+            stack.extend(self.children(u).map(|(_, c)| (c, d + 1)));
         }
         (tests, symbols, longest)
     }
@@ -210,10 +238,14 @@ impl Iterator for TreeWords<'_> {
             }
             let u = self.next;
             let node = &self.tree.nodes[u as usize];
-            self.word.push(LabelId(node.input));
+            self.word.push(LabelId(node.input()));
             self.path.push(u);
             let leaf = node.first_child == NONE;
-            let emit = if self.prune { leaf } else { node.end };
+            let emit = if self.prune {
+                leaf
+            } else {
+                node.input & END != 0
+            };
             let out = emit.then(|| self.word.clone());
             if leaf {
                 self.next = NONE;
@@ -250,14 +282,62 @@ pub fn h_pairs(m: &Mealy, extra: usize) -> u64 {
         .saturating_add(traversal.saturating_mul(n.saturating_add(extra as u64 + 1)))
 }
 
+/// What one input shows for a pair of traces being separated ([`SeparatingWords::pair_step`]).
+pub(super) enum PairStep {
+    /// Nothing to learn: neither side continues, or both reach one state with equal outputs.
+    Skip,
+    /// Both sides continue and the outputs differ: the pair is already separated.
+    Separated,
+    /// Both sides continue to different states: look below them.
+    Deeper(u32, u32),
+    /// Only one side continues: this word after the path would separate the pair.
+    Tail(Vec<LabelId>),
+}
+
 /// Separating words of pairs of states, from the splitting tree, cached by tree node.
-struct SeparatingWords<'a> {
+pub(super) struct SeparatingWords<'a> {
     tree: &'a SplittingTree,
     cache: Vec<Option<Vec<LabelId>>>,
 }
 
-impl SeparatingWords<'_> {
-    fn get(&mut self, s: StateId, t: StateId) -> &[LabelId] {
+impl<'a> SeparatingWords<'a> {
+    pub(super) fn new(tree: &'a SplittingTree) -> Self {
+        SeparatingWords {
+            tree,
+            cache: vec![None; tree.num_nodes()],
+        }
+    }
+
+    /// What input `a` shows for a pair of traces at states `s` whose continuations under `a` are
+    /// `next` (tree nodes or classes; `None` when absent).
+    pub(super) fn pair_step(
+        &mut self,
+        m: &Mealy,
+        s: (StateId, StateId),
+        a: LabelId,
+        next: (Option<u32>, Option<u32>),
+    ) -> PairStep {
+        let (tx, ox) = m.step(s.0, a).expect("complete");
+        let (ty, oy) = m.step(s.1, a).expect("complete");
+        match next {
+            (None, None) => PairStep::Skip,
+            (Some(_), Some(_)) if ox != oy => PairStep::Separated,
+            (Some(nx), Some(ny)) if tx != ty => PairStep::Deeper(nx, ny),
+            (Some(_), Some(_)) => PairStep::Skip,
+            _ if ox == oy && tx == ty => PairStep::Skip,
+            _ => {
+                // One side has the step, the other lacks it: completing it there separates.
+                let mut tail = vec![a];
+                if ox == oy {
+                    tail.extend_from_slice(self.get(tx, ty));
+                }
+                PairStep::Tail(tail)
+            }
+        }
+    }
+
+    /// A shortest word on which `s` and `t` (different states) give different outputs.
+    pub(super) fn get(&mut self, s: StateId, t: StateId) -> &[LabelId] {
         let node = self.tree.lca(self.tree.leaf(s), self.tree.leaf(t));
         let tree = self.tree;
         self.cache[node as usize].get_or_insert_with(|| tree.word(node))
@@ -309,28 +389,15 @@ impl Builder<'_> {
                 let cy = ys.get(j).filter(|c| c.0 == a).map(|c| c.1);
                 i += usize::from(cx.is_some());
                 j += usize::from(cy.is_some());
-                let (tx, ox) = m.step(sx, a).expect("complete");
-                let (ty, oy) = m.step(sy, a).expect("complete");
-                match (cx, cy) {
-                    (Some(_), Some(_)) if ox != oy => return None,
-                    (Some(cx), Some(cy)) => {
-                        if tx != ty {
-                            let mut p = path.clone();
-                            p.push(a);
-                            deeper.push((cx, cy, p));
-                        }
+                match self.sep.pair_step(m, (sx, sy), a, (cx, cy)) {
+                    PairStep::Separated => return None,
+                    PairStep::Deeper(cx, cy) => {
+                        let mut p = path.clone();
+                        p.push(a);
+                        deeper.push((cx, cy, p));
                     }
-                    _ => {
-                        // One side has a step the other lacks: complete it there.
-                        if ox == oy && tx == ty {
-                            continue;
-                        }
-                        let mut tail = vec![a];
-                        if ox == oy {
-                            tail.extend_from_slice(self.sep.get(tx, ty));
-                        }
-                        consider(self, x, y, &path, &tail);
-                    }
+                    PairStep::Tail(tail) => consider(self, x, y, &path, &tail),
+                    PairStep::Skip => {}
                 }
             }
             if visited < VISIT_CAP {
@@ -361,10 +428,7 @@ pub fn build_h(
     let mut b = Builder {
         m,
         tree: TestTree::new(m.initial()),
-        sep: SeparatingWords {
-            tree: splitting,
-            cache: vec![None; splitting.num_nodes()],
-        },
+        sep: SeparatingWords::new(splitting),
     };
     let order = access.bfs_order().to_vec();
     let cover: Vec<u32> = order
@@ -382,7 +446,7 @@ pub fn build_h(
             for &x in &frontier {
                 for a in m.input_ids() {
                     let y = b.tree.add_child(m, x, a);
-                    b.tree.nodes[y as usize].end = true;
+                    b.tree.mark_end(y);
                     next.push(y);
                 }
             }

@@ -2,7 +2,8 @@
 //! al.), HSI (pairwise and splitting-tree identifiers), hybrid-ADS (Moerman), UIO and UIOv (Goga
 //! Sec. 3.3), H (Dorofeeva et al., separating sequences chosen per pair of traces; built as a test
 //! tree in [`h_method`]), SPY (Simão et al., identifiers shared through convergent traces; [`spy`]),
-//! and `auto`, which builds several identifier families (and the H and SPY trees where
+//! SPYH (Soucha and Bogdanov, convergence classes with per-pair separating sequences; [`spyh`]),
+//! and `auto`, which builds several identifier families (and the H, SPY and SPYH trees where
 //! affordable) in parallel and keeps the one giving the smallest suite by exact count.
 //!
 //! A suite for `E` extra states is the set of words `p·x·h` where `p` is a shortest access
@@ -24,6 +25,7 @@
 mod estimate;
 pub mod h_method;
 pub mod spy;
+pub mod spyh;
 
 pub use estimate::SuiteSize;
 
@@ -57,13 +59,16 @@ pub enum MealyMethod {
     /// The SPY method: hybrid-ADS identifiers (after traversal words of up to `E` inputs)
     /// appended after any trace shown convergent with the transition's source, sharing tests.
     Spy,
+    /// The SPYH method: SPY's convergence classes with separating sequences chosen per pair as
+    /// in H.
+    Spyh,
     /// The smallest of the complete families for the requested extra states.
     Auto,
 }
 
 impl MealyMethod {
     /// Every method, in the order the CLI lists them.
-    pub const ALL: [MealyMethod; 10] = [
+    pub const ALL: [MealyMethod; 11] = [
         MealyMethod::W,
         MealyMethod::Wp,
         MealyMethod::Hsi,
@@ -73,6 +78,7 @@ impl MealyMethod {
         MealyMethod::Uiov,
         MealyMethod::H,
         MealyMethod::Spy,
+        MealyMethod::Spyh,
         MealyMethod::Auto,
     ];
 
@@ -81,6 +87,7 @@ impl MealyMethod {
         match (self, self.family()) {
             (MealyMethod::H, _) => "h",
             (MealyMethod::Spy, _) => "spy",
+            (MealyMethod::Spyh, _) => "spyh",
             (_, Some(k)) => k.name(),
             (_, None) => "auto",
         }
@@ -95,7 +102,9 @@ impl MealyMethod {
             MealyMethod::Hads => FamilyKind::Hads,
             MealyMethod::Uio => FamilyKind::Uio,
             MealyMethod::Uiov => FamilyKind::Uiov,
-            MealyMethod::H | MealyMethod::Spy | MealyMethod::Auto => return None,
+            MealyMethod::H | MealyMethod::Spy | MealyMethod::Spyh | MealyMethod::Auto => {
+                return None;
+            }
         })
     }
 }
@@ -105,6 +114,7 @@ impl MealyMethod {
 enum TreeMethod {
     H,
     Spy,
+    Spyh,
 }
 
 /// Options of a Mealy suite.
@@ -188,6 +198,57 @@ fn build_family(
     Family::build(m, kind, tree, ly, uio.as_ref())
 }
 
+/// The family of `--method hads` (and `spy`): hybrid-ADS with [`HADS_CONFIG`] and the per-state
+/// test weights of the suite for `extra` extra states.
+fn hads_family(
+    m: &Mealy,
+    access: &AccessTree,
+    tree: &SplittingTree,
+    ly: &LySplittingTree,
+    extra: usize,
+) -> Family {
+    let weights = estimate::state_weights(m, access, extra);
+    Family::build_adaptive(m, tree, ly, HADS_CONFIG, Some(&weights))
+}
+
+/// The refusal of a test tree (H, SPY) over its budget: `what` exceeds `budget`.
+fn tree_budget_error(what: String, budget: usize) -> ModelError {
+    ModelError::Budget {
+        what,
+        budget,
+        advice: "use --method auto or hads, or a smaller --extra-states".into(),
+    }
+}
+
+/// Refuses the H and SPYH methods when the pairs of traces they separate (one check each)
+/// exceed [`h_method::H_PAIR_BUDGET`].
+fn check_h_pairs(method: &str, min: &Mealy, extra: usize) -> Result<(), ModelError> {
+    let pairs = h_method::h_pairs(min, extra);
+    if pairs <= h_method::H_PAIR_BUDGET {
+        return Ok(());
+    }
+    Err(tree_budget_error(
+        format!(
+            "{pairs} pairs of traces to separate by the {method} method ({} states, {} inputs, {extra} extra states)",
+            min.num_states(),
+            min.num_inputs()
+        ),
+        h_method::H_PAIR_BUDGET as usize,
+    ))
+}
+
+/// The refusal of a `method` test tree (SPY, SPYH) that grew past `budget` nodes.
+fn tree_nodes_error(method: &str, min: &Mealy, extra: usize, budget: usize) -> ModelError {
+    tree_budget_error(
+        format!(
+            "the node count of the {method} test tree ({} states, {} inputs, {extra} extra states)",
+            min.num_states(),
+            min.num_inputs()
+        ),
+        budget,
+    )
+}
+
 /// Machines with more transitions than this get only one family from `auto`: hybrid-ADS with
 /// cost-ranked splitting words (building and comparing all families would exceed the time budget;
 /// this variant gave the smallest suite on the large benchmark model, ESM).
@@ -246,72 +307,91 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
 }
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
-/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) is built beside them, and the
-/// SPY trees over the [`AUTO_SPY_FAMILIES`] smallest families (and the family of `--method spy`)
-/// when the smallest family suite is within [`SPY_SYMBOL_BUDGET`]; a tree wins when its exact
-/// size is strictly smaller.
+/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) and the SPYH tree (pairs within
+/// [`AUTO_SPYH_PAIR_LIMIT`], tree within [`spyh::SPYH_NODE_BUDGET`]) are built beside them, and SPY
+/// trees: over the [`AUTO_SPY_FAMILIES`] smallest families and the family of `--method spy` when
+/// the smallest family suite is within [`AUTO_SPY_POOL_LIMIT`] symbols, over the family of
+/// `--method spy` alone above it (each tree within [`spy::SPY_NODE_BUDGET`]); a tree wins when
+/// its exact size is strictly smaller.
 fn auto_choice(
     min: &Mealy,
     access: &AccessTree,
     tree: &SplittingTree,
     opts: MealySuiteOptions,
 ) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
-    let h_affordable = h_method::h_pairs(min, opts.extra_states) <= h_method::H_PAIR_BUDGET;
-    let (candidates, h_tree) = rayon::join(
+    let pairs = h_method::h_pairs(min, opts.extra_states);
+    let h_affordable = pairs <= h_method::H_PAIR_BUDGET;
+    let spyh_affordable = pairs <= AUTO_SPYH_PAIR_LIMIT;
+    let extra = opts.extra_states;
+    let (candidates, (h_tree, spyh_tree)) = rayon::join(
         || auto_family(min, access, tree, opts),
-        || h_affordable.then(|| h_method::build_h(min, access, tree, opts.extra_states)),
+        || {
+            rayon::join(
+                || h_affordable.then(|| h_method::build_h(min, access, tree, extra)),
+                || spyh_affordable.then(|| spyh::build_spyh(min, access, tree, extra)),
+            )
+        },
     );
     let AutoFamilies { mut ranked, hads } = candidates;
     let best_family_symbols = ranked[0].1;
     let mut best_symbols = best_family_symbols;
     let mut best_tree = None;
-    if let Some(h) = h_tree {
-        let symbols = h.size(opts.prune_prefixes).1;
+    let trees = [
+        h_tree.map(|t| (TreeMethod::H, t)),
+        spyh_tree.flatten().map(|t| (TreeMethod::Spyh, t)),
+    ];
+    for (method, t) in trees.into_iter().flatten() {
+        let symbols = t.size(opts.prune_prefixes).1;
         if symbols < best_symbols {
             best_symbols = symbols;
-            best_tree = Some((TreeMethod::H, h));
+            best_tree = Some((method, t));
         }
     }
-    if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT
-        && best_family_symbols <= SPY_SYMBOL_BUDGET
-    {
-        // SPY over the best families: sizes in parallel (trees dropped), the winner rebuilt.
-        // The family of `--method spy` is always among them, so `auto` is never larger.
-        let mut pool: Vec<usize> = (0..ranked.len().min(AUTO_SPY_FAMILIES)).collect();
-        if let Some(j) = hads
-            && !pool.contains(&j)
-        {
-            pool.push(j);
+    if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
+        // The family of `--method spy` is always in the pool, so `auto` is never larger.
+        let spy_family = hads.unwrap_or(0);
+        let mut pool: Vec<usize> = if best_family_symbols <= AUTO_SPY_POOL_LIMIT {
+            (0..ranked.len().min(AUTO_SPY_FAMILIES)).collect()
+        } else {
+            Vec::new()
+        };
+        if !pool.contains(&spy_family) {
+            pool.push(spy_family);
         }
-        let sizes: Vec<u64> = pool
+        // Built in parallel and reduced to the smallest (ties: the earlier in the pool), so
+        // only a few trees are alive at once and the winner is not rebuilt.
+        let prune = opts.prune_prefixes;
+        let smallest = pool
             .par_iter()
-            .map(|&j| {
-                spy::build_spy(min, access, &ranked[j].0, opts.extra_states)
-                    .size(opts.prune_prefixes)
-                    .1
+            .enumerate()
+            .filter_map(|(i, &j)| {
+                let t = spy::build_spy(min, access, &ranked[j].0, opts.extra_states)?;
+                Some((t.size(prune).1, i, t))
             })
-            .collect();
-        if let Some(i) = (0..pool.len()).min_by_key(|&i| (sizes[i], i))
-            && sizes[i] < best_symbols
+            .reduce_with(|x, y| if (y.0, y.1) < (x.0, x.1) { y } else { x });
+        if let Some((symbols, i, spy_tree)) = smallest
+            && symbols < best_symbols
         {
-            let family = &ranked[pool[i]].0;
-            let spy_tree = spy::build_spy(min, access, family, opts.extra_states);
-            best_tree = Some((TreeMethod::Spy, spy_tree));
             // The suite header names the family the SPY tree was built from.
             let family = ranked.swap_remove(pool[i]).0;
-            return (family, best_tree);
+            return (family, Some((TreeMethod::Spy, spy_tree)));
         }
     }
     (ranked.swap_remove(0).0, best_tree)
 }
 
+/// Most pairs of traces ([`h_method::h_pairs`]) for which `auto` builds the SPYH tree: above it
+/// SPYH takes seconds (m173 without extra states, 6.4 million pairs: 4.9 s) and on the benchmark
+/// models it is never the smallest, so `auto` leaves it to `--method spyh`.
+pub const AUTO_SPYH_PAIR_LIMIT: u64 = 2_000_000;
+
 /// How many of the smallest families `auto` also tries with SPY.
 pub const AUTO_SPY_FAMILIES: usize = 8;
 
-/// Most input symbols of the family suite (exact or estimated) for which SPY trees are built:
-/// a tree takes about 24 bytes per node, so this keeps a tree near 100 MB (`--method spy` is
-/// refused above it; `auto` skips SPY).
-pub const SPY_SYMBOL_BUDGET: u64 = 5_000_000;
+/// Above this many input symbols of the smallest family suite (exact or estimated), `auto` builds
+/// the SPY tree of the `--method spy` family only (one tree in memory, about 3.5 s on m173 with
+/// one extra state) instead of [`AUTO_SPY_FAMILIES`] of them.
+pub const AUTO_SPY_POOL_LIMIT: u64 = 5_000_000;
 
 /// The families of `auto`, smallest suite first, and the index among them of the family of
 /// `--method hads` (and `spy`), when it was built.
@@ -336,7 +416,7 @@ fn auto_family(
     };
     let costed = HADS_CONFIG;
     if min.num_states() * min.num_inputs() > AUTO_FULL_LIMIT {
-        let family = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let family = hads_family(min, access, tree, &ly, opts.extra_states);
         let est = estimate::suite_size(min, access, &family, opts.extra_states);
         return AutoFamilies {
             ranked: vec![(family, est.symbols)],
@@ -370,7 +450,7 @@ fn auto_family(
         adaptive.into_iter().map(|cfg| (cfg, true)).collect();
     let grid = cost_grid();
     let grid_affordable = min.num_states() * min.num_inputs() <= AUTO_GRID_LIMIT && {
-        let probe = Family::build_adaptive(min, tree, &ly, costed, Some(&weights));
+        let probe = hads_family(min, access, tree, &ly, opts.extra_states);
         let est = estimate::suite_size(min, access, &probe, opts.extra_states);
         est.symbols.saturating_mul(grid.len() as u64) <= AUTO_GRID_BUDGET
     };
@@ -476,49 +556,33 @@ impl MealySuite {
         let mut h_tree = None;
         let family = match opts.method.family() {
             None if opts.method == MealyMethod::H => {
-                let pairs = h_method::h_pairs(&min, opts.extra_states);
-                if pairs > h_method::H_PAIR_BUDGET {
-                    return Err(ModelError::Budget {
-                        what: format!(
-                            "{pairs} pairs of traces to separate by the H method ({} states, {} inputs, {} extra states)",
-                            min.num_states(),
-                            k,
-                            opts.extra_states
-                        ),
-                        budget: h_method::H_PAIR_BUDGET as usize,
-                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
-                    });
-                }
+                check_h_pairs("H", &min, opts.extra_states)?;
                 let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
                 h_tree = Some((TreeMethod::H, h));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
             None if opts.method == MealyMethod::Spy => {
                 let ly = LySplittingTree::new(&min);
-                let weights = estimate::state_weights(&min, &access, opts.extra_states);
-                let family = Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights));
-                let est = estimate::suite_size(&min, &access, &family, opts.extra_states);
-                if est.symbols > SPY_SYMBOL_BUDGET {
-                    return Err(ModelError::Budget {
-                        what: format!(
-                            "{} input symbols in the hybrid-ADS suite the SPY tree is built from ({} states, {} inputs, {} extra states)",
-                            est.symbols,
-                            min.num_states(),
-                            k,
-                            opts.extra_states
-                        ),
-                        budget: SPY_SYMBOL_BUDGET as usize,
-                        advice: "use --method auto or hads, or a smaller --extra-states".into(),
-                    });
-                }
-                let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states);
+                let family = hads_family(&min, &access, &tree, &ly, opts.extra_states);
+                let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states)
+                    .ok_or_else(|| {
+                        tree_nodes_error("SPY", &min, opts.extra_states, spy::SPY_NODE_BUDGET)
+                    })?;
                 h_tree = Some((TreeMethod::Spy, spy_tree));
                 family
             }
+            None if opts.method == MealyMethod::Spyh => {
+                check_h_pairs("SPYH", &min, opts.extra_states)?;
+                let spyh_tree = spyh::build_spyh(&min, &access, &tree, opts.extra_states)
+                    .ok_or_else(|| {
+                        tree_nodes_error("SPYH", &min, opts.extra_states, spyh::SPYH_NODE_BUDGET)
+                    })?;
+                h_tree = Some((TreeMethod::Spyh, spyh_tree));
+                build_family(&min, FamilyKind::Hsi, &tree, None)
+            }
             Some(FamilyKind::Hads) => {
                 let ly = LySplittingTree::new(&min);
-                let weights = estimate::state_weights(&min, &access, opts.extra_states);
-                Family::build_adaptive(&min, &tree, &ly, HADS_CONFIG, Some(&weights))
+                hads_family(&min, &access, &tree, &ly, opts.extra_states)
             }
             Some(kind) => {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
@@ -557,6 +621,7 @@ impl MealySuite {
         match self.tree {
             Some((TreeMethod::H, _)) => "h",
             Some((TreeMethod::Spy, _)) => "spy",
+            Some((TreeMethod::Spyh, _)) => "spyh",
             None => self.family.kind().name(),
         }
     }
@@ -688,6 +753,12 @@ impl MealySuite {
             };
             return format!(
                 "{complete}; SPY method (Simão, Petrenko, Yevtushenko): every access sequence is followed by its state's harmonised identifier, and each transition not in the spanning tree is taken{traversal} after some trace whose transitions are all verified"
+            );
+        }
+        if let Some((TreeMethod::Spyh, _)) = self.tree {
+            return format!(
+                "{complete}; SPYH method (Soucha, Bogdanov): convergence classes of traces (access sequences, and transitions merged into their targets once verified), every two access-sequence classes separated, and for every transition outside the spanning tree its class and the target's, extended by up to {} inputs, separated from every access-sequence class and from each other along the way, by separating sequences chosen per pair where they add the fewest inputs",
+                self.extra
             );
         }
         if self.tree.is_some() {

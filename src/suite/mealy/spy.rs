@@ -46,13 +46,22 @@ use crate::model::{LabelId, Mealy, StateId};
 /// Convergent traces per state scanned (most recent first) when choosing where to append.
 const CANDIDATES: usize = 256;
 
+/// Most nodes of a SPY tree: 18 bytes each (see [`TestTree`]) plus the convergent-node lists,
+/// so a tree at the limit stays near 100 MB. m173 (483 states, 27 inputs) with one extra state
+/// needs 3.8 million nodes for its 46.7 million input symbols.
+pub const SPY_NODE_BUDGET: usize = 5_000_000;
+
 struct Spy<'a> {
     m: &'a Mealy,
     tree: TestTree,
-    /// Per tree node: whether every transition on its path is verified.
-    conv: Vec<bool>,
-    /// Per state: its convergent tree nodes, in the order they were found.
+    /// Per tree node (a bit set): whether every transition on its path is verified.
+    conv: Vec<u64>,
+    /// Per state: its convergent tree nodes, in the order they were found; once all of the
+    /// state's transitions are verified, only the last [`CANDIDATES`] are kept (all that
+    /// [`Spy::cheapest`] reads), so the lists stay small beside the tree.
     conv_nodes: Vec<Vec<u32>>,
+    /// Per state: all its transitions are verified.
+    done: Vec<bool>,
     /// Per transition `s * k + a`: verified.
     verified: Vec<bool>,
 }
@@ -63,17 +72,36 @@ impl Spy<'_> {
     }
 
     fn mark(&mut self, u: u32) {
-        if self.conv.len() <= u as usize {
-            self.conv.resize(u as usize + 1, false);
+        let (word, bit) = (u as usize / 64, 1u64 << (u % 64));
+        if self.conv.len() <= word {
+            self.conv.resize(word + 1, 0);
         }
-        if !self.conv[u as usize] {
-            self.conv[u as usize] = true;
-            self.conv_nodes[self.tree.state(u).index()].push(u);
+        if self.conv[word] & bit == 0 {
+            self.conv[word] |= bit;
+            let s = self.tree.state(u).index();
+            let list = &mut self.conv_nodes[s];
+            list.push(u);
+            if self.done[s] && list.len() >= 2 * CANDIDATES {
+                list.drain(..list.len() - CANDIDATES);
+            }
         }
     }
 
     fn is_conv(&self, u: u32) -> bool {
-        self.conv.get(u as usize).copied().unwrap_or(false)
+        self.conv
+            .get(u as usize / 64)
+            .is_some_and(|w| w & (1u64 << (u % 64)) != 0)
+    }
+
+    /// Records that every transition of `s` is verified: from now on only the most recent
+    /// convergent nodes of `s` are candidates.
+    fn finish(&mut self, s: StateId) {
+        self.done[s.index()] = true;
+        let list = &mut self.conv_nodes[s.index()];
+        if list.len() > CANDIDATES {
+            list.drain(..list.len() - CANDIDATES);
+        }
+        list.shrink_to_fit();
     }
 
     /// Marks `u` and every node below it reached through verified transitions.
@@ -155,8 +183,13 @@ fn traversal_words(m: &Mealy, extra: usize) -> Vec<Vec<LabelId>> {
 }
 
 /// Builds the SPY tree for the complete minimal machine `m` with `extra` extra states and the
-/// harmonised family `family`.
-pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) -> TestTree {
+/// harmonised family `family`; `None` as soon as the tree exceeds [`SPY_NODE_BUDGET`] nodes.
+pub fn build_spy(
+    m: &Mealy,
+    access: &AccessTree,
+    family: &Family,
+    extra: usize,
+) -> Option<TestTree> {
     let k = m.num_inputs();
     let n = m.num_states();
     let mut spy = Spy {
@@ -164,6 +197,7 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) 
         tree: TestTree::new(m.initial()),
         conv: Vec::new(),
         conv_nodes: vec![Vec::new(); n],
+        done: vec![false; n],
         verified: vec![false; n * k],
     };
     for &s in access.bfs_order() {
@@ -179,6 +213,9 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) 
         let sufs = family.suffixes(s, 0, extra);
         for &h in sufs {
             spy.tree.insert(m, end, family.word(h));
+        }
+        if spy.tree.num_nodes() > SPY_NODE_BUDGET {
+            return None;
         }
     }
     spy.spread(0);
@@ -222,14 +259,21 @@ pub fn build_spy(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) 
                     let q = m.after(p, &gamma[skip..]).expect("complete");
                     place(&mut spy, p, &gamma[skip..], q);
                 }
+                if spy.tree.num_nodes() > SPY_NODE_BUDGET {
+                    return None;
+                }
             }
             for gamma in &traversal {
                 let mut w = vec![a];
                 w.extend_from_slice(gamma);
                 place(&mut spy, s, &w, m.after(t, gamma).expect("complete"));
+                if spy.tree.num_nodes() > SPY_NODE_BUDGET {
+                    return None;
+                }
             }
             spy.verify(s, a);
         }
+        spy.finish(s);
     }
-    spy.tree
+    Some(spy.tree)
 }

@@ -195,6 +195,7 @@ fn prefix_pruning_keeps_completeness() {
             MealyMethod::Hsi,
             MealyMethod::Hads,
             MealyMethod::H,
+            MealyMethod::Spyh,
         ] {
             check(spec, method, 1, false, j as u64);
         }
@@ -388,6 +389,7 @@ fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
         MealyMethod::Hads,
         MealyMethod::H,
         MealyMethod::Spy,
+        MealyMethod::Spyh,
         MealyMethod::Auto,
     ];
     // Every machine with 3 states, 2 inputs and 2 outputs (6^6 of them) against specifications
