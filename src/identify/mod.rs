@@ -17,7 +17,7 @@ pub mod splitting_graph;
 pub use crate::analysis::Preference;
 pub use adg::{AdaptiveIdentification, AdgMetrics, adaptive_graph};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
-pub use experiment::{Experiment, ExperimentNode, Race, Step, suite_model};
+pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_model};
 pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
 pub use splitting_graph::{
     InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,

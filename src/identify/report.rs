@@ -20,7 +20,7 @@
 use super::IdentifyError;
 use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
 use super::canonical::canonical_form;
-use super::experiment::{Experiment, Race, Step, suite_model};
+use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
@@ -471,6 +471,7 @@ pub fn write_distinguish_dot<W: Write>(
 pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
     let sa = &d.automaton;
     let model = suite_model(sa);
+    let labels = SuiteLabels::new(sa, &model);
     let access = shortest_state_cover(sa);
     let mut extra = serde_json::Map::new();
     extra.insert(
@@ -500,7 +501,7 @@ pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
         let Some(path) = &access[q.index()] else {
             continue;
         };
-        if let Some(mut t) = adg.to_test_case_after(sa, path, &model) {
+        if let Some(mut t) = adg.to_test_case_after(sa, path, &labels) {
             t.name = format!("adg-{}", q.0);
             w.write_test(&t)?;
         }
@@ -514,7 +515,7 @@ pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
             let Some(path) = &access[at.index()] else {
                 continue;
             };
-            if let Some(mut t) = e.to_test_case_after(sa, path, &model) {
+            if let Some(mut t) = e.to_test_case_after(sa, path, &labels) {
                 t.name = format!("pair-{}-{}-at-{}", q.0, r.0, at.0);
                 w.write_test(&t)?;
             }
