@@ -107,7 +107,7 @@ pub(crate) fn reinterned(
 
 /// Colour refinement with colours numbered by the sorted order of their signatures, so the
 /// colours themselves are invariant under renumbering.
-fn refinement_colours(sa: &SuspensionAutomaton, new_label: &[LabelId]) -> Vec<u32> {
+pub(crate) fn refinement_colours(sa: &SuspensionAutomaton, new_label: &[LabelId]) -> Vec<u32> {
     let n = sa.num_states();
     let mut colour = vec![0u32; n];
     let mut count = 1usize;

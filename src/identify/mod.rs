@@ -9,6 +9,7 @@ pub mod adg;
 pub mod canonical;
 pub mod distinguishing_graph;
 pub mod experiment;
+pub mod forced;
 pub mod mealy;
 pub mod random;
 pub mod report;
@@ -17,6 +18,7 @@ pub mod splitting_graph;
 pub use crate::analysis::Preference;
 pub use adg::{AdaptiveIdentification, AdgMetrics, adaptive_graph};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
+pub use forced::{ForcedLosses, forced_losses};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_model};
 pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
 pub use splitting_graph::{
