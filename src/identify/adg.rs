@@ -86,10 +86,21 @@ fn outputs_of(sa: &SuspensionAutomaton, set: &[StateId]) -> Vec<LabelId> {
     out
 }
 
+/// The inputs the ADG may apply as prefix steps (see the module documentation).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PrefixInputs {
+    /// Only inputs injective for the current set (Def. 3.34): the step loses nothing itself.
+    Injective,
+    /// Also inputs that lose pairs, when the pairs they lose plus those the best LCAs of the
+    /// set they lead to lose are fewer than the best LCA of the current set loses.
+    Lossy,
+}
+
 struct Builder<'a> {
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     graph: &'a SplittingGraph,
+    prefix_inputs: PrefixInputs,
 }
 
 impl Builder<'_> {
@@ -146,14 +157,12 @@ impl Builder<'_> {
         inputs.sort_unstable();
         inputs.dedup();
         for a in inputs {
-            if lost_pairs(sa, self.compat, p, a) > 0 {
+            let direct = lost_pairs(sa, self.compat, p, a);
+            if direct >= lost || (direct > 0 && self.prefix_inputs == PrefixInputs::Injective) {
                 continue;
             }
             let next = after(sa, p, a);
-            if next.len() < 2 {
-                continue;
-            }
-            let estimate = self.least_lost(&next);
+            let estimate = direct + self.least_lost(&next);
             if estimate < lost && best.is_none_or(|b| estimate < b.0) {
                 best = Some((estimate, Prefix::Input(a)));
             }
@@ -252,14 +261,51 @@ fn pairwise(
 }
 
 /// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
-/// (Algorithm 5), with at most `budget` nodes.
+/// (Algorithm 5), with at most `budget` nodes: one graph for each rule of [`PrefixInputs`], of
+/// which the one leaving the fewest pairs undistinguished is kept (ties to
+/// [`PrefixInputs::Injective`]). Neither rule wins everywhere: on the embeddings of the shared
+/// Mealy models lossy prefix inputs help most where hidden inputs give output nondeterminism
+/// and hurt on some merged ones (README, `cargo bench --bench identify -- embed`).
 pub fn adaptive_graph(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     graph: &SplittingGraph,
     budget: usize,
 ) -> Result<Experiment, IdentifyError> {
-    let b = Builder { sa, compat, graph };
+    let mut best: Option<(usize, Experiment)> = None;
+    let mut failure = None;
+    for rule in [PrefixInputs::Injective, PrefixInputs::Lossy] {
+        match adaptive_graph_with(sa, compat, graph, budget, rule) {
+            Ok(adg) => {
+                let lost = analyse(sa, compat, &adg).1.len();
+                if best.as_ref().is_none_or(|b| lost < b.0) {
+                    best = Some((lost, adg));
+                }
+            }
+            Err(e) => failure = Some(e),
+        }
+    }
+    match (best, failure) {
+        (Some((_, adg)), _) => Ok(adg),
+        (None, Some(e)) => Err(e),
+        (None, None) => unreachable!("two rules were tried"),
+    }
+}
+
+/// Algorithm 5 with prefix inputs chosen by `rule` (see [`adaptive_graph`]).
+pub fn adaptive_graph_with(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    graph: &SplittingGraph,
+    budget: usize,
+    rule: PrefixInputs,
+) -> Result<Experiment, IdentifyError> {
+    let b = Builder {
+        sa,
+        compat,
+        graph,
+        prefix_inputs: rule,
+    };
     let root = b.resolve(sa.states().collect(), None, PREFIX_BUDGET);
     let mut count = 0usize;
     let mut over = false;
@@ -475,6 +521,37 @@ impl Analysis<'_> {
     }
 }
 
+/// The Table 3.2 metrics of `adg` and the incompatible pairs `(q, r)`, `q < r`, it leaves
+/// undistinguished, sorted.
+fn analyse(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    adg: &Experiment,
+) -> (AdgMetrics, Vec<(StateId, StateId)>) {
+    let mut analysis = Analysis {
+        sa,
+        compat,
+        adg,
+        memo: HashMap::new(),
+        undistinguished: PairSet::new(sa.num_states()),
+        sharing: PairSet::new(sa.num_states()),
+    };
+    let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
+    let (obs, sizes, weighted) = analysis.run(root);
+    let sharing_an_observation = analysis.sharing.len();
+    let topup_pairs = analysis.undistinguished.into_sorted(sa.num_states());
+    let metrics = AdgMetrics {
+        nodes: adg.len(),
+        depth: adg.depth(),
+        observations: obs,
+        average_leaf_size: if obs > 0.0 { sizes / obs } else { 0.0 },
+        weighted_average_leaf_size: weighted,
+        undistinguished_pairs: topup_pairs.len(),
+        sharing_an_observation,
+    };
+    (metrics, topup_pairs)
+}
+
 /// The adaptive distinguishing graph with its top-ups: for every state, experiments that together
 /// distinguish it from every incompatible state.
 ///
@@ -510,27 +587,7 @@ impl AdaptiveIdentification {
         adg: Experiment,
         preference: Preference,
     ) -> AdaptiveIdentification {
-        let mut analysis = Analysis {
-            sa,
-            compat,
-            adg: &adg,
-            memo: HashMap::new(),
-            undistinguished: PairSet::new(sa.num_states()),
-            sharing: PairSet::new(sa.num_states()),
-        };
-        let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
-        let (obs, sizes, weighted) = analysis.run(root);
-        let sharing_an_observation = analysis.sharing.len();
-        let topup_pairs = analysis.undistinguished.into_sorted(sa.num_states());
-        let metrics = AdgMetrics {
-            nodes: adg.len(),
-            depth: adg.depth(),
-            observations: obs,
-            average_leaf_size: if obs > 0.0 { sizes / obs } else { 0.0 },
-            weighted_average_leaf_size: weighted,
-            undistinguished_pairs: topup_pairs.len(),
-            sharing_an_observation,
-        };
+        let (metrics, topup_pairs) = analyse(sa, compat, &adg);
         let topup_nodes = topup_pairs
             .par_iter()
             .map(|&(q, r)| {
