@@ -8,14 +8,16 @@
 //! witness for [`LOOKAHEAD`] labels), then an LCA whose split was injective, then the oldest.
 //!
 //! One addition to Algorithm 5: when even the best LCA loses pairs, the ADG may first take one
-//! step of its own, an input injective for `P` or waiting for an output, if the best LCAs of the
-//! sets that step leads to lose fewer pairs in total; then it chooses LCAs for those sets. Every
-//! observation of such a step still refines `P` (the input loses no pair; an output splits as an
-//! output step of a witness would), and at most `PREFIX_BUDGET` such steps are taken on a path,
-//! so no cycle can arise. The README's table (`cargo bench --bench identify -- embed`) gives the
-//! undistinguished shares with and without these steps on the embeddings of the shared Mealy
-//! models; no test asserts a gain. Nodes are shared per (current set, witness position, prefix steps left), so the
-//! result is a DAG.
+//! step of its own, an input or waiting for an output, if the pairs that step loses plus those
+//! the best LCAs of the sets it leads to lose are fewer; then it chooses LCAs for those sets.
+//! Which inputs qualify is a rule ([`PrefixInputs`]): only inputs injective for `P` (Def. 3.34),
+//! or also inputs that lose pairs themselves. Every prefix step spends one of a path's budget
+//! of steps, which never grows along a path, so no cycle can arise. [`adaptive_graph`] builds
+//! the graph for injective prefix inputs with a budget of `PREFIX_BUDGET` steps, and for lossy
+//! ones with `PREFIX_BUDGET` and with `LOSSY_PREFIX_BUDGET` steps, and keeps the one leaving the
+//! fewest pairs undistinguished: neither rule wins on every embedding of the shared Mealy
+//! models (README, `cargo bench --bench identify -- embed`). Nodes are shared per (current set,
+//! witness position, prefix steps left), so the result is a DAG.
 //!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
@@ -68,9 +70,14 @@ enum Prefix {
     Outputs,
 }
 
-/// Prefix steps allowed on a path of the ADG (a budget of 4 gave the same graphs as 2 on the
-/// embeddings of `cargo bench --bench identify -- embed`, measured once, not tested).
+/// Prefix steps allowed on a path of the ADG (with injective prefix inputs only, a budget of 4
+/// gave the same graphs as 2 on the embeddings of `cargo bench --bench identify -- embed`,
+/// measured once, not tested).
 const PREFIX_BUDGET: u8 = 2;
+
+/// The larger budget also tried with lossy prefix inputs (on the hidden-input embeddings it
+/// lowered the median undistinguished share as built from 0.848% to 0.585%, measured once).
+const LOSSY_PREFIX_BUDGET: u8 = 4;
 
 fn after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
     let mut out: Vec<StateId> = set.iter().filter_map(|&s| sa.after(s, l)).collect();
@@ -261,11 +268,12 @@ fn pairwise(
 }
 
 /// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
-/// (Algorithm 5), with at most `budget` nodes: one graph for each rule of [`PrefixInputs`], of
-/// which the one leaving the fewest pairs undistinguished is kept (ties to
-/// [`PrefixInputs::Injective`]). Neither rule wins everywhere: on the embeddings of the shared
-/// Mealy models lossy prefix inputs help most where hidden inputs give output nondeterminism
-/// and hurt on some merged ones (README, `cargo bench --bench identify -- embed`).
+/// (Algorithm 5), with at most `budget` nodes: three graphs (injective prefix inputs; lossy ones
+/// with two and with four prefix steps, see the module documentation), of which the one leaving
+/// the fewest pairs undistinguished is kept (ties to the earlier). Neither rule wins everywhere:
+/// on the embeddings of the shared Mealy models lossy prefix inputs help most where hidden inputs
+/// give output nondeterminism and hurt on some merged ones (README, `cargo bench --bench
+/// identify -- embed`).
 pub fn adaptive_graph(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -274,8 +282,12 @@ pub fn adaptive_graph(
 ) -> Result<Experiment, IdentifyError> {
     let mut best: Option<(usize, Experiment)> = None;
     let mut failure = None;
-    for rule in [PrefixInputs::Injective, PrefixInputs::Lossy] {
-        match adaptive_graph_with(sa, compat, graph, budget, rule) {
+    for (rule, steps) in [
+        (PrefixInputs::Injective, PREFIX_BUDGET),
+        (PrefixInputs::Lossy, PREFIX_BUDGET),
+        (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET),
+    ] {
+        match adaptive_graph_steps(sa, compat, graph, budget, rule, steps) {
             Ok(adg) => {
                 let lost = analyse(sa, compat, &adg).1.len();
                 if best.as_ref().is_none_or(|b| lost < b.0) {
@@ -292,7 +304,8 @@ pub fn adaptive_graph(
     }
 }
 
-/// Algorithm 5 with prefix inputs chosen by `rule` (see [`adaptive_graph`]).
+/// Algorithm 5 with prefix inputs chosen by `rule` and `PREFIX_BUDGET` prefix steps per path
+/// (see [`adaptive_graph`]).
 pub fn adaptive_graph_with(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -300,13 +313,25 @@ pub fn adaptive_graph_with(
     budget: usize,
     rule: PrefixInputs,
 ) -> Result<Experiment, IdentifyError> {
+    adaptive_graph_steps(sa, compat, graph, budget, rule, PREFIX_BUDGET)
+}
+
+/// Algorithm 5 with prefix inputs chosen by `rule` and at most `steps` prefix steps per path.
+fn adaptive_graph_steps(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    graph: &SplittingGraph,
+    budget: usize,
+    rule: PrefixInputs,
+    steps: u8,
+) -> Result<Experiment, IdentifyError> {
     let b = Builder {
         sa,
         compat,
         graph,
         prefix_inputs: rule,
     };
-    let root = b.resolve(sa.states().collect(), None, PREFIX_BUDGET);
+    let root = b.resolve(sa.states().collect(), None, steps);
     let mut count = 0usize;
     let mut over = false;
     let (order, index, kids) = post_order(root, |k| {

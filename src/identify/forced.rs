@@ -305,7 +305,8 @@ fn least(mut family: Vec<Pairs>) -> Vec<Pairs> {
     family.dedup();
     let mut out: Vec<Pairs> = Vec::with_capacity(family.len());
     for s in family {
-        if !out.iter().any(|&k| k & s == k) {
+        // Kept sets are no larger: keep `s` unless one of them is a subset of it.
+        if !out.iter().any(|&k| k & !s == 0) {
             out.push(s);
         }
     }
