@@ -426,12 +426,13 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                     for (what, f) in [("as given", &given), ("minimised", &minimal)] {
                         let b = &f.forced;
                         println!(
-                            "{:<32} bound {what}: {} pairs, {} classes, {} sets examined, {} games, {} forced, {} gave up, {} packed, {:.2} s",
+                            "{:<32} bound {what}: {} pairs, {} classes, {} sets examined, {} games, {} lost pairs skipped, {} forced, {} gave up, {} packed, {:.2} s",
                             "",
                             b.pairs,
                             b.classes,
                             b.examined,
                             b.games,
+                            b.skipped_pairs,
                             b.forced,
                             b.gave_up,
                             b.packed,

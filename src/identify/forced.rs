@@ -45,7 +45,8 @@
 //! pair that a given ADG loses: a triple with `λ > 0` loses a pair under *every* ADG, ours
 //! included, so these are all triples with a forced loss. Triples are packed greedily (largest
 //! loss first, then in state order) into a family sharing no pair. A game that outgrows
-//! [`GAME_POSITIONS`] positions counts as losing nothing, which keeps the bound sound.
+//! [`GAME_POSITIONS`] positions counts as losing nothing, and lost pairs beyond
+//! [`MAX_TRIPLES`] triples are not examined, which keeps the bound sound (and makes it weaker).
 
 use super::canonical::refinement_colours;
 use crate::analysis::Compatibility;
@@ -58,6 +59,9 @@ pub const MAX_ORIGINS: usize = 16;
 
 /// Positions one game may explore before it gives up (and then contributes nothing).
 pub const GAME_POSITIONS: usize = 2_000;
+
+/// Most triples examined: the lost pairs are taken in order while their triples fit.
+pub const MAX_TRIPLES: usize = 1_000_000;
 
 /// Steps of the cheap search for a strategy losing nothing, tried before a full game.
 const QUICK_DEPTH: usize = 4;
@@ -384,6 +388,8 @@ pub struct ForcedLosses {
     pub examined: usize,
     /// Of those, the sets a short search did not settle (solved by the full game).
     pub games: usize,
+    /// Pairs lost by the given ADG whose triples were left out beyond [`MAX_TRIPLES`].
+    pub skipped_pairs: usize,
     /// Of those, the sets with a forced loss.
     pub forced: usize,
     /// Games that outgrew [`GAME_POSITIONS`] (counted as losing nothing).
@@ -456,6 +462,7 @@ fn bound(
                     classes,
                     examined: 1,
                     games: 1,
+                    skipped_pairs: 0,
                     forced: usize::from(pairs > 0),
                     gave_up: 0,
                     packed: usize::from(pairs > 0),
@@ -476,6 +483,24 @@ fn bound(
         .collect();
     focus.sort_unstable();
     focus.dedup();
+    // Pairs in order while their triples fit the budget; the rest are left out (the bound stays
+    // sound, only weaker).
+    let third = |&(p, q): &(StateId, StateId)| {
+        reps.iter()
+            .filter(|&&r| r != p && r != q && !compat.compatible(p, r) && !compat.compatible(q, r))
+            .count()
+    };
+    let mut kept = 0;
+    let mut triples_so_far = 0;
+    for pair in &focus {
+        triples_so_far += third(pair);
+        if triples_so_far > MAX_TRIPLES {
+            break;
+        }
+        kept += 1;
+    }
+    let skipped_pairs = focus.len() - kept;
+    focus.truncate(kept);
     let mut triples: Vec<[StateId; 3]> = focus
         .par_iter()
         .flat_map_iter(|&(p, q)| {
@@ -528,6 +553,7 @@ fn bound(
         classes,
         examined: triples.len(),
         games,
+        skipped_pairs,
         forced: num_forced,
         gave_up,
         packed,
