@@ -623,28 +623,25 @@ mod tests {
         assert_eq!(bound(&free, &c, &lost, EXACT_CLASSES).pairs, 0);
     }
 
-    /// Like [`one_forced_pair`], but input `c` leads 0, 1, 2 to outputs `x`, `y`, `z`.
+    /// Like [`one_forced_pair`], but input `c` (instead of `b`) leads 0, 1, 2 to output states
+    /// 3, 4, 5 with outputs `x`, `y`, `z`.
     fn three_outputs() -> SuspensionAutomaton {
-        suspension_from_marked(
-            "free",
-            7,
-            &[
-                (0, "delta", 0),
-                (1, "delta", 1),
-                (2, "delta", 2),
-                (0, "?a", 3),
-                (1, "?a", 3),
-                (2, "?a", 4),
-                (0, "?c", 3),
-                (1, "?c", 4),
-                (2, "?c", 5),
-                (3, "!x", 0),
-                (4, "!y", 0),
-                (5, "!z", 0),
-                (6, "!x", 0),
-            ],
-        )
-        .unwrap()
+        let sa = one_forced_pair();
+        let b = sa.alphabet.get("b");
+        let mut edges: Vec<(u32, String, u32)> = sa
+            .triples()
+            .filter(|&(p, l, _)| Some(l) != b && p != StateId(5))
+            .map(|(p, l, q)| (p.0, marked(&sa, l), q.0))
+            .collect();
+        edges.extend([
+            (0, "?c".to_owned(), 3),
+            (1, "?c".into(), 4),
+            (2, "?c".into(), 5),
+            (5, "!z".into(), 0),
+        ]);
+        let edges: Vec<(u32, &str, u32)> =
+            edges.iter().map(|(p, l, q)| (*p, l.as_str(), *q)).collect();
+        suspension_from_marked("free", 7, &edges).unwrap()
     }
 
     /// Weighted as built: copies of equivalent states multiply the forced pairs.
