@@ -12,11 +12,14 @@
 //! the thesis' count), seconds and peak resident memory (MB) per phase.
 //!
 //! `cargo bench --bench identify -- embed [--policy fewest-lost|fewest-pairs|outputs-first]
-//! [--diagnose]` prints the embedding table instead: shared Mealy models embedded by merging two
+//! [--diagnose] [--no-bound]` prints the embedding table instead: shared Mealy models embedded by merging two
 //! inputs into one (as the thesis built its benchmarks) and by hiding two inputs, three pairs
 //! each, analysed as built (reachable, not minimised: how the thesis counted for Table 3.2) and
 //! minimised (as `distinguish` does by default), with the median and worst undistinguished share
-//! per kind; `--diagnose` adds where the ADG loses the pairs it leaves undistinguished.
+//! per kind, and `forced`: the share every ADG leaves undistinguished at least
+//! (`identify::forced_losses`; `--no-bound` skips it, which saves most of the time);
+//! `--diagnose` adds where the ADG loses the pairs it leaves undistinguished and how the bound
+//! was found.
 //! Renumbering changes no figure; the property test `renumbered_copies_give_identical_results`
 //! checks that.
 //!
@@ -178,6 +181,12 @@ fn policy() -> SplitPolicy {
 struct Figures {
     states: usize,
     undistinguished_percent: f64,
+    /// The share every ADG leaves undistinguished, at least (`identify::forced_losses`).
+    forced_percent: f64,
+    /// Seconds of the forced-loss bound.
+    forced_seconds: f64,
+    /// How the bound was found.
+    forced: ncomplete::identify::ForcedLosses,
     splitting_graph_nodes: usize,
     adg_nodes: usize,
     depth: usize,
@@ -201,9 +210,24 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
     let d = distinguish(sa, &options, &mut |_| {}).ok()?;
     let seconds = t.elapsed().as_secs_f64();
     let r = &d.report;
+    let t = std::time::Instant::now();
+    let forced = if std::env::args().any(|a| a == "--no-bound") {
+        ncomplete::identify::ForcedLosses::default()
+    } else {
+        ncomplete::identify::forced_losses(
+            &d.automaton,
+            &d.compatibility,
+            d.identification.undistinguished_pairs(),
+        )
+    };
+    let forced_seconds = t.elapsed().as_secs_f64();
+    let incompatible = r.states * r.states.saturating_sub(1) - r.compatible_pairs;
     Some(Figures {
+        forced_percent: 200.0 * forced.pairs as f64 / incompatible.max(1) as f64,
         states: r.states,
         undistinguished_percent: r.undistinguished_percent,
+        forced_seconds,
+        forced,
         splitting_graph_nodes: r.splitting_graph_nodes,
         adg_nodes: r.adg_nodes,
         depth: r.adg_depth,
@@ -312,16 +336,18 @@ fn s_n_table() {
 fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
     let diagnose = std::env::args().any(|a| a == "--diagnose");
     println!(
-        "{:<32} {:>6} {:>8} {:>7} {:>8} {:>5} {:>6} | {:>6} {:>8} {:>7} {:>8} {:>5} {:>6}",
+        "{:<32} {:>6} {:>8} {:>8} {:>7} {:>8} {:>5} {:>6} | {:>6} {:>8} {:>8} {:>7} {:>8} {:>5} {:>6}",
         "embedding",
         "given",
         "undist",
+        "forced",
         "sgnodes",
         "adgnodes",
         "depth",
         "s",
         "states",
         "undist",
+        "forced",
         "sgnodes",
         "adgnodes",
         "depth",
@@ -376,15 +402,17 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                 shares[usize::from(!merge)][0].push(given.undistinguished_percent);
                 shares[usize::from(!merge)][1].push(minimal.undistinguished_percent);
                 println!(
-                    "{name:<32} {:>6} {:>7.3}% {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>7} {:>8} {:>5} {:>6.2}",
+                    "{name:<32} {:>6} {:>7.3}% {:>7.3}% {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>7.3}% {:>7} {:>8} {:>5} {:>6.2}",
                     given.states,
                     given.undistinguished_percent,
+                    given.forced_percent,
                     given.splitting_graph_nodes,
                     given.adg_nodes,
                     given.depth,
                     given.seconds,
                     minimal.states,
                     minimal.undistinguished_percent,
+                    minimal.forced_percent,
                     minimal.splitting_graph_nodes,
                     minimal.adg_nodes,
                     minimal.depth,
@@ -395,6 +423,22 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                         "{:<32} lost [stuck, by input, by output]: as given {:?}, minimised {:?}",
                         "", given.losses, minimal.losses
                     );
+                    for (what, f) in [("as given", &given), ("minimised", &minimal)] {
+                        let b = &f.forced;
+                        println!(
+                            "{:<32} bound {what}: {} pairs, {} classes, {} sets examined, {} games, {} lost pairs skipped, {} forced, {} gave up, {} packed, {:.2} s",
+                            "",
+                            b.pairs,
+                            b.classes,
+                            b.examined,
+                            b.games,
+                            b.skipped_pairs,
+                            b.forced,
+                            b.gave_up,
+                            b.packed,
+                            f.forced_seconds
+                        );
+                    }
                 }
             }
         }

@@ -31,16 +31,7 @@ pub fn canonical_form(sa: &SuspensionAutomaton) -> Result<SuspensionAutomaton, M
     labels.sort_by(|&a, &b| {
         (sa.alphabet.kind(a), sa.alphabet.name(a)).cmp(&(sa.alphabet.kind(b), sa.alphabet.name(b)))
     });
-    let mut alphabet = Alphabet::new();
-    let mut new_label = vec![LabelId(0); sa.alphabet.len()];
-    for &l in &labels {
-        let name = sa.alphabet.name(l);
-        new_label[l.index()] = if l == sa.quiescence() {
-            alphabet.set_quiescence(name)?
-        } else {
-            alphabet.add(name, sa.alphabet.kind(l))?
-        };
-    }
+    let (alphabet, new_label) = reinterned(sa, &labels)?;
     // Per state, its edges in the new label order.
     let edges = |q: StateId| -> Vec<(LabelId, StateId)> {
         let mut e: Vec<(LabelId, StateId)> = sa
@@ -94,9 +85,29 @@ pub fn canonical_form(sa: &SuspensionAutomaton) -> Result<SuspensionAutomaton, M
     SuspensionAutomaton::new(sa.name.clone(), alphabet, names, StateId(0), triples)
 }
 
+/// The labels of `sa` interned afresh in the given `order` (every label once), with the id each
+/// old label gets: one alphabet-copying loop for [`canonical_form`] and for the shuffled copies
+/// of [`crate::identify::random::renumbered`].
+pub(crate) fn reinterned(
+    sa: &SuspensionAutomaton,
+    order: &[LabelId],
+) -> Result<(Alphabet, Vec<LabelId>), ModelError> {
+    let mut alphabet = Alphabet::new();
+    let mut new_label = vec![LabelId(0); sa.alphabet.len()];
+    for &l in order {
+        let name = sa.alphabet.name(l);
+        new_label[l.index()] = if l == sa.quiescence() {
+            alphabet.set_quiescence(name)?
+        } else {
+            alphabet.add(name, sa.alphabet.kind(l))?
+        };
+    }
+    Ok((alphabet, new_label))
+}
+
 /// Colour refinement with colours numbered by the sorted order of their signatures, so the
 /// colours themselves are invariant under renumbering.
-fn refinement_colours(sa: &SuspensionAutomaton, new_label: &[LabelId]) -> Vec<u32> {
+pub(crate) fn refinement_colours(sa: &SuspensionAutomaton, new_label: &[LabelId]) -> Vec<u32> {
     let n = sa.num_states();
     let mut colour = vec![0u32; n];
     let mut count = 1usize;

@@ -180,7 +180,7 @@ impl Experiment {
         start: &[StateId],
         model: &SuiteModel,
     ) -> TestCase {
-        let map = LabelMap::new(sa, model);
+        let map = SuiteLabels::new(sa, model);
         TestCase {
             name: String::new(),
             nodes: self.test_nodes(sa, start, &map, 0),
@@ -192,7 +192,7 @@ impl Experiment {
         &self,
         sa: &SuspensionAutomaton,
         start: &[StateId],
-        map: &LabelMap,
+        map: &SuiteLabels,
         first: u32,
     ) -> Vec<TestNode> {
         let mut start = start.to_vec();
@@ -244,16 +244,16 @@ impl Experiment {
     /// semantics). On the way, an input is raced by the outputs the current state allows (retry:
     /// the system went elsewhere, which the specification allows), and an awaited output by the
     /// other allowed outputs (retry); an output the current state forbids fails. So the test
-    /// fails only on what the specification forbids after the trace observed. `None` if `sa`
-    /// does not enable `access` from its initial state.
+    /// fails only on what the specification forbids after the trace observed. Labels are mapped
+    /// by `map` (built once per suite). `None` if `sa` does not enable `access` from its initial
+    /// state.
     pub fn to_test_case_after(
         &self,
         sa: &SuspensionAutomaton,
         access: &[LabelId],
-        model: &SuiteModel,
+        map: &SuiteLabels,
     ) -> Option<TestCase> {
-        let map = LabelMap::new(sa, model);
-        let quiescence = model.quiescence_id();
+        let quiescence = map.quiescence;
         let mut nodes = Vec::with_capacity(access.len());
         let mut s = sa.initial();
         for (k, &l) in access.iter().enumerate() {
@@ -277,7 +277,7 @@ impl Experiment {
             s = sa.after(s, l)?;
         }
         let shift = nodes.len() as u32;
-        nodes.extend(self.test_nodes(sa, &[s], &map, shift));
+        nodes.extend(self.test_nodes(sa, &[s], map, shift));
         Some(TestCase {
             name: String::new(),
             nodes,
@@ -324,16 +324,21 @@ pub fn suite_model(sa: &SuspensionAutomaton) -> SuiteModel {
     }
 }
 
-/// Automaton labels to suite label ids.
-struct LabelMap {
+/// Automaton labels to the label ids of a suite model, built once per suite and shared by its
+/// tests ([`Experiment::to_test_case_after`]).
+pub struct SuiteLabels {
     /// Suite id per automaton label (`u32::MAX` for internal labels).
     to_suite: Vec<u32>,
     /// Automaton output label per suite output id.
     outputs: Vec<LabelId>,
+    /// The suite id of quiescence, if the model has it.
+    quiescence: Option<LabelId>,
 }
 
-impl LabelMap {
-    fn new(sa: &SuspensionAutomaton, model: &SuiteModel) -> LabelMap {
+impl SuiteLabels {
+    /// The map from the labels of `sa` to those of `model`, which must name every label of `sa`
+    /// (as [`suite_model`] does).
+    pub fn new(sa: &SuspensionAutomaton, model: &SuiteModel) -> SuiteLabels {
         let mut to_suite = vec![u32::MAX; sa.alphabet.len()];
         let mut outputs = vec![LabelId(u32::MAX); model.num_output_ids()];
         for l in sa.alphabet.ids() {
@@ -356,7 +361,11 @@ impl LabelMap {
                 outputs[id] = l;
             }
         }
-        LabelMap { to_suite, outputs }
+        SuiteLabels {
+            to_suite,
+            outputs,
+            quiescence: model.quiescence_id(),
+        }
     }
 
     /// Branches in suite order for the outputs allowed by `set` (all outputs if `unconstrained`).
@@ -383,7 +392,7 @@ impl LabelMap {
 struct CaseBuilder<'a> {
     exp: &'a Experiment,
     sa: &'a SuspensionAutomaton,
-    map: &'a LabelMap,
+    map: &'a SuiteLabels,
     memo: HashMap<(u32, Vec<StateId>, bool), Next>,
     /// Test nodes in post-order (children before parents).
     post: Vec<TestNode>,
@@ -530,7 +539,7 @@ mod tests {
     /// Whether some run of `sa` from `q` reaches `fail` in `t` (outputs chosen by the system,
     /// races included); a state not specifying an input ends the exploration (anything allowed).
     fn can_fail(sa: &SuspensionAutomaton, model: &SuiteModel, t: &TestCase, q: StateId) -> bool {
-        let map = LabelMap::new(sa, model);
+        let map = SuiteLabels::new(sa, model);
         let mut stack = vec![(0u32, q)];
         let mut seen = std::collections::HashSet::new();
         while let Some((k, s)) = stack.pop() {

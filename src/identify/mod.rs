@@ -9,15 +9,19 @@ pub mod adg;
 pub mod canonical;
 pub mod distinguishing_graph;
 pub mod experiment;
+pub mod forced;
 pub mod mealy;
 pub mod random;
 pub mod report;
 pub mod splitting_graph;
 
 pub use crate::analysis::Preference;
-pub use adg::{AdaptiveIdentification, AdgMetrics, adaptive_graph};
+pub use adg::{
+    AdaptiveIdentification, AdgMetrics, PrefixInputs, adaptive_graph, adaptive_graph_with,
+};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
-pub use experiment::{Experiment, ExperimentNode, Race, Step, suite_model};
+pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_model};
+pub use forced::{ForcedLosses, forced_losses};
 pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
 pub use splitting_graph::{
     InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,

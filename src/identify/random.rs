@@ -1,6 +1,7 @@
 //! Seeded random suspension automata for property tests and benchmarks: reproducible from the
 //! seed alone (`crate::rng::SplitMix64`, no external state), with every state non-blocking.
 
+use super::canonical::reinterned;
 use crate::model::{Alphabet, LabelId, LabelKind, StateId, SuspensionAutomaton};
 use crate::rng::SplitMix64;
 
@@ -20,18 +21,9 @@ pub fn renumbered(sa: &SuspensionAutomaton, seed: u64) -> SuspensionAutomaton {
     shuffle(&mut perm);
     let mut label_order: Vec<usize> = (0..sa.alphabet.len()).collect();
     shuffle(&mut label_order);
-    let mut alphabet = Alphabet::new();
-    let mut new_label = vec![LabelId(0); sa.alphabet.len()];
-    for &k in &label_order {
-        let l = LabelId(k as u32);
-        let name = sa.alphabet.name(l);
-        new_label[k] = if l == sa.quiescence() {
-            alphabet.set_quiescence(name)
-        } else {
-            alphabet.add(name, sa.alphabet.kind(l))
-        }
-        .expect("the labels of a valid automaton");
-    }
+    let label_order: Vec<LabelId> = label_order.into_iter().map(|k| LabelId(k as u32)).collect();
+    let (alphabet, new_label) =
+        reinterned(sa, &label_order).expect("the labels of a valid automaton");
     let mut names = vec![String::new(); n];
     for q in sa.states() {
         names[perm[q.index()]] = sa.state_name(q).to_owned();

@@ -20,7 +20,7 @@
 use super::IdentifyError;
 use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
 use super::canonical::canonical_form;
-use super::experiment::{Experiment, Race, Step, suite_model};
+use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
@@ -471,6 +471,7 @@ pub fn write_distinguish_dot<W: Write>(
 pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
     let sa = &d.automaton;
     let model = suite_model(sa);
+    let labels = SuiteLabels::new(sa, &model);
     let access = shortest_state_cover(sa);
     let mut extra = serde_json::Map::new();
     extra.insert(
@@ -500,7 +501,7 @@ pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
         let Some(path) = &access[q.index()] else {
             continue;
         };
-        if let Some(mut t) = adg.to_test_case_after(sa, path, &model) {
+        if let Some(mut t) = adg.to_test_case_after(sa, path, &labels) {
             t.name = format!("adg-{}", q.0);
             w.write_test(&t)?;
         }
@@ -514,7 +515,7 @@ pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
             let Some(path) = &access[at.index()] else {
                 continue;
             };
-            if let Some(mut t) = e.to_test_case_after(sa, path, &model) {
+            if let Some(mut t) = e.to_test_case_after(sa, path, &labels) {
                 t.name = format!("pair-{}-{}-at-{}", q.0, r.0, at.0);
                 w.write_test(&t)?;
             }
@@ -617,10 +618,12 @@ mod tests {
 
     /// On a real Mealy machine with two inputs merged (`models/TCP_Linux_Client.dot`, inputs 0
     /// and 1, as in `cargo bench --bench identify -- embed`), the default split policy with the
-    /// ADG's prefix steps leaves fewer pairs undistinguished than fewest pairs together (measured
-    /// 0.32% against 0.93% minimised, 0.31% against 1.22% as built).
+    /// ADG's prefix steps leaves no more pairs undistinguished than fewest pairs together (with
+    /// only injective prefix inputs it left 0.32% against 0.93% minimised, 0.31% against 1.22% as
+    /// built; lossy prefix inputs bring fewest pairs together level with it minimised), and
+    /// under 0.5% of the incompatible pairs.
     #[test]
-    fn fewest_lost_beats_fewest_pairs_on_a_merged_tcp_client() {
+    fn fewest_lost_leaves_no_more_than_fewest_pairs_on_a_merged_tcp_client() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/TCP_Linux_Client.dot");
         let Model::Mealy(m) = crate::format::load_model(path, &Default::default()).unwrap() else {
             panic!("TCP_Linux_Client is a Mealy machine");
@@ -651,7 +654,7 @@ mod tests {
             let lost = run(SplitPolicy::FewestPairsLost);
             let together = run(SplitPolicy::FewestPairsTogether);
             assert!(
-                lost.undistinguished_pairs < together.undistinguished_pairs,
+                lost.undistinguished_pairs <= together.undistinguished_pairs,
                 "minimize {minimize}: {} against {}",
                 lost.undistinguished_pairs,
                 together.undistinguished_pairs
