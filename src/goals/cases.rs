@@ -198,9 +198,6 @@ pub struct GoalSuite {
     paths: Option<ShortestPaths>,
 }
 
-/// Tests [`GoalSuite::write`] builds and serializes in parallel at a time.
-const WRITE_CHUNK: usize = 4096;
-
 /// A test of a goal suite: built by its goal's own game, or a path of the shared tree.
 #[derive(Clone, Debug)]
 enum GoalTest {
@@ -527,7 +524,7 @@ impl GoalSuite {
             let mut writer =
                 crate::suite::json::SuiteWriter::begin_with_raw(out, &self.header, &raw)?;
             // Tests are built and serialized in parallel a chunk at a time, written in order.
-            for chunk in self.tests.chunks(WRITE_CHUNK) {
+            for chunk in self.tests.chunks(crate::suite::json::LINE_CHUNK) {
                 let lines: Vec<std::io::Result<String>> = chunk
                     .par_iter()
                     .map(|t| crate::suite::json::test_line(&self.header.model, &self.build(t)))

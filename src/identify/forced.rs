@@ -22,7 +22,8 @@
 //! lose the pairs between them iff their states are compatible (Lemma 3.10: incompatible states
 //! have a distinguishing experiment, compatible ones none). The value of a position is the family
 //! of least sets of lost pairs some finite strategy achieves, the least fixed point of these
-//! rules, computed by iteration from "stop everywhere" (each round allows one more step).
+//! rules, computed by a worklist from "stop everywhere": a position's value is lowered when a
+//! successor's value is, until nothing changes.
 //!
 //! # Why this is a lower bound
 //!
@@ -177,12 +178,7 @@ impl Game<'_> {
             return false;
         }
         let all = Self::mask(p);
-        let mut labels: Vec<LabelId> = p
-            .iter()
-            .flat_map(|&(_, q)| self.sa.enabled(q).iter().map(|e| e.0))
-            .collect();
-        labels.sort_unstable();
-        labels.dedup();
+        let labels = self.labels(p);
         let inputs = labels.iter().filter(|&&l| self.sa.alphabet.is_input(l));
         for &a in inputs {
             let (stuck, next) = self.step(p, a);
@@ -192,6 +188,17 @@ impl Game<'_> {
         }
         let mut outputs = labels.iter().filter(|&&l| self.sa.alphabet.is_output(l));
         outputs.all(|&x| self.separates_within(&self.step(p, x).1, depth - 1))
+    }
+
+    /// The labels some state of `p` enables, each once, in label order.
+    fn labels(&self, p: &Position) -> Vec<LabelId> {
+        let mut labels: Vec<LabelId> = p
+            .iter()
+            .flat_map(|&(_, q)| self.sa.enabled(q).iter().map(|e| e.0))
+            .collect();
+        labels.sort_unstable();
+        labels.dedup();
+        labels
     }
 
     /// The least families of lost pairs from `start`, or `None` beyond [`GAME_POSITIONS`].
@@ -215,12 +222,7 @@ impl Game<'_> {
                     positions.len() - 1
                 })
             };
-            let mut labels: Vec<LabelId> = p
-                .iter()
-                .flat_map(|&(_, q)| self.sa.enabled(q).iter().map(|e| e.0))
-                .collect();
-            labels.sort_unstable();
-            labels.dedup();
+            let labels = self.labels(&p);
             let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
             for l in labels {
                 let (stuck, next) = self.step(&p, l);
@@ -388,10 +390,10 @@ pub struct ForcedLosses {
     pub examined: usize,
     /// Of those, the sets a short search did not settle (solved by the full game).
     pub games: usize,
+    /// Of the examined sets, those with a forced loss.
+    pub forced: usize,
     /// Pairs lost by the given ADG whose triples were left out beyond [`MAX_TRIPLES`].
     pub skipped_pairs: usize,
-    /// Of those, the sets with a forced loss.
-    pub forced: usize,
     /// Games that outgrew [`GAME_POSITIONS`] (counted as losing nothing).
     pub gave_up: usize,
     /// Forced sets in the packing that gives `pairs`.

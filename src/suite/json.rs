@@ -74,6 +74,10 @@ pub fn test_json(model: &SuiteModel, test: &TestCase) -> Value {
     json!({"name": test.name, "root": 0, "nodes": nodes})
 }
 
+/// How many tests the writers of large suites serialize in parallel before writing them in order
+/// ([`test_line`] per test; goal suites and ioco cost measurement).
+pub const LINE_CHUNK: usize = 4096;
+
 /// One test as the line [`SuiteWriter::write_test_line`] writes.
 pub fn test_line(model: &SuiteModel, test: &TestCase) -> io::Result<String> {
     serde_json::to_string(&test_json(model, test)).map_err(io::Error::other)

@@ -120,9 +120,6 @@ pub(crate) fn count(
     }
 }
 
-/// Tests [`measure`] serializes in parallel at a time.
-const MEASURE_CHUNK: usize = 4096;
-
 /// Measures the figures of built tests exactly (for suites whose plan repeats tests that are
 /// left out, see [`super::normal::first_occurrences`]): runs and steps over the paths of each
 /// test, and bytes by writing the JSON file into a counter.
@@ -143,7 +140,10 @@ pub(crate) fn measure_with_raw(
     let mut tests = tests.peekable();
     while tests.peek().is_some() {
         // Serialized in parallel a chunk at a time, counted in order.
-        let chunk: Vec<TestCase> = tests.by_ref().take(MEASURE_CHUNK).collect();
+        let chunk: Vec<TestCase> = tests
+            .by_ref()
+            .take(crate::suite::json::LINE_CHUNK)
+            .collect();
         let lines: Vec<Option<String>> = chunk
             .par_iter()
             .map(|t| crate::suite::json::test_line(&header.model, t).ok())

@@ -349,7 +349,7 @@ fn auto_choice(
     }
     if min.num_states() * min.num_inputs() <= AUTO_FULL_LIMIT {
         // The family of `--method spy` is always in the pool, so `auto` is never larger.
-        let spy_family = hads.unwrap_or(0);
+        let spy_family = hads;
         let mut pool: Vec<usize> = if best_family_symbols <= AUTO_SPY_POOL_LIMIT {
             (0..ranked.len().min(AUTO_SPY_FAMILIES)).collect()
         } else {
@@ -397,7 +397,8 @@ pub const AUTO_SPY_POOL_LIMIT: u64 = 5_000_000;
 /// `--method hads` (and `spy`), when it was built.
 struct AutoFamilies {
     ranked: Vec<(Family, u64)>,
-    hads: Option<usize>,
+    /// The rank of the family of `--method hads` (and `--method spy`).
+    hads: usize,
 }
 
 /// The harmonised candidate families of `auto` with the sizes of their suites (exact, or the
@@ -420,7 +421,7 @@ fn auto_family(
         let est = estimate::suite_size(min, access, &family, opts.extra_states);
         return AutoFamilies {
             ranked: vec![(family, est.symbols)],
-            hads: Some(0),
+            hads: 0,
         };
     }
     let mut adaptive = vec![
@@ -493,11 +494,18 @@ fn auto_family(
         })
         .collect();
     // The family of `--method hads`: HADS_CONFIG with the state weights.
-    let hads_at = adaptive.iter().position(|&c| c == (HADS_CONFIG, true));
+    // Always present: `costed` with input candidates and costs (2, 1) is HADS_CONFIG.
+    let hads_at = adaptive
+        .iter()
+        .position(|&c| c == (HADS_CONFIG, true))
+        .expect("the candidates include HADS_CONFIG");
     let mut order: Vec<usize> = (0..cands.len()).collect();
     // Stable: equal sizes keep the candidate order.
     order.sort_by_key(|&j| sizes[j]);
-    let hads = hads_at.and_then(|h| order.iter().position(|&j| j == h));
+    let hads = order
+        .iter()
+        .position(|&j| j == hads_at)
+        .expect("every candidate is ranked");
     let mut slots: Vec<Option<Family>> = cands.into_iter().map(Some).collect();
     let ranked = order
         .iter()
