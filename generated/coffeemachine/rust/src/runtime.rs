@@ -109,26 +109,32 @@ pub struct Settings {
     pub retries: usize,
 }
 
-fn env_number(name: &str, default: u64) -> u64 {
+fn env_number(name: &str, default: u64) -> Result<u64, String> {
     match std::env::var(name) {
         Ok(v) if !v.trim().is_empty() => v
             .trim()
             .parse()
-            .unwrap_or_else(|_| panic!("{name} must be a whole number, not {v:?}")),
-        _ => default,
+            .map_err(|_| format!("{name} must be a whole number, not {v:?}")),
+        _ => Ok(default),
     }
 }
 
 impl Settings {
     /// `NCOMPLETE_STARTUP_MS` (default 1000), `NCOMPLETE_QUIESCENCE_MS` (default 200),
     /// `NCOMPLETE_RESPONSE_MS` (default 5000) and `NCOMPLETE_RETRIES` (default 20).
+    /// Panics with the message of [`Settings::try_from_env`] on a malformed number.
     pub fn from_env() -> Settings {
-        Settings {
-            startup: Duration::from_millis(env_number("NCOMPLETE_STARTUP_MS", 1000)),
-            quiescence: Duration::from_millis(env_number("NCOMPLETE_QUIESCENCE_MS", 200)),
-            response: Duration::from_millis(env_number("NCOMPLETE_RESPONSE_MS", 5000)),
-            retries: env_number("NCOMPLETE_RETRIES", 20) as usize,
-        }
+        Settings::try_from_env().unwrap_or_else(|why| panic!("{why}"))
+    }
+
+    /// The settings of [`Settings::from_env`], or which variable is not a whole number.
+    pub fn try_from_env() -> Result<Settings, String> {
+        Ok(Settings {
+            startup: Duration::from_millis(env_number("NCOMPLETE_STARTUP_MS", 1000)?),
+            quiescence: Duration::from_millis(env_number("NCOMPLETE_QUIESCENCE_MS", 200)?),
+            response: Duration::from_millis(env_number("NCOMPLETE_RESPONSE_MS", 5000)?),
+            retries: env_number("NCOMPLETE_RETRIES", 20)? as usize,
+        })
     }
 }
 
