@@ -273,14 +273,15 @@ fn pairwise(
 /// the fewest pairs undistinguished is kept (ties to the earlier). Neither rule wins everywhere:
 /// on the embeddings of the shared Mealy models lossy prefix inputs help most where hidden inputs
 /// give output nondeterminism and hurt on some merged ones (README, `cargo bench --bench
-/// identify -- embed`).
+/// identify -- embed`). The winner comes with its analysis, so [`AdaptiveIdentification::top_up`]
+/// does not repeat it.
 pub fn adaptive_graph(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     graph: &SplittingGraph,
     budget: usize,
-) -> Result<Experiment, IdentifyError> {
-    let mut best: Option<(usize, Experiment)> = None;
+) -> Result<AnalysedGraph, IdentifyError> {
+    let mut best: Option<AnalysedGraph> = None;
     let mut failure = None;
     for (rule, steps) in [
         (PrefixInputs::Injective, PREFIX_BUDGET),
@@ -289,31 +290,20 @@ pub fn adaptive_graph(
     ] {
         match adaptive_graph_steps(sa, compat, graph, budget, rule, steps) {
             Ok(adg) => {
-                let lost = analyse(sa, compat, &adg).1.len();
-                if best.as_ref().is_none_or(|b| lost < b.0) {
-                    best = Some((lost, adg));
+                let analysed = AnalysedGraph::new(sa, compat, adg);
+                let lost = analysed.undistinguished.len();
+                if best.as_ref().is_none_or(|b| lost < b.undistinguished.len()) {
+                    best = Some(analysed);
                 }
             }
             Err(e) => failure = Some(e),
         }
     }
     match (best, failure) {
-        (Some((_, adg)), _) => Ok(adg),
+        (Some(analysed), _) => Ok(analysed),
         (None, Some(e)) => Err(e),
         (None, None) => unreachable!("three rules were tried"),
     }
-}
-
-/// Algorithm 5 with prefix inputs chosen by `rule` and `PREFIX_BUDGET` prefix steps per path
-/// (see [`adaptive_graph`]).
-pub fn adaptive_graph_with(
-    sa: &SuspensionAutomaton,
-    compat: &Compatibility,
-    graph: &SplittingGraph,
-    budget: usize,
-    rule: PrefixInputs,
-) -> Result<Experiment, IdentifyError> {
-    adaptive_graph_steps(sa, compat, graph, budget, rule, PREFIX_BUDGET)
 }
 
 /// Algorithm 5 with prefix inputs chosen by `rule` and at most `steps` prefix steps per path.
@@ -577,6 +567,27 @@ fn analyse(
     (metrics, topup_pairs)
 }
 
+/// An adaptive distinguishing graph with its metrics and the incompatible pairs it leaves
+/// undistinguished (sorted).
+#[derive(Clone, Debug)]
+pub struct AnalysedGraph {
+    adg: Experiment,
+    metrics: AdgMetrics,
+    undistinguished: Vec<(StateId, StateId)>,
+}
+
+impl AnalysedGraph {
+    /// Analyses `adg`, whose root is all states of `sa`.
+    pub fn new(sa: &SuspensionAutomaton, compat: &Compatibility, adg: Experiment) -> Self {
+        let (metrics, undistinguished) = analyse(sa, compat, &adg);
+        AnalysedGraph {
+            adg,
+            metrics,
+            undistinguished,
+        }
+    }
+}
+
 /// The adaptive distinguishing graph with its top-ups: for every state, experiments that together
 /// distinguish it from every incompatible state.
 ///
@@ -601,18 +612,22 @@ impl AdaptiveIdentification {
         graph: &SplittingGraph,
         preference: Preference,
     ) -> Result<AdaptiveIdentification, IdentifyError> {
-        let adg = adaptive_graph(sa, compat, graph, DEFAULT_ADG_BUDGET)?;
-        Ok(Self::top_up(sa, compat, adg, preference))
+        let analysed = adaptive_graph(sa, compat, graph, DEFAULT_ADG_BUDGET)?;
+        Ok(Self::top_up(sa, compat, analysed, preference))
     }
 
-    /// Adds top-ups to a given adaptive distinguishing graph whose root is all states.
+    /// Adds top-ups to an analysed adaptive distinguishing graph (see [`AnalysedGraph::new`]).
     pub fn top_up(
         sa: &SuspensionAutomaton,
         compat: &Compatibility,
-        adg: Experiment,
+        analysed: AnalysedGraph,
         preference: Preference,
     ) -> AdaptiveIdentification {
-        let (metrics, topup_pairs) = analyse(sa, compat, &adg);
+        let AnalysedGraph {
+            adg,
+            metrics,
+            undistinguished: topup_pairs,
+        } = analysed;
         let topup_nodes = topup_pairs
             .par_iter()
             .map(|&(q, r)| {

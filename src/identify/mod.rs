@@ -16,9 +16,7 @@ pub mod report;
 pub mod splitting_graph;
 
 pub use crate::analysis::Preference;
-pub use adg::{
-    AdaptiveIdentification, AdgMetrics, PrefixInputs, adaptive_graph, adaptive_graph_with,
-};
+pub use adg::{AdaptiveIdentification, AdgMetrics, AnalysedGraph, PrefixInputs, adaptive_graph};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_model};
 pub use forced::{ForcedLosses, forced_losses};
