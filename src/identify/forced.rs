@@ -630,20 +630,35 @@ mod tests {
     fn three_outputs() -> SuspensionAutomaton {
         let sa = one_forced_pair();
         let b = sa.alphabet.get("b");
-        let mut edges: Vec<(u32, String, u32)> = sa
+        variant(
+            &sa,
+            |p, l| Some(l) != b && p != StateId(5),
+            &[(0, "?c", 3), (1, "?c", 4), (2, "?c", 5), (5, "!z", 0)],
+            "free",
+            7,
+        )
+    }
+
+    /// `base` with the edges from states and labels `keep` accepts, and `extra` edges, as the
+    /// automaton `name` with `states` states.
+    fn variant(
+        base: &SuspensionAutomaton,
+        keep: impl Fn(StateId, LabelId) -> bool,
+        extra: &[(u32, &str, u32)],
+        name: &str,
+        states: usize,
+    ) -> SuspensionAutomaton {
+        let kept: Vec<(u32, String, u32)> = base
             .triples()
-            .filter(|&(p, l, _)| Some(l) != b && p != StateId(5))
-            .map(|(p, l, q)| (p.0, marked(&sa, l), q.0))
+            .filter(|&(p, l, _)| keep(p, l))
+            .map(|(p, l, q)| (p.0, marked(base, l), q.0))
             .collect();
-        edges.extend([
-            (0, "?c".to_owned(), 3),
-            (1, "?c".into(), 4),
-            (2, "?c".into(), 5),
-            (5, "!z".into(), 0),
-        ]);
-        let edges: Vec<(u32, &str, u32)> =
-            edges.iter().map(|(p, l, q)| (*p, l.as_str(), *q)).collect();
-        suspension_from_marked("free", 7, &edges).unwrap()
+        let edges: Vec<(u32, &str, u32)> = kept
+            .iter()
+            .map(|(p, l, q)| (*p, l.as_str(), *q))
+            .chain(extra.iter().copied())
+            .collect();
+        suspension_from_marked(name, states, &edges).unwrap()
     }
 
     /// Weighted as built: copies of equivalent states multiply the forced pairs.
@@ -651,18 +666,13 @@ mod tests {
     fn equivalent_copies_weigh_as_classes() {
         let sa = one_forced_pair();
         // A copy 7 of state 1 (same edges): the pairs (0, 1) and (0, 7) are lost together.
-        let mut edges: Vec<(u32, String, u32)> = sa
-            .triples()
-            .map(|(p, l, q)| (p.0, marked(&sa, l), q.0))
-            .collect();
-        edges.extend([
-            (7, "delta".to_owned(), 7),
-            (7, "?a".into(), 3),
-            (7, "?b".into(), 6),
-        ]);
-        let edges: Vec<(u32, &str, u32)> =
-            edges.iter().map(|(p, l, q)| (*p, l.as_str(), *q)).collect();
-        let copy = suspension_from_marked("copy", 8, &edges).unwrap();
+        let copy = variant(
+            &sa,
+            |_, _| true,
+            &[(7, "delta", 7), (7, "?a", 3), (7, "?b", 6)],
+            "copy",
+            8,
+        );
         let (c, lost) = built_losses(&copy, Default::default());
         let b = bound(&copy, &c, &lost, EXACT_CLASSES);
         // Either input loses two pairs: (0, 1) and (0, 7), or (1, 2) and (7, 2).
