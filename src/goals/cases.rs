@@ -361,6 +361,7 @@ pub fn goal_suite_with(
         header,
         goals_json,
         reports,
+        // The early check's figures until the exact ones, measured over the suite, replace them.
         costs: early,
         tests,
         paths,
