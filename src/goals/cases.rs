@@ -194,15 +194,46 @@ pub struct GoalSuite {
     /// The suite's figures.
     pub costs: SuiteCosts,
     /// One test per reachable goal, in goal order.
-    tests: Vec<GoalTest>,
-    paths: Option<ShortestPaths>,
+    tests: GoalTests,
 }
 
-/// A test of a goal suite: built by its goal's own game, or a path of the shared tree.
+/// The tests of a goal suite: every one built by its goal's own game, or some of them paths of
+/// a tree of shortest paths the suite holds.
 #[derive(Clone, Debug)]
-enum GoalTest {
+enum GoalTests {
+    PerGoal(Vec<TestCase>),
+    Shared {
+        paths: ShortestPaths,
+        tests: Vec<SharedTest>,
+    },
+}
+
+/// A test of a suite whose goals share a tree of shortest paths: built by its goal's own game,
+/// or a path of that tree.
+#[derive(Clone, Debug)]
+enum SharedTest {
     Built(TestCase),
     Path { name: String, goal: PathGoal },
+}
+
+impl GoalTests {
+    fn len(&self) -> usize {
+        match self {
+            GoalTests::PerGoal(tests) => tests.len(),
+            GoalTests::Shared { tests, .. } => tests.len(),
+        }
+    }
+
+    /// Test `k` in suite order (`k < self.len()`).
+    fn build(&self, k: usize) -> TestCase {
+        match self {
+            GoalTests::PerGoal(tests) => tests[k].clone(),
+            GoalTests::Shared { paths, tests } => match &tests[k] {
+                SharedTest::Built(test) => test.clone(),
+                SharedTest::Path { name, goal } => paths.test_case(goal, name),
+            },
+        }
+    }
 }
 
 impl GoalSuite {
@@ -214,22 +245,12 @@ impl GoalSuite {
     /// Whether the suite's state, transition and switch goals share one tree of shortest paths
     /// (see the `goals::shortest` module).
     pub fn shares_paths(&self) -> bool {
-        self.paths.is_some()
+        matches!(self.tests, GoalTests::Shared { .. })
     }
 
     /// The tests in suite order, built one at a time.
     pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
-        self.tests.iter().map(|t| self.build(t))
-    }
-
-    fn build(&self, test: &GoalTest) -> TestCase {
-        match (test, &self.paths) {
-            (GoalTest::Built(test), _) => test.clone(),
-            (GoalTest::Path { name, goal }, Some(paths)) => paths.test_case(goal, name),
-            (GoalTest::Path { name, .. }, None) => {
-                unreachable!("path test {name} without the tree of its path")
-            }
-        }
+        (0..self.tests.len()).map(|k| self.tests.build(k))
     }
 }
 
@@ -311,40 +332,72 @@ pub fn goal_suite_with(
         Sharing::Shared => ShortestPaths::new(sa),
         Sharing::PerGoal => None,
     };
+    // Goals the tree does not cover (and all of them without a tree) are solved by their own game.
+    let solve_alone = |name: String, goal: &Goal| -> Result<_, GoalError> {
+        let strategy = reach_strategy(sa, goal)?;
+        let test = strategy_test_case(&strategy, sa, &name, patience);
+        Ok((strategy.reachability(), test))
+    };
+    let (reports, tests) = match paths {
+        Some(paths) => {
+            let (reports, tests) = solve_goals(sa, goals, |name, goal| {
+                match paths.path_goal(sa, goal) {
+                    // Every path goal is winning: its tree path is the winning play.
+                    Some(path) => Ok((
+                        Reachability::Winning,
+                        Some(SharedTest::Path { name, goal: path }),
+                    )),
+                    None => solve_alone(name, goal).map(|(r, t)| (r, t.map(SharedTest::Built))),
+                }
+            })?;
+            (reports, GoalTests::Shared { paths, tests })
+        }
+        None => {
+            let (reports, tests) = solve_goals(sa, goals, solve_alone)?;
+            (reports, GoalTests::PerGoal(tests))
+        }
+    };
+    let model = suite_model(sa);
+    let (header, goals_json) = header(&model, method, patience, &reports);
+    let mut suite = GoalSuite {
+        header,
+        goals_json,
+        reports,
+        // The early check's figures until the exact ones, measured over the suite, replace them.
+        costs: early,
+        tests,
+    };
+    suite.costs =
+        crate::suite::ioco::measure_with_raw(suite.tests(), &suite.header, &suite.raw_header())
+            .costs;
+    suite
+        .costs
+        .check(budget, &format!("{method} suite"), advice)?;
+    Ok(suite)
+}
+
+/// Solves every goal by `solve` (given the test's name) in parallel, with progress on stderr
+/// counted in goals: the reports in goal order and the tests of the reachable goals.
+fn solve_goals<T: TestName + Send>(
+    sa: &SuspensionAutomaton,
+    goals: &[Goal],
+    solve: impl Fn(String, &Goal) -> Result<(Reachability, Option<T>), GoalError> + Sync,
+) -> Result<(Vec<GoalReport>, Vec<T>), crate::Error> {
     let width = goals.len().to_string().len().max(4);
     let progress =
         crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
-    let solved: Vec<Result<(GoalReport, Option<GoalTest>), GoalError>> = goals
+    let solved: Vec<Result<(GoalReport, Option<T>), GoalError>> = goals
         .par_iter()
         .enumerate()
         .map(|(k, goal)| {
-            let name = format!("g{:0width$}", k + 1);
-            let shared = paths.as_ref().and_then(|p| p.path_goal(sa, goal));
-            let (reachability, test) = match shared {
-                // Every path goal is winning: its tree path is the winning play.
-                Some(path) => (
-                    Reachability::Winning,
-                    Some(GoalTest::Path { name, goal: path }),
-                ),
-                None => {
-                    let strategy = reach_strategy(sa, goal)?;
-                    let test = strategy_test_case(&strategy, sa, &name, patience);
-                    (strategy.reachability(), test.map(GoalTest::Built))
-                }
-            };
+            let (reachability, test) = solve(format!("g{:0width$}", k + 1), goal)?;
             progress.inc(1);
-            let test_name = test.as_ref().map(|t| match t {
-                GoalTest::Built(t) => t.name.clone(),
-                GoalTest::Path { name, .. } => name.clone(),
-            });
-            Ok((
-                GoalReport {
-                    goal: goal.describe(sa),
-                    reachability,
-                    test: test_name,
-                },
-                test,
-            ))
+            let report = GoalReport {
+                goal: goal.describe(sa),
+                reachability,
+                test: test.as_ref().map(|t| t.test_name().to_owned()),
+            };
+            Ok((report, test))
         })
         .collect();
     progress.finish();
@@ -355,24 +408,27 @@ pub fn goal_suite_with(
         reports.push(report);
         tests.extend(test);
     }
-    let model = suite_model(sa);
-    let (header, goals_json) = header(&model, method, patience, &reports);
-    let mut suite = GoalSuite {
-        header,
-        goals_json,
-        reports,
-        // The early check's figures until the exact ones, measured over the suite, replace them.
-        costs: early,
-        tests,
-        paths,
-    };
-    suite.costs =
-        crate::suite::ioco::measure_with_raw(suite.tests(), &suite.header, &suite.raw_header())
-            .costs;
-    suite
-        .costs
-        .check(budget, &format!("{method} suite"), advice)?;
-    Ok(suite)
+    Ok((reports, tests))
+}
+
+/// The name of a goal suite's test, however it is kept.
+trait TestName {
+    fn test_name(&self) -> &str;
+}
+
+impl TestName for TestCase {
+    fn test_name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl TestName for SharedTest {
+    fn test_name(&self) -> &str {
+        match self {
+            SharedTest::Built(t) => &t.name,
+            SharedTest::Path { name, .. } => name,
+        }
+    }
 }
 
 /// The goals of a coverage criterion, refused before they are listed when there are more than
@@ -525,15 +581,20 @@ impl GoalSuite {
             let mut writer =
                 crate::suite::json::SuiteWriter::begin_with_raw(out, &self.header, &raw)?;
             // Tests are built and serialized in parallel a chunk at a time, written in order.
-            for chunk in self.tests.chunks(crate::suite::json::LINE_CHUNK) {
+            let count = self.tests.len();
+            for start in (0..count).step_by(crate::suite::json::LINE_CHUNK) {
+                let chunk = start..count.min(start + crate::suite::json::LINE_CHUNK);
+                let written = chunk.len() as u64;
                 let lines: Vec<std::io::Result<String>> = chunk
-                    .par_iter()
-                    .map(|t| crate::suite::json::test_line(&self.header.model, &self.build(t)))
+                    .into_par_iter()
+                    .map(|k| {
+                        crate::suite::json::test_line(&self.header.model, &self.tests.build(k))
+                    })
                     .collect();
                 for line in lines {
                     writer.write_test_line(&line?)?;
                 }
-                progress.inc(chunk.len() as u64);
+                progress.inc(written);
             }
             writer.finish()
         })();
