@@ -493,6 +493,11 @@ fn goal_suite_text(
     let suite = goal_suite_with(sa, goals, "cover-test", patience, &unlimited(), sharing).unwrap();
     assert_eq!(suite.tests().count(), suite.num_tests());
     let json = suite.write_to(Vec::new()).unwrap();
+    assert_eq!(
+        suite.costs.bytes,
+        crate::suite::costs::Figure::Exact(json.len() as u128),
+        "counted and written sizes"
+    );
     (
         String::from_utf8(json).unwrap(),
         suite.report_text(),
@@ -553,6 +558,38 @@ fn shared_paths_give_the_per_goal_suites_on_bundled_models() {
         "{shared} of {}",
         files.len()
     );
+}
+
+#[test]
+fn counted_bytes_are_the_size_of_the_written_file() {
+    let dir = std::env::temp_dir().join(format!("ncomplete-goal-bytes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    // A Mealy machine (path tests of the shared tree), and a model whose goals are each solved
+    // by their own game.
+    let mut kinds = Vec::new();
+    for name in ["coffeemachine.dot", "vdbos_fig6_3.aut"] {
+        let text = models.join(name).to_string_lossy().into_owned();
+        let model = crate::format::load_model(&text, &Default::default()).unwrap();
+        let sa = crate::suite::ioco::suspension_for(&model, &text).unwrap();
+        for coverage in [Coverage::Transitions, Coverage::Switches] {
+            let goals = coverage.goals(&sa);
+            let suite =
+                goal_suite_with(&sa, &goals, "cover", 1, &unlimited(), Sharing::Shared).unwrap();
+            kinds.push(suite.shares_paths());
+            let file = dir.join(format!("{name}-{}.json", coverage.as_str()));
+            suite.write(&file.to_string_lossy()).unwrap();
+            let written = std::fs::metadata(&file).unwrap().len();
+            assert_eq!(
+                suite.costs.bytes,
+                crate::suite::costs::Figure::Exact(u128::from(written)),
+                "{name}, {} coverage",
+                coverage.as_str()
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(kinds, [true, true, false, false]);
 }
 
 /// A random suspension automaton in which states either wait for inputs (some enabled, δ to

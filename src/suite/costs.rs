@@ -239,9 +239,9 @@ impl SuiteCosts {
 
 /// Bytes the suite JSON writer emits around the tests: the header and the closing.
 pub fn frame_bytes(header: &SuiteHeader) -> u128 {
-    SuiteWriter::begin(Vec::new(), header)
+    SuiteWriter::begin(crate::suite::json::ByteCounter(0), header)
         .and_then(|w| w.finish())
-        .map_or(0, |v| v.len() as u128)
+        .map_or(0, |c| u128::from(c.0))
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@
 use super::case::{Next, SuiteHeader, SuiteModel, TestCase, TestNode, Verdict};
 use crate::model::LabelId;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -42,36 +43,89 @@ fn model_json(m: &SuiteModel) -> Value {
     })
 }
 
-fn next_json(n: Next) -> Value {
-    match n {
-        Next::Node(k) => Value::from(k),
-        Next::Verdict(v) => Value::from(v.as_str()),
+/// One test case as JSON, serialized straight to its output without building a [`Value`]:
+/// `{"name": .., "root": 0, "nodes": [..]}`, each node `{"send": .., "then": .., "race": {..}}`
+/// or `{"expect": {..}}`, branch maps in the order of the test's lists (label-id order).
+pub fn test_json<'a>(model: &'a SuiteModel, test: &'a TestCase) -> impl Serialize + 'a {
+    TestJson { model, test }
+}
+
+struct TestJson<'a> {
+    model: &'a SuiteModel,
+    test: &'a TestCase,
+}
+
+struct NodeJson<'a> {
+    model: &'a SuiteModel,
+    node: &'a TestNode,
+}
+
+struct BranchesJson<'a> {
+    model: &'a SuiteModel,
+    list: &'a [(LabelId, Next)],
+}
+
+struct NextJson(Next);
+
+impl Serialize for TestJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(3))?;
+        map.serialize_entry("name", &self.test.name)?;
+        map.serialize_entry("root", &0u32)?;
+        map.serialize_entry("nodes", &NodesJson(self))?;
+        map.end()
     }
 }
 
-fn branches_json(model: &SuiteModel, list: &[(LabelId, Next)]) -> Value {
-    let map: Map<String, Value> = list
-        .iter()
-        .map(|&(o, n)| (model.output_name(o).to_owned(), next_json(n)))
-        .collect();
-    Value::Object(map)
+struct NodesJson<'a>(&'a TestJson<'a>);
+
+impl Serialize for NodesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let TestJson { model, test } = *self.0;
+        s.collect_seq(test.nodes.iter().map(|node| NodeJson { model, node }))
+    }
 }
 
-/// The JSON value of one test case.
-pub fn test_json(model: &SuiteModel, test: &TestCase) -> Value {
-    let nodes: Vec<Value> = test
-        .nodes
-        .iter()
-        .map(|node| match node {
-            TestNode::Send { input, then, race } => json!({
-                "send": model.input_name(*input),
-                "then": next_json(*then),
-                "race": branches_json(model, race),
-            }),
-            TestNode::Expect { branches } => json!({ "expect": branches_json(model, branches) }),
-        })
-        .collect();
-    json!({"name": test.name, "root": 0, "nodes": nodes})
+impl Serialize for NodeJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let branches = |list| BranchesJson {
+            model: self.model,
+            list,
+        };
+        match self.node {
+            TestNode::Send { input, then, race } => {
+                let mut map = s.serialize_map(Some(3))?;
+                map.serialize_entry("send", self.model.input_name(*input))?;
+                map.serialize_entry("then", &NextJson(*then))?;
+                map.serialize_entry("race", &branches(race))?;
+                map.end()
+            }
+            TestNode::Expect { branches: list } => {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry("expect", &branches(list))?;
+                map.end()
+            }
+        }
+    }
+}
+
+impl Serialize for BranchesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(
+            self.list
+                .iter()
+                .map(|&(o, n)| (self.model.output_name(o), NextJson(n))),
+        )
+    }
+}
+
+impl Serialize for NextJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Next::Node(k) => s.serialize_u32(k),
+            Next::Verdict(v) => s.serialize_str(v.as_str()),
+        }
+    }
 }
 
 /// How many tests the writers of large suites serialize in parallel before writing them in order
@@ -81,6 +135,42 @@ pub const LINE_CHUNK: usize = 4096;
 /// One test as the line [`SuiteWriter::write_test_line`] writes.
 pub fn test_line(model: &SuiteModel, test: &TestCase) -> io::Result<String> {
     serde_json::to_string(&test_json(model, test)).map_err(io::Error::other)
+}
+
+/// The length in bytes of [`test_line`], counted without building the line.
+pub fn test_line_bytes(model: &SuiteModel, test: &TestCase) -> io::Result<u64> {
+    let mut counter = ByteCounter(0);
+    serde_json::to_writer(&mut counter, &test_json(model, test)).map_err(io::Error::other)?;
+    Ok(counter.0)
+}
+
+/// A sink that only counts the bytes written to it: a [`SuiteWriter`] into one measures the
+/// file it would write.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ByteCounter(pub u64);
+
+impl Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What [`SuiteWriter::write_test_line`] writes before the line of test `index`.
+fn line_prefix(index: usize) -> &'static str {
+    if index == 0 { "\n  " } else { ",\n  " }
+}
+
+impl SuiteWriter<ByteCounter> {
+    /// Counts a test whose line, of `line_bytes` bytes ([`test_line_bytes`]), is not written.
+    pub fn count_test_line(&mut self, line_bytes: u64) {
+        self.out.0 += line_prefix(self.written).len() as u64 + line_bytes;
+        self.written += 1;
+    }
 }
 
 impl<W: Write> SuiteWriter<W> {
@@ -128,8 +218,7 @@ impl<W: Write> SuiteWriter<W> {
     /// Appends one test already serialized by [`test_line`] (so that tests can be serialized
     /// in parallel and written in order).
     pub fn write_test_line(&mut self, line: &str) -> io::Result<()> {
-        let sep = if self.written == 0 { "\n" } else { ",\n" };
-        write!(self.out, "{sep}  {line}")?;
+        write!(self.out, "{}{line}", line_prefix(self.written))?;
         self.written += 1;
         Ok(())
     }
@@ -885,6 +974,18 @@ mod tests {
             nodes[1],
             json!({"expect": {"x": "pass", "y": 2, "delta": "pass"}})
         );
+    }
+
+    #[test]
+    fn test_lines_are_counted_and_written_in_the_documented_key_order() {
+        let mut model = header().model;
+        model.outputs[0] = "x \"quoted\" \u{e9}\n".into();
+        let line = test_line(&model, &example()).unwrap();
+        assert_eq!(
+            test_line_bytes(&model, &example()).unwrap(),
+            line.len() as u64
+        );
+        assert!(line.starts_with(r#"{"name":"t0001","root":0,"nodes":[{"send":"a","then":1,"race":{"x \"quoted\" é\n":"retry"}},{"expect":"#));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use super::plan::{LabelMap, Plan, PlanCosts, Target, WalkedTest, quoted_name_lengths};
 use crate::model::SuspensionAutomaton;
 use crate::suite::costs::{Budget, Figure, SuiteCosts, frame_bytes};
+use crate::suite::json::ByteCounter;
 use crate::suite::{SuiteHeader, SuiteWriter, TestCase};
 use rayon::prelude::*;
 
@@ -122,7 +123,7 @@ pub(crate) fn count(
 
 /// Measures the figures of built tests exactly (for suites whose plan repeats tests that are
 /// left out, see [`super::normal::first_occurrences`]): runs and steps over the paths of each
-/// test, and bytes by writing the JSON file into a counter.
+/// test, and bytes by serializing the JSON file into a counter, no line of it built.
 pub(crate) fn measure(tests: impl Iterator<Item = TestCase>, header: &SuiteHeader) -> Counted {
     measure_with_raw(tests, header, &[])
 }
@@ -139,16 +140,16 @@ pub(crate) fn measure_with_raw(
     let mut writer = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw).ok();
     let mut tests = tests.peekable();
     while tests.peek().is_some() {
-        // Serialized in parallel a chunk at a time, counted in order.
+        // Counted in parallel a chunk at a time, added in order.
         let chunk: Vec<TestCase> = tests
             .by_ref()
             .take(crate::suite::json::LINE_CHUNK)
             .collect();
-        let lines: Vec<Option<String>> = chunk
+        let line_bytes: Vec<Option<u64>> = chunk
             .par_iter()
-            .map(|t| crate::suite::json::test_line(&header.model, t).ok())
+            .map(|t| crate::suite::json::test_line_bytes(&header.model, t).ok())
             .collect();
-        for (t, line) in chunk.iter().zip(lines) {
+        for (t, line) in chunk.iter().zip(line_bytes) {
             let (p, s) = t.runs_and_steps();
             count += 1;
             runs += p;
@@ -156,14 +157,18 @@ pub(crate) fn measure_with_raw(
             nodes += t.nodes.len() as u128;
             longest = longest.max(t.depth() as u128);
             largest = largest.max(t.nodes.len() as u64);
-            writer =
-                writer.and_then(|mut w| line.and_then(|l| w.write_test_line(&l).ok()).map(|_| w));
+            writer = writer.and_then(|mut w| {
+                w.count_test_line(line?);
+                Some(w)
+            });
         }
     }
-    let bytes = writer.and_then(|w| w.finish().ok()).map(|c| c.0);
+    let bytes = writer
+        .and_then(|w| w.finish().ok())
+        .map(|c| u128::from(c.0));
     let frame = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw)
         .and_then(|w| w.finish())
-        .map_or(0, |c| c.0);
+        .map_or(0, |c| u128::from(c.0));
     Counted {
         costs: SuiteCosts {
             tests: Figure::Exact(count),
@@ -175,20 +180,6 @@ pub(crate) fn measure_with_raw(
         },
         test_bytes: bytes.map(|b| b.saturating_sub(frame)),
         largest_test: largest,
-    }
-}
-
-/// A sink that only counts the bytes written to it.
-struct ByteCounter(u128);
-
-impl std::io::Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len() as u128;
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
