@@ -185,7 +185,7 @@ fn passes_the_models_and_fails_their_mutants(runner: Runner) {
     // The verdict lines as each runner reports them.
     let (passed, failed, trace) = match runner {
         Runner::Pytest => ("1 passed", "FAILED explore_", "\ntrace: "),
-        _ => ("pass: 80 steps", "fail: unexpected ", "\ntrace: "),
+        _ => ("pass: 80 steps", "fail: ", "\ntrace: "),
     };
     for &(name, ident) in MODELS {
         let dir = work_dir(&format!("explore-{runner:?}-{ident}"));
@@ -228,7 +228,7 @@ fn passes_the_models_and_fails_their_mutants(runner: Runner) {
             non_conforming += 1;
             assert_eq!(run.status.code(), Some(1), "{}: {out}", file.display());
             assert!(out.contains(failed), "{out}");
-            assert!(out.contains("unexpected "), "{out}");
+            assert!(FAILURES.iter().any(|f| out.contains(f)), "{out}");
             assert!(out.contains(trace), "{out}");
         }
         assert!(
@@ -286,7 +286,6 @@ fn python_explorer_choices_follow_the_seed() {
     let dir = work_dir("explore-python-seed");
     render_with_explorer("vending.aut", "vending", &dir, Runner::Script);
     let script = r#"
-import random
 from explore_vending import explore
 from ncomplete_runtime import Adapter, Timeouts
 
@@ -299,7 +298,7 @@ class Silent(Adapter):
         return None
 
 settings = Timeouts(startup=0, quiescence=1, response=1)
-runs = [explore(Silent(), 500, random.Random(seed), settings)[:3] for seed in (4, 4, 9)]
+runs = [explore(Silent(), 500, seed, settings)[:3] for seed in (4, 4, 9)]
 assert runs[0] == runs[1], runs
 print(runs[0][0])
 print(runs[0][2])
@@ -312,20 +311,21 @@ print(runs[0][2])
     let text = text(&out);
     assert!(out.status.success(), "{text}");
     assert!(
-        text.starts_with("fail\nunexpected delta (allowed: !"),
+        text.starts_with("fail\nno output within the response timeout of 1 ms (expected one of: !"),
         "{text}"
     );
 }
 
-/// The trace before the unexpected observation, from the failure line of a run's output.
+/// The beginnings of the testers' and explore's failure messages.
+const FAILURES: [&str; 2] = ["unexpected ", "no output within the response timeout"];
+
+/// The message of a run's failure, from where it says what went wrong (`fail: MESSAGE`,
+/// `explore: fail: MESSAGE`, pytest's `FAILED ... - MESSAGE`).
 fn failure(out: &str) -> &str {
-    let line = out
-        .lines()
-        .find(|l| l.contains(" after ") && (l.contains("unexpected ") || l.contains("fail: ")))
-        .unwrap_or_else(|| panic!("no failure in {out}"));
-    line.rsplit_once(" after ")
-        .unwrap_or_else(|| panic!("no trace in {line}"))
-        .1
+    out.lines()
+        .filter(|l| l.contains(" after "))
+        .find_map(|l| FAILURES.iter().find_map(|f| l.find(f).map(|k| &l[k..])))
+        .unwrap_or_else(|| panic!("no failure in {out}"))
 }
 
 /// Runs `program` against a system that never writes, with timeouts of 5 ms (every wait observes
@@ -340,23 +340,24 @@ fn silent(program: &mut Command) -> Output {
         .unwrap()
 }
 
-/// The Rust tester draws its choices from `--seed` as `ncomplete explore --policy random` does:
-/// against a system that never writes, both fail after the same trace for every seed.
+/// The Rust and Python testers draw their choices from `--seed` as `ncomplete explore --policy
+/// random` does: against a system that never writes, all three fail with the same message, after
+/// the same trace, for every seed; where the specification requires an output, the message is
+/// explore's `no output within the response timeout`. (The Python tester is left out without
+/// pytest, whose runtime it uses.)
 #[test]
-fn rust_explorer_draws_its_choices_as_ncomplete_explore() {
-    let dir = work_dir("explore-rust-seed");
+fn testers_draw_their_choices_as_ncomplete_explore() {
+    let dir = work_dir("explore-seed");
     render_with_explorer("vending.aut", "vending", &dir, Runner::Rust);
+    let python = common::pytest_available("Python on-the-fly tester against ncomplete explore");
+    if python {
+        render_with_explorer("vending.aut", "vending", &dir, Runner::Script);
+    }
     let binary = rust_target().join("debug/explore_vending");
     let spec = model("vending.aut");
-    let mut traces = Vec::new();
-    for seed in ["4", "4", "0", "1", "2", "3", "9"] {
-        let rust = silent(Command::new(&binary).args(["--steps", "500", "--seed", seed]));
-        let rust_out = text(&rust);
-        assert_eq!(rust.status.code(), Some(1), "{rust_out}");
-        assert!(
-            rust_out.contains("fail: unexpected delta (allowed: !"),
-            "{rust_out}"
-        );
+    let mut messages = Vec::new();
+    for seed in ["4", "4", "0", "1", "2", "3", "9", "18446744073709551615"] {
+        let settings = ["--steps", "500", "--seed", seed];
         let reference = silent(Command::new(BIN).args([
             "explore",
             spec.to_str().unwrap(),
@@ -380,15 +381,38 @@ fn rust_explorer_draws_its_choices_as_ncomplete_explore() {
         ]));
         let reference_out = text(&reference);
         assert_eq!(reference.status.code(), Some(1), "{reference_out}");
-        assert_eq!(
-            failure(&rust_out),
-            failure(&reference_out),
-            "seed {seed}:\n{rust_out}\n{reference_out}"
-        );
-        traces.push(failure(&rust_out).to_owned());
+        let mut testers = vec![("rust", silent(Command::new(&binary).args(settings)))];
+        if python {
+            let mut script = Command::new("python3");
+            script
+                .arg("explore_vending.py")
+                .args(settings)
+                .current_dir(dir.join("python"));
+            testers.push(("python", silent(&mut script)));
+        }
+        for (tester, run) in &testers {
+            let out = text(run);
+            assert_eq!(run.status.code(), Some(1), "{tester}: {out}");
+            assert_eq!(
+                failure(&out),
+                failure(&reference_out),
+                "{tester} tester, seed {seed}:\n{out}\n{reference_out}"
+            );
+        }
+        messages.push(failure(&reference_out).to_owned());
     }
-    assert_eq!(traces[0], traces[1]);
-    assert!(traces.iter().skip(1).any(|t| *t != traces[0]), "{traces:?}");
+    assert_eq!(messages[0], messages[1]);
+    assert!(
+        messages.iter().skip(1).any(|m| *m != messages[0]),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m
+                .starts_with("no output within the response timeout of 5 ms (expected one of: !")),
+        "{messages:?}"
+    );
 }
 
 /// `test_explore` reads its settings from the environment, or from options when the module is
