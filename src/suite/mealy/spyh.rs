@@ -49,7 +49,7 @@ use crate::identify::mealy::{AccessTree, SplittingTree};
 use crate::model::{LabelId, Mealy, StateId};
 use std::collections::HashSet;
 
-/// Most nodes of a SPYH tree: the classes take up to 56 bytes per node beside the tree's 18, so a
+/// Most nodes of a SPYH tree: the classes take up to 60 bytes per node beside the tree's 18, so a
 /// tree at the limit stays under 100 MB.
 pub const SPYH_NODE_BUDGET: usize = 1_000_000;
 
@@ -66,6 +66,9 @@ struct Classes {
     members: Vec<Vec<u32>>,
     /// Per class root: its shallowest member.
     shallow: Vec<u32>,
+    /// Per class root: an index into its members before which no member is a leaf (nodes only
+    /// stop being leaves), so finding its first leaf resumes there.
+    leaf_from: Vec<u32>,
 }
 
 impl Classes {
@@ -84,6 +87,20 @@ impl Classes {
         self.next.push(Vec::new());
         self.members.push(vec![u]);
         self.shallow.push(u);
+        self.leaf_from.push(0);
+    }
+
+    /// The first member of class root `root`, in member order, that is a leaf of `tree`. Each
+    /// member is passed over once per class it moves into as part of the smaller class, so the
+    /// calls take O(n log n) steps in all over a tree of n nodes.
+    fn first_leaf(&mut self, root: u32, tree: &TestTree) -> Option<u32> {
+        let members = &self.members[root as usize];
+        let mut k = self.leaf_from[root as usize] as usize;
+        while k < members.len() && !tree.is_leaf(members[k]) {
+            k += 1;
+        }
+        self.leaf_from[root as usize] = k as u32;
+        members.get(k).copied()
     }
 
     fn successor(&mut self, class: u32, a: LabelId) -> Option<u32> {
@@ -143,6 +160,13 @@ impl Builder<'_> {
                 (ry, rx)
             };
             self.classes.parent[small as usize] = big;
+            // The small class's members go after the big one's: its leaf search resumes where
+            // the big one's stopped, or, if no leaf is left there, where the small one's did.
+            let big_len = self.classes.members[big as usize].len() as u32;
+            if self.classes.leaf_from[big as usize] == big_len {
+                self.classes.leaf_from[big as usize] =
+                    big_len + self.classes.leaf_from[small as usize];
+            }
             let moved = std::mem::take(&mut self.classes.members[small as usize]);
             self.classes.members[big as usize].extend(moved);
             let (sb, ss) = (
@@ -175,9 +199,7 @@ impl Builder<'_> {
         for (j, &a) in word.iter().enumerate() {
             let rest = (word.len() - j) as u64;
             if rest < best.0
-                && let Some(&leaf) = self.classes.members[cur as usize]
-                    .iter()
-                    .find(|&&u| self.tree.is_leaf(u))
+                && let Some(leaf) = self.classes.first_leaf(cur, &self.tree)
             {
                 best = (rest, Some((j, leaf)));
             }
@@ -325,6 +347,7 @@ pub fn build_spyh(
             next: Vec::new(),
             members: Vec::new(),
             shallow: Vec::new(),
+            leaf_from: Vec::new(),
         },
         sep: SeparatingWords::new(splitting),
     };
