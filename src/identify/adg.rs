@@ -37,7 +37,9 @@ use crate::analysis::compatibility::pair_index;
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// Largest current set for which several LCAs are ranked by injectivity (quadratic in the set).
 const LCA_SCORING_LIMIT: usize = 4096;
@@ -108,11 +110,63 @@ struct Builder<'a> {
     compat: &'a Compatibility,
     graph: &'a SplittingGraph,
     prefix_inputs: PrefixInputs,
+    /// The exact search of line 8 (module documentation); `None`: the local estimate only.
+    search: Option<Search>,
 }
+
+/// What Algorithm 5 does at a set with nothing left to run: the LCA whose witness runs, or a
+/// prefix step.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Choice {
+    witness: Option<u32>,
+    prefix: Option<Prefix>,
+}
+
+/// The undistinguished pairs of a key's subtree, as far as they are known.
+enum Loss {
+    /// Being computed (a key met again before it is done lies on a cycle).
+    Pending,
+    /// The incompatible pairs `(q, r)`, `q < r`, of the key's states the subtree does not
+    /// distinguish, sorted.
+    Known(Rc<Vec<(StateId, StateId)>>),
+    /// The subtree reaches a pending key, so it may be cyclic: never chosen for it.
+    Unknown,
+}
+
+/// Memos of the exact search: every key's children are fixed when first asked for, so the graph
+/// assembled at the end is the one whose losses were counted.
+struct Search {
+    /// Largest set at which candidates are compared by their true loss.
+    set_limit: usize,
+    /// Keys whose loss may be computed; beyond it choices fall back to the estimate.
+    key_budget: usize,
+    decisions: RefCell<HashMap<Decision, Choice>>,
+    deciding: RefCell<HashSet<Decision>>,
+    children: RefCell<HashMap<Key, Rc<[Child]>>>,
+    losses: RefCell<HashMap<Key, Loss>>,
+    evaluated: Cell<usize>,
+}
+
+/// Where a choice is made: the current set, the witness running (if any) and the prefix steps
+/// left.
+type Decision = (Vec<StateId>, Option<u32>, u8);
+
+/// A child of a key: the label, the child's key, and whether the label is an input.
+type Child = (LabelId, Key, bool);
+
+/// Largest current set at which [`Search`] compares candidates by their true loss (the count is
+/// quadratic in the set, per key of the subtrees).
+const SEARCH_SET_LIMIT: usize = 1024;
+
+/// Keys whose true loss one build may compute.
+const SEARCH_KEY_BUDGET: usize = 200_000;
+
+/// Candidates compared at one set, today's choice included.
+const SEARCH_CANDIDATES: usize = 32;
 
 impl Builder<'_> {
     /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`),
-    /// or a prefix step when it leads to sets whose LCAs lose fewer pairs.
+    /// or a prefix step (see [`Self::choice`]).
     fn resolve(&self, states: Vec<StateId>, witness: Option<u32>, budget: u8) -> Key {
         if self.compat.pairwise_compatible(&states) {
             return Key {
@@ -122,29 +176,233 @@ impl Builder<'_> {
                 budget,
             };
         }
-        if witness.is_some() {
-            return Key {
-                states,
-                witness,
-                prefix: None,
-                budget,
-            };
+        let choice = self.choice(&states, witness, budget);
+        Key {
+            states,
+            witness: choice.witness,
+            prefix: choice.prefix,
+            budget,
         }
-        let chosen = self.choose_lca(&states);
+    }
+
+    /// The choice by the local estimate: the best LCA (see [`Self::choose_lca`]), or a prefix
+    /// step when the LCA loses pairs and the step leads to sets whose LCAs lose fewer.
+    fn estimated_choice(&self, states: &[StateId], budget: u8) -> Choice {
+        let chosen = self.choose_lca(states);
         let prefix = match chosen {
-            Some((_, lost)) if lost > 0 && budget > 0 => self.choose_prefix(&states, lost),
+            Some((_, lost)) if lost > 0 && budget > 0 => self.choose_prefix(states, lost),
             _ => None,
         };
-        Key {
+        Choice {
             witness: if prefix.is_some() {
                 None
             } else {
                 chosen.map(|c| c.0)
             },
-            states,
             prefix,
-            budget,
         }
+    }
+
+    /// The choice at a set `P` with `F = 0`. Without a search, or beyond its limits, the
+    /// estimated one; else the estimated one unless another candidate's subtree loses strictly
+    /// fewer incompatible pairs of `P` (candidates: the LCAs in the order of
+    /// [`Self::choose_lca`], then the prefix inputs the rule allows by label, then waiting).
+    fn choice(&self, states: &[StateId], running: Option<u32>, budget: u8) -> Choice {
+        let estimate = || match running {
+            Some(_) => Choice {
+                witness: running,
+                prefix: None,
+            },
+            None => self.estimated_choice(states, budget),
+        };
+        let Some(search) = &self.search else {
+            return estimate();
+        };
+        let id = (states.to_vec(), running, budget);
+        if let Some(&c) = search.decisions.borrow().get(&id) {
+            return c;
+        }
+        let estimated = estimate();
+        if states.len() > search.set_limit || search.evaluated.get() >= search.key_budget {
+            search.decisions.borrow_mut().insert(id, estimated);
+            return estimated;
+        }
+        // Met again while deciding it: the estimate, not remembered (a cycle guard).
+        if !search.deciding.borrow_mut().insert(id.clone()) {
+            return estimated;
+        }
+        let loss_of = |c: Choice| {
+            let key = Key {
+                states: states.to_vec(),
+                witness: c.witness,
+                prefix: c.prefix,
+                budget,
+            };
+            self.loss(&key).map(|l| l.len())
+        };
+        let mut best = (estimated, loss_of(estimated));
+        if best.1 != Some(0) {
+            let candidates = match running {
+                Some(_) => vec![self.choice(states, None, budget)],
+                None => self.candidates(states, budget),
+            };
+            for c in candidates
+                .into_iter()
+                .filter(|&c| c != estimated)
+                .take(SEARCH_CANDIDATES - 1)
+            {
+                if search.evaluated.get() >= search.key_budget {
+                    break;
+                }
+                if let Some(lost) = loss_of(c)
+                    && best.1.is_none_or(|b| lost < b)
+                {
+                    best = (c, Some(lost));
+                    if lost == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        search.deciding.borrow_mut().remove(&id);
+        search.decisions.borrow_mut().insert(id, best.0);
+        best.0
+    }
+
+    /// Every choice at `p` the search compares (see [`Self::choice`]).
+    fn candidates(&self, p: &[StateId], budget: u8) -> Vec<Choice> {
+        let mut lcas: Vec<(u64, bool, u32)> = self
+            .graph
+            .lcas(p)
+            .into_iter()
+            .map(|v| {
+                let lost = self
+                    .graph
+                    .lost_by_witness(self.sa, self.compat, p, v, LOOKAHEAD);
+                (lost, !self.graph.nodes()[v as usize].injective, v)
+            })
+            .collect();
+        lcas.sort_unstable();
+        let mut out: Vec<Choice> = lcas
+            .into_iter()
+            .map(|(_, _, v)| Choice {
+                witness: Some(v),
+                prefix: None,
+            })
+            .collect();
+        if budget == 0 {
+            return out;
+        }
+        let mut inputs: Vec<LabelId> = p.iter().flat_map(|&q| self.sa.inputs_enabled(q)).collect();
+        inputs.sort_unstable();
+        inputs.dedup();
+        for a in inputs {
+            if self.prefix_inputs == PrefixInputs::Injective
+                && lost_pairs(self.sa, self.compat, p, a) > 0
+            {
+                continue;
+            }
+            out.push(Choice {
+                witness: None,
+                prefix: Some(Prefix::Input(a)),
+            });
+        }
+        if !outputs_of(self.sa, p).is_empty() {
+            out.push(Choice {
+                witness: None,
+                prefix: Some(Prefix::Outputs),
+            });
+        }
+        out
+    }
+
+    /// The children of `key`, fixed at the first call when searching.
+    fn children(&self, key: &Key) -> Rc<[Child]> {
+        let Some(search) = &self.search else {
+            return self.compute_children(key).into();
+        };
+        if let Some(c) = search.children.borrow().get(key) {
+            return Rc::clone(c);
+        }
+        let c: Rc<[Child]> = self.compute_children(key).into();
+        search
+            .children
+            .borrow_mut()
+            .insert(key.clone(), Rc::clone(&c));
+        c
+    }
+
+    /// The incompatible pairs of `key`'s states its subtree leaves undistinguished, or `None`
+    /// when the subtree reaches a key still being computed (it may be cyclic).
+    fn loss(&self, key: &Key) -> Option<Rc<Vec<(StateId, StateId)>>> {
+        let search = self.search.as_ref()?;
+        match search.losses.borrow().get(key) {
+            Some(Loss::Known(l)) => return Some(Rc::clone(l)),
+            Some(Loss::Pending | Loss::Unknown) => return None,
+            None => {}
+        }
+        search.losses.borrow_mut().insert(key.clone(), Loss::Pending);
+        search.evaluated.set(search.evaluated.get() + 1);
+        let kids = self.children(key);
+        let mut below = Vec::with_capacity(kids.len());
+        for (_, child, _) in kids.iter() {
+            match self.loss(child) {
+                Some(l) => below.push(l),
+                None => {
+                    search.losses.borrow_mut().insert(key.clone(), Loss::Unknown);
+                    return None;
+                }
+            }
+        }
+        let lost = Rc::new(self.undistinguished(&key.states, &kids, &below));
+        search
+            .losses
+            .borrow_mut()
+            .insert(key.clone(), Loss::Known(Rc::clone(&lost)));
+        Some(lost)
+    }
+
+    /// The incompatible pairs of `p` that a node with children `kids`, whose subtrees lose
+    /// `below`, leaves undistinguished: at a leaf all of them; after an input, a pair one of
+    /// whose states does not enable it, or that it leads to equal or compatible states or to a
+    /// pair the child loses; after outputs, a pair that some output both enable leads so.
+    fn undistinguished(
+        &self,
+        p: &[StateId],
+        kids: &[Child],
+        below: &[Rc<Vec<(StateId, StateId)>>],
+    ) -> Vec<(StateId, StateId)> {
+        let (sa, compat) = (self.sa, self.compat);
+        let targets: Vec<(bool, &[(StateId, StateId)], Vec<Option<StateId>>)> = kids
+            .iter()
+            .zip(below)
+            .map(|((l, _, input), lost)| {
+                let t = p.iter().map(|&q| sa.after(q, *l)).collect();
+                (*input, lost.as_slice(), t)
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (i, &q) in p.iter().enumerate() {
+            for (j, &r) in p.iter().enumerate().skip(i + 1) {
+                if compat.compatible(q, r) {
+                    continue;
+                }
+                let lost = targets.is_empty()
+                    || targets.iter().any(|(input, lost, t)| match (t[i], t[j]) {
+                        (Some(u), Some(v)) => {
+                            u == v
+                                || compat.compatible(u, v)
+                                || lost.binary_search(&(u.min(v), u.max(v))).is_ok()
+                        }
+                        _ => *input,
+                    });
+                if lost {
+                    out.push((q.min(r), q.max(r)));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
     }
 
     /// The least number of pairs an LCA's witness loses on `p` (see [`Self::choose_lca`]).
@@ -212,7 +470,7 @@ impl Builder<'_> {
             .map(|((lost, _, _), v)| (v, lost))
     }
 
-    fn children(&self, key: &Key) -> Vec<(LabelId, Key, bool)> {
+    fn compute_children(&self, key: &Key) -> Vec<Child> {
         let budget = key.budget;
         match key.prefix {
             Some(Prefix::Input(a)) => {
@@ -283,12 +541,15 @@ pub fn adaptive_graph(
 ) -> Result<AnalysedGraph, IdentifyError> {
     let mut best: Option<AnalysedGraph> = None;
     let mut failure = None;
-    for (rule, steps) in [
-        (PrefixInputs::Injective, PREFIX_BUDGET),
-        (PrefixInputs::Lossy, PREFIX_BUDGET),
-        (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET),
+    for (rule, steps, search) in [
+        (PrefixInputs::Injective, PREFIX_BUDGET, false),
+        (PrefixInputs::Lossy, PREFIX_BUDGET, false),
+        (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET, false),
+        (PrefixInputs::Injective, 4, true),
+        (PrefixInputs::Lossy, 4, true),
+        (PrefixInputs::Lossy, 8, true),
     ] {
-        match adaptive_graph_steps(sa, compat, graph, budget, rule, steps) {
+        match adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search) {
             Ok(adg) => {
                 let analysed = AnalysedGraph::new(sa, compat, adg);
                 let lost = analysed.undistinguished.len();
@@ -302,7 +563,7 @@ pub fn adaptive_graph(
     match (best, failure) {
         (Some(analysed), _) => Ok(analysed),
         (None, Some(e)) => Err(e),
-        (None, None) => unreachable!("three rules were tried"),
+        (None, None) => unreachable!("six graphs were tried"),
     }
 }
 
@@ -314,12 +575,22 @@ fn adaptive_graph_steps(
     budget: usize,
     rule: PrefixInputs,
     steps: u8,
+    search: bool,
 ) -> Result<Experiment, IdentifyError> {
     let b = Builder {
         sa,
         compat,
         graph,
         prefix_inputs: rule,
+        search: search.then(|| Search {
+            set_limit: SEARCH_SET_LIMIT,
+            key_budget: SEARCH_KEY_BUDGET,
+            decisions: RefCell::default(),
+            deciding: RefCell::default(),
+            children: RefCell::default(),
+            losses: RefCell::default(),
+            evaluated: Cell::new(0),
+        }),
     };
     let root = b.resolve(sa.states().collect(), None, steps);
     let mut count = 0usize;
@@ -330,7 +601,7 @@ fn adaptive_graph_steps(
             over = true;
             return Vec::new();
         }
-        b.children(k).into_iter().map(|(_, c, _)| c).collect()
+        b.children(k).iter().map(|(_, c, _)| c.clone()).collect()
     });
     if over {
         return Err(IdentifyError::Budget {
