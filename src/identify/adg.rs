@@ -12,12 +12,49 @@
 //! the best LCAs of the sets it leads to lose are fewer; then it chooses LCAs for those sets.
 //! Which inputs qualify is a rule ([`PrefixInputs`]): only inputs injective for `P` (Def. 3.34),
 //! or also inputs that lose pairs themselves. Every prefix step spends one of a path's budget
-//! of steps, which never grows along a path, so no cycle can arise. [`adaptive_graph`] builds
-//! the graph for injective prefix inputs with a budget of `PREFIX_BUDGET` steps, and for lossy
-//! ones with `PREFIX_BUDGET` and with `LOSSY_PREFIX_BUDGET` steps, and keeps the one leaving the
-//! fewest pairs undistinguished: neither rule wins on every embedding of the shared Mealy
-//! models (README, `cargo bench --bench identify -- embed`). Nodes are shared per (current set,
-//! witness position, prefix steps left), so the result is a DAG.
+//! of steps, which never grows along a path, so no cycle can arise. Nodes are shared per
+//! (current set, witness position, prefix steps left), so the result is a DAG.
+//!
+//! A second addition replaces the estimate by the true loss where it matters (a search by
+//! dynamic programming over keys, [`Search`]). At a set `P` with `F = 0`, every candidate (each
+//! LCA of `P` in the estimate's order, each prefix input the rule allows, waiting for an output)
+//! leads to a subtree whose undistinguished pairs can be counted once it is built; in the middle
+//! of a witness the candidates are to go on, or to drop the rest of the witness and choose
+//! afresh for `P`. The loss of a key is the set of incompatible pairs of its states its subtree
+//! leaves undistinguished, by the rule of the analysis below: a leaf loses every incompatible
+//! pair of its set; an input a pair one of whose states does not enable it, or that it leads to
+//! equal or compatible states, or to a pair its child loses; waiting for outputs a pair that an
+//! output both enable leads so. Losses are memoised per key, and the children of a key are fixed
+//! when first computed, so the graph assembled is the one whose losses were counted. The
+//! estimated choice is kept unless another candidate loses strictly fewer pairs, so graphs change
+//! only where that helps, and the search only runs where the estimated choice's true loss is not
+//! zero, for sets of at most `SEARCH_SET_LIMIT` states, on at most `SEARCH_KEY_BUDGET` keys
+//! per graph and `SEARCH_CANDIDATES` candidates per choice (beyond these, the estimate).
+//!
+//! How origins map onto current states: the analysis counts pairs of initial states (origins).
+//! A pair of current states stands for the pairs of origins that reach it along the path, and
+//! those are incompatible whenever it is (compatibility is closed under common successors), so
+//! an origin pair is lost below a node exactly when its current pair is (or when the two origins
+//! already share a current state or reach compatible ones, losses counted where they happen).
+//! The search counts each current pair once, since a key is shared by paths with different
+//! origins: exact for the set where the choice is made, but an input that merges states makes
+//! a pair of its child stand for several pairs of its parent, so a choice optimal for the child
+//! need not be for the root. The search alone is therefore not better everywhere (m182 merge
+//! 4,5 as built: 0.411% against 0.399%, README).
+//!
+//! Cycles: a key met again while its loss is being computed is pending, and a subtree that
+//! reaches a pending key gets no loss and is never chosen, so every key whose loss is known has
+//! an acyclic subtree (its loss was computed by a depth-first walk of its fixed children that met
+//! no pending key); a decision met again while it is being made gets the estimate. The search is
+//! sequential, its maps are only looked up (never iterated), and candidates come in an order
+//! given by the splitting graph and label order, so it is deterministic and canonical.
+//!
+//! [`adaptive_graph`] builds six graphs and keeps the one leaving the fewest pairs
+//! undistinguished: by the estimate with injective prefix inputs and a budget of
+//! `PREFIX_BUDGET` steps, and with lossy ones with `PREFIX_BUDGET` and with
+//! `LOSSY_PREFIX_BUDGET` steps; then the same three rules searched, with the larger budgets
+//! `SEARCH_PREFIX_BUDGET` and `SEARCH_LOSSY_PREFIX_BUDGET`. No rule wins on every embedding of
+//! the shared Mealy models (README, `cargo bench --bench identify -- embed`).
 //!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
@@ -161,8 +198,17 @@ const SEARCH_SET_LIMIT: usize = 1024;
 /// Keys whose true loss one build may compute.
 const SEARCH_KEY_BUDGET: usize = 200_000;
 
-/// Candidates compared at one set, today's choice included.
+/// Candidates compared at one set, the estimated choice included.
 const SEARCH_CANDIDATES: usize = 32;
+
+/// Prefix steps per path of the searched graphs with injective prefix inputs, and with lossy ones
+/// the smaller of two budgets (the search makes larger budgets affordable; on the embeddings of
+/// `cargo bench --bench identify -- embed`, 2 and 4 gave the same figures on TCP_Linux_Server as 4 and
+/// 8, measured once, not tested).
+const SEARCH_PREFIX_BUDGET: u8 = 4;
+
+/// The larger budget of the searched graphs with lossy prefix inputs.
+const SEARCH_LOSSY_PREFIX_BUDGET: u8 = 8;
 
 impl Builder<'_> {
     /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`),
@@ -526,13 +572,14 @@ fn pairwise(
 }
 
 /// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
-/// (Algorithm 5), with at most `budget` nodes: three graphs (injective prefix inputs; lossy ones
-/// with two and with four prefix steps, see the module documentation), of which the one leaving
-/// the fewest pairs undistinguished is kept (ties to the earlier). Neither rule wins everywhere:
-/// on the embeddings of the shared Mealy models lossy prefix inputs help most where hidden inputs
-/// give output nondeterminism and hurt on some merged ones (README, `cargo bench --bench
-/// identify -- embed`). The winner comes with its analysis, so [`AdaptiveIdentification::top_up`]
-/// does not repeat it.
+/// (Algorithm 5), with at most `budget` nodes: six graphs (injective prefix inputs; lossy ones
+/// with two and with four prefix steps; the same three rules with the search, see the module
+/// documentation), of which the one leaving the fewest pairs undistinguished is kept (ties to the
+/// earlier). No rule wins everywhere: on the embeddings of the shared Mealy models lossy prefix
+/// inputs help most where hidden inputs give output nondeterminism and hurt on some merged ones,
+/// and the search alone loses more on two rows (README, `cargo bench --bench identify --
+/// embed`). The winner comes with its analysis, so [`AdaptiveIdentification::top_up`] does not
+/// repeat it.
 pub fn adaptive_graph(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -545,9 +592,9 @@ pub fn adaptive_graph(
         (PrefixInputs::Injective, PREFIX_BUDGET, false),
         (PrefixInputs::Lossy, PREFIX_BUDGET, false),
         (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET, false),
-        (PrefixInputs::Injective, 4, true),
-        (PrefixInputs::Lossy, 4, true),
-        (PrefixInputs::Lossy, 8, true),
+        (PrefixInputs::Injective, SEARCH_PREFIX_BUDGET, true),
+        (PrefixInputs::Lossy, SEARCH_PREFIX_BUDGET, true),
+        (PrefixInputs::Lossy, SEARCH_LOSSY_PREFIX_BUDGET, true),
     ] {
         match adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search) {
             Ok(adg) => {
@@ -567,7 +614,8 @@ pub fn adaptive_graph(
     }
 }
 
-/// Algorithm 5 with prefix inputs chosen by `rule` and at most `steps` prefix steps per path.
+/// Algorithm 5 with prefix inputs chosen by `rule`, at most `steps` prefix steps per path, and
+/// with or without the search (module documentation).
 fn adaptive_graph_steps(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
