@@ -52,9 +52,10 @@
 //! [`adaptive_graph`] builds six graphs and keeps the one leaving the fewest pairs
 //! undistinguished: by the estimate with injective prefix inputs and a budget of
 //! `PREFIX_BUDGET` steps, and with lossy ones with `PREFIX_BUDGET` and with
-//! `LOSSY_PREFIX_BUDGET` steps; then the same three rules searched, with the larger budgets
-//! `SEARCH_PREFIX_BUDGET` and `SEARCH_LOSSY_PREFIX_BUDGET`. No rule wins on every embedding of
-//! the shared Mealy models (README, `cargo bench --bench identify -- embed`).
+//! `LOSSY_PREFIX_BUDGET` steps; then the same three searched (budgets of 4 and 8 steps gave the
+//! same shares on the embeddings below, with larger graphs and up to five times the time;
+//! measured once, not tested). No rule wins on every embedding of the shared Mealy models
+//! (README, `cargo bench --bench identify -- embed`).
 //!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
@@ -193,22 +194,13 @@ type Child = (LabelId, Key, bool);
 
 /// Largest current set at which [`Search`] compares candidates by their true loss (the count is
 /// quadratic in the set, per key of the subtrees).
-const SEARCH_SET_LIMIT: usize = 1024;
+const SEARCH_SET_LIMIT: usize = 256;
 
 /// Keys whose true loss one build may compute.
 const SEARCH_KEY_BUDGET: usize = 200_000;
 
 /// Candidates compared at one set, the estimated choice included.
 const SEARCH_CANDIDATES: usize = 32;
-
-/// Prefix steps per path of the searched graphs with injective prefix inputs, and with lossy ones
-/// the smaller of two budgets (the search makes larger budgets affordable; on the embeddings of
-/// `cargo bench --bench identify -- embed`, 2 and 4 gave the same figures on TCP_Linux_Server as 4 and
-/// 8, measured once, not tested).
-const SEARCH_PREFIX_BUDGET: u8 = 4;
-
-/// The larger budget of the searched graphs with lossy prefix inputs.
-const SEARCH_LOSSY_PREFIX_BUDGET: u8 = 8;
 
 impl Builder<'_> {
     /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`),
@@ -261,7 +253,11 @@ impl Builder<'_> {
             },
             None => self.estimated_choice(states, budget),
         };
-        let Some(search) = &self.search else {
+        let Some(search) = self
+            .search
+            .as_ref()
+            .filter(|s| states.len() <= s.set_limit)
+        else {
             return estimate();
         };
         let id = (states.to_vec(), running, budget);
@@ -269,7 +265,7 @@ impl Builder<'_> {
             return c;
         }
         let estimated = estimate();
-        if states.len() > search.set_limit || search.evaluated.get() >= search.key_budget {
+        if search.evaluated.get() >= search.key_budget {
             search.decisions.borrow_mut().insert(id, estimated);
             return estimated;
         }
@@ -362,9 +358,15 @@ impl Builder<'_> {
         out
     }
 
-    /// The children of `key`, fixed at the first call when searching.
+    /// The children of `key`, fixed at the first call when searching. Keys of sets beyond the
+    /// search's limit are not remembered: their choices are the estimate's, and their children's
+    /// sets are no larger, so no decision about them can be under way while they are computed.
     fn children(&self, key: &Key) -> Rc<[Child]> {
-        let Some(search) = &self.search else {
+        let Some(search) = self
+            .search
+            .as_ref()
+            .filter(|s| key.states.len() <= s.set_limit)
+        else {
             return self.compute_children(key).into();
         };
         if let Some(c) = search.children.borrow().get(key) {
@@ -592,9 +594,9 @@ pub fn adaptive_graph(
         (PrefixInputs::Injective, PREFIX_BUDGET, false),
         (PrefixInputs::Lossy, PREFIX_BUDGET, false),
         (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET, false),
-        (PrefixInputs::Injective, SEARCH_PREFIX_BUDGET, true),
-        (PrefixInputs::Lossy, SEARCH_PREFIX_BUDGET, true),
-        (PrefixInputs::Lossy, SEARCH_LOSSY_PREFIX_BUDGET, true),
+        (PrefixInputs::Injective, PREFIX_BUDGET, true),
+        (PrefixInputs::Lossy, PREFIX_BUDGET, true),
+        (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET, true),
     ] {
         match adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search) {
             Ok(adg) => {
