@@ -253,11 +253,7 @@ impl Builder<'_> {
             },
             None => self.estimated_choice(states, budget),
         };
-        let Some(search) = self
-            .search
-            .as_ref()
-            .filter(|s| states.len() <= s.set_limit)
-        else {
+        let Some(search) = self.search.as_ref().filter(|s| states.len() <= s.set_limit) else {
             return estimate();
         };
         let id = (states.to_vec(), running, budget);
@@ -389,7 +385,10 @@ impl Builder<'_> {
             Some(Loss::Pending | Loss::Unknown) => return None,
             None => {}
         }
-        search.losses.borrow_mut().insert(key.clone(), Loss::Pending);
+        search
+            .losses
+            .borrow_mut()
+            .insert(key.clone(), Loss::Pending);
         search.evaluated.set(search.evaluated.get() + 1);
         let kids = self.children(key);
         let mut below = Vec::with_capacity(kids.len());
@@ -397,7 +396,10 @@ impl Builder<'_> {
             match self.loss(child) {
                 Some(l) => below.push(l),
                 None => {
-                    search.losses.borrow_mut().insert(key.clone(), Loss::Unknown);
+                    search
+                        .losses
+                        .borrow_mut()
+                        .insert(key.clone(), Loss::Unknown);
                     return None;
                 }
             }
@@ -421,11 +423,11 @@ impl Builder<'_> {
         below: &[Rc<Vec<(StateId, StateId)>>],
     ) -> Vec<(StateId, StateId)> {
         let (sa, compat) = (self.sa, self.compat);
-        let targets: Vec<(bool, &[(StateId, StateId)], Vec<Option<StateId>>)> = kids
+        let targets: Vec<_> = kids
             .iter()
             .zip(below)
             .map(|((l, _, input), lost)| {
-                let t = p.iter().map(|&q| sa.after(q, *l)).collect();
+                let t: Vec<Option<StateId>> = p.iter().map(|&q| sa.after(q, *l)).collect();
                 (*input, lost.as_slice(), t)
             })
             .collect();
@@ -1233,8 +1235,14 @@ mod tests {
         for n in 4..=9 {
             for seed in 0..3000u64 {
                 for (kind, sa) in [
-                    ("io", crate::identify::random::random_io_suspension(seed, n, 2, 2)),
-                    ("any", crate::identify::random::random_suspension(seed, n, 2, 2)),
+                    (
+                        "io",
+                        crate::identify::random::random_io_suspension(seed, n, 2, 2),
+                    ),
+                    (
+                        "any",
+                        crate::identify::random::random_suspension(seed, n, 2, 2),
+                    ),
                 ] {
                     let (estimate, search) = estimate_and_search(&sa);
                     if search < estimate {
