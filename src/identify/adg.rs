@@ -31,21 +31,24 @@
 //! zero, for sets of at most `SEARCH_SET_LIMIT` states, on at most `SEARCH_KEY_BUDGET` keys
 //! per graph and `SEARCH_CANDIDATES` candidates per choice (beyond these, the estimate).
 //!
-//! How origins map onto current states: the analysis counts pairs of initial states (origins).
-//! A pair of current states stands for the pairs of origins that reach it along the path, and
-//! those are incompatible whenever it is (compatibility is closed under common successors), so
-//! an origin pair is lost below a node exactly when its current pair is (or when the two origins
-//! already share a current state or reach compatible ones, losses counted where they happen).
-//! The search counts each current pair once, since a key is shared by paths with different
-//! origins: exact for the set where the choice is made, but an input that merges states makes
-//! a pair of its child stand for several pairs of its parent, so a choice optimal for the child
-//! need not be for the root. The search alone is therefore not better everywhere (m182 merge
-//! 4,5 as built: 0.411% against 0.399%, README).
+//! How origins map onto current states: the analysis counts incompatible pairs of initial
+//! states (origins). A pair of current states stands for the pairs of origins that reach it
+//! along the path, and an incompatible origin pair is lost below a node exactly when its current
+//! pair is lost there (two origins sharing a current state, or at compatible ones, were lost
+//! where that happened). The search counts each incompatible current pair once, since a key is
+//! shared by paths with different origins: exact for the set where the choice is made, but not
+//! for its ancestors, because an input that merges states makes a pair of its child stand for
+//! several pairs of its parent, and a current pair may stand only for compatible origins (a
+//! compatible pair can reach an incompatible one after an output, Def. 3.8 asks for one common
+//! output only). So a choice optimal for a set need not be for the root, and the search alone is
+//! not better everywhere (m182 merge 4,5 as built: 0.411% against 0.399%, README).
 //!
 //! Cycles: a key met again while its loss is being computed is pending, and a subtree that
 //! reaches a pending key gets no loss and is never chosen, so every key whose loss is known has
 //! an acyclic subtree (its loss was computed by a depth-first walk of its fixed children that met
-//! no pending key); a decision met again while it is being made gets the estimate. The search is
+//! no pending key); a decision met again while it is being made gets the estimate. A choice
+//! other than the estimate's is taken only for a known loss, so a cycle could consist only of
+//! the estimate's choices, as in the graphs built without the search. The search is
 //! sequential, its maps are only looked up (never iterated), and candidates come in an order
 //! given by the splitting graph and label order, so it is deterministic and canonical.
 //!
@@ -241,9 +244,11 @@ impl Builder<'_> {
         }
     }
 
-    /// The choice at a set `P` with `F = 0`. Without a search, or beyond its limits, the
-    /// estimated one; else the estimated one unless another candidate's subtree loses strictly
-    /// fewer incompatible pairs of `P` (candidates: the LCAs in the order of
+    /// The choice at a set `P`: with `F = 0` (`running` is `None`) an LCA or a prefix step,
+    /// with a witness running, going on with it or choosing afresh for `P`. Without a search,
+    /// or beyond its limits, the estimated one (going on, or [`Self::estimated_choice`]); else
+    /// the estimated one unless another candidate's subtree loses strictly fewer incompatible
+    /// pairs of `P` (with `F = 0` the candidates are the LCAs in the order of
     /// [`Self::choose_lca`], then the prefix inputs the rule allows by label, then waiting).
     fn choice(&self, states: &[StateId], running: Option<u32>, budget: u8) -> Choice {
         let estimate = || match running {
