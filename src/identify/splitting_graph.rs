@@ -119,7 +119,14 @@ pub enum SplitPolicy {
     /// against 0.362% and 1.607% for fewest pairs together), so it is the default.
     #[default]
     FewestPairsLost,
+    /// As [`SplitPolicy::FewestPairsLost`], but a candidate applied without an injective one
+    /// also counts what its children's least lossy splits lose, [`SPLIT_LOOKAHEAD`] levels down.
+    LostAhead,
 }
+
+/// Levels of children whose least lossy splits [`SplitPolicy::LostAhead`] adds to a
+/// candidate's lost pairs.
+pub const SPLIT_LOOKAHEAD: usize = 1;
 
 /// Labels of a witness along which [`SplitPolicy::FewestPairsLost`] and the LCA choice of
 /// Algorithm 5 count the pairs a witness loses.
@@ -680,6 +687,73 @@ impl SplittingGraph {
         })
     }
 
+    /// The candidate splits of `states` in order: the output split, then one per input enabled
+    /// by some state, by label; a candidate without an LCA (within `limit`) is left out.
+    fn candidates(
+        &self,
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        states: &[StateId],
+        rule: InputSplitRule,
+        limit: Option<usize>,
+    ) -> Vec<Split> {
+        let mut inputs: Vec<LabelId> = states.iter().flat_map(|&q| sa.inputs_enabled(q)).collect();
+        inputs.sort_unstable();
+        inputs.dedup();
+        std::iter::once(self.output_split(sa, compat, states, limit))
+            .chain(
+                inputs
+                    .into_iter()
+                    .map(|a| self.input_split(sa, compat, states, a, rule, limit)),
+            )
+            .flatten()
+            .collect()
+    }
+
+    /// The incompatible pairs of `states` that a split with `witness` and `children` loses
+    /// (within [`LOOKAHEAD`] labels), plus, `depth` levels down, what the children's own least
+    /// lossy splits lose: a child that is already an internal node counts its witness, a
+    /// pairwise compatible child nothing, any other child its least lossy candidate (an
+    /// injective one loses nothing).
+    fn lost_ahead(
+        &self,
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        states: &[StateId],
+        split: &Split,
+        rule: InputSplitRule,
+        depth: usize,
+    ) -> u64 {
+        let own = if split.injective {
+            0
+        } else {
+            self.lost_by(sa, compat, states, &split.witness, LOOKAHEAD)
+        };
+        if depth == 0 {
+            return own;
+        }
+        let below: u64 = split
+            .children
+            .iter()
+            .map(|child| {
+                if let Some(v) = self.find(child)
+                    && self.nodes[v as usize].witness.is_some()
+                {
+                    return self.lost_by_witness(sa, compat, child, v, LOOKAHEAD);
+                }
+                if compat.pairwise_compatible(child) {
+                    return 0;
+                }
+                self.candidates(sa, compat, child, rule, None)
+                    .iter()
+                    .map(|s| self.lost_ahead(sa, compat, child, s, rule, depth - 1))
+                    .min()
+                    .unwrap_or(0)
+            })
+            .sum();
+        own + below
+    }
+
     /// The split to take now (the best injective candidate, or the best candidate when not
     /// preferring injectivity) and the best candidate of all, "best" as `options.policy` says.
     fn candidate_splits(
@@ -692,18 +766,11 @@ impl SplittingGraph {
     ) -> (Option<Split>, Option<Split>) {
         let prefer_injective = options.prefer_injective;
         let states = &self.nodes[l as usize].states;
-        let mut inputs: Vec<LabelId> = states.iter().flat_map(|&q| sa.inputs_enabled(q)).collect();
-        inputs.sort_unstable();
-        inputs.dedup();
-        let candidates = std::iter::once(self.output_split(sa, compat, states, limit)).chain(
-            inputs
-                .into_iter()
-                .map(|a| self.input_split(sa, compat, states, a, options.input_rule, limit)),
-        );
+        let candidates = self.candidates(sa, compat, states, options.input_rule, limit);
         match options.policy {
             SplitPolicy::OutputsFirst => {
                 let mut first: Option<Split> = None;
-                for split in candidates.flatten() {
+                for split in candidates {
                     if !prefer_injective || split.injective {
                         return (Some(split), None);
                     }
@@ -713,13 +780,15 @@ impl SplittingGraph {
                 }
                 (None, first)
             }
-            SplitPolicy::FewestPairsTogether | SplitPolicy::FewestPairsLost => {
+            SplitPolicy::FewestPairsTogether
+            | SplitPolicy::FewestPairsLost
+            | SplitPolicy::LostAhead => {
                 // Candidates in order (output split first), so `min_by_key` keeps the earliest
                 // of equal scores.
                 let together =
                     |s: &Split| -> u64 { s.children.iter().map(|c| (c.len() as u64).pow(2)).sum() };
                 let mut all: Vec<(Split, (u64, u64))> = candidates
-                    .flatten()
+                    .into_iter()
                     .map(|s| {
                         let score = (0, together(&s));
                         (s, score)
@@ -737,9 +806,27 @@ impl SplittingGraph {
                     // Lost pairs are counted only in a round searching every LCA, which is where
                     // non-injective splits are applied (except when many leaves starve); counting
                     // them in every round made S_16 (Lemma 3.31) take minutes.
-                    if options.policy == SplitPolicy::FewestPairsLost && limit.is_none() {
-                        for (s, score) in all.iter_mut().filter(|(s, _)| !s.injective) {
-                            score.0 = self.lost_by(sa, compat, states, &s.witness, LOOKAHEAD);
+                    if limit.is_none() {
+                        match options.policy {
+                            SplitPolicy::FewestPairsLost => {
+                                for (s, score) in all.iter_mut().filter(|(s, _)| !s.injective) {
+                                    score.0 =
+                                        self.lost_by(sa, compat, states, &s.witness, LOOKAHEAD);
+                                }
+                            }
+                            SplitPolicy::LostAhead => {
+                                for (s, score) in all.iter_mut() {
+                                    score.0 = self.lost_ahead(
+                                        sa,
+                                        compat,
+                                        states,
+                                        s,
+                                        options.input_rule,
+                                        SPLIT_LOOKAHEAD,
+                                    );
+                                }
+                            }
+                            _ => {}
                         }
                     }
                     best(&all, false)
