@@ -11,8 +11,9 @@
 //! (`undist`: undistinguished pairs as we count them, `shared`: pairs sharing an observation,
 //! the thesis' count), seconds and peak resident memory (MB) per phase.
 //!
-//! `cargo bench --bench identify -- embed [--policy fewest-lost|fewest-pairs|outputs-first]
-//! [--diagnose] [--no-bound]` prints the embedding table instead: shared Mealy models embedded by merging two
+//! `cargo bench --bench identify -- embed [--policy
+//! searched|fewest-lost|lost-ahead|fewest-pairs|outputs-first] [--resplit N] [--diagnose]
+//! [--no-bound]` prints the embedding table instead: shared Mealy models embedded by merging two
 //! inputs into one (as the thesis built its benchmarks) and by hiding two inputs, three pairs
 //! each, analysed as built (reachable, not minimised: how the thesis counted for Table 3.2) and
 //! minimised (as `distinguish` does by default), with the median and worst undistinguished share
@@ -162,7 +163,8 @@ const EMBEDDED: [(&str, usize); 7] = [
 /// Input pairs merged or hidden: the first six inputs in pairs.
 const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 
-/// The split policy asked for by `--policy fewest-lost|fewest-pairs|outputs-first`.
+/// The split policy asked for by `--policy`: `searched` (the default), `fewest-lost`,
+/// `lost-ahead`, `fewest-pairs` or `outputs-first`.
 fn policy() -> SplitPolicy {
     let args: Vec<String> = std::env::args().collect();
     match args
@@ -174,8 +176,19 @@ fn policy() -> SplitPolicy {
         Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
         Some(p) if p == "fewest-lost" => SplitPolicy::FewestPairsLost,
         Some(p) if p == "lost-ahead" => SplitPolicy::LostAhead,
+        Some(p) if p == "searched" => SplitPolicy::Searched,
         _ => SplitPolicy::default(),
     }
+}
+
+/// Re-splitting rounds asked for by `--resplit N` (none by default).
+fn resplit_rounds() -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--resplit")
+        .and_then(|k| args.get(k + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The figures of one analysis of the embedding table.
@@ -204,6 +217,7 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
         split: SplitOptions {
             node_budget: 300_000,
             policy: policy(),
+            resplit_rounds: resplit_rounds(),
             ..SplitOptions::default()
         },
         minimize,
@@ -481,7 +495,10 @@ fn main() {
             .iter()
             .filter(|f| {
                 *f != "embed"
-                    && !["outputs-first", "fewest-pairs", "fewest-lost", "lost-ahead"].contains(&f.as_str())
+                    && !["outputs-first", "fewest-pairs", "fewest-lost", "lost-ahead", "searched"]
+                        .contains(&f.as_str())
+                    // the value of `--resplit N`
+                    && !f.chars().all(|c| c.is_ascii_digit())
             })
             .collect();
         let wanted =

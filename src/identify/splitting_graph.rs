@@ -95,6 +95,10 @@ pub struct SplitOptions {
     pub input_rule: InputSplitRule,
     /// How a leaf's split is chosen among its candidates.
     pub policy: SplitPolicy,
+    /// Rounds of re-splitting after the search of [`SplitPolicy::Searched`] (see
+    /// [`SplittingGraph::build_searched`]); each round builds up to
+    /// `RESPLIT_NODES * RESPLIT_ALTERNATIVES` = 12 more graphs.
+    pub resplit_rounds: usize,
 }
 
 /// How the split of a leaf is chosen among its candidates (the output split and one split per
@@ -116,13 +120,45 @@ pub enum SplitPolicy {
     /// lost pairs are counted only in rounds that search every LCA. On the embeddings of the
     /// shared Mealy models (`cargo bench --bench identify -- embed`) it leaves the fewest pairs
     /// undistinguished of the three policies (merged, as built: median 0.314% and worst 0.910%,
-    /// against 0.362% and 1.607% for fewest pairs together), so it is the default.
-    #[default]
+    /// against 0.362% and 1.607% for fewest pairs together); it is the first policy
+    /// [`SplitPolicy::Searched`] tries.
     FewestPairsLost,
     /// As [`SplitPolicy::FewestPairsLost`], but a candidate applied without an injective one
     /// also counts what its children's least lossy splits lose, [`SPLIT_LOOKAHEAD`] levels down.
     LostAhead,
+    /// A search scored by the adaptive distinguishing graph each graph leads to
+    /// ([`SplittingGraph::build_searched`]): the graphs of [`SEARCHED_POLICIES`], then
+    /// re-splitting the nodes whose witnesses lose pairs. [`SplittingGraph::build_with`] alone
+    /// builds the graph of the first policy.
+    #[default]
+    Searched,
 }
+
+impl SplitPolicy {
+    /// The policy a single build follows.
+    fn built(self) -> SplitPolicy {
+        match self {
+            SplitPolicy::Searched => SEARCHED_POLICIES[0],
+            p => p,
+        }
+    }
+}
+
+/// The policies whose graphs [`SplitPolicy::Searched`] compares, in order of preference.
+pub const SEARCHED_POLICIES: [SplitPolicy; 4] = [
+    SplitPolicy::FewestPairsLost,
+    SplitPolicy::LostAhead,
+    SplitPolicy::FewestPairsTogether,
+    SplitPolicy::OutputsFirst,
+];
+
+/// Nodes beyond one and a half times the first graph's at which [`SplittingGraph::build_searched`] gives up
+/// another policy's graph.
+const SEARCH_SLACK: usize = 64;
+/// Nodes a re-splitting round examines.
+const RESPLIT_NODES: usize = 4;
+/// Alternative splits a re-splitting round tries per node.
+const RESPLIT_ALTERNATIVES: usize = 3;
 
 /// Levels of children whose least lossy splits [`SplitPolicy::LostAhead`] adds to a
 /// candidate's lost pairs.
@@ -153,6 +189,7 @@ impl Default for SplitOptions {
             prefer_injective: true,
             input_rule: InputSplitRule::default(),
             policy: SplitPolicy::default(),
+            resplit_rounds: 0,
         }
     }
 }
@@ -170,6 +207,20 @@ struct Split {
     witness: Witness,
     injective: bool,
 }
+
+impl Split {
+    /// The label the witness starts with: `None` for the output split.
+    fn label(&self) -> Option<LabelId> {
+        match self.witness {
+            Witness::Outputs(_) => None,
+            Witness::Input(a, _) => Some(a),
+        }
+    }
+}
+
+/// Splits imposed on the leaves with these states (sorted) by [`SplittingGraph::build_searched`]:
+/// the output split (`None`) or the split on an input. Only looked up, never iterated.
+type ForcedSplits = HashMap<Vec<StateId>, Option<LabelId>>;
 
 fn set_hash(states: &[StateId]) -> u64 {
     let mut h = DefaultHasher::new();
@@ -336,12 +387,159 @@ impl SplittingGraph {
         Self::build_with(sa, compat, SplitOptions::default())
     }
 
-    /// Builds a complete splitting graph (Algorithm 3).
+    /// Builds a complete splitting graph (Algorithm 3). [`SplitPolicy::Searched`] builds the
+    /// graph of its first policy here; [`SplittingGraph::build_searched`] runs the search.
     pub fn build_with(
         sa: &SuspensionAutomaton,
         compat: &Compatibility,
         options: SplitOptions,
     ) -> Result<SplittingGraph, IdentifyError> {
+        Self::build_forced(sa, compat, options, &ForcedSplits::new())
+    }
+
+    /// Builds complete splitting graphs and keeps the one whose `score` (with its result) is
+    /// least, ties to the earlier. For [`SplitPolicy::Searched`]: the graph of each policy of
+    /// [`SEARCHED_POLICIES`] (the later ones within 1.5 times the first graph's nodes plus
+    /// `SEARCH_SLACK`); then, in up to [`SplitOptions::resplit_rounds`] rounds while the best
+    /// score is above zero, the `RESPLIT_NODES` internal nodes of the best graph whose witnesses
+    /// lose the most incompatible pairs of their states (within [`LOOKAHEAD`] labels) are each
+    /// given, in turn, one of their `RESPLIT_ALTERNATIVES` least lossy other splits (scored as
+    /// [`SplitPolicy::LostAhead`] does, on the complete graph), and the graph is rebuilt with
+    /// that split imposed on the leaf with those states (and the splits imposed before); the
+    /// round's best rebuilt graph is kept if its score is less. Another policy builds its own
+    /// graph once. An alternative that exceeds the budget or fails to score is skipped; the
+    /// first graph's failure is returned.
+    pub fn build_searched<T>(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        options: SplitOptions,
+        mut score: impl FnMut(&SplittingGraph) -> Result<(u64, T), IdentifyError>,
+    ) -> Result<(SplittingGraph, T), IdentifyError> {
+        let options_of = |policy| SplitOptions { policy, ..options };
+        let searched = options.policy == SplitPolicy::Searched;
+        let first = options.policy.built();
+        let graph = Self::build_with(sa, compat, options_of(first))?;
+        let (lost, result) = score(&graph)?;
+        let mut best = (lost, graph, result, first);
+        if !searched {
+            return Ok((best.1, best.2));
+        }
+        // A policy whose graph grows far beyond the first one's (outputs-first on hidden-input
+        // embeddings: 22,718 nodes against 3,672; the graphs that win have at most 1.49 times the
+        // first one's nodes on the benchmark embeddings) is given up.
+        let budget = options
+            .node_budget
+            .min(best.1.len() + best.1.len() / 4 + SEARCH_SLACK);
+        for &policy in &SEARCHED_POLICIES[1..] {
+            let options = SplitOptions {
+                node_budget: budget,
+                ..options_of(policy)
+            };
+            let t0 = std::time::Instant::now();
+            let Ok(graph) = Self::build_with(sa, compat, options) else {
+                eprintln!("DBG {policy:?} over budget {:.2}", t0.elapsed().as_secs_f64());
+                continue;
+            };
+            let t1 = t0.elapsed().as_secs_f64();
+            let sc = score(&graph);
+            eprintln!("DBG {policy:?} build {t1:.2} score {:.2} nodes {}", t0.elapsed().as_secs_f64() - t1, graph.len());
+            if let Ok((lost, result)) = sc
+                && lost < best.0
+            {
+                best = (lost, graph, result, policy);
+            }
+        }
+        let (mut lost, mut graph, mut result, policy) = best;
+        let options = options_of(policy);
+        let mut forced = ForcedSplits::new();
+        for _ in 0..options.resplit_rounds {
+            if lost == 0 {
+                break;
+            }
+            let mut improved: Option<(u64, SplittingGraph, T, ForcedSplits)> = None;
+            for (states, label) in graph.resplit_candidates(sa, compat, options.input_rule) {
+                if forced.contains_key(&states) {
+                    continue;
+                }
+                let mut trial = forced.clone();
+                trial.insert(states, label);
+                let Ok(rebuilt) = Self::build_forced(sa, compat, options, &trial) else {
+                    continue;
+                };
+                let Ok((trial_lost, trial_result)) = score(&rebuilt) else {
+                    continue;
+                };
+                if trial_lost < improved.as_ref().map_or(lost, |(l, ..)| *l) {
+                    improved = Some((trial_lost, rebuilt, trial_result, trial));
+                }
+            }
+            let Some(better) = improved else {
+                break;
+            };
+            (lost, graph, result, forced) = better;
+        }
+        Ok((graph, result))
+    }
+
+    /// The re-splits [`SplittingGraph::build_searched`] tries on this (complete) graph: for each
+    /// of the [`RESPLIT_NODES`] internal nodes whose witnesses lose the most incompatible pairs
+    /// of their states (ties to the older), its [`RESPLIT_ALTERNATIVES`] other candidates losing
+    /// the fewest pairs with their children's least lossy splits (then the fewest pairs together,
+    /// then in candidate order).
+    fn resplit_candidates(
+        &self,
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        rule: InputSplitRule,
+    ) -> Vec<(Vec<StateId>, Option<LabelId>)> {
+        let mut lossy: Vec<(u64, u32)> = (0..self.nodes.len() as u32)
+            .filter(|&v| !self.nodes[v as usize].injective)
+            .map(|v| {
+                let states = &self.nodes[v as usize].states;
+                (self.lost_by_witness(sa, compat, states, v, LOOKAHEAD), v)
+            })
+            .filter(|&(lost, _)| lost > 0)
+            .collect();
+        lossy.sort_by_key(|&(lost, v)| (std::cmp::Reverse(lost), v));
+        let mut out = Vec::new();
+        for &(_, v) in lossy.iter().take(RESPLIT_NODES) {
+            let node = &self.nodes[v as usize];
+            let current = match node.witness {
+                Some(Witness::Input(a, _)) => Some(a),
+                _ => None,
+            };
+            let mut alternatives: Vec<((u64, u64, usize), Option<LabelId>)> = self
+                .candidates(sa, compat, &node.states, rule, None)
+                .enumerate()
+                .filter(|(_, s)| s.label() != current)
+                .map(|(k, s)| {
+                    let lost = self.lost_ahead(sa, compat, &node.states, &s, rule, SPLIT_LOOKAHEAD);
+                    ((lost, together(&s), k), s.label())
+                })
+                .collect();
+            alternatives.sort_unstable();
+            out.extend(
+                alternatives
+                    .into_iter()
+                    .take(RESPLIT_ALTERNATIVES)
+                    .map(|(_, label)| (node.states.clone(), label)),
+            );
+        }
+        out
+    }
+
+    /// Algorithm 3, where a leaf whose states `forced` names is split on the label given there
+    /// when that candidate exists (see [`ForcedSplits`]).
+    fn build_forced(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        options: SplitOptions,
+        forced: &ForcedSplits,
+    ) -> Result<SplittingGraph, IdentifyError> {
+        let options = SplitOptions {
+            policy: options.policy.built(),
+            ..options
+        };
         let n = sa.num_states();
         let mut g = SplittingGraph {
             nodes: Vec::new(),
@@ -355,14 +553,14 @@ impl SplittingGraph {
         while !pending.is_empty() {
             let mut candidates: Vec<(Option<Split>, Option<Split>)> = pending
                 .par_iter()
-                .map(|&l| g.candidate_splits(sa, compat, l, options, Some(LCA_VISIT_LIMIT)))
+                .map(|&l| g.candidate_splits(sa, compat, l, options, forced, Some(LCA_VISIT_LIMIT)))
                 .collect();
             if candidates.iter().all(|(chosen, _)| chosen.is_none()) {
                 // No split to take within the limit: search every LCA before settling for
                 // non-injective splits or giving up.
                 candidates = pending
                     .par_iter()
-                    .map(|&l| g.candidate_splits(sa, compat, l, options, None))
+                    .map(|&l| g.candidate_splits(sa, compat, l, options, forced, None))
                     .collect();
             }
             let mut waiting = Vec::new();
@@ -688,26 +886,25 @@ impl SplittingGraph {
     }
 
     /// The candidate splits of `states` in order: the output split, then one per input enabled
-    /// by some state, by label; a candidate without an LCA (within `limit`) is left out.
-    fn candidates(
-        &self,
-        sa: &SuspensionAutomaton,
-        compat: &Compatibility,
-        states: &[StateId],
+    /// by some state, by label; a candidate without an LCA (within `limit`) is left out. Lazy,
+    /// so that [`SplitPolicy::OutputsFirst`] builds only the candidates up to the one it takes.
+    fn candidates<'a>(
+        &'a self,
+        sa: &'a SuspensionAutomaton,
+        compat: &'a Compatibility,
+        states: &'a [StateId],
         rule: InputSplitRule,
         limit: Option<usize>,
-    ) -> Vec<Split> {
+    ) -> impl Iterator<Item = Split> + 'a {
         let mut inputs: Vec<LabelId> = states.iter().flat_map(|&q| sa.inputs_enabled(q)).collect();
         inputs.sort_unstable();
         inputs.dedup();
-        std::iter::once(self.output_split(sa, compat, states, limit))
-            .chain(
-                inputs
-                    .into_iter()
-                    .map(|a| self.input_split(sa, compat, states, a, rule, limit)),
-            )
-            .flatten()
-            .collect()
+        std::iter::once(None)
+            .chain(inputs.into_iter().map(Some))
+            .filter_map(move |label| match label {
+                None => self.output_split(sa, compat, states, limit),
+                Some(a) => self.input_split(sa, compat, states, a, rule, limit),
+            })
     }
 
     /// The incompatible pairs of `states` that a split with `witness` and `children` loses
@@ -745,8 +942,7 @@ impl SplittingGraph {
                     return 0;
                 }
                 self.candidates(sa, compat, child, rule, None)
-                    .iter()
-                    .map(|s| self.lost_ahead(sa, compat, child, s, rule, depth - 1))
+                    .map(|s| self.lost_ahead(sa, compat, child, &s, rule, depth - 1))
                     .min()
                     .unwrap_or(0)
             })
@@ -762,15 +958,28 @@ impl SplittingGraph {
         compat: &Compatibility,
         l: u32,
         options: SplitOptions,
+        forced: &ForcedSplits,
         limit: Option<usize>,
     ) -> (Option<Split>, Option<Split>) {
         let prefer_injective = options.prefer_injective;
         let states = &self.nodes[l as usize].states;
-        let candidates = self.candidates(sa, compat, states, options.input_rule, limit);
+        let mut candidates = self.candidates(sa, compat, states, options.input_rule, limit);
+        if let Some(&label) = forced.get(states.as_slice()) {
+            match self
+                .candidates(sa, compat, states, options.input_rule, limit)
+                .find(|s| s.label() == label)
+            {
+                Some(split) => return (Some(split), None),
+                // Its LCA may be found in a round searching every LCA; only then does the
+                // leaf fall back on the policy.
+                None if limit.is_some() => return (None, None),
+                None => {}
+            }
+        }
         match options.policy {
             SplitPolicy::OutputsFirst => {
                 let mut first: Option<Split> = None;
-                for split in candidates {
+                for split in candidates.by_ref() {
                     if !prefer_injective || split.injective {
                         return (Some(split), None);
                     }
@@ -782,13 +991,12 @@ impl SplittingGraph {
             }
             SplitPolicy::FewestPairsTogether
             | SplitPolicy::FewestPairsLost
-            | SplitPolicy::LostAhead => {
+            | SplitPolicy::LostAhead
+            | SplitPolicy::Searched => {
                 // Candidates in order (output split first), so `min_by_key` keeps the earliest
                 // of equal scores.
-                let together =
-                    |s: &Split| -> u64 { s.children.iter().map(|c| (c.len() as u64).pow(2)).sum() };
                 let mut all: Vec<(Split, (u64, u64))> = candidates
-                    .into_iter()
+                    .by_ref()
                     .map(|s| {
                         let score = (0, together(&s));
                         (s, score)
@@ -871,6 +1079,11 @@ impl SplittingGraph {
         self.leaves()
             .all(|v| compat.pairwise_compatible(&self.nodes[v as usize].states))
     }
+}
+
+/// Pairs of states a split keeps together: the sum of its children's squared sizes.
+fn together(split: &Split) -> u64 {
+    split.children.iter().map(|c| (c.len() as u64).pow(2)).sum()
 }
 
 fn normalise(mut children: Vec<Vec<StateId>>) -> Vec<Vec<StateId>> {
