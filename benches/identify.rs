@@ -164,7 +164,7 @@ const EMBEDDED: [(&str, usize); 7] = [
 const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 
 /// The split policy asked for by `--policy`: `searched` (the default), `fewest-lost`,
-/// `lost-ahead`, `fewest-pairs` or `outputs-first`.
+/// `lost-ahead` (two levels), `lost-ahead-1`, `fewest-pairs` or `outputs-first`.
 fn policy() -> SplitPolicy {
     let args: Vec<String> = std::env::args().collect();
     match args
@@ -175,7 +175,8 @@ fn policy() -> SplitPolicy {
         Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
         Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
         Some(p) if p == "fewest-lost" => SplitPolicy::FewestPairsLost,
-        Some(p) if p == "lost-ahead" => SplitPolicy::LostAhead,
+        Some(p) if p == "lost-ahead" => SplitPolicy::LostAhead(2),
+        Some(p) if p == "lost-ahead-1" => SplitPolicy::LostAhead(1),
         Some(p) if p == "searched" => SplitPolicy::Searched,
         _ => SplitPolicy::default(),
     }
@@ -495,7 +496,7 @@ fn main() {
             .iter()
             .filter(|f| {
                 *f != "embed"
-                    && !["outputs-first", "fewest-pairs", "fewest-lost", "lost-ahead", "searched"]
+                    && !["outputs-first", "fewest-pairs", "fewest-lost", "lost-ahead", "lost-ahead-1", "searched"]
                         .contains(&f.as_str())
                     // the value of `--resplit N`
                     && !f.chars().all(|c| c.is_ascii_digit())
@@ -645,7 +646,11 @@ fn lossy_steps(d: &ncomplete::identify::Distinguished, top: usize) -> Vec<String
                     Some(Witness::Outputs(_)) => "outputs".into(),
                     None => "-".into(),
                 };
-                format!("SG {v} ({} states, {w}, inj {})", n.states.len(), n.injective)
+                format!(
+                    "SG {v} ({} states, {w}, inj {})",
+                    n.states.len(),
+                    n.injective
+                )
             })
             .collect();
         let all_enable = |a: LabelId| node.states.iter().all(|&q| sa.after(q, a).is_some());

@@ -982,7 +982,7 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
             policy: match a.split_policy {
                 SplitPolicyArg::Searched => SplitPolicy::Searched,
                 SplitPolicyArg::FewestLost => SplitPolicy::FewestPairsLost,
-                SplitPolicyArg::LostAhead => SplitPolicy::LostAhead,
+                SplitPolicyArg::LostAhead => SplitPolicy::LostAhead(2),
                 SplitPolicyArg::FewestPairs => SplitPolicy::FewestPairsTogether,
                 SplitPolicyArg::OutputsFirst => SplitPolicy::OutputsFirst,
             },
