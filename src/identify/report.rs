@@ -660,6 +660,9 @@ mod tests {
             };
             let lost = run(SplitPolicy::FewestPairsLost);
             let together = run(SplitPolicy::FewestPairsTogether);
+            // The default search keeps the best of several graphs, fewest lost among them.
+            let searched = run(SplitPolicy::Searched);
+            assert!(searched.undistinguished_pairs <= lost.undistinguished_pairs);
             assert!(
                 lost.undistinguished_pairs <= together.undistinguished_pairs,
                 "minimize {minimize}: {} against {}",
