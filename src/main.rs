@@ -884,11 +884,11 @@ struct DistinguishArgs {
     input_splits: InputSplitArg,
     /// How a leaf's split is chosen: the injective one keeping the fewest pairs of states
     /// together, else the one whose witness loses the fewest incompatible pairs (fewest-lost);
-    /// the same, counting also what the children's least lossy splits lose (lost-ahead); fewest
-    /// pairs together only (fewest-pairs); the thesis' order (the output split, then inputs by
-    /// name; the first injective one: outputs-first); or (searched) the graph of each of these
-    /// whose ADG leaves the fewest pairs undistinguished, improved by re-splitting its lossiest
-    /// nodes.
+    /// the same, counting also what the children's least lossy splits lose two levels down
+    /// (lost-ahead); fewest pairs together only (fewest-pairs); the thesis' order (the output
+    /// split, then inputs by name; the first injective one: outputs-first); or (searched) of the
+    /// graphs of fewest-lost, lost-ahead with one and two levels and fewest-pairs, the one whose
+    /// ADG leaves the fewest pairs undistinguished.
     #[arg(
         long,
         value_name = "searched|fewest-lost|lost-ahead|fewest-pairs|outputs-first",
