@@ -1413,6 +1413,20 @@ pub(crate) mod tests {
         }
     }
 
+    /// The pairs the ADG of the graph [`SplittingGraph::build_searched`] keeps leaves
+    /// undistinguished; the graph must be complete.
+    fn searched_lost(sa: &SuspensionAutomaton, c: &Compatibility, options: SplitOptions) -> u64 {
+        use crate::identify::adg::{DEFAULT_ADG_BUDGET, adaptive_graph};
+        let (g, lost) = SplittingGraph::build_searched(sa, c, options, |g| {
+            let adg = adaptive_graph(sa, c, g, DEFAULT_ADG_BUDGET)?;
+            let lost = adg.metrics().undistinguished_pairs as u64;
+            Ok((lost, lost))
+        })
+        .unwrap();
+        assert!(g.is_complete(c));
+        lost
+    }
+
     /// An automaton shaped like an embedded Mealy machine (found by a random search over
     /// `random_io_suspension(seed, 6, 2, 3)`, seed 178): state 0 is an output state, the
     /// others quiescent input states. Choosing non-injective splits by the pairs
@@ -1421,7 +1435,6 @@ pub(crate) mod tests {
     /// [`SplitPolicy::Searched`] keeps that graph.
     #[test]
     fn lookahead_beats_fewest_lost_on_a_small_automaton() {
-        use crate::identify::adg::{DEFAULT_ADG_BUDGET, adaptive_graph};
         let sa = suspension_from_marked(
             "lookahead",
             6,
@@ -1451,14 +1464,7 @@ pub(crate) mod tests {
                 policy,
                 ..SplitOptions::default()
             };
-            let (g, lost) = SplittingGraph::build_searched(&sa, &c, options, |g| {
-                let adg = adaptive_graph(&sa, &c, g, DEFAULT_ADG_BUDGET)?;
-                let lost = adg.metrics().undistinguished_pairs as u64;
-                Ok((lost, lost))
-            })
-            .unwrap();
-            assert!(g.is_complete(&c));
-            lost
+            searched_lost(&sa, &c, options)
         };
         assert_eq!(lost(SplitPolicy::FewestPairsLost), 3);
         assert_eq!(lost(SplitPolicy::LostAhead(1)), 2);
@@ -1471,7 +1477,6 @@ pub(crate) mod tests {
     /// re-splitting rounds is complete and scores no worse than without them.
     #[test]
     fn re_splitting_never_scores_worse() {
-        use crate::identify::adg::{DEFAULT_ADG_BUDGET, adaptive_graph};
         let mut improved = 0;
         for seed in 0..40u64 {
             let sa =
@@ -1482,14 +1487,7 @@ pub(crate) mod tests {
                     resplit_rounds,
                     ..SplitOptions::default()
                 };
-                let (g, lost) = SplittingGraph::build_searched(&sa, &c, options, |g| {
-                    let adg = adaptive_graph(&sa, &c, g, DEFAULT_ADG_BUDGET)?;
-                    let lost = adg.metrics().undistinguished_pairs as u64;
-                    Ok((lost, lost))
-                })
-                .unwrap();
-                assert!(g.is_complete(&c), "seed {seed}");
-                lost
+                searched_lost(&sa, &c, options)
             };
             let (without, with) = (lost(0), lost(2));
             assert!(with <= without, "seed {seed}: {with} > {without}");
