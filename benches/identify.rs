@@ -11,8 +11,9 @@
 //! (`undist`: undistinguished pairs as we count them, `shared`: pairs sharing an observation,
 //! the thesis' count), seconds and peak resident memory (MB) per phase.
 //!
-//! `cargo bench --bench identify -- embed [--policy fewest-lost|fewest-pairs|outputs-first]
-//! [--diagnose] [--no-bound]` prints the embedding table instead: shared Mealy models embedded by merging two
+//! `cargo bench --bench identify -- embed [--policy
+//! searched|fewest-lost|lost-ahead|fewest-pairs|outputs-first] [--resplit N] [--diagnose]
+//! [--no-bound]` prints the embedding table instead: shared Mealy models embedded by merging two
 //! inputs into one (as the thesis built its benchmarks) and by hiding two inputs, three pairs
 //! each, analysed as built (reachable, not minimised: how the thesis counted for Table 3.2) and
 //! minimised (as `distinguish` does by default), with the median and worst undistinguished share
@@ -162,7 +163,8 @@ const EMBEDDED: [(&str, usize); 7] = [
 /// Input pairs merged or hidden: the first six inputs in pairs.
 const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 
-/// The split policy asked for by `--policy fewest-lost|fewest-pairs|outputs-first`.
+/// The split policy asked for by `--policy`: `searched` (the default), `fewest-lost`,
+/// `lost-ahead` (two levels), `lost-ahead-1`, `fewest-pairs` or `outputs-first`.
 fn policy() -> SplitPolicy {
     let args: Vec<String> = std::env::args().collect();
     match args
@@ -173,8 +175,21 @@ fn policy() -> SplitPolicy {
         Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
         Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
         Some(p) if p == "fewest-lost" => SplitPolicy::FewestPairsLost,
+        Some(p) if p == "lost-ahead" => SplitPolicy::LostAhead(2),
+        Some(p) if p == "lost-ahead-1" => SplitPolicy::LostAhead(1),
+        Some(p) if p == "searched" => SplitPolicy::Searched,
         _ => SplitPolicy::default(),
     }
+}
+
+/// Re-splitting rounds asked for by `--resplit N` (none by default).
+fn resplit_rounds() -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--resplit")
+        .and_then(|k| args.get(k + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The figures of one analysis of the embedding table.
@@ -193,6 +208,8 @@ struct Figures {
     seconds: f64,
     /// Undistinguished pairs by where the ADG loses them (see [`losses`]).
     losses: [usize; 3],
+    /// The ADG's lossiest input steps (see [`lossy_steps`]), with `--diagnose`.
+    lossy: Vec<String>,
 }
 
 /// Runs `distinguish` on `sa`, minimised first or as given.
@@ -201,6 +218,7 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
         split: SplitOptions {
             node_budget: 300_000,
             policy: policy(),
+            resplit_rounds: resplit_rounds(),
             ..SplitOptions::default()
         },
         minimize,
@@ -233,6 +251,11 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
         depth: r.adg_depth,
         seconds,
         losses: losses(&d),
+        lossy: if std::env::args().any(|a| a == "--diagnose") {
+            lossy_steps(&d, 5)
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -438,6 +461,9 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                             b.packed,
                             f.forced_seconds
                         );
+                        for step in &f.lossy {
+                            println!("{:<32} {what}: {step}", "");
+                        }
                     }
                 }
             }
@@ -470,7 +496,10 @@ fn main() {
             .iter()
             .filter(|f| {
                 *f != "embed"
-                    && !["outputs-first", "fewest-pairs", "fewest-lost"].contains(&f.as_str())
+                    && !["outputs-first", "fewest-pairs", "fewest-lost", "lost-ahead", "lost-ahead-1", "searched"]
+                        .contains(&f.as_str())
+                    // the value of `--resplit N`
+                    && !f.chars().all(|c| c.is_ascii_digit())
             })
             .collect();
         let wanted =
@@ -571,4 +600,77 @@ fn shared_models() -> Option<std::path::PathBuf> {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models")
         });
     dir.is_dir().then_some(dir)
+}
+
+/// Where the ADG's lossy inputs come from (`--diagnose`): every ADG node applying an input that
+/// leads two incompatible states of its current set to equal or compatible states, with the pairs
+/// of the current set it loses, the splitting-graph LCAs of the set and their witnesses, and the
+/// input of the set losing the fewest pairs. Prints the `top` worst.
+fn lossy_steps(d: &ncomplete::identify::Distinguished, top: usize) -> Vec<String> {
+    use ncomplete::identify::{Step, Witness};
+    let sa = &d.automaton;
+    let c = &d.compatibility;
+    let g = &d.splitting_graph;
+    let merged = |set: &[StateId], a: LabelId| -> usize {
+        let moved: Vec<(StateId, StateId)> = set
+            .iter()
+            .filter_map(|&q| sa.after(q, a).map(|t| (q, t)))
+            .collect();
+        let mut lost = 0;
+        for (i, &(q, t)) in moved.iter().enumerate() {
+            for &(r, u) in &moved[i + 1..] {
+                if !c.compatible(q, r) && (t == u || c.compatible(t, u)) {
+                    lost += 1;
+                }
+            }
+        }
+        lost
+    };
+    let name = |l: LabelId| sa.alphabet.name(l).to_owned();
+    let mut rows: Vec<(usize, String)> = Vec::new();
+    for node in d.identification.adg().nodes() {
+        let Step::Input { input, .. } = &node.step else {
+            continue;
+        };
+        let lost = merged(&node.states, *input);
+        if lost == 0 {
+            continue;
+        }
+        let lcas: Vec<String> = g
+            .lcas(&node.states)
+            .into_iter()
+            .map(|v| {
+                let n = &g.nodes()[v as usize];
+                let w = match &n.witness {
+                    Some(Witness::Input(a, _)) => format!("input {}", name(*a)),
+                    Some(Witness::Outputs(_)) => "outputs".into(),
+                    None => "-".into(),
+                };
+                format!(
+                    "SG {v} ({} states, {w}, inj {})",
+                    n.states.len(),
+                    n.injective
+                )
+            })
+            .collect();
+        let all_enable = |a: LabelId| node.states.iter().all(|&q| sa.after(q, a).is_some());
+        let best = sa
+            .alphabet
+            .inputs()
+            .filter(|&a| all_enable(a))
+            .map(|a| (merged(&node.states, a), a))
+            .min();
+        rows.push((
+            lost,
+            format!(
+                "set of {} loses {lost} on {}; best input {}; LCAs {}",
+                node.states.len(),
+                name(*input),
+                best.map_or("-".into(), |(k, a)| format!("{} ({k})", name(a))),
+                lcas.join(", ")
+            ),
+        ));
+    }
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    rows.into_iter().take(top).map(|(_, s)| s).collect()
 }

@@ -884,14 +884,22 @@ struct DistinguishArgs {
     input_splits: InputSplitArg,
     /// How a leaf's split is chosen: the injective one keeping the fewest pairs of states
     /// together, else the one whose witness loses the fewest incompatible pairs (fewest-lost);
-    /// fewest pairs together only (fewest-pairs); or the thesis' order (the output split, then
-    /// inputs by name; the first injective one).
+    /// the same, counting also what the children's least lossy splits lose two levels down
+    /// (lost-ahead); fewest pairs together only (fewest-pairs); the thesis' order (the output
+    /// split, then inputs by name; the first injective one: outputs-first); or (searched) of the
+    /// graphs of fewest-lost, lost-ahead with one and two levels and fewest-pairs, the one whose
+    /// ADG leaves the fewest pairs undistinguished.
     #[arg(
         long,
-        value_name = "fewest-lost|fewest-pairs|outputs-first",
-        default_value = "fewest-lost"
+        value_name = "searched|fewest-lost|lost-ahead|fewest-pairs|outputs-first",
+        default_value = "searched"
     )]
     split_policy: SplitPolicyArg,
+    /// With `--split-policy searched`: rounds of re-splitting the lossiest nodes of the best
+    /// graph with other splits (up to 12 more graphs per round), keeping a rebuilt graph whose
+    /// ADG leaves fewer pairs undistinguished.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    resplit: usize,
     /// Most unordered state pairs the compatibility relation may store (4 bytes each).
     #[arg(long, value_name = "N", default_value_t = ncomplete::analysis::DEFAULT_PAIR_BUDGET)]
     max_pairs: usize,
@@ -918,7 +926,9 @@ struct DistinguishArgs {
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum SplitPolicyArg {
+    Searched,
     FewestLost,
+    LostAhead,
     FewestPairs,
     OutputsFirst,
 }
@@ -970,10 +980,13 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
                 InputSplitArg::Copy => InputSplitRule::CopyNonEnabling,
             },
             policy: match a.split_policy {
+                SplitPolicyArg::Searched => SplitPolicy::Searched,
                 SplitPolicyArg::FewestLost => SplitPolicy::FewestPairsLost,
+                SplitPolicyArg::LostAhead => SplitPolicy::LostAhead(2),
                 SplitPolicyArg::FewestPairs => SplitPolicy::FewestPairsTogether,
                 SplitPolicyArg::OutputsFirst => SplitPolicy::OutputsFirst,
             },
+            resplit_rounds: a.resplit,
             ..SplitOptions::default()
         },
         max_pairs: a.max_pairs,

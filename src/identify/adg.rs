@@ -914,6 +914,11 @@ impl AnalysedGraph {
             undistinguished,
         }
     }
+
+    /// The metrics of the graph.
+    pub fn metrics(&self) -> &AdgMetrics {
+        &self.metrics
+    }
 }
 
 /// The adaptive distinguishing graph with its top-ups: for every state, experiments that together
