@@ -72,9 +72,9 @@ const QUICK_DEPTH: usize = 4;
 pub const EXACT_CLASSES: usize = 5;
 
 /// A set of pairs of origins, one bit per unordered pair.
-type Pairs = u128;
+pub(crate) type Pairs = u128;
 
-fn pair_bit(i: usize, j: usize) -> Pairs {
+pub(crate) fn pair_bit(i: usize, j: usize) -> Pairs {
     let (i, j) = (i.min(j), i.max(j));
     1u128 << (j * (j - 1) / 2 + i)
 }
@@ -94,8 +94,8 @@ enum Moves {
     /// an output (one successor per output).
     Open {
         leaf: Pairs,
-        inputs: Vec<(Pairs, usize)>,
-        outputs: Vec<usize>,
+        inputs: Vec<(LabelId, Pairs, usize)>,
+        outputs: Vec<(LabelId, usize)>,
     },
 }
 
@@ -201,8 +201,9 @@ impl Game<'_> {
         labels
     }
 
-    /// The least families of lost pairs from `start`, or `None` beyond [`GAME_POSITIONS`].
-    fn solve(&self, start: Position) -> Option<Vec<Pairs>> {
+    /// The positions reachable from `start` and their moves (position 0 is `start`), or `None`
+    /// beyond [`GAME_POSITIONS`].
+    fn explore(&self, start: Position) -> Option<(Vec<Position>, Vec<Moves>)> {
         let mut index: HashMap<Position, usize> = HashMap::new();
         let mut positions: Vec<Position> = vec![start.clone()];
         let mut moves: Vec<Moves> = Vec::new();
@@ -228,9 +229,9 @@ impl Game<'_> {
                 let (stuck, next) = self.step(&p, l);
                 if self.sa.alphabet.is_input(l) {
                     let lost = self.between(stuck, all);
-                    inputs.push((lost, intern(next, &mut positions)));
+                    inputs.push((l, lost, intern(next, &mut positions)));
                 } else if self.sa.alphabet.is_output(l) {
-                    outputs.push(intern(next, &mut positions));
+                    outputs.push((l, intern(next, &mut positions)));
                 }
             }
             moves.push(Moves::Open {
@@ -242,67 +243,80 @@ impl Game<'_> {
                 return None;
             }
         }
-        let mut values: Vec<Vec<Pairs>> = moves
-            .iter()
-            .map(|m| match m {
-                Moves::Decided(v) => vec![*v],
-                Moves::Open { leaf, .. } => vec![*leaf],
-            })
-            .collect();
-        // Worklist: a position is recomputed when a successor's value changed.
-        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
-        for (i, m) in moves.iter().enumerate() {
-            if let Moves::Open {
-                inputs, outputs, ..
-            } = m
-            {
-                for &j in inputs.iter().map(|(_, j)| j).chain(outputs) {
-                    predecessors[j].push(i);
-                }
-            }
-        }
-        let mut queued = vec![true; moves.len()];
-        let mut work: Vec<usize> = (0..moves.len()).collect();
-        while let Some(i) = work.pop() {
-            queued[i] = false;
-            {
-                let Moves::Open {
-                    leaf,
-                    inputs,
-                    outputs,
-                } = &moves[i]
-                else {
-                    continue;
-                };
-                let mut family = vec![*leaf];
-                for &(lost, next) in inputs {
-                    family.extend(values[next].iter().map(|v| v | lost));
-                }
-                if !outputs.is_empty() {
-                    let mut all = vec![0];
-                    for &next in outputs {
-                        let combined = all
-                            .iter()
-                            .flat_map(|a| values[next].iter().map(move |b| a | b))
-                            .collect();
-                        all = least(combined);
-                    }
-                    family.extend(all);
-                }
-                let family = least(family);
-                if family != values[i] {
-                    values[i] = family;
-                    for &k in &predecessors[i] {
-                        if !queued[k] {
-                            queued[k] = true;
-                            work.push(k);
-                        }
-                    }
-                }
-            }
-        }
-        Some(values.swap_remove(0))
+        Some((positions, moves))
     }
+}
+
+/// The least families of lost pairs of every position of a game (the least fixed point of the
+/// module documentation), keeping only sets inside `allowed` and at most `cap` sets per family
+/// (the first in (size, bits) order). Every kept set is lost by some finite strategy; an empty
+/// family means no strategy keeps its losses inside `allowed`. With `allowed` all pairs and no
+/// cap, the families are exact.
+fn least_families(moves: &[Moves], allowed: Pairs, cap: usize) -> Vec<Vec<Pairs>> {
+    let fits = |s: &Pairs| s & !allowed == 0;
+    let bounded = |family: Vec<Pairs>| {
+        let mut family = least(family.into_iter().filter(fits).collect());
+        family.truncate(cap);
+        family
+    };
+    let mut values: Vec<Vec<Pairs>> = moves
+        .iter()
+        .map(|m| match m {
+            Moves::Decided(v) => bounded(vec![*v]),
+            Moves::Open { leaf, .. } => bounded(vec![*leaf]),
+        })
+        .collect();
+    // Worklist: a position is recomputed when a successor's value changed.
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
+    for (i, m) in moves.iter().enumerate() {
+        if let Moves::Open {
+            inputs, outputs, ..
+        } = m
+        {
+            for &j in inputs.iter().map(|i| &i.2).chain(outputs.iter().map(|o| &o.1)) {
+                predecessors[j].push(i);
+            }
+        }
+    }
+    let mut queued = vec![true; moves.len()];
+    let mut work: Vec<usize> = (0..moves.len()).collect();
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let Moves::Open {
+            leaf,
+            inputs,
+            outputs,
+        } = &moves[i]
+        else {
+            continue;
+        };
+        let mut family = vec![*leaf];
+        for &(_, lost, next) in inputs {
+            family.extend(values[next].iter().map(|v| v | lost));
+        }
+        if !outputs.is_empty() {
+            let mut all = vec![0];
+            for &(_, next) in outputs {
+                let combined = all
+                    .iter()
+                    .flat_map(|a| values[next].iter().map(move |b| a | b))
+                    .collect();
+                all = bounded(combined);
+            }
+            family.extend(all);
+        }
+        let family = bounded(family);
+        if family != values[i] {
+            values[i] = family;
+            for &k in &predecessors[i] {
+                if !queued[k] {
+                    queued[k] = true;
+                    work.push(k);
+                }
+            }
+        }
+    }
+    values
 }
 
 /// The minimal sets of `family` (no kept set contains another), in (size, bits) order.
@@ -339,14 +353,15 @@ impl Solved {
     }
 }
 
-/// `λ(T)` for the origins `T` (distinct states, at most [`MAX_ORIGINS`]): the families of least
-/// sets of lost pairs, as bits `pair_bit(i, j)` over positions in `origins`.
-fn least_losses(
-    sa: &SuspensionAutomaton,
-    compat: &Compatibility,
-    representative: &[StateId],
+/// The game of the origins `origins` (distinct behaviour classes' representatives, at most
+/// [`MAX_ORIGINS`]), with its start position: origin `i` is bit `i` of the masks, and pair bits
+/// are `pair_bit(i, j)`.
+fn game_of<'a>(
+    sa: &'a SuspensionAutomaton,
+    compat: &'a Compatibility,
+    representative: &'a [StateId],
     origins: &[StateId],
-) -> Solved {
+) -> (Game<'a>, Position) {
     debug_assert!(origins.len() <= MAX_ORIGINS);
     let mut counted = 0;
     for (i, &p) in origins.iter().enumerate() {
@@ -368,12 +383,120 @@ fn least_losses(
         .map(|(i, &q)| (1u16 << i, q))
         .collect();
     start.sort_unstable_by_key(|g| g.1);
+    (game, start)
+}
+
+/// `λ(T)` for the origins `T` (distinct states, at most [`MAX_ORIGINS`]): the families of least
+/// sets of lost pairs, as bits `pair_bit(i, j)` over positions in `origins`.
+fn least_losses(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    representative: &[StateId],
+    origins: &[StateId],
+) -> Solved {
+    let (game, start) = game_of(sa, compat, representative, origins);
     if game.separates_within(&start, QUICK_DEPTH) {
         return Solved::Quickly;
     }
-    match game.solve(start) {
-        Some(family) => Solved::ByGame(family),
+    match game.explore(start) {
+        Some((_, moves)) => Solved::ByGame(least_families(&moves, Pairs::MAX, usize::MAX).swap_remove(0)),
         None => Solved::GaveUp,
+    }
+}
+
+/// The game of a set of origins, explored (at most [`GAME_POSITIONS`] positions), from which
+/// strategies are drawn: the repair of ADG subtrees ([`super::repair`]) plays them.
+pub(crate) struct ExploredGame {
+    moves: Vec<Moves>,
+    /// The incompatible pairs of origins.
+    counted: Pairs,
+}
+
+/// What a strategy does in a position of an [`ExploredGame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Stop, or (at most two groups) settle the position by distinguishing its two groups if
+    /// their states are incompatible: either way the position's stopping loss bounds the loss.
+    Stop,
+    /// Apply the input and continue in the given position.
+    Input(LabelId, usize),
+    /// Wait for an output: one successor position per output some state of the position allows.
+    Outputs(Vec<(LabelId, usize)>),
+}
+
+/// Explores the game of `origins` (see [`game_of`]); `None` beyond [`GAME_POSITIONS`].
+pub(crate) fn explore_game(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    representative: &[StateId],
+    origins: &[StateId],
+) -> Option<ExploredGame> {
+    let (game, start) = game_of(sa, compat, representative, origins);
+    let counted = game.counted;
+    let (_, moves) = game.explore(start)?;
+    Some(ExploredGame { moves, counted })
+}
+
+impl ExploredGame {
+    /// The incompatible pairs of origins (the pairs that count).
+    pub(crate) fn counted(&self) -> Pairs {
+        self.counted
+    }
+
+    /// The least sets of pairs a strategy from the start can keep its losses to, among those
+    /// inside `allowed`, at most `cap` per position (see [`least_families`]).
+    pub(crate) fn least_losses(&self, allowed: Pairs, cap: usize) -> Vec<Pairs> {
+        least_families(&self.moves, allowed, cap).swap_remove(0)
+    }
+
+    /// A strategy losing only pairs of `target`, as a choice per position (`None` where no
+    /// strategy from that position does), or `None` if none does from the start. Positions are
+    /// ranked by the rounds of an attractor: rank 0 where stopping loses only pairs of `target`,
+    /// rank `r` where a move leads (losing only pairs of `target` on the way) to positions of
+    /// lower ranks; every chosen move lowers the rank, so following the strategy ends. At equal
+    /// rank waiting for outputs comes first (no race, no state left behind), then inputs in
+    /// label order.
+    pub(crate) fn strategy(&self, target: Pairs) -> Option<Vec<Option<Choice>>> {
+        let fits = |s: Pairs| s & !target == 0;
+        let mut choice: Vec<Option<Choice>> = self
+            .moves
+            .iter()
+            .map(|m| match m {
+                Moves::Decided(v) | Moves::Open { leaf: v, .. } => fits(*v).then_some(Choice::Stop),
+            })
+            .collect();
+        loop {
+            // One round: only positions ranked in earlier rounds count as lower.
+            let ranked: Vec<bool> = choice.iter().map(Option::is_some).collect();
+            let mut changed = false;
+            for (i, m) in self.moves.iter().enumerate() {
+                let Moves::Open {
+                    inputs, outputs, ..
+                } = m
+                else {
+                    continue;
+                };
+                if ranked[i] {
+                    continue;
+                }
+                let found = if !outputs.is_empty() && outputs.iter().all(|&(_, j)| ranked[j]) {
+                    Some(Choice::Outputs(outputs.clone()))
+                } else {
+                    inputs
+                        .iter()
+                        .find(|&&(_, lost, j)| fits(lost) && ranked[j])
+                        .map(|&(a, _, j)| Choice::Input(a, j))
+                };
+                if found.is_some() {
+                    choice[i] = found;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        choice[0].is_some().then_some(choice)
     }
 }
 
@@ -412,6 +535,18 @@ pub fn forced_losses(
     bound(sa, compat, lost, EXACT_CLASSES)
 }
 
+/// The representative of every state's behaviour class (same colour under refinement of the
+/// deterministic automaton, so bisimilar states): the least state of the class.
+pub(crate) fn representatives(sa: &SuspensionAutomaton) -> Vec<StateId> {
+    let identity: Vec<LabelId> = sa.alphabet.ids().collect();
+    let colour = refinement_colours(sa, &identity);
+    let mut least: HashMap<u32, StateId> = HashMap::new();
+    for q in sa.states() {
+        least.entry(colour[q.index()]).or_insert(q);
+    }
+    sa.states().map(|q| least[&colour[q.index()]]).collect()
+}
+
 /// [`forced_losses`] with one game over all classes when there are at most `exact_classes`.
 fn bound(
     sa: &SuspensionAutomaton,
@@ -419,22 +554,15 @@ fn bound(
     lost: &[(StateId, StateId)],
     exact_classes: usize,
 ) -> ForcedLosses {
-    let identity: Vec<LabelId> = sa.alphabet.ids().collect();
-    let colour = refinement_colours(sa, &identity);
-    // One state per class (the least), and the class sizes.
-    let mut representative: HashMap<u32, StateId> = HashMap::new();
-    let mut size: HashMap<u32, u64> = HashMap::new();
-    for q in sa.states() {
-        representative.entry(colour[q.index()]).or_insert(q);
-        *size.entry(colour[q.index()]).or_default() += 1;
+    let rep_of = representatives(sa);
+    // The class sizes, by representative.
+    let mut size: HashMap<StateId, u64> = HashMap::new();
+    for &r in &rep_of {
+        *size.entry(r).or_default() += 1;
     }
-    let rep_of: Vec<StateId> = sa
-        .states()
-        .map(|q| representative[&colour[q.index()]])
-        .collect();
     let rep = |q: StateId| rep_of[q.index()];
-    let weight = |q: StateId| size[&colour[q.index()]];
-    let mut reps: Vec<StateId> = representative.values().copied().collect();
+    let weight = |q: StateId| size[&rep(q)];
+    let mut reps: Vec<StateId> = size.keys().copied().collect();
     reps.sort_unstable();
     let classes = reps.len();
     let cost = |origins: &[StateId], family: &[Pairs]| -> u64 {
