@@ -914,6 +914,10 @@ struct DistinguishArgs {
     /// automaton as given are reported either way.
     #[arg(long)]
     no_minimize: bool,
+    /// Keep the ADG as Algorithm 5 builds it, without replacing sub-DAGs by optimal strategies
+    /// of the exact game where those lose fewer pairs.
+    #[arg(long)]
+    no_repair: bool,
 }
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -978,6 +982,7 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
         },
         max_pairs: a.max_pairs,
         minimize: !a.no_minimize,
+        repair: !a.no_repair,
     };
     let spinner = if quiet {
         indicatif::ProgressBar::hidden()

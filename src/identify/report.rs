@@ -18,7 +18,9 @@
 //! pairs.
 
 use super::IdentifyError;
-use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
+use super::adg::{
+    AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph, adaptive_graph_as_built,
+};
 use super::canonical::canonical_form;
 use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
@@ -66,6 +68,9 @@ pub struct DistinguishOptions {
     /// Minimise the automaton first (Def. 2.9: equivalent states merged, unreachable and
     /// chaos-equivalent states removed).
     pub minimize: bool,
+    /// Repair the ADG with optimal strategies of the exact game where they lose fewer pairs
+    /// ([`super::repair`]).
+    pub repair: bool,
 }
 
 impl Default for DistinguishOptions {
@@ -75,6 +80,7 @@ impl Default for DistinguishOptions {
             split: SplitOptions::default(),
             max_pairs: DEFAULT_PAIR_BUDGET,
             minimize: true,
+            repair: true,
         }
     }
 }
@@ -187,7 +193,12 @@ pub fn distinguish(
     times.splitting_graph = t.elapsed().as_secs_f64();
     phase("adaptive distinguishing graph");
     let t = Instant::now();
-    let adg = adaptive_graph(sa, &compatibility, &splitting_graph, DEFAULT_ADG_BUDGET)?;
+    let build = if options.repair {
+        adaptive_graph
+    } else {
+        adaptive_graph_as_built
+    };
+    let adg = build(sa, &compatibility, &splitting_graph, DEFAULT_ADG_BUDGET)?;
     times.adg = t.elapsed().as_secs_f64();
     phase("top-up");
     let t = Instant::now();
