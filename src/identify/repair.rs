@@ -173,7 +173,18 @@ impl Repairer<'_> {
             return (Verdict::Keep, false, false);
         }
         let classes = self.classes(states);
+        let debug = std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some();
         if classes.len() > MAX_ORIGINS {
+            if debug {
+                let node = &self.adg.nodes()[k as usize];
+                let labels: Vec<LabelId> = match &node.step { Step::Input{input,..} => vec![*input], Step::Outputs{branches} => branches.iter().map(|b| b.0).collect(), Step::Leaf => vec![] };
+                let mut local = 0;
+                for (j, &b) in classes.iter().enumerate() { for &a in &classes[..j] { if compat.compatible(a,b) {continue;}
+                    let mut l_ = labels.is_empty();
+                    for &l in &labels { match (sa.after(a,l), sa.after(b,l)) { (Some(x),Some(y)) if x==y || compat.compatible(x,y) => l_ = true, (Some(_),None)|(None,Some(_)) if sa.alphabet.is_input(l) => l_ = true, _ => {} } }
+                    if l_ { local += 1; } } }
+                if local > 0 { eprintln!("node {k}: {} states {} classes, {} class pairs lost locally ({:?})", states.len(), classes.len(), local, labels.iter().map(|&l| sa.alphabet.name(l)).collect::<Vec<_>>()); }
+            }
             return (Verdict::Descend, false, false);
         }
         let index = |q: StateId| {
@@ -189,9 +200,16 @@ impl Repairer<'_> {
             }
         }
         let Some(game) = explore_game(sa, compat, &self.representative, &classes) else {
+            if debug && lost != 0 {
+                eprintln!("node {k}: {} classes, {} lost, gave up", classes.len(), lost.count_ones());
+            }
             return (Verdict::Descend, true, true);
         };
         lost &= game.counted();
+        if debug && lost != 0 {
+            let family = game.least_losses(lost, FAMILY_CAP);
+            eprintln!("node {k}: {} classes, {} lost, family sizes {:?}", classes.len(), lost.count_ones(), family.iter().map(|s| s.count_ones()).collect::<Vec<_>>());
+        }
         if lost == 0 {
             return (Verdict::Keep, true, false);
         }
@@ -433,6 +451,9 @@ pub fn repair(
                 stats.replaced += 1;
             }
         }
+    }
+    if std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some() {
+        eprintln!("repair: {stats:?}");
     }
     if stats.replaced == 0 {
         return (adg.clone(), stats);
