@@ -79,21 +79,31 @@ pub(crate) fn pair_bit(i: usize, j: usize) -> Pairs {
     1u128 << (j * (j - 1) / 2 + i)
 }
 
+/// A set of origins of a game, one bit per origin.
+type Mask = u128;
+
+/// Most origins a game may have at all (the bits of a [`Mask`]); [`forced_losses`] uses at most
+/// [`MAX_ORIGINS`], whose pairs all fit the bits of [`Pairs`].
+pub(crate) const MAX_GAME_ORIGINS: usize = 128;
+
 /// Origins (a bit mask over the origins of the game) that share the observation so far and are
 /// all in one state.
-type Group = (u16, StateId);
+type Group = (Mask, StateId);
 
 /// Groups sorted by state.
 type Position = Vec<Group>;
 
+/// Pairs lost, or `None` where a forbidden pair would be lost (see [`Game::pair`]).
+type Lost = Option<Pairs>;
+
 /// What the tester may do in a position.
 enum Moves {
     /// At most two groups: the value is known.
-    Decided(Pairs),
+    Decided(Lost),
     /// Stop (losing `leaf`), an input (losing the stuck pairs, then a successor), or waiting for
-    /// an output (one successor per output).
+    /// an output (one successor per output). Moves losing a forbidden pair are left out.
     Open {
-        leaf: Pairs,
+        leaf: Lost,
         inputs: Vec<(LabelId, Pairs, usize)>,
         outputs: Vec<(LabelId, usize)>,
     },
@@ -106,37 +116,54 @@ struct Game<'a> {
     /// The representative of each state's behaviour class: current states are replaced by it,
     /// so an automaton as built has the positions of its quotient.
     representative: &'a [StateId],
-    /// The incompatible pairs of origins: only they count.
-    counted: Pairs,
+    /// Number of origins.
+    origins: usize,
+    /// Per ordered pair of origins `(i, j)` at `i * origins + j`: the bit of the pair when it
+    /// counts, 0 when it does not (compatible origins), `None` when losing it is forbidden (the
+    /// game then only considers strategies that keep it).
+    pair: Vec<Lost>,
 }
 
 impl Game<'_> {
-    fn origins(mask: u16) -> impl Iterator<Item = usize> {
-        (0..MAX_ORIGINS).filter(move |i| mask >> i & 1 == 1)
+    fn members(mask: Mask) -> impl Iterator<Item = usize> {
+        let mut rest = mask;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                i
+            })
+        })
     }
 
     /// Counted pairs with one origin in `a` and the other in `b` (`a` and `b` may overlap).
-    fn between(&self, a: u16, b: u16) -> Pairs {
+    fn between(&self, a: Mask, b: Mask) -> Lost {
         let mut out = 0;
-        for i in Self::origins(a) {
-            for j in Self::origins(b).filter(|&j| j != i) {
-                out |= pair_bit(i, j);
+        for i in Self::members(a) {
+            for j in Self::members(b).filter(|&j| j != i) {
+                out |= self.pair[i * self.origins + j]?;
             }
         }
-        out & self.counted
+        Some(out)
     }
 
-    fn within(&self, m: u16) -> Pairs {
+    fn within(&self, m: Mask) -> Lost {
         self.between(m, m)
     }
 
-    fn mask(p: &Position) -> u16 {
+    fn mask(p: &Position) -> Mask {
         p.iter().fold(0, |m, g| m | g.0)
     }
 
+    /// Whether some group of `p` holds origins whose pair may not be lost: then every strategy
+    /// from `p` loses it.
+    fn doomed(&self, p: &Position) -> bool {
+        p.iter().any(|g| self.within(g.0).is_none())
+    }
+
     /// The groups enabling `l`, moved and merged, and the mask of the others.
-    fn step(&self, p: &Position, l: LabelId) -> (u16, Position) {
-        let mut stuck = 0u16;
+    fn step(&self, p: &Position, l: LabelId) -> (Mask, Position) {
+        let mut stuck: Mask = 0;
         let mut moved: Position = Vec::with_capacity(p.len());
         for &(m, q) in p {
             match self.sa.after(q, l) {
@@ -155,12 +182,13 @@ impl Game<'_> {
         (stuck, merged)
     }
 
-    fn decided(&self, p: &Position) -> Option<Pairs> {
+    fn decided(&self, p: &Position) -> Option<Lost> {
+        let both = |a: Lost, b: Lost| Some(a? | b?);
         match p.as_slice() {
-            [] => Some(0),
+            [] => Some(Some(0)),
             [(m, _)] => Some(self.within(*m)),
             [(m, q), (n, r)] if self.compat.compatible(*q, *r) => Some(self.within(m | n)),
-            [(m, _), (n, _)] => Some(self.within(*m) | self.within(*n)),
+            [(m, _), (n, _)] => Some(both(self.within(*m), self.within(*n))),
             _ => None,
         }
     }
@@ -168,11 +196,11 @@ impl Game<'_> {
     /// Whether some strategy of at most `depth` steps loses no pair from `p`: a cheap test that
     /// settles most sets before the full game is built.
     fn separates_within(&self, p: &Position, depth: usize) -> bool {
-        if p.iter().any(|g| self.within(g.0) != 0) {
+        if p.iter().any(|g| self.within(g.0) != Some(0)) {
             return false;
         }
         if let Some(v) = self.decided(p) {
-            return v == 0;
+            return v == Some(0);
         }
         if depth == 0 {
             return false;
@@ -182,7 +210,7 @@ impl Game<'_> {
         let inputs = labels.iter().filter(|&&l| self.sa.alphabet.is_input(l));
         for &a in inputs {
             let (stuck, next) = self.step(p, a);
-            if self.between(stuck, all) == 0 && self.separates_within(&next, depth - 1) {
+            if self.between(stuck, all) == Some(0) && self.separates_within(&next, depth - 1) {
                 return true;
             }
         }
@@ -202,8 +230,9 @@ impl Game<'_> {
     }
 
     /// The positions reachable from `start` and their moves (position 0 is `start`), or `None`
-    /// beyond [`GAME_POSITIONS`].
-    fn explore(&self, start: Position) -> Option<(Vec<Position>, Vec<Moves>)> {
+    /// beyond `limit` positions. Moves losing a forbidden pair, or leading to a position some
+    /// group of which holds one, are left out (such positions are not explored).
+    fn explore(&self, start: Position, limit: usize) -> Option<(Vec<Position>, Vec<Moves>)> {
         let mut index: HashMap<Position, usize> = HashMap::new();
         let mut positions: Vec<Position> = vec![start.clone()];
         let mut moves: Vec<Moves> = Vec::new();
@@ -225,12 +254,23 @@ impl Game<'_> {
             };
             let labels = self.labels(&p);
             let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+            let mut can_wait = true;
+            let mut waits = Vec::new();
             for l in labels {
                 let (stuck, next) = self.step(&p, l);
                 if self.sa.alphabet.is_input(l) {
-                    let lost = self.between(stuck, all);
-                    inputs.push((l, lost, intern(next, &mut positions)));
+                    if let Some(lost) = self.between(stuck, all)
+                        && !self.doomed(&next)
+                    {
+                        inputs.push((l, lost, intern(next, &mut positions)));
+                    }
                 } else if self.sa.alphabet.is_output(l) {
+                    can_wait &= !self.doomed(&next);
+                    waits.push((l, next));
+                }
+            }
+            if can_wait {
+                for (l, next) in waits {
                     outputs.push((l, intern(next, &mut positions)));
                 }
             }
@@ -239,7 +279,7 @@ impl Game<'_> {
                 inputs,
                 outputs,
             });
-            if positions.len() > GAME_POSITIONS {
+            if positions.len() > limit {
                 return None;
             }
         }
@@ -262,8 +302,7 @@ fn least_families(moves: &[Moves], allowed: Pairs, cap: usize) -> Vec<Vec<Pairs>
     let mut values: Vec<Vec<Pairs>> = moves
         .iter()
         .map(|m| match m {
-            Moves::Decided(v) => bounded(vec![*v]),
-            Moves::Open { leaf, .. } => bounded(vec![*leaf]),
+            Moves::Decided(v) | Moves::Open { leaf: v, .. } => bounded(v.iter().copied().collect()),
         })
         .collect();
     // Worklist: a position is recomputed when a successor's value changed.
@@ -290,7 +329,7 @@ fn least_families(moves: &[Moves], allowed: Pairs, cap: usize) -> Vec<Vec<Pairs>
         else {
             continue;
         };
-        let mut family = vec![*leaf];
+        let mut family: Vec<Pairs> = leaf.iter().copied().collect();
         for &(_, lost, next) in inputs {
             family.extend(values[next].iter().map(|v| v | lost));
         }
@@ -354,20 +393,24 @@ impl Solved {
 }
 
 /// The game of the origins `origins` (distinct behaviour classes' representatives, at most
-/// [`MAX_ORIGINS`]), with its start position: origin `i` is bit `i` of the masks, and pair bits
-/// are `pair_bit(i, j)`.
+/// [`MAX_GAME_ORIGINS`]), with its start position: origin `i` is bit `i` of the masks, and the
+/// incompatible pair `(i, j)`, `i < j`, has the bit `bit(i, j)` (`None`: it may not be lost).
 fn game_of<'a>(
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     representative: &'a [StateId],
     origins: &[StateId],
+    bit: impl Fn(usize, usize) -> Lost,
 ) -> (Game<'a>, Position) {
-    debug_assert!(origins.len() <= MAX_ORIGINS);
-    let mut counted = 0;
+    debug_assert!(origins.len() <= MAX_GAME_ORIGINS);
+    let n = origins.len();
+    let mut pair = vec![Some(0); n * n];
     for (i, &p) in origins.iter().enumerate() {
         for (j, &q) in origins.iter().enumerate().skip(i + 1) {
             if p != q && !compat.compatible(p, q) {
-                counted |= pair_bit(i, j);
+                let b = bit(i, j);
+                pair[i * n + j] = b;
+                pair[j * n + i] = b;
             }
         }
     }
@@ -375,12 +418,13 @@ fn game_of<'a>(
         sa,
         compat,
         representative,
-        counted,
+        origins: n,
+        pair,
     };
     let mut start: Position = origins
         .iter()
         .enumerate()
-        .map(|(i, &q)| (1u16 << i, q))
+        .map(|(i, &q)| (1 << i, q))
         .collect();
     start.sort_unstable_by_key(|g| g.1);
     (game, start)
@@ -394,22 +438,26 @@ fn least_losses(
     representative: &[StateId],
     origins: &[StateId],
 ) -> Solved {
-    let (game, start) = game_of(sa, compat, representative, origins);
+    debug_assert!(origins.len() <= MAX_ORIGINS);
+    let (game, start) = game_of(sa, compat, representative, origins, |i, j| {
+        Some(pair_bit(i, j))
+    });
     if game.separates_within(&start, QUICK_DEPTH) {
         return Solved::Quickly;
     }
-    match game.explore(start) {
-        Some((_, moves)) => Solved::ByGame(least_families(&moves, Pairs::MAX, usize::MAX).swap_remove(0)),
+    match game.explore(start, GAME_POSITIONS) {
+        Some((_, moves)) => {
+            Solved::ByGame(least_families(&moves, Pairs::MAX, usize::MAX).swap_remove(0))
+        }
         None => Solved::GaveUp,
     }
 }
 
-/// The game of a set of origins, explored (at most [`GAME_POSITIONS`] positions), from which
-/// strategies are drawn: the repair of ADG subtrees ([`super::repair`]) plays them.
+/// The game of a set of origins, explored, from which strategies are drawn: the repair of ADG
+/// subtrees ([`super::repair`]) plays them. Only some pairs may be lost; bit `k` of a set of
+/// pairs is the `k`-th of them.
 pub(crate) struct ExploredGame {
     moves: Vec<Moves>,
-    /// The incompatible pairs of origins.
-    counted: Pairs,
 }
 
 /// What a strategy does in a position of an [`ExploredGame`].
@@ -424,25 +472,30 @@ pub(crate) enum Choice {
     Outputs(Vec<(LabelId, usize)>),
 }
 
-/// Explores the game of `origins` (see [`game_of`]); `None` beyond [`GAME_POSITIONS`].
+/// Explores the game of `origins` (at most [`MAX_GAME_ORIGINS`] behaviour classes'
+/// representatives) in which only the incompatible pairs `losable` (pairs `(i, j)`, `i < j`, of
+/// indices into `origins`; at most 128) may be lost; `None` beyond `limit` positions.
 pub(crate) fn explore_game(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     representative: &[StateId],
     origins: &[StateId],
+    losable: &[(usize, usize)],
+    limit: usize,
 ) -> Option<ExploredGame> {
-    let (game, start) = game_of(sa, compat, representative, origins);
-    let counted = game.counted;
-    let (_, moves) = game.explore(start)?;
-    Some(ExploredGame { moves, counted })
+    debug_assert!(losable.len() <= Pairs::BITS as usize);
+    let bit = |i: usize, j: usize| {
+        losable
+            .binary_search(&(i.min(j), i.max(j)))
+            .ok()
+            .map(|k| 1 << k)
+    };
+    let (game, start) = game_of(sa, compat, representative, origins, bit);
+    let (_, moves) = game.explore(start, limit)?;
+    Some(ExploredGame { moves })
 }
 
 impl ExploredGame {
-    /// The incompatible pairs of origins (the pairs that count).
-    pub(crate) fn counted(&self) -> Pairs {
-        self.counted
-    }
-
     /// The least sets of pairs a strategy from the start can keep its losses to, among those
     /// inside `allowed`, at most `cap` per position (see [`least_families`]).
     pub(crate) fn least_losses(&self, allowed: Pairs, cap: usize) -> Vec<Pairs> {
@@ -462,7 +515,9 @@ impl ExploredGame {
             .moves
             .iter()
             .map(|m| match m {
-                Moves::Decided(v) | Moves::Open { leaf: v, .. } => fits(*v).then_some(Choice::Stop),
+                Moves::Decided(v) | Moves::Open { leaf: v, .. } => {
+                    v.is_some_and(fits).then_some(Choice::Stop)
+                }
             })
             .collect();
         loop {

@@ -74,8 +74,7 @@
 use super::adg::{AnalysedGraph, after, origins_per_node, outputs_of, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::forced::{
-    Choice, MAX_ORIGINS, Pairs, explore_game, pair_bit,
-    representatives,
+    Choice, MAX_GAME_ORIGINS, Pairs, explore_game, representatives,
 };
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -84,6 +83,9 @@ use std::collections::HashSet;
 /// Most sets kept per position in the families of a repair game (the sets are few when the
 /// built subtree loses few pairs; the cap bounds the time where it loses many).
 pub const FAMILY_CAP: usize = 64;
+
+/// Positions a repair game may explore before the node is left as built.
+pub const REPAIR_POSITIONS: usize = 20_000;
 
 /// What the repair did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -173,18 +175,7 @@ impl Repairer<'_> {
             return (Verdict::Keep, false, false);
         }
         let classes = self.classes(states);
-        let debug = std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some();
-        if classes.len() > MAX_ORIGINS {
-            if debug {
-                let node = &self.adg.nodes()[k as usize];
-                let labels: Vec<LabelId> = match &node.step { Step::Input{input,..} => vec![*input], Step::Outputs{branches} => branches.iter().map(|b| b.0).collect(), Step::Leaf => vec![] };
-                let mut local = 0;
-                for (j, &b) in classes.iter().enumerate() { for &a in &classes[..j] { if compat.compatible(a,b) {continue;}
-                    let mut l_ = labels.is_empty();
-                    for &l in &labels { match (sa.after(a,l), sa.after(b,l)) { (Some(x),Some(y)) if x==y || compat.compatible(x,y) => l_ = true, (Some(_),None)|(None,Some(_)) if sa.alphabet.is_input(l) => l_ = true, _ => {} } }
-                    if l_ { local += 1; } } }
-                if local > 0 { eprintln!("node {k}: {} states {} classes, {} class pairs lost locally ({:?})", states.len(), classes.len(), local, labels.iter().map(|&l| sa.alphabet.name(l)).collect::<Vec<_>>()); }
-            }
+        if classes.len() > MAX_GAME_ORIGINS {
             return (Verdict::Descend, false, false);
         }
         let index = |q: StateId| {
@@ -192,39 +183,54 @@ impl Repairer<'_> {
                 .binary_search(&self.representative[q.index()])
                 .unwrap_or(0)
         };
-        let mut lost: Pairs = 0;
-        for (p, q) in undistinguished_below(sa, compat, self.adg, k) {
-            let (i, j) = (index(p), index(q));
-            if i != j {
-                lost |= pair_bit(i, j);
-            }
+        // The incompatible pairs of classes lost below `k`, as pairs of class indices.
+        let mut lost: Vec<(usize, usize)> = undistinguished_below(sa, compat, self.adg, k)
+            .into_iter()
+            .map(|(p, q)| (index(p).min(index(q)), index(p).max(index(q))))
+            .filter(|&(i, j)| i != j && !compat.compatible(classes[i], classes[j]))
+            .collect();
+        lost.sort_unstable();
+        lost.dedup();
+        if lost.is_empty() {
+            return (Verdict::Keep, false, false);
         }
-        let Some(game) = explore_game(sa, compat, &self.representative, &classes) else {
-            if debug && lost != 0 {
-                eprintln!("node {k}: {} classes, {} lost, gave up", classes.len(), lost.count_ones());
+        if lost.len() > Pairs::BITS as usize {
+            if std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some() {
+                eprintln!("node {k}: {} states, {} classes, {} lost: too many", states.len(), classes.len(), lost.len());
             }
+            return (Verdict::Descend, false, false);
+        }
+        let Some(game) = explore_game(
+            sa,
+            compat,
+            &self.representative,
+            &classes,
+            &lost,
+            REPAIR_POSITIONS,
+        ) else {
             return (Verdict::Descend, true, true);
         };
-        lost &= game.counted();
-        if debug && lost != 0 {
-            let family = game.least_losses(lost, FAMILY_CAP);
-            eprintln!("node {k}: {} classes, {} lost, family sizes {:?}", classes.len(), lost.count_ones(), family.iter().map(|s| s.count_ones()).collect::<Vec<_>>());
-        }
-        if lost == 0 {
-            return (Verdict::Keep, true, false);
-        }
-        let weights = self.weights(&classes, origins, lost);
+        let weights = self.weights(&classes, origins, &lost);
         let weight = |s: Pairs| -> u64 {
             weights
                 .iter()
-                .filter(|&&(bit, _)| s & bit != 0)
-                .map(|&(_, w)| w)
+                .enumerate()
+                .filter(|&(b, _)| s >> b & 1 == 1)
+                .map(|(_, &w)| w)
                 .sum()
         };
-        let family = game.least_losses(lost, FAMILY_CAP);
+        let all: Pairs = if lost.len() == Pairs::BITS as usize {
+            Pairs::MAX
+        } else {
+            (1 << lost.len()) - 1
+        };
+        let family = game.least_losses(all, FAMILY_CAP);
         let best = family.iter().copied().min_by_key(|&s| weight(s));
+        if std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some() {
+            eprintln!("node {k}: {} states, {} classes, {} lost weighing {}, best {:?}", states.len(), classes.len(), lost.len(), weight(all), best.map(|s| (s.count_ones(), weight(s))));
+        }
         match best {
-            Some(s) if weight(s) < weight(lost) => match game.strategy(s) {
+            Some(s) if weight(s) < weight(all) => match game.strategy(s) {
                 Some(choice) => (Verdict::Replace(Replacement { choice }), true, false),
                 None => (Verdict::Keep, true, false),
             },
@@ -232,42 +238,37 @@ impl Repairer<'_> {
         }
     }
 
-    /// The weight of each pair bit of `lost` over the classes `classes`: the incompatible pairs
-    /// of initial states that reach the node together, one in each class (each pair once).
+    /// The weight of each pair of classes in `lost` (indices into `classes`): the incompatible
+    /// pairs of initial states that reach the node together, one in each class (each pair once).
     fn weights(
         &self,
         classes: &[StateId],
         origins: &[Vec<(StateId, StateId)>],
-        lost: Pairs,
-    ) -> Vec<(Pairs, u64)> {
+        lost: &[(usize, usize)],
+    ) -> Vec<u64> {
         let index = |q: StateId| {
             classes
                 .binary_search(&self.representative[q.index()])
                 .unwrap_or(0)
         };
-        let mut out = Vec::new();
-        for j in 1..classes.len() {
-            for i in 0..j {
-                let bit = pair_bit(i, j);
-                if lost & bit == 0 {
-                    continue;
-                }
-                let mut seen: HashSet<(StateId, StateId)> = HashSet::new();
-                for way in origins {
-                    let at = |c: usize| way.iter().filter(move |&&(_, s)| index(s) == c);
-                    for &(o, _) in at(i) {
-                        for &(o2, _) in at(j) {
-                            if o != o2 && !self.compat.compatible(o, o2) {
-                                seen.insert((o.min(o2), o.max(o2)));
-                            }
+        let mut seen: Vec<HashSet<(StateId, StateId)>> = vec![HashSet::new(); lost.len()];
+        for way in origins {
+            let mut by_class: Vec<Vec<StateId>> = vec![Vec::new(); classes.len()];
+            for &(o, s) in way {
+                by_class[index(s)].push(o);
+            }
+            for (k, &(i, j)) in lost.iter().enumerate() {
+                for &o in &by_class[i] {
+                    for &o2 in &by_class[j] {
+                        if o != o2 && !self.compat.compatible(o, o2) {
+                            seen[k].insert((o.min(o2), o.max(o2)));
                         }
                     }
                 }
-                // A reached pair of incompatible classes holds an incompatible initial pair.
-                out.push((bit, seen.len().max(1) as u64));
             }
         }
-        out
+        // A reached pair of incompatible classes holds an incompatible initial pair.
+        seen.iter().map(|s| s.len().max(1) as u64).collect()
     }
 
     /// The key of built node `k` in the repaired graph.
