@@ -358,6 +358,199 @@ fn least_families(moves: &[Moves], allowed: Pairs, cap: usize) -> Vec<Vec<Pairs>
     values
 }
 
+/// A weighted variant of the game for the repair of ADG sub-DAGs ([`super::repair`]): a pair of
+/// origins is *alive* while its origins are in different groups whose states are incompatible;
+/// every move costs the weight of the alive pairs it ends (merged, made compatible, or left
+/// behind by an input one of them does not enable), waiting for outputs the sum over the
+/// outputs of the pairs ended in that output's branch, and stopping the weight of the alive
+/// pairs. A position of at most two groups costs nothing more (its groups are told apart by
+/// their pairwise distinguishing moves, or are compatible). The value of a position is the least
+/// cost of a finite strategy from it; the set of pairs a strategy loses weighs at most its cost
+/// (a pair ended in two branches is counted twice), so the value bounds the weight of what the
+/// best strategy found loses.
+pub(crate) struct WeightedGame {
+    /// Per position: stopping cost, then inputs and outputs as (label, cost, successor).
+    moves: Vec<Option<WeightedMoves>>,
+    values: Vec<u64>,
+}
+
+/// The moves of an open position of a [`WeightedGame`].
+struct WeightedMoves {
+    stop: u64,
+    inputs: Vec<(LabelId, u64, usize)>,
+    outputs: Vec<(LabelId, u64, usize)>,
+}
+
+impl Game<'_> {
+    /// The weight of the alive pairs of `p` among the groups `keep` accepts.
+    fn alive(&self, p: &Position, weight: &[u64], keep: impl Fn(&Group) -> bool) -> u64 {
+        let groups: Vec<&Group> = p.iter().filter(|g| keep(g)).collect();
+        let mut total = 0;
+        for (k, &&(m, q)) in groups.iter().enumerate() {
+            for &&(n, r) in &groups[k + 1..] {
+                if self.compat.compatible(q, r) {
+                    continue;
+                }
+                for i in Self::members(m) {
+                    for j in Self::members(n) {
+                        total += weight[i * self.origins + j];
+                    }
+                }
+            }
+        }
+        total
+    }
+}
+
+/// Explores and solves the weighted game of `origins` (at most [`MAX_GAME_ORIGINS`] behaviour
+/// classes' representatives) with `weight[i * n + j]` the weight of the pair of origins `i` and
+/// `j` (`n` origins); `None` beyond `limit` positions.
+pub(crate) fn weighted_game(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    representative: &[StateId],
+    origins: &[StateId],
+    weight: &[u64],
+    limit: usize,
+) -> Option<WeightedGame> {
+    let (game, start) = game_of(sa, compat, representative, origins, |_, _| Some(0));
+    let mut index: HashMap<Position, usize> = HashMap::new();
+    let mut positions: Vec<Position> = vec![start.clone()];
+    let mut moves: Vec<Option<WeightedMoves>> = Vec::new();
+    index.insert(start, 0);
+    let mut k = 0;
+    while k < positions.len() {
+        let p = positions[k].clone();
+        k += 1;
+        if p.len() <= 2 {
+            moves.push(None);
+            continue;
+        }
+        let mut intern = |q: Position, positions: &mut Vec<Position>| -> usize {
+            *index.entry(q).or_insert_with_key(|q| {
+                positions.push(q.clone());
+                positions.len() - 1
+            })
+        };
+        let stop = game.alive(&p, weight, |_| true);
+        let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+        for l in game.labels(&p) {
+            let (_, next) = game.step(&p, l);
+            let after = game.alive(&next, weight, |_| true);
+            if sa.alphabet.is_input(l) {
+                inputs.push((l, stop.saturating_sub(after), intern(next, &mut positions)));
+            } else if sa.alphabet.is_output(l) {
+                let before = game.alive(&p, weight, |g| sa.after(g.1, l).is_some());
+                outputs.push((l, before.saturating_sub(after), intern(next, &mut positions)));
+            }
+        }
+        moves.push(Some(WeightedMoves {
+            stop,
+            inputs,
+            outputs,
+        }));
+        if positions.len() > limit {
+            return None;
+        }
+    }
+    let cost = |m: &WeightedMoves, values: &[u64]| -> u64 {
+        let mut best = m.stop;
+        for &(_, c, j) in &m.inputs {
+            best = best.min(c + values[j]);
+        }
+        if !m.outputs.is_empty() {
+            best = best.min(m.outputs.iter().map(|&(_, c, j)| c + values[j]).sum());
+        }
+        best
+    };
+    let mut values: Vec<u64> = moves
+        .iter()
+        .map(|m| m.as_ref().map_or(0, |m| m.stop))
+        .collect();
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
+    for (i, m) in moves.iter().enumerate() {
+        if let Some(m) = m {
+            for &(_, _, j) in m.inputs.iter().chain(&m.outputs) {
+                predecessors[j].push(i);
+            }
+        }
+    }
+    let mut queued = vec![true; moves.len()];
+    let mut work: Vec<usize> = (0..moves.len()).collect();
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let Some(m) = &moves[i] else { continue };
+        let v = cost(m, &values);
+        if v < values[i] {
+            values[i] = v;
+            for &k in &predecessors[i] {
+                if !queued[k] {
+                    queued[k] = true;
+                    work.push(k);
+                }
+            }
+        }
+    }
+    Some(WeightedGame { moves, values })
+}
+
+impl WeightedGame {
+    /// The least cost from the start.
+    pub(crate) fn value(&self) -> u64 {
+        self.values[0]
+    }
+
+    /// A strategy of least cost, as a choice per position (`None` off the strategy), found as an
+    /// attractor: rank 0 where stopping (or a position of at most two groups) costs the value,
+    /// rank `r` where a move of cost equal to the value leads to positions of lower ranks. Every
+    /// value was lowered last from successor values that were final by then, so every position
+    /// gets a rank, and following the strategy ends. Waiting for outputs comes first, then
+    /// inputs in label order.
+    pub(crate) fn strategy(&self) -> Option<Vec<Option<Choice>>> {
+        let v = &self.values;
+        let mut choice: Vec<Option<Choice>> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| match m {
+                None => Some(Choice::Stop),
+                Some(m) => (m.stop == v[i]).then_some(Choice::Stop),
+            })
+            .collect();
+        loop {
+            let ranked: Vec<bool> = choice.iter().map(Option::is_some).collect();
+            let mut changed = false;
+            for (i, m) in self.moves.iter().enumerate() {
+                let Some(m) = m else { continue };
+                if ranked[i] {
+                    continue;
+                }
+                let waits = !m.outputs.is_empty()
+                    && m.outputs.iter().all(|&(_, _, j)| ranked[j])
+                    && m.outputs.iter().map(|&(_, c, j)| c + v[j]).sum::<u64>() == v[i];
+                let found = if waits {
+                    Some(Choice::Outputs(
+                        m.outputs.iter().map(|&(x, _, j)| (x, j)).collect(),
+                    ))
+                } else {
+                    m.inputs
+                        .iter()
+                        .find(|&&(_, c, j)| ranked[j] && c + v[j] == v[i])
+                        .map(|&(a, _, j)| Choice::Input(a, j))
+                };
+                if found.is_some() {
+                    choice[i] = found;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        choice[0].is_some().then_some(choice)
+    }
+}
+
 /// The minimal sets of `family` (no kept set contains another), in (size, bits) order.
 fn least(mut family: Vec<Pairs>) -> Vec<Pairs> {
     family.sort_unstable_by_key(|&s| (s.count_ones(), s));

@@ -74,7 +74,7 @@
 use super::adg::{AnalysedGraph, after, origins_per_node, outputs_of, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::forced::{
-    Choice, MAX_GAME_ORIGINS, Pairs, explore_game, representatives,
+    Choice, MAX_GAME_ORIGINS, Pairs, explore_game, representatives, weighted_game,
 };
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -85,7 +85,7 @@ use std::collections::HashSet;
 pub const FAMILY_CAP: usize = 64;
 
 /// Positions a repair game may explore before the node is left as built.
-pub const REPAIR_POSITIONS: usize = 20_000;
+pub const REPAIR_POSITIONS: usize = 150_000;
 
 /// What the repair did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -136,7 +136,19 @@ enum Template {
     Outputs(Vec<(LabelId, Key)>),
 }
 
+/// Which strategies may replace a sub-DAG.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Only strategies losing a subset of the pairs of classes the sub-DAG loses (the set of
+    /// pairs the graph loses can only shrink).
+    Subset,
+    /// First the least-cost strategy of the weighted game (it may lose other pairs, so the
+    /// graph's loss may grow where those are not lost elsewhere); else as `Subset`.
+    Weighted,
+}
+
 struct Repairer<'a> {
+    mode: Mode,
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     adg: &'a Experiment,
@@ -200,6 +212,27 @@ impl Repairer<'_> {
             }
             return (Verdict::Descend, false, false);
         }
+        let weights = self.weights(&classes, origins);
+        let n = classes.len();
+        let built: u64 = lost.iter().map(|&(i, j)| weights[i * n + j]).sum();
+        if std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some() && self.mode == Mode::Weighted {
+            let g = weighted_game(sa, compat, &self.representative, &classes, &weights, REPAIR_POSITIONS);
+            eprintln!("weighted node {k}: {} classes, built {built}, value {:?}", classes.len(), g.map(|g| g.value()));
+        }
+        if self.mode == Mode::Weighted
+            && let Some(game) = weighted_game(
+                sa,
+                compat,
+                &self.representative,
+                &classes,
+                &weights,
+                REPAIR_POSITIONS,
+            )
+            && game.value() < built
+            && let Some(choice) = game.strategy()
+        {
+            return (Verdict::Replace(Replacement { choice }), true, false);
+        }
         let Some(game) = explore_game(
             sa,
             compat,
@@ -210,13 +243,11 @@ impl Repairer<'_> {
         ) else {
             return (Verdict::Descend, true, true);
         };
-        let weights = self.weights(&classes, origins, &lost);
         let weight = |s: Pairs| -> u64 {
-            weights
-                .iter()
+            lost.iter()
                 .enumerate()
                 .filter(|&(b, _)| s >> b & 1 == 1)
-                .map(|(_, &w)| w)
+                .map(|(_, &(i, j))| weights[i * n + j])
                 .sum()
         };
         let all: Pairs = if lost.len() == Pairs::BITS as usize {
@@ -226,11 +257,8 @@ impl Repairer<'_> {
         };
         let family = game.least_losses(all, FAMILY_CAP);
         let best = family.iter().copied().min_by_key(|&s| weight(s));
-        if std::env::var_os("NCOMPLETE_REPAIR_DEBUG").is_some() {
-            eprintln!("node {k}: {} states, {} classes, {} lost weighing {}, best {:?}", states.len(), classes.len(), lost.len(), weight(all), best.map(|s| (s.count_ones(), weight(s))));
-        }
         match best {
-            Some(s) if weight(s) < weight(all) => match game.strategy(s) {
+            Some(s) if weight(s) < built => match game.strategy(s) {
                 Some(choice) => (Verdict::Replace(Replacement { choice }), true, false),
                 None => (Verdict::Keep, true, false),
             },
@@ -238,37 +266,40 @@ impl Repairer<'_> {
         }
     }
 
-    /// The weight of each pair of classes in `lost` (indices into `classes`): the incompatible
-    /// pairs of initial states that reach the node together, one in each class (each pair once).
-    fn weights(
-        &self,
-        classes: &[StateId],
-        origins: &[Vec<(StateId, StateId)>],
-        lost: &[(usize, usize)],
-    ) -> Vec<u64> {
+    /// The weight of each pair of classes `(i, j)` (indices into `classes`) at `i * n + j` and
+    /// `j * n + i` (`n` classes): the incompatible pairs of initial states that reach the node
+    /// together (on one of the ways `origins`), one in each class, each pair once.
+    fn weights(&self, classes: &[StateId], origins: &[Vec<(StateId, StateId)>]) -> Vec<u64> {
+        let n = classes.len();
         let index = |q: StateId| {
             classes
                 .binary_search(&self.representative[q.index()])
                 .unwrap_or(0)
         };
-        let mut seen: Vec<HashSet<(StateId, StateId)>> = vec![HashSet::new(); lost.len()];
+        let mut out = vec![0u64; n * n];
+        let mut seen: HashSet<(usize, usize, StateId, StateId)> = HashSet::new();
         for way in origins {
-            let mut by_class: Vec<Vec<StateId>> = vec![Vec::new(); classes.len()];
+            let mut by_class: Vec<Vec<StateId>> = vec![Vec::new(); n];
             for &(o, s) in way {
                 by_class[index(s)].push(o);
             }
-            for (k, &(i, j)) in lost.iter().enumerate() {
-                for &o in &by_class[i] {
-                    for &o2 in &by_class[j] {
-                        if o != o2 && !self.compat.compatible(o, o2) {
-                            seen[k].insert((o.min(o2), o.max(o2)));
+            for j in 1..n {
+                for i in 0..j {
+                    if self.compat.compatible(classes[i], classes[j]) {
+                        continue;
+                    }
+                    for &o in &by_class[i] {
+                        for &o2 in &by_class[j] {
+                            if origins.len() == 1 || seen.insert((i, j, o.min(o2), o.max(o2))) {
+                                out[i * n + j] += 1;
+                                out[j * n + i] += 1;
+                            }
                         }
                     }
                 }
             }
         }
-        // A reached pair of incompatible classes holds an incompatible initial pair.
-        seen.iter().map(|s| s.len().max(1) as u64).collect()
+        out
     }
 
     /// The key of built node `k` in the repaired graph.
@@ -418,8 +449,10 @@ pub fn repair(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     adg: &Experiment,
+    mode: Mode,
 ) -> (Experiment, RepairStats) {
     let mut r = Repairer {
+        mode,
         sa,
         compat,
         adg,
@@ -483,25 +516,28 @@ pub fn repair(
     (repaired, stats)
 }
 
-/// `built` repaired (see [`repair`]) if that leaves fewer pairs undistinguished, else `built`.
+/// `built` repaired (see [`repair`]) in both modes, whichever of the three graphs leaves the
+/// fewest pairs undistinguished (ties to `built`, then [`Mode::Subset`]).
 pub fn repaired(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     built: AnalysedGraph,
 ) -> AnalysedGraph {
-    if built.undistinguished().is_empty() {
-        return built;
+    let mut best = built;
+    for mode in [Mode::Subset, Mode::Weighted] {
+        if best.undistinguished().is_empty() {
+            break;
+        }
+        let (adg, stats) = repair(sa, compat, best.adg(), mode);
+        if stats.replaced == 0 {
+            continue;
+        }
+        let new = AnalysedGraph::new(sa, compat, adg);
+        if new.undistinguished().len() < best.undistinguished().len() {
+            best = new;
+        }
     }
-    let (adg, stats) = repair(sa, compat, built.adg());
-    if stats.replaced == 0 {
-        return built;
-    }
-    let new = AnalysedGraph::new(sa, compat, adg);
-    if new.undistinguished().len() < built.undistinguished().len() {
-        new
-    } else {
-        built
-    }
+    best
 }
 
 #[cfg(test)]
@@ -575,7 +611,7 @@ mod tests {
         let g = SplittingGraph::build(&sa, &c).unwrap();
         let built = adaptive_graph_as_built(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
         assert_eq!(built.undistinguished().len(), 4);
-        let (adg, stats) = repair(&sa, &c, built.adg());
+        let (adg, stats) = repair(&sa, &c, built.adg(), Mode::Subset);
         assert_eq!(stats.replaced, 1);
         check_valid(&sa, &adg);
         let repaired = AnalysedGraph::new(&sa, &c, adg);
@@ -588,7 +624,7 @@ mod tests {
         let default = crate::identify::adaptive_graph(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
         assert_eq!(default.adg(), repaired.adg());
         // Deterministic: repairing again gives the same graph.
-        assert_eq!(repair(&sa, &c, built.adg()).0, *repaired.adg());
+        assert_eq!(repair(&sa, &c, built.adg(), Mode::Subset).0, *repaired.adg());
     }
 
     #[test]
@@ -601,7 +637,7 @@ mod tests {
             for options in all_options() {
                 let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
                 let built = adaptive_graph_as_built(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
-                let (adg, stats) = repair(&sa, &c, built.adg());
+                let (adg, stats) = repair(&sa, &c, built.adg(), Mode::Subset);
                 check_valid(&sa, &adg);
                 let after = AnalysedGraph::new(&sa, &c, adg);
                 let (old, new) = (built.undistinguished(), after.undistinguished());
