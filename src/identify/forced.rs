@@ -312,7 +312,11 @@ fn least_families(moves: &[Moves], allowed: Pairs, cap: usize) -> Vec<Vec<Pairs>
             inputs, outputs, ..
         } = m
         {
-            for &j in inputs.iter().map(|i| &i.2).chain(outputs.iter().map(|o| &o.1)) {
+            for &j in inputs
+                .iter()
+                .map(|i| &i.2)
+                .chain(outputs.iter().map(|o| &o.1))
+            {
                 predecessors[j].push(i);
             }
         }
@@ -441,7 +445,11 @@ pub(crate) fn weighted_game(
                 inputs.push((l, stop.saturating_sub(after), intern(next, &mut positions)));
             } else if sa.alphabet.is_output(l) {
                 let before = game.alive(&p, weight, |g| sa.after(g.1, l).is_some());
-                outputs.push((l, before.saturating_sub(after), intern(next, &mut positions)));
+                outputs.push((
+                    l,
+                    before.saturating_sub(after),
+                    intern(next, &mut positions),
+                ));
             }
         }
         moves.push(Some(WeightedMoves {

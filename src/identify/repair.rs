@@ -385,9 +385,9 @@ impl Repairer<'_> {
                         })
                         .collect(),
                 },
-                Step::Outputs { branches } => Template::Outputs(
-                    branches.iter().map(|&(x, t)| (x, self.old(t))).collect(),
-                ),
+                Step::Outputs { branches } => {
+                    Template::Outputs(branches.iter().map(|&(x, t)| (x, self.old(t))).collect())
+                }
             },
             Key::Game {
                 game,
@@ -401,13 +401,18 @@ impl Repairer<'_> {
                 },
                 Some(Choice::Outputs(list)) => Template::Outputs(
                     list.iter()
-                        .map(|&(x, next)| (x, self.game_key(*game, next as u32, after(sa, states, x))))
+                        .map(|&(x, next)| {
+                            (x, self.game_key(*game, next as u32, after(sa, states, x)))
+                        })
                         .collect(),
                 ),
                 _ => Template::Leaf,
             },
             Key::Settle { states, pair } => {
-                match self.compat.winning_move(sa, pair.0, pair.1, Preference::Outputs) {
+                match self
+                    .compat
+                    .winning_move(sa, pair.0, pair.1, Preference::Outputs)
+                {
                     Some(crate::analysis::Move::Input(a)) => Template::Input {
                         input: a,
                         then: self.settle(after(sa, states, a), self.pair_after(*pair, a)),
@@ -416,7 +421,12 @@ impl Repairer<'_> {
                     Some(crate::analysis::Move::Outputs) => Template::Outputs(
                         outputs_of(sa, states)
                             .into_iter()
-                            .map(|x| (x, self.settle(after(sa, states, x), self.pair_after(*pair, x))))
+                            .map(|x| {
+                                (
+                                    x,
+                                    self.settle(after(sa, states, x), self.pair_after(*pair, x)),
+                                )
+                            })
                             .collect(),
                     ),
                     None => Template::Leaf,
@@ -533,9 +543,9 @@ pub fn repaired(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identify::adg::DEFAULT_ADG_BUDGET;
     use crate::identify::forced_losses;
     use crate::identify::splitting_graph::tests::all_options;
-    use crate::identify::adg::DEFAULT_ADG_BUDGET;
     use crate::identify::{SplittingGraph, adaptive_graph_as_built};
 
     /// Checks that `adg` is an ADG of `sa` as Algorithm 5 builds them: root set all states, every
@@ -614,7 +624,10 @@ mod tests {
         let default = crate::identify::adaptive_graph(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
         assert_eq!(default.adg(), repaired.adg());
         // Deterministic: repairing again gives the same graph.
-        assert_eq!(repair(&sa, &c, built.adg(), Mode::Subset).0, *repaired.adg());
+        assert_eq!(
+            repair(&sa, &c, built.adg(), Mode::Subset).0,
+            *repaired.adg()
+        );
     }
 
     /// On random automata and every split option: a repair in either mode is a valid ADG losing
@@ -660,6 +673,9 @@ mod tests {
             }
         }
         assert!(improved > 20, "{improved} improved");
-        assert!(weighted_won > 5, "the weighted game won {weighted_won} times");
+        assert!(
+            weighted_won > 5,
+            "the weighted game won {weighted_won} times"
+        );
     }
 }
