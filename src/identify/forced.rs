@@ -48,6 +48,16 @@
 //! loss first, then in state order) into a family sharing no pair. A game that outgrows
 //! [`GAME_POSITIONS`] positions counts as losing nothing, and lost pairs beyond
 //! [`MAX_TRIPLES`] triples are not examined, which keeps the bound sound (and makes it weaker).
+//!
+//! # Strategies for repairs
+//!
+//! [`super::repair`] plays the same game from the current set of an ADG node, with up to
+//! [`MAX_GAME_ORIGINS`] origins: only the pairs the built sub-DAG loses may be lost (a move losing
+//! another, or a position where a group holds one, is pruned; bit `k` of a set is the `k`-th
+//! losable pair), and `ExploredGame::strategy` gives, for a set `S` of the least families, a
+//! strategy losing only pairs of `S` (attractor ranks, so it ends). `weighted_game` is a
+//! variant with weights on the pairs, where waiting for outputs costs the sum over its branches
+//! (an upper bound on the weight of the union, so its value bounds what its strategy loses).
 
 use super::canonical::refinement_colours;
 use crate::analysis::Compatibility;

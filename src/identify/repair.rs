@@ -1,73 +1,77 @@
-//! Repair of adaptive distinguishing graphs: subtrees of an ADG built by Algorithm 5 (van den Bos
-//! Ch. 3) are replaced by optimal strategies of the exact game of [`super::forced`] where that
-//! game proves they lose pairs needlessly.
+//! Repair of adaptive distinguishing graphs: sub-DAGs of an ADG built by Algorithm 5 (van den
+//! Bos Ch. 3) are replaced by strategies of the games of [`super::forced`] where those lose
+//! fewer pairs.
 //!
 //! # What is done
 //!
 //! The nodes of the built ADG are examined top-down (in node order, which is topological). At a
 //! node `v` with current set `P` whose behaviour classes (bisimilar states, as in
-//! [`super::forced`]) number at most [`MAX_ORIGINS`] and are not pairwise compatible:
+//! [`super::forced`]) are at most [`MAX_GAME_ORIGINS`] and not pairwise compatible:
 //!
 //! 1. `L` is the set of pairs of classes of `P` that the sub-DAG from `v` leaves undistinguished,
-//!    computed by the analysis of [`super::adg`] for the experiment rooted at `v` (a pair of
-//!    current states is lost there when both can produce one observation, or one meets an input
-//!    it does not enable while the other is still possible).
-//! 2. The game of the classes of `P` is explored (at most [`super::forced::GAME_POSITIONS`] positions) and its
-//!    least families of lost sets are computed among the sets inside `L` (at most
-//!    [`FAMILY_CAP`] per position).
-//! 3. Each pair of classes weighs as it counts in the metric: the incompatible pairs of initial
-//!    states that reach `v` (on one observation prefix) with one in each class. The lightest set
-//!    `S` of the family is taken (the first in (size, bits) order among equals); if it weighs less
-//!    than `L`, the sub-DAG from `v` is replaced by a strategy losing only pairs of `S`, and no
-//!    node below `v` is examined. Otherwise, if `L` is empty or the game was solved, nothing below
-//!    `v` is examined either (no strategy loses a strict subset of `L`); if the game could not be
-//!    solved (too many classes or positions), `v`'s successors are examined.
+//!    computed by the analysis of [`super::adg`] for the experiment rooted at `v` (two current
+//!    states are lost when both can produce one observation, or one meets an input it does not
+//!    enable while the other is still possible).
+//! 2. Each pair of classes weighs as it counts in the metric: the incompatible pairs of initial
+//!    states that reach `v` on one observation prefix, one in each class (counted on the built
+//!    graph).
+//! 3. In [`Mode::Weighted`], the weighted game of `P` ([`super::forced`]'s `weighted_game`: every
+//!    move costs the weight of the pairs it ends, waiting for outputs the sum over its branches)
+//!    is solved within [`REPAIR_POSITIONS`] positions; if its value is below the weight of `L`,
+//!    its least-cost strategy replaces the sub-DAG.
+//! 4. Otherwise (and always in [`Mode::Subset`]) the exact game is solved with only the pairs of
+//!    `L` losable (moves losing another pair are pruned, which keeps the game small), giving the
+//!    least sets of lost pairs inside `L` (at most [`FAMILY_CAP`] per position); if the lightest
+//!    such set `S` weighs less than `L`, a strategy losing only pairs of `S` replaces the sub-DAG.
+//! 5. After a replacement, or when `L` is empty, or when no set inside `L` is lighter, nothing
+//!    below `v` is examined (no strategy loses a strict subset of `L`); when the game could not be
+//!    played (too many classes, pairs or positions), `v`'s successors are examined.
 //!
-//! The strategy for `S` comes from [`super::forced`]'s attractor on the game positions
-//! (`ExploredGame::strategy`): every move lowers the rank, so it ends. Where it stops in a
-//! position whose origins are not pairwise compatible (always so for a position of two groups
-//! with incompatible states), the graph goes on with a *settling* strategy: it takes the least
-//! incompatible pair of classes of the current set and follows that pair's winning moves
-//! ([`Compatibility::winning_move`], Algorithm 2 ranks) applied to the whole set until the pair is
-//! separated, merged or left behind, then the next such pair, until the current set is pairwise
-//! compatible, where it ends in a leaf. Nodes are keyed by (strategy position, current set), or by
-//! (current set, pair being settled), or by the current set of a leaf, so equal nodes are shared.
+//! Both strategies come from attractors (`ExploredGame::strategy`, `WeightedGame::strategy`):
+//! every move lowers a rank, so they end. Where one stops in a position whose origins are not
+//! pairwise compatible (always so for a position of two groups with incompatible states), the
+//! graph goes on *settling*: it takes the least incompatible pair of classes of the current set
+//! and follows that pair's winning moves ([`Compatibility::winning_move`], the ranks of
+//! Algorithm 2) applied to the whole set until the pair is separated, merged or left behind, then
+//! the next such pair, until the current set is pairwise compatible, where a leaf ends it. Nodes
+//! are keyed by (strategy position, current set), (current set, pair settled) or the current set
+//! of a leaf, so equal nodes are shared.
+//!
+//! [`repaired`] (the default of [`super::adaptive_graph`]) repairs the built graph in both modes
+//! and keeps, of the three graphs, the one the analysis finds to leave the fewest pairs
+//! undistinguished (ties to the built graph, then to [`Mode::Subset`]).
 //!
 //! # Why the loss never increases
 //!
 //! For a node `v` with current set `P`, whether two states `p, q` of `P` are lost below `v`
-//! depends on `p`, `q` and the sub-DAG only (both produce a common observation of it, or one is
-//! stuck on an input while the other goes on), not on the other states of `P`. An initial pair
-//! `(o, o')` is lost by the whole graph iff on some observation prefix leading to some node they
-//! are, at that node, in states `p, q` with `p = q`, or `p, q` compatible, or `(p, q)` lost below
-//! that node by a stuck input there, ...: precisely, iff some run of the analysis reaches a leaf
-//! with both, or a node where one is stuck and the other moves on. Replacing the sub-DAG below
-//! `v` changes only what happens to runs through `v`, and for those, a pair `(o, o')` at states
-//! `(p, q)` of `P` is lost below `v` iff the class pair of `(p, q)` is lost (equivalent states
-//! produce the same observations under every experiment, and compatible ones always share an
-//! observation or a stuck input, Lemma 3.10). The replacement loses only class pairs of
-//! `S ⊆ L`, so every initial pair lost through `v` after the repair was lost through `v`
-//! before: the set of pairs lost by the graph can only shrink. Settling keeps this: it starts in
-//! a position whose stopping loss (all incompatible pairs of origins still together) is inside
-//! `S`, and a strategy from there can only lose pairs of origins still together.
-//!
-//! Repairs at different nodes are decided on the built graph; each only shrinks the set lost
-//! through its node, so together they shrink it too. Weights only choose among subsets of `L`;
-//! they count co-occurrences on the built graph and may overstate what a repair saves (pairs can
-//! also be lost elsewhere), never the direction of the change.
+//! depends on `p`, `q` and the sub-DAG only (a common observation, or one stuck on an input
+//! while the other goes on), not on the other states of `P`; equivalent states behave alike
+//! under every experiment, and compatible states are lost under every experiment (Lemma 3.10),
+//! so it is a property of the pair of classes. An initial pair `(o, o')` is lost by the graph iff
+//! some run of the analysis takes both to a leaf, or to a node where one is stuck and the other
+//! goes on; for the runs through `v`, with `o, o'` at `p, q` there, that happens iff the pair of
+//! classes of `(p, q)` is lost below `v`. A [`Mode::Subset`] replacement loses only pairs of
+//! classes of `S ⊆ L`, so every initial pair lost through `v` after it was lost through `v`
+//! before, and runs not through `v` are unchanged: the set of pairs the graph loses can only
+//! shrink. Settling keeps this: it starts where stopping (losing every incompatible pair of
+//! origins still together) stays inside `S`, and any strategy from there only loses pairs of
+//! origins still together. Repairs at several nodes each shrink the set lost through their node,
+//! so together they shrink it too. A [`Mode::Weighted`] replacement may lose pairs outside `L`
+//! (its cost only bounds their weight at `v`, and the pairs may not be lost elsewhere), so its
+//! graph is kept only when the analysis shows it loses fewer pairs than the built one; at the
+//! root, where every run passes, its cost bounds the whole loss.
 //!
 //! # Why the result is an ADG analysed right
 //!
 //! The result is an [`Experiment`] like the built one: nodes in topological order (assembled by a
-//! post-order over the keys; the strategy's ranks, and for settling the lexicographic measure
+//! post-order over the keys; the strategies' ranks, and for settling the lexicographic measure
 //! (incompatible pairs in the current set, rank of the settled pair), strictly decrease along
-//! every new edge, and old nodes keep their old successors, so there is no cycle), each node with
-//! its current set (`P after` the labels from the root, since every new node's set is computed
-//! by `after` from its parent's), inputs only where some state of the current set enables them,
-//! output nodes with one branch per output some state of the current set allows, and inputs
-//! raced by the allowed outputs with `retry`, as Algorithm 5's nodes. So [`AdgMetrics`],
-//! undistinguished pairs and top-ups are computed by the same analysis as for any ADG
-//! ([`AnalysedGraph::new`]); nothing is carried over from the game.
+//! every new edge, and kept nodes keep their successors, so there is no cycle); each node holds
+//! its current set (every new node's set is its parent's `after` the label); inputs only where
+//! some state of the current set enables them; output nodes with one branch per output some
+//! state of the current set allows; inputs raced by the allowed outputs with `retry`, as
+//! Algorithm 5's nodes. So [`AdgMetrics`], undistinguished pairs and top-ups are computed by the
+//! same analysis as for any ADG ([`AnalysedGraph::new`]); nothing is carried over from the games.
 //!
 //! [`AdgMetrics`]: super::AdgMetrics
 
