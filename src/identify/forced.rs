@@ -526,47 +526,57 @@ impl WeightedGame {
     /// inputs in label order.
     pub(crate) fn strategy(&self) -> Option<Vec<Option<Choice>>> {
         let v = &self.values;
-        let mut choice: Vec<Option<Choice>> = self
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| match m {
-                None => Some(Choice::Stop),
-                Some(m) => (m.stop == v[i]).then_some(Choice::Stop),
-            })
-            .collect();
-        loop {
-            let ranked: Vec<bool> = choice.iter().map(Option::is_some).collect();
-            let mut changed = false;
-            for (i, m) in self.moves.iter().enumerate() {
-                let Some(m) = m else { continue };
-                if ranked[i] {
-                    continue;
-                }
-                let waits = !m.outputs.is_empty()
-                    && m.outputs.iter().all(|&(_, _, j)| ranked[j])
-                    && m.outputs.iter().map(|&(_, c, j)| c + v[j]).sum::<u64>() == v[i];
-                let found = if waits {
-                    Some(Choice::Outputs(
-                        m.outputs.iter().map(|&(x, _, j)| (x, j)).collect(),
-                    ))
-                } else {
-                    m.inputs
-                        .iter()
-                        .find(|&&(_, c, j)| ranked[j] && c + v[j] == v[i])
-                        .map(|&(a, _, j)| Choice::Input(a, j))
-                };
-                if found.is_some() {
-                    choice[i] = found;
-                    changed = true;
-                }
+        let stops = self.moves.iter().enumerate().map(|(i, m)| match m {
+            None => true,
+            Some(m) => m.stop == v[i],
+        });
+        attractor(stops.collect(), |i, ranked| {
+            let m = self.moves[i].as_ref()?;
+            let waits = !m.outputs.is_empty()
+                && m.outputs.iter().all(|&(_, _, j)| ranked[j])
+                && m.outputs.iter().map(|&(_, c, j)| c + v[j]).sum::<u64>() == v[i];
+            if waits {
+                return Some(Choice::Outputs(
+                    m.outputs.iter().map(|&(x, _, j)| (x, j)).collect(),
+                ));
             }
-            if !changed {
-                break;
+            m.inputs
+                .iter()
+                .find(|&&(_, c, j)| ranked[j] && c + v[j] == v[i])
+                .map(|&(a, _, j)| Choice::Input(a, j))
+        })
+    }
+}
+
+/// The choices of an attractor: positions where `stops` holds stop (rank 0); then, round after
+/// round, `pick(i, ranked)` may choose a move for an unranked position `i` whose successors all
+/// are in `ranked` (ranked in earlier rounds). `None` if the start (position 0) gets no rank.
+fn attractor(
+    stops: Vec<bool>,
+    mut pick: impl FnMut(usize, &[bool]) -> Option<Choice>,
+) -> Option<Vec<Option<Choice>>> {
+    let mut choice: Vec<Option<Choice>> = stops
+        .into_iter()
+        .map(|stop| stop.then_some(Choice::Stop))
+        .collect();
+    loop {
+        // One round: only positions ranked in earlier rounds count as lower.
+        let ranked: Vec<bool> = choice.iter().map(Option::is_some).collect();
+        let mut changed = false;
+        for i in 0..choice.len() {
+            if ranked[i] {
+                continue;
+            }
+            if let Some(c) = pick(i, &ranked) {
+                choice[i] = Some(c);
+                changed = true;
             }
         }
-        choice[0].is_some().then_some(choice)
+        if !changed {
+            break;
+        }
     }
+    choice[0].is_some().then_some(choice)
 }
 
 /// The minimal sets of `family` (no kept set contains another), in (size, bits) order.
@@ -722,47 +732,24 @@ impl ExploredGame {
     /// label order.
     pub(crate) fn strategy(&self, target: Pairs) -> Option<Vec<Option<Choice>>> {
         let fits = |s: Pairs| s & !target == 0;
-        let mut choice: Vec<Option<Choice>> = self
-            .moves
-            .iter()
-            .map(|m| match m {
-                Moves::Decided(v) | Moves::Open { leaf: v, .. } => {
-                    v.is_some_and(fits).then_some(Choice::Stop)
-                }
-            })
-            .collect();
-        loop {
-            // One round: only positions ranked in earlier rounds count as lower.
-            let ranked: Vec<bool> = choice.iter().map(Option::is_some).collect();
-            let mut changed = false;
-            for (i, m) in self.moves.iter().enumerate() {
-                let Moves::Open {
-                    inputs, outputs, ..
-                } = m
-                else {
-                    continue;
-                };
-                if ranked[i] {
-                    continue;
-                }
-                let found = if !outputs.is_empty() && outputs.iter().all(|&(_, j)| ranked[j]) {
-                    Some(Choice::Outputs(outputs.clone()))
-                } else {
-                    inputs
-                        .iter()
-                        .find(|&&(_, lost, j)| fits(lost) && ranked[j])
-                        .map(|&(a, _, j)| Choice::Input(a, j))
-                };
-                if found.is_some() {
-                    choice[i] = found;
-                    changed = true;
-                }
+        let stops = self.moves.iter().map(|m| match m {
+            Moves::Decided(v) | Moves::Open { leaf: v, .. } => v.is_some_and(fits),
+        });
+        attractor(stops.collect(), |i, ranked| {
+            let Moves::Open {
+                inputs, outputs, ..
+            } = &self.moves[i]
+            else {
+                return None;
+            };
+            if !outputs.is_empty() && outputs.iter().all(|&(_, j)| ranked[j]) {
+                return Some(Choice::Outputs(outputs.clone()));
             }
-            if !changed {
-                break;
-            }
-        }
-        choice[0].is_some().then_some(choice)
+            inputs
+                .iter()
+                .find(|&&(_, lost, j)| fits(lost) && ranked[j])
+                .map(|&(a, _, j)| Choice::Input(a, j))
+        })
     }
 }
 
