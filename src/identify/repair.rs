@@ -24,8 +24,9 @@
 //!    least sets of lost pairs inside `L` (at most [`FAMILY_CAP`] per position); if the lightest
 //!    such set `S` weighs less than `L`, a strategy losing only pairs of `S` replaces the sub-DAG.
 //! 5. After a replacement, or when `L` is empty, or when no set inside `L` is lighter, nothing
-//!    below `v` is examined (no strategy loses a strict subset of `L`); when the game could not be
-//!    played (too many classes, pairs or positions), `v`'s successors are examined.
+//!    below `v` is examined (no strategy loses a strict subset of `L`); when a game could not be
+//!    played (too many classes, pairs or positions: the exact game, or in [`Mode::Weighted`] the
+//!    weighted one), `v`'s successors are examined.
 //!
 //! Both strategies come from attractors (`ExploredGame::strategy`, `WeightedGame::strategy`):
 //! every move lowers a rank, so they end. Where one stops in a position whose origins are not
@@ -216,20 +217,32 @@ impl Repairer<'_> {
         let weights = self.weights(&classes, origins);
         let n = classes.len();
         let built: u64 = lost.iter().map(|&(i, j)| weights[i * n + j]).sum();
-        if self.mode == Mode::Weighted
-            && let Some(game) = weighted_game(
+        // In `Mode::Weighted`, whether the weighted game was played out (if not, the nodes
+        // below are examined when nothing better is found here).
+        let mut unsettled = false;
+        if self.mode == Mode::Weighted {
+            match weighted_game(
                 sa,
                 compat,
                 &self.representative,
                 &classes,
                 &weights,
                 REPAIR_POSITIONS,
-            )
-            && game.value() < built
-            && let Some(choice) = game.strategy()
-        {
-            return (Verdict::Replace(Replacement { choice }), true, false);
+            ) {
+                Some(game) if game.value() < built => {
+                    if let Some(choice) = game.strategy() {
+                        return (Verdict::Replace(Replacement { choice }), true, false);
+                    }
+                }
+                Some(_) => {}
+                None => unsettled = true,
+            }
         }
+        let otherwise = if unsettled {
+            Verdict::Descend
+        } else {
+            Verdict::Keep
+        };
         let Some(game) = explore_game(
             sa,
             compat,
@@ -254,12 +267,12 @@ impl Repairer<'_> {
         };
         let family = game.least_losses(all, FAMILY_CAP);
         let best = family.iter().copied().min_by_key(|&s| weight(s));
-        match best {
-            Some(s) if weight(s) < built => match game.strategy(s) {
-                Some(choice) => (Verdict::Replace(Replacement { choice }), true, false),
-                None => (Verdict::Keep, true, false),
-            },
-            _ => (Verdict::Keep, true, false),
+        match best
+            .filter(|&s| weight(s) < built)
+            .and_then(|s| game.strategy(s))
+        {
+            Some(choice) => (Verdict::Replace(Replacement { choice }), true, false),
+            None => (otherwise, true, false),
         }
     }
 
