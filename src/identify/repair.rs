@@ -99,7 +99,7 @@ pub struct RepairStats {
     pub examined: usize,
     /// Games explored.
     pub games: usize,
-    /// Games that outgrew [`super::forced::GAME_POSITIONS`].
+    /// Nodes where a game outgrew [`REPAIR_POSITIONS`].
     pub gave_up: usize,
     /// Sub-DAGs replaced.
     pub replaced: usize,
@@ -185,6 +185,9 @@ impl Repairer<'_> {
         reps
     }
 
+    /// Examines built node `k`, reached by the initial states as `origins` says (see the module
+    /// documentation): the verdict, whether a game was explored, and whether one outgrew
+    /// [`REPAIR_POSITIONS`].
     fn examine(&self, k: u32, origins: &[Vec<(StateId, StateId)>]) -> (Verdict, bool, bool) {
         let (sa, compat) = (self.sa, self.compat);
         let states = &self.adg.nodes()[k as usize].states;
