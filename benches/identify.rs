@@ -13,14 +13,14 @@
 //!
 //! `cargo bench --bench identify -- embed [--policy
 //! searched|fewest-lost|lost-ahead|fewest-pairs|outputs-first] [--resplit N] [--diagnose]
-//! [--no-bound]` prints the embedding table instead: shared Mealy models embedded by merging two
+//! [--no-bound] [--no-repair]` prints the embedding table instead: shared Mealy models embedded by merging two
 //! inputs into one (as the thesis built its benchmarks) and by hiding two inputs, three pairs
 //! each, analysed as built (reachable, not minimised: how the thesis counted for Table 3.2) and
 //! minimised (as `distinguish` does by default), with the median and worst undistinguished share
 //! per kind, and `forced`: the share every ADG leaves undistinguished at least
 //! (`identify::forced_losses`; `--no-bound` skips it, which saves most of the time);
 //! `--diagnose` adds where the ADG loses the pairs it leaves undistinguished and how the bound
-//! was found.
+//! was found; `--no-repair` keeps the ADGs as Algorithm 5 builds them (`identify::repair` off).
 //! Renumbering changes no figure; the property test `renumbered_copies_give_identical_results`
 //! checks that.
 //!
@@ -222,6 +222,7 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
             ..SplitOptions::default()
         },
         minimize,
+        repair: !std::env::args().any(|a| a == "--no-repair"),
         ..DistinguishOptions::default()
     };
     let t = std::time::Instant::now();

@@ -922,6 +922,14 @@ struct DistinguishArgs {
     /// automaton as given are reported either way.
     #[arg(long)]
     no_minimize: bool,
+    /// Keep the ADG as Algorithm 5 builds it, without replacing sub-DAGs by optimal strategies
+    /// of the exact game where those lose fewer pairs.
+    #[arg(long)]
+    no_repair: bool,
+    /// Also report a lower bound on the pairs every ADG leaves undistinguished (exact games on
+    /// sets of behaviour classes; can take much longer than the rest on large automata).
+    #[arg(long)]
+    bound: bool,
 }
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -991,6 +999,8 @@ fn run_distinguish(a: DistinguishArgs, quiet: bool) -> Result<(), Error> {
         },
         max_pairs: a.max_pairs,
         minimize: !a.no_minimize,
+        repair: !a.no_repair,
+        bound: a.bound,
     };
     let spinner = if quiet {
         indicatif::ProgressBar::hidden()

@@ -213,3 +213,39 @@ fn merged_inputs_and_minimisation() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("does not name two inputs"), "{err}");
 }
+
+#[test]
+fn repair_and_the_lower_bound() {
+    let merge = [
+        "--merge-inputs",
+        "ACK(V,V,0)=ACK+PSH(V,V,1)",
+        "--no-minimize",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = merge.to_vec();
+        args.extend(extra);
+        report("models/TCP_Linux_Client.dot", &args)
+    };
+    let built = with(&["--no-repair"]);
+    let repaired = with(&["--bound"]);
+    let lost = repaired["undistinguished_pairs"].as_u64().unwrap();
+    // The repair never loses more pairs than Algorithm 5's graph.
+    assert!(lost <= built["undistinguished_pairs"].as_u64().unwrap());
+    // No ADG loses fewer than the bound; ours loses at least that many.
+    let forced = repaired["forced_undistinguished_pairs"].as_u64().unwrap();
+    assert!(forced <= lost, "{repaired}");
+    assert!(repaired["forced_undistinguished_percent"].as_f64().unwrap() <= 100.0);
+    assert!(repaired["forced_exact"].is_boolean());
+    assert!(built.get("forced_undistinguished_pairs").is_none());
+    let out = ncomplete(&[
+        "distinguish",
+        "models/TCP_Linux_Client.dot",
+        "--quiet",
+        "--bound",
+        merge[0],
+        merge[1],
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("any ADG leaves undist., least"), "{text}");
+}

@@ -122,14 +122,14 @@ const PREFIX_BUDGET: u8 = 2;
 /// README table of `cargo bench --bench identify -- embed`; no test asserts a gain).
 const LOSSY_PREFIX_BUDGET: u8 = 4;
 
-fn after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
+pub(crate) fn after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
     let mut out: Vec<StateId> = set.iter().filter_map(|&s| sa.after(s, l)).collect();
     out.sort_unstable();
     out.dedup();
     out
 }
 
-fn outputs_of(sa: &SuspensionAutomaton, set: &[StateId]) -> Vec<LabelId> {
+pub(crate) fn outputs_of(sa: &SuspensionAutomaton, set: &[StateId]) -> Vec<LabelId> {
     let mut out: Vec<LabelId> = set.iter().flat_map(|&q| sa.outputs_enabled(q)).collect();
     out.sort_unstable();
     out.dedup();
@@ -580,6 +580,18 @@ fn pairwise(
     pairwise_graph(sa, compat, q, r, preference).expect("undistinguished pairs are incompatible")
 }
 
+/// The adaptive distinguishing graph of [`adaptive_graph_as_built`], with sub-DAGs replaced by
+/// optimal strategies of the exact game where that loses fewer pairs ([`super::repair`]).
+pub fn adaptive_graph(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    graph: &SplittingGraph,
+    budget: usize,
+) -> Result<AnalysedGraph, IdentifyError> {
+    let built = adaptive_graph_as_built(sa, compat, graph, budget)?;
+    Ok(super::repair::repaired(sa, compat, built))
+}
+
 /// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
 /// (Algorithm 5), with at most `budget` nodes: six graphs (injective prefix inputs; lossy ones
 /// with two and with four prefix steps; the same three rules with the search, see the module
@@ -589,7 +601,7 @@ fn pairwise(
 /// and the search alone loses more on two rows (README, `cargo bench --bench identify --
 /// embed`). The winner comes with its analysis, so [`AdaptiveIdentification::top_up`] does not
 /// repeat it.
-pub fn adaptive_graph(
+pub fn adaptive_graph_as_built(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     graph: &SplittingGraph,
@@ -774,13 +786,14 @@ impl Analysis<'_> {
         }
     }
 
-    /// Iterative evaluation (explicit stack) of the observation statistics.
-    fn run(&mut self, root: Origins) -> (f64, f64, f64) {
+    /// Iterative evaluation (explicit stack) of the observation statistics of the sub-DAG from
+    /// node `start`, entered with `root`.
+    fn run(&mut self, start: u32, root: Origins) -> (f64, f64, f64) {
         enum Frame {
             Enter(u32, Origins),
             Combine(u32, Origins, Vec<((u32, Origins), f64)>),
         }
-        let mut stack = vec![Frame::Enter(0, root.clone())];
+        let mut stack = vec![Frame::Enter(start, root.clone())];
         while let Some(frame) = stack.pop() {
             match frame {
                 Frame::Enter(k, origins) => {
@@ -846,7 +859,7 @@ impl Analysis<'_> {
             }
         }
         self.memo
-            .get(&(0, root))
+            .get(&(start, root))
             .copied()
             .unwrap_or((0.0, 0.0, 0.0))
     }
@@ -864,6 +877,21 @@ impl Analysis<'_> {
     }
 }
 
+fn analysis<'a>(
+    sa: &'a SuspensionAutomaton,
+    compat: &'a Compatibility,
+    adg: &'a Experiment,
+) -> Analysis<'a> {
+    Analysis {
+        sa,
+        compat,
+        adg,
+        memo: HashMap::new(),
+        undistinguished: PairSet::new(sa.num_states()),
+        sharing: PairSet::new(sa.num_states()),
+    }
+}
+
 /// The Table 3.2 metrics of `adg` and the incompatible pairs `(q, r)`, `q < r`, it leaves
 /// undistinguished, sorted.
 fn analyse(
@@ -871,16 +899,9 @@ fn analyse(
     compat: &Compatibility,
     adg: &Experiment,
 ) -> (AdgMetrics, Vec<(StateId, StateId)>) {
-    let mut analysis = Analysis {
-        sa,
-        compat,
-        adg,
-        memo: HashMap::new(),
-        undistinguished: PairSet::new(sa.num_states()),
-        sharing: PairSet::new(sa.num_states()),
-    };
+    let mut analysis = analysis(sa, compat, adg);
     let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
-    let (obs, sizes, weighted) = analysis.run(root);
+    let (obs, sizes, weighted) = analysis.run(0, root);
     let sharing_an_observation = analysis.sharing.len();
     let topup_pairs = analysis.undistinguished.into_sorted(sa.num_states());
     let metrics = AdgMetrics {
@@ -893,6 +914,46 @@ fn analyse(
         sharing_an_observation,
     };
     (metrics, topup_pairs)
+}
+
+/// The incompatible pairs `(q, r)`, `q < r`, of the current set of node `node` that the sub-DAG
+/// from `node` leaves undistinguished (the count of [`AdgMetrics::undistinguished_pairs`] for the
+/// experiment rooted there), sorted.
+pub(crate) fn undistinguished_below(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    adg: &Experiment,
+    node: u32,
+) -> Vec<(StateId, StateId)> {
+    let mut analysis = analysis(sa, compat, adg);
+    let root: Origins = adg.nodes()[node as usize]
+        .states
+        .iter()
+        .map(|&q| (q, q))
+        .collect();
+    analysis.run(node, root);
+    analysis.undistinguished.into_sorted(sa.num_states())
+}
+
+/// For every node of `adg`, the ways the initial states reach it: one list of
+/// `(initial state, current state)` per observation prefix class the analysis distinguishes
+/// (sorted, each sorted). Nodes no run reaches have none.
+pub(crate) fn origins_per_node(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    adg: &Experiment,
+) -> Vec<Vec<Vec<(StateId, StateId)>>> {
+    let mut analysis = analysis(sa, compat, adg);
+    let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
+    analysis.run(0, root);
+    let mut out: Vec<Vec<Origins>> = vec![Vec::new(); adg.len()];
+    for (k, origins) in analysis.memo.into_keys() {
+        out[k as usize].push(origins);
+    }
+    for o in &mut out {
+        o.sort_unstable();
+    }
+    out
 }
 
 /// An adaptive distinguishing graph with its metrics and the incompatible pairs it leaves
@@ -915,7 +976,17 @@ impl AnalysedGraph {
         }
     }
 
-    /// The metrics of the graph.
+    /// The graph.
+    pub fn adg(&self) -> &Experiment {
+        &self.adg
+    }
+
+    /// The incompatible pairs `(q, r)`, `q < r`, it leaves undistinguished, sorted.
+    pub fn undistinguished(&self) -> &[(StateId, StateId)] {
+        &self.undistinguished
+    }
+
+    /// Its Table 3.2 metrics.
     pub fn metrics(&self) -> &AdgMetrics {
         &self.metrics
     }

@@ -48,6 +48,16 @@
 //! loss first, then in state order) into a family sharing no pair. A game that outgrows
 //! [`GAME_POSITIONS`] positions counts as losing nothing, and lost pairs beyond
 //! [`MAX_TRIPLES`] triples are not examined, which keeps the bound sound (and makes it weaker).
+//!
+//! # Strategies for repairs
+//!
+//! [`super::repair`] plays the same game from the current set of an ADG node, with up to
+//! [`MAX_GAME_ORIGINS`] origins: only the pairs the built sub-DAG loses may be lost (a move losing
+//! another, or a position where a group holds one, is pruned; bit `k` of a set is the `k`-th
+//! losable pair), and `ExploredGame::strategy` gives, for a set `S` of the least families, a
+//! strategy losing only pairs of `S` (attractor ranks, so it ends). `weighted_game` is a
+//! variant with weights on the pairs, where waiting for outputs costs the sum over its branches
+//! (an upper bound on the weight of the union, so its value bounds what its strategy loses).
 
 use super::canonical::refinement_colours;
 use crate::analysis::Compatibility;
@@ -72,30 +82,40 @@ const QUICK_DEPTH: usize = 4;
 pub const EXACT_CLASSES: usize = 5;
 
 /// A set of pairs of origins, one bit per unordered pair.
-type Pairs = u128;
+pub(crate) type Pairs = u128;
 
-fn pair_bit(i: usize, j: usize) -> Pairs {
+pub(crate) fn pair_bit(i: usize, j: usize) -> Pairs {
     let (i, j) = (i.min(j), i.max(j));
     1u128 << (j * (j - 1) / 2 + i)
 }
 
+/// A set of origins of a game, one bit per origin.
+type Mask = u128;
+
+/// Most origins a game may have at all (the bits of a [`Mask`]); [`forced_losses`] uses at most
+/// [`MAX_ORIGINS`], whose pairs all fit the bits of [`Pairs`].
+pub(crate) const MAX_GAME_ORIGINS: usize = 128;
+
 /// Origins (a bit mask over the origins of the game) that share the observation so far and are
 /// all in one state.
-type Group = (u16, StateId);
+type Group = (Mask, StateId);
 
 /// Groups sorted by state.
 type Position = Vec<Group>;
 
+/// Pairs lost, or `None` where a forbidden pair would be lost (see [`Game::pair`]).
+type Lost = Option<Pairs>;
+
 /// What the tester may do in a position.
 enum Moves {
     /// At most two groups: the value is known.
-    Decided(Pairs),
+    Decided(Lost),
     /// Stop (losing `leaf`), an input (losing the stuck pairs, then a successor), or waiting for
-    /// an output (one successor per output).
+    /// an output (one successor per output). Moves losing a forbidden pair are left out.
     Open {
-        leaf: Pairs,
-        inputs: Vec<(Pairs, usize)>,
-        outputs: Vec<usize>,
+        leaf: Lost,
+        inputs: Vec<(LabelId, Pairs, usize)>,
+        outputs: Vec<(LabelId, usize)>,
     },
 }
 
@@ -106,37 +126,54 @@ struct Game<'a> {
     /// The representative of each state's behaviour class: current states are replaced by it,
     /// so an automaton as built has the positions of its quotient.
     representative: &'a [StateId],
-    /// The incompatible pairs of origins: only they count.
-    counted: Pairs,
+    /// Number of origins.
+    origins: usize,
+    /// Per ordered pair of origins `(i, j)` at `i * origins + j`: the bit of the pair when it
+    /// counts, 0 when it does not (compatible origins), `None` when losing it is forbidden (the
+    /// game then only considers strategies that keep it).
+    pair: Vec<Lost>,
 }
 
 impl Game<'_> {
-    fn origins(mask: u16) -> impl Iterator<Item = usize> {
-        (0..MAX_ORIGINS).filter(move |i| mask >> i & 1 == 1)
+    fn members(mask: Mask) -> impl Iterator<Item = usize> {
+        let mut rest = mask;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                i
+            })
+        })
     }
 
     /// Counted pairs with one origin in `a` and the other in `b` (`a` and `b` may overlap).
-    fn between(&self, a: u16, b: u16) -> Pairs {
+    fn between(&self, a: Mask, b: Mask) -> Lost {
         let mut out = 0;
-        for i in Self::origins(a) {
-            for j in Self::origins(b).filter(|&j| j != i) {
-                out |= pair_bit(i, j);
+        for i in Self::members(a) {
+            for j in Self::members(b).filter(|&j| j != i) {
+                out |= self.pair[i * self.origins + j]?;
             }
         }
-        out & self.counted
+        Some(out)
     }
 
-    fn within(&self, m: u16) -> Pairs {
+    fn within(&self, m: Mask) -> Lost {
         self.between(m, m)
     }
 
-    fn mask(p: &Position) -> u16 {
+    fn mask(p: &Position) -> Mask {
         p.iter().fold(0, |m, g| m | g.0)
     }
 
+    /// Whether some group of `p` holds origins whose pair may not be lost: then every strategy
+    /// from `p` loses it.
+    fn doomed(&self, p: &Position) -> bool {
+        p.iter().any(|g| self.within(g.0).is_none())
+    }
+
     /// The groups enabling `l`, moved and merged, and the mask of the others.
-    fn step(&self, p: &Position, l: LabelId) -> (u16, Position) {
-        let mut stuck = 0u16;
+    fn step(&self, p: &Position, l: LabelId) -> (Mask, Position) {
+        let mut stuck: Mask = 0;
         let mut moved: Position = Vec::with_capacity(p.len());
         for &(m, q) in p {
             match self.sa.after(q, l) {
@@ -155,12 +192,13 @@ impl Game<'_> {
         (stuck, merged)
     }
 
-    fn decided(&self, p: &Position) -> Option<Pairs> {
+    fn decided(&self, p: &Position) -> Option<Lost> {
+        let both = |a: Lost, b: Lost| Some(a? | b?);
         match p.as_slice() {
-            [] => Some(0),
+            [] => Some(Some(0)),
             [(m, _)] => Some(self.within(*m)),
             [(m, q), (n, r)] if self.compat.compatible(*q, *r) => Some(self.within(m | n)),
-            [(m, _), (n, _)] => Some(self.within(*m) | self.within(*n)),
+            [(m, _), (n, _)] => Some(both(self.within(*m), self.within(*n))),
             _ => None,
         }
     }
@@ -168,11 +206,11 @@ impl Game<'_> {
     /// Whether some strategy of at most `depth` steps loses no pair from `p`: a cheap test that
     /// settles most sets before the full game is built.
     fn separates_within(&self, p: &Position, depth: usize) -> bool {
-        if p.iter().any(|g| self.within(g.0) != 0) {
+        if p.iter().any(|g| self.within(g.0) != Some(0)) {
             return false;
         }
         if let Some(v) = self.decided(p) {
-            return v == 0;
+            return v == Some(0);
         }
         if depth == 0 {
             return false;
@@ -182,7 +220,7 @@ impl Game<'_> {
         let inputs = labels.iter().filter(|&&l| self.sa.alphabet.is_input(l));
         for &a in inputs {
             let (stuck, next) = self.step(p, a);
-            if self.between(stuck, all) == 0 && self.separates_within(&next, depth - 1) {
+            if self.between(stuck, all) == Some(0) && self.separates_within(&next, depth - 1) {
                 return true;
             }
         }
@@ -201,8 +239,10 @@ impl Game<'_> {
         labels
     }
 
-    /// The least families of lost pairs from `start`, or `None` beyond [`GAME_POSITIONS`].
-    fn solve(&self, start: Position) -> Option<Vec<Pairs>> {
+    /// The positions reachable from `start` and their moves (position 0 is `start`), or `None`
+    /// beyond `limit` positions. Moves losing a forbidden pair, or leading to a position some
+    /// group of which holds one, are left out (such positions are not explored).
+    fn explore(&self, start: Position, limit: usize) -> Option<(Vec<Position>, Vec<Moves>)> {
         let mut index: HashMap<Position, usize> = HashMap::new();
         let mut positions: Vec<Position> = vec![start.clone()];
         let mut moves: Vec<Moves> = Vec::new();
@@ -224,13 +264,24 @@ impl Game<'_> {
             };
             let labels = self.labels(&p);
             let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+            let mut can_wait = true;
+            let mut waits = Vec::new();
             for l in labels {
                 let (stuck, next) = self.step(&p, l);
                 if self.sa.alphabet.is_input(l) {
-                    let lost = self.between(stuck, all);
-                    inputs.push((lost, intern(next, &mut positions)));
+                    if let Some(lost) = self.between(stuck, all)
+                        && !self.doomed(&next)
+                    {
+                        inputs.push((l, lost, intern(next, &mut positions)));
+                    }
                 } else if self.sa.alphabet.is_output(l) {
-                    outputs.push(intern(next, &mut positions));
+                    can_wait &= !self.doomed(&next);
+                    waits.push((l, next));
+                }
+            }
+            if can_wait {
+                for (l, next) in waits {
+                    outputs.push((l, intern(next, &mut positions)));
                 }
             }
             moves.push(Moves::Open {
@@ -238,71 +289,294 @@ impl Game<'_> {
                 inputs,
                 outputs,
             });
-            if positions.len() > GAME_POSITIONS {
+            if positions.len() > limit {
                 return None;
             }
         }
-        let mut values: Vec<Vec<Pairs>> = moves
-            .iter()
-            .map(|m| match m {
-                Moves::Decided(v) => vec![*v],
-                Moves::Open { leaf, .. } => vec![*leaf],
-            })
-            .collect();
-        // Worklist: a position is recomputed when a successor's value changed.
-        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
-        for (i, m) in moves.iter().enumerate() {
-            if let Moves::Open {
-                inputs, outputs, ..
-            } = m
-            {
-                for &j in inputs.iter().map(|(_, j)| j).chain(outputs) {
-                    predecessors[j].push(i);
-                }
-            }
-        }
-        let mut queued = vec![true; moves.len()];
-        let mut work: Vec<usize> = (0..moves.len()).collect();
-        while let Some(i) = work.pop() {
-            queued[i] = false;
-            {
-                let Moves::Open {
-                    leaf,
-                    inputs,
-                    outputs,
-                } = &moves[i]
-                else {
-                    continue;
-                };
-                let mut family = vec![*leaf];
-                for &(lost, next) in inputs {
-                    family.extend(values[next].iter().map(|v| v | lost));
-                }
-                if !outputs.is_empty() {
-                    let mut all = vec![0];
-                    for &next in outputs {
-                        let combined = all
-                            .iter()
-                            .flat_map(|a| values[next].iter().map(move |b| a | b))
-                            .collect();
-                        all = least(combined);
-                    }
-                    family.extend(all);
-                }
-                let family = least(family);
-                if family != values[i] {
-                    values[i] = family;
-                    for &k in &predecessors[i] {
-                        if !queued[k] {
-                            queued[k] = true;
-                            work.push(k);
-                        }
-                    }
-                }
-            }
-        }
-        Some(values.swap_remove(0))
+        Some((positions, moves))
     }
+}
+
+/// The least families of lost pairs of every position of a game (the least fixed point of the
+/// module documentation), keeping only sets inside `allowed` and at most `cap` sets per family
+/// (the first in (size, bits) order). Every kept set is lost by some finite strategy; an empty
+/// family means no strategy keeps its losses inside `allowed`. With `allowed` all pairs and no
+/// cap, the families are exact.
+fn least_families(moves: &[Moves], allowed: Pairs, cap: usize) -> Vec<Vec<Pairs>> {
+    let fits = |s: &Pairs| s & !allowed == 0;
+    let bounded = |family: Vec<Pairs>| {
+        let mut family = least(family.into_iter().filter(fits).collect());
+        family.truncate(cap);
+        family
+    };
+    let mut values: Vec<Vec<Pairs>> = moves
+        .iter()
+        .map(|m| match m {
+            Moves::Decided(v) | Moves::Open { leaf: v, .. } => bounded(v.iter().copied().collect()),
+        })
+        .collect();
+    // Worklist: a position is recomputed when a successor's value changed.
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
+    for (i, m) in moves.iter().enumerate() {
+        if let Moves::Open {
+            inputs, outputs, ..
+        } = m
+        {
+            for &j in inputs
+                .iter()
+                .map(|i| &i.2)
+                .chain(outputs.iter().map(|o| &o.1))
+            {
+                predecessors[j].push(i);
+            }
+        }
+    }
+    let mut queued = vec![true; moves.len()];
+    let mut work: Vec<usize> = (0..moves.len()).collect();
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let Moves::Open {
+            leaf,
+            inputs,
+            outputs,
+        } = &moves[i]
+        else {
+            continue;
+        };
+        let mut family: Vec<Pairs> = leaf.iter().copied().collect();
+        for &(_, lost, next) in inputs {
+            family.extend(values[next].iter().map(|v| v | lost));
+        }
+        if !outputs.is_empty() {
+            let mut all = vec![0];
+            for &(_, next) in outputs {
+                let combined = all
+                    .iter()
+                    .flat_map(|a| values[next].iter().map(move |b| a | b))
+                    .collect();
+                all = bounded(combined);
+            }
+            family.extend(all);
+        }
+        let family = bounded(family);
+        if family != values[i] {
+            values[i] = family;
+            for &k in &predecessors[i] {
+                if !queued[k] {
+                    queued[k] = true;
+                    work.push(k);
+                }
+            }
+        }
+    }
+    values
+}
+
+/// A weighted variant of the game for the repair of ADG sub-DAGs ([`super::repair`]): a pair of
+/// origins is *alive* while its origins are in different groups whose states are incompatible;
+/// every move costs the weight of the alive pairs it ends (merged, made compatible, or left
+/// behind by an input one of them does not enable), waiting for outputs the sum over the
+/// outputs of the pairs ended in that output's branch, and stopping the weight of the alive
+/// pairs. A position of at most two groups costs nothing more (its groups are told apart by
+/// their pairwise distinguishing moves, or are compatible). The value of a position is the least
+/// cost of a finite strategy from it; the set of pairs a strategy loses weighs at most its cost
+/// (a pair ended in two branches is counted twice), so the value bounds the weight of what the
+/// best strategy found loses.
+pub(crate) struct WeightedGame {
+    /// Per position: stopping cost, then inputs and outputs as (label, cost, successor).
+    moves: Vec<Option<WeightedMoves>>,
+    values: Vec<u64>,
+}
+
+/// The moves of an open position of a [`WeightedGame`].
+struct WeightedMoves {
+    stop: u64,
+    inputs: Vec<(LabelId, u64, usize)>,
+    outputs: Vec<(LabelId, u64, usize)>,
+}
+
+impl Game<'_> {
+    /// The weight of the alive pairs of `p` among the groups `keep` accepts.
+    fn alive(&self, p: &Position, weight: &[u64], keep: impl Fn(&Group) -> bool) -> u64 {
+        let groups: Vec<&Group> = p.iter().filter(|g| keep(g)).collect();
+        let mut total = 0;
+        for (k, &&(m, q)) in groups.iter().enumerate() {
+            for &&(n, r) in &groups[k + 1..] {
+                if self.compat.compatible(q, r) {
+                    continue;
+                }
+                for i in Self::members(m) {
+                    for j in Self::members(n) {
+                        total += weight[i * self.origins + j];
+                    }
+                }
+            }
+        }
+        total
+    }
+}
+
+/// Explores and solves the weighted game of `origins` (at most [`MAX_GAME_ORIGINS`] behaviour
+/// classes' representatives) with `weight[i * n + j]` the weight of the pair of origins `i` and
+/// `j` (`n` origins); `None` beyond `limit` positions.
+pub(crate) fn weighted_game(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    representative: &[StateId],
+    origins: &[StateId],
+    weight: &[u64],
+    limit: usize,
+) -> Option<WeightedGame> {
+    let (game, start) = game_of(sa, compat, representative, origins, |_, _| Some(0));
+    let mut index: HashMap<Position, usize> = HashMap::new();
+    let mut positions: Vec<Position> = vec![start.clone()];
+    let mut moves: Vec<Option<WeightedMoves>> = Vec::new();
+    index.insert(start, 0);
+    let mut k = 0;
+    while k < positions.len() {
+        let p = positions[k].clone();
+        k += 1;
+        if p.len() <= 2 {
+            moves.push(None);
+            continue;
+        }
+        let mut intern = |q: Position, positions: &mut Vec<Position>| -> usize {
+            *index.entry(q).or_insert_with_key(|q| {
+                positions.push(q.clone());
+                positions.len() - 1
+            })
+        };
+        let stop = game.alive(&p, weight, |_| true);
+        let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+        for l in game.labels(&p) {
+            let (_, next) = game.step(&p, l);
+            let after = game.alive(&next, weight, |_| true);
+            if sa.alphabet.is_input(l) {
+                inputs.push((l, stop.saturating_sub(after), intern(next, &mut positions)));
+            } else if sa.alphabet.is_output(l) {
+                let before = game.alive(&p, weight, |g| sa.after(g.1, l).is_some());
+                outputs.push((
+                    l,
+                    before.saturating_sub(after),
+                    intern(next, &mut positions),
+                ));
+            }
+        }
+        moves.push(Some(WeightedMoves {
+            stop,
+            inputs,
+            outputs,
+        }));
+        if positions.len() > limit {
+            return None;
+        }
+    }
+    let cost = |m: &WeightedMoves, values: &[u64]| -> u64 {
+        let mut best = m.stop;
+        for &(_, c, j) in &m.inputs {
+            best = best.min(c + values[j]);
+        }
+        if !m.outputs.is_empty() {
+            best = best.min(m.outputs.iter().map(|&(_, c, j)| c + values[j]).sum());
+        }
+        best
+    };
+    let mut values: Vec<u64> = moves
+        .iter()
+        .map(|m| m.as_ref().map_or(0, |m| m.stop))
+        .collect();
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
+    for (i, m) in moves.iter().enumerate() {
+        if let Some(m) = m {
+            for &(_, _, j) in m.inputs.iter().chain(&m.outputs) {
+                predecessors[j].push(i);
+            }
+        }
+    }
+    let mut queued = vec![true; moves.len()];
+    let mut work: Vec<usize> = (0..moves.len()).collect();
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let Some(m) = &moves[i] else { continue };
+        let v = cost(m, &values);
+        if v < values[i] {
+            values[i] = v;
+            for &k in &predecessors[i] {
+                if !queued[k] {
+                    queued[k] = true;
+                    work.push(k);
+                }
+            }
+        }
+    }
+    Some(WeightedGame { moves, values })
+}
+
+impl WeightedGame {
+    /// The least cost from the start.
+    pub(crate) fn value(&self) -> u64 {
+        self.values[0]
+    }
+
+    /// A strategy of least cost, as a choice per position (`None` off the strategy), found as an
+    /// attractor: rank 0 where stopping (or a position of at most two groups) costs the value,
+    /// rank `r` where a move of cost equal to the value leads to positions of lower ranks. Every
+    /// value was lowered last from successor values that were final by then, so every position
+    /// gets a rank, and following the strategy ends. Waiting for outputs comes first, then
+    /// inputs in label order.
+    pub(crate) fn strategy(&self) -> Option<Vec<Option<Choice>>> {
+        let v = &self.values;
+        let stops = self.moves.iter().enumerate().map(|(i, m)| match m {
+            None => true,
+            Some(m) => m.stop == v[i],
+        });
+        attractor(stops.collect(), |i, ranked| {
+            let m = self.moves[i].as_ref()?;
+            let waits = !m.outputs.is_empty()
+                && m.outputs.iter().all(|&(_, _, j)| ranked[j])
+                && m.outputs.iter().map(|&(_, c, j)| c + v[j]).sum::<u64>() == v[i];
+            if waits {
+                return Some(Choice::Outputs(
+                    m.outputs.iter().map(|&(x, _, j)| (x, j)).collect(),
+                ));
+            }
+            m.inputs
+                .iter()
+                .find(|&&(_, c, j)| ranked[j] && c + v[j] == v[i])
+                .map(|&(a, _, j)| Choice::Input(a, j))
+        })
+    }
+}
+
+/// The choices of an attractor: positions where `stops` holds stop (rank 0); then, round after
+/// round, `pick(i, ranked)` may choose a move for an unranked position `i` whose successors all
+/// are in `ranked` (ranked in earlier rounds). `None` if the start (position 0) gets no rank.
+fn attractor(
+    stops: Vec<bool>,
+    mut pick: impl FnMut(usize, &[bool]) -> Option<Choice>,
+) -> Option<Vec<Option<Choice>>> {
+    let mut choice: Vec<Option<Choice>> = stops
+        .into_iter()
+        .map(|stop| stop.then_some(Choice::Stop))
+        .collect();
+    loop {
+        // One round: only positions ranked in earlier rounds count as lower.
+        let ranked: Vec<bool> = choice.iter().map(Option::is_some).collect();
+        let mut changed = false;
+        for i in 0..choice.len() {
+            if ranked[i] {
+                continue;
+            }
+            if let Some(c) = pick(i, &ranked) {
+                choice[i] = Some(c);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    choice[0].is_some().then_some(choice)
 }
 
 /// The minimal sets of `family` (no kept set contains another), in (size, bits) order.
@@ -339,6 +613,44 @@ impl Solved {
     }
 }
 
+/// The game of the origins `origins` (distinct behaviour classes' representatives, at most
+/// [`MAX_GAME_ORIGINS`]), with its start position: origin `i` is bit `i` of the masks, and the
+/// incompatible pair `(i, j)`, `i < j`, has the bit `bit(i, j)` (`None`: it may not be lost).
+fn game_of<'a>(
+    sa: &'a SuspensionAutomaton,
+    compat: &'a Compatibility,
+    representative: &'a [StateId],
+    origins: &[StateId],
+    bit: impl Fn(usize, usize) -> Lost,
+) -> (Game<'a>, Position) {
+    debug_assert!(origins.len() <= MAX_GAME_ORIGINS);
+    let n = origins.len();
+    let mut pair = vec![Some(0); n * n];
+    for (i, &p) in origins.iter().enumerate() {
+        for (j, &q) in origins.iter().enumerate().skip(i + 1) {
+            if p != q && !compat.compatible(p, q) {
+                let b = bit(i, j);
+                pair[i * n + j] = b;
+                pair[j * n + i] = b;
+            }
+        }
+    }
+    let game = Game {
+        sa,
+        compat,
+        representative,
+        origins: n,
+        pair,
+    };
+    let mut start: Position = origins
+        .iter()
+        .enumerate()
+        .map(|(i, &q)| (1 << i, q))
+        .collect();
+    start.sort_unstable_by_key(|g| g.1);
+    (game, start)
+}
+
 /// `λ(T)` for the origins `T` (distinct states, at most [`MAX_ORIGINS`]): the families of least
 /// sets of lost pairs, as bits `pair_bit(i, j)` over positions in `origins`.
 fn least_losses(
@@ -348,32 +660,96 @@ fn least_losses(
     origins: &[StateId],
 ) -> Solved {
     debug_assert!(origins.len() <= MAX_ORIGINS);
-    let mut counted = 0;
-    for (i, &p) in origins.iter().enumerate() {
-        for (j, &q) in origins.iter().enumerate().skip(i + 1) {
-            if p != q && !compat.compatible(p, q) {
-                counted |= pair_bit(i, j);
-            }
-        }
-    }
-    let game = Game {
-        sa,
-        compat,
-        representative,
-        counted,
-    };
-    let mut start: Position = origins
-        .iter()
-        .enumerate()
-        .map(|(i, &q)| (1u16 << i, q))
-        .collect();
-    start.sort_unstable_by_key(|g| g.1);
+    let (game, start) = game_of(sa, compat, representative, origins, |i, j| {
+        Some(pair_bit(i, j))
+    });
     if game.separates_within(&start, QUICK_DEPTH) {
         return Solved::Quickly;
     }
-    match game.solve(start) {
-        Some(family) => Solved::ByGame(family),
+    match game.explore(start, GAME_POSITIONS) {
+        Some((_, moves)) => {
+            Solved::ByGame(least_families(&moves, Pairs::MAX, usize::MAX).swap_remove(0))
+        }
         None => Solved::GaveUp,
+    }
+}
+
+/// The game of a set of origins, explored, from which strategies are drawn: the repair of ADG
+/// subtrees ([`super::repair`]) plays them. Only some pairs may be lost; bit `k` of a set of
+/// pairs is the `k`-th of them.
+pub(crate) struct ExploredGame {
+    moves: Vec<Moves>,
+}
+
+/// What a strategy does in a position of an [`ExploredGame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Stop, or (at most two groups) settle the position by distinguishing its two groups if
+    /// their states are incompatible: either way the position's stopping loss bounds the loss.
+    Stop,
+    /// Apply the input and continue in the given position.
+    Input(LabelId, usize),
+    /// Wait for an output: one successor position per output some state of the position allows.
+    Outputs(Vec<(LabelId, usize)>),
+}
+
+/// Explores the game of `origins` (at most [`MAX_GAME_ORIGINS`] behaviour classes'
+/// representatives) in which only the incompatible pairs `losable` (pairs `(i, j)`, `i < j`, of
+/// indices into `origins`; at most 128) may be lost; `None` beyond `limit` positions.
+pub(crate) fn explore_game(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    representative: &[StateId],
+    origins: &[StateId],
+    losable: &[(usize, usize)],
+    limit: usize,
+) -> Option<ExploredGame> {
+    debug_assert!(losable.len() <= Pairs::BITS as usize);
+    let bit = |i: usize, j: usize| {
+        losable
+            .binary_search(&(i.min(j), i.max(j)))
+            .ok()
+            .map(|k| 1 << k)
+    };
+    let (game, start) = game_of(sa, compat, representative, origins, bit);
+    let (_, moves) = game.explore(start, limit)?;
+    Some(ExploredGame { moves })
+}
+
+impl ExploredGame {
+    /// The least sets of pairs a strategy from the start can keep its losses to, among those
+    /// inside `allowed`, at most `cap` per position (see [`least_families`]).
+    pub(crate) fn least_losses(&self, allowed: Pairs, cap: usize) -> Vec<Pairs> {
+        least_families(&self.moves, allowed, cap).swap_remove(0)
+    }
+
+    /// A strategy losing only pairs of `target`, as a choice per position (`None` where no
+    /// strategy from that position does), or `None` if none does from the start. Positions are
+    /// ranked by the rounds of an attractor: rank 0 where stopping loses only pairs of `target`,
+    /// rank `r` where a move leads (losing only pairs of `target` on the way) to positions of
+    /// lower ranks; every chosen move lowers the rank, so following the strategy ends. At equal
+    /// rank waiting for outputs comes first (no race, no state left behind), then inputs in
+    /// label order.
+    pub(crate) fn strategy(&self, target: Pairs) -> Option<Vec<Option<Choice>>> {
+        let fits = |s: Pairs| s & !target == 0;
+        let stops = self.moves.iter().map(|m| match m {
+            Moves::Decided(v) | Moves::Open { leaf: v, .. } => v.is_some_and(fits),
+        });
+        attractor(stops.collect(), |i, ranked| {
+            let Moves::Open {
+                inputs, outputs, ..
+            } = &self.moves[i]
+            else {
+                return None;
+            };
+            if !outputs.is_empty() && outputs.iter().all(|&(_, j)| ranked[j]) {
+                return Some(Choice::Outputs(outputs.clone()));
+            }
+            inputs
+                .iter()
+                .find(|&&(_, lost, j)| fits(lost) && ranked[j])
+                .map(|&(a, _, j)| Choice::Input(a, j))
+        })
     }
 }
 
@@ -412,6 +788,18 @@ pub fn forced_losses(
     bound(sa, compat, lost, EXACT_CLASSES)
 }
 
+/// The representative of every state's behaviour class (same colour under refinement of the
+/// deterministic automaton, so bisimilar states): the least state of the class.
+pub(crate) fn representatives(sa: &SuspensionAutomaton) -> Vec<StateId> {
+    let identity: Vec<LabelId> = sa.alphabet.ids().collect();
+    let colour = refinement_colours(sa, &identity);
+    let mut least: HashMap<u32, StateId> = HashMap::new();
+    for q in sa.states() {
+        least.entry(colour[q.index()]).or_insert(q);
+    }
+    sa.states().map(|q| least[&colour[q.index()]]).collect()
+}
+
 /// [`forced_losses`] with one game over all classes when there are at most `exact_classes`.
 fn bound(
     sa: &SuspensionAutomaton,
@@ -419,22 +807,15 @@ fn bound(
     lost: &[(StateId, StateId)],
     exact_classes: usize,
 ) -> ForcedLosses {
-    let identity: Vec<LabelId> = sa.alphabet.ids().collect();
-    let colour = refinement_colours(sa, &identity);
-    // One state per class (the least), and the class sizes.
-    let mut representative: HashMap<u32, StateId> = HashMap::new();
-    let mut size: HashMap<u32, u64> = HashMap::new();
-    for q in sa.states() {
-        representative.entry(colour[q.index()]).or_insert(q);
-        *size.entry(colour[q.index()]).or_default() += 1;
+    let rep_of = representatives(sa);
+    // The class sizes, by representative.
+    let mut size: HashMap<StateId, u64> = HashMap::new();
+    for &r in &rep_of {
+        *size.entry(r).or_default() += 1;
     }
-    let rep_of: Vec<StateId> = sa
-        .states()
-        .map(|q| representative[&colour[q.index()]])
-        .collect();
     let rep = |q: StateId| rep_of[q.index()];
-    let weight = |q: StateId| size[&colour[q.index()]];
-    let mut reps: Vec<StateId> = representative.values().copied().collect();
+    let weight = |q: StateId| size[&rep(q)];
+    let mut reps: Vec<StateId> = size.keys().copied().collect();
     reps.sort_unstable();
     let classes = reps.len();
     let cost = |origins: &[StateId], family: &[Pairs]| -> u64 {

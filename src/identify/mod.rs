@@ -12,15 +12,19 @@ pub mod experiment;
 pub mod forced;
 pub mod mealy;
 pub mod random;
+pub mod repair;
 pub mod report;
 pub mod splitting_graph;
 
 pub use crate::analysis::Preference;
-pub use adg::{AdaptiveIdentification, AdgMetrics, AnalysedGraph, PrefixInputs, adaptive_graph};
+pub use adg::{
+    AdaptiveIdentification, AdgMetrics, AnalysedGraph, PrefixInputs, adaptive_graph,
+    adaptive_graph_as_built,
+};
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_model};
 pub use forced::{ForcedLosses, forced_losses};
-pub use report::{DistinguishOptions, DistinguishReport, Distinguished, distinguish};
+pub use report::{BoundReport, DistinguishOptions, DistinguishReport, Distinguished, distinguish};
 pub use splitting_graph::{
     InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,
 };

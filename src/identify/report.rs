@@ -18,9 +18,12 @@
 //! pairs.
 
 use super::IdentifyError;
-use super::adg::{AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph};
+use super::adg::{
+    AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph, adaptive_graph_as_built,
+};
 use super::canonical::canonical_form;
 use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
+use super::forced::forced_losses;
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
@@ -66,6 +69,11 @@ pub struct DistinguishOptions {
     /// Minimise the automaton first (Def. 2.9: equivalent states merged, unreachable and
     /// chaos-equivalent states removed).
     pub minimize: bool,
+    /// Repair the ADG with optimal strategies of the exact game where they lose fewer pairs
+    /// ([`super::repair`]).
+    pub repair: bool,
+    /// Also compute the forced-loss lower bound ([`super::forced_losses`]) for the report.
+    pub bound: bool,
 }
 
 impl Default for DistinguishOptions {
@@ -75,6 +83,8 @@ impl Default for DistinguishOptions {
             split: SplitOptions::default(),
             max_pairs: DEFAULT_PAIR_BUDGET,
             minimize: true,
+            repair: true,
+            bound: false,
         }
     }
 }
@@ -136,6 +146,21 @@ pub struct DistinguishReport {
     pub topup_nodes: usize,
     /// Time per phase.
     pub times: PhaseTimes,
+    /// The forced-loss lower bound, when asked for.
+    pub bound: Option<BoundReport>,
+}
+
+/// The lower bound of [`super::forced_losses`] on the pairs every ADG leaves undistinguished.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundReport {
+    /// Ordered incompatible pairs every ADG leaves undistinguished, at least.
+    pub pairs: u64,
+    /// Their share of the ordered incompatible pairs, in percent.
+    pub percent: f64,
+    /// Whether `pairs` is the exact least loss of any ADG.
+    pub exact: bool,
+    /// Seconds spent on the bound.
+    pub seconds: f64,
 }
 
 /// Everything [`distinguish`] computes.
@@ -186,10 +211,15 @@ pub fn distinguish(
     // the splitting graph's includes the other graphs' ADGs.
     phase("splitting graph");
     let t = Instant::now();
+    let build = if options.repair {
+        adaptive_graph
+    } else {
+        adaptive_graph_as_built
+    };
     let (splitting_graph, (adg, adg_seconds)) =
         SplittingGraph::build_searched(sa, &compatibility, options.split, |graph| {
             let t = Instant::now();
-            let adg = adaptive_graph(sa, &compatibility, graph, DEFAULT_ADG_BUDGET)?;
+            let adg = build(sa, &compatibility, graph, DEFAULT_ADG_BUDGET)?;
             let lost = adg.metrics().undistinguished_pairs as u64;
             Ok((lost, (adg, t.elapsed().as_secs_f64())))
         })?;
@@ -229,6 +259,24 @@ pub fn distinguish(
         topups: identification.num_topups(),
         topup_nodes: identification.topup_nodes(),
         times,
+        bound: None,
+    };
+    let report = if options.bound {
+        phase("lower bound");
+        let t = Instant::now();
+        let forced = forced_losses(sa, &compatibility, identification.undistinguished_pairs());
+        let pairs = 2 * forced.pairs;
+        DistinguishReport {
+            bound: Some(BoundReport {
+                pairs,
+                percent: percent(pairs as usize, incompatible),
+                exact: forced.exact,
+                seconds: t.elapsed().as_secs_f64(),
+            }),
+            ..report
+        }
+    } else {
+        report
     };
     Ok(Distinguished {
         automaton,
@@ -262,7 +310,7 @@ impl DistinguishReport {
              time compatibility             {:.3} s\n\
              time splitting graph           {:.3} s\n\
              time ADG                       {:.3} s\n\
-             time top-up                    {:.3} s\n",
+             time top-up                    {:.3} s\n{}",
             self.model,
             self.given_states,
             self.given_transitions,
@@ -289,6 +337,14 @@ impl DistinguishReport {
             t.splitting_graph,
             t.adg,
             t.top_up,
+            self.bound.as_ref().map_or_else(String::new, |b| format!(
+                "any ADG leaves undist., least  {} ({:.2}%{})\n\
+                 time lower bound               {:.3} s\n",
+                b.pairs,
+                b.percent,
+                if b.exact { ", exact" } else { "" },
+                b.seconds
+            )),
         )
     }
 
@@ -322,6 +378,13 @@ impl DistinguishReport {
                 "top_up": t.top_up,
             },
         });
+        let mut v = v;
+        if let Some(b) = &self.bound {
+            v["forced_undistinguished_pairs"] = json!(b.pairs);
+            v["forced_undistinguished_percent"] = json!(b.percent);
+            v["forced_exact"] = json!(b.exact);
+            v["seconds"]["lower_bound"] = json!(b.seconds);
+        }
         let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
         s.push('\n');
         s
