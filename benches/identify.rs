@@ -196,8 +196,9 @@ fn resplit_rounds() -> usize {
 struct Figures {
     states: usize,
     undistinguished_percent: f64,
-    /// The share every ADG leaves undistinguished, at least (`identify::forced_losses`).
-    forced_percent: f64,
+    /// The share every ADG leaves undistinguished, at least (`identify::forced_losses`); `None`
+    /// with `--no-bound`.
+    forced_percent: Option<f64>,
     /// Seconds of the forced-loss bound.
     forced_seconds: f64,
     /// How the bound was found.
@@ -210,6 +211,11 @@ struct Figures {
     losses: [usize; 3],
     /// The ADG's lossiest input steps (see [`lossy_steps`]), with `--diagnose`.
     lossy: Vec<String>,
+}
+
+/// A share as the table prints it, `n/m` when not measured.
+fn share(percent: Option<f64>) -> String {
+    percent.map_or_else(|| "n/m".to_owned(), |p| format!("{p:.3}%"))
 }
 
 /// Runs `distinguish` on `sa`, minimised first or as given.
@@ -230,7 +236,8 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
     let seconds = t.elapsed().as_secs_f64();
     let r = &d.report;
     let t = std::time::Instant::now();
-    let forced = if std::env::args().any(|a| a == "--no-bound") {
+    let no_bound = std::env::args().any(|a| a == "--no-bound");
+    let forced = if no_bound {
         ncomplete::identify::ForcedLosses::default()
     } else {
         ncomplete::identify::forced_losses(
@@ -242,7 +249,8 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
     let forced_seconds = t.elapsed().as_secs_f64();
     let incompatible = r.states * r.states.saturating_sub(1) - r.compatible_pairs;
     Some(Figures {
-        forced_percent: 200.0 * forced.pairs as f64 / incompatible.max(1) as f64,
+        forced_percent: (!no_bound)
+            .then(|| 200.0 * forced.pairs as f64 / incompatible.max(1) as f64),
         states: r.states,
         undistinguished_percent: r.undistinguished_percent,
         forced_seconds,
@@ -426,17 +434,17 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                 shares[usize::from(!merge)][0].push(given.undistinguished_percent);
                 shares[usize::from(!merge)][1].push(minimal.undistinguished_percent);
                 println!(
-                    "{name:<32} {:>6} {:>7.3}% {:>7.3}% {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>7.3}% {:>7} {:>8} {:>5} {:>6.2}",
+                    "{name:<32} {:>6} {:>7.3}% {:>8} {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>8} {:>7} {:>8} {:>5} {:>6.2}",
                     given.states,
                     given.undistinguished_percent,
-                    given.forced_percent,
+                    share(given.forced_percent),
                     given.splitting_graph_nodes,
                     given.adg_nodes,
                     given.depth,
                     given.seconds,
                     minimal.states,
                     minimal.undistinguished_percent,
-                    minimal.forced_percent,
+                    share(minimal.forced_percent),
                     minimal.splitting_graph_nodes,
                     minimal.adg_nodes,
                     minimal.depth,
