@@ -16,7 +16,7 @@
 //! (current set, witness position, prefix steps left), so the result is a DAG.
 //!
 //! A second addition replaces the estimate by the true loss where it matters (a search by
-//! dynamic programming over keys, [`Search`]). At a set `P` with `F = 0`, every candidate (each
+//! dynamic programming over keys, `Search`). At a set `P` with `F = 0`, every candidate (each
 //! LCA of `P` in the estimate's order, each prefix input the rule allows, waiting for an output)
 //! leads to a subtree whose undistinguished pairs can be counted once it is built; in the middle
 //! of a witness the candidates are to go on, or to drop the rest of the witness and choose

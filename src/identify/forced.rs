@@ -52,7 +52,7 @@
 //! # Strategies for repairs
 //!
 //! [`super::repair`] plays the same game from the current set of an ADG node, with up to
-//! [`MAX_GAME_ORIGINS`] origins: only the pairs the built sub-DAG loses may be lost (a move losing
+//! `MAX_GAME_ORIGINS` origins: only the pairs the built sub-DAG loses may be lost (a move losing
 //! another, or a position where a group holds one, is pruned; bit `k` of a set is the `k`-th
 //! losable pair), and `ExploredGame::strategy` gives, for a set `S` of the least families, a
 //! strategy losing only pairs of `S` (attractor ranks, so it ends). `weighted_game` is a

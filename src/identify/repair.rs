@@ -6,7 +6,7 @@
 //!
 //! The nodes of the built ADG are examined top-down (in node order, which is topological). At a
 //! node `v` with current set `P` whose behaviour classes (bisimilar states, as in
-//! [`super::forced`]) are at most [`MAX_GAME_ORIGINS`] and not pairwise compatible:
+//! [`super::forced`]) are at most `MAX_GAME_ORIGINS` and not pairwise compatible:
 //!
 //! 1. `L` is the set of pairs of classes of `P` that the sub-DAG from `v` leaves undistinguished,
 //!    computed by the analysis of [`super::adg`] for the experiment rooted at `v` (two current
