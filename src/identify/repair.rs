@@ -564,6 +564,7 @@ pub fn repaired(
 mod tests {
     use super::*;
     use crate::identify::adg::DEFAULT_ADG_BUDGET;
+    use crate::identify::adg::adaptive_graph_estimated;
     use crate::identify::forced_losses;
     use crate::identify::splitting_graph::tests::all_options;
     use crate::identify::{SplittingGraph, adaptive_graph_as_built};
@@ -598,7 +599,7 @@ mod tests {
     }
 
     /// Found by random search (`random_suspension(43, 4, 2, 2)`), kept as a fixed case: the
-    /// built ADG leaves four of the six pairs undistinguished, the exact game one, which the
+    /// estimated ADGs leave four of the six pairs undistinguished, the exact game one, which the
     /// repaired graph reaches.
     fn four_states() -> SuspensionAutomaton {
         crate::model::suspension_from_marked(
@@ -629,7 +630,7 @@ mod tests {
         let c = Compatibility::compute(&sa);
         assert_eq!(c.num_incompatible_pairs(), 6);
         let g = SplittingGraph::build(&sa, &c).unwrap();
-        let built = adaptive_graph_as_built(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
+        let built = adaptive_graph_estimated(&sa, &c, &g);
         assert_eq!(built.undistinguished().len(), 4);
         let (adg, stats) = repair(&sa, &c, built.adg(), Mode::Subset);
         assert_eq!(stats.replaced, 1);
@@ -640,9 +641,9 @@ mod tests {
         assert_eq!(bound.pairs, 1);
         assert_eq!(repaired.undistinguished().len(), 1);
         assert_eq!(repaired.metrics().undistinguished_pairs, 1);
-        // The default path keeps the repaired graph.
+        // The default path (with the search) reaches the least loss too.
         let default = crate::identify::adaptive_graph(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
-        assert_eq!(default.adg(), repaired.adg());
+        assert_eq!(default.undistinguished().len(), 1);
         // Deterministic: repairing again gives the same graph.
         assert_eq!(
             repair(&sa, &c, built.adg(), Mode::Subset).0,

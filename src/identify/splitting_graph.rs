@@ -1414,11 +1414,12 @@ pub(crate) mod tests {
     }
 
     /// The pairs the ADG of the graph [`SplittingGraph::build_searched`] keeps leaves
-    /// undistinguished; the graph must be complete.
+    /// undistinguished, the ADG being the best estimated one (the search and the repair would
+    /// hide differences between splitting graphs); the graph must be complete.
     fn searched_lost(sa: &SuspensionAutomaton, c: &Compatibility, options: SplitOptions) -> u64 {
-        use crate::identify::adg::{DEFAULT_ADG_BUDGET, adaptive_graph};
+        use crate::identify::adg::adaptive_graph_estimated;
         let (g, lost) = SplittingGraph::build_searched(sa, c, options, |g| {
-            let adg = adaptive_graph(sa, c, g, DEFAULT_ADG_BUDGET)?;
+            let adg = adaptive_graph_estimated(sa, c, g);
             let lost = adg.metrics().undistinguished_pairs as u64;
             Ok((lost, lost))
         })
