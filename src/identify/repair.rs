@@ -79,7 +79,7 @@
 use super::adg::{AnalysedGraph, after, origins_per_node, outputs_of, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::forced::{
-    Choice, MAX_GAME_ORIGINS, Pairs, explore_game, representatives, weighted_game,
+    Branches, Choice, MAX_GAME_ORIGINS, Pairs, explore_game, representatives, weighted_game,
 };
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -231,6 +231,7 @@ impl Repairer<'_> {
                 &classes,
                 &weights,
                 REPAIR_POSITIONS,
+                Branches::Sum,
             ) {
                 Some(game) if game.value() < built => {
                     if let Some(choice) = game.strategy() {
