@@ -458,7 +458,7 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                     for (what, f) in [("as given", &given), ("minimised", &minimal)] {
                         let b = &f.forced;
                         println!(
-                            "{:<32} bound {what}: {} pairs, {} classes, {} sets examined, {} games, {} lost pairs skipped, {} forced, {} gave up, {} packed, {:.2} s",
+                            "{:<32} bound {what}: {} pairs, {} classes, {} sets examined, {} games, {} lost pairs skipped, {} forced, {} gave up, {} packed, whole-set game {}, {:.2} s",
                             "",
                             b.pairs,
                             b.classes,
@@ -468,6 +468,8 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                             b.forced,
                             b.gave_up,
                             b.packed,
+                            b.whole_game
+                                .map_or_else(|| "not played".to_owned(), |p| format!("{p} pairs")),
                             f.forced_seconds
                         );
                         for step in &f.lossy {
