@@ -22,7 +22,9 @@
 //! `--diagnose` adds where the ADG loses the pairs it leaves undistinguished and how the bound
 //! was found; `--no-repair` keeps the ADGs as Algorithm 5 builds them (`identify::repair` off).
 //! Renumbering changes no figure; the property test `renumbered_copies_give_identical_results`
-//! checks that.
+//! checks that, and `--renumberings N` adds a column with the largest change of the
+//! undistinguished share over N renumbered copies of each embedding (states, labels and edges
+//! shuffled), marked `*` if a count (states, nodes, depth) changed.
 //!
 //! Peak memory is reset before each phase via `/proc/self/clear_refs` (Linux), so each figure is
 //! the high-water mark of that phase, including what earlier phases still hold.
@@ -218,8 +220,49 @@ fn share(percent: Option<f64>) -> String {
     percent.map_or_else(|| "n/m".to_owned(), |p| format!("{p:.3}%"))
 }
 
-/// Runs `distinguish` on `sa`, minimised first or as given.
-fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
+/// `--renumberings N`: renumbered copies analysed per embedding (0 without the flag).
+fn renumberings() -> u64 {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--renumberings")
+        .and_then(|k| args.get(k + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The spread of the figures of `renumberings()` renumbered copies of `sa` (random state, label
+/// and edge order; `identify::random::renumbered`) against `given` and `minimal`, both analyses
+/// without the bound: the largest difference of the undistinguished share in points, and whether
+/// some count (states, splitting-graph and ADG nodes, depth) differed. `None` without copies.
+fn renumbering_spread(
+    sa: &SuspensionAutomaton,
+    given: &Figures,
+    minimal: &Figures,
+) -> Option<(f64, bool)> {
+    let copies = renumberings();
+    (copies > 0).then(|| {
+        let mut spread = (0.0f64, false);
+        for seed in 1..=copies {
+            let copy = ncomplete::identify::random::renumbered(sa, seed);
+            for (original, minimize) in [(given, false), (minimal, true)] {
+                let Some(f) = figures(&copy, minimize, false) else {
+                    return (f64::INFINITY, true);
+                };
+                let counts =
+                    |f: &Figures| (f.states, f.splitting_graph_nodes, f.adg_nodes, f.depth);
+                spread.0 = spread
+                    .0
+                    .max((f.undistinguished_percent - original.undistinguished_percent).abs());
+                spread.1 |= counts(&f) != counts(original);
+            }
+        }
+        spread
+    })
+}
+
+/// Runs `distinguish` on `sa`, minimised first or as given, with the forced-loss bound unless
+/// `bound` is false or `--no-bound` was given.
+fn figures(sa: &SuspensionAutomaton, minimize: bool, bound: bool) -> Option<Figures> {
     let options = DistinguishOptions {
         split: SplitOptions {
             node_budget: 300_000,
@@ -236,7 +279,7 @@ fn figures(sa: &SuspensionAutomaton, minimize: bool) -> Option<Figures> {
     let seconds = t.elapsed().as_secs_f64();
     let r = &d.report;
     let t = std::time::Instant::now();
-    let no_bound = std::env::args().any(|a| a == "--no-bound");
+    let no_bound = !bound || std::env::args().any(|a| a == "--no-bound");
     let forced = if no_bound {
         ncomplete::identify::ForcedLosses::default()
     } else {
@@ -385,6 +428,12 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
         "depth",
         "s"
     );
+    if renumberings() > 0 {
+        println!(
+            "(last column: largest change of `undist` in points over {} renumbered copies, as given and minimised; `*` if a count changed)",
+            renumberings()
+        );
+    }
     // [kind][as given, minimised]
     let mut shares: [[Vec<f64>; 2]; 2] = Default::default();
     for (path, k) in EMBEDDED {
@@ -427,14 +476,22 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
                     println!("{name}: could not be embedded");
                     continue;
                 };
-                let (Some(given), Some(minimal)) = (figures(&sa, false), figures(&sa, true)) else {
+                let (Some(given), Some(minimal)) =
+                    (figures(&sa, false, true), figures(&sa, true, true))
+                else {
                     println!("{name:<32} {:>6}  over budget", sa.num_states());
                     continue;
+                };
+                let spread = match renumbering_spread(&sa, &given, &minimal) {
+                    None => String::new(),
+                    Some((points, counts_differ)) => {
+                        format!(" | {points:.3}{}", if counts_differ { "*" } else { "" })
+                    }
                 };
                 shares[usize::from(!merge)][0].push(given.undistinguished_percent);
                 shares[usize::from(!merge)][1].push(minimal.undistinguished_percent);
                 println!(
-                    "{name:<32} {:>6} {:>7.3}% {:>8} {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>8} {:>7} {:>8} {:>5} {:>6.2}",
+                    "{name:<32} {:>6} {:>7.3}% {:>8} {:>7} {:>8} {:>5} {:>6.2} | {:>6} {:>7.3}% {:>8} {:>7} {:>8} {:>5} {:>6.2}{spread}",
                     given.states,
                     given.undistinguished_percent,
                     share(given.forced_percent),
