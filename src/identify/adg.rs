@@ -1133,7 +1133,7 @@ impl AdaptiveIdentification {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::identify::splitting_graph::SplittingGraph;
     use crate::identify::splitting_graph::tests::{all_options, fig_3_1, fig_3_5, fig_3_7, s_n};
@@ -1381,7 +1381,7 @@ mod tests {
 
     /// Found by [`find_search_gains`] (`random_suspension(43, 4, 2, 2)`): the estimate's best
     /// graph leaves 4 of the incompatible pairs undistinguished, the searched one 1.
-    fn search_beats_estimate() -> SuspensionAutomaton {
+    pub(crate) fn search_beats_estimate() -> SuspensionAutomaton {
         crate::model::suspension_from_marked(
             "search-beats-estimate",
             4,

@@ -566,6 +566,7 @@ mod tests {
     use super::*;
     use crate::identify::adg::DEFAULT_ADG_BUDGET;
     use crate::identify::adg::adaptive_graph_estimated;
+    use crate::identify::adg::tests::search_beats_estimate;
     use crate::identify::forced_losses;
     use crate::identify::splitting_graph::tests::all_options;
     use crate::identify::{SplittingGraph, adaptive_graph_as_built};
@@ -599,35 +600,12 @@ mod tests {
         }
     }
 
-    /// Found by random search (`random_suspension(43, 4, 2, 2)`), kept as a fixed case: the
-    /// estimated ADGs leave four of the six pairs undistinguished, the exact game one, which the
-    /// repaired graph reaches.
-    fn four_states() -> SuspensionAutomaton {
-        crate::model::suspension_from_marked(
-            "repairable",
-            4,
-            &[
-                (0, "?a0", 2),
-                (0, "?a1", 3),
-                (0, "!x1", 2),
-                (1, "?a1", 0),
-                (1, "!x0", 3),
-                (1, "!x1", 2),
-                (1, "delta", 1),
-                (2, "?a0", 0),
-                (2, "?a1", 1),
-                (2, "delta", 2),
-                (3, "?a0", 0),
-                (3, "?a1", 1),
-                (3, "!x1", 1),
-            ],
-        )
-        .unwrap()
-    }
-
+    /// The fixed case of the search's test ([`search_beats_estimate`]): the estimated ADGs
+    /// leave four of the six pairs undistinguished, the exact game one, which the repaired graph
+    /// reaches.
     #[test]
     fn repair_reaches_the_exact_least_loss_on_a_fixed_case() {
-        let sa = four_states();
+        let sa = search_beats_estimate();
         let c = Compatibility::compute(&sa);
         assert_eq!(c.num_incompatible_pairs(), 6);
         let g = SplittingGraph::build(&sa, &c).unwrap();
