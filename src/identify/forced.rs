@@ -825,9 +825,9 @@ pub struct ForcedLosses {
     /// Forced sets in the packing.
     pub packed: usize,
     /// The whole-set bound (the weighted game over all classes, branches combined by their
-    /// maximum; see the module documentation), when it
-    /// was played: not when the bound is exact, beyond `MAX_GAME_ORIGINS` classes, or beyond
-    /// [`WHOLE_GAME_POSITIONS`] positions. `pairs` is the larger of it and the packing's.
+    /// maximum; see the module documentation), when it was played: not when the bound is
+    /// exact, beyond `MAX_GAME_ORIGINS` classes, or beyond [`WHOLE_GAME_POSITIONS`] positions.
+    /// `pairs` is the larger of it and the packing's.
     pub whole_game: Option<u64>,
 }
 
