@@ -927,7 +927,8 @@ struct DistinguishArgs {
     #[arg(long)]
     no_repair: bool,
     /// Also report a lower bound on the pairs every ADG leaves undistinguished (exact games on
-    /// sets of behaviour classes; can take much longer than the rest on large automata).
+    /// triples of behaviour classes, and a game over all classes where they are at most 128;
+    /// can take much longer than the rest on large automata).
     #[arg(long)]
     bound: bool,
 }
