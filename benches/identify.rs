@@ -184,14 +184,19 @@ fn policy() -> SplitPolicy {
     }
 }
 
-/// Re-splitting rounds asked for by `--resplit N` (none by default).
-fn resplit_rounds() -> usize {
+/// The number after `flag` on the command line, 0 without it.
+fn numeric_flag(flag: &str) -> u64 {
     let args: Vec<String> = std::env::args().collect();
     args.iter()
-        .position(|a| a == "--resplit")
+        .position(|a| a == flag)
         .and_then(|k| args.get(k + 1))
         .and_then(|n| n.parse().ok())
         .unwrap_or(0)
+}
+
+/// Re-splitting rounds asked for by `--resplit N` (none by default).
+fn resplit_rounds() -> usize {
+    numeric_flag("--resplit") as usize
 }
 
 /// The figures of one analysis of the embedding table.
@@ -222,12 +227,7 @@ fn share(percent: Option<f64>) -> String {
 
 /// `--renumberings N`: renumbered copies analysed per embedding (0 without the flag).
 fn renumberings() -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == "--renumberings")
-        .and_then(|k| args.get(k + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
+    numeric_flag("--renumberings")
 }
 
 /// The spread of the figures of `renumberings()` renumbered copies of `sa` (random state, label
