@@ -73,6 +73,7 @@ use crate::analysis::Compatibility;
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Most origins one game tracks (their pairs are the bits of a `u128`).
 pub const MAX_ORIGINS: usize = 16;
@@ -114,6 +115,53 @@ type Group = (Mask, StateId);
 
 /// Groups sorted by state.
 type Position = Vec<Group>;
+
+/// The index of each explored position. Games intern positions by the hundred thousand, and
+/// SipHash took about a fifth of a weighted game's time; [`PositionHasher`] is a multiply-rotate
+/// hash (as rustc's `FxHasher`). Only lookups use the map, never its order.
+type PositionIndex = HashMap<Position, usize, BuildHasherDefault<PositionHasher>>;
+
+/// A fast hash for positions (the keys come from our own exploration, so resistance to chosen
+/// collisions is not needed).
+#[derive(Default)]
+struct PositionHasher(u64);
+
+impl PositionHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for PositionHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.add(n as u64);
+        self.add((n >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Pairs lost, or `None` where a forbidden pair would be lost (see [`Game::pair`]).
 type Lost = Option<Pairs>;
@@ -255,7 +303,7 @@ impl Game<'_> {
     /// beyond `limit` positions. Moves losing a forbidden pair, or leading to a position some
     /// group of which holds one, are left out (such positions are not explored).
     fn explore(&self, start: Position, limit: usize) -> Option<(Vec<Position>, Vec<Moves>)> {
-        let mut index: HashMap<Position, usize> = HashMap::new();
+        let mut index = PositionIndex::default();
         let mut positions: Vec<Position> = vec![start.clone()];
         let mut moves: Vec<Moves> = Vec::new();
         index.insert(start, 0);
@@ -471,38 +519,38 @@ pub(crate) fn weighted_game(
     branches: Branches,
 ) -> Option<WeightedGame> {
     let (game, start) = game_of(sa, compat, representative, origins, |_, _| Some(0));
-    let mut index: HashMap<Position, usize> = HashMap::new();
-    let mut positions: Vec<Position> = vec![start.clone()];
+    // Positions in the order found, each with the weight of its alive pairs (its stopping cost,
+    // and what a move into it leaves alive), computed once.
+    let mut index = PositionIndex::default();
+    let mut positions: Vec<(Position, u64)> =
+        vec![(start.clone(), game.alive(&start, weight, |_| true))];
     let mut moves: Vec<Option<WeightedMoves>> = Vec::new();
     index.insert(start, 0);
     let mut k = 0;
     while k < positions.len() {
-        let p = positions[k].clone();
+        let (p, stop) = positions[k].clone();
         k += 1;
         if p.len() <= 2 {
             moves.push(None);
             continue;
         }
-        let mut intern = |q: Position, positions: &mut Vec<Position>| -> usize {
-            *index.entry(q).or_insert_with_key(|q| {
-                positions.push(q.clone());
+        // The index of `q` and the weight of its alive pairs.
+        let mut intern = |q: Position, positions: &mut Vec<(Position, u64)>| -> (usize, u64) {
+            let j = *index.entry(q).or_insert_with_key(|q| {
+                positions.push((q.clone(), game.alive(q, weight, |_| true)));
                 positions.len() - 1
-            })
+            });
+            (j, positions[j].1)
         };
-        let stop = game.alive(&p, weight, |_| true);
         let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
         for l in game.labels(&p) {
             let (_, next) = game.step(&p, l);
-            let after = game.alive(&next, weight, |_| true);
+            let (j, after) = intern(next, &mut positions);
             if sa.alphabet.is_input(l) {
-                inputs.push((l, stop.saturating_sub(after), intern(next, &mut positions)));
+                inputs.push((l, stop.saturating_sub(after), j));
             } else if sa.alphabet.is_output(l) {
                 let before = game.alive(&p, weight, |g| sa.after(g.1, l).is_some());
-                outputs.push((
-                    l,
-                    before.saturating_sub(after),
-                    intern(next, &mut positions),
-                ));
+                outputs.push((l, before.saturating_sub(after), j));
             }
         }
         moves.push(Some(WeightedMoves {
