@@ -73,6 +73,7 @@
 use super::IdentifyError;
 use super::distinguishing_graph::{pairwise_graph, pairwise_graph_size};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
+use super::repair::RepairMemo;
 use super::splitting_graph::{LOOKAHEAD, SplittingGraph, Witness, lost_pairs};
 use crate::analysis::compatibility::pair_index;
 use crate::analysis::{Compatibility, Preference};
@@ -581,15 +582,17 @@ fn pairwise(
 }
 
 /// The adaptive distinguishing graph of [`adaptive_graph_as_built`], with sub-DAGs replaced by
-/// optimal strategies of the exact game where that loses fewer pairs ([`super::repair`]).
+/// optimal strategies of the exact game where that loses fewer pairs ([`super::repair`]);
+/// `memo` remembers the games too large to play, across the graphs of one automaton.
 pub fn adaptive_graph(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     graph: &SplittingGraph,
     budget: usize,
+    memo: &RepairMemo,
 ) -> Result<AnalysedGraph, IdentifyError> {
     let built = adaptive_graph_as_built(sa, compat, graph, budget)?;
-    Ok(super::repair::repaired(sa, compat, built))
+    Ok(super::repair::repaired(sa, compat, built, memo))
 }
 
 /// Builds the adaptive distinguishing graph of `sa` from a complete splitting graph
@@ -1044,7 +1047,8 @@ impl AdaptiveIdentification {
         graph: &SplittingGraph,
         preference: Preference,
     ) -> Result<AdaptiveIdentification, IdentifyError> {
-        let analysed = adaptive_graph(sa, compat, graph, DEFAULT_ADG_BUDGET)?;
+        let memo = RepairMemo::default();
+        let analysed = adaptive_graph(sa, compat, graph, DEFAULT_ADG_BUDGET, &memo)?;
         Ok(Self::top_up(sa, compat, analysed, preference))
     }
 

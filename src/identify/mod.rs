@@ -24,6 +24,7 @@ pub use adg::{
 pub use distinguishing_graph::{ExperimentId, StateIdentifiers, pairwise_graph, set_graph};
 pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_model};
 pub use forced::{ForcedLosses, forced_losses};
+pub use repair::RepairMemo;
 pub use report::{BoundReport, DistinguishOptions, DistinguishReport, Distinguished, distinguish};
 pub use splitting_graph::{
     InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,

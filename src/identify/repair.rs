@@ -84,6 +84,7 @@ use super::forced::{
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use std::collections::HashSet;
+use std::sync::Mutex;
 
 /// Most sets kept per position in the families of a repair game (the sets are few when the
 /// built subtree loses few pairs; the cap bounds the time where it loses many).
@@ -154,6 +155,7 @@ pub enum Mode {
 
 struct Repairer<'a> {
     mode: Mode,
+    memo: &'a RepairMemo,
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     adg: &'a Experiment,
@@ -224,15 +226,24 @@ impl Repairer<'_> {
         // below are examined when nothing better is found here).
         let mut unsettled = false;
         if self.mode == Mode::Weighted {
-            match weighted_game(
-                sa,
-                compat,
-                &self.representative,
-                &classes,
-                &weights,
-                REPAIR_POSITIONS,
-                Branches::Sum,
-            ) {
+            let game = if self.memo.outgrown(&classes) {
+                None
+            } else {
+                let game = weighted_game(
+                    sa,
+                    compat,
+                    &self.representative,
+                    &classes,
+                    &weights,
+                    REPAIR_POSITIONS,
+                    Branches::Sum,
+                );
+                if game.is_none() {
+                    self.memo.remember(classes.clone());
+                }
+                game
+            };
+            match game {
                 Some(game) if game.value() < built => {
                     if let Some(choice) = game.strategy() {
                         return (Verdict::Replace(Replacement { choice }), true, false);
@@ -467,16 +478,46 @@ impl Repairer<'_> {
     }
 }
 
+/// Sets of behaviour classes whose weighted game outgrew [`REPAIR_POSITIONS`], shared by the
+/// repairs of the graphs of one automaton (`distinguish` repairs the ADG of every candidate
+/// splitting graph, and they meet the same sets: on TCP_Linux_Server merge 4,5 there were 21
+/// such games over 8 sets). Which positions a game explores depends on its classes only, not on
+/// the weights, so a set that outgrew the limit outgrows it again and is not played twice.
+/// Skipping a game that would give up changes no result, so the outcome does not depend on the
+/// order in which parallel repairs fill the memo.
+#[derive(Debug, Default)]
+pub struct RepairMemo {
+    outgrown: Mutex<HashSet<Vec<StateId>>>,
+}
+
+impl RepairMemo {
+    fn outgrown(&self, classes: &[StateId]) -> bool {
+        self.lock().contains(classes)
+    }
+
+    fn remember(&self, classes: Vec<StateId>) {
+        self.lock().insert(classes);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<Vec<StateId>>> {
+        // A panic elsewhere cannot leave the set half-updated (an insert is one step).
+        self.outgrown.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// The ADG `adg` of `sa` with sub-DAGs replaced by optimal strategies of the exact game where
-/// they lose pairs a strategy would not (see the module documentation), and what was done.
+/// they lose pairs a strategy would not (see the module documentation), and what was done;
+/// `memo` holds the games too large to play (see [`RepairMemo`]).
 pub fn repair(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     adg: &Experiment,
     mode: Mode,
+    memo: &RepairMemo,
 ) -> (Experiment, RepairStats) {
     let mut r = Repairer {
         mode,
+        memo,
         sa,
         compat,
         adg,
@@ -543,11 +584,12 @@ pub fn repaired(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     built: AnalysedGraph,
+    memo: &RepairMemo,
 ) -> AnalysedGraph {
     let mut best: Option<AnalysedGraph> = None;
     if !built.undistinguished().is_empty() {
         for mode in [Mode::Subset, Mode::Weighted] {
-            let (adg, stats) = repair(sa, compat, built.adg(), mode);
+            let (adg, stats) = repair(sa, compat, built.adg(), mode, memo);
             if stats.replaced == 0 {
                 continue;
             }
@@ -611,7 +653,7 @@ mod tests {
         let g = SplittingGraph::build(&sa, &c).unwrap();
         let built = adaptive_graph_estimated(&sa, &c, &g);
         assert_eq!(built.undistinguished().len(), 4);
-        let (adg, stats) = repair(&sa, &c, built.adg(), Mode::Subset);
+        let (adg, stats) = repair(&sa, &c, built.adg(), Mode::Subset, &RepairMemo::default());
         assert_eq!(stats.replaced, 1);
         check_valid(&sa, &adg);
         let repaired = AnalysedGraph::new(&sa, &c, adg);
@@ -621,11 +663,18 @@ mod tests {
         assert_eq!(repaired.undistinguished().len(), 1);
         assert_eq!(repaired.metrics().undistinguished_pairs, 1);
         // The default path (with the search) reaches the least loss too.
-        let default = crate::identify::adaptive_graph(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
+        let default = crate::identify::adaptive_graph(
+            &sa,
+            &c,
+            &g,
+            DEFAULT_ADG_BUDGET,
+            &RepairMemo::default(),
+        )
+        .unwrap();
         assert_eq!(default.undistinguished().len(), 1);
         // Deterministic: repairing again gives the same graph.
         assert_eq!(
-            repair(&sa, &c, built.adg(), Mode::Subset).0,
+            repair(&sa, &c, built.adg(), Mode::Subset, &RepairMemo::default()).0,
             *repaired.adg()
         );
     }
@@ -647,7 +696,7 @@ mod tests {
                 let bound = forced_losses(&sa, &c, old).pairs as usize;
                 let mut losses = Vec::new();
                 for mode in [Mode::Subset, Mode::Weighted] {
-                    let (adg, _) = repair(&sa, &c, built.adg(), mode);
+                    let (adg, _) = repair(&sa, &c, built.adg(), mode, &RepairMemo::default());
                     check_valid(&sa, &adg);
                     let after = AnalysedGraph::new(&sa, &c, adg);
                     let new = after.undistinguished();
@@ -660,7 +709,7 @@ mod tests {
                     }
                     losses.push(new.len());
                 }
-                let best = repaired(&sa, &c, built.clone());
+                let best = repaired(&sa, &c, built.clone(), &RepairMemo::default());
                 check_valid(&sa, best.adg());
                 assert_eq!(
                     best.undistinguished().len(),

@@ -24,6 +24,7 @@ use super::adg::{
 use super::canonical::canonical_form;
 use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
 use super::forced::forced_losses;
+use super::repair::RepairMemo;
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
 use crate::analysis::{Compatibility, DEFAULT_PAIR_BUDGET, Preference};
 use crate::model::{
@@ -211,15 +212,15 @@ pub fn distinguish(
     // the splitting graph's includes the other graphs' ADGs.
     phase("splitting graph");
     let t = Instant::now();
-    let build = if options.repair {
-        adaptive_graph
-    } else {
-        adaptive_graph_as_built
-    };
+    let memo = RepairMemo::default();
     let (splitting_graph, (adg, adg_seconds)) =
         SplittingGraph::build_searched(sa, &compatibility, options.split, |graph| {
             let t = Instant::now();
-            let adg = build(sa, &compatibility, graph, DEFAULT_ADG_BUDGET)?;
+            let adg = if options.repair {
+                adaptive_graph(sa, &compatibility, graph, DEFAULT_ADG_BUDGET, &memo)?
+            } else {
+                adaptive_graph_as_built(sa, &compatibility, graph, DEFAULT_ADG_BUDGET)?
+            };
             let lost = adg.metrics().undistinguished_pairs as u64;
             Ok((lost, (adg, t.elapsed().as_secs_f64())))
         })?;
