@@ -13,6 +13,7 @@
 //! an input is applied in a state that does not specify it, anything may follow (demonic
 //! completion), so from then on nothing fails in that branch.
 
+use super::adg::after;
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode};
 use std::collections::HashMap;
@@ -398,13 +399,6 @@ struct CaseBuilder<'a> {
     post: Vec<TestNode>,
 }
 
-fn after_set(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
-    let mut out: Vec<StateId> = set.iter().filter_map(|&s| sa.after(s, l)).collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
 impl CaseBuilder<'_> {
     fn build(&mut self, k: u32, set: Vec<StateId>, unconstrained: bool) -> Next {
         if set.is_empty() {
@@ -429,7 +423,7 @@ impl CaseBuilder<'_> {
                     if l.0 == u32::MAX {
                         continue;
                     }
-                    let next_set = after_set(sa, &set, l);
+                    let next_set = after(sa, &set, l);
                     if next_set.is_empty() && !unconstrained {
                         continue;
                     }
@@ -444,7 +438,7 @@ impl CaseBuilder<'_> {
             Step::Input { input, then, race } => {
                 let (input, then, race) = (*input, *then, race.clone());
                 let escapes = set.iter().any(|&s| sa.after(s, input).is_none());
-                let next_set = after_set(sa, &set, input);
+                let next_set = after(sa, &set, input);
                 let then = self.build(then, next_set, unconstrained || escapes);
                 let mut list = Vec::new();
                 for (o, &l) in self.map.outputs.iter().enumerate() {
@@ -452,7 +446,7 @@ impl CaseBuilder<'_> {
                     if l.0 == u32::MAX || l == sa.quiescence() {
                         continue;
                     }
-                    let next_set = after_set(sa, &set, l);
+                    let next_set = after(sa, &set, l);
                     if next_set.is_empty() && !unconstrained {
                         continue;
                     }

@@ -903,6 +903,17 @@ pub(crate) fn representatives(sa: &SuspensionAutomaton) -> Vec<StateId> {
     sa.states().map(|q| least[&colour[q.index()]]).collect()
 }
 
+/// The representatives of the classes (sorted) and the size of each class, by representative.
+fn class_sizes(rep_of: &[StateId]) -> (Vec<StateId>, HashMap<StateId, u64>) {
+    let mut size: HashMap<StateId, u64> = HashMap::new();
+    for &r in rep_of {
+        *size.entry(r).or_default() += 1;
+    }
+    let mut reps: Vec<StateId> = size.keys().copied().collect();
+    reps.sort_unstable();
+    (reps, size)
+}
+
 /// [`forced_losses`] with one game over all classes when there are at most `exact_classes`.
 fn bound(
     sa: &SuspensionAutomaton,
@@ -911,15 +922,9 @@ fn bound(
     exact_classes: usize,
 ) -> ForcedLosses {
     let rep_of = representatives(sa);
-    // The class sizes, by representative.
-    let mut size: HashMap<StateId, u64> = HashMap::new();
-    for &r in &rep_of {
-        *size.entry(r).or_default() += 1;
-    }
+    let (reps, size) = class_sizes(&rep_of);
     let rep = |q: StateId| rep_of[q.index()];
     let weight = |q: StateId| size[&rep(q)];
-    let mut reps: Vec<StateId> = size.keys().copied().collect();
-    reps.sort_unstable();
     let classes = reps.len();
     let cost = |origins: &[StateId], family: &[Pairs]| -> u64 {
         family
@@ -1271,10 +1276,8 @@ mod tests {
                 continue;
             }
             let rep_of = representatives(&sa);
-            let mut reps: Vec<StateId> = rep_of.clone();
-            reps.sort_unstable();
-            reps.dedup();
-            let size = |r: StateId| rep_of.iter().filter(|&&q| q == r).count() as u64;
+            let (reps, sizes) = class_sizes(&rep_of);
+            let size = |r: StateId| sizes[&r];
             let value = |branches| {
                 whole_game_value(&sa, &c, &rep_of, &reps, size, branches)
                     .expect("small games are played out")
