@@ -168,12 +168,7 @@ const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 /// The split policy asked for by `--policy`: `searched` (the default), `fewest-lost`,
 /// `lost-ahead` (two levels), `lost-ahead-1`, `fewest-pairs` or `outputs-first`.
 fn policy() -> SplitPolicy {
-    let args: Vec<String> = std::env::args().collect();
-    match args
-        .iter()
-        .position(|a| a == "--policy")
-        .and_then(|k| args.get(k + 1))
-    {
+    match flag_value("--policy") {
         Some(p) if p == "fewest-pairs" => SplitPolicy::FewestPairsTogether,
         Some(p) if p == "outputs-first" => SplitPolicy::OutputsFirst,
         Some(p) if p == "fewest-lost" => SplitPolicy::FewestPairsLost,
@@ -184,14 +179,18 @@ fn policy() -> SplitPolicy {
     }
 }
 
+/// Flags followed by a value.
+const VALUED_FLAGS: [&str; 3] = ["--policy", "--resplit", "--renumberings"];
+
+/// The argument after `flag` on the command line.
+fn flag_value(flag: &str) -> Option<String> {
+    let mut args = std::env::args().skip_while(|a| a != flag);
+    args.nth(1)
+}
+
 /// The number after `flag` on the command line, 0 without it.
 fn numeric_flag(flag: &str) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == flag)
-        .and_then(|k| args.get(k + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
+    flag_value(flag).and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
 /// Re-splitting rounds asked for by `--resplit N` (none by default).
@@ -551,25 +550,22 @@ fn embedding_table(base: &std::path::Path, wanted: &dyn Fn(&str) -> bool) {
 }
 
 fn main() {
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
+    // Model filters: the arguments that are neither flags nor the value of one.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let filter: Vec<String> = args
+        .iter()
+        .enumerate()
+        .filter(|&(k, a)| {
+            !a.starts_with('-') && (k == 0 || !VALUED_FLAGS.contains(&args[k - 1].as_str()))
+        })
+        .map(|(_, a)| a.clone())
         .collect();
     if filter.iter().any(|f| f == "s_n") {
         s_n_table();
         return;
     }
     if filter.iter().any(|f| f == "embed") {
-        let filter: Vec<&String> = filter
-            .iter()
-            .filter(|f| {
-                *f != "embed"
-                    && !["outputs-first", "fewest-pairs", "fewest-lost", "lost-ahead", "lost-ahead-1", "searched"]
-                        .contains(&f.as_str())
-                    // the value of `--resplit N`
-                    && !f.chars().all(|c| c.is_ascii_digit())
-            })
-            .collect();
+        let filter: Vec<&String> = filter.iter().filter(|f| *f != "embed").collect();
         let wanted =
             |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
         match shared_models() {

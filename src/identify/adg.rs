@@ -1323,21 +1323,13 @@ pub(crate) mod tests {
     fn estimate_and_search(sa: &SuspensionAutomaton) -> (usize, usize) {
         let c = Compatibility::compute(sa);
         let g = SplittingGraph::build(sa, &c).unwrap();
-        let lost = |search: bool| {
-            [
-                (PrefixInputs::Injective, PREFIX_BUDGET),
-                (PrefixInputs::Lossy, PREFIX_BUDGET),
-                (PrefixInputs::Lossy, LOSSY_PREFIX_BUDGET),
-            ]
-            .into_iter()
-            .map(|(rule, steps)| {
-                let e = adaptive_graph_steps(sa, &c, &g, 100_000, rule, steps, search).unwrap();
-                AnalysedGraph::new(sa, &c, e).undistinguished.len()
-            })
-            .min()
-            .unwrap()
+        let lost = |rules: &[(PrefixInputs, u8, bool)]| {
+            best_graph(sa, &c, &g, 100_000, rules)
+                .unwrap()
+                .undistinguished
+                .len()
         };
-        (lost(false), lost(true))
+        (lost(&GRAPH_RULES[..3]), lost(&GRAPH_RULES[3..]))
     }
 
     /// Random search for automata where the search beats the estimate (prints the smallest;

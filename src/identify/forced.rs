@@ -116,9 +116,10 @@ type Group = (Mask, StateId);
 /// Groups sorted by state.
 type Position = Vec<Group>;
 
-/// The index of each explored position. Games intern positions by the hundred thousand, and
-/// SipHash took about a fifth of a weighted game's time; [`PositionHasher`] is a multiply-rotate
-/// hash (as rustc's `FxHasher`). Only lookups use the map, never its order.
+/// The index of each explored position. Games intern positions by the hundred thousand; with
+/// SipHash, hashing and probing took about a fifth of `distinguish`'s time on TCP_Linux_Server
+/// merge 4,5 (`perf record`), so [`PositionHasher`] is a multiply-rotate hash (as rustc's
+/// `FxHasher`). Only lookups use the map, never its order.
 type PositionIndex = HashMap<Position, usize, BuildHasherDefault<PositionHasher>>;
 
 /// A fast hash for positions (the keys come from our own exploration, so resistance to chosen
@@ -488,10 +489,9 @@ struct WeightedMoves {
 impl Game<'_> {
     /// The weight of the alive pairs of `p` among the groups `keep` accepts.
     fn alive(&self, p: &Position, weight: &[u64], keep: impl Fn(&Group) -> bool) -> u64 {
-        let groups: Vec<&Group> = p.iter().filter(|g| keep(g)).collect();
         let mut total = 0;
-        for (k, &&(m, q)) in groups.iter().enumerate() {
-            for &&(n, r) in &groups[k + 1..] {
+        for (k, &(m, q)) in p.iter().enumerate().filter(|(_, g)| keep(g)) {
+            for &(n, r) in p[k + 1..].iter().filter(|g| keep(g)) {
                 if self.compat.compatible(q, r) {
                     continue;
                 }

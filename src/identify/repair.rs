@@ -24,7 +24,8 @@
 //!    least sets of lost pairs inside `L` (at most [`FAMILY_CAP`] per position); if the lightest
 //!    such set `S` weighs less than `L`, a strategy losing only pairs of `S` replaces the sub-DAG.
 //! 5. After a replacement, or when `L` is empty, or when no set inside `L` is lighter, nothing
-//!    below `v` is examined (no strategy loses a strict subset of `L`); when a game could not be
+//!    below `v` is examined (no strategy loses a strict subset of `L`, as far as the families
+//!    kept within [`FAMILY_CAP`] show: a truncated family may miss a lighter set); when a game could not be
 //!    played (too many classes, pairs or positions: the exact game, or in [`Mode::Weighted`] the
 //!    weighted one), `v`'s successors are examined.
 //!
@@ -100,7 +101,7 @@ pub struct RepairStats {
     pub examined: usize,
     /// Games explored.
     pub games: usize,
-    /// Nodes where a game outgrew [`REPAIR_POSITIONS`].
+    /// Nodes where a game outgrew the position limit ([`REPAIR_POSITIONS`] by default).
     pub gave_up: usize,
     /// Sub-DAGs replaced.
     pub replaced: usize,
@@ -188,8 +189,8 @@ impl Repairer<'_> {
     }
 
     /// Examines built node `k`, reached by the initial states as `origins` says (see the module
-    /// documentation): the verdict, whether a game was explored, and whether one outgrew
-    /// [`REPAIR_POSITIONS`].
+    /// documentation): the verdict, whether a game was explored, and whether one outgrew the
+    /// memo's limit.
     fn examine(&self, k: u32, origins: &[Vec<(StateId, StateId)>]) -> (Verdict, bool, bool) {
         let (sa, compat) = (self.sa, self.compat);
         let states = &self.adg.nodes()[k as usize].states;
@@ -235,7 +236,7 @@ impl Repairer<'_> {
                     &self.representative,
                     &classes,
                     &weights,
-                    REPAIR_POSITIONS,
+                    self.memo.limit,
                     Branches::Sum,
                 );
                 if game.is_none() {
@@ -264,7 +265,7 @@ impl Repairer<'_> {
             &self.representative,
             &classes,
             &lost,
-            REPAIR_POSITIONS,
+            self.memo.limit,
         ) else {
             return (Verdict::Descend, true, true);
         };
@@ -478,24 +479,51 @@ impl Repairer<'_> {
     }
 }
 
-/// Sets of behaviour classes whose weighted game outgrew [`REPAIR_POSITIONS`], shared by the
-/// repairs of the graphs of one automaton (`distinguish` repairs the ADG of every candidate
-/// splitting graph, and they meet the same sets: on TCP_Linux_Server merge 4,5 there were 21
-/// such games over 8 sets). Which positions a game explores depends on its classes only, not on
-/// the weights, so a set that outgrew the limit outgrows it again and is not played twice.
-/// Skipping a game that would give up changes no result, so the outcome does not depend on the
-/// order in which parallel repairs fill the memo.
-#[derive(Debug, Default)]
+/// The position limit of the repairs' games ([`REPAIR_POSITIONS`] by default) and the sets of
+/// behaviour classes whose weighted game outgrew it, shared by the repairs of the graphs of one
+/// automaton: `distinguish` repairs the ADG of every candidate splitting graph, and they meet
+/// the same sets (on TCP_Linux_Server merge 4,5 minimised, 21 weighted games that gave up were
+/// played over 8 sets before the memo). Which positions a game explores depends on its classes
+/// only, not on the weights, so a set that outgrew the limit outgrows it again and is not played
+/// twice. Skipping a game that would give up changes no result, so the outcome does not depend
+/// on the order in which parallel repairs fill the memo (test
+/// `a_filled_memo_changes_no_repair`).
+#[derive(Debug)]
 pub struct RepairMemo {
+    limit: usize,
     outgrown: Mutex<HashSet<Vec<StateId>>>,
+    /// Tests only: remember nothing, so every game is played (the reference the memo must
+    /// match).
+    #[cfg(test)]
+    forgetful: bool,
+}
+
+impl Default for RepairMemo {
+    fn default() -> Self {
+        RepairMemo::with_limit(REPAIR_POSITIONS)
+    }
 }
 
 impl RepairMemo {
+    /// An empty memo for games of at most `limit` positions.
+    pub fn with_limit(limit: usize) -> Self {
+        RepairMemo {
+            limit,
+            outgrown: Mutex::new(HashSet::new()),
+            #[cfg(test)]
+            forgetful: false,
+        }
+    }
+
     fn outgrown(&self, classes: &[StateId]) -> bool {
         self.lock().contains(classes)
     }
 
     fn remember(&self, classes: Vec<StateId>) {
+        #[cfg(test)]
+        if self.forgetful {
+            return;
+        }
         self.lock().insert(classes);
     }
 
@@ -682,6 +710,45 @@ mod tests {
     /// On random automata and every split option: a repair in either mode is a valid ADG losing
     /// at least the forced-loss bound (which holds for every ADG); in [`Mode::Subset`] it loses
     /// no pair the built graph did not lose; [`repaired`] never loses more than the built graph.
+    /// A memo already filled by other repairs (here: of the graphs of every option, and a
+    /// first pass over the same graph) gives the same repair, in both modes, as playing every
+    /// game, with a position limit small enough that some games outgrow it and others replace
+    /// sub-DAGs.
+    #[test]
+    fn a_filled_memo_changes_no_repair() {
+        const LIMIT: usize = 20;
+        let (mut outgrown, mut replaced) = (0, 0);
+        for seed in 0..60u64 {
+            let sa = crate::identify::random::random_suspension(
+                seed,
+                6 + (seed % 5) as usize,
+                2,
+                2 + (seed % 2) as usize,
+            );
+            let c = Compatibility::compute(&sa);
+            let shared = RepairMemo::with_limit(LIMIT);
+            for options in all_options() {
+                let g = SplittingGraph::build_with(&sa, &c, options).unwrap();
+                let built = adaptive_graph_as_built(&sa, &c, &g, DEFAULT_ADG_BUDGET).unwrap();
+                for mode in [Mode::Weighted, Mode::Subset] {
+                    let forgetful = RepairMemo {
+                        forgetful: true,
+                        ..RepairMemo::with_limit(LIMIT)
+                    };
+                    let fresh = repair(&sa, &c, built.adg(), mode, &forgetful);
+                    for _ in 0..2 {
+                        let again = repair(&sa, &c, built.adg(), mode, &shared);
+                        assert_eq!(again.0, fresh.0, "seed {seed} {options:?} {mode:?}");
+                        replaced += again.1.replaced;
+                    }
+                }
+            }
+            outgrown += shared.lock().len();
+        }
+        assert!(outgrown > 10, "only {outgrown} sets outgrew the limit");
+        assert!(replaced > 10, "only {replaced} sub-DAGs replaced");
+    }
+
     #[test]
     fn repair_never_loses_more_and_never_beats_the_bound() {
         let (mut improved, mut weighted_won) = (0, 0);

@@ -61,6 +61,7 @@
 //! cleanly.
 
 use super::IdentifyError;
+use super::adg::after;
 use crate::analysis::{Compatibility, Neighbours};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
@@ -162,9 +163,10 @@ impl SplitPolicy {
 }
 
 /// The policies whose graphs [`SplitPolicy::Searched`] compares, in order of preference.
-/// [`SplitPolicy::OutputsFirst`] is left out: on the benchmark embeddings it won only where
-/// two levels of lookahead do better (TCP_Linux_Server merge 2,3: 0.545% against 0.472%), and
-/// its graph can take seconds to grow (22,718 nodes in 28 s on TCP_Linux_Server hide 0,1).
+/// [`SplitPolicy::OutputsFirst`] is left out: on the six TCP_Linux_Server embeddings it does no
+/// better than this search on any and worse on three as built (merge 4,5: 0.658% against
+/// 0.236%), and its graph can take seconds to grow (22,718 nodes, 31 s on hide 0,1 as built;
+/// `cargo bench --bench identify -- embed --no-bound --policy outputs-first TCP_Linux_Server`).
 pub const SEARCHED_POLICIES: [SplitPolicy; 4] = [
     SplitPolicy::FewestPairsLost,
     SplitPolicy::LostAhead(1),
@@ -172,8 +174,8 @@ pub const SEARCHED_POLICIES: [SplitPolicy; 4] = [
     SplitPolicy::FewestPairsTogether,
 ];
 
-/// Nodes beyond one and a half times the first graph's at which [`SplittingGraph::build_searched`] gives up
-/// another policy's graph.
+/// Nodes beyond 1.25 times the first graph's at which [`SplittingGraph::build_searched`] gives
+/// up another policy's graph.
 const SEARCH_SLACK: usize = 64;
 /// Nodes a re-splitting round examines.
 const RESPLIT_NODES: usize = 4;
@@ -278,13 +280,6 @@ fn subset(small: &[StateId], big: &[StateId]) -> bool {
         }
     }
     true
-}
-
-fn sorted_after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
-    let mut out: Vec<StateId> = set.iter().filter_map(|&s| sa.after(s, l)).collect();
-    out.sort_unstable();
-    out.dedup();
-    out
 }
 
 /// Whether `l` is injective for `set` (Def. 3.34): no two incompatible states of `set` are both
@@ -437,7 +432,7 @@ impl SplittingGraph {
     /// Builds complete splitting graphs and keeps the one whose `score` (with its result) is
     /// least, ties to the earlier. For [`SplitPolicy::Searched`], unless the first graph scores
     /// zero: the graph of each policy of
-    /// [`SEARCHED_POLICIES`] (the later ones within 1.5 times the first graph's nodes plus
+    /// [`SEARCHED_POLICIES`] (the later ones within 1.25 times the first graph's nodes plus
     /// `SEARCH_SLACK`); then, in up to [`SplitOptions::resplit_rounds`] rounds while the best
     /// score is above zero, the `RESPLIT_NODES` internal nodes of the best graph whose witnesses
     /// lose the most incompatible pairs of their states (within [`LOOKAHEAD`] labels) are each
@@ -464,9 +459,8 @@ impl SplittingGraph {
         if !searched || lost == 0 {
             return Ok((best.1, best.2));
         }
-        // A policy whose graph grows far beyond the first one's (outputs-first on hidden-input
-        // embeddings: 22,718 nodes against 3,672; the graphs that win have at most 1.49 times the
-        // first one's nodes on the benchmark embeddings) is given up.
+        // A policy whose graph grows far beyond the first one's (outputs-first on TCP_Linux_Server
+        // hide 0,1: 22,718 nodes against 3,672) is given up.
         let budget = options
             .node_budget
             .min(best.1.len() + best.1.len() / 4 + SEARCH_SLACK);
@@ -815,7 +809,7 @@ impl SplittingGraph {
         let step = |l: LabelId, next: Option<u32>| {
             lost_pairs(sa, compat, set, l)
                 + next.map_or(0, |w| {
-                    self.lost_by_witness(sa, compat, &sorted_after(sa, set, l), w, depth - 1)
+                    self.lost_by_witness(sa, compat, &after(sa, set, l), w, depth - 1)
                 })
         };
         match witness {
@@ -873,7 +867,7 @@ impl SplittingGraph {
                 children.push(enabled);
                 witness.push((x, None));
             } else {
-                let v = self.pick_lca(&sorted_after(sa, l, x), limit)?;
+                let v = self.pick_lca(&after(sa, l, x), limit)?;
                 children.extend(self.induced(sa, l, x, v));
                 witness.push((x, Some(v)));
                 inj &= self.nodes[v as usize].injective;
@@ -896,7 +890,7 @@ impl SplittingGraph {
         rule: InputSplitRule,
         limit: Option<usize>,
     ) -> Option<Split> {
-        let v = self.pick_lca(&sorted_after(sa, l, a), limit)?;
+        let v = self.pick_lca(&after(sa, l, a), limit)?;
         let rest: Vec<StateId> = l
             .iter()
             .copied()

@@ -49,8 +49,9 @@ use crate::identify::mealy::{AccessTree, SplittingTree};
 use crate::model::{LabelId, Mealy, StateId};
 use std::collections::HashSet;
 
-/// Most nodes of a SPYH tree: the classes take up to 60 bytes per node beside the tree's 18, so a
-/// tree at the limit stays under 100 MB.
+/// Most nodes of a SPYH tree: the classes take 60 bytes of fixed fields per node, plus their
+/// member and successor entries (4 and 8 bytes each, more while vectors grow), beside the tree's
+/// 18, so a tree at the limit takes on the order of 100 MB.
 pub const SPYH_NODE_BUDGET: usize = 1_000_000;
 
 /// Most class pairs visited when looking for a separating observation; past it the pair counts
@@ -100,7 +101,13 @@ impl Classes {
             k += 1;
         }
         self.leaf_from[root as usize] = k as u32;
-        members.get(k).copied()
+        let found = members.get(k).copied();
+        // Checked on small classes only, so debug builds keep the O(n log n).
+        debug_assert!(
+            members.len() > 64 || found == members.iter().copied().find(|&u| tree.is_leaf(u)),
+            "the skipped members are no leaves"
+        );
+        found
     }
 
     fn successor(&mut self, class: u32, a: LabelId) -> Option<u32> {
