@@ -458,6 +458,27 @@ fn rust_suite_binary(suite: &Path, dir: &str) -> PathBuf {
     PathBuf::from(path.trim_end_matches(')'))
 }
 
+/// The number of tests of the suite `pingpong_many` (the pingpong suite's first test repeated).
+const MANY: usize = 60;
+
+/// The suite `pingpong_many`, written once for every test here.
+fn many_suite() -> &'static Path {
+    static SUITE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SUITE.get_or_init(|| variant_suite("pingpong_many", MANY))
+}
+
+/// The test executable of the Cargo package of `pingpong_many`, built once for every test here.
+fn many_binary() -> &'static Path {
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| rust_suite_binary(many_suite(), "many-rust"))
+}
+
+/// The pytest module of `pingpong_many`, rendered once for every test here.
+fn many_python() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| python_suite_dir(many_suite(), "many-python"))
+}
+
 /// Renders `suite` as a pytest module into the scratch directory `dir`.
 fn python_suite_dir(suite: &Path, dir: &str) -> PathBuf {
     let dir = work_dir(dir);
@@ -530,7 +551,10 @@ fn session_problems_are_one_error_before_any_test_in_every_runner() {
         .unwrap();
     let report = text(&out);
     assert_eq!(out.status.code(), Some(2), "{report}");
-    assert!(report.contains("cannot start: the system exited with status 127"), "{report}");
+    assert!(
+        report.contains("cannot start: the system exited with status 127"),
+        "{report}"
+    );
     assert!(no_verdicts(&report), "{report}");
     let out = run_sut(&empty, &command("correct")).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -544,18 +568,22 @@ fn session_problems_are_one_error_before_any_test_in_every_runner() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     // The Cargo package.
-    let binary = rust_suite_binary(&suite, "session-rust");
+    let binary = many_binary();
     let empty_binary = rust_suite_binary(&empty, "session-rust-empty");
     let mut cases: Vec<(Command, String)> = Vec::new();
     for (var, value) in BAD_SETTINGS {
-        let mut cmd = against(Command::new(&binary), "correct", &marker("cargo", var));
+        let mut cmd = against(Command::new(binary), "correct", &marker("cargo", var));
         cmd.env(var, value);
         cases.push((cmd, var.to_owned()));
     }
-    let mut cmd = against(Command::new(&binary), "correct", &marker("cargo", "missing"));
+    let mut cmd = against(Command::new(binary), "correct", &marker("cargo", "missing"));
     cmd.env("NCOMPLETE_SUT", missing);
     cases.push((cmd, "exited with status 127".into()));
-    let cmd = against(Command::new(&empty_binary), "correct", &marker("cargo", "empty"));
+    let cmd = against(
+        Command::new(&empty_binary),
+        "correct",
+        &marker("cargo", "empty"),
+    );
     cases.push((cmd, "holds no tests".into()));
     for (mut cmd, expected) in cases {
         let out = cmd.output().unwrap();
@@ -568,15 +596,15 @@ fn session_problems_are_one_error_before_any_test_in_every_runner() {
     if !common::pytest_available("session errors under pytest") {
         return;
     }
-    let dir = python_suite_dir(&suite, "session-python");
+    let dir = many_python();
     let empty_dir = python_suite_dir(&empty, "session-python-empty");
     let mut cases: Vec<(Command, String)> = Vec::new();
     for (var, value) in BAD_SETTINGS {
-        let mut cmd = against(pytest(&dir), "correct", &marker("pytest", var));
+        let mut cmd = against(pytest(dir), "correct", &marker("pytest", var));
         cmd.env(var, value);
         cases.push((cmd, var.to_owned()));
     }
-    let mut cmd = against(pytest(&dir), "correct", &marker("pytest", "missing"));
+    let mut cmd = against(pytest(dir), "correct", &marker("pytest", "missing"));
     cmd.env("NCOMPLETE_SUT", missing);
     cases.push((cmd, "exited with status 127".into()));
     let cmd = against(pytest(&empty_dir), "correct", &marker("pytest", "empty"));
@@ -620,7 +648,10 @@ fn run_refuses_before_the_first_test_what_it_could_not_finish() {
         (r#"[" pong"]"#, "model.outputs[0]"),
     ] {
         let bad = dir.join("bad.suite.json");
-        let changed = original.replace(r#""outputs": ["pong"]"#, &format!(r#""outputs": {outputs}"#));
+        let changed = original.replace(
+            r#""outputs": ["pong"]"#,
+            &format!(r#""outputs": {outputs}"#),
+        );
         assert_ne!(changed, original);
         std::fs::write(&bad, changed).unwrap();
         let out = run_sut(&bad, &command("correct")).output().unwrap();
@@ -683,19 +714,19 @@ fn with_file_limit(cmd: &Command, limit: u32) -> Command {
 /// outlives its test.
 #[test]
 fn no_reader_thread_or_pipe_outlives_its_test() {
-    const TESTS: usize = 60;
-    let suite = variant_suite("pingpong_many", TESTS);
+    const TESTS: usize = MANY;
+    let suite = many_suite();
     let mut run = Command::new(BIN);
     run.arg("run")
-        .arg(&suite)
+        .arg(suite)
         .args(["--sut", &command("setsid_helper"), "--quiescence-ms", "100"])
         .args(["--startup-ms", STARTUP_MS, "--response-ms", RESPONSE_MS]);
     let mut runners: Vec<(&str, Command)> = vec![("run", run)];
-    let mut binary = Command::new(rust_suite_binary(&suite, "leak-rust"));
+    let mut binary = Command::new(many_binary());
     binary.args(["--test-threads", "2"]);
     runners.push(("cargo", binary));
     if common::pytest_available("pipe leaks under pytest") {
-        runners.push(("pytest", pytest(&python_suite_dir(&suite, "leak-python"))));
+        runners.push(("pytest", pytest(many_python())));
     }
     for (runner, cmd) in runners {
         let marker = marker(runner, "setsid_helper");
@@ -721,7 +752,7 @@ fn no_reader_thread_or_pipe_outlives_its_test() {
 /// it and no system is left running, although each runs in a process group of its own.
 #[test]
 fn an_interrupted_runner_leaves_no_system_behind() {
-    let suite = variant_suite("pingpong_interrupted", 40);
+    let suite = variant_suite("pingpong_interrupted", MANY);
     let mut runners: Vec<(&str, Command, i32, Duration)> = vec![
         (
             "run",
@@ -737,14 +768,18 @@ fn an_interrupted_runner_leaves_no_system_behind() {
         ),
         (
             "cargo",
-            Command::new(rust_suite_binary(&suite, "interrupted-rust")),
+            Command::new(many_binary()),
             libc::SIGTERM,
             Duration::from_secs(1),
         ),
     ];
     if common::pytest_available("interrupts under pytest") {
-        let dir = python_suite_dir(&suite, "interrupted-python");
-        runners.push(("pytest", pytest(&dir), libc::SIGTERM, Duration::from_secs(3)));
+        runners.push((
+            "pytest",
+            pytest(many_python()),
+            libc::SIGTERM,
+            Duration::from_secs(3),
+        ));
     }
     for (runner, cmd, signal, after) in runners {
         let marker = marker(runner, "interrupted");
@@ -755,7 +790,10 @@ fn an_interrupted_runner_leaves_no_system_behind() {
             .unwrap();
         std::thread::sleep(after);
         let running = leftovers(&marker);
-        assert!(!running.is_empty(), "{runner}: no system running to interrupt");
+        assert!(
+            !running.is_empty(),
+            "{runner}: no system running to interrupt"
+        );
         let pid = i32::try_from(child.id()).unwrap();
         // SAFETY: kill(2) with plain integers.
         unsafe {
@@ -765,7 +803,10 @@ fn an_interrupted_runner_leaves_no_system_behind() {
         assert!(!status.success(), "{runner}: {status:?}");
         let left = leftovers(&marker);
         kill_marked(&marker);
-        assert!(left.is_empty(), "{runner} (signal {signal}) left running: {left:?}");
+        assert!(
+            left.is_empty(),
+            "{runner} (signal {signal}) left running: {left:?}"
+        );
     }
 }
 
@@ -773,15 +814,15 @@ fn an_interrupted_runner_leaves_no_system_behind() {
 /// tests, and passes them all under `NCOMPLETE_JOBS=1`.
 #[test]
 fn the_cargo_package_runs_one_system_at_a_time_under_ncomplete_jobs_1() {
-    let suite = variant_suite("pingpong_jobs", 8);
-    let binary = rust_suite_binary(&suite, "jobs-rust");
+    let binary = many_binary();
     let lock = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("hostile-lock-{}", std::process::id()));
     let run = |jobs: Option<&str>| {
         let marker = marker("cargo", "single_instance");
-        let mut cmd = against(Command::new(&binary), "single_instance", &marker);
+        let mut cmd = against(Command::new(binary), "single_instance", &marker);
         cmd.args(["--test-threads", "4"])
-            .env("NCOMPLETE_HOSTILE_LOCK", &lock);
+            .env("NCOMPLETE_HOSTILE_LOCK", &lock)
+            .env("NCOMPLETE_QUIESCENCE_MS", "100");
         if let Some(jobs) = jobs {
             cmd.env("NCOMPLETE_JOBS", jobs);
         }
@@ -791,7 +832,7 @@ fn the_cargo_package_runs_one_system_at_a_time_under_ncomplete_jobs_1() {
     };
     let out = run(Some("1"));
     assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(text(&out).matches("... ok").count(), 8, "{}", text(&out));
+    assert_eq!(text(&out).matches("... ok").count(), MANY, "{}", text(&out));
     let out = run(None);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("unexpected !busy"), "{}", text(&out));
@@ -808,7 +849,10 @@ fn the_pytest_runtime_runs_under_xdist() {
         .status()
         .is_ok_and(|s| s.success());
     let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    assert!(xdist || !ci, "pytest-xdist is not installed (requirements-test.txt)");
+    assert!(
+        xdist || !ci,
+        "pytest-xdist is not installed (requirements-test.txt)"
+    );
     if !xdist {
         eprintln!("SKIPPED: pytest-xdist cannot be imported");
         return;
@@ -823,7 +867,11 @@ fn the_pytest_runtime_runs_under_xdist() {
         let report = text(&out);
         assert_eq!(out.status.success(), pass, "{report}");
         let word = if pass { "PASSED" } else { "FAILED" };
-        assert_eq!(report.lines().filter(|l| l.starts_with(word)).count(), 8, "{report}");
+        assert_eq!(
+            report.lines().filter(|l| l.starts_with(word)).count(),
+            8,
+            "{report}"
+        );
         assert!(leftovers(&marker).is_empty(), "{report}");
     }
 }

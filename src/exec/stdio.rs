@@ -294,7 +294,10 @@ impl<P> StoppablePipe<P> {
             let ready = unsafe { libc::poll(&mut poll, 1, slice) };
             // Ready, hung up or in error (the next call reports which), or poll itself failed:
             // the read or write decides.
-            if ready != 0 && !(ready < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted) {
+            if ready != 0
+                && !(ready < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted)
+            {
                 return true;
             }
         }

@@ -1050,7 +1050,8 @@ mod tests {
             Err(SuiteFormatError::Shape { path, expected }) => (path, expected),
             other => panic!("accepted: {other:?}"),
         };
-        let (path, why) = path_of(&text.replace(r#""outputs":["x","y"]"#, r#""outputs":["x","x"]"#));
+        let (path, why) =
+            path_of(&text.replace(r#""outputs":["x","y"]"#, r#""outputs":["x","x"]"#));
         assert_eq!(path, "model.outputs[1]");
         assert!(why.contains("first at model.outputs[0]"), "{why}");
         let (path, _) = path_of(&text.replace(r#""quiescence":"delta""#, r#""quiescence":"y""#));
@@ -1058,7 +1059,10 @@ mod tests {
         let (path, _) = path_of(&text.replace(r#""inputs":["a","b"]"#, r#""inputs":["b","b"]"#));
         assert_eq!(path, "model.inputs[1]");
         for bad in [r#"x\n"#, r#"x\u001f"#, " x", r#"x\u000b"#, ""] {
-            let changed = text.replace(r#""outputs":["x","y"]"#, &format!(r#""outputs":["{bad}","y"]"#));
+            let changed = text.replace(
+                r#""outputs":["x","y"]"#,
+                &format!(r#""outputs":["{bad}","y"]"#),
+            );
             let (path, why) = path_of(&changed);
             assert_eq!(path, "model.outputs[0]", "{bad}");
             assert!(why.contains("no control characters"), "{why}");
