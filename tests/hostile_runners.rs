@@ -34,7 +34,7 @@ struct Hostile {
     reason: &'static str,
 }
 
-const FIXTURES: [Hostile; 12] = [
+const FIXTURES: [Hostile; 15] = [
     Hostile {
         name: "correct",
         pass: [true, true],
@@ -95,6 +95,37 @@ const FIXTURES: [Hostile; 12] = [
         pass: [false, false],
         reason: "no output within the response timeout of 1500 ms (expected one of: !pong) after ?ping",
     },
+    // One line rule: a line is the label's bytes after removing one `\n` or `\r\n`.
+    Hostile {
+        name: "unit_separator",
+        pass: [false, false],
+        reason: "unexpected !pong\\u{1f} (expected one of: !pong",
+    },
+    Hostile {
+        name: "outer_space",
+        pass: [false, false],
+        reason: "unexpected !\\u{20}pong\\u{b} (expected one of: !pong",
+    },
+    Hostile {
+        name: "crlf",
+        pass: [true, true],
+        reason: "",
+    },
+];
+
+/// On a suite whose tests end on an output (model `pingpong_last`): a system that has exited by
+/// the verdict fails, although its last output was the expected one.
+const ENDS_ON_OUTPUT: [Hostile; 2] = [
+    Hostile {
+        name: "correct",
+        pass: [true, true],
+        reason: "",
+    },
+    Hostile {
+        name: "crash_behind_output",
+        pass: [false, false],
+        reason: "the system exited with status 3",
+    },
 ];
 
 /// Inputs far larger than a pipe buffer, sent to a system that never reads: the tester must not
@@ -119,6 +150,10 @@ fn suites(runner: &str) -> Vec<(PathBuf, &'static [Hostile])> {
     vec![
         (suite(), &FIXTURES[..]),
         (big_suite, std::slice::from_ref(&BIG_INPUT)),
+        (
+            hostile_dir().join("pingpong_ends_on_output.suite.json"),
+            &ENDS_ON_OUTPUT[..],
+        ),
     ]
 }
 
@@ -350,23 +385,27 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
     }
 }
 
+/// `cargo test --offline ARGS` in a rendered package, with the target directory of every
+/// generated package of the tests.
+fn cargo(package: &Path, args: &[&str]) -> Command {
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(["test", "--offline"])
+        .args(args)
+        .current_dir(package)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("RUSTFLAGS", "-D warnings")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTC_WRAPPER");
+    cmd
+}
+
 #[test]
 fn the_rust_runtime_gives_every_hostile_system_its_verdict() {
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
     for (k, (suite, fixtures)) in suites("cargo").into_iter().enumerate() {
         let package = work_dir(&format!("hostile-rust-{k}"));
         render(&suite, "rust", &package);
-        let cargo = |args: &[&str]| {
-            let mut cmd = Command::new(env!("CARGO"));
-            cmd.args(["test", "--offline"])
-                .args(args)
-                .current_dir(&package)
-                .env("CARGO_TARGET_DIR", &target)
-                .env("RUSTFLAGS", "-D warnings")
-                .env_remove("CARGO_ENCODED_RUSTFLAGS")
-                .env_remove("RUSTC_WRAPPER");
-            cmd
-        };
+        let cargo = |args: &[&str]| cargo(&package, args);
         // Build first, so that the runs below measure the tests only.
         let build = cargo(&["--no-run"]).output().unwrap();
         assert!(build.status.success(), "{}", text(&build));
@@ -379,5 +418,460 @@ fn the_rust_runtime_gives_every_hostile_system_its_verdict() {
                 })
             });
         }
+    }
+}
+
+/// The pingpong suite as model `name` (so that every rendering has a package of its own), its
+/// first test repeated `tests` times (`t0001`, ...; none for an empty suite).
+fn variant_suite(name: &str, tests: usize) -> PathBuf {
+    let text = std::fs::read_to_string(suite()).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["model"]["name"] = name.into();
+    let first = json["tests"][0].clone();
+    json["tests"] = (1..=tests)
+        .map(|k| {
+            let mut t = first.clone();
+            t["name"] = format!("t{k:04}").into();
+            t
+        })
+        .collect();
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.suite.json"));
+    std::fs::write(&path, json.to_string()).unwrap();
+    path
+}
+
+/// Renders `suite` as a Cargo package in the scratch directory `dir` and builds its tests; the
+/// test executable (run directly, so that signals and limits reach the runtime itself).
+fn rust_suite_binary(suite: &Path, dir: &str) -> PathBuf {
+    let package = work_dir(dir);
+    render(suite, "rust", &package);
+    let out = cargo(&package, &["--no-run", "--test", "suite"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("Executable") && l.contains("suite"))
+        .unwrap_or_else(|| panic!("no test executable in:\n{stderr}"));
+    let (_, path) = line.rsplit_once('(').unwrap();
+    PathBuf::from(path.trim_end_matches(')'))
+}
+
+/// The number of tests of the suite `pingpong_many` (the pingpong suite's first test repeated).
+const MANY: usize = 60;
+
+/// The suite `pingpong_many`, written once for every test here.
+fn many_suite() -> &'static Path {
+    static SUITE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SUITE.get_or_init(|| variant_suite("pingpong_many", MANY))
+}
+
+/// The test executable of the Cargo package of `pingpong_many`, built once for every test here.
+fn many_binary() -> &'static Path {
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| rust_suite_binary(many_suite(), "many-rust"))
+}
+
+/// The pytest module of `pingpong_many`, rendered once for every test here.
+fn many_python() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| python_suite_dir(many_suite(), "many-python"))
+}
+
+/// Renders `suite` as a pytest module into the scratch directory `dir`.
+fn python_suite_dir(suite: &Path, dir: &str) -> PathBuf {
+    let dir = work_dir(dir);
+    render(suite, "python", &dir);
+    dir
+}
+
+fn pytest(dir: &Path) -> Command {
+    let mut cmd = Command::new("python3");
+    cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
+        .arg(dir)
+        .current_dir(dir)
+        .env("COLUMNS", "1000");
+    cmd
+}
+
+/// `cmd` with the settings of every run and `marker`, against `fixture`.
+fn against(mut cmd: Command, fixture: &str, marker: &str) -> Command {
+    cmd.env(MARKER, marker)
+        .env("NCOMPLETE_SUT", command(fixture))
+        .env("NCOMPLETE_STARTUP_MS", STARTUP_MS)
+        .env("NCOMPLETE_QUIESCENCE_MS", QUIESCENCE_MS)
+        .env("NCOMPLETE_RESPONSE_MS", RESPONSE_MS)
+        .env("NCOMPLETE_RETRIES", "0");
+    cmd
+}
+
+fn run_sut(suite: &Path, sut: &str) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("run")
+        .arg(suite)
+        .args(["--sut", sut])
+        .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
+        .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
+    cmd
+}
+
+/// Settings no runtime accepts: each ends the session with one error naming the variable.
+const BAD_SETTINGS: [(&str, &str); 9] = [
+    ("NCOMPLETE_RETRIES", "18446744073709551615"),
+    ("NCOMPLETE_RETRIES", "4294967296"),
+    ("NCOMPLETE_QUIESCENCE_MS", "1_0"),
+    ("NCOMPLETE_RESPONSE_MS", "+5"),
+    ("NCOMPLETE_STARTUP_MS", " 5"),
+    ("NCOMPLETE_QUIESCENCE_MS", "\u{661}\u{660}"),
+    ("NCOMPLETE_RETRIES", "-1"),
+    ("NCOMPLETE_JOBS", "0"),
+    ("NCOMPLETE_STRICT", "yes"),
+];
+
+/// A session problem (bad settings, a system that cannot start, a suite without tests) is one
+/// error of the whole run in every runner, before any test: status 2 for `run` and the Cargo
+/// tests, pytest's usage error (4) for pytest; never a pass, never a verdict per test.
+#[test]
+fn session_problems_are_one_error_before_any_test_in_every_runner() {
+    let suite = variant_suite("pingpong_session", 2);
+    let empty = variant_suite("pingpong_empty", 0);
+    let missing = "ncomplete_no_such_command_anywhere";
+    let no_verdicts = |report: &str| {
+        !report.contains("t0001 pass")
+            && !report.contains("t0001 fail")
+            && !report.contains("PASSED")
+            && !report.contains("FAILED")
+            && !report.contains("... ok")
+    };
+    // run --sut
+    let marker = marker("run", "missing");
+    let out = against(run_sut(&suite, missing), "correct", &marker)
+        .output()
+        .unwrap();
+    let report = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{report}");
+    assert!(
+        report.contains("cannot start: the system exited with status 127"),
+        "{report}"
+    );
+    assert!(no_verdicts(&report), "{report}");
+    let out = run_sut(&empty, &command("correct")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("holds no tests"), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(&empty)
+        .arg("--model")
+        .arg(hostile_dir().join("pingpong.aut"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // The Cargo package.
+    let binary = many_binary();
+    let empty_binary = rust_suite_binary(&empty, "session-rust-empty");
+    let mut cases: Vec<(Command, String)> = Vec::new();
+    for (var, value) in BAD_SETTINGS {
+        let mut cmd = against(Command::new(binary), "correct", &marker("cargo", var));
+        cmd.env(var, value);
+        cases.push((cmd, var.to_owned()));
+    }
+    let mut cmd = against(Command::new(binary), "correct", &marker("cargo", "missing"));
+    cmd.env("NCOMPLETE_SUT", missing);
+    cases.push((cmd, "exited with status 127".into()));
+    let cmd = against(
+        Command::new(&empty_binary),
+        "correct",
+        &marker("cargo", "empty"),
+    );
+    cases.push((cmd, "holds no tests".into()));
+    for (mut cmd, expected) in cases {
+        let out = cmd.output().unwrap();
+        let report = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{expected}: {report}");
+        assert!(report.contains(&expected), "{expected}: {report}");
+        assert!(no_verdicts(&report), "{expected}: {report}");
+    }
+    // The pytest module.
+    if !common::pytest_available("session errors under pytest") {
+        return;
+    }
+    let dir = many_python();
+    let empty_dir = python_suite_dir(&empty, "session-python-empty");
+    let mut cases: Vec<(Command, String)> = Vec::new();
+    for (var, value) in BAD_SETTINGS {
+        let mut cmd = against(pytest(dir), "correct", &marker("pytest", var));
+        cmd.env(var, value);
+        cases.push((cmd, var.to_owned()));
+    }
+    let mut cmd = against(pytest(dir), "correct", &marker("pytest", "missing"));
+    cmd.env("NCOMPLETE_SUT", missing);
+    cases.push((cmd, "exited with status 127".into()));
+    let cmd = against(pytest(&empty_dir), "correct", &marker("pytest", "empty"));
+    cases.push((cmd, "holds no tests".into()));
+    for (mut cmd, expected) in cases {
+        let out = cmd.output().unwrap();
+        let report = text(&out);
+        assert_eq!(out.status.code(), Some(4), "{expected}: {report}");
+        assert!(report.contains(&expected), "{expected}: {report}");
+        assert!(no_verdicts(&report), "{expected}: {report}");
+    }
+}
+
+/// `run` refuses what would only fail after every test ran: a result file in a missing
+/// directory or naming a directory, and suites whose labels a runner cannot tell apart or send
+/// as one line.
+#[test]
+fn run_refuses_before_the_first_test_what_it_could_not_finish() {
+    let dir = work_dir("hostile-paths");
+    let no_tests_ran = |out: &Output| {
+        assert_eq!(out.status.code(), Some(2), "{}", text(out));
+        assert!(out.stdout.is_empty(), "{}", text(out));
+    };
+    for (option, path, why) in [
+        ("--junit", dir.join("missing/junit.xml"), "does not exist"),
+        ("--json", dir.clone(), "is a directory"),
+    ] {
+        let out = run_sut(&suite(), &command("correct"))
+            .arg(option)
+            .arg(&path)
+            .output()
+            .unwrap();
+        no_tests_ran(&out);
+        assert!(text(&out).contains(why), "{}", text(&out));
+    }
+    let original = std::fs::read_to_string(suite()).unwrap();
+    for (outputs, path) in [
+        (r#"["pong", "pong"]"#, "model.outputs[1]"),
+        (r#"["pong\n"]"#, "model.outputs[0]"),
+        (r#"["pong\u001f"]"#, "model.outputs[0]"),
+        (r#"[" pong"]"#, "model.outputs[0]"),
+    ] {
+        let bad = dir.join("bad.suite.json");
+        let changed = original.replace(
+            r#""outputs": ["pong"]"#,
+            &format!(r#""outputs": {outputs}"#),
+        );
+        assert_ne!(changed, original);
+        std::fs::write(&bad, changed).unwrap();
+        let out = run_sut(&bad, &command("correct")).output().unwrap();
+        no_tests_ran(&out);
+        assert!(text(&out).contains(path), "{outputs}: {}", text(&out));
+    }
+}
+
+/// Processes with `marker` in their environment killed (the helpers a system started outside
+/// its group, which no runner can kill); their command lines.
+fn kill_marked(marker: &str) -> Vec<String> {
+    let needle = format!("{MARKER}={marker}\0").into_bytes();
+    let mut killed = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let dir = entry.path();
+        let Some(pid) = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(dir.join("environ")) else {
+            continue;
+        };
+        if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
+            let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            killed.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+            // SAFETY: kill(2) with plain integers.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    killed
+}
+
+/// `cmd` under `ulimit -n LIMIT`.
+fn with_file_limit(cmd: &Command, limit: u32) -> Command {
+    let mut limited = Command::new("sh");
+    limited
+        .arg("-c")
+        .arg(format!("ulimit -n {limit} && exec \"$0\" \"$@\""))
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    if let Some(dir) = cmd.get_current_dir() {
+        limited.current_dir(dir);
+    }
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(v) => limited.env(key, v),
+            None => limited.env_remove(key),
+        };
+    }
+    limited
+}
+
+/// A system whose helper (started with `setsid`, out of the runner's reach) keeps its output
+/// open: 60 tests under `ulimit -n 40` pass in every runner, so no reader thread and no pipe
+/// outlives its test.
+#[test]
+fn no_reader_thread_or_pipe_outlives_its_test() {
+    const TESTS: usize = MANY;
+    let suite = many_suite();
+    let mut run = Command::new(BIN);
+    run.arg("run")
+        .arg(suite)
+        .args(["--sut", &command("setsid_helper"), "--quiescence-ms", "100"])
+        .args(["--startup-ms", STARTUP_MS, "--response-ms", RESPONSE_MS]);
+    let mut runners: Vec<(&str, Command)> = vec![("run", run)];
+    let mut binary = Command::new(many_binary());
+    binary.args(["--test-threads", "2"]);
+    runners.push(("cargo", binary));
+    if common::pytest_available("pipe leaks under pytest") {
+        runners.push(("pytest", pytest(many_python())));
+    }
+    for (runner, cmd) in runners {
+        let marker = marker(runner, "setsid_helper");
+        let mut cmd = with_file_limit(&against(cmd, "setsid_helper", &marker), 40);
+        cmd.env("NCOMPLETE_QUIESCENCE_MS", "100");
+        let out = cmd.output().unwrap();
+        let killed = kill_marked(&marker);
+        let report = text(&out);
+        assert!(out.status.success(), "{runner}:\n{report}");
+        let passed = report
+            .lines()
+            .filter(|l| l.ends_with(" pass") || l.starts_with("PASSED") || l.ends_with("... ok"))
+            .count();
+        assert_eq!(passed, TESTS, "{runner}:\n{report}");
+        assert!(
+            killed.iter().all(|c| c.starts_with("sleep 30")),
+            "{runner} left more than the helpers: {killed:?}"
+        );
+    }
+}
+
+/// SIGTERM (and for `run` also SIGINT) on a runner in the middle of a suite: the runner dies of
+/// it and no system is left running, although each runs in a process group of its own.
+#[test]
+fn an_interrupted_runner_leaves_no_system_behind() {
+    let suite = variant_suite("pingpong_interrupted", MANY);
+    let mut runners: Vec<(&str, Command, i32, Duration)> = vec![
+        (
+            "run",
+            run_sut(&suite, &command("correct")),
+            libc::SIGTERM,
+            Duration::from_secs(1),
+        ),
+        (
+            "run",
+            run_sut(&suite, &command("correct")),
+            libc::SIGINT,
+            Duration::from_secs(1),
+        ),
+        (
+            "cargo",
+            Command::new(many_binary()),
+            libc::SIGTERM,
+            Duration::from_secs(1),
+        ),
+    ];
+    if common::pytest_available("interrupts under pytest") {
+        runners.push((
+            "pytest",
+            pytest(many_python()),
+            libc::SIGTERM,
+            Duration::from_secs(3),
+        ));
+    }
+    for (runner, cmd, signal, after) in runners {
+        let marker = marker(runner, "interrupted");
+        let mut child = against(cmd, "correct", &marker)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(after);
+        let running = leftovers(&marker);
+        assert!(
+            !running.is_empty(),
+            "{runner}: no system running to interrupt"
+        );
+        let pid = i32::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) with plain integers.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{runner}: {status:?}");
+        let left = leftovers(&marker);
+        kill_marked(&marker);
+        assert!(
+            left.is_empty(),
+            "{runner} (signal {signal}) left running: {left:?}"
+        );
+    }
+}
+
+/// A correct system that allows one instance at a time fails the Cargo package's parallel
+/// tests, and passes them all under `NCOMPLETE_JOBS=1`.
+#[test]
+fn the_cargo_package_runs_one_system_at_a_time_under_ncomplete_jobs_1() {
+    let binary = many_binary();
+    let lock = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hostile-lock-{}", std::process::id()));
+    let run = |jobs: Option<&str>| {
+        let marker = marker("cargo", "single_instance");
+        let mut cmd = against(Command::new(binary), "single_instance", &marker);
+        cmd.args(["--test-threads", "4"])
+            .env("NCOMPLETE_HOSTILE_LOCK", &lock)
+            .env("NCOMPLETE_QUIESCENCE_MS", "100");
+        if let Some(jobs) = jobs {
+            cmd.env("NCOMPLETE_JOBS", jobs);
+        }
+        let out = cmd.output().unwrap();
+        assert!(leftovers(&marker).is_empty());
+        out
+    };
+    let out = run(Some("1"));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(text(&out).matches("... ok").count(), MANY, "{}", text(&out));
+    let out = run(None);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("unexpected !busy"), "{}", text(&out));
+}
+
+/// Under pytest-xdist every worker runs its own systems: the suite gives the same verdicts.
+#[test]
+fn the_pytest_runtime_runs_under_xdist() {
+    if !common::pytest_available("pytest-xdist") {
+        return;
+    }
+    let xdist = Command::new("python3")
+        .args(["-c", "import xdist"])
+        .status()
+        .is_ok_and(|s| s.success());
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+    assert!(
+        xdist || !ci,
+        "pytest-xdist is not installed (requirements-test.txt)"
+    );
+    if !xdist {
+        eprintln!("SKIPPED: pytest-xdist cannot be imported");
+        return;
+    }
+    let suite = variant_suite("pingpong_xdist", 8);
+    let dir = python_suite_dir(&suite, "xdist-python");
+    for (fixture, pass) in [("correct", true), ("unit_separator", false)] {
+        let marker = marker("xdist", fixture);
+        let mut cmd = against(pytest(&dir), fixture, &marker);
+        cmd.args(["-n", "2"]);
+        let out = cmd.output().unwrap();
+        let report = text(&out);
+        assert_eq!(out.status.success(), pass, "{report}");
+        let word = if pass { "PASSED" } else { "FAILED" };
+        assert_eq!(
+            report.lines().filter(|l| l.starts_with(word)).count(),
+            8,
+            "{report}"
+        );
+        assert!(leftovers(&marker).is_empty(), "{report}");
     }
 }

@@ -134,6 +134,14 @@ fn stream_words_suite(
     }
 }
 
+/// The error of a run of a suite without tests: it would prove nothing, so it is no `pass` (the
+/// generated pytest module and Cargo package refuse to run such a suite too).
+fn no_tests(suite_path: &str) -> Error {
+    Error::Usage(format!(
+        "{suite_path} holds no tests: a run of no tests shows nothing about the system"
+    ))
+}
+
 /// Runs a suite (JSON, or words with their `spec`) against a model in simulation, writing the
 /// report to `out` and the result files `results` asks for; returns the suite verdict. The
 /// suite file (JSON or words) is streamed: tests are read, run (in parallel, a chunk at a time)
@@ -147,6 +155,7 @@ pub fn run_on_model(
     results: &mut RunResults,
 ) -> Result<TestVerdict> {
     const CHUNK: usize = 256;
+    results.check_paths()?;
     let mut sys: Option<SimulatedSystem> = None;
     let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
     let mut counts = VerdictCounts::default();
@@ -189,6 +198,9 @@ pub fn run_on_model(
     };
     run_chunk(&sys, &mut chunk)?;
     progress.finish();
+    if counts == VerdictCounts::default() {
+        return Err(no_tests(suite_path));
+    }
     out.write_all(counts.summary_line().as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
@@ -225,6 +237,10 @@ pub fn run_on_system(
         follow,
     } = *system;
     let (header, tests) = load_suite_file(suite_path, spec)?;
+    if tests.is_empty() {
+        return Err(no_tests(suite_path));
+    }
+    results.check_paths()?;
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
     let mut started = std::time::Instant::now();

@@ -127,6 +127,16 @@ impl RunResults {
         &self.records
     }
 
+    /// Checks, before any test runs, that the files asked for can be written where they are
+    /// named: the directory exists (and is writable, on Unix), and the path is not a
+    /// directory. A run that would only fail at its end after running every test fails first.
+    pub fn check_paths(&self) -> Result<()> {
+        for path in [&self.junit, &self.json].into_iter().flatten() {
+            writable_path(path)?;
+        }
+        Ok(())
+    }
+
     /// Writes the files asked for, each whole or not at all.
     pub fn write(&self, suite_path: &str, header: &SuiteHeader) -> Result<()> {
         if let Some(path) = &self.junit {
@@ -140,6 +150,33 @@ impl RunResults {
         }
         Ok(())
     }
+}
+
+/// Whether a file can be written at `path` (see [`RunResults::check_paths`]).
+fn writable_path(path: &str) -> Result<()> {
+    let refuse = |why: &str| Err(Error::Usage(format!("cannot write {path}: {why}")));
+    let target = std::path::Path::new(path);
+    if target.is_dir() {
+        return refuse("it is a directory");
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return refuse(&format!("the directory {} does not exist", dir.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::CString::new(dir.as_os_str().as_bytes())
+            .map_err(|_| Error::Usage(format!("cannot write {path}: a NUL byte in the path")))?;
+        // SAFETY: `name` is a NUL-terminated string alive for the call.
+        if unsafe { libc::access(name.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+            return refuse(&format!("the directory {} is not writable", dir.display()));
+        }
+    }
+    Ok(())
 }
 
 fn write_to(path: &str, text: &str) -> Result<()> {

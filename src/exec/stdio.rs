@@ -13,13 +13,26 @@
 //! - A system that exits (any status) or is killed fails the running test with its status; the
 //!   exit is detected by waiting on the process, not only by end-of-file on its stdout (a child
 //!   may keep that open). Lines it wrote before exiting are still observed first.
+//! - A line is the label's bytes exactly, after removing one trailing `\n` or `\r\n`: nothing
+//!   else is trimmed, so a line with spaces, `\v`, `\f`, U+0085 or any control character around
+//!   the label is an unknown label, shown with those characters escaped ([`shown_label`]).
 //! - Invalid UTF-8, an empty line, a line longer than [`MAX_LINE_BYTES`], and an unfinished line
 //!   (no newline within the response timeout, or at the end of the output) fail the test: none of
 //!   them is quiescence. Lines are read into a bounded buffer and passed on through a bounded
 //!   queue, so neither a huge line nor a flood fills the memory.
+//! - When a test reaches a verdict other than `fail`, the runner polls the system's exit status
+//!   without waiting ([`Adapter::check_alive`]): a system that has already exited or been killed
+//!   by then fails the test, even after its last expected output.
 //! - The system runs in its own process group (Unix), and the whole group is killed on reset and
-//!   when the adapter is dropped: nothing it started survives the test.
-//! - Inputs are written by a thread, so a system that stops reading cannot block the tester.
+//!   when the adapter is dropped: nothing it started survives the test. The groups alive are
+//!   registered, and an interrupt of the tester (SIGINT, SIGTERM, SIGHUP) kills them before the
+//!   tester dies of it ([`kill_systems_on_interrupt`]).
+//! - Inputs are written by a thread, so a system that stops reading cannot block the tester. The
+//!   reader and writer threads wait on their pipes in slices of [`PIPE_POLL`] and end when the
+//!   test ends, even when a process outside the group (started with `setsid`) keeps the pipes
+//!   open: no thread and no pipe outlives its test.
+//! - Before the first test, [`startup_problem`] starts the system once: a command the shell
+//!   cannot run (status 126 or 127) is one error of the whole run, not one failure per test.
 
 use super::ExecError;
 use super::simulate::TestVerdict;
@@ -27,6 +40,10 @@ use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+#[cfg(unix)]
+use std::sync::atomic::AtomicI32;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -50,6 +67,17 @@ const POLL: Duration = Duration::from_millis(10);
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// Bytes of an unfinished line quoted in messages.
 const QUOTED_BYTES: usize = 40;
+/// How long the reader and writer threads wait on a pipe before they check whether their test
+/// has ended.
+pub const PIPE_POLL: Duration = Duration::from_millis(50);
+/// How long [`startup_problem`] watches a freshly started system for the shell's "cannot run"
+/// statuses.
+pub const START_CHECK: Duration = Duration::from_millis(250);
+/// Bytes a pipe that polls writable takes without blocking (POSIX's least `PIPE_BUF`).
+#[cfg(unix)]
+const PIPE_CHUNK: usize = 512;
+/// Shell statuses of a command that cannot run: not executable (126), not found (127).
+const CANNOT_RUN: [i32; 2] = [126, 127];
 
 /// The timeouts of a run against a system.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -112,12 +140,34 @@ pub trait Adapter {
             Observation::Quiescence => None,
         })
     }
+    /// Called when a test reaches a verdict other than `fail`: why the system can no longer be
+    /// said to behave (it has exited or was killed), checked without waiting; `Ok` if nothing
+    /// is known against it.
+    fn check_alive(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A label as messages show it: control characters anywhere, and whitespace at either end, as
+/// `\u{..}` (lowercase hexadecimal), the rest as it is. Labels of a model hold neither, so only
+/// unknown labels change; the generated runtimes show labels the same way.
+pub fn shown_label(label: &str) -> String {
+    let last = label.chars().count().saturating_sub(1);
+    let mut shown = String::with_capacity(label.len());
+    for (k, c) in label.chars().enumerate() {
+        if c.is_control() || (c.is_whitespace() && (k == 0 || k == last)) {
+            shown.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 /// What the reader thread passes on from the system's stdout.
 #[derive(Debug, PartialEq, Eq)]
 enum Event {
-    /// A complete line, trimmed.
+    /// A complete line, without its line end.
     Line(String),
     /// Bytes of a line whose newline has not arrived yet (the first few, for messages).
     Partial(String),
@@ -180,8 +230,12 @@ fn quoted(line: &[u8]) -> String {
     String::from_utf8_lossy(head).escape_debug().to_string()
 }
 
-/// A complete line (newline removed) as an event: a label, or why it is not one.
-fn complete_line(line: Vec<u8>) -> Event {
+/// A complete line (newline removed) as an event: a label, or why it is not one. One `\r`
+/// before the newline is removed too; nothing else is trimmed.
+fn complete_line(mut line: Vec<u8>) -> Event {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
     if line.len() > MAX_LINE_BYTES {
         return Event::Broken(too_long());
     }
@@ -190,10 +244,10 @@ fn complete_line(line: Vec<u8>) -> Event {
             "the system wrote invalid UTF-8 (`{}`)",
             quoted(e.as_bytes())
         )),
-        Ok(text) if text.trim().is_empty() => Event::Broken(
+        Ok(text) if text.is_empty() => Event::Broken(
             "the system wrote an empty line (the protocol is one label per line)".into(),
         ),
-        Ok(text) => Event::Line(text.trim().to_owned()),
+        Ok(text) => Event::Line(text),
     }
 }
 
@@ -212,8 +266,154 @@ fn exit_text(status: ExitStatus) -> String {
     }
 }
 
+/// A pipe end of the system's that a thread of the tester reads or writes: every wait on it is
+/// cut into slices of [`PIPE_POLL`], and once `stop` is set it reports the end (reading) or an
+/// error (writing), so the thread ends with its test even if a process the tester cannot kill
+/// keeps the other end open.
+struct StoppablePipe<P> {
+    pipe: P,
+    stop: Arc<AtomicBool>,
+}
+
+impl<P> StoppablePipe<P> {
+    /// Waits until the pipe is ready for `events` (`POLLIN` or `POLLOUT`); `false` once the
+    /// test has ended.
+    #[cfg(unix)]
+    fn ready(&self, fd: std::os::fd::RawFd, events: libc::c_short) -> bool {
+        let slice = libc::c_int::try_from(PIPE_POLL.as_millis()).unwrap_or(50);
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return false;
+            }
+            let mut poll = libc::pollfd {
+                fd,
+                events,
+                revents: 0,
+            };
+            // SAFETY: `poll` is a valid pollfd for the duration of the call, and the count is 1.
+            let ready = unsafe { libc::poll(&mut poll, 1, slice) };
+            // Ready, hung up or in error (the next call reports which), or poll itself failed:
+            // the read or write decides.
+            if ready != 0
+                && !(ready < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted)
+            {
+                return true;
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+impl<P: Read + std::os::fd::AsRawFd> Read for StoppablePipe<P> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if !self.ready(self.pipe.as_raw_fd(), libc::POLLIN) {
+            return Ok(0);
+        }
+        self.pipe.read(buf)
+    }
+}
+
+#[cfg(unix)]
+impl<P: Write + std::os::fd::AsRawFd> Write for StoppablePipe<P> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.ready(self.pipe.as_raw_fd(), libc::POLLOUT) {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        // A pipe that polls writable takes at least this much without blocking.
+        let atomic = buf.len().min(PIPE_CHUNK);
+        self.pipe.write(&buf[..atomic])
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.pipe.flush()
+    }
+}
+
+#[cfg(not(unix))]
+impl<P: Read> Read for StoppablePipe<P> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.pipe.read(buf)
+    }
+}
+
+#[cfg(not(unix))]
+impl<P: Write> Write for StoppablePipe<P> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pipe.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.pipe.flush()
+    }
+}
+
+/// The process groups of the systems alive in this process (their leaders' ids; 0 = a free
+/// slot), for the interrupt handler of [`kill_systems_on_interrupt`]. Fixed-size, so the handler
+/// only reads atomics; a system started while every slot is taken is not killed on an interrupt
+/// (it still is on reset and drop).
+#[cfg(unix)]
+static SYSTEM_GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+/// Registers a system's process group; the slot to free, if one was free.
+#[cfg(unix)]
+fn register_group(leader: u32) -> Option<usize> {
+    let pid = i32::try_from(leader).ok()?;
+    SYSTEM_GROUPS.iter().position(|slot| {
+        slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    })
+}
+
+#[cfg(unix)]
+extern "C" fn kill_systems_and_die(signal: libc::c_int) {
+    for slot in &SYSTEM_GROUPS {
+        let pid = slot.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill(2) is async-signal-safe and takes plain integers.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; with the default action restored,
+    // the signal ends the process as it would have without this handler.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Installs (once per process) a handler of SIGINT, SIGTERM and SIGHUP that kills the process
+/// group of every system alive, then lets the signal end the process as it would have: Ctrl-C,
+/// `kill` or `timeout` on a tester leaves no system behind, although the systems run in process
+/// groups of their own (which a terminal's Ctrl-C does not reach). Signals that were ignored
+/// when it is installed stay ignored (`nohup`). Called when the first system starts.
+pub fn kill_systems_on_interrupt() {
+    #[cfg(unix)]
+    {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                let handler = kill_systems_and_die as extern "C" fn(libc::c_int);
+                // SAFETY: the handler only calls async-signal-safe functions; the previous
+                // disposition is restored when it was `SIG_IGN`.
+                unsafe {
+                    let previous = libc::signal(signal, handler as libc::sighandler_t);
+                    if previous == libc::SIG_IGN {
+                        libc::signal(signal, libc::SIG_IGN);
+                    }
+                }
+            }
+        });
+    }
+}
+
 struct Process {
     child: Child,
+    /// Set when the test ends: the reader and writer threads then end too.
+    stop: Arc<AtomicBool>,
+    /// The slot of [`SYSTEM_GROUPS`] holding the system's group, while it is registered.
+    #[cfg(unix)]
+    group_slot: Option<usize>,
     input: Option<Sender<String>>,
     output: Receiver<Event>,
     /// The start of an unfinished line and when it was first seen.
@@ -241,16 +441,28 @@ impl Process {
             // A group of its own, so that reset kills everything the system started.
             cmd.process_group(0);
         }
+        kill_systems_on_interrupt();
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .map_err(|e| format!("cannot start: {e}"))?;
-        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
             return Err("cannot open the pipes of the process".into());
+        };
+        #[cfg(unix)]
+        let group_slot = register_group(child.id());
+        let stop = Arc::new(AtomicBool::new(false));
+        let stdout = StoppablePipe {
+            pipe: stdout,
+            stop: Arc::clone(&stop),
+        };
+        let mut stdin = StoppablePipe {
+            pipe: stdin,
+            stop: Arc::clone(&stop),
         };
         let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
         thread::spawn(move || read_lines(stdout, &out_tx));
@@ -267,6 +479,9 @@ impl Process {
         });
         Ok(Process {
             child,
+            stop,
+            #[cfg(unix)]
+            group_slot,
             input: Some(in_tx),
             output: out_rx,
             partial: None,
@@ -293,10 +508,20 @@ impl Process {
         let _ = self.child.kill();
     }
 
+    /// Forgets the system's group once it was killed after its leader was reaped (the id may
+    /// be reused from then on).
+    fn unregister_group(&mut self) {
+        #[cfg(unix)]
+        if let Some(slot) = self.group_slot.take() {
+            SYSTEM_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
+    }
+
     /// Records the exit and kills what the system left behind.
     fn note_exit(&mut self, status: ExitStatus) {
         // The group must be killed before the exit is recorded (which forbids later kills).
         self.kill_group();
+        self.unregister_group();
         self.exited = Some(status);
         self.drain_until = Some(Instant::now() + EXIT_GRACE);
     }
@@ -332,10 +557,13 @@ impl Process {
     }
 
     fn stop(&mut self) {
-        // Closing stdin first lets the writer thread end.
+        // Closing stdin first lets the writer thread end; the flag ends both threads even if
+        // something outside the group holds the pipes.
         drop(self.input.take());
+        self.stop.store(true, Ordering::SeqCst);
         self.kill_group();
         let _ = self.child.wait();
+        self.unregister_group();
     }
 }
 
@@ -375,6 +603,17 @@ impl Adapter for StdioAdapter {
         self.stop();
         self.process = Some(Process::start(&self.command)?);
         Ok(())
+    }
+
+    fn check_alive(&mut self) -> Result<(), String> {
+        let Some(p) = self.process.as_mut() else {
+            return Ok(());
+        };
+        p.poll_exit();
+        match p.exited {
+            Some(status) => Err(format!("{} at the end of the test", exit_text(status))),
+            None => Ok(()),
+        }
     }
 
     fn send(&mut self, input: &str) -> Result<(), String> {
@@ -600,6 +839,7 @@ pub fn execute_from(
                         seen_output = true;
                         let id = output_id(&out);
                         let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
+                        let out = shown_label(&out);
                         let why = format!(
                             "output !{out} arrived before input ?{} could be sent (allowed instead: {})",
                             model.input_name(*input),
@@ -627,7 +867,7 @@ pub fn execute_from(
                     let (id, shown) = match obs {
                         Observation::Output(out) => {
                             seen_output = true;
-                            (output_id(&out), format!("!{out}"))
+                            (output_id(&out), format!("!{}", shown_label(&out)))
                         }
                         Observation::Quiescence => {
                             (Some(quiescence_id), quiescence_name(model).to_owned())
@@ -659,6 +899,17 @@ pub fn execute_from(
             }
             Ok((Next::Node(k), _)) => node = k as usize,
             Ok((Next::Verdict(v), why)) => {
+                // A system known to have exited by the end of the test fails it, whatever leaf
+                // the test reached.
+                let dead = (v != Verdict::Fail)
+                    .then(|| adapter.check_alive().err())
+                    .flatten();
+                if let Some(e) = dead {
+                    break Ending {
+                        verdict: Verdict::Fail,
+                        message: Some(format!("{e}; trace: {}", trace_text(&trace))),
+                    };
+                }
                 let message = (v == Verdict::Fail).then(|| {
                     let before = &trace[..trace.len().saturating_sub(1)];
                     format!("{why} after {}", trace_text(before))
@@ -765,6 +1016,31 @@ fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>) -> SystemO
     }
 }
 
+/// Why the system of `command` cannot be tested at all, or `None`: the command cannot be
+/// started, or the shell reports within [`START_CHECK`] that it cannot run it (status 126: not
+/// executable, 127: not found). The pytest and Cargo runtimes make the same check once per
+/// session, so such a system is one error of the run (exit status 2), not a failure per test.
+pub fn startup_problem(command: &str) -> Option<String> {
+    let mut process = match Process::start(command) {
+        Ok(p) => p,
+        Err(e) => return Some(e),
+    };
+    let deadline = Instant::now() + START_CHECK;
+    let mut problem = None;
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = process.child.try_wait() {
+            if status.code().is_some_and(|c| CANNOT_RUN.contains(&c)) {
+                problem = Some(format!("cannot start: {}", exit_text(status)));
+            }
+            process.note_exit(status);
+            break;
+        }
+        thread::sleep(POLL);
+    }
+    process.stop();
+    problem
+}
+
 /// Runs a whole suite against a process started from `command`, one test after the other;
 /// with `follow`, an execution that ends in `retry` is continued by another test that holds its
 /// trace ([`run_suite_on_adapter`]).
@@ -777,11 +1053,14 @@ pub fn run_suite_stdio(
     follow: bool,
     progress: impl FnMut(&SystemOutcome),
 ) -> Result<Vec<SystemOutcome>, ExecError> {
-    let mut adapter = StdioAdapter::new(command, timeouts.response);
     let system_error = |message| ExecError::System {
         command: command.to_owned(),
         message,
     };
+    if let Some(problem) = startup_problem(command) {
+        return Err(system_error(problem));
+    }
+    let mut adapter = StdioAdapter::new(command, timeouts.response);
     run_suite_on_adapter(
         &mut adapter,
         model,
@@ -1109,10 +1388,21 @@ mod tests {
     #[test]
     fn the_reader_passes_on_labels_and_stops_at_protocol_violations() {
         use Event::*;
+        // One `\n` or `\r\n` ends a line; nothing else is trimmed.
         assert_eq!(
-            events(b" x \r\ny\n"),
-            [Line("x".into()), Line("y".into()), End]
+            events(b" x \r\ny\r\r\nz\x1f\n\x0bw\xc2\x85\n"),
+            [
+                Line(" x ".into()),
+                Line("y\r".into()),
+                Line("z\u{1f}".into()),
+                Line("\u{b}w\u{85}".into()),
+                End
+            ]
         );
+        let [Broken(why)] = &events(b"\r\nx\n")[..] else {
+            panic!("a lone \\r\\n is an empty line")
+        };
+        assert!(why.contains("empty line"), "{why}");
         assert_eq!(
             events(b"x\nab"),
             [Line("x".into()), Partial("ab".into()), End]
@@ -1140,6 +1430,16 @@ mod tests {
             matches!(got.last(), Some(Broken(w)) if w.contains("longer than")),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn labels_are_shown_with_controls_and_outer_whitespace_escaped() {
+        assert_eq!(shown_label("pong"), "pong");
+        assert_eq!(shown_label("a b"), "a b");
+        assert_eq!(shown_label("pong\u{1f}"), "pong\\u{1f}");
+        assert_eq!(shown_label(" pong\u{85}"), "\\u{20}pong\\u{85}");
+        assert_eq!(shown_label("\u{b}a\tb\u{c}"), "\\u{b}a\\u{9}b\\u{c}");
+        assert_eq!(shown_label("\u{a0}"), "\\u{a0}");
     }
 
     #[test]

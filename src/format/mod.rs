@@ -12,6 +12,7 @@ pub mod dot;
 pub mod native;
 pub mod position;
 
+pub(crate) use build::name_problem;
 pub use position::{ParseError, Position, Span, Warning};
 
 use crate::error::Error;

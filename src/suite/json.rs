@@ -12,7 +12,10 @@
 //! A reference is a node index of the same test or one of the verdicts `"pass"`, `"fail"`,
 //! `"retry"`. The writer streams: it emits the header, then one test per line as tests are
 //! produced, so memory stays proportional to one test. Output is a pure function of the header and
-//! the tests (maps are written in label-id order), hence byte-identical across runs.
+//! the tests (maps are written in label-id order), hence byte-identical across runs. The reader
+//! refuses a model whose inputs, or outputs with quiescence, name a label twice or hold a name
+//! that no runner could exchange as one line (empty, a control character, whitespace at an end),
+//! with the JSON path of the name.
 
 use super::case::{Next, SuiteHeader, SuiteModel, TestCase, TestNode, Verdict};
 use crate::model::LabelId;
@@ -332,8 +335,60 @@ fn parse_branches(
     Ok(list)
 }
 
-/// The model of a suite header.
+/// Refuses a label list (its JSON paths beside the names) holding a name no runner can exchange
+/// whole (empty, a control character such as a newline, whitespace at an end:
+/// `format::name_problem`) or a name twice (a runner could not tell the two labels apart).
+fn check_labels<'a>(
+    labels: impl IntoIterator<Item = (String, &'a str)>,
+) -> Result<(), SuiteFormatError> {
+    let mut seen: HashMap<&str, String> = HashMap::new();
+    for (path, name) in labels {
+        if let Err((found, expected)) = crate::format::name_problem(name) {
+            return Err(shape(path, format!("{expected}, found {found}")));
+        }
+        if let Some(first) = seen.get(name) {
+            return Err(shape(
+                path,
+                format!(
+                    "a label name of its own, found `{}` again (first at {first})",
+                    crate::format::position::excerpt(name)
+                ),
+            ));
+        }
+        seen.insert(name, path);
+    }
+    Ok(())
+}
+
+/// The model of a suite header: its inputs, and its outputs with quiescence, each a list of
+/// distinct names ([`check_labels`]).
 fn parse_model_json(m: &Value) -> Result<SuiteModel, SuiteFormatError> {
+    let model = parse_model_fields(m)?;
+    check_labels(
+        model
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, name)| (format!("model.inputs[{k}]"), name.as_str())),
+    )?;
+    check_labels(
+        model
+            .outputs
+            .iter()
+            .enumerate()
+            .map(|(k, name)| (format!("model.outputs[{k}]"), name.as_str()))
+            .chain(
+                model
+                    .quiescence
+                    .iter()
+                    .map(|q| ("model.quiescence".to_owned(), q.as_str())),
+            ),
+    )?;
+    Ok(model)
+}
+
+/// The fields of a suite header's model, unchecked.
+fn parse_model_fields(m: &Value) -> Result<SuiteModel, SuiteFormatError> {
     let m = m.as_object().ok_or_else(|| shape("model", "an object"))?;
     Ok(SuiteModel {
         name: m
@@ -986,6 +1041,35 @@ mod tests {
             line.len() as u64
         );
         assert!(line.starts_with(r#"{"name":"t0001","root":0,"nodes":[{"send":"a","then":1,"race":{"x \"quoted\" é\n":"retry"}},{"expect":"#));
+    }
+
+    #[test]
+    fn refuses_labels_a_runner_cannot_exchange_or_tell_apart() {
+        let text = suite_to_string(&header(), [&example()]);
+        let path_of = |text: &str| match read_suite(text) {
+            Err(SuiteFormatError::Shape { path, expected }) => (path, expected),
+            other => panic!("accepted: {other:?}"),
+        };
+        let (path, why) =
+            path_of(&text.replace(r#""outputs":["x","y"]"#, r#""outputs":["x","x"]"#));
+        assert_eq!(path, "model.outputs[1]");
+        assert!(why.contains("first at model.outputs[0]"), "{why}");
+        let (path, _) = path_of(&text.replace(r#""quiescence":"delta""#, r#""quiescence":"y""#));
+        assert_eq!(path, "model.quiescence");
+        let (path, _) = path_of(&text.replace(r#""inputs":["a","b"]"#, r#""inputs":["b","b"]"#));
+        assert_eq!(path, "model.inputs[1]");
+        for bad in [r#"x\n"#, r#"x\u001f"#, " x", r#"x\u000b"#, ""] {
+            let changed = text.replace(
+                r#""outputs":["x","y"]"#,
+                &format!(r#""outputs":["{bad}","y"]"#),
+            );
+            let (path, why) = path_of(&changed);
+            assert_eq!(path, "model.outputs[0]", "{bad}");
+            assert!(why.contains("no control characters"), "{why}");
+        }
+        // A name may be an input and an output at once (Mealy alphabets are separate).
+        let both = text.replace(r#""inputs":["a","b"]"#, r#""inputs":["x","b"]"#);
+        assert!(read_suite(&both.replace(r#""send":"a""#, r#""send":"x""#)).is_ok());
     }
 
     #[test]

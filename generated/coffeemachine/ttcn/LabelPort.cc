@@ -182,7 +182,10 @@ void LabelPort::take_output(const char *data, size_t length)
 			if (line.size() > MAX_LINE_BYTES) fail("the system wrote a line longer than 65536 bytes");
 			continue;
 		}
-		std::string label = trimmed(line);
+		// A line is the label's bytes exactly, after one "\n" or "\r\n": nothing else is
+		// trimmed, so spaces or control characters around a label make an unknown label.
+		std::string label = line;
+		if (!label.empty() && label[label.size() - 1] == '\r') label.erase(label.size() - 1);
 		if (!valid_utf8(line)) fail("the system wrote invalid UTF-8 (`" + quoted(line) + "`)");
 		if (label.empty()) fail("the system wrote an empty line (the protocol is one label per line)");
 		line.clear();
@@ -284,6 +287,18 @@ void LabelPort::user_map(const char * /*system_port*/, Map_Params& /*params*/)
 
 void LabelPort::user_unmap(const char * /*system_port*/, Map_Params& /*params*/)
 {
+	// Unmapping ends the testcase, after its verdict: a system that has exited by now (polled
+	// without waiting) fails it, as in every ncomplete runner, even after its last expected
+	// output.
+	int status = 0;
+	if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid) {
+		kill(-pid, SIGKILL);
+		pid = -1;
+		std::string why = exit_text(status) + " at the end of the test";
+		stop_system();
+		TTCN_Runtime::setverdict(FAIL, why.c_str());
+		return;
+	}
 	stop_system();
 }
 

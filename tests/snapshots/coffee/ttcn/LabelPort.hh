@@ -3,8 +3,10 @@
 // The system under test is a process speaking the stdio protocol of every ncomplete runner:
 // mapping P starts the command in the test port parameter `command`, else in the environment
 // variable NCOMPLETE_SUT (run by /bin/sh in a process group of its own); each input is written
-// to its stdin as one line, each line of its stdout is one output. Unmapping P (at the end of
-// every testcase) kills the process group, so every testcase starts a fresh system.
+// to its stdin as one line, each line of its stdout is one output: the label's bytes exactly,
+// after removing one "\n" or "\r\n" (nothing else is trimmed). Unmapping P (at the end of
+// every testcase) kills the process group, so every testcase starts a fresh system; a system
+// that has exited by then fails the testcase, even after its last expected output.
 //
 // A system that exits or is killed, writes invalid UTF-8, an empty line or a line longer than
 // 64 KiB, or ends its output in the middle of a line fails the running testcase with the

@@ -18,14 +18,32 @@
 //! - `NCOMPLETE_STARTUP_MS` (default 1000): added to every wait until the system's first output,
 //!   for systems that are slow to start.
 //!
-//! A system that exits or is killed, writes invalid UTF-8, an empty line, a line longer than
-//! 64 KiB, or a line without a newline fails the test with the reason; none of these is
-//! quiescence. Inputs are written by a thread, so a system that does not read cannot block the
-//! tests. The same semantics as `ncomplete run --sut` and the generated pytest runtime.
+//! - `NCOMPLETE_JOBS` (default: no limit): how many tests run their system at once. `cargo test`
+//!   runs tests in parallel threads; a system that allows one instance at a time (a fixed port, a
+//!   lock file) needs `NCOMPLETE_JOBS=1` (or `cargo test -- --test-threads=1`).
+//!
+//! Every `NCOMPLETE_*` number is ASCII digits only, at most 4294967295 (`NCOMPLETE_JOBS` at
+//! least 1), and `NCOMPLETE_STRICT` is `0` or `1`: any other value, and a system the shell cannot
+//! start (status 126 or 127 within a quarter of a second), ends the whole run with one message on
+//! the standard error and exit status 2 before any system is tested ([`settings`]).
+//!
+//! A line is the label's bytes exactly, after removing one trailing `\n` or `\r\n`: a label with
+//! spaces or any other character around it is an unknown label, shown with control characters
+//! and outer whitespace escaped as `\u{..}`. A system that exits or is killed, writes invalid
+//! UTF-8, an empty line, a line longer than 64 KiB, or a line without a newline fails the test
+//! with the reason; none of these is quiescence. A system that has exited by the time a test
+//! reaches its verdict (polled without waiting) fails the test, even after its last expected
+//! output. Inputs are written by a thread, so a system that does not read cannot block the
+//! tests; the reader and writer threads end with their test even when a process outside the
+//! group keeps the pipes open. SIGINT, SIGTERM and SIGHUP kill the process group of every system
+//! alive before they end the test process. The same semantics as `ncomplete run --sut` and the
+//! generated pytest runtime.
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -94,6 +112,12 @@ pub trait Adapter {
     /// with `set_nonblocking(true)` or `peek`, or keep a reader thread and a channel as
     /// [`StdioAdapter`] does (`recv_timeout` and `try_recv` accept any duration).
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String>;
+    /// Called when a test reaches a verdict other than `fail`: why the system can no longer be
+    /// said to behave (it has exited or was killed), checked without waiting; `Ok` if nothing
+    /// is known against it.
+    fn check_alive(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Timing and retry settings, from the environment.
@@ -106,36 +130,95 @@ pub struct Settings {
     /// How long to wait for an output the test requires.
     pub response: Duration,
     /// Re-runs of a test that ended in retry.
-    pub retries: usize,
+    pub retries: u32,
+    /// How many tests may run their system at once (`None`: no limit).
+    pub jobs: Option<u32>,
+    /// Whether an inconclusive test fails.
+    pub strict: bool,
 }
 
-fn env_number(name: &str, default: u64) -> Result<u64, String> {
-    match std::env::var(name) {
-        Ok(v) if !v.trim().is_empty() => v
-            .trim()
-            .parse()
-            .map_err(|_| format!("{name} must be a whole number, not {v:?}")),
-        _ => Ok(default),
-    }
+/// An `NCOMPLETE_*` number: ASCII digits only (no sign, space or underscore), from `least` to
+/// `u32::MAX`; unset or empty gives `default`.
+fn env_number(name: &str, default: u32, least: u32) -> Result<u32, String> {
+    let value = match std::env::var(name) {
+        Ok(v) if !v.is_empty() => v,
+        Err(std::env::VarError::NotUnicode(v)) => {
+            return Err(format!("{name} must be a whole number, not {v:?}"));
+        }
+        _ => return Ok(default),
+    };
+    value
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| value.parse::<u32>().ok())
+        .flatten()
+        .filter(|&n| n >= least)
+        .ok_or_else(|| {
+            format!(
+                "{name} must be a whole number from {least} to {} (ASCII digits only), not {value:?}",
+                u32::MAX
+            )
+        })
 }
 
 impl Settings {
-    /// `NCOMPLETE_STARTUP_MS` (default 1000), `NCOMPLETE_QUIESCENCE_MS` (default 200),
-    /// `NCOMPLETE_RESPONSE_MS` (default 5000) and `NCOMPLETE_RETRIES` (default 20).
-    /// Panics with the message of [`Settings::try_from_env`] on a malformed number.
+    /// The settings of [`settings`], read now; panics with the message of
+    /// [`Settings::try_from_env`] on a bad value.
     pub fn from_env() -> Settings {
         Settings::try_from_env().unwrap_or_else(|why| panic!("{why}"))
     }
 
-    /// The settings of [`Settings::from_env`], or which variable is not a whole number.
+    /// `NCOMPLETE_STARTUP_MS` (default 1000), `NCOMPLETE_QUIESCENCE_MS` (default 200),
+    /// `NCOMPLETE_RESPONSE_MS` (default 5000), `NCOMPLETE_RETRIES` (default 20),
+    /// `NCOMPLETE_JOBS` (default: no limit) and `NCOMPLETE_STRICT` (`0` or `1`, default 0), or
+    /// which variable holds a bad value.
     pub fn try_from_env() -> Result<Settings, String> {
+        let millis = |name, default| {
+            env_number(name, default, 0).map(|ms| Duration::from_millis(u64::from(ms)))
+        };
+        let jobs = match std::env::var("NCOMPLETE_JOBS") {
+            Ok(v) if !v.is_empty() => Some(env_number("NCOMPLETE_JOBS", 1, 1)?),
+            _ => None,
+        };
+        let strict = match std::env::var("NCOMPLETE_STRICT") {
+            Ok(v) if v == "1" => true,
+            Ok(v) if v.is_empty() || v == "0" => false,
+            Err(std::env::VarError::NotPresent) => false,
+            Ok(v) => return Err(format!("NCOMPLETE_STRICT must be 0 or 1, not {v:?}")),
+            Err(e) => return Err(format!("NCOMPLETE_STRICT must be 0 or 1: {e}")),
+        };
         Ok(Settings {
-            startup: Duration::from_millis(env_number("NCOMPLETE_STARTUP_MS", 1000)?),
-            quiescence: Duration::from_millis(env_number("NCOMPLETE_QUIESCENCE_MS", 200)?),
-            response: Duration::from_millis(env_number("NCOMPLETE_RESPONSE_MS", 5000)?),
-            retries: env_number("NCOMPLETE_RETRIES", 20)? as usize,
+            startup: millis("NCOMPLETE_STARTUP_MS", 1000)?,
+            quiescence: millis("NCOMPLETE_QUIESCENCE_MS", 200)?,
+            response: millis("NCOMPLETE_RESPONSE_MS", 5000)?,
+            retries: env_number("NCOMPLETE_RETRIES", 20, 0)?,
+            jobs,
+            strict,
         })
     }
+}
+
+/// Ends the whole test process with `problem` on the standard error and exit status 2: a
+/// problem of the session (a bad setting, a system that cannot start, a suite without tests)
+/// is one error, not a failure of every test. No system is running when it is called (every
+/// test reads the settings before it starts one).
+fn session_error(problem: &str) -> ! {
+    kill_live_groups();
+    let _ = writeln!(std::io::stderr(), "ncomplete: {problem}");
+    std::process::exit(2)
+}
+
+/// The settings of the run, read from the environment once per process (see the module
+/// documentation); a bad value ends the run ([`session_error`]).
+pub fn settings() -> Settings {
+    static SETTINGS: OnceLock<Settings> = OnceLock::new();
+    *SETTINGS.get_or_init(|| Settings::try_from_env().unwrap_or_else(|why| session_error(&why)))
+}
+
+/// The one test of a suite without tests: ends the run with an error, as `ncomplete run`
+/// refuses such a suite (a run of no tests shows nothing about the system).
+pub fn no_tests() {
+    session_error("the suite holds no tests: a run of no tests shows nothing about the system");
 }
 
 /// The longest output line accepted, newline excluded.
@@ -162,7 +245,12 @@ fn quoted(line: &[u8]) -> String {
     String::from_utf8_lossy(head).escape_debug().to_string()
 }
 
-fn complete_line(line: Vec<u8>) -> Event {
+/// A complete line (newline removed) as an event: a label, or why it is not one. One `\r`
+/// before the newline is removed too; nothing else is trimmed.
+fn complete_line(mut line: Vec<u8>) -> Event {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
     if line.len() > MAX_LINE_BYTES {
         return Event::Broken(too_long());
     }
@@ -171,11 +259,26 @@ fn complete_line(line: Vec<u8>) -> Event {
             "the system wrote invalid UTF-8 (`{}`)",
             quoted(e.as_bytes())
         )),
-        Ok(text) if text.trim().is_empty() => Event::Broken(
+        Ok(text) if text.is_empty() => Event::Broken(
             "the system wrote an empty line (the protocol is one label per line)".into(),
         ),
-        Ok(text) => Event::Line(text.trim().to_owned()),
+        Ok(text) => Event::Line(text),
     }
+}
+
+/// A label as messages show it: control characters anywhere, and whitespace at either end, as
+/// `\u{..}` (lowercase hexadecimal), the rest as it is (as `ncomplete run` shows labels).
+pub fn shown_label(label: &str) -> String {
+    let last = label.chars().count().saturating_sub(1);
+    let mut shown = String::with_capacity(label.len());
+    for (k, c) in label.chars().enumerate() {
+        if c.is_control() || (c.is_whitespace() && (k == 0 || k == last)) {
+            shown.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 /// Reads lines into `events`; memory stays bounded whatever the system writes.
@@ -234,22 +337,197 @@ fn exit_text(status: ExitStatus) -> String {
     }
 }
 
+/// The few POSIX functions the runtime needs (the package has no dependencies).
+#[cfg(unix)]
+mod posix {
+    use std::os::raw::{c_int, c_short};
+
+    pub const SIGKILL: c_int = 9;
+    pub const SIGHUP: c_int = 1;
+    pub const SIGINT: c_int = 2;
+    pub const SIGTERM: c_int = 15;
+    pub const SIG_DFL: usize = 0;
+    pub const SIG_IGN: usize = 1;
+    pub const POLLIN: c_short = 1;
+    pub const POLLOUT: c_short = 4;
+    /// Bytes a pipe that polls writable takes without blocking (POSIX's least `PIPE_BUF`).
+    pub const PIPE_CHUNK: usize = 512;
+
+    #[repr(C)]
+    pub struct PollFd {
+        pub fd: c_int,
+        pub events: c_short,
+        pub revents: c_short,
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "emscripten"))]
+    pub type NfdsT = std::os::raw::c_ulong;
+    #[cfg(not(any(target_os = "linux", target_os = "emscripten")))]
+    pub type NfdsT = std::os::raw::c_uint;
+
+    extern "C" {
+        pub fn kill(pid: c_int, signal: c_int) -> c_int;
+        pub fn raise(signal: c_int) -> c_int;
+        pub fn signal(signal: c_int, handler: usize) -> usize;
+        pub fn poll(fds: *mut PollFd, count: NfdsT, timeout: c_int) -> c_int;
+    }
+}
+
 #[cfg(unix)]
 fn kill_process_group(leader: u32) {
-    extern "C" {
-        fn kill(pid: i32, signal: i32) -> i32;
-    }
-    const SIGKILL: i32 = 9;
     if let Ok(pid) = i32::try_from(leader) {
         // SAFETY: kill(2) takes plain integers; a negative pid names the process group.
         unsafe {
-            kill(-pid, SIGKILL);
+            posix::kill(-pid, posix::SIGKILL);
         }
+    }
+}
+
+/// The process groups of the systems alive (their leaders' ids; 0 = a free slot), for the
+/// signal handler; fixed-size, so the handler only reads atomics.
+static SYSTEM_GROUPS: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
+
+/// Registers a system's process group; the slot to free, if one was free.
+fn register_group(leader: u32) -> Option<usize> {
+    let pid = i32::try_from(leader).ok()?;
+    SYSTEM_GROUPS.iter().position(|slot| {
+        slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    })
+}
+
+/// Kills the process group of every system alive.
+fn kill_live_groups() {
+    #[cfg(unix)]
+    for slot in &SYSTEM_GROUPS {
+        let pid = slot.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill(2) is async-signal-safe and takes plain integers.
+            unsafe {
+                posix::kill(-pid, posix::SIGKILL);
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn kill_systems_and_die(signal: std::os::raw::c_int) {
+    kill_live_groups();
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; with the default action restored,
+    // the signal ends the process as it would have without this handler.
+    unsafe {
+        posix::signal(signal, posix::SIG_DFL);
+        posix::raise(signal);
+    }
+}
+
+/// Installs once a handler of SIGINT, SIGTERM and SIGHUP that kills every system's process
+/// group, then lets the signal end the process (signals ignored so far stay ignored): the
+/// systems run in groups of their own, which a terminal's Ctrl-C or a `kill` of the test
+/// process does not reach.
+fn kill_systems_on_interrupt() {
+    #[cfg(unix)]
+    {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            for signal in [posix::SIGINT, posix::SIGTERM, posix::SIGHUP] {
+                let handler = kill_systems_and_die as extern "C" fn(std::os::raw::c_int);
+                // SAFETY: the handler only calls async-signal-safe functions.
+                unsafe {
+                    if posix::signal(signal, handler as usize) == posix::SIG_IGN {
+                        posix::signal(signal, posix::SIG_IGN);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// How long the reader and writer threads wait on a pipe before checking that their test goes
+/// on.
+const PIPE_POLL_MS: i32 = 50;
+
+/// A pipe end of the system's that a thread reads or writes: every wait on it is cut into
+/// slices of [`PIPE_POLL_MS`], and once `stop` is set it reports the end (reading) or an error
+/// (writing), so the thread ends with its test even if a process outside the system's group
+/// keeps the other end open.
+struct StoppablePipe<P> {
+    pipe: P,
+    stop: Arc<AtomicBool>,
+}
+
+impl<P> StoppablePipe<P> {
+    /// Waits until the pipe is ready for `events`; `false` once the test has ended.
+    #[cfg(unix)]
+    fn ready(&self, fd: std::os::raw::c_int, events: std::os::raw::c_short) -> bool {
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return false;
+            }
+            let mut poll = posix::PollFd {
+                fd,
+                events,
+                revents: 0,
+            };
+            // SAFETY: `poll` is a valid pollfd for the call, and the count is 1.
+            let ready = unsafe { posix::poll(&mut poll, 1, PIPE_POLL_MS) };
+            // Ready, hung up or in error (the read or write says which), or poll failed.
+            if ready > 0
+                || (ready < 0
+                    && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted)
+            {
+                return true;
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+impl<P: Read + std::os::unix::io::AsRawFd> Read for StoppablePipe<P> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if !self.ready(self.pipe.as_raw_fd(), posix::POLLIN) {
+            return Ok(0);
+        }
+        self.pipe.read(buf)
+    }
+}
+
+#[cfg(unix)]
+impl<P: Write + std::os::unix::io::AsRawFd> Write for StoppablePipe<P> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.ready(self.pipe.as_raw_fd(), posix::POLLOUT) {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        self.pipe.write(&buf[..buf.len().min(posix::PIPE_CHUNK)])
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.pipe.flush()
+    }
+}
+
+#[cfg(not(unix))]
+impl<P: Read> Read for StoppablePipe<P> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.pipe.read(buf)
+    }
+}
+
+#[cfg(not(unix))]
+impl<P: Write> Write for StoppablePipe<P> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pipe.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.pipe.flush()
     }
 }
 
 struct Process {
     child: Child,
+    /// Set when the test ends: the reader and writer threads then end too.
+    stop: Arc<AtomicBool>,
+    /// The slot of [`SYSTEM_GROUPS`] holding the system's group, while it is registered.
+    group_slot: Option<usize>,
     input: Option<Sender<String>>,
     output: Receiver<Event>,
     partial: Option<(String, Instant)>,
@@ -268,10 +546,18 @@ impl Process {
         let _ = self.child.kill();
     }
 
+    /// Forgets the system's group once it was killed after its leader was reaped.
+    fn unregister_group(&mut self) {
+        if let Some(slot) = self.group_slot.take() {
+            SYSTEM_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
+    }
+
     fn poll_exit(&mut self) {
         if self.exited.is_none() {
             if let Ok(Some(status)) = self.child.try_wait() {
                 self.kill_group();
+                self.unregister_group();
                 self.exited = Some(status);
                 self.drain_until = Some(Instant::now() + EXIT_GRACE);
             }
@@ -299,8 +585,10 @@ impl Process {
 
     fn stop(&mut self) {
         drop(self.input.take());
+        self.stop.store(true, Ordering::SeqCst);
         self.kill_group();
         let _ = self.child.wait();
+        self.unregister_group();
     }
 }
 
@@ -317,21 +605,32 @@ impl StdioAdapter {
     pub fn new(command: impl Into<String>) -> StdioAdapter {
         StdioAdapter {
             command: command.into(),
-            line_timeout: Settings::from_env().response,
+            line_timeout: settings().response,
             process: None,
         }
     }
 
-    /// The adapter for the command in `NCOMPLETE_SUT`.
+    /// The adapter for the command in `NCOMPLETE_SUT`. The first call of the process checks
+    /// the command ([`startup_problem`]): an unset command or one the shell cannot run ends the
+    /// run with one error ([`session_error`]) instead of failing every test.
     pub fn from_env() -> StdioAdapter {
-        match std::env::var("NCOMPLETE_SUT") {
-            Ok(command) if !command.trim().is_empty() => StdioAdapter::new(command),
-            _ => panic!(
-                "NCOMPLETE_SUT is not set: set it to the command of the system under test \
-                 (e.g. NCOMPLETE_SUT='ncomplete simulate model.aut'), or run the suite through \
-                 your own Adapter (see tests/suite.rs)"
-            ),
-        }
+        static CHECKED: OnceLock<String> = OnceLock::new();
+        let command = CHECKED.get_or_init(|| {
+            settings();
+            let command = std::env::var("NCOMPLETE_SUT").unwrap_or_default();
+            if command.trim().is_empty() {
+                session_error(
+                    "NCOMPLETE_SUT is not set: set it to the command of the system under test \
+                     (e.g. NCOMPLETE_SUT='ncomplete simulate model.aut'), or run the suite \
+                     through your own Adapter (see tests/suite.rs)",
+                );
+            }
+            if let Some(problem) = startup_problem(&command) {
+                session_error(&problem);
+            }
+            command
+        });
+        StdioAdapter::new(command.clone())
     }
 
     fn stop(&mut self) {
@@ -364,16 +663,27 @@ impl Adapter for StdioAdapter {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
+        kill_systems_on_interrupt();
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", self.command))?;
-        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
             return Err("cannot open the pipes of the system".into());
+        };
+        let group_slot = register_group(child.id());
+        let stop = Arc::new(AtomicBool::new(false));
+        let stdout = StoppablePipe {
+            pipe: stdout,
+            stop: Arc::clone(&stop),
+        };
+        let mut stdin = StoppablePipe {
+            pipe: stdin,
+            stop: Arc::clone(&stop),
         };
         let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
         thread::spawn(move || read_lines(stdout, &out_tx));
@@ -390,6 +700,8 @@ impl Adapter for StdioAdapter {
         });
         self.process = Some(Process {
             child,
+            stop,
+            group_slot,
             input: Some(in_tx),
             output: out_rx,
             partial: None,
@@ -397,6 +709,17 @@ impl Adapter for StdioAdapter {
             drain_until: None,
         });
         Ok(())
+    }
+
+    fn check_alive(&mut self) -> Result<(), String> {
+        let Some(p) = self.process.as_mut() else {
+            return Ok(());
+        };
+        p.poll_exit();
+        match p.exited {
+            Some(status) => Err(format!("{} at the end of the test", exit_text(status))),
+            None => Ok(()),
+        }
     }
 
     fn send(&mut self, input: &str) -> Result<(), String> {
@@ -466,6 +789,31 @@ impl Adapter for StdioAdapter {
             }
         }
     }
+}
+
+/// Why the system of `command` cannot be tested at all, or `None`: it cannot be started, or the
+/// shell reports within a quarter of a second that it cannot run it (status 126: not
+/// executable, 127: not found), as `ncomplete run` and the pytest runtime check.
+pub fn startup_problem(command: &str) -> Option<String> {
+    let mut adapter = StdioAdapter {
+        command: command.to_owned(),
+        line_timeout: Duration::ZERO,
+        process: None,
+    };
+    if let Err(e) = adapter.reset() {
+        return Some(e);
+    }
+    let p = adapter.process.as_mut()?;
+    let deadline = Instant::now() + Duration::from_millis(250);
+    while Instant::now() < deadline {
+        p.poll_exit();
+        if let Some(status) = p.exited {
+            return matches!(status.code(), Some(126 | 127))
+                .then(|| format!("cannot start `{command}`: {}", exit_text(status)));
+        }
+        thread::sleep(POLL);
+    }
+    None
 }
 
 /// The verdict of one execution, with the observed trace and, for `Fail`, the reason.
@@ -567,6 +915,7 @@ pub fn execute_once(
                     } else {
                         lookup(race, &out)
                     };
+                    let out = shown_label(&out);
                     let why = format!(
                         "output !{out} arrived before input ?{input} could be sent (allowed instead: {})",
                         allowed(model, race)
@@ -590,7 +939,9 @@ pub fn execute_once(
                         Observation::Output(out) if Some(out.as_str()) == model.quiescence => {
                             (Next::Fail, format!("!{out}"))
                         }
-                        Observation::Output(out) => (lookup(branches, &out), format!("!{out}")),
+                        Observation::Output(out) => {
+                            (lookup(branches, &out), format!("!{}", shown_label(&out)))
+                        }
                         Observation::Quiescence => match model.quiescence {
                             Some(q) => (lookup(branches, q), q.to_owned()),
                             None => (Next::Fail, quiescence_name(model).to_owned()),
@@ -625,6 +976,19 @@ pub fn execute_once(
             }
             Ok((Next::Node(k), _)) => node = k,
             Ok((verdict, why)) => {
+                // A system known to have exited by the end of the test fails it, whatever leaf
+                // the test reached.
+                let dead = (verdict != Next::Fail)
+                    .then(|| adapter.check_alive().err())
+                    .flatten();
+                if let Some(e) = dead {
+                    let message = format!("{e}; trace: {}", trace_text(&trace));
+                    return Attempt {
+                        verdict: Next::Fail,
+                        trace,
+                        message: Some(message),
+                    };
+                }
                 let message = (verdict == Next::Fail)
                     .then(|| format!("{why} after {}", trace_text(&trace[..trace.len() - 1])));
                 return Attempt {
@@ -640,11 +1004,37 @@ pub fn execute_once(
 /// Whether an inconclusive test fails: `NCOMPLETE_STRICT=1`; `0` or unset reports it on the
 /// standard error only.
 pub fn strict() -> bool {
-    match std::env::var("NCOMPLETE_STRICT") {
-        Ok(v) if v.trim() == "1" => true,
-        Ok(v) if v.trim().is_empty() || v.trim() == "0" => false,
-        Ok(v) => panic!("NCOMPLETE_STRICT must be 0 or 1, not {v:?}"),
-        Err(_) => false,
+    settings().strict
+}
+
+/// A place among the tests allowed to run their system at once (`NCOMPLETE_JOBS`), held until
+/// dropped.
+struct JobSlot(Option<&'static (Mutex<u32>, Condvar)>);
+
+impl JobSlot {
+    /// Waits for a place when `jobs` limits the tests running at once.
+    fn take(jobs: Option<u32>) -> JobSlot {
+        static RUNNING: (Mutex<u32>, Condvar) = (Mutex::new(0), Condvar::new());
+        let Some(jobs) = jobs else {
+            return JobSlot(None);
+        };
+        let (count, freed) = &RUNNING;
+        // A test that panicked while holding the lock poisons it; the count stays right.
+        let mut running = count.lock().unwrap_or_else(|e| e.into_inner());
+        while *running >= jobs {
+            running = freed.wait(running).unwrap_or_else(|e| e.into_inner());
+        }
+        *running += 1;
+        JobSlot(Some(&RUNNING))
+    }
+}
+
+impl Drop for JobSlot {
+    fn drop(&mut self) {
+        if let Some((count, freed)) = self.0 {
+            *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+            freed.notify_one();
+        }
     }
 }
 
@@ -652,9 +1042,12 @@ pub fn strict() -> bool {
 /// the trace and the unexpected observation on `fail`. When every attempt ended in `retry` the
 /// test is inconclusive: reported on the standard error (past the harness's capture), and a
 /// panic with the reason under `NCOMPLETE_STRICT=1`.
-pub fn run_test<A: Adapter>(mut adapter: A, model: &Model, test: &Test) {
-    let settings = Settings::from_env();
-    let attempts = settings.retries + 1;
+pub fn run_test<A: Adapter>(adapter: A, model: &Model, test: &Test) {
+    let settings = settings();
+    let _slot = JobSlot::take(settings.jobs);
+    // Declared after the slot, so the system is stopped before the slot goes to another test.
+    let mut adapter = adapter;
+    let attempts = u64::from(settings.retries) + 1;
     let mut last = Vec::new();
     for _ in 0..attempts {
         if let Err(e) = adapter.reset() {
@@ -673,7 +1066,7 @@ pub fn run_test<A: Adapter>(mut adapter: A, model: &Model, test: &Test) {
         test.name,
         trace_text(&last)
     );
-    if strict() {
+    if settings.strict {
         panic!("{reason}");
     }
     // Written to the process's standard error, not through `eprintln!`, which the harness
