@@ -1048,7 +1048,7 @@ impl<'a> Explorer<'a> {
                 }
                 None => self.dead_end = true,
             }
-            if self.sent.len() - r.read > MAX_INPUTS_IN_FLIGHT {
+            if self.sent.len() - r.read >= MAX_INPUTS_IN_FLIGHT {
                 return;
             }
         }
