@@ -20,13 +20,33 @@
 //! at a coverage target (every state or every transition of the specification's reachable part
 //! seen), or at a time limit.
 //!
+//! The input/output race (the rule of [`super::stdio`]): an output that arrives after an input
+//! was sent may have been written before the system read it. Besides the reading the tester
+//! follows (`state`: every input read as soon as it was sent), the explorer keeps the other
+//! readings of the run since the reset, each a specification state, the number of inputs sent
+//! that the system has read in it, and its labels. Sending an input keeps the reading in which
+//! it is still unread; an output steps every reading; quiescence ends the readings with an input
+//! unread. An observation fails only when no reading allows it; when the followed reading is
+//! refuted, the first other one (with every input read) is followed instead (its labels become
+//! the run's, the goal strategy's position is replayed). A reading in which the system read an
+//! input the specification does not enable allows anything after it (ioco), so the run cannot
+//! fail any more: the explorer resets. Coverage counts the transitions of the followed reading.
+//!
+//! `Policy::Goal` gives each uncovered transition [`GOAL_PATIENCE`] tries (waits in its state
+//! for an output the system does not give; runs that ended in a reset while it was the target)
+//! and then sets it aside: a conforming system need not offer every output, and resetting for
+//! what it never offers would dominate the run. Once every uncovered transition is set aside
+//! the moves are uniform.
+//!
 //! The system is an [`Adapter`]: a process on the stdio protocol (the timeouts and failure rules
 //! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
 //! generator as `ncomplete simulate --choose random` does).
 
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
-use super::stdio::{Adapter, Execution, Observation, Timeouts, send_grace, trace_text};
+use super::stdio::{
+    Adapter, Execution, MAX_INPUTS_IN_FLIGHT, Observation, Timeouts, send_grace, trace_text,
+};
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -44,6 +64,10 @@ const GOAL_RANDOM_PERMILLE: usize = 100;
 /// joker states, or resets for a goal out of reach from the current position) before it skips
 /// the goal.
 const STRATEGY_PATIENCE: u32 = 40;
+/// Tries `Policy::Goal` gives an uncovered transition before it sets it aside: waits in its
+/// state for an output the system does not give, or runs that ended in a reset because it went
+/// out of reach while it was the target.
+const GOAL_PATIENCE: u32 = 6;
 
 /// How the tester chooses its next move.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -521,6 +545,19 @@ impl GoalPlay {
     }
 }
 
+/// A reading of the run since the last reset other than the one the tester follows (the
+/// input/output race of [`super::stdio`]): an output that arrived after an input was sent may
+/// have been written before the system read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Reading {
+    /// The specification state the labels of this reading lead to.
+    state: StateId,
+    /// How many of the inputs sent since the reset the system has read in this reading.
+    read: usize,
+    /// The labels of this reading since the reset, in its order.
+    labels: Vec<LabelId>,
+}
+
 /// The state of one exploration. Its [`Execution`] is the run since the last reset as the runner
 /// of suites keeps it: its trace, start-up clock and whether an output was seen.
 struct Explorer<'a> {
@@ -532,14 +569,29 @@ struct Explorer<'a> {
     taken: Vec<bool>,
     states_covered: usize,
     transitions_covered: usize,
+    /// Per transition: the tries `Policy::Goal` gave it while uncovered ([`GOAL_PATIENCE`]).
+    tries: Vec<u32>,
+    /// Uncovered transitions `Policy::Goal` has set aside.
+    set_aside: usize,
+    /// The state `Policy::Goal` last steered to.
+    target: Option<StateId>,
     /// Inputs sent and observations made, over all runs.
     steps: u64,
     resets: u64,
     /// The run since the last reset (its label-id `steps` are left empty: `run` holds them in
     /// the specification's numbering).
     execution: Execution,
-    /// The labels of the run since the last reset.
+    /// The labels of the run since the last reset (in the reading the tester follows, whose
+    /// state is `state` and which has read every input sent).
     run: Vec<LabelId>,
+    /// The inputs sent since the last reset.
+    sent: Vec<LabelId>,
+    /// The other readings of the run since the last reset, in order of preference.
+    others: Vec<Reading>,
+    /// Set when no reading the tester can follow is left but the run cannot fail either (the
+    /// system read an input the specification does not enable in some reading, after which ioco
+    /// allows anything): the next move is a reset.
+    dead_end: bool,
     /// The goals of `Policy::Strategy`.
     play: Option<GoalPlay>,
 }
@@ -560,10 +612,16 @@ impl<'a> Explorer<'a> {
             taken: vec![false; spec.num_transitions()],
             states_covered: 0,
             transitions_covered: 0,
+            tries: vec![0; spec.num_transitions()],
+            set_aside: 0,
+            target: None,
             steps: 0,
             resets: 0,
             execution: Execution::start(),
             run: Vec::new(),
+            sent: Vec::new(),
+            others: Vec::new(),
+            dead_end: false,
             play: (options.policy == Policy::Strategy).then(|| GoalPlay::new(spec, &options.goals)),
         };
         e.visit(init);
@@ -587,6 +645,9 @@ impl<'a> Explorer<'a> {
         if !self.taken[index] {
             self.taken[index] = true;
             self.transitions_covered += 1;
+            if self.tries[index] > GOAL_PATIENCE {
+                self.set_aside -= 1;
+            }
         }
         self.visit(t);
         self.state = t;
@@ -628,6 +689,9 @@ impl<'a> Explorer<'a> {
     }
 
     fn choose(&mut self) -> Move {
+        if self.dead_end {
+            return Move::Reset;
+        }
         if !self.execution.trace.is_empty()
             && self
                 .rng
@@ -646,7 +710,7 @@ impl<'a> Explorer<'a> {
                 }
             }
             Policy::Goal => {
-                if self.transitions_covered >= self.spec.num_reachable_transitions
+                if self.transitions_covered + self.set_aside >= self.spec.num_reachable_transitions
                     || self.rng.chance(GOAL_RANDOM_PERMILLE, 1000)
                 {
                     return self.random_move(&inputs);
@@ -654,7 +718,13 @@ impl<'a> Explorer<'a> {
                 match self.goal_move() {
                     Some(m) => m,
                     None if self.execution.trace.is_empty() => self.random_move(&inputs),
-                    None => Move::Reset,
+                    None => {
+                        // The target went out of reach in this run: one try of its transitions.
+                        if let Some(q) = self.target.take() {
+                            self.try_uncovered(q, false);
+                        }
+                        Move::Reset
+                    }
                 }
             }
             Policy::Strategy => match self.strategy_move() {
@@ -744,23 +814,44 @@ impl<'a> Explorer<'a> {
         chosen
     }
 
+    /// Counts one try of the uncovered transitions of `q` (only its outputs with
+    /// `outputs_only`), setting aside those out of patience.
+    fn try_uncovered(&mut self, q: StateId, outputs_only: bool) {
+        let sa = &self.spec.sa;
+        for (k, &(l, _)) in sa.enabled(q).iter().enumerate() {
+            let index = self.spec.transition_index(q, k);
+            if !self.taken[index] && !(outputs_only && sa.alphabet.is_input(l)) {
+                self.tries[index] += 1;
+                if self.tries[index] == GOAL_PATIENCE + 1 {
+                    self.set_aside += 1;
+                }
+            }
+        }
+    }
+
     /// The first move of a shortest path from the current state to a state with an uncovered
-    /// transition (that transition itself when the current state has one: an input is sent,
-    /// an output waited for); `None` when no uncovered transition is reachable.
+    /// transition not set aside (that transition itself when the current state has one: an
+    /// input is sent, an output waited for, which counts as a try of the outputs); `None` when
+    /// no such transition is reachable.
     fn goal_move(&mut self) -> Option<Move> {
         let sa = &self.spec.sa;
-        let (spec, taken, here) = (&self.spec, &self.taken, self.state);
+        let (spec, taken, tries, here) = (&self.spec, &self.taken, &self.tries, self.state);
         let uncovered = |q: StateId| {
             sa.enabled(q)
                 .iter()
                 .enumerate()
-                .filter(move |&(k, _)| !taken[spec.transition_index(q, k)])
+                .filter(move |&(k, _)| {
+                    let index = spec.transition_index(q, k);
+                    !taken[index] && tries[index] <= GOAL_PATIENCE
+                })
                 .map(|(_, &(l, _))| l)
         };
         if uncovered(here).next().is_some() {
+            self.target = Some(here);
             let inputs = || uncovered(here).filter(|&l| sa.alphabet.is_input(l));
             let count = inputs().count();
             if count == 0 {
+                self.try_uncovered(here, true);
                 return Some(Move::Wait);
             }
             // As `rng.pick` over the uncovered inputs, without collecting them.
@@ -781,6 +872,7 @@ impl<'a> Explorer<'a> {
         }
         while let Some(q) = queue.pop_front() {
             if uncovered(q).next().is_some() {
+                self.target = Some(q);
                 let l = first[q.index()]?;
                 return Some(if sa.alphabet.is_input(l) {
                     Move::Input(l)
@@ -832,6 +924,9 @@ impl<'a> Explorer<'a> {
         self.state = self.spec.sa.initial();
         self.execution = Execution::start();
         self.run.clear();
+        self.sent.clear();
+        self.others.clear();
+        self.dead_end = false;
         if let Some(play) = &mut self.play {
             play.restart();
         }
@@ -854,7 +949,27 @@ impl<'a> Explorer<'a> {
         };
         self.steps += 1;
         self.execution.trace.push(shown);
-        if label.and_then(|l| self.take(l)).is_some() {
+        let others = self.others_after(label);
+        let followed = label.is_some_and(|l| self.spec.sa.after(self.state, l).is_some());
+        if followed {
+            if let Some(l) = label {
+                self.take(l);
+            }
+            self.others = others;
+            self.others
+                .retain(|r| r.state != self.state || r.read != self.sent.len());
+            return Ok(());
+        }
+        if let Some(first) = others.first() {
+            // The reading the tester followed is refuted; another one explains the run.
+            if first.read == self.sent.len() {
+                self.follow_reading(others);
+            } else {
+                self.dead_end = true;
+            }
+            return Ok(());
+        }
+        if self.dead_end {
             return Ok(());
         }
         let sa = &self.spec.sa;
@@ -883,6 +998,80 @@ impl<'a> Explorer<'a> {
         })
     }
 
+    /// The other readings after observing `label` (`None`: an output the specification does
+    /// not know), the input read first where a reading has one unread. A reading in which the
+    /// system read an input the specification does not enable sets `dead_end`.
+    fn others_after(&mut self, label: Option<LabelId>) -> Vec<Reading> {
+        let sa = &self.spec.sa;
+        let mut stepped = Vec::with_capacity(self.others.len());
+        for r in std::mem::take(&mut self.others) {
+            // Quiescence: the system has read every input (the reading where it did is kept).
+            if label == Some(sa.quiescence()) && r.read < self.sent.len() {
+                continue;
+            }
+            if let Some((l, t)) = label.and_then(|l| sa.after(r.state, l).map(|t| (l, t))) {
+                let mut labels = r.labels;
+                labels.push(l);
+                stepped.push(Reading {
+                    state: t,
+                    read: r.read,
+                    labels,
+                });
+            }
+        }
+        self.expanded(stepped)
+    }
+
+    /// `readings` with, before each one that has an input unread, the reading in which the
+    /// system read it; without duplicates. A reading in which the system read an input the
+    /// specification does not enable sets `dead_end`.
+    fn expanded(&mut self, readings: Vec<Reading>) -> Vec<Reading> {
+        let mut out: Vec<Reading> = Vec::with_capacity(readings.len());
+        for r in readings {
+            self.expand_into(r, &mut out);
+        }
+        out
+    }
+
+    fn expand_into(&mut self, r: Reading, out: &mut Vec<Reading>) {
+        if let Some(&input) = self.sent.get(r.read) {
+            match self.spec.sa.after(r.state, input) {
+                Some(t) => {
+                    let mut labels = r.labels.clone();
+                    labels.push(input);
+                    let read = Reading {
+                        state: t,
+                        read: r.read + 1,
+                        labels,
+                    };
+                    self.expand_into(read, out);
+                }
+                None => self.dead_end = true,
+            }
+            if self.sent.len() - r.read >= MAX_INPUTS_IN_FLIGHT {
+                return;
+            }
+        }
+        if !out.iter().any(|o| o.state == r.state && o.read == r.read) {
+            out.push(r);
+        }
+    }
+
+    /// Makes the first of `readings` (which has read every input) the one the tester follows.
+    fn follow_reading(&mut self, mut readings: Vec<Reading>) {
+        let lead = readings.remove(0);
+        self.state = lead.state;
+        self.visit(lead.state);
+        self.run = lead.labels;
+        self.others = readings;
+        if let Some(c) = self.play.as_mut().and_then(|p| p.current.as_mut()) {
+            c.position = self
+                .run
+                .iter()
+                .try_fold(c.strategy.start(), |p, &l| c.strategy.after(p, l));
+        }
+    }
+
     /// One move; `Err` is the failure message.
     fn step(&mut self, adapter: &mut dyn Adapter, m: Move) -> Result<(), String> {
         let sa = &self.spec.sa;
@@ -909,7 +1098,19 @@ impl<'a> Explorer<'a> {
                         adapter.send(&name).map_err(|e| self.broken(e))?;
                         self.steps += 1;
                         self.execution.trace.push(format!("?{name}"));
+                        // The readings so far may all leave the input unread for a while.
+                        let before = Reading {
+                            state: self.state,
+                            read: self.sent.len(),
+                            labels: self.run.clone(),
+                        };
+                        self.sent.push(i);
+                        let mut waiting = vec![before];
+                        waiting.append(&mut self.others);
+                        let mut others = self.expanded(waiting);
                         self.take(i);
+                        others.retain(|r| r.state != self.state || r.read != self.sent.len());
+                        self.others = others;
                         Ok(())
                     }
                 }

@@ -33,6 +33,32 @@
 //!   open: no thread and no pipe outlives its test.
 //! - Before the first test, [`startup_problem`] starts the system once: a command the shell
 //!   cannot run (status 126 or 127) is one error of the whole run, not one failure per test.
+//! - Before it sends an input, the tester listens for the send grace ([`send_grace`]) for an
+//!   output already on its way; one that arrives takes the send node's `race` branch.
+//!
+//! The input/output race (van den Bos Sec. 2.7.4, `Moves(q, a, x) = {T(q, a), T(q, x)}`): an
+//! output `x` that arrives after the tester wrote input `a` may have been written by the system
+//! before it read `a`. The runner therefore keeps every *reading* of the observations, in order of
+//! preference: first the one in which the system read each input as soon as it was written
+//! (input-first), then those in which outputs came before inputs still unread (output-first).
+//! A reading is a test node and how many of the inputs sent the system has read:
+//! - sending `a` at a send node keeps, besides the input-first reading (at `then`), the reading at
+//!   the send node with `a` unread; an output in that reading takes the node's `race` branch, and
+//!   where that branch reaches a send node of the same input `a`, the input counts as sent there
+//!   (it is read, giving its `then`, or stays unread for more racing outputs);
+//! - a reading that reaches any other node with an input unread cannot be followed by the test:
+//!   it ends in `retry`; quiescence means the system has read every input (readings with one
+//!   unread end); so do readings after [`MAX_INPUTS_IN_FLIGHT`] unread inputs;
+//! - an observation whose branch is `fail` refutes a reading; the test fails only when every
+//!   reading is refuted (the message is that of the preferred one). Otherwise the first
+//!   remaining reading decides: the tester sends or waits as its node says, and its verdict
+//!   (`pass`, `retry`) is the test's.
+//!
+//! So a conforming system never fails from a race; the price is that a system whose output `x`,
+//! allowed before `a`, comes right after `a` where it is not allowed, is read as racing: the test
+//! then goes on in the output-first reading (ioco suites end it in `retry` there). The generated
+//! runtimes and on-the-fly testers apply the same rule; `explore` keeps the same readings as sets
+//! of specification states.
 
 use super::ExecError;
 use super::simulate::TestVerdict;
@@ -771,6 +797,10 @@ pub struct Execution {
     pub trace: Vec<String>,
     /// The same trace as label ids.
     pub steps: Vec<TraceStep>,
+    /// Whether the test ended in the reading of the trace in its own order (not an output
+    /// that the system wrote before it read an input sent earlier): only then does the trace
+    /// lead another test to where the system is ([`follow`]).
+    pub literal: bool,
 }
 
 impl Execution {
@@ -781,6 +811,7 @@ impl Execution {
             seen_output: false,
             trace: Vec::new(),
             steps: Vec::new(),
+            literal: true,
         }
     }
 
@@ -807,8 +838,142 @@ pub fn execute_once(
     }
 }
 
+/// Inputs a reading may leave unread by the system at most ([`Readings`]): a reading in which
+/// the system has not read this many of the inputs written to it is dropped.
+pub const MAX_INPUTS_IN_FLIGHT: usize = 8;
+
+/// One reading of the observations of an execution (the input/output race of the module doc).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Reading {
+    /// The test is at `node`, the system having read the first `read` of the inputs sent.
+    At {
+        /// The test node reached.
+        node: usize,
+        /// How many of the inputs sent the system has read in this reading.
+        read: usize,
+    },
+    /// The reading reached a verdict, or a node the test cannot follow from (`Retry`).
+    Ended(Verdict),
+}
+
+impl Reading {
+    fn from_next(next: Next, read: usize) -> Reading {
+        match next {
+            Next::Node(k) => Reading::At {
+                node: k as usize,
+                read,
+            },
+            Next::Verdict(v) => Reading::Ended(v),
+        }
+    }
+}
+
+/// The readings of an execution in order of preference (input-first before output-first): the
+/// first one decides what the tester does and the verdict; `literal` says whether it is the
+/// reading whose order of labels is the trace's.
+struct Readings {
+    list: Vec<(Reading, bool)>,
+    /// The inputs sent since the readings started.
+    sent: Vec<LabelId>,
+}
+
+impl Readings {
+    fn new(node: usize) -> Self {
+        Readings {
+            list: vec![(Reading::At { node, read: 0 }, true)],
+            sent: Vec::new(),
+        }
+    }
+
+    /// The reading the tester follows.
+    fn lead(&self) -> Option<Reading> {
+        self.list.first().map(|&(r, _)| r)
+    }
+
+    /// Whether the reading the tester follows has the labels in the trace's order.
+    fn literal(&self) -> bool {
+        self.list.first().is_some_and(|&(_, literal)| literal)
+    }
+
+    /// Adds `reading` and what it becomes once the system read its next input, the latter
+    /// first (the input-first reading is preferred).
+    fn expand(
+        &self,
+        test: &TestCase,
+        reading: Reading,
+        literal: bool,
+        out: &mut Vec<(Reading, bool)>,
+    ) {
+        let Reading::At { node, read } = reading else {
+            out.push((reading, literal));
+            return;
+        };
+        let Some(&next_input) = self.sent.get(read) else {
+            out.push((reading, literal));
+            return;
+        };
+        match &test.nodes[node] {
+            TestNode::Send { input, then, .. } if *input == next_input => {
+                self.expand(test, Reading::from_next(*then, read + 1), literal, out);
+                if self.sent.len() - read < MAX_INPUTS_IN_FLIGHT {
+                    out.push((reading, false));
+                }
+            }
+            // The test does not send that input here: it cannot follow this reading.
+            _ => out.push((Reading::Ended(Verdict::Retry), false)),
+        }
+    }
+
+    /// Replaces the list by `next` expanded, without duplicates and refuted readings.
+    fn settle(&mut self, test: &TestCase, next: Vec<(Reading, bool)>) {
+        let mut list: Vec<(Reading, bool)> = Vec::with_capacity(next.len() + 1);
+        for (r, literal) in next {
+            let mut expanded = Vec::new();
+            self.expand(test, r, literal, &mut expanded);
+            for (r, literal) in expanded {
+                if r != Reading::Ended(Verdict::Fail) && list.iter().all(|&(q, _)| q != r) {
+                    list.push((r, literal));
+                }
+            }
+        }
+        self.list = list;
+    }
+
+    /// The tester sent `input`.
+    fn sent(&mut self, test: &TestCase, input: LabelId) {
+        self.sent.push(input);
+        let list = std::mem::take(&mut self.list);
+        self.settle(test, list);
+    }
+
+    /// The tester observed output `id` (`None`: an output the suite does not know), or
+    /// quiescence when `id` is the quiescence id.
+    fn observed(&mut self, test: &TestCase, id: Option<LabelId>, quiescence: LabelId) {
+        let mut next = Vec::with_capacity(self.list.len());
+        for &(r, literal) in &self.list {
+            let Reading::At { node, read } = r else {
+                next.push((r, literal));
+                continue;
+            };
+            let unread = read < self.sent.len();
+            let step = match (&test.nodes[node], id) {
+                (_, None) => Next::FAIL,
+                // Quiescence: the system has read every input; the reading that has it read
+                // them is in the list already.
+                (_, Some(o)) if o == quiescence && unread => continue,
+                // Quiescence where this reading would have sent an input.
+                (TestNode::Send { .. }, Some(o)) if o == quiescence => Next::RETRY,
+                (n, Some(o)) => n.on_output(o),
+            };
+            next.push((Reading::from_next(step, read), literal));
+        }
+        self.settle(test, next);
+    }
+}
+
 /// Runs a test case from `node` on, the system having run `run` since its reset (for node 0:
-/// nothing); what it observes is added to `run`'s trace.
+/// nothing); what it observes is added to `run`'s trace. The observations are read as the
+/// module doc says (the input/output race).
 pub fn execute_from(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
@@ -829,16 +994,25 @@ pub fn execute_from(
     let mut seen_output = run.seen_output;
     let mut trace: Vec<String> = std::mem::take(&mut run.trace);
     let mut steps: Vec<TraceStep> = std::mem::take(&mut run.steps);
-    let mut node = start;
+    let mut readings = Readings::new(start);
     let ending = loop {
+        let node = match readings.lead() {
+            Some(Reading::At { node, read }) if read == readings.sent.len() => node,
+            // An input still unread in the preferred reading: the test cannot follow it.
+            _ => {
+                break Ending {
+                    verdict: Verdict::Retry,
+                    message: None,
+                };
+            }
+        };
         let step = match &test.nodes[node] {
-            TestNode::Send { input, then, race } => {
+            TestNode::Send { input, race, .. } => {
                 match adapter.pending_output(send_grace(model, timeouts.quiescence)) {
                     Err(e) => Err(e),
                     Ok(Some(out)) => {
                         seen_output = true;
                         let id = output_id(&out);
-                        let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
                         let out = shown_label(&out);
                         let why = format!(
                             "output !{out} arrived before input ?{} could be sent (allowed instead: {})",
@@ -847,14 +1021,16 @@ pub fn execute_from(
                         );
                         trace.push(format!("!{out}"));
                         steps.extend(id.map(TraceStep::Output));
-                        Ok((next, why))
+                        readings.observed(test, id, quiescence_id);
+                        Ok(why)
                     }
                     Ok(None) => {
                         let name = model.input_name(*input);
                         adapter.send(name).map(|()| {
                             trace.push(format!("?{name}"));
                             steps.push(TraceStep::Input(*input));
-                            (*then, format!("the test fails after input ?{name}"))
+                            readings.sent(test, *input);
+                            format!("the test fails after input ?{name}")
                         })
                     }
                 }
@@ -873,7 +1049,6 @@ pub fn execute_from(
                             (Some(quiescence_id), quiescence_name(model).to_owned())
                         }
                     };
-                    let next = id.map_or(Next::FAIL, |o| test.nodes[node].on_output(o));
                     let expected = allowed(model, branches);
                     let why = if id == Some(quiescence_id) && !quiescence_allowed {
                         format!(
@@ -885,10 +1060,12 @@ pub fn execute_from(
                     };
                     trace.push(shown);
                     steps.extend(id.map(TraceStep::Output));
-                    (next, why)
+                    readings.observed(test, id, quiescence_id);
+                    why
                 })
             }
         };
+        // Every reading refuted: `why` (of the reading the tester followed) says how.
         match step {
             Err(e) => {
                 let message = format!("{e}; trace: {}", trace_text(&trace));
@@ -897,33 +1074,36 @@ pub fn execute_from(
                     message: Some(message),
                 };
             }
-            Ok((Next::Node(k), _)) => node = k as usize,
-            Ok((Next::Verdict(v), why)) => {
-                // A system known to have exited by the end of the test fails it, whatever leaf
-                // the test reached.
-                let dead = (v != Verdict::Fail)
-                    .then(|| adapter.check_alive().err())
-                    .flatten();
-                if let Some(e) = dead {
+            Ok(why) => match readings.lead() {
+                None => {
+                    let before = &trace[..trace.len().saturating_sub(1)];
                     break Ending {
                         verdict: Verdict::Fail,
-                        message: Some(format!("{e}; trace: {}", trace_text(&trace))),
+                        message: Some(format!("{why} after {}", trace_text(before))),
                     };
                 }
-                let message = (v == Verdict::Fail).then(|| {
-                    let before = &trace[..trace.len().saturating_sub(1)];
-                    format!("{why} after {}", trace_text(before))
-                });
-                break Ending {
-                    verdict: v,
-                    message,
-                };
-            }
+                Some(Reading::Ended(v)) => {
+                    // A system known to have exited by the end of the test fails it, whatever
+                    // leaf the test reached.
+                    if let Err(e) = adapter.check_alive() {
+                        break Ending {
+                            verdict: Verdict::Fail,
+                            message: Some(format!("{e}; trace: {}", trace_text(&trace))),
+                        };
+                    }
+                    break Ending {
+                        verdict: v,
+                        message: None,
+                    };
+                }
+                Some(Reading::At { .. }) => {}
+            },
         }
     };
     run.seen_output = seen_output;
     run.trace = trace;
     run.steps = steps;
+    run.literal &= readings.literal();
     ending
 }
 
@@ -1113,7 +1293,7 @@ pub fn run_suite_on_adapter(
                     Verdict::Pass => TestVerdict::Pass,
                     Verdict::Fail => TestVerdict::Fail,
                     Verdict::Retry => {
-                        let next = if following {
+                        let next = if following && run.literal {
                             (i..n)
                                 .filter(|&j| j != current && decided[j].is_none())
                                 .filter(|&j| attempts[j] <= retries)
@@ -1166,6 +1346,9 @@ mod tests {
         pending: Vec<String>,
         sent: usize,
         resets: usize,
+        /// Whether outputs are never seen before the next input is sent (the system writes
+        /// them just as the tester sends: every race is lost by the tester).
+        late: bool,
     }
 
     impl Adapter for Script {
@@ -1186,6 +1369,15 @@ mod tests {
                 Observation::Quiescence
             } else {
                 Observation::Output(self.pending.remove(0))
+            })
+        }
+        fn pending_output(&mut self, grace: Duration) -> Result<Option<String>, String> {
+            if self.late {
+                return Ok(None);
+            }
+            Ok(match self.receive(grace)? {
+                Observation::Output(o) => Some(o),
+                Observation::Quiescence => None,
             })
         }
     }
@@ -1225,7 +1417,177 @@ mod tests {
             pending: vec![],
             sent: 0,
             resets: 0,
+            late: false,
         }
+    }
+
+    /// `?a`, then `!y` only; or `!x` first (the race), then `?a` again and `!y`.
+    fn racing_test() -> TestCase {
+        TestCase {
+            name: "r".into(),
+            nodes: vec![
+                TestNode::Send {
+                    input: LabelId(0),
+                    then: Next::Node(1),
+                    race: vec![(LabelId(0), Next::Node(2))],
+                },
+                TestNode::Expect {
+                    branches: vec![(LabelId(1), Next::PASS)],
+                },
+                TestNode::Send {
+                    input: LabelId(0),
+                    then: Next::Node(3),
+                    race: vec![],
+                },
+                TestNode::Expect {
+                    branches: vec![(LabelId(1), Next::PASS)],
+                },
+            ],
+        }
+    }
+
+    /// A conforming system that reads its inputs late: an output it can write overtakes the
+    /// inputs already sent (on a coin flip each time), and nothing arrives within the send
+    /// grace, so the tester loses every race. Quiescent only with every input read.
+    struct LateReader {
+        system: crate::exec::simulate::SimulatedSystem,
+        inputs: Vec<String>,
+        rng: crate::rng::SplitMix64,
+        state: u32,
+        unread: std::collections::VecDeque<LabelId>,
+        /// Outputs written while an input was unread.
+        overtaken: usize,
+    }
+
+    impl Adapter for LateReader {
+        fn reset(&mut self) -> Result<(), String> {
+            self.state = self.system.initial();
+            self.unread.clear();
+            Ok(())
+        }
+        fn send(&mut self, input: &str) -> Result<(), String> {
+            let i = self.inputs.iter().position(|n| n == input).unwrap();
+            self.unread.push_back(LabelId(i as u32));
+            Ok(())
+        }
+        fn pending_output(&mut self, _: Duration) -> Result<Option<String>, String> {
+            Ok(None)
+        }
+        fn receive(&mut self, _: Duration) -> Result<Observation, String> {
+            let quiescence = self.system.quiescence();
+            loop {
+                let outputs = self.system.outputs(self.state);
+                let racing: Vec<(LabelId, u32)> = outputs
+                    .iter()
+                    .copied()
+                    .filter(|&(o, _)| o != quiescence)
+                    .collect();
+                let choices = match self.unread.front() {
+                    Some(&i) if racing.is_empty() || self.rng.below(2) == 0 => {
+                        self.unread.pop_front();
+                        self.state = self.system.after_input(self.state, i).unwrap();
+                        continue;
+                    }
+                    Some(_) => {
+                        self.overtaken += 1;
+                        racing
+                    }
+                    None => outputs.to_vec(),
+                };
+                let Some(&(o, t)) = choices.get(self.rng.below(choices.len().max(1))) else {
+                    return Ok(Observation::Quiescence);
+                };
+                self.state = t;
+                return Ok(if o == quiescence {
+                    Observation::Quiescence
+                } else {
+                    Observation::Output(self.system.output_name(o).to_owned())
+                });
+            }
+        }
+    }
+
+    /// Goal and ioco suites of random specifications never fail the specification itself when
+    /// it lets its outputs overtake the tester's inputs (the old rule, which judged every such
+    /// output after the input, failed most of these systems).
+    #[test]
+    fn suites_never_fail_a_conforming_system_that_reads_its_inputs_late() {
+        use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict};
+        use crate::suite::ioco::{self, Bound, Budget, IocoMethod, testkit};
+        let mut overtaken = 0;
+        for seed in 0..16 {
+            let mut rng = testkit::Rng::new(seed);
+            let sa = testkit::random_sa(&mut rng, 3, 2, 2);
+            let model = ioco::suite_model(&sa);
+            let goals = crate::goals::Coverage::Transitions.goals(&sa);
+            let budget = Budget::default();
+            let mut suites: Vec<Vec<TestCase>> = vec![
+                crate::goals::goal_suite(&sa, &goals, "cover-transitions", 2, &budget)
+                    .unwrap()
+                    .tests()
+                    .collect(),
+            ];
+            if let Ok(suite) = ioco::generate(&sa, IocoMethod::Ads, Bound::ExtraStates(0), budget) {
+                suites.push(suite.tests().collect());
+            }
+            let mut system = LateReader {
+                system: SimulatedSystem::from_suspension(&sa, &model, InputEnabling::SelfLoop)
+                    .unwrap(),
+                inputs: model.inputs.clone(),
+                rng: crate::rng::SplitMix64::new(seed),
+                state: 0,
+                unread: Default::default(),
+                overtaken: 0,
+            };
+            for tests in &suites {
+                let outcomes =
+                    run_suite_on_adapter(&mut system, &model, tests, &Q, 40, false, |_| {})
+                        .unwrap();
+                for o in outcomes {
+                    assert_ne!(
+                        o.verdict,
+                        TestVerdict::Fail,
+                        "seed {seed}, {}: {:?}",
+                        o.name,
+                        o.message
+                    );
+                }
+            }
+            overtaken += system.overtaken;
+        }
+        assert!(overtaken >= 50, "outputs overtook inputs {overtaken} times");
+    }
+
+    #[test]
+    fn an_output_written_before_the_input_was_read_continues_on_the_race_branch() {
+        // The system wrote `!x` before it read `?a`, which the tester had sent already.
+        let mut s = Script {
+            late: true,
+            ..script(vec![vec!["y"]], vec!["x"])
+        };
+        let mut run = Execution::start();
+        let end = execute_from(&mut s, &model(), &racing_test(), 0, &mut run, &Q);
+        assert_eq!(end.verdict, Verdict::Pass, "{:?}", end.message);
+        assert_eq!(run.trace, ["?a", "!x", "!y"]);
+        assert!(!run.literal, "the trace is not in the order the test took");
+        // Where the race branch is `retry`, the verdict is retry, not fail.
+        let mut s = Script {
+            late: true,
+            ..script(vec![vec!["x"]], vec!["y"])
+        };
+        let a = execute_once(&mut s, &model(), &test_case(), &Q);
+        assert_eq!(a.verdict, Verdict::Retry, "{:?}", a.message);
+        // An output allowed in no reading still fails, with the preferred reading's message.
+        let mut s = Script {
+            late: true,
+            ..script(vec![], vec!["x", "x"])
+        };
+        let a = execute_once(&mut s, &model(), &racing_test(), &Q);
+        assert_eq!(a.verdict, Verdict::Fail);
+        assert_eq!(
+            a.message.unwrap(),
+            "unexpected !x (expected one of: !y) after ?a !x"
+        );
     }
 
     const Q: Timeouts = Timeouts {
