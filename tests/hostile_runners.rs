@@ -545,8 +545,8 @@ fn session_problems_are_one_error_before_any_test_in_every_runner() {
             && !report.contains("... ok")
     };
     // run --sut
-    let marker = marker("run", "missing");
-    let out = against(run_sut(&suite, missing), "correct", &marker)
+    let run_marker = marker("run", "missing");
+    let out = against(run_sut(&suite, missing), "correct", &run_marker)
         .output()
         .unwrap();
     let report = text(&out);
