@@ -606,12 +606,19 @@ mod tests {
         let mine = dir.join("mine");
         fs::create_dir(&mine).unwrap();
         fs::write(mine.join("notes"), "precious").unwrap();
-        let e = AtomicDir::create(&mine, "python", false).unwrap_err().to_string();
+        let e = AtomicDir::create(&mine, "python", false)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not empty"), "{e}");
         assert_eq!(fs::read_to_string(mine.join("notes")).unwrap(), "precious");
         // A directory holding another format is replaced only when forced.
-        let e = AtomicDir::create(&target, "rust", false).unwrap_err().to_string();
-        assert!(e.contains("holds a python rendering") && e.contains("--force"), "{e}");
+        let e = AtomicDir::create(&target, "rust", false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("holds a python rendering") && e.contains("--force"),
+            "{e}"
+        );
         assert!(target.join("keep.txt").is_file());
         let d = AtomicDir::create(&target, "rust", true).unwrap();
         fs::write(d.path().join("Cargo.toml"), "").unwrap();

@@ -456,7 +456,14 @@ fn render_counts_files_in_words_and_audit_headers_name_each_bound_once() {
 fn small_wording_and_pipe_items() {
     // `ncomplete generate ... | head -c 100`: the reader goes away, ncomplete ends quietly.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
-        .args(["generate", &model("coffeemachine.dot"), "--method", "w", "--extra-states", "3"])
+        .args([
+            "generate",
+            &model("coffeemachine.dot"),
+            "--method",
+            "w",
+            "--extra-states",
+            "3",
+        ])
         .args(["--quiet"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -470,7 +477,14 @@ fn small_wording_and_pipe_items() {
     assert_eq!(stderr(&o), "");
     // `run` without a target names both ways to give one.
     let suite = scratch("one.json");
-    let o = ncomplete(&["generate", &model("coffeemachine.dot"), "--method", "w", "--extra-states", "0"]);
+    let o = ncomplete(&[
+        "generate",
+        &model("coffeemachine.dot"),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+    ]);
     std::fs::write(&suite, &o.stdout).unwrap();
     let o = ncomplete(&["run", suite.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -486,9 +500,20 @@ fn small_wording_and_pipe_items() {
         "digraph one {\n  __start0 [label=\"\" shape=\"none\"];\n  __start0 -> s0;\n  s0 -> s0 [label=\"a / x\"];\n}\n",
     )
     .unwrap();
-    let o = ncomplete(&["generate", one.to_str().unwrap(), "--method", "w", "--extra-states", "0"]);
+    let o = ncomplete(&[
+        "generate",
+        one.to_str().unwrap(),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).starts_with("1 test; guarantee:"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("1 test; guarantee:"),
+        "{}",
+        stderr(&o)
+    );
     // `explore` that stops early lists the missed transitions and says quiescence loops count.
     let vending = model("vending.aut");
     let report = scratch("explore.json");
@@ -513,7 +538,10 @@ fn small_wording_and_pipe_items() {
     assert!(c["quiescence_loops"].as_u64().unwrap() > 0, "{c}");
     let missed = c["transitions_total"].as_u64().unwrap() - c["transitions"].as_u64().unwrap();
     let listed = c["uncovered_transitions"].as_array().unwrap().len() as u64;
-    assert!(missed > 0 && listed == missed.min(c["uncovered_listed"].as_u64().unwrap()), "{c}");
+    assert!(
+        missed > 0 && listed == missed.min(c["uncovered_listed"].as_u64().unwrap()),
+        "{c}"
+    );
 }
 
 /// Issue 26, item 5: renderings carry a `.gitignore`, and a directory holding another format is
@@ -521,12 +549,25 @@ fn small_wording_and_pipe_items() {
 #[test]
 fn renderings_ignore_caches_and_keep_to_their_format() {
     let suite = scratch("hygiene.json");
-    let o = ncomplete(&["generate", &model("coffeemachine.dot"), "--method", "w", "--extra-states", "0"]);
+    let o = ncomplete(&[
+        "generate",
+        &model("coffeemachine.dot"),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+    ]);
     std::fs::write(&suite, &o.stdout).unwrap();
     let dir = scratch("hygiene");
     let _ = std::fs::remove_dir_all(&dir);
     let render = |format: &str, force: bool| {
-        let mut args = vec!["render", suite.to_str().unwrap(), "--format", format, "--out"];
+        let mut args = vec![
+            "render",
+            suite.to_str().unwrap(),
+            "--format",
+            format,
+            "--out",
+        ];
         args.push(dir.to_str().unwrap());
         if force {
             args.push("--force");
@@ -550,7 +591,11 @@ fn renderings_ignore_caches_and_keep_to_their_format() {
     let o = render("rust", true);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(dir.join("Cargo.toml").is_file() && !dir.join("test_coffeemachine.py").exists());
-    assert!(std::fs::read_to_string(dir.join(".gitignore")).unwrap().contains("target/"));
+    assert!(
+        std::fs::read_to_string(dir.join(".gitignore"))
+            .unwrap()
+            .contains("target/")
+    );
     // The same format again needs no force; `generate --out DIR` keeps to it too.
     assert!(render("rust", false).status.success());
     let o = ncomplete(&[

@@ -26,8 +26,8 @@ const OUTPUTS: [&str; 2] = ["ok", "coffee"];
 type Table = Vec<Vec<(usize, usize)>>;
 
 fn mealy_dot(table: &Table) -> String {
-    let mut text = "digraph m {\n  __start0 [label=\"\" shape=\"none\"];\n  __start0 -> s0;\n"
-        .to_owned();
+    let mut text =
+        "digraph m {\n  __start0 [label=\"\" shape=\"none\"];\n  __start0 -> s0;\n".to_owned();
     for (q, row) in table.iter().enumerate() {
         for (i, &(t, o)) in row.iter().enumerate() {
             text.push_str(&format!(
@@ -135,7 +135,10 @@ fn mealy_tests(table: &Table) -> Option<Vec<(String, String)>> {
     let suite = MealySuite::new(&machine, MealySuiteOptions::new(MealyMethod::Hads, 1)).ok()?;
     let mut bytes = Vec::new();
     write_mealy_suite(&mut bytes, &suite, MealySuiteFormat::Json).unwrap();
-    Some(tests_of(std::str::from_utf8(&bytes).unwrap(), &HashMap::new()))
+    Some(tests_of(
+        std::str::from_utf8(&bytes).unwrap(),
+        &HashMap::new(),
+    ))
 }
 
 /// The ioco suite and the transition-coverage suite of an LTS (`None` when the model is
@@ -144,8 +147,7 @@ fn lts_tests(table: &Table) -> Option<[Vec<(String, String)>; 2]> {
     let model = parse(&lts_aut(table), "m.aut");
     let sa = ioco::suspension_for(&model, "m.aut").ok()?;
     let budget = Budget::default();
-    let suite =
-        ioco::generate(&sa, IocoMethod::Complete, Bound::ExtraStates(0), budget).ok()?;
+    let suite = ioco::generate(&sa, IocoMethod::Complete, Bound::ExtraStates(0), budget).ok()?;
     let bytes = suite.write_json(Vec::new()).unwrap();
     let complete = tests_of(std::str::from_utf8(&bytes).unwrap(), &HashMap::new());
     let goals = coverage_goals(&sa, Coverage::Transitions, &budget).ok()?;
@@ -199,7 +201,11 @@ proptest! {
 #[test]
 fn long_mealy_words_are_cut_with_a_hash_not_numbered() {
     // Input words of five inputs: every identifier is cut, none gets a positional suffix.
-    let table: Table = vec![vec![(1, 0), (0, 1)], vec![(2, 1), (0, 0)], vec![(0, 0), (1, 1)]];
+    let table: Table = vec![
+        vec![(1, 0), (0, 1)],
+        vec![(2, 1), (0, 0)],
+        vec![(0, 0), (1, 1)],
+    ];
     let tests = mealy_tests(&table).unwrap();
     let ids = identifiers(&tests);
     let long: Vec<&String> = ids

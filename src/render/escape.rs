@@ -448,12 +448,21 @@ mod tests {
         // their hash, neither in a position.
         let word = "abcdefghijklmnopqrstuvwxyza";
         let mut ids = TestIdentifiers::new("_test");
-        let (b, c) = (ids.next(&format!("{word} b")), ids.next(&format!("{word} c")));
-        assert!(b.starts_with("abcdefghijklmnopqrs_") && b.len() == 28, "{b}");
+        let (b, c) = (
+            ids.next(&format!("{word} b")),
+            ids.next(&format!("{word} c")),
+        );
+        assert!(
+            b.starts_with("abcdefghijklmnopqrs_") && b.len() == 28,
+            "{b}"
+        );
         assert_ne!(b, c);
         assert_eq!(c, TestIdentifiers::new("_test").next(&format!("{word} c")));
         // Names that fit are not cut, even when they fill the length.
-        assert_eq!(TestIdentifiers::new("_test").next(&"x".repeat(28)), "x".repeat(28));
+        assert_eq!(
+            TestIdentifiers::new("_test").next(&"x".repeat(28)),
+            "x".repeat(28)
+        );
     }
 
     #[test]

@@ -191,7 +191,10 @@ pub fn stem<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
 /// The labels a test starts with, for its [`stem`]: from the root, a send gives its input and
 /// goes on to its next node; an observation gives, of its outputs after which the test goes on
 /// (not to a verdict), the first by name, and goes on after it; a verdict ends the list.
-pub fn first_labels<'a>(model: &'a SuiteModel, test: &'a TestCase) -> impl Iterator<Item = &'a str> {
+pub fn first_labels<'a>(
+    model: &'a SuiteModel,
+    test: &'a TestCase,
+) -> impl Iterator<Item = &'a str> {
     let mut at = (!test.nodes.is_empty()).then_some(0usize);
     std::iter::from_fn(move || {
         let k = at?;
@@ -442,9 +445,15 @@ mod tests {
                 },
             ],
         };
-        assert_eq!(first_labels(&m, &test).collect::<Vec<_>>(), ["a", "y", "b c"]);
+        assert_eq!(
+            first_labels(&m, &test).collect::<Vec<_>>(),
+            ["a", "y", "b c"]
+        );
         let name = tree_name(&m, &test);
-        assert!(name.starts_with("a_y_b_c_t") && name.len() == content_name_len(7), "{name}");
+        assert!(
+            name.starts_with("a_y_b_c_t") && name.len() == content_name_len(7),
+            "{name}"
+        );
         // A collision keeps the stem and the width.
         let mut names = UniqueNames::default();
         assert_eq!(names.claim_tree_name(name.clone()), name);

@@ -797,8 +797,7 @@ impl Walker<'_> {
                     bytes += self.quoted[x.index()] + 1 + self.reference(next);
                     listed += 1;
                     let name = |l: LabelId| costs.sa.alphabet.name(l);
-                    if matches!(next, Next::Node(_))
-                        && first.is_none_or(|(f, _)| name(x) < name(f))
+                    if matches!(next, Next::Node(_)) && first.is_none_or(|(f, _)| name(x) < name(f))
                     {
                         first = Some((x, next));
                     }
