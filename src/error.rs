@@ -72,6 +72,21 @@ impl Error {
         2
     }
 
+    /// Whether the error is a write to a closed pipe (a reader such as `head` that stopped
+    /// reading): not a failure of ncomplete, so the binary ends quietly.
+    pub fn is_broken_pipe(&self) -> bool {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = source {
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return true;
+            }
+            source = e.source();
+        }
+        false
+    }
+
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io {

@@ -276,6 +276,9 @@ struct GenerateArgs {
     /// Directory of templates overriding the built-in ones (`--format ttcn|python|rust`).
     #[arg(long, value_name = "DIR")]
     templates: Option<std::path::PathBuf>,
+    /// Replace an output directory that holds a rendering in another format.
+    #[arg(long)]
+    force: bool,
     /// Write only shard K of N (1-based): the suite split deterministically into N parts of
     /// near-equal cost (steps), for CI matrices; the parts partition the suite.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -343,7 +346,8 @@ impl GenerateArgs {
             .chain(self.goal.purpose.as_deref())
             .collect();
         output::refuse_input_inside_dir("--out", std::path::Path::new(&self.out), &inputs)?;
-        let dir = AtomicDir::create(&self.out)?;
+        let kind = self.format.rendering().map_or("json", |f| f.name());
+        let dir = AtomicDir::create(&self.out, kind, self.force)?;
         let suite = dir.path().join("suite.json").display().to_string();
         Ok((Some(dir), suite))
     }
@@ -446,6 +450,9 @@ struct RenderArgs {
     /// Render only shard K of N (1-based), split as `generate --shard` splits.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<Shard>,
+    /// Replace an output directory that holds a rendering in another format.
+    #[arg(long)]
+    force: bool,
     /// Also write an on-the-fly tester that embeds this specification model (format from its
     /// extension) and explores a system at random: `explore_<model>.py` with `--format python`
     /// (a script and a pytest module), the binary `explore_<model>` with `--format rust`.
@@ -516,6 +523,7 @@ enum InputEnableArg {
 }
 
 #[derive(Args)]
+#[command(group = clap::ArgGroup::new("target").required(true).args(["model", "sut"]))]
 struct RunArgs {
     /// The suite (JSON v1, or a words file with `--spec`).
     suite: String,
@@ -523,12 +531,7 @@ struct RunArgs {
     #[arg(long, value_name = "MODEL")]
     spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
-    #[arg(
-        long,
-        value_name = "IMPL",
-        conflicts_with = "sut",
-        required_unless_present = "sut"
-    )]
+    #[arg(long, value_name = "IMPL", conflicts_with = "sut")]
     model: Option<String>,
     #[command(flatten)]
     model_args: ModelArgs,
@@ -1312,7 +1315,7 @@ fn run_render(a: RenderArgs, quiet: bool) -> Result<ExitCode, Error> {
         target,
         &a.out,
         a.templates.as_deref(),
-        a.shard,
+        (a.shard, a.force),
         spec.as_ref(),
     )?;
     if !quiet {
@@ -1522,6 +1525,7 @@ fn generate_goals(
     let budget = a.budget.budget();
     let (goals, method) = ncomplete::goals::cases::load_goals(&sa, &source, &budget)?;
     let suite = ncomplete::goals::goal_suite(&sa, &goals, &method, a.patience, &budget)?;
+    suite.refuse_unreachable(&source)?;
     if a.stats {
         eprintln!("{method}: {}", suite.costs.summary());
     }
@@ -1593,11 +1597,21 @@ fn generate_mealy(
     }
     if !quiet {
         eprintln!(
-            "{} tests; guarantee: {}",
-            generated.stats.tests, generated.guarantee
+            "{}; guarantee: {}",
+            tests_text(&generated.stats.tests.to_string()),
+            generated.guarantee
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `COUNT tests`, or `1 test`.
+fn tests_text(count: &str) -> String {
+    if count == "1" {
+        "1 test".to_owned()
+    } else {
+        format!("{count} tests")
+    }
 }
 
 /// `sizes`: the cost figures of the ioco methods per bound, counted from their plans.
@@ -1685,8 +1699,8 @@ fn generate_ioco(
     a.finish(dir, suite_path)?;
     if !quiet {
         eprintln!(
-            "{} tests; guarantee: {}",
-            ncomplete::suite::count_text(suite.num_tests()),
+            "{}; guarantee: {}",
+            tests_text(&ncomplete::suite::count_text(suite.num_tests())),
             suite.header().guarantee
         );
     }
@@ -1776,6 +1790,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // A reader that closed the pipe (`| head`) has what it wanted.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             let shown = e.to_string();
             eprintln!("error: {}", shorten(&shown));

@@ -10,9 +10,11 @@
 //! the target and swapped in as a whole, so no file of an earlier rendering survives next to the
 //! new ones. An existing directory is only replaced when it is empty or holds the marker file
 //! [`DIR_MARKER`] that this module leaves in every directory it writes, so a user's directory is
-//! never deleted by mistake. The marker lists the files ncomplete wrote; files a user added to
-//! the directory since (an adapter test, a Cargo `target/`) are moved into the new directory
-//! unless the new rendering writes a file of the same name.
+//! never deleted by mistake. The marker records what the directory holds (`# format: python`)
+//! and lists the files ncomplete wrote; a directory holding another format (a Cargo package
+//! where pytest files are rendered) is replaced only when forced. Files a user added to the
+//! directory since (an adapter test, a Cargo `target/`) are moved into the new directory unless
+//! the new rendering writes a file of the same name.
 
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
@@ -225,16 +227,21 @@ pub fn write_path(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub struct AtomicDir {
     target: PathBuf,
     temp: PathBuf,
+    /// What the directory holds (`python`, `rust`, `mutants`, …), recorded in the marker.
+    kind: String,
+    /// Whether a directory marked with another kind may be replaced.
+    force: bool,
     committed: bool,
 }
 
 impl AtomicDir {
-    /// Starts building `target`. Refused when `target` is a file, or a directory that is neither
-    /// empty nor marked as written by ncomplete.
-    pub fn create(target: impl AsRef<Path>) -> Result<AtomicDir> {
+    /// Starts building `target`, a directory holding `kind` (`python`, `rust`, `mutants`, …).
+    /// Refused when `target` is a file, a directory that is neither empty nor marked as written
+    /// by ncomplete, or (unless `force`) one marked as holding another kind.
+    pub fn create(target: impl AsRef<Path>, kind: &str, force: bool) -> Result<AtomicDir> {
         let target = target.as_ref().to_path_buf();
         let shown = target.display().to_string();
-        check_replaceable(&target)?;
+        check_replaceable(&target, kind, force)?;
         let parent = parent_dir(&target);
         fs::create_dir_all(parent).map_err(|e| Error::io(parent.display().to_string(), e))?;
         // Name the temporary directory after the target's final component, so `.` and `..`
@@ -255,6 +262,8 @@ impl AtomicDir {
                     return Ok(AtomicDir {
                         target,
                         temp,
+                        kind: kind.to_owned(),
+                        force,
                         committed: false,
                     });
                 }
@@ -283,7 +292,7 @@ impl AtomicDir {
         let mut written = Vec::new();
         list_files(&self.temp, Path::new(""), &mut written).map_err(io)?;
         written.sort();
-        let mut marker = MARKER_TEXT.to_owned();
+        let mut marker = format!("{MARKER_TEXT}{FORMAT_PREFIX}{}\n", self.kind);
         for f in &written {
             marker.push_str(f);
             marker.push('\n');
@@ -291,7 +300,7 @@ impl AtomicDir {
         write_path(&self.temp.join(DIR_MARKER), marker.as_bytes()).map_err(io)?;
         sync_dir(&self.temp);
         // Checked again: another process may have put something there meanwhile.
-        check_replaceable(&self.target)?;
+        check_replaceable(&self.target, &self.kind, self.force)?;
         let old = if self.target.exists() {
             let old = temp_name(&self.temp);
             fs::rename(&self.target, &old).map_err(io)?;
@@ -381,11 +390,24 @@ impl Drop for AtomicDir {
     }
 }
 
-const MARKER_TEXT: &str =
-    "This directory was written by ncomplete; the next rendering into it replaces it as a whole.\n";
+const MARKER_TEXT: &str = "# This directory was written by ncomplete; the next rendering into it replaces it as a whole.\n";
 
-/// Refuses to replace `target` unless it is missing, an empty directory or a marked one.
-fn check_replaceable(target: &Path) -> Result<()> {
+/// The marker line that records what a directory holds.
+const FORMAT_PREFIX: &str = "# format: ";
+
+/// What the marker of `dir` says the directory holds (`None` for a marker of an earlier version
+/// that does not say).
+fn marked_kind(dir: &Path) -> Option<String> {
+    let marker = fs::read_to_string(dir.join(DIR_MARKER)).ok()?;
+    marker
+        .lines()
+        .find_map(|l| l.strip_prefix(FORMAT_PREFIX))
+        .map(|k| k.trim().to_owned())
+}
+
+/// Refuses to replace `target` unless it is missing, an empty directory or a marked one, and
+/// (unless `force`) a marked one holding `kind`.
+fn check_replaceable(target: &Path, kind: &str, force: bool) -> Result<()> {
     let shown = target.display().to_string();
     let meta = match fs::metadata(target) {
         Ok(m) => m,
@@ -398,7 +420,13 @@ fn check_replaceable(target: &Path) -> Result<()> {
         )));
     }
     if target.join(DIR_MARKER).is_file() {
-        return Ok(());
+        return match marked_kind(target) {
+            Some(held) if held != kind && !force => Err(Error::Usage(format!(
+                "{shown} holds a {held} rendering (see its {DIR_MARKER}); writing {kind} there \
+                 would replace it: give another directory, or --force to replace it"
+            ))),
+            _ => Ok(()),
+        };
     }
     let mut entries = fs::read_dir(target).map_err(|e| Error::io(shown.clone(), e))?;
     if entries.next().is_none() {
@@ -531,12 +559,12 @@ mod tests {
     fn a_directory_is_replaced_whole_and_foreign_ones_are_kept() {
         let dir = scratch("dir");
         let target = dir.join("out");
-        let d = AtomicDir::create(&target).unwrap();
+        let d = AtomicDir::create(&target, "python", false).unwrap();
         fs::write(d.path().join("old.txt"), "1").unwrap();
         fs::write(d.path().join("keep.txt"), "1").unwrap();
         d.commit().unwrap();
         assert_eq!(entries(&target), [DIR_MARKER, "keep.txt", "old.txt"]);
-        let d = AtomicDir::create(&target).unwrap();
+        let d = AtomicDir::create(&target, "python", false).unwrap();
         fs::write(d.path().join("keep.txt"), "2").unwrap();
         d.commit().unwrap();
         assert_eq!(entries(&target), [DIR_MARKER, "keep.txt"]);
@@ -546,7 +574,7 @@ mod tests {
         fs::write(target.join("user/deep/mine.txt"), "mine").unwrap();
         fs::write(target.join("notes.txt"), "mine").unwrap();
         fs::write(target.join("clash.txt"), "mine").unwrap();
-        let d = AtomicDir::create(&target).unwrap();
+        let d = AtomicDir::create(&target, "python", false).unwrap();
         fs::write(d.path().join("clash.txt"), "ours").unwrap();
         d.commit().unwrap();
         assert_eq!(
@@ -562,7 +590,7 @@ mod tests {
             "ours"
         );
         // The next rendering drops `clash.txt` (it wrote it) and keeps the user's files.
-        let d = AtomicDir::create(&target).unwrap();
+        let d = AtomicDir::create(&target, "python", false).unwrap();
         fs::write(d.path().join("keep.txt"), "3").unwrap();
         d.commit().unwrap();
         assert_eq!(
@@ -570,7 +598,7 @@ mod tests {
             [DIR_MARKER, "keep.txt", "notes.txt", "user"]
         );
         // An abandoned rendering leaves the last one in place and no temporary directory.
-        let d = AtomicDir::create(&target).unwrap();
+        let d = AtomicDir::create(&target, "python", false).unwrap();
         fs::write(d.path().join("x"), "3").unwrap();
         drop(d);
         assert_eq!(entries(&dir), ["out"]);
@@ -578,9 +606,25 @@ mod tests {
         let mine = dir.join("mine");
         fs::create_dir(&mine).unwrap();
         fs::write(mine.join("notes"), "precious").unwrap();
-        let e = AtomicDir::create(&mine).unwrap_err().to_string();
+        let e = AtomicDir::create(&mine, "python", false)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not empty"), "{e}");
         assert_eq!(fs::read_to_string(mine.join("notes")).unwrap(), "precious");
+        // A directory holding another format is replaced only when forced.
+        let e = AtomicDir::create(&target, "rust", false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("holds a python rendering") && e.contains("--force"),
+            "{e}"
+        );
+        assert!(target.join("keep.txt").is_file());
+        let d = AtomicDir::create(&target, "rust", true).unwrap();
+        fs::write(d.path().join("Cargo.toml"), "").unwrap();
+        d.commit().unwrap();
+        assert_eq!(marked_kind(&target).as_deref(), Some("rust"));
+        AtomicDir::create(&target, "rust", false).unwrap();
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -150,6 +150,20 @@ fn mealy_equivalence() {
     let o = ncomplete(&["check", &coffee, &coffee]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stdout(&o).contains("is equivalent to"));
+    // A machine that differs is said not to be equivalent.
+    let fixture = |f: &str| format!("{}/tests/fixtures/{f}", env!("CARGO_MANIFEST_DIR"));
+    let o = ncomplete(&[
+        "check",
+        &fixture("toggle.dot"),
+        &fixture("toggle-faulty.dot"),
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .starts_with("does not conform: toggle-faulty.dot is not equivalent to toggle.dot\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 fn index(dir: &std::path::Path) -> serde_json::Value {

@@ -219,7 +219,18 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
     // A Rust rendering replaces the Python one: no stale module survives, but a file the user
     // added (a pytest fixture with their adapter) does.
     std::fs::write(out.join("conftest.py"), "# mine\n").unwrap();
-    ok(&["generate", &m, "--format", "rust", "--out", s(&out)]);
+    // (Another format is written over only with --force.)
+    let e = fails_with_2(&["generate", &m, "--format", "rust", "--out", s(&out)]);
+    assert!(e.contains("holds a python rendering"), "{e}");
+    ok(&[
+        "generate",
+        &m,
+        "--format",
+        "rust",
+        "--out",
+        s(&out),
+        "--force",
+    ]);
     assert_eq!(
         visible(&out),
         ["Cargo.toml", "conftest.py", "src", "suite.json", "tests"]
@@ -228,7 +239,15 @@ fn a_rendering_directory_is_replaced_as_a_whole() {
     // Rendering the suite inside the directory keeps it.
     let suite = out.join("suite.json");
     let json = std::fs::read(&suite).unwrap();
-    ok(&["render", s(&suite), "--format", "ttcn", "--out", s(&out)]);
+    ok(&[
+        "render",
+        s(&suite),
+        "--format",
+        "ttcn",
+        "--out",
+        s(&out),
+        "--force",
+    ]);
     assert_eq!(
         visible(&out),
         [

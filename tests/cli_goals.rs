@@ -222,11 +222,14 @@ fn regex_purposes_and_rendering() {
     assert_eq!(code, 0, "{err}");
     assert!(std::path::Path::new(&format!("{dir}/suite.json")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
-    // A goal no trace reaches has no test.
+    // An expression no trace matches is refused with advice, and nothing is written.
     let (code, out, err) = run(&["generate", &model, "--purpose-regex", "refund"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(err.contains("unreachable, no test"), "{err}");
-    assert_eq!(read_suite(&out).unwrap().1.len(), 0);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--purpose-regex `refund` is unreachable") && err.contains("spelling"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
 }
 
 #[test]
@@ -235,7 +238,7 @@ fn bad_purposes_exit_with_2() {
     let cases = [
         (
             "des (0, 1, 2)\n(0, \"!nope\", 1)\n",
-            "`nope`, which is no label of the model",
+            "uses label `!nope`, which is no label of the model",
         ),
         (
             "des (0, 3, 2)\n(0, \"!tea\", 1)\n(0, \"!tea\", 0)\n(1, \"ACCEPT\", 1)\n",

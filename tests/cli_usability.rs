@@ -449,3 +449,166 @@ fn render_counts_files_in_words_and_audit_headers_name_each_bound_once() {
         "{labels:?}"
     );
 }
+
+/// Issue 26, item 6: a closed output pipe ends quietly, `run` names both targets, one test is
+/// one test, and `explore` lists what it missed.
+#[test]
+fn small_wording_and_pipe_items() {
+    // `ncomplete generate ... | head -c 100`: the reader goes away, ncomplete ends quietly.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .args([
+            "generate",
+            &model("coffeemachine.dot"),
+            "--method",
+            "w",
+            "--extra-states",
+            "3",
+        ])
+        .args(["--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?}: {}", o.status, stderr(&o));
+    assert_eq!(stderr(&o), "");
+    // `run` without a target names both ways to give one.
+    let suite = scratch("one.json");
+    let o = ncomplete(&[
+        "generate",
+        &model("coffeemachine.dot"),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+    ]);
+    std::fs::write(&suite, &o.stdout).unwrap();
+    let o = ncomplete(&["run", suite.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--model") && stderr(&o).contains("--sut"),
+        "{}",
+        stderr(&o)
+    );
+    // A suite of one test says so in the singular.
+    let one = scratch("one.dot");
+    std::fs::write(
+        &one,
+        "digraph one {\n  __start0 [label=\"\" shape=\"none\"];\n  __start0 -> s0;\n  s0 -> s0 [label=\"a / x\"];\n}\n",
+    )
+    .unwrap();
+    let o = ncomplete(&[
+        "generate",
+        one.to_str().unwrap(),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("1 test; guarantee:"),
+        "{}",
+        stderr(&o)
+    );
+    // `explore` that stops early lists the missed transitions and says quiescence loops count.
+    let vending = model("vending.aut");
+    let report = scratch("explore.json");
+    let o = ncomplete(&[
+        "explore",
+        &vending,
+        "--model",
+        &vending,
+        "--max-steps",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    let text = stdout(&o) + &stderr(&o);
+    assert!(text.contains("missed transitions: "), "{text}");
+    assert!(text.contains("quiescence loops"), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let c = &json["coverage"];
+    assert!(c["quiescence_loops"].as_u64().unwrap() > 0, "{c}");
+    let missed = c["transitions_total"].as_u64().unwrap() - c["transitions"].as_u64().unwrap();
+    let listed = c["uncovered_transitions"].as_array().unwrap().len() as u64;
+    assert!(
+        missed > 0 && listed == missed.min(c["uncovered_listed"].as_u64().unwrap()),
+        "{c}"
+    );
+}
+
+/// Issue 26, item 5: renderings carry a `.gitignore`, and a directory holding another format is
+/// replaced only with `--force`.
+#[test]
+fn renderings_ignore_caches_and_keep_to_their_format() {
+    let suite = scratch("hygiene.json");
+    let o = ncomplete(&[
+        "generate",
+        &model("coffeemachine.dot"),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+    ]);
+    std::fs::write(&suite, &o.stdout).unwrap();
+    let dir = scratch("hygiene");
+    let _ = std::fs::remove_dir_all(&dir);
+    let render = |format: &str, force: bool| {
+        let mut args = vec![
+            "render",
+            suite.to_str().unwrap(),
+            "--format",
+            format,
+            "--out",
+        ];
+        args.push(dir.to_str().unwrap());
+        if force {
+            args.push("--force");
+        }
+        ncomplete(&args)
+    };
+    let o = render("python", false);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ignore = std::fs::read_to_string(dir.join(".gitignore")).unwrap();
+    for cache in ["target/", "__pycache__/", ".pytest_cache/"] {
+        assert!(ignore.lines().any(|l| l == cache), "{ignore}");
+    }
+    let o = render("rust", false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("holds a python rendering") && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(dir.join("test_coffeemachine.py").is_file());
+    let o = render("rust", true);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.join("Cargo.toml").is_file() && !dir.join("test_coffeemachine.py").exists());
+    assert!(
+        std::fs::read_to_string(dir.join(".gitignore"))
+            .unwrap()
+            .contains("target/")
+    );
+    // The same format again needs no force; `generate --out DIR` keeps to it too.
+    assert!(render("rust", false).status.success());
+    let o = ncomplete(&[
+        "generate",
+        &model("coffeemachine.dot"),
+        "--method",
+        "w",
+        "--extra-states",
+        "0",
+        "--format",
+        "python",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -294,3 +294,49 @@ fn user_adapters_plug_in_without_editing_generated_files() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("2 passed"), "{}", text(&out));
 }
+
+/// One pytest session runs the pytest modules of two models and of two shards of one suite:
+/// each module takes its system from its own variable (`NCOMPLETE_SUT_<MODEL>`), and the shards'
+/// modules have distinct names.
+#[test]
+fn one_pytest_session_tests_several_models_and_shards() {
+    if !common::pytest_available("Python end-to-end test") {
+        return;
+    }
+    let root = work_dir("e2e-python-several");
+    let coffee = root.join("coffee");
+    render("coffee.suite.json", "python", &coffee);
+    let mut dirs = vec![coffee];
+    for k in 1..=2 {
+        let dir = root.join(format!("toggle{k}"));
+        let status = Command::new(BIN)
+            .arg("render")
+            .arg(fixtures().join("mealy.suite.json"))
+            .args(["--format", "python", "--shard", &format!("{k}/2"), "--out"])
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert!(dir.join(format!("test_toggle_shard_{k}_of_2.py")).is_file());
+        dirs.push(dir);
+    }
+    let run = |toggle: &str| {
+        let mut cmd = Command::new("python3");
+        cmd.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .args(&dirs)
+            .current_dir(&root);
+        with_sut(&mut cmd, "coffee.aut");
+        cmd.env_remove("NCOMPLETE_SUT")
+            .env("NCOMPLETE_SUT_COFFEE_DELUXE", sut("coffee.aut"))
+            .env("NCOMPLETE_SUT_TOGGLE", sut(toggle));
+        cmd.output().unwrap()
+    };
+    let good = run("toggle.dot");
+    assert!(good.status.success(), "{}", text(&good));
+    let bad = run("toggle-faulty.dot");
+    let report = text(&bad);
+    assert!(!bad.status.success(), "{report}");
+    // Only the toggle tests fail: the coffee machine's module took its own system.
+    assert!(report.contains("t0002 failed"), "{report}");
+    assert!(!report.contains("test_coffee_deluxe.py::"), "{report}");
+}

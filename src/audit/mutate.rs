@@ -735,7 +735,7 @@ pub fn write_mutants(
     opts: &MutateOptions,
     mutants: &[Mutant],
 ) -> Result<String> {
-    let out = crate::output::AtomicDir::create(dir)?;
+    let out = crate::output::AtomicDir::create(dir, "mutants", false)?;
     let mut entries = Vec::with_capacity(mutants.len());
     for m in mutants {
         let (model, preferred) = match &m.model {

@@ -134,19 +134,19 @@ pub fn check_models(
         }
         let v = check_mealy(s, i, req.quasi)?;
         let relation = if req.quasi {
-            format!("{imp_name} is quasi-equivalent to {spec_name}")
+            "quasi-equivalent"
         } else {
-            format!("{imp_name} is equivalent to {spec_name}")
+            "equivalent"
         };
         return Ok(match &v {
             MealyVerdict::Equivalent => CheckReport {
                 conforms: true,
-                text: format!("conforms: {relation}\n"),
+                text: format!("conforms: {imp_name} is {relation} to {spec_name}\n"),
             },
             MealyVerdict::Distinguished { inputs, .. } => CheckReport {
                 conforms: false,
                 text: format!(
-                    "does not conform: {relation}\ndistinguishing inputs: {}\n{v}\n",
+                    "does not conform: {imp_name} is not {relation} to {spec_name}\ndistinguishing inputs: {}\n{v}\n",
                     inputs.join(" ")
                 ),
             },

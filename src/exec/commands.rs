@@ -287,13 +287,14 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
 /// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
 /// it and swapped in, so no file of an earlier rendering survives; a suite file inside `out_dir`
 /// is carried over); returns the written paths. With `explore_spec`, the format's on-the-fly
-/// tester of that specification model is among them (`render --explore-spec`).
+/// tester of that specification model is among them (`render --explore-spec`). A directory
+/// holding another format is refused unless `force`.
 pub fn render(
     suite_path: &str,
     format: Format,
     out_dir: &Path,
     templates: Option<&Path>,
-    shard: Option<Shard>,
+    (shard, force): (Option<Shard>, bool),
     explore_spec: Option<&Model>,
 ) -> Result<Vec<PathBuf>> {
     let explore_spec = explore_spec
@@ -302,7 +303,7 @@ pub fn render(
     if let Some(dir) = templates {
         crate::output::refuse_input_inside_dir("--out", out_dir, &[&dir.display().to_string()])?;
     }
-    let dir = crate::output::AtomicDir::create(out_dir)?;
+    let dir = crate::output::AtomicDir::create(out_dir, format.name(), force)?;
     if let Some(inside) = crate::output::relative_inside(Path::new(suite_path), out_dir) {
         let text = std::fs::read(suite_path).map_err(|e| Error::io(suite_path, e))?;
         let copy = dir.path().join(&inside);

@@ -173,6 +173,8 @@ pub struct ExploreSpec {
     first_transition: Vec<usize>,
     num_reachable_states: usize,
     num_reachable_transitions: usize,
+    /// Reachable quiescence loops (counted among the transitions).
+    num_reachable_quiescence: usize,
 }
 
 impl ExploreSpec {
@@ -185,8 +187,15 @@ impl ExploreSpec {
             first_transition.push(first_transition[q.index()] + sa.enabled(q).len());
         }
         let count = |c: crate::goals::Coverage| usize::try_from(c.count(&sa)).unwrap_or(usize::MAX);
+        let delta = sa.quiescence();
+        let num_reachable_quiescence = sa
+            .states()
+            .filter(|q| reachable[q.index()])
+            .filter(|&q| sa.enabled(q).iter().any(|&(l, _)| l == delta))
+            .count();
         ExploreSpec {
             labels: suspension_labels(&sa),
+            num_reachable_quiescence,
             num_reachable_states: count(crate::goals::Coverage::States),
             num_reachable_transitions: count(crate::goals::Coverage::Transitions),
             reachable,
@@ -237,11 +246,17 @@ pub struct Coverage {
     pub transitions: usize,
     /// Reachable transitions.
     pub transitions_total: usize,
-    /// Reachable states never visited, by name.
+    /// Of the reachable transitions, the quiescence loops (`state --delta--> state`), which
+    /// are taken by observing silence.
+    pub quiescence_loops: usize,
+    /// Reachable states never visited, by name (the first [`UNCOVERED_LISTED`]).
     pub uncovered_states: Vec<String>,
-    /// Reachable transitions never taken, as `state label`.
+    /// Reachable transitions never taken, as `state label` (the first [`UNCOVERED_LISTED`]).
     pub uncovered_transitions: Vec<String>,
 }
+
+/// How many missed states and transitions a report lists (their numbers are in the counts).
+pub const UNCOVERED_LISTED: usize = 50;
 
 /// What the progress callback sees after every step.
 #[derive(Copy, Clone, Debug)]
@@ -326,6 +341,8 @@ impl ExploreReport {
                 "states_total": self.coverage.states_total,
                 "transitions": self.coverage.transitions,
                 "transitions_total": self.coverage.transitions_total,
+                "quiescence_loops": self.coverage.quiescence_loops,
+                "uncovered_listed": UNCOVERED_LISTED,
                 "uncovered_states": self.coverage.uncovered_states,
                 "uncovered_transitions": self.coverage.uncovered_transitions,
             },
@@ -364,6 +381,36 @@ impl ExploreReport {
             c.transitions,
             c.transitions_total,
             percent(c.transitions, c.transitions_total),
+        );
+        if c.quiescence_loops > 0 {
+            text.push_str(&format!(
+                "(the transitions include {} quiescence loops: staying silent in a state that allows it)\n",
+                c.quiescence_loops
+            ));
+        }
+        let missed = |what: &str, missed: usize, listed: &[String], text: &mut String| {
+            if missed == 0 {
+                return;
+            }
+            let more = missed.saturating_sub(listed.len());
+            let more = if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("missed {what}: {}{more}\n", listed.join(", ")));
+        };
+        missed(
+            "states",
+            c.states_total.saturating_sub(c.states),
+            &c.uncovered_states,
+            &mut text,
+        );
+        missed(
+            "transitions",
+            c.transitions_total.saturating_sub(c.transitions),
+            &c.uncovered_transitions,
+            &mut text,
         );
         if let Some(g) = &self.goals {
             text.push_str(&format!(
@@ -896,11 +943,13 @@ impl<'a> Explorer<'a> {
         let mut uncovered_states = Vec::new();
         let mut uncovered_transitions = Vec::new();
         for q in sa.states().filter(|q| self.spec.reachable[q.index()]) {
-            if !self.visited[q.index()] {
+            if !self.visited[q.index()] && uncovered_states.len() < UNCOVERED_LISTED {
                 uncovered_states.push(sa.state_name(q).to_owned());
             }
             for (k, &(l, _)) in sa.enabled(q).iter().enumerate() {
-                if !self.taken[self.spec.transition_index(q, k)] {
+                if !self.taken[self.spec.transition_index(q, k)]
+                    && uncovered_transitions.len() < UNCOVERED_LISTED
+                {
                     uncovered_transitions.push(format!(
                         "{} {}",
                         sa.state_name(q),
@@ -914,6 +963,7 @@ impl<'a> Explorer<'a> {
             states_total: self.spec.num_reachable_states,
             transitions: self.transitions_covered,
             transitions_total: self.spec.num_reachable_transitions,
+            quiescence_loops: self.spec.num_reachable_quiescence,
             uncovered_states,
             uncovered_transitions,
         }

@@ -255,6 +255,18 @@ impl GoalSuite {
 }
 
 impl GoalSuite {
+    /// Refuses the suite of a `--purpose-regex` that no trace of the specification matches: an
+    /// empty suite is a mistake in the expression, not a suite to run.
+    pub fn refuse_unreachable(&self, source: &GoalSource) -> Result<(), crate::Error> {
+        match source {
+            GoalSource::Regex(text) if self.num_tests() == 0 => Err(crate::Error::Usage(format!(
+                "--purpose-regex `{}` is unreachable: no trace of the model from its initial state matches it, so there is no test; check the order and spelling of its labels against the model (`ncomplete info MODEL` lists them)",
+                crate::format::position::excerpt(text)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The per-goal table: goal, reachability, test.
     pub fn report_text(&self) -> String {
         let mut out = String::new();
@@ -332,22 +344,31 @@ pub fn goal_suite_with(
         Sharing::Shared => ShortestPaths::new(sa),
         Sharing::PerGoal => None,
     };
+    let model = suite_model(sa);
+    // Tests are named by their goal's stem and their content.
+    let named = |stem: &str, mut test: TestCase| {
+        test.name = crate::suite::names::content_name(stem, &model, &test);
+        test
+    };
     // Goals the tree does not cover (and all of them without a tree) are solved by their own game.
-    let solve_alone = |name: String, goal: &Goal| -> Result<_, GoalError> {
+    let solve_alone = |stem: String, goal: &Goal| -> Result<_, GoalError> {
         let strategy = reach_strategy(sa, goal)?;
-        let test = strategy_test_case(&strategy, sa, &name, patience);
+        let test = strategy_test_case(&strategy, sa, "", patience).map(|t| named(&stem, t));
         Ok((strategy.reachability(), test))
     };
     let (reports, tests) = match paths {
         Some(paths) => {
-            let (reports, tests) = solve_goals(sa, goals, |name, goal| {
+            let (reports, tests) = solve_goals(sa, goals, |stem, goal| {
                 match paths.path_goal(sa, goal) {
                     // Every path goal is winning: its tree path is the winning play.
-                    Some(path) => Ok((
-                        Reachability::Winning,
-                        Some(SharedTest::Path { name, goal: path }),
-                    )),
-                    None => solve_alone(name, goal).map(|(r, t)| (r, t.map(SharedTest::Built))),
+                    Some(path) => {
+                        let name = named(&stem, paths.test_case(&path, "")).name;
+                        Ok((
+                            Reachability::Winning,
+                            Some(SharedTest::Path { name, goal: path }),
+                        ))
+                    }
+                    None => solve_alone(stem, goal).map(|(r, t)| (r, t.map(SharedTest::Built))),
                 }
             })?;
             (reports, GoalTests::Shared { paths, tests })
@@ -357,7 +378,6 @@ pub fn goal_suite_with(
             (reports, GoalTests::PerGoal(tests))
         }
     };
-    let model = suite_model(sa);
     let (header, goals_json) = header(&model, method, patience, &reports);
     let mut suite = GoalSuite {
         header,
@@ -376,26 +396,25 @@ pub fn goal_suite_with(
     Ok(suite)
 }
 
-/// Solves every goal by `solve` (given the test's name) in parallel, with progress on stderr
-/// counted in goals: the reports in goal order and the tests of the reachable goals.
+/// Solves every goal by `solve` (given the goal's [`Goal::stem`]) in parallel, with progress on
+/// stderr counted in goals: the reports in goal order and the tests of the reachable goals, their
+/// names made unique in goal order (`crate::suite::names::UniqueNames`).
 fn solve_goals<T: TestName + Send>(
     sa: &SuspensionAutomaton,
     goals: &[Goal],
     solve: impl Fn(String, &Goal) -> Result<(Reachability, Option<T>), GoalError> + Sync,
 ) -> Result<(Vec<GoalReport>, Vec<T>), crate::Error> {
-    let width = goals.len().to_string().len().max(4);
     let progress =
         crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
     let solved: Vec<Result<(GoalReport, Option<T>), GoalError>> = goals
         .par_iter()
-        .enumerate()
-        .map(|(k, goal)| {
-            let (reachability, test) = solve(format!("g{:0width$}", k + 1), goal)?;
+        .map(|goal| {
+            let (reachability, test) = solve(goal.stem(sa), goal)?;
             progress.inc(1);
             let report = GoalReport {
                 goal: goal.describe(sa),
                 reachability,
-                test: test.as_ref().map(|t| t.test_name().to_owned()),
+                test: None,
             };
             Ok((report, test))
         })
@@ -403,29 +422,35 @@ fn solve_goals<T: TestName + Send>(
     progress.finish();
     let mut reports = Vec::with_capacity(goals.len());
     let mut tests = Vec::new();
+    let mut names = crate::suite::names::UniqueNames::default();
     for r in solved {
-        let (report, test) = r.map_err(|e| crate::Error::Usage(e.to_string()))?;
+        let (mut report, test) = r.map_err(|e| crate::Error::Usage(e.to_string()))?;
+        if let Some(mut test) = test {
+            let name = names.claim_tree_name(std::mem::take(test.name_mut()));
+            report.test = Some(name.clone());
+            *test.name_mut() = name;
+            tests.push(test);
+        }
         reports.push(report);
-        tests.extend(test);
     }
     Ok((reports, tests))
 }
 
 /// The name of a goal suite's test, however it is kept.
 trait TestName {
-    fn test_name(&self) -> &str;
+    fn name_mut(&mut self) -> &mut String;
 }
 
 impl TestName for TestCase {
-    fn test_name(&self) -> &str {
-        &self.name
+    fn name_mut(&mut self) -> &mut String {
+        &mut self.name
     }
 }
 
 impl TestName for SharedTest {
-    fn test_name(&self) -> &str {
+    fn name_mut(&mut self) -> &mut String {
         match self {
-            SharedTest::Built(t) => &t.name,
+            SharedTest::Built(t) => &mut t.name,
             SharedTest::Path { name, .. } => name,
         }
     }

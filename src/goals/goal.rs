@@ -159,10 +159,17 @@ impl TestPurpose {
                     }
                     _ => {
                         let Some(ml) = sa.alphabet.get(name) else {
+                            // Labels of the model are declared to the purpose's reader, so an
+                            // unknown one was marked: show it as written.
+                            let label = if purpose.alphabet.is_input(l) {
+                                format!("?{name}")
+                            } else {
+                                format!("!{name}")
+                            };
                             return Err(GoalError::UnknownLabel {
                                 file: file.to_owned(),
                                 state: state(),
-                                label: name.to_owned(),
+                                label,
                             });
                         };
                         if explicit[ml.index()] {
@@ -323,6 +330,33 @@ impl Goal {
             ),
             Goal::Purpose(p) => format!("purpose {}", p.name()),
             Goal::Regex(r) => format!("regex {}", r.text()),
+        }
+    }
+
+    /// The readable part of the goal's test name (`crate::suite::names::stem`): the state, the
+    /// source state and label of a transition, the source state and labels of a switch, the
+    /// purpose's file stem, or the expression's text.
+    pub fn stem(&self, sa: &SuspensionAutomaton) -> String {
+        use crate::suite::names::stem;
+        let s = |q: StateId| sa.state_name(q);
+        let l = |l: LabelId| sa.alphabet.name(l);
+        match self {
+            Goal::State(q) => stem([s(*q)]),
+            Goal::Transition(q, a) => stem([s(*q), l(*a)]),
+            Goal::Switch {
+                from,
+                first,
+                second,
+                ..
+            } => stem([s(*from), l(*first), l(*second)]),
+            Goal::Purpose(p) => {
+                let file = std::path::Path::new(p.name());
+                stem([file
+                    .file_stem()
+                    .and_then(|f| f.to_str())
+                    .unwrap_or(p.name())])
+            }
+            Goal::Regex(r) => stem([r.text()]),
         }
     }
 

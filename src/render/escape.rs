@@ -288,9 +288,16 @@ pub fn is_reserved(id: &str) -> bool {
 /// a leading digit, cut to [`MAX_IDENTIFIER_LEN`] bytes. It may still be reserved; see
 /// [`unreserved_identifier`] and [`TestIdentifiers`].
 pub fn identifier(name: &str) -> String {
+    identifier_and_cut(name).0
+}
+
+/// [`identifier`], and whether it was cut (a letter or digit of `name` is not in it).
+fn identifier_and_cut(name: &str) -> (String, bool) {
     let mut id = String::new();
-    for c in name.chars() {
+    let mut cut = false;
+    for (at, c) in name.char_indices() {
         if id.len() >= MAX_IDENTIFIER_LEN {
+            cut = name[at..].chars().any(|c| c.is_ascii_alphanumeric());
             break;
         }
         if c.is_ascii_alphanumeric() {
@@ -307,7 +314,7 @@ pub fn identifier(name: &str) -> String {
     } else if id.starts_with(|c: char| c.is_ascii_digit()) {
         id.insert_str(0, "m_");
     }
-    id
+    (id, cut)
 }
 
 /// The identifier of a name that stands alone (the model's): [`identifier`], then
@@ -337,11 +344,11 @@ fn first_free(
 }
 
 /// Identifiers of test names given one at a time in suite order, so a suite can be rendered
-/// while it is read: [`identifier`]; a name whose identifier fills [`MAX_IDENTIFIER_LEN`] (so it
-/// may have been cut, as the long input words of Mealy tests are) is cut shorter and ends in 8
-/// hex digits of a stable hash of the whole name, so it depends on the name alone; then
-/// `reserved_suffix` for a reserved word, and `_2`, `_3`, … for an identifier an earlier test
-/// took. Remembers 8 bytes per identifier.
+/// while it is read: [`identifier`]; a name whose identifier was cut (as the long input words of
+/// Mealy tests are) is cut shorter and ends in 8 hex digits of a stable hash of the whole name,
+/// so it depends on the name alone; then `reserved_suffix` for a reserved word, and `_2`, `_3`, …
+/// for an identifier an earlier test took (only names that differ in nothing but punctuation
+/// or case). Remembers 8 bytes per identifier.
 #[derive(Debug)]
 pub struct TestIdentifiers {
     used: std::collections::HashSet<u64>,
@@ -360,8 +367,8 @@ impl TestIdentifiers {
     /// The identifier of the next test, named `name`.
     pub fn next(&mut self, name: &str) -> String {
         use crate::suite::names::string_hash;
-        let mut base = identifier(name);
-        if base.len() >= MAX_IDENTIFIER_LEN {
+        let (mut base, cut) = identifier_and_cut(name);
+        if cut {
             base.truncate(MAX_IDENTIFIER_LEN - 9);
             while base.ends_with('_') {
                 base.pop();
@@ -437,6 +444,25 @@ mod tests {
         assert!(other.starts_with("i0_i12_i3_i5_i7_i9_"), "{other}");
         assert_ne!(id, other);
         assert_eq!(TestIdentifiers::new("_test").next(long), id);
+        // A cut right after a word (27 bytes and a separator) is a cut too: both names end in
+        // their hash, neither in a position.
+        let word = "abcdefghijklmnopqrstuvwxyza";
+        let mut ids = TestIdentifiers::new("_test");
+        let (b, c) = (
+            ids.next(&format!("{word} b")),
+            ids.next(&format!("{word} c")),
+        );
+        assert!(
+            b.starts_with("abcdefghijklmnopqrs_") && b.len() == 28,
+            "{b}"
+        );
+        assert_ne!(b, c);
+        assert_eq!(c, TestIdentifiers::new("_test").next(&format!("{word} c")));
+        // Names that fit are not cut, even when they fill the length.
+        assert_eq!(
+            TestIdentifiers::new("_test").next(&"x".repeat(28)),
+            "x".repeat(28)
+        );
     }
 
     #[test]

@@ -50,6 +50,15 @@ impl Format {
         }
     }
 
+    /// The command-line spelling (also what an output directory's marker records).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ttcn => "ttcn",
+            Format::Python => "python",
+            Format::Rust => "rust",
+        }
+    }
+
     /// The template files of the format, its on-the-fly tester's (`render --explore-spec`; none
     /// for TTCN-3) included.
     fn files(self) -> &'static [TemplateFile] {
@@ -89,9 +98,15 @@ impl Format {
             Format::Python => &[
                 TemplateFile {
                     name: "python/test_suite.py.j2",
-                    out: "test_{{ ident }}{{ part.suffix }}.py",
+                    out: "test_{{ ident }}{{ shard.suffix }}{{ part.suffix }}.py",
                     embedded: include_str!("../../templates/python/test_suite.py.j2"),
                     role: Role::Part,
+                },
+                TemplateFile {
+                    name: "gitignore.j2",
+                    out: ".gitignore",
+                    embedded: include_str!("../../templates/gitignore.j2"),
+                    role: Role::Suite,
                 },
                 TemplateFile {
                     name: "python/ncomplete_runtime.py.j2",
@@ -111,6 +126,12 @@ impl Format {
                     name: "rust/Cargo.toml.j2",
                     out: "Cargo.toml",
                     embedded: include_str!("../../templates/rust/Cargo.toml.j2"),
+                    role: Role::Suite,
+                },
+                TemplateFile {
+                    name: "gitignore.j2",
+                    out: ".gitignore",
+                    embedded: include_str!("../../templates/gitignore.j2"),
                     role: Role::Suite,
                 },
                 TemplateFile {
@@ -419,6 +440,23 @@ fn part_context(k: usize, count: usize, tests: usize) -> Value {
     }
 }
 
+/// The context of the shard a suite file holds (`shard: "K/N"` in its header): its `label` and
+/// the file-name `suffix` (`_shard_K_of_N`, empty for a whole suite) that keeps the pytest
+/// modules of different shards apart in one session.
+fn shard_context(header: &SuiteHeader) -> Value {
+    let shard = header
+        .extra
+        .get("shard")
+        .and_then(|s| s.as_str())
+        .and_then(|s| crate::suite::names::Shard::parse(s).ok());
+    context! {
+        label => shard.map(|s| s.label()),
+        suffix => Value::from_safe_string(shard.map_or_else(String::new, |s| {
+            format!("_shard_{}_of_{}", s.index, s.count)
+        })),
+    }
+}
+
 /// The template context of part `part` of a suite: the suite header, the list of `parts`, the
 /// part itself (`part`) and its `tests` with their identifiers, and those identifiers alone
 /// (`test_idents`: `ident`, `ident_upper`) for a template's second pass over the tests. Strings a model or suite
@@ -459,6 +497,7 @@ fn context_of_part(
         ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
         // Titan's C++ namespace of a module name doubles its underscores.
         ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
+        ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
         ident => Value::from_safe_string(ident),
         model => context! {
             name => model.name.as_str(),
@@ -472,6 +511,7 @@ fn context_of_part(
         guarantee => header.guarantee.as_str(),
         tests => Value::from_object(tests),
         test_idents => test_idents,
+        shard => shard_context(header),
         parts => parts,
         part => parts.get(part).cloned().unwrap_or_default(),
     }

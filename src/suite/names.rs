@@ -6,15 +6,20 @@
 //!   a line of the words format ([`word_name`]): labels separated by spaces, a label holding
 //!   whitespace, a quote or a backslash (or starting with `#`) written as a JSON string, so
 //!   distinct words have distinct names;
-//! - any other test is named `t` followed by 12 hexadecimal digits of a 64-bit hash of its tree
-//!   ([`tree_hash`]): the hash is computed bottom-up over the DAG from label *names* and
-//!   verdicts, with branches ordered by label name, so it does not depend on label ids or on how
-//!   the nodes are numbered. The hash is FNV-1a with a fixed basis and a SplitMix64 finaliser,
-//!   implemented here: it never changes between runs, platforms or Rust releases.
+//! - any other test is named by a readable stem, `_t` and 12 hexadecimal digits of a 64-bit hash
+//!   of its tree ([`tree_hash`], [`content_name`]), e.g. `coin_coffee_t3bdbc5e9313`. The stem
+//!   ([`stem`], at most [`STEM_MAX_LEN`] bytes of lowercase ASCII letters, digits and `_`) is
+//!   the first labels of the test ([`tree_stem`]: from the root, the input sent, and after an
+//!   observation the output, first by name, after which the test goes on) or, for a goal test,
+//!   the goal it reaches (`goals::goal::Goal::stem`). The hash is computed bottom-up over the DAG
+//!   from label *names* and verdicts, with branches ordered by label name, so it does not depend
+//!   on label ids or on how the nodes are numbered. The hash is FNV-1a with a fixed basis and a
+//!   SplitMix64 finaliser, implemented here: it never changes between runs, platforms or Rust
+//!   releases.
 //!
-//! Two different trees with the same 48-bit prefix are told apart by [`UniqueNames`]: in suite
-//! order, a name already taken is replaced by the hash of `name/2`, `name/3`, … (same width), so
-//! the result is deterministic.
+//! Two different trees with the same stem and 48-bit hash prefix are told apart by
+//! [`UniqueNames`]: in suite order, a name already taken gets, after its stem, the hash of
+//! `name/2`, `name/3`, … (same width), so the result is deterministic.
 //!
 //! Shards ([`Shard`], [`ShardPicker`]) split a suite for CI matrices: tests are taken in suite
 //! order and each goes to the shard with the smallest cost so far (fewest steps, then the lowest
@@ -106,17 +111,112 @@ pub fn tree_hash(model: &SuiteModel, test: &TestCase) -> u64 {
     node_hash.first().copied().unwrap_or(0)
 }
 
-/// The length of [`tree_name`]s.
+/// The length of the hash part of a content name (`t` and 12 hex digits).
 pub const TREE_NAME_LEN: usize = 13;
 
-/// The content name of a test that is not a Mealy chain: `t` and 12 hex digits of its tree hash.
-pub fn tree_name(model: &SuiteModel, test: &TestCase) -> String {
-    hash_name(tree_hash(model, test))
+/// The longest stem of a content name, so that a name (stem, `_`, hash) fits in the 28 bytes
+/// of a rendered identifier (`render::escape::MAX_IDENTIFIER_LEN`) uncut.
+pub const STEM_MAX_LEN: usize = 14;
+
+/// The length of a content name with a stem of `stem_len` bytes.
+pub fn content_name_len(stem_len: usize) -> usize {
+    if stem_len == 0 {
+        TREE_NAME_LEN
+    } else {
+        stem_len + 1 + TREE_NAME_LEN
+    }
 }
 
-/// `t` and the top 48 bits of `hash` in hex.
-fn hash_name(hash: u64) -> String {
-    format!("t{:012x}", hash >> 16)
+/// The content name of a test that is not a Mealy chain: [`tree_stem`] and its tree hash.
+pub fn tree_name(model: &SuiteModel, test: &TestCase) -> String {
+    content_name(&tree_stem(model, test), model, test)
+}
+
+/// The name of `test` with `stem` (from [`stem`]): `stem_t` and 12 hex digits of its tree hash
+/// (`t` and the digits for an empty stem).
+pub fn content_name(stem: &str, model: &SuiteModel, test: &TestCase) -> String {
+    hash_name(stem, tree_hash(model, test))
+}
+
+/// `stem_t` (or `t`) and the top 48 bits of `hash` in hex.
+fn hash_name(stem: &str, hash: u64) -> String {
+    if stem.is_empty() {
+        format!("t{:012x}", hash >> 16)
+    } else {
+        format!("{stem}_t{:012x}", hash >> 16)
+    }
+}
+
+/// A stem of `words` (label, state or goal names): each written in lowercase ASCII letters and
+/// digits, runs of other characters as one `_`, joined by `_`, as many whole words as fit in
+/// [`STEM_MAX_LEN`] bytes (the first word cut if it alone is longer); words with no letter or
+/// digit are skipped. Empty when no word has a letter or digit.
+pub fn stem<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    // A bound on the words looked at, for words that all sanitise to nothing.
+    for word in words.into_iter().take(4 * STEM_MAX_LEN) {
+        let mut part = String::new();
+        for c in word.chars() {
+            if c.is_ascii_alphanumeric() {
+                part.push(c.to_ascii_lowercase());
+            } else if !part.is_empty() && !part.ends_with('_') {
+                part.push('_');
+            }
+        }
+        while part.ends_with('_') {
+            part.pop();
+        }
+        if part.is_empty() {
+            continue;
+        }
+        if out.is_empty() {
+            part.truncate(STEM_MAX_LEN);
+            while part.ends_with('_') {
+                part.pop();
+            }
+            out = part;
+        } else if out.len() + 1 + part.len() <= STEM_MAX_LEN {
+            out.push('_');
+            out.push_str(&part);
+        } else {
+            break;
+        }
+        if out.len() >= STEM_MAX_LEN - 1 {
+            break;
+        }
+    }
+    out
+}
+
+/// The labels a test starts with, for its [`stem`]: from the root, a send gives its input and
+/// goes on to its next node; an observation gives, of its outputs after which the test goes on
+/// (not to a verdict), the first by name, and goes on after it; a verdict ends the list.
+pub fn first_labels<'a>(
+    model: &'a SuiteModel,
+    test: &'a TestCase,
+) -> impl Iterator<Item = &'a str> {
+    let mut at = (!test.nodes.is_empty()).then_some(0usize);
+    std::iter::from_fn(move || {
+        let k = at?;
+        let (label, next) = match test.nodes.get(k)? {
+            TestNode::Send { input, then, .. } => (model.input_name(*input), *then),
+            TestNode::Expect { branches } => branches
+                .iter()
+                .filter(|(_, n)| matches!(n, Next::Node(_)))
+                .map(|&(o, n)| (model.output_name(o), n))
+                .min_by_key(|&(name, _)| name)?,
+        };
+        at = match next {
+            Next::Node(j) => Some(j as usize),
+            Next::Verdict(_) => None,
+        };
+        Some(label)
+    })
+}
+
+/// The stem of a test that is not a Mealy chain: the [`stem`] of its [`first_labels`].
+pub fn tree_stem(model: &SuiteModel, test: &TestCase) -> String {
+    stem(first_labels(model, test))
 }
 
 /// A label as a token of the words format: itself when plain, else a JSON string.
@@ -153,15 +253,21 @@ pub struct UniqueNames {
 }
 
 impl UniqueNames {
-    /// A [`tree_name`] made unique with the same width: `name` if not taken yet, else the first
-    /// name not taken of `t` and 48 bits of the hash of `name/2`, `name/3`, …; the result is
-    /// taken. (Names keep one width so the suite's byte count is exact before it is written.)
+    /// A [`content_name`] made unique with the same width: `name` if not taken yet, else the
+    /// first name not taken of its stem and 48 bits of the hash of `name/2`, `name/3`, …; the
+    /// result is taken. (Names keep their width so the suite's byte count is exact before it is
+    /// written.)
     pub fn claim_tree_name(&mut self, name: String) -> String {
         if self.used.insert(string_hash(&name)) {
             return name;
         }
+        let stem = name
+            .len()
+            .checked_sub(TREE_NAME_LEN + 1)
+            .and_then(|end| name.get(..end))
+            .unwrap_or("");
         (2u64..)
-            .map(|k| hash_name(string_hash(&format!("{name}/{k}"))))
+            .map(|k| hash_name(stem, string_hash(&format!("{name}/{k}"))))
             .find(|n| self.used.insert(string_hash(n)))
             .expect("an unbounded range has an unused name")
     }
@@ -310,6 +416,49 @@ mod tests {
             branches: vec![(l(0), Next::PASS), (l(1), Next::PASS)],
         };
         assert_ne!(tree_name(&m, &one), tree_name(&m, &changed));
+    }
+
+    #[test]
+    fn tree_names_start_with_the_first_labels() {
+        let m = model();
+        assert_eq!(stem(["?Coin", "!coffee", "b c"]), "coin_coffee");
+        assert_eq!(stem(["insert_coin", "press_button"]), "insert_coin");
+        assert_eq!(stem(["a_very_long_label_name"]), "a_very_long_la");
+        assert_eq!(stem(["!", "--", "x"]), "x");
+        assert_eq!(stem(std::iter::repeat_n("?", 1000)), "");
+        // Send `a`, then of the outputs going on (`y` to node 2, `x` to a verdict) `y`.
+        let test = TestCase {
+            name: String::new(),
+            nodes: vec![
+                TestNode::Send {
+                    input: l(0),
+                    then: Next::Node(1),
+                    race: vec![(l(0), Next::RETRY)],
+                },
+                TestNode::Expect {
+                    branches: vec![(l(0), Next::PASS), (l(1), Next::Node(2))],
+                },
+                TestNode::Send {
+                    input: l(1),
+                    then: Next::PASS,
+                    race: vec![],
+                },
+            ],
+        };
+        assert_eq!(
+            first_labels(&m, &test).collect::<Vec<_>>(),
+            ["a", "y", "b c"]
+        );
+        let name = tree_name(&m, &test);
+        assert!(
+            name.starts_with("a_y_b_c_t") && name.len() == content_name_len(7),
+            "{name}"
+        );
+        // A collision keeps the stem and the width.
+        let mut names = UniqueNames::default();
+        assert_eq!(names.claim_tree_name(name.clone()), name);
+        let other = names.claim_tree_name(name.clone());
+        assert!(other.starts_with("a_y_b_c_t") && other.len() == name.len() && other != name);
     }
 
     #[test]

@@ -80,12 +80,12 @@ pub(crate) fn count(
         return Counted { costs, ..unknown };
     }
     let quoted = quoted_name_lengths(sa);
-    // {"name":"t0123456789ab","root":0,"nodes":[...]}, after "\n  " or ",\n  ": content names
-    // have a fixed width (`crate::suite::names::tree_name`, collisions rehashed to the same).
-    let name = crate::suite::names::TREE_NAME_LEN as u128 + 2;
+    // {"name":"coin_t0123456789ab","root":0,"nodes":[...]}, after "\n  " or ",\n  ": content
+    // names are plain ASCII of the length the walk finds (`crate::suite::names::tree_name`,
+    // collisions rehashed to the same).
     let line = |k: u128, w: WalkedTest| {
         let sep = if k == 0 { 3 } else { 4 };
-        sep + 8 + name + 19 + w.node_bytes as u128 + 2
+        sep + 8 + w.name_len as u128 + 2 + 19 + w.node_bytes as u128 + 2
     };
     let (mut nodes, mut bytes, mut largest) = (0u128, 0u128, 0u64);
     let mut start = 0u128;

@@ -696,6 +696,8 @@ pub(crate) fn quoted_name_lengths(sa: &SuspensionAutomaton) -> Vec<u64> {
 pub(crate) struct WalkedTest {
     pub(crate) nodes: u64,
     pub(crate) node_bytes: u64,
+    /// The length of the test's content name (`crate::suite::names::tree_name`).
+    pub(crate) name_len: u64,
 }
 
 /// Number of decimal digits of `x`.
@@ -712,6 +714,9 @@ struct Walker<'a> {
     bytes: u64,
     /// Post-order indices of the nodes referenced.
     refs: Vec<u32>,
+    /// By post-order index, the node's label in the test's name and the node after it
+    /// (`crate::suite::names::first_labels`).
+    first: Vec<Option<(LabelId, Next)>>,
 }
 
 impl Walker<'_> {
@@ -726,7 +731,8 @@ impl Walker<'_> {
         }
     }
 
-    fn emit(&mut self, bytes: u64) -> Next {
+    fn emit(&mut self, bytes: u64, first: Option<(LabelId, Next)>) -> Next {
+        self.first.push(first);
         self.bytes += bytes;
         self.emitted += 1;
         Next::Node(self.emitted - 1)
@@ -766,7 +772,7 @@ impl Walker<'_> {
                     }
                 }
                 bytes += races.max(1) - 1;
-                self.emit(bytes)
+                self.emit(bytes, Some((*input, then)))
             }
             Some(Move::Observe {
                 branches,
@@ -775,6 +781,7 @@ impl Walker<'_> {
                 // {"expect":{O:R,...}}
                 let mut bytes = 11 + 2;
                 let mut listed = 0;
+                let mut first: Option<(LabelId, Next)> = None;
                 for &x in &costs.labels.outputs {
                     if !costs.allows(s, x) {
                         continue;
@@ -789,9 +796,14 @@ impl Walker<'_> {
                     };
                     bytes += self.quoted[x.index()] + 1 + self.reference(next);
                     listed += 1;
+                    let name = |l: LabelId| costs.sa.alphabet.name(l);
+                    if matches!(next, Next::Node(_)) && first.is_none_or(|(f, _)| name(x) < name(f))
+                    {
+                        first = Some((x, next));
+                    }
                 }
                 bytes += listed.max(1) - 1;
-                self.emit(bytes)
+                self.emit(bytes, first)
             }
         };
         self.memo.insert(key, result);
@@ -815,8 +827,18 @@ impl PlanCosts<'_> {
             emitted: 0,
             bytes: 0,
             refs: Vec::new(),
+            first: Vec::new(),
         };
         let top = w.target(root, k, Some(start));
+        let mut at = top;
+        let labels = std::iter::from_fn(|| {
+            let Next::Node(i) = at else { return None };
+            let (label, next) = w.first.get(i as usize).copied().flatten()?;
+            at = next;
+            Some(self.sa.alphabet.name(label))
+        });
+        let name_len =
+            crate::suite::names::content_name_len(crate::suite::names::stem(labels).len()) as u64;
         if w.emitted == 0 {
             // The lone expect node of `build_test` for a verdict root.
             let mut bytes = 11 + 2;
@@ -831,6 +853,7 @@ impl PlanCosts<'_> {
             return WalkedTest {
                 nodes: 1,
                 node_bytes: bytes,
+                name_len,
             };
         }
         let len = w.emitted as u64;
@@ -839,6 +862,7 @@ impl PlanCosts<'_> {
             nodes: len,
             // Nodes separated by commas.
             node_bytes: w.bytes + refs + len - 1,
+            name_len,
         }
     }
 }
