@@ -214,7 +214,7 @@ fn merged_inputs_and_minimisation() {
     assert!(err.contains("does not name two inputs"), "{err}");
 }
 
-/// The worst merged row of the README's embedding table (TCP_Linux_Client, inputs 4 and 5
+/// The worst merged row of the embedding table in docs/src/design/state-identification.md (TCP_Linux_Client, inputs 4 and 5
 /// merged, counted as built): every ADG leaves more than the thesis' worst 0.54% undistinguished
 /// (the whole-set bound of `forced_losses`), and ours stays within 0.04 points of that.
 #[test]

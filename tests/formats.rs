@@ -321,10 +321,11 @@ proptest! {
 }
 
 #[test]
-fn readme_yaml_examples_parse() {
-    let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .expect("README.md");
+fn guide_yaml_examples_parse() {
+    let readme = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/src/models.md"),
+    )
+    .expect("docs/src/models.md");
     let mut blocks = 0;
     let mut rest = readme.as_str();
     while let Some(start) = rest.find("```yaml\n") {
@@ -334,7 +335,7 @@ fn readme_yaml_examples_parse() {
         blocks += 1;
         rest = &body[end..];
     }
-    assert!(blocks >= 2, "the README shows an LTS and a Mealy example");
+    assert!(blocks >= 2, "the guide shows an LTS and a Mealy example");
 }
 
 /// Characters that stress the writers: quotes, backslashes, the label marks `?`, `!` and `/`,

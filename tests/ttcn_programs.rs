@@ -7,7 +7,7 @@
 //! compiled and run against `ncomplete simulate` of the model (every testcase ends in pass), of a
 //! faulty variant (the test that shows the fault fails) and of a system that exits (fail, with the
 //! reason), once with the tea machine's suite in three parts. Without Titan that part is skipped
-//! with a message; README.md gives the same check as manual steps.
+//! with a message; docs/src/running.md gives the same check as manual steps.
 
 mod common;
 

@@ -1289,7 +1289,7 @@ mod tests {
     }
 
     /// Steps to full transition coverage per policy, summed over 20 seeds, on the bundled
-    /// nondeterministic models (printed with `--nocapture`; the README table). Playing the
+    /// nondeterministic models (printed with `--nocapture`; the table in docs/src/explore.md). Playing the
     /// strategies covers everything without skipping a goal, and with fewer steps than
     /// uniform random choice.
     #[test]

@@ -41,7 +41,7 @@
 //! several pairs of its parent, and a current pair may stand only for compatible origins (a
 //! compatible pair can reach an incompatible one after an output, Def. 3.8 asks for one common
 //! output only). So a choice optimal for a set need not be for the root, and the search alone is
-//! not better everywhere (m182 merge 4,5 as built: 0.411% against 0.399%, README).
+//! not better everywhere (m182 merge 4,5 as built: 0.411% against 0.399%, docs/src/design/state-identification.md).
 //!
 //! Cycles: a key met again while its loss is being computed is pending, and a subtree that
 //! reaches a pending key gets no loss and is never chosen, so every key whose loss is known has
@@ -58,7 +58,7 @@
 //! `LOSSY_PREFIX_BUDGET` steps; then the same three searched (budgets of 4 and 8 steps gave the
 //! same shares on the embeddings below, with larger graphs and up to five times the time;
 //! measured once, not tested). No rule wins on every embedding of the shared Mealy models
-//! (README, `cargo bench --bench identify -- embed`).
+//! (docs/src/design/state-identification.md, `cargo bench --bench identify -- embed`).
 //!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
@@ -120,7 +120,7 @@ enum Prefix {
 const PREFIX_BUDGET: u8 = 2;
 
 /// The larger budget also tried with lossy prefix inputs (its effect on the embeddings is in the
-/// README table of `cargo bench --bench identify -- embed`; no test asserts a gain).
+/// the design notes' table of `cargo bench --bench identify -- embed`; no test asserts a gain).
 const LOSSY_PREFIX_BUDGET: u8 = 4;
 
 pub(crate) fn after(sa: &SuspensionAutomaton, set: &[StateId], l: LabelId) -> Vec<StateId> {
@@ -601,7 +601,7 @@ pub fn adaptive_graph(
 /// documentation), of which the one leaving the fewest pairs undistinguished is kept (ties to the
 /// earlier). No rule wins everywhere: on the embeddings of the shared Mealy models lossy prefix
 /// inputs help most where hidden inputs give output nondeterminism and hurt on some merged ones,
-/// and the search alone loses more on two rows (README, `cargo bench --bench identify --
+/// and the search alone loses more on two rows (docs/src/design/state-identification.md, `cargo bench --bench identify --
 /// embed`). The winner comes with its analysis, so [`AdaptiveIdentification::top_up`] does not
 /// repeat it.
 pub fn adaptive_graph_as_built(

@@ -20,7 +20,7 @@
 //! where most states enable no input (the output-pending states of a Mealy machine embedded with
 //! hidden inputs: TCP_Linux_Server with two hidden inputs did not finish within 100 s, and
 //! finishes in 0.9 s with 4,439 nodes). On the shared benchmark embeddings the ADGs distinguish
-//! as many pairs or more; on dense random automata somewhat fewer (README, `cargo bench --bench
+//! as many pairs or more; on dense random automata somewhat fewer (docs/src/design/state-identification.md, `cargo bench --bench
 //! identify`). [`InputSplitRule::CopyNonEnabling`] keeps the thesis' rule.
 //!
 //! The split policy is reproducible: leaves are processed in rounds in creation order; the splits
@@ -45,7 +45,7 @@
 //! undistinguished is kept: fewest pairs lost, the same with one and with two levels of
 //! lookahead ([`SplitPolicy::LostAhead`]: a non-injective candidate also counts what its
 //! children's least lossy splits lose, found against the graph as it stands), and fewest pairs
-//! together. No policy wins on every benchmark embedding (README). `--diagnose` of the bench
+//! together. No policy wins on every benchmark embedding (docs/src/design/state-identification.md). `--diagnose` of the bench
 //! shows where the losses of the merged TCP embeddings came from: one early node (the split of
 //! some 190-220 quiescent states on the input `SYN(V,V,0)`) whose witness leads incompatible
 //! states to equal or compatible ones, and smaller nodes splitting on `CLOSECONNECTION`; with
