@@ -103,7 +103,7 @@ mod unix {
     /// Starts the watcher thread and installs the handlers, once.
     pub(super) fn install() {
         INSTALL.call_once(|| {
-            let mut fds = [-1 as libc::c_int; 2];
+            let mut fds: [libc::c_int; 2] = [-1; 2];
             // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
             if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
                 return;

@@ -39,7 +39,7 @@ pub fn interval_from(value: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| bad("expected a number of seconds"))?;
-    if !(seconds >= 0.0) {
+    if seconds.is_nan() || seconds < 0.0 {
         return Err(bad("expected a non-negative number of seconds"));
     }
     Duration::try_from_secs_f64(seconds).map_err(|_| bad("too many seconds"))
@@ -354,6 +354,16 @@ fn bar(what: &str, unit: &str, total: Option<u64>) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn intervals_too_large_or_malformed_are_errors_not_panics() {
+        assert_eq!(interval_from(" 2.5 "), Ok(Duration::from_millis(2500)));
+        assert_eq!(interval_from("0"), Ok(Duration::ZERO));
+        for bad in ["1e300", "inf", "NaN", "-1", "abc", ""] {
+            let e = interval_from(bad).unwrap_err();
+            assert!(e.starts_with(INTERVAL_VARIABLE), "{bad}: {e}");
+        }
+    }
 
     fn lines(position: u64, total: Option<u64>, seconds: u64) -> String {
         let start = Instant::now();
