@@ -1436,16 +1436,12 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
         output::refuse_input_as_output("--out", out, &inputs)?;
     }
     let time_limit = match a.time_limit {
-        Some(t) => Some(
-            std::time::Duration::try_from_secs_f64(t)
-                .ok()
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "--time-limit must be a non-negative number of seconds that fits a \
+        Some(t) => Some(std::time::Duration::try_from_secs_f64(t).map_err(|_| {
+            Error::Usage(format!(
+                "--time-limit must be a non-negative number of seconds that fits a \
                          duration (at most about 1.8e19), got {t:?}"
-                    ))
-                })?,
-        ),
+            ))
+        })?),
         None => None,
     };
     let options = ExploreOptions {
