@@ -55,6 +55,7 @@ pub mod format;
 pub mod goals;
 pub mod identify;
 pub mod info;
+pub mod interrupt;
 pub mod model;
 pub mod output;
 pub mod progress;

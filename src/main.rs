@@ -556,6 +556,11 @@ struct RunArgs {
     /// observed trace, instead of resetting (same guarantee, far fewer inconclusive tests).
     #[arg(long)]
     follow: bool,
+    /// Systems run at once (`--sut`; default: the number of cores). Verdicts and reports are
+    /// the same, in the same order, as with `--jobs 1`; `--follow` runs one system, since
+    /// following depends on the order tests are decided in.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Also write the results as JUnit XML (inconclusive tests are skipped ones).
     #[arg(long, value_name = "FILE")]
     junit: Option<String>,
@@ -1137,6 +1142,7 @@ struct MutateArgs {
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     let quiet = cli.quiet;
     ncomplete::progress::show_on_stderr(!quiet);
+    ncomplete::progress::check_interval_variable().map_err(Error::Usage)?;
     match cli.command {
         Command::Info(a) => run_info(a, quiet),
         Command::Distinguish(a) => run_distinguish(a, quiet).map(|()| ExitCode::SUCCESS),
@@ -1398,6 +1404,10 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
                     timeouts: &a.timeouts.timeouts(),
                     retries: a.retries,
                     follow: a.follow,
+                    jobs: a.jobs.map_or_else(
+                        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                        usize::from,
+                    ),
                 },
                 &mut stdout,
                 &mut results,
@@ -1429,12 +1439,12 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
         output::refuse_input_as_output("--out", out, &inputs)?;
     }
     let time_limit = match a.time_limit {
-        Some(t) if t.is_finite() && t >= 0.0 => Some(std::time::Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(Error::Usage(format!(
-                "--time-limit must be a number of seconds, got {t}"
-            )));
-        }
+        Some(t) => Some(std::time::Duration::try_from_secs_f64(t).map_err(|_| {
+            Error::Usage(format!(
+                "--time-limit must be a non-negative number of seconds that fits a \
+                         duration (at most about 1.8e19), got {t:?}"
+            ))
+        })?),
         None => None,
     };
     let options = ExploreOptions {

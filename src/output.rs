@@ -6,6 +6,22 @@
 //! previous file untouched; concurrent writers of the same target each write their own temporary
 //! file, and the last rename wins with a whole file. `-` names standard output.
 //!
+//! What `--out` names is left what it was ([`AtomicFile::create`]):
+//! - a symbolic link is followed (to the end of a chain) and the file it names is replaced, so
+//!   the link stays a link; a dangling link gets its file created;
+//! - a regular file with several hard links is generated into a temporary file as usual and,
+//!   on commit, copied into the target (truncated and rewritten), so every name keeps sharing
+//!   one file; only this copy is not atomic (a crash during it leaves a partial file);
+//! - a read-only regular file (no write permission bit, or not writable by this user) is
+//!   refused with an error, even for root, instead of being replaced by a rename;
+//! - anything else that is not a directory (`/dev/null`, `/dev/stdout`, a terminal, a FIFO, a
+//!   socket) is opened as given and written in place as the output goes: it is never replaced
+//!   by a regular file, a FIFO's reader gets the data, and an error midway leaves what was
+//!   written so far (as for standard output).
+//!
+//! Temporary files and directories are registered with [`crate::interrupt`], which removes them
+//! when the process is stopped by SIGINT, SIGTERM or SIGHUP.
+//!
 //! A directory of files (a rendering, a set of mutants) is built in a temporary directory beside
 //! the target and swapped in as a whole, so no file of an earlier rendering survives next to the
 //! new ones. An existing directory is only replaced when it is empty or holds the marker file
@@ -61,33 +77,145 @@ fn sync_dir(dir: &Path) {
     }
 }
 
-/// A file being written to a temporary name; [`AtomicFile::commit`] renames it into place,
-/// dropping it without a commit removes it.
+/// How an [`AtomicFile`] reaches its target.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Placement {
+    /// The temporary file is renamed over the target (a new or a regular file).
+    Rename,
+    /// The temporary file is copied into the target, which keeps its inode (a regular file with
+    /// several hard links: a rename would cut them).
+    CopyIn,
+    /// Written straight to the target, no temporary file (a device, a FIFO, a socket: replacing
+    /// one by a regular file would break whatever uses it).
+    InPlace,
+}
+
+/// A file being written to a temporary name; [`AtomicFile::commit`] puts it in place, dropping
+/// it without a commit removes it. What the target is decides how (see the module doc).
 #[derive(Debug)]
 pub struct AtomicFile {
     target: PathBuf,
-    temp: PathBuf,
+    temp: Option<PathBuf>,
+    placement: Placement,
     out: Option<BufWriter<File>>,
 }
 
+/// `path` with its symbolic links followed to the file they name (which may not exist yet); a
+/// path that is not a link comes back unchanged. Gives up (ELOOP) after 40 links.
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = if link.is_absolute() {
+                    link
+                } else {
+                    parent_dir(&current).join(link)
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other(
+        "too many levels of symbolic links; give the file itself",
+    ))
+}
+
+/// Whether the process may write `path` (for root too: a file without write permission bits
+/// is read-only by intent, so it is not replaced).
+fn writable(path: &Path, meta: &fs::Metadata) -> bool {
+    if meta.permissions().readonly() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: access(2) with a valid NUL-terminated path.
+        unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
+}
+
+/// How many names the regular file `meta` has.
+fn hard_links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        meta.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
+}
+
 impl AtomicFile {
-    /// Starts writing `target` (nothing at `target` changes before [`AtomicFile::commit`]).
+    /// Starts writing `target`. A new or regular file (a symbolic link is followed to the file
+    /// it names) is written to a temporary file beside it and changes only on
+    /// [`AtomicFile::commit`]; a read-only file is refused; anything else that is not a
+    /// directory (a device such as `/dev/null`, a FIFO) is written in place as the output goes.
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
-        let target = target.as_ref().to_path_buf();
-        if target.is_dir() {
-            return Err(io::Error::other("is a directory"));
+        let given = target.as_ref();
+        let meta = match fs::metadata(given) {
+            Ok(meta) => Some(meta),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let placement = match &meta {
+            Some(m) if m.is_dir() => return Err(io::Error::other("is a directory")),
+            Some(m) if !m.is_file() => Placement::InPlace,
+            Some(m) if hard_links(m) > 1 => Placement::CopyIn,
+            _ => Placement::Rename,
+        };
+        if placement == Placement::InPlace {
+            // Opened as given: `/dev/stdout` names the descriptor, not a path to replace.
+            let file = OpenOptions::new().write(true).open(given)?;
+            return Ok(AtomicFile {
+                target: given.to_path_buf(),
+                temp: None,
+                placement,
+                out: Some(BufWriter::with_capacity(1 << 20, file)),
+            });
+        }
+        let target = follow_links(given)?;
+        if let Some(m) = &meta
+            && !writable(&target, m)
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "the file is read-only, so it is not replaced; make it writable or choose \
+                 another output",
+            ));
         }
         loop {
             let temp = temp_name(&target);
-            match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            let opened = crate::interrupt::guarded(|pending| {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&temp)?;
+                pending.add(&temp);
+                Ok::<File, io::Error>(file)
+            });
+            match opened {
                 Ok(file) => {
                     // Keep the permissions of the file being replaced.
-                    if let Ok(meta) = fs::metadata(&target) {
+                    if let Some(meta) = &meta {
                         let _ = file.set_permissions(meta.permissions());
                     }
                     return Ok(AtomicFile {
                         target,
-                        temp,
+                        temp: Some(temp),
+                        placement,
                         out: Some(BufWriter::with_capacity(1 << 20, file)),
                     });
                 }
@@ -97,20 +225,36 @@ impl AtomicFile {
         }
     }
 
-    /// The file this will replace.
+    /// The file this will replace (symbolic links followed).
     pub fn target(&self) -> &Path {
         &self.target
     }
 
-    /// Flushes, syncs and renames the temporary file over the target.
+    /// Flushes and syncs the output, then puts it in place: renames the temporary file over the
+    /// target, or copies it into a target with several hard links.
     pub fn commit(mut self) -> io::Result<()> {
         let Some(out) = self.out.take() else {
             return Err(io::Error::other("already committed"));
         };
         let file = out.into_inner().map_err(|e| e.into_error())?;
+        let Some(temp) = self.temp.take() else {
+            // In place: a device or FIFO may not support syncing; the data was written.
+            let _ = file.sync_all();
+            return Ok(());
+        };
         file.sync_all()?;
         drop(file);
-        fs::rename(&self.temp, &self.target)?;
+        let placed = crate::interrupt::guarded(|pending| {
+            let placed = match self.placement {
+                Placement::CopyIn => copy_into(&temp, &self.target),
+                _ => fs::rename(&temp, &self.target),
+            };
+            if placed.is_ok() || fs::remove_file(&temp).is_ok() {
+                pending.remove(&temp);
+            }
+            placed
+        });
+        placed?;
         sync_dir(parent_dir(&self.target));
         Ok(())
     }
@@ -120,6 +264,16 @@ impl AtomicFile {
             .as_mut()
             .ok_or_else(|| io::Error::other("already committed"))
     }
+}
+
+/// Copies `temp` into the existing file `target` (truncated and rewritten, so its inode and
+/// hard links stay), then removes `temp`.
+fn copy_into(temp: &Path, target: &Path) -> io::Result<()> {
+    let mut from = File::open(temp)?;
+    let mut to = OpenOptions::new().write(true).truncate(true).open(target)?;
+    io::copy(&mut from, &mut to)?;
+    to.sync_all()?;
+    fs::remove_file(temp)
 }
 
 impl Write for AtomicFile {
@@ -138,8 +292,12 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.out.take().is_some() {
-            let _ = fs::remove_file(&self.temp);
+        if let Some(temp) = self.temp.take() {
+            drop(self.out.take());
+            crate::interrupt::guarded(|pending| {
+                let _ = fs::remove_file(&temp);
+                pending.remove(&temp);
+            });
         }
     }
 }
@@ -239,8 +397,9 @@ impl AtomicDir {
     /// Refused when `target` is a file, a directory that is neither empty nor marked as written
     /// by ncomplete, or (unless `force`) one marked as holding another kind.
     pub fn create(target: impl AsRef<Path>, kind: &str, force: bool) -> Result<AtomicDir> {
-        let target = target.as_ref().to_path_buf();
-        let shown = target.display().to_string();
+        let shown = target.as_ref().display().to_string();
+        // A symbolic link to a directory stays a link: the directory it names is replaced.
+        let target = follow_links(target.as_ref()).map_err(|e| Error::io(shown.clone(), e))?;
         check_replaceable(&target, kind, force)?;
         let parent = parent_dir(&target);
         fs::create_dir_all(parent).map_err(|e| Error::io(parent.display().to_string(), e))?;
@@ -257,7 +416,12 @@ impl AtomicDir {
             .unwrap_or_else(|| target.clone());
         loop {
             let temp = temp_name(&base);
-            match fs::create_dir(&temp) {
+            let created = crate::interrupt::guarded(|pending| {
+                fs::create_dir(&temp)?;
+                pending.add(&temp);
+                Ok::<(), io::Error>(())
+            });
+            match created {
                 Ok(()) => {
                     return Ok(AtomicDir {
                         target,
@@ -301,19 +465,31 @@ impl AtomicDir {
         sync_dir(&self.temp);
         // Checked again: another process may have put something there meanwhile.
         check_replaceable(&self.target, &self.kind, self.force)?;
-        let old = if self.target.exists() {
-            let old = temp_name(&self.temp);
-            fs::rename(&self.target, &old).map_err(io)?;
-            Some(old)
-        } else {
-            None
-        };
-        if let Err(e) = fs::rename(&self.temp, &self.target) {
-            if let Some(old) = &old {
-                let _ = fs::rename(old, &self.target);
+        // Both renames under the registry lock: an interrupt never finds the target moved aside
+        // and the new directory not yet in place.
+        let old = crate::interrupt::guarded(|pending| {
+            let old = if self.target.exists() {
+                let old = temp_name(&self.temp);
+                fs::rename(&self.target, &old)?;
+                Some(old)
+            } else {
+                None
+            };
+            if let Err(e) = fs::rename(&self.temp, &self.target) {
+                if let Some(old) = &old {
+                    let _ = fs::rename(old, &self.target);
+                }
+                return Err(e);
             }
-            return Err(io(e));
-        }
+            // The old directory is kept only to move the user's files over: an interrupt
+            // removes it as it removed the temporary one.
+            pending.remove(&self.temp);
+            if let Some(old) = &old {
+                pending.add(old);
+            }
+            Ok(old)
+        })
+        .map_err(io)?;
         self.committed = true;
         sync_dir(parent_dir(&self.target));
         if let Some(old) = old {
@@ -321,7 +497,11 @@ impl AtomicDir {
             let ours: std::collections::BTreeSet<&str> =
                 ours.lines().filter(|l| !l.starts_with('#')).collect();
             keep_user_files(&old, &self.target, "", &ours).map_err(io)?;
-            fs::remove_dir_all(&old).map_err(|e| Error::io(old.display().to_string(), e))?;
+            crate::interrupt::guarded(|pending| {
+                pending.remove(&old);
+                fs::remove_dir_all(&old)
+            })
+            .map_err(|e| Error::io(old.display().to_string(), e))?;
         }
         Ok(())
     }
@@ -385,7 +565,10 @@ fn keep_user_files(
 impl Drop for AtomicDir {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = fs::remove_dir_all(&self.temp);
+            crate::interrupt::guarded(|pending| {
+                let _ = fs::remove_dir_all(&self.temp);
+                pending.remove(&self.temp);
+            });
         }
     }
 }

@@ -31,6 +31,29 @@ pub fn show_on_stderr(show: bool) {
     SHOWN.store(show, Ordering::Relaxed);
 }
 
+/// The interval a value of [`INTERVAL_VARIABLE`] names: a finite, non-negative number of
+/// seconds; one too large for a [`Duration`] is an error rather than a panic.
+pub fn interval_from(value: &str) -> Result<Duration, String> {
+    let bad = |why: &str| format!("{INTERVAL_VARIABLE}={value}: {why}");
+    let seconds: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| bad("expected a number of seconds"))?;
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(bad("expected a non-negative number of seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| bad("too many seconds"))
+}
+
+/// Checks [`INTERVAL_VARIABLE`] when it is set (the binary calls this at start, so a bad value
+/// is a usage error rather than a silently ignored one).
+pub fn check_interval_variable() -> Result<(), String> {
+    match std::env::var(INTERVAL_VARIABLE) {
+        Ok(value) => interval_from(&value).map(|_| ()),
+        Err(_) => Ok(()),
+    }
+}
+
 /// How progress is shown.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -54,14 +77,11 @@ impl Mode {
         } else if std::io::stderr().is_terminal() {
             Mode::Bar
         } else {
-            let seconds = std::env::var(INTERVAL_VARIABLE)
+            let interval = std::env::var(INTERVAL_VARIABLE)
                 .ok()
-                .and_then(|v| v.trim().parse::<f64>().ok())
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .unwrap_or(DEFAULT_INTERVAL);
-            Mode::Lines {
-                interval: Duration::from_secs_f64(seconds),
-            }
+                .and_then(|v| interval_from(&v).ok())
+                .unwrap_or(Duration::from_secs_f64(DEFAULT_INTERVAL));
+            Mode::Lines { interval }
         }
     }
 }
@@ -334,6 +354,16 @@ fn bar(what: &str, unit: &str, total: Option<u64>) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn intervals_too_large_or_malformed_are_errors_not_panics() {
+        assert_eq!(interval_from(" 2.5 "), Ok(Duration::from_millis(2500)));
+        assert_eq!(interval_from("0"), Ok(Duration::ZERO));
+        for bad in ["1e300", "inf", "NaN", "-1", "abc", ""] {
+            let e = interval_from(bad).unwrap_err();
+            assert!(e.starts_with(INTERVAL_VARIABLE), "{bad}: {e}");
+        }
+    }
 
     fn lines(position: u64, total: Option<u64>, seconds: u64) -> String {
         let start = Instant::now();

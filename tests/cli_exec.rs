@@ -204,3 +204,93 @@ fn render_writes_the_files_and_reports_bad_suites_with_a_position() {
     assert_eq!(code, 2);
     assert!(err.contains("cobol"), "{err}");
 }
+
+/// `text` without the times of a JUnit report (` time="..."`) or a JSON one (`"seconds": ...`).
+fn without_times(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("\"seconds\"") {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(k) = rest.find(" time=\"") {
+            out.push_str(&rest[..k]);
+            let after = &rest[k + 7..];
+            rest = after.find('"').map_or("", |e| &after[e + 1..]);
+        }
+        out.push_str(rest.trim_end_matches(','));
+        out.push('\n');
+    }
+    out
+}
+
+/// `run --jobs 2` gives the same lines, JUnit and JSON reports, in the same order, as
+/// `--jobs 1`, on a suite of 100+ tests against a faulty simulated system (so both verdicts
+/// occur); `--follow` still runs (on one system).
+#[test]
+fn parallel_runs_report_what_one_system_reports() {
+    let dir = common::work_dir("parallel-runs");
+    let model = dir.join("coffee.dot");
+    let spec = std::fs::read_to_string(common::root().join("models/coffeemachine.dot")).unwrap();
+    std::fs::write(&model, &spec).unwrap();
+    // A transfer fault: POD in s3 leads to the error state.
+    let faulty_text = spec.replace(
+        "s3 -> s3 [label=\"POD / ok\"]",
+        "s3 -> s1 [label=\"POD / ok\"]",
+    );
+    assert_ne!(faulty_text, spec);
+    let faulty = dir.join("faulty.dot");
+    std::fs::write(&faulty, faulty_text).unwrap();
+    let suite = dir.join("suite.json");
+    let s = |p: &std::path::Path| p.display().to_string();
+    let (code, _, err) = run(&[
+        "generate",
+        &s(&model),
+        "--method",
+        "w",
+        "--extra-states",
+        "1",
+        "--out",
+        &s(&suite),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let sut = format!("'{BIN}' simulate '{}'", s(&faulty));
+    let report = |jobs: &str, extra: &[&str]| {
+        let (junit, json) = (
+            dir.join(format!("j{jobs}.xml")),
+            dir.join(format!("r{jobs}.json")),
+        );
+        let args = [
+            &[
+                "run",
+                &s(&suite),
+                "--sut",
+                &sut,
+                "--jobs",
+                jobs,
+                "--junit",
+                &s(&junit),
+                "--json",
+                &s(&json),
+            ][..],
+            extra,
+        ]
+        .concat();
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 1, "{err}");
+        let read = |p: &std::path::Path| without_times(&std::fs::read_to_string(p).unwrap());
+        (out, read(&junit), read(&json))
+    };
+    let one = report("1", &[]);
+    let tests = one.0.lines().count() - 1;
+    assert!(tests >= 100, "{tests} tests");
+    assert!(
+        one.0.contains(" fail: ") && one.0.contains(" pass"),
+        "{}",
+        one.0
+    );
+    assert_eq!(report("2", &[]), one);
+    assert_eq!(report("3", &["--follow"]).0, one.0);
+    let (code, _, err) = run(&["run", &s(&suite), "--sut", &sut, "--jobs", "0"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -466,3 +466,193 @@ fn killing_generate_leaves_the_old_rendering_or_the_whole_new_one() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--out` onto a FIFO, a symbolic link, a hard link, a read-only file, a private device node
+/// (root only) and standard output by its `/proc` name: each is left what it was (issue 25).
+#[cfg(target_os = "linux")]
+#[test]
+fn out_leaves_what_it_names_what_it_was() {
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, PermissionsExt as _};
+    let dir = scratch("kinds");
+    let m = model(&dir);
+    let reference = dir.join("reference.json");
+    ok(&["generate", &m, "--out", s(&reference), "--quiet"]);
+    let suite = std::fs::read(&reference).unwrap();
+    let generate = |out: &Path| ncomplete(&["generate", &m, "--out", s(out), "--quiet"]);
+
+    // A FIFO: its reader gets the suite and it stays a FIFO.
+    let fifo = dir.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    assert!(generate(&fifo).status.success());
+    assert_eq!(reader.join().unwrap(), suite);
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+
+    // A symbolic link: still a link, to the same file, which holds the suite.
+    let real = dir.join("real.json");
+    std::fs::write(&real, "old").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink("real.json", &link).unwrap();
+    assert!(generate(&link).status.success());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("real.json"));
+    assert_eq!(std::fs::read(&real).unwrap(), suite);
+
+    // A hard link: both names still share one file, which holds the suite.
+    let first = dir.join("first.json");
+    let second = dir.join("second.json");
+    std::fs::write(&first, "old").unwrap();
+    std::fs::hard_link(&first, &second).unwrap();
+    assert!(generate(&first).status.success());
+    let (a, b) = (
+        std::fs::metadata(&first).unwrap(),
+        std::fs::metadata(&second).unwrap(),
+    );
+    assert_eq!((a.ino(), a.nlink()), (b.ino(), 2));
+    assert_eq!(std::fs::read(&second).unwrap(), suite);
+
+    // A read-only file: refused (exit 2), untouched.
+    let read_only = dir.join("read-only.json");
+    std::fs::write(&read_only, "keep").unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let e = fails_with_2(&["generate", &m, "--out", s(&read_only), "--quiet"]);
+    assert!(e.contains("read-only"), "{e}");
+    assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "keep");
+
+    // A device: a private node equal to /dev/null (only root may make one), never /dev/null
+    // itself, so a regression cannot damage the machine.
+    let null = dir.join("null");
+    if Command::new("mknod")
+        .args([s(&null), "c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|st| st.success())
+    {
+        assert!(generate(&null).status.success());
+        let meta = std::fs::symlink_metadata(&null).unwrap();
+        assert!(meta.file_type().is_char_device());
+        assert_eq!(meta.rdev(), std::fs::metadata("/dev/null").unwrap().rdev());
+        std::fs::remove_file(&null).unwrap();
+    }
+
+    // Standard output named by a path (a pipe here): the suite arrives on it.
+    let o = generate(Path::new("/proc/self/fd/1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, suite);
+
+    let mut left = visible(&dir);
+    left.retain(|n| n.ends_with(".tmp"));
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Entries of `dir` (recursively) named like the temporary files and directories of
+/// `src/output.rs` (`.NAME.PID-SEQ-NANOS.tmp`).
+fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            found.push(path.clone());
+        }
+        if path.is_dir() && !path.is_symlink() {
+            found.extend(temporaries(&path));
+        }
+    }
+    found
+}
+
+/// `generate` and `render` stopped by SIGTERM or SIGINT at seeded moments of their run leave
+/// no temporary file or directory (issue 25).
+#[cfg(unix)]
+#[test]
+fn interrupted_generate_and_render_leave_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let dir = scratch("interrupt");
+    let m = model(&dir);
+    let suite = dir.join("big.json");
+    let generate = [
+        "generate",
+        &m,
+        "--method",
+        "w",
+        "--extra-states",
+        "3",
+        "--quiet",
+        "--out",
+    ];
+    // The rendered suite is smaller: rendering writes many files and takes longer per test.
+    ok(&[
+        "generate",
+        &m,
+        "--method",
+        "w",
+        "--extra-states",
+        "2",
+        "--quiet",
+        "--out",
+        s(&suite),
+    ]);
+    let render_out = dir.join("ttcn");
+    let render = ["render", s(&suite), "--format", "ttcn", "--quiet", "--out"];
+    let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut interrupted = 0;
+    for (command, out) in [
+        (&generate[..], dir.join("out.json")),
+        (&render[..], render_out.clone()),
+    ] {
+        let started = std::time::Instant::now();
+        ok(&[command, &[s(&out)]].concat());
+        let full_time = started.elapsed();
+        for k in 0..4 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let delay = full_time.mul_f64((rng % 1000) as f64 / 1000.0);
+            let signal = [libc::SIGTERM, libc::SIGINT][k % 2];
+            let mut child = bin()
+                .args(command)
+                .arg(&out)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(delay);
+            // SAFETY: kill(2) of the child just spawned (not yet waited for, so its pid is ours).
+            unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+            let status = child.wait().unwrap();
+            if status.signal() == Some(signal) {
+                interrupted += 1;
+            } else {
+                assert!(status.success(), "{command:?} after {delay:?}: {status}");
+            }
+            let left = temporaries(&dir);
+            assert!(
+                left.is_empty(),
+                "{command:?} stopped after {delay:?}: {left:?}"
+            );
+        }
+    }
+    assert!(interrupted >= 2, "only {interrupted} runs were interrupted");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -13,6 +13,7 @@
 use super::observe::Vocabulary;
 use crate::format::position::excerpt;
 use crate::model::LabelId;
+use std::collections::HashSet;
 
 /// A regular expression that does not parse, or names a label no model has.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -339,24 +340,22 @@ impl Nfa {
         (self.eps.len() - 1) as u32
     }
 
-    /// The ε-closure of a set of states, sorted.
+    /// The ε-closure of a set of states, sorted. Time in the size of the closure and its ε
+    /// edges, not of the whole automaton: a DFA state of a long concatenation is a handful of
+    /// NFA states, and determinising it takes one closure per step.
     pub fn closure(&self, set: &[u32]) -> Vec<u32> {
-        let mut seen = vec![false; self.eps.len()];
-        let mut stack: Vec<u32> = set.to_vec();
-        for &s in set {
-            seen[s as usize] = true;
-        }
+        let mut seen: HashSet<u32> = set.iter().copied().collect();
+        let mut stack: Vec<u32> = seen.iter().copied().collect();
         while let Some(s) = stack.pop() {
             for &t in &self.eps[s as usize] {
-                if !seen[t as usize] {
-                    seen[t as usize] = true;
+                if seen.insert(t) {
                     stack.push(t);
                 }
             }
         }
-        (0..self.eps.len() as u32)
-            .filter(|&s| seen[s as usize])
-            .collect()
+        let mut closed: Vec<u32> = seen.into_iter().collect();
+        closed.sort_unstable();
+        closed
     }
 
     /// The ε-closed successor set of `set` on `l`.

@@ -218,6 +218,8 @@ pub struct SystemRun<'a> {
     pub retries: usize,
     /// Continue a retried execution with the next undecided test holding its trace.
     pub follow: bool,
+    /// Systems run at once (`--follow` runs one; see [`stdio::run_suite_stdio`]).
+    pub jobs: usize,
 }
 
 /// Runs a suite (JSON, or words with their `spec`) against the process `system` starts,
@@ -235,6 +237,7 @@ pub fn run_on_system(
         timeouts,
         retries,
         follow,
+        jobs,
     } = *system;
     let (header, tests) = load_suite_file(suite_path, spec)?;
     if tests.is_empty() {
@@ -243,7 +246,6 @@ pub fn run_on_system(
     results.check_paths()?;
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
-    let mut started = std::time::Instant::now();
     let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
         command,
         &header.model,
@@ -251,7 +253,8 @@ pub fn run_on_system(
         timeouts,
         retries,
         follow,
-        |o| {
+        jobs,
+        |o, took| {
             progress.inc(1);
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
@@ -260,9 +263,8 @@ pub fn run_on_system(
                 name: o.name.clone(),
                 verdict: o.verdict,
                 message: o.message.clone(),
-                time: Some(started.elapsed()),
+                time: Some(took),
             });
-            started = std::time::Instant::now();
         },
     )?;
     progress.finish();

@@ -1221,9 +1221,12 @@ pub fn startup_problem(command: &str) -> Option<String> {
     problem
 }
 
-/// Runs a whole suite against a process started from `command`, one test after the other;
-/// with `follow`, an execution that ends in `retry` is continued by another test that holds its
-/// trace ([`run_suite_on_adapter`]).
+/// Runs a whole suite against processes started from `command`: one test after the other, or
+/// on `jobs` systems at once ([`run_suite_in_parallel`]); with `follow`, an execution that ends
+/// in `retry` is continued by another test that holds its trace ([`run_suite_on_adapter`]),
+/// which depends on the order tests are decided in, so `follow` runs one system whatever
+/// `jobs` says. `progress` gets each outcome, in suite order, with the time its test took.
+#[allow(clippy::too_many_arguments)]
 pub fn run_suite_stdio(
     command: &str,
     model: &SuiteModel,
@@ -1231,7 +1234,8 @@ pub fn run_suite_stdio(
     timeouts: &Timeouts,
     retries: usize,
     follow: bool,
-    progress: impl FnMut(&SystemOutcome),
+    jobs: usize,
+    mut progress: impl FnMut(&SystemOutcome, Duration),
 ) -> Result<Vec<SystemOutcome>, ExecError> {
     let system_error = |message| ExecError::System {
         command: command.to_owned(),
@@ -1240,7 +1244,12 @@ pub fn run_suite_stdio(
     if let Some(problem) = startup_problem(command) {
         return Err(system_error(problem));
     }
+    if jobs > 1 && !follow && tests.len() > 1 {
+        return run_suite_in_parallel(command, model, tests, timeouts, retries, jobs, progress)
+            .map_err(system_error);
+    }
     let mut adapter = StdioAdapter::new(command, timeouts.response);
+    let mut started = Instant::now();
     run_suite_on_adapter(
         &mut adapter,
         model,
@@ -1248,9 +1257,81 @@ pub fn run_suite_stdio(
         timeouts,
         retries,
         follow,
-        progress,
+        |outcome| {
+            progress(outcome, started.elapsed());
+            started = Instant::now();
+        },
     )
     .map_err(system_error)
+}
+
+/// Runs a suite on `jobs` systems at once, each started from `command` by a worker thread that
+/// takes the next test of the suite when its previous one is decided (so a slow test holds up
+/// one worker only). Each test runs as [`run_with_retries`] runs it alone, so verdicts are
+/// those of a run on one system; outcomes are handed to `progress` in suite order as soon as
+/// all earlier ones are in. When a system cannot be started or driven, workers take no new
+/// test, the tests already taken finish, and the error of the earliest such test is returned.
+pub fn run_suite_in_parallel(
+    command: &str,
+    model: &SuiteModel,
+    tests: &[TestCase],
+    timeouts: &Timeouts,
+    retries: usize,
+    jobs: usize,
+    mut progress: impl FnMut(&SystemOutcome, Duration),
+) -> Result<Vec<SystemOutcome>, String> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let n = tests.len();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    type Decided = (usize, Result<SystemOutcome, String>, Duration);
+    let (sender, receiver) = mpsc::channel::<Decided>();
+    thread::scope(|scope| {
+        for _ in 0..jobs.min(n) {
+            let sender = sender.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                let mut adapter = StdioAdapter::new(command, timeouts.response);
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    let started = Instant::now();
+                    let outcome =
+                        run_with_retries(&mut adapter, model, &tests[i], timeouts, retries);
+                    let failed = outcome.is_err();
+                    if sender.send((i, outcome, started.elapsed())).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting: Vec<Option<(SystemOutcome, Duration)>> = vec![None; n];
+        let mut outcomes = Vec::with_capacity(n);
+        let mut error: Option<(usize, String)> = None;
+        for (i, decided, took) in receiver {
+            match decided {
+                Ok(outcome) => waiting[i] = Some((outcome, took)),
+                Err(message) => {
+                    stop.store(true, Ordering::Relaxed);
+                    if error.as_ref().is_none_or(|&(j, _)| i < j) {
+                        error = Some((i, message));
+                    }
+                }
+            }
+            while let Some((outcome, took)) = waiting.get_mut(outcomes.len()).and_then(Option::take)
+            {
+                progress(&outcome, took);
+                outcomes.push(outcome);
+            }
+        }
+        match error {
+            Some((_, message)) => Err(message),
+            None => Ok(outcomes),
+        }
+    })
 }
 
 /// Runs a suite test after test, each from a reset and re-run after `retry`; a test is

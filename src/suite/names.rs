@@ -29,7 +29,8 @@
 use super::{Next, SuiteModel, TestCase, TestNode};
 use crate::model::LabelId;
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
 
 /// A 64-bit FNV-1a hasher with a SplitMix64 finaliser: stable across runs and platforms.
 #[derive(Clone, Debug)]
@@ -322,10 +323,16 @@ pub fn shard_header(
 }
 
 /// Assigns tests, in suite order, to the least loaded of `count` shards.
+///
+/// Only shards that received a test are stored, in a min-heap by (load, index); the others all
+/// have load 0 and the lowest of them is `untouched`. So memory and time per test do not depend
+/// on `count` (a shard count of 2^64 - 1 costs nothing: the shards past the number of tests are
+/// empty), and the choice is the same as scanning every shard for the least (load, index).
 #[derive(Clone, Debug)]
 pub struct ShardPicker {
     shard: Shard,
-    loads: Vec<u128>,
+    loads: BinaryHeap<Reverse<(u128, usize)>>,
+    untouched: usize,
 }
 
 impl ShardPicker {
@@ -333,19 +340,29 @@ impl ShardPicker {
     pub fn new(shard: Shard) -> Self {
         ShardPicker {
             shard,
-            loads: vec![0; shard.count],
+            loads: BinaryHeap::new(),
+            untouched: 0,
         }
     }
 
     /// The 1-based shard the next test, of cost `steps`, goes to.
     pub fn assign(&mut self, steps: u128) -> usize {
-        let (k, _) = self
-            .loads
-            .iter()
-            .enumerate()
-            .min_by_key(|&(k, &load)| (load, k))
-            .expect("a shard count is at least 1");
-        self.loads[k] = self.loads[k].saturating_add(steps);
+        let used = self.loads.peek().map(|&Reverse(used)| used);
+        let fresh = (self.untouched < self.shard.count).then_some((0, self.untouched));
+        let k = match (fresh, used) {
+            (Some((_, k)), used) if used.is_none_or(|used| (0, k) < used) => {
+                self.untouched += 1;
+                self.loads.push(Reverse((steps, k)));
+                k
+            }
+            _ => {
+                // Some shard has tests: a shard count is at least 1.
+                let mut top = self.loads.peek_mut().expect("a shard count is at least 1");
+                let Reverse((load, k)) = *top;
+                *top = Reverse((load.saturating_add(steps), k));
+                k
+            }
+        };
         k + 1
     }
 
@@ -508,5 +525,31 @@ mod tests {
         let (lo, hi) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
         assert!(hi - lo <= longest, "{loads:?}");
         assert_eq!(tests[0].runs_and_steps(), (1, 4));
+    }
+
+    /// The picker chooses as a scan of every shard for the least (load, index) would, zero-step
+    /// tests included, and a huge shard count costs nothing.
+    #[test]
+    fn the_picker_matches_a_full_scan_and_ignores_the_shard_count() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for count in [1usize, 2, 3, 5, 17] {
+            let mut picker = ShardPicker::new(Shard { index: 1, count });
+            let mut loads = vec![0u128; count];
+            for _ in 0..200 {
+                let steps = u128::from(rng.next_u64() % 4);
+                let (k, _) = loads
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|&(k, &load)| (load, k))
+                    .unwrap();
+                loads[k] += steps;
+                assert_eq!(picker.assign(steps), k + 1, "count {count}");
+            }
+        }
+        let shard = Shard::parse("1/18446744073709551615").unwrap();
+        let mut picker = ShardPicker::new(shard);
+        let picks: Vec<usize> = (0..100_000).map(|_| picker.assign(3)).collect();
+        assert_eq!(picks[..3], [1, 2, 3]);
+        assert_eq!(picks[99_999], 100_000);
     }
 }

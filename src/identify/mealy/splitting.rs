@@ -5,10 +5,15 @@
 //! ancestor of two leaves is a shortest separating sequence of their states (Smetsers, Moerman
 //! and Jansen, "Minimal separating sequences for all pairs of states", LATA 2016).
 //!
-//! Work per round: only blocks with a predecessor in a non-largest part of a block split in the
-//! previous round are re-examined (each state is in such a part O(log n) times), and only for the
-//! inputs of those predecessor edges; a re-examined block costs its size per input. No pair of
-//! states is ever compared directly.
+//! Work per round: only the states with a successor in a non-largest part of a block split in
+//! the previous round are looked at (each state is in such a part O(log n) times), and only for
+//! the inputs of those edges. The other states of their block had their successors in one
+//! block before it split, and so in its largest part now: they share one key, read from any one
+//! of them, and stay in the block, which keeps its id when its leaf splits (only the states
+//! looked at move). The leaves at the start of a round are kept per block, not copied per
+//! state. So a round costs the states it looks at, not the size of the machine: a cycle of n
+//! states that needs n rounds is refined in O(n log n), not O(n²). No pair of states is ever
+//! compared directly.
 //!
 //! Partial machines are handled by a virtual sink: an undefined transition produces a distinct
 //! "undefined" output and leads to the sink, so states with different domains are separated.
@@ -87,9 +92,10 @@ impl SplittingTree {
         let table = Table::new(m);
         let mut b = Builder::new(&table);
         b.refine();
+        let leaf_of = b.leaf_of();
         SplittingTree {
             nodes: b.nodes,
-            leaf_of: b.leaf_of,
+            leaf_of,
             num_states: m.num_states(),
         }
     }
@@ -201,11 +207,30 @@ impl SplittingTree {
     }
 }
 
+/// The partition refinement behind [`SplittingTree::new`]. States live in blocks (the leaves of
+/// the tree); a block keeps its id when its leaf splits and it keeps the part of its states
+/// that were not looked at, so a split costs the states that move, not the block's size.
 struct Builder<'a> {
     table: &'a Table,
     nodes: Vec<Node>,
-    leaf_of: Vec<u32>,
+    /// Per state: its block.
+    block_of: Vec<u32>,
+    /// Per state: its index in its block's member list.
+    position: Vec<u32>,
+    /// Per block: its states, in no particular order.
     members: Vec<Vec<u32>>,
+    /// Per block: the leaf holding it now.
+    node_of_block: Vec<u32>,
+    /// Per node: the block of a leaf (`NONE` for an internal node).
+    block_of_node: Vec<u32>,
+    /// Per block: the last round in which its leaf changed or it was made, and its states' leaf
+    /// at the start of that round (so the leaves at the start of a round need no copy).
+    moved_in: Vec<u32>,
+    leaf_at_start: Vec<u32>,
+    round: u32,
+    /// Per state: the stamp of the split that last marked it.
+    mark: Vec<u32>,
+    stamp: u32,
     /// Predecessors of each state as `(source, input)`, CSR.
     pred_off: Vec<u32>,
     pred: Vec<(u32, u32)>,
@@ -237,27 +262,65 @@ impl<'a> Builder<'a> {
                 word_len: 0,
                 children: Vec::new(),
             }],
-            leaf_of: vec![0; n],
+            block_of: vec![0; n],
+            position: (0..n as u32).collect(),
             members: vec![(0..n as u32).collect()],
+            node_of_block: vec![0],
+            block_of_node: vec![0],
+            moved_in: vec![NONE],
+            leaf_at_start: vec![0],
+            round: 0,
+            mark: vec![0; n],
+            stamp: 0,
             pred_off: count,
             pred,
         }
     }
 
-    /// Splits leaf `leaf` into `groups` (in order) under separating word `(a, rest)`.
-    fn split(&mut self, leaf: u32, groups: Vec<Vec<u32>>, a: LabelId, rest: u32) -> Vec<u32> {
+    /// The leaf that held `s` at the start of the current round.
+    fn leaf_at_round_start(&self, s: u32) -> u32 {
+        let b = self.block_of[s as usize] as usize;
+        if self.moved_in[b] == self.round {
+            self.leaf_at_start[b]
+        } else {
+            self.node_of_block[b]
+        }
+    }
+
+    /// The number of states in the leaf `leaf`.
+    fn leaf_size(&self, leaf: u32) -> usize {
+        match self.block_of_node[leaf as usize] {
+            NONE => 0,
+            b => self.members[b as usize].len(),
+        }
+    }
+
+    /// Splits leaf `leaf` under separating word `(a, rest)` into one child per group, in order:
+    /// the states of `groups[k]` move to a new block for every `k` but `kept`, whose child gets
+    /// the leaf's block with the states that did not move. Returns the children.
+    fn split(
+        &mut self,
+        leaf: u32,
+        groups: &[Vec<u32>],
+        kept: usize,
+        a: LabelId,
+        rest: u32,
+    ) -> Vec<u32> {
         let word_len = 1 + if rest == NONE {
             0
         } else {
             self.nodes[rest as usize].word_len
         };
         let depth = self.nodes[leaf as usize].depth + 1;
+        let block = self.block_of_node[leaf as usize];
+        let start = if self.moved_in[block as usize] == self.round {
+            self.leaf_at_start[block as usize]
+        } else {
+            leaf
+        };
         let mut created = Vec::with_capacity(groups.len());
-        for g in groups {
+        for (k, g) in groups.iter().enumerate() {
             let id = self.nodes.len() as u32;
-            for &s in &g {
-                self.leaf_of[s as usize] = id;
-            }
             self.nodes.push(Node {
                 parent: leaf,
                 depth,
@@ -265,15 +328,45 @@ impl<'a> Builder<'a> {
                 word_len: 0,
                 children: Vec::new(),
             });
-            self.members.push(g);
+            let b = if k == kept {
+                block
+            } else {
+                let b = self.members.len() as u32;
+                for &s in g {
+                    self.remove_from_block(s);
+                    self.block_of[s as usize] = b;
+                }
+                self.members.push(g.clone());
+                for (i, &s) in g.iter().enumerate() {
+                    self.position[s as usize] = i as u32;
+                }
+                self.node_of_block.push(id);
+                self.moved_in.push(NONE);
+                self.leaf_at_start.push(start);
+                b
+            };
+            self.node_of_block[b as usize] = id;
+            self.moved_in[b as usize] = self.round;
+            self.leaf_at_start[b as usize] = start;
+            self.block_of_node.push(b);
             created.push(id);
         }
+        self.block_of_node[leaf as usize] = NONE;
         let node = &mut self.nodes[leaf as usize];
         node.sep = Some((a, rest));
         node.word_len = word_len;
         node.children = created.clone();
-        self.members[leaf as usize] = Vec::new();
         created
+    }
+
+    /// Takes `s` out of its block's member list (its block id is left to the caller).
+    fn remove_from_block(&mut self, s: u32) {
+        let b = self.block_of[s as usize] as usize;
+        let i = self.position[s as usize] as usize;
+        self.members[b].swap_remove(i);
+        if let Some(&moved) = self.members[b].get(i) {
+            self.position[moved as usize] = i as u32;
+        }
     }
 
     fn leaves_under(&self, root: u32, out: &mut Vec<u32>) {
@@ -306,23 +399,38 @@ impl<'a> Builder<'a> {
 
     /// Splits `piece` (and, recursively, its new parts) by input `a` according to the leaves of
     /// the successors at the start of the round, mirroring the structure of the tree above them.
-    fn induced_split(&mut self, piece: u32, a: usize, snapshot: &[u32]) {
-        let mut stack = vec![piece];
-        while let Some(leaf) = stack.pop() {
-            if self.members[leaf as usize].len() < 2 {
+    /// Only the states of `marked` (those whose `a`-successor moved out of the largest part of
+    /// its leaf last round) are looked at: the others' successors all share one leaf, found
+    /// from any one of them.
+    fn induced_split(&mut self, piece: u32, a: usize, marked: Vec<u32>) {
+        let key = |b: &Self, s: u32| b.leaf_at_round_start(b.table.step(s, a).0);
+        let mut stack = vec![(piece, marked)];
+        while let Some((leaf, marked)) = stack.pop() {
+            let block = self.block_of_node[leaf as usize] as usize;
+            if self.members[block].len() < 2 || marked.is_empty() {
                 continue;
             }
-            let mut keys: Vec<u32> = self.members[leaf as usize]
-                .iter()
-                .map(|&s| snapshot[self.table.step(s, a).0 as usize])
-                .collect();
+            self.stamp += 1;
+            for &s in &marked {
+                self.mark[s as usize] = self.stamp;
+            }
+            let unmarked_key = (marked.len() < self.members[block].len()).then(|| {
+                let other = self.members[block]
+                    .iter()
+                    .copied()
+                    .find(|&s| self.mark[s as usize] != self.stamp)
+                    .expect("a block with more states than marked has an unmarked one");
+                key(self, other)
+            });
+            let mut keys: Vec<u32> = marked.iter().map(|&s| key(self, s)).collect();
+            keys.extend(unmarked_key);
             keys.sort_unstable();
             keys.dedup();
             if keys.len() < 2 {
                 continue;
             }
             let top = keys.iter().skip(1).fold(keys[0], |l, &x| self.lca(l, x));
-            let top_children = self.nodes[top as usize].children.clone();
+            let top_children = &self.nodes[top as usize].children;
             let child_pos = |key: u32| -> usize {
                 let mut x = key;
                 while self.nodes[x as usize].parent != top {
@@ -333,25 +441,31 @@ impl<'a> Builder<'a> {
                     .position(|&c| c == x)
                     .expect("a key lies below the lowest common ancestor")
             };
+            let positions: std::collections::HashMap<u32, usize> =
+                keys.iter().map(|&k| (k, child_pos(k))).collect();
             let mut groups: Vec<Vec<u32>> = vec![Vec::new(); top_children.len()];
-            let mems = std::mem::take(&mut self.members[leaf as usize]);
-            let mut memo: Vec<(u32, usize)> = Vec::new();
-            for &s in &mems {
-                let key = snapshot[self.table.step(s, a).0 as usize];
-                let pos = match memo.iter().find(|&&(k, _)| k == key) {
-                    Some(&(_, p)) => p,
-                    None => {
-                        let p = child_pos(key);
-                        memo.push((key, p));
-                        p
-                    }
-                };
-                groups[pos].push(s);
+            for &s in &marked {
+                groups[positions[&key(self, s)]].push(s);
             }
-            self.members[leaf as usize] = mems;
-            let groups: Vec<Vec<u32>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
-            let created = self.split(leaf, groups, LabelId(a as u32), top);
-            stack.extend(created.into_iter().rev());
+            let kept_pos = match unmarked_key {
+                Some(k) => positions[&k],
+                None => (0..groups.len())
+                    .max_by_key(|&p| (groups[p].len(), std::cmp::Reverse(p)))
+                    .expect("a split has groups"),
+            };
+            let used: Vec<usize> = (0..groups.len())
+                .filter(|&p| p == kept_pos || !groups[p].is_empty())
+                .collect();
+            let kept = used
+                .iter()
+                .position(|&p| p == kept_pos)
+                .expect("the kept group is used");
+            let groups: Vec<Vec<u32>> = used
+                .into_iter()
+                .map(|p| std::mem::take(&mut groups[p]))
+                .collect();
+            let created = self.split(leaf, &groups, kept, LabelId(a as u32), top);
+            stack.extend(created.into_iter().zip(groups).rev());
         }
     }
 
@@ -364,11 +478,12 @@ impl<'a> Builder<'a> {
             let largest = leaves
                 .iter()
                 .copied()
-                .max_by_key(|&l| (self.members[l as usize].len(), std::cmp::Reverse(l)))
+                .max_by_key(|&l| (self.leaf_size(l), std::cmp::Reverse(l)))
                 .expect("a split node has leaves");
             for &l in &leaves {
                 if l != largest {
-                    dirty.extend_from_slice(&self.members[l as usize]);
+                    let b = self.block_of_node[l as usize] as usize;
+                    dirty.extend_from_slice(&self.members[b]);
                 }
             }
         }
@@ -380,10 +495,10 @@ impl<'a> Builder<'a> {
         // Round 1: split by outputs, one input after another.
         for a in 0..k {
             let leaves: Vec<u32> = (0..self.nodes.len() as u32)
-                .filter(|&x| self.members[x as usize].len() > 1)
+                .filter(|&x| self.leaf_size(x) > 1)
                 .collect();
             for leaf in leaves {
-                let mems = &self.members[leaf as usize];
+                let mems = &self.members[self.block_of_node[leaf as usize] as usize];
                 let mut outs: Vec<u32> = mems.iter().map(|&s| self.table.step(s, a).1).collect();
                 outs.sort_unstable();
                 outs.dedup();
@@ -396,7 +511,10 @@ impl<'a> Builder<'a> {
                     let pos = outs.binary_search(&o).expect("output seen above");
                     groups[pos].push(s);
                 }
-                self.split(leaf, groups, LabelId(a as u32), NONE);
+                let kept = (0..groups.len())
+                    .max_by_key(|&p| (groups[p].len(), std::cmp::Reverse(p)))
+                    .expect("a split has groups");
+                self.split(leaf, &groups, kept, LabelId(a as u32), NONE);
             }
         }
         let mut split_roots: Vec<u32> = if self.nodes.len() > 1 {
@@ -406,16 +524,16 @@ impl<'a> Builder<'a> {
         };
         while !split_roots.is_empty() {
             let dirty = self.smaller_parts(&split_roots);
-            let snapshot = self.leaf_of.clone();
-            let mut marked: Vec<(u32, u32)> = Vec::new();
+            self.round += 1;
+            // (leaf at the start of the round, input, state) for every state whose successor
+            // on the input is dirty, in a leaf that can split.
+            let mut marked: Vec<(u32, u32, u32)> = Vec::new();
             for &t in &dirty {
                 let (lo, hi) = (self.pred_off[t as usize], self.pred_off[t as usize + 1]);
                 for &(s, a) in &self.pred[lo as usize..hi as usize] {
-                    let b = snapshot[s as usize];
-                    if self.members[b as usize].len() > 1
-                        || !self.nodes[b as usize].children.is_empty()
-                    {
-                        marked.push((b, a));
+                    let b = self.leaf_at_round_start(s);
+                    if self.leaf_size(b) > 1 {
+                        marked.push((b, a, s));
                     }
                 }
             }
@@ -423,10 +541,23 @@ impl<'a> Builder<'a> {
             marked.dedup();
             let mut next_roots = Vec::new();
             let mut pieces = Vec::new();
-            for &(b, a) in &marked {
+            let mut by_piece: Vec<(u32, u32)> = Vec::new();
+            for run in marked.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+                let (b, a) = (run[0].0, run[0].1);
+                // The states of this leaf and input, by the leaf holding them now.
+                by_piece.clear();
+                by_piece.extend(
+                    run.iter().map(|&(_, _, s)| {
+                        (self.node_of_block[self.block_of[s as usize] as usize], s)
+                    }),
+                );
+                by_piece.sort_unstable();
                 self.leaves_under(b, &mut pieces);
-                for &piece in &pieces.clone() {
-                    self.induced_split(piece, a as usize, &snapshot);
+                for &piece in &pieces {
+                    let from = by_piece.partition_point(|&(p, _)| p < piece);
+                    let to = by_piece.partition_point(|&(p, _)| p <= piece);
+                    let states: Vec<u32> = by_piece[from..to].iter().map(|&(_, s)| s).collect();
+                    self.induced_split(piece, a as usize, states);
                 }
                 if !self.nodes[b as usize].children.is_empty() && next_roots.last() != Some(&b) {
                     next_roots.push(b);
@@ -434,6 +565,14 @@ impl<'a> Builder<'a> {
             }
             split_roots = next_roots;
         }
+    }
+
+    /// Per state: the leaf holding it.
+    fn leaf_of(&self) -> Vec<u32> {
+        self.block_of
+            .iter()
+            .map(|&b| self.node_of_block[b as usize])
+            .collect()
     }
 }
 
