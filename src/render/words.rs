@@ -672,7 +672,10 @@ mod tests {
         let mut out = Vec::new();
         let tokens = WordTokens::new(&names.map(String::from));
         for word in &words {
-            tokens.push_line(&mut out, &word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>());
+            tokens.push_line(
+                &mut out,
+                &word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>(),
+            );
         }
         let text = format!(
             "{WORDS_MAGIC}\n{}# end: 3 tests\n",
@@ -749,14 +752,11 @@ mod tests {
                         pool.install(|| {
                             let mut out = Vec::new();
                             let mut ticks = Vec::new();
-                            let stats = write_mealy_suite_with(
-                                &mut out,
-                                &suite,
-                                format,
-                                shard,
-                                &mut |n| ticks.push(n),
-                            )
-                            .unwrap();
+                            let stats =
+                                write_mealy_suite_with(&mut out, &suite, format, shard, &mut |n| {
+                                    ticks.push(n)
+                                })
+                                .unwrap();
                             (out, stats, ticks)
                         })
                     };
@@ -765,7 +765,10 @@ mod tests {
                     assert!(generated > 2 * LINE_CHUNK as u64, "{method:?}: {generated}");
                     for threads in [2, 4] {
                         let many = bytes_with(threads);
-                        assert!(one == many, "{method:?} {format:?} {shard:?}: {threads} threads");
+                        assert!(
+                            one == many,
+                            "{method:?} {format:?} {shard:?}: {threads} threads"
+                        );
                     }
                 }
             }
