@@ -615,6 +615,14 @@ fn main() {
             run(&name, &sa, rule);
         }
     }
+    // Held out from tuning (issue 29): 4 inputs, 4 outputs, compatible pairs.
+    for (n, seed) in [(3000usize, 29u64)] {
+        let name = format!("random-io4-{n}");
+        if wanted(&name) {
+            let sa = random_io_suspension(seed, n, 4, 4);
+            run(&name, &sa, rule);
+        }
+    }
     // Dense output nondeterminism (1-3 of 5 outputs per state): overlapping output splits make
     // the splitting graph grow like S_n (Lemma 3.31); the node budget stops it cleanly.
     for (n, seed) in [(100usize, 7u64), (300, 8), (1000, 1)] {

@@ -75,6 +75,7 @@ use super::distinguishing_graph::{pairwise_graph, pairwise_graph_size};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::repair::RepairMemo;
 use super::splitting_graph::{LOOKAHEAD, SplittingGraph, Witness, lost_pairs};
+use crate::analysis::compatibility::Neighbours;
 use crate::analysis::compatibility::pair_index;
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -428,36 +429,28 @@ impl Builder<'_> {
         kids: &[Child],
         below: &[Rc<Vec<(StateId, StateId)>>],
     ) -> Vec<(StateId, StateId)> {
-        let (sa, compat) = (self.sa, self.compat);
-        let targets: Vec<_> = kids
-            .iter()
-            .zip(below)
-            .map(|((l, _, input), lost)| {
-                let t: Vec<Option<StateId>> = p.iter().map(|&q| sa.after(q, *l)).collect();
-                (*input, lost.as_slice(), t)
-            })
-            .collect();
-        let mut out = Vec::new();
-        for (i, &q) in p.iter().enumerate() {
-            for (j, &r) in p.iter().enumerate().skip(i + 1) {
-                if compat.compatible(q, r) {
-                    continue;
-                }
-                let lost = targets.is_empty()
-                    || targets.iter().any(|(input, lost, t)| match (t[i], t[j]) {
-                        (Some(u), Some(v)) => {
-                            u == v
-                                || compat.compatible(u, v)
-                                || lost.binary_search(&(u.min(v), u.max(v))).is_ok()
-                        }
-                        _ => *input,
-                    });
-                if lost {
-                    out.push((q.min(r), q.max(r)));
+        let compat = self.compat;
+        if kids.is_empty() {
+            let mut out = Vec::new();
+            for (i, &q) in p.iter().enumerate() {
+                for &r in &p[i + 1..] {
+                    if !compat.compatible(q, r) {
+                        out.push((q.min(r), q.max(r)));
+                    }
                 }
             }
+            out.sort_unstable();
+            return out;
         }
+        // Candidates child by child (output-sensitive: no pass over all pairs of `p`), then
+        // the incompatible ones kept.
+        let mut out = Vec::new();
+        for ((l, _, input), lost) in kids.iter().zip(below) {
+            lost_through(self.sa, compat, p, *l, *input, lost, &mut out);
+        }
+        out.retain(|&(q, r)| !compat.compatible(q, r));
         out.sort_unstable();
+        out.dedup();
         out
     }
 
@@ -645,12 +638,19 @@ fn best_graph(
     budget: usize,
     rules: &[(PrefixInputs, u8, bool)],
 ) -> Result<AnalysedGraph, IdentifyError> {
+    // The graphs are independent: built and analysed in parallel, compared in rule order.
+    let built: Vec<Result<AnalysedGraph, IdentifyError>> = rules
+        .par_iter()
+        .map(|&(rule, steps, search)| {
+            adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search)
+                .map(|adg| AnalysedGraph::new(sa, compat, adg))
+        })
+        .collect();
     let mut best: Option<AnalysedGraph> = None;
     let mut failure = None;
-    for &(rule, steps, search) in rules {
-        match adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search) {
-            Ok(adg) => {
-                let analysed = AnalysedGraph::new(sa, compat, adg);
+    for result in built {
+        match result {
+            Ok(analysed) => {
                 let lost = analysed.undistinguished.len();
                 if best.as_ref().is_none_or(|b| lost < b.undistinguished.len()) {
                     best = Some(analysed);
@@ -790,15 +790,20 @@ impl PairSet {
         self.bits.iter().map(|b| b.count_ones() as usize).sum()
     }
 
-    /// The pairs `(q, r)`, `q < r`, sorted.
-    fn into_sorted(self, n: usize) -> Vec<(StateId, StateId)> {
+    /// The pairs `(q, r)`, `q < r`, sorted (only the words holding pairs are decoded).
+    fn into_sorted(self) -> Vec<(StateId, StateId)> {
         let mut out = Vec::new();
-        for r in 1..n {
-            for q in 0..r {
-                let k = pair_index(q, r);
-                if self.bits[k / 64] >> (k % 64) & 1 == 1 {
-                    out.push((StateId(q as u32), StateId(r as u32)));
+        // Row `r` holds the pairs `(q, r)` at `pair_index(0, r)..pair_index(0, r + 1)`.
+        let mut r = 1usize;
+        for (w, &word) in self.bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let k = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                while pair_index(0, r + 1) <= k {
+                    r += 1;
                 }
+                out.push((StateId((k - pair_index(0, r)) as u32), StateId(r as u32)));
             }
         }
         out.sort_unstable();
@@ -934,7 +939,7 @@ fn analyse(
     let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
     let (obs, sizes, weighted) = analysis.run(0, root);
     let sharing_an_observation = analysis.sharing.len();
-    let topup_pairs = analysis.undistinguished.into_sorted(sa.num_states());
+    let topup_pairs = analysis.undistinguished.into_sorted();
     let metrics = AdgMetrics {
         nodes: adg.len(),
         depth: adg.depth(),
@@ -950,6 +955,71 @@ fn analyse(
 /// The incompatible pairs `(q, r)`, `q < r`, of the current set of node `node` that the sub-DAG
 /// from `node` leaves undistinguished (the count of [`AdgMetrics::undistinguished_pairs`] for the
 /// experiment rooted there), sorted.
+/// Appends to `out` the pairs `(q, r)`, `q < r`, of `p` that the step on `l` leaves together:
+/// both reach one state, two compatible states or a pair of `lost` (the pairs the child's
+/// subtree leaves undistinguished, `u < v`, sorted), or, for an input, one of them does not
+/// enable it. Pairs may repeat, compatible ones among them.
+fn lost_through(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    p: &[StateId],
+    l: LabelId,
+    input: bool,
+    lost: &[(StateId, StateId)],
+    out: &mut Vec<(StateId, StateId)>,
+) {
+    let pair = |q: StateId, r: StateId| (q.min(r), q.max(r));
+    let mut moved: Vec<(StateId, StateId)> = Vec::with_capacity(p.len());
+    let mut stuck: Vec<StateId> = Vec::new();
+    for &q in p {
+        match sa.after(q, l) {
+            Some(t) => moved.push((t, q)),
+            None => stuck.push(q),
+        }
+    }
+    if input {
+        for (k, &q) in stuck.iter().enumerate() {
+            out.extend(stuck[k + 1..].iter().map(|&r| pair(q, r)));
+            out.extend(moved.iter().map(|&(_, r)| pair(q, r)));
+        }
+    }
+    moved.sort_unstable();
+    let groups: Vec<&[(StateId, StateId)]> = moved.chunk_by(|a, b| a.0 == b.0).collect();
+    let targets: Vec<StateId> = groups.iter().map(|g| g[0].0).collect();
+    let mut cross = |x: &[(StateId, StateId)], y: &[(StateId, StateId)]| {
+        for &(_, q) in x {
+            out.extend(y.iter().map(|&(_, r)| pair(q, r)));
+        }
+    };
+    for (i, group) in groups.iter().enumerate() {
+        for k in 0..group.len() {
+            cross(&group[k..=k], &group[k + 1..]);
+        }
+        let later = &targets[i + 1..];
+        match compat.neighbours(targets[i]) {
+            Neighbours::Compatible(partners) if partners.len() < later.len() => {
+                for u in partners {
+                    if let Ok(j) = later.binary_search(u) {
+                        cross(group, groups[i + 1 + j]);
+                    }
+                }
+            }
+            _ => {
+                for (j, &u) in later.iter().enumerate() {
+                    if compat.compatible(targets[i], u) {
+                        cross(group, groups[i + 1 + j]);
+                    }
+                }
+            }
+        }
+    }
+    for &(u, v) in lost {
+        if let (Ok(i), Ok(j)) = (targets.binary_search(&u), targets.binary_search(&v)) {
+            cross(groups[i], groups[j]);
+        }
+    }
+}
+
 pub(crate) fn undistinguished_below(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -963,7 +1033,7 @@ pub(crate) fn undistinguished_below(
         .map(|&q| (q, q))
         .collect();
     analysis.run(node, root);
-    analysis.undistinguished.into_sorted(sa.num_states())
+    analysis.undistinguished.into_sorted()
 }
 
 /// For every node of `adg`, the ways the initial states reach it: one list of
@@ -1141,6 +1211,25 @@ pub(crate) mod tests {
     use super::*;
     use crate::identify::splitting_graph::SplittingGraph;
     use crate::identify::splitting_graph::tests::{all_options, fig_3_1, fig_3_5, fig_3_7, s_n};
+
+    #[test]
+    fn pair_sets_list_their_pairs_sorted() {
+        let n = 70usize;
+        let mut set = PairSet::new(n);
+        let mut expected = Vec::new();
+        for r in 1..n {
+            for q in 0..r {
+                // Rows and words of every fill, the last pair included.
+                if (q * 7 + r * 3) % 11 == 0 || (q, r) == (0, 1) || (q, r) == (n - 2, n - 1) {
+                    set.insert(StateId(r as u32), StateId(q as u32));
+                    expected.push((StateId(q as u32), StateId(r as u32)));
+                }
+            }
+        }
+        expected.sort_unstable();
+        assert_eq!(set.len(), expected.len());
+        assert_eq!(set.into_sorted(), expected);
+    }
 
     fn identify(sa: &SuspensionAutomaton) -> (Compatibility, AdaptiveIdentification) {
         let c = Compatibility::compute(sa);

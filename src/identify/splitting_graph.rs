@@ -442,11 +442,11 @@ impl SplittingGraph {
     /// round's best rebuilt graph is kept if its score is less. Another policy builds its own
     /// graph once. An alternative that exceeds the budget or fails to score is skipped; the
     /// first graph's failure is returned.
-    pub fn build_searched<T>(
+    pub fn build_searched<T: Send>(
         sa: &SuspensionAutomaton,
         compat: &Compatibility,
         options: SplitOptions,
-        mut score: impl FnMut(&SplittingGraph) -> Result<(u64, T), IdentifyError>,
+        score: impl Fn(&SplittingGraph) -> Result<(u64, T), IdentifyError> + Sync,
     ) -> Result<(SplittingGraph, T), IdentifyError> {
         let options_of = |policy| SplitOptions { policy, ..options };
         let searched = options.policy == SplitPolicy::Searched;
@@ -464,15 +464,21 @@ impl SplittingGraph {
         let budget = options
             .node_budget
             .min(best.1.len() + best.1.len() / 4 + SEARCH_SLACK);
-        for &policy in &SEARCHED_POLICIES[1..] {
-            let options = SplitOptions {
-                node_budget: budget,
-                ..options_of(policy)
-            };
-            let Ok(graph) = Self::build_with(sa, compat, options) else {
-                continue;
-            };
-            if let Ok((lost, result)) = score(&graph)
+        // The alternatives are independent: built and scored in parallel, compared in order.
+        let alternatives: Vec<Option<(u64, SplittingGraph, T)>> = SEARCHED_POLICIES[1..]
+            .par_iter()
+            .map(|&policy| {
+                let options = SplitOptions {
+                    node_budget: budget,
+                    ..options_of(policy)
+                };
+                let graph = Self::build_with(sa, compat, options).ok()?;
+                let (lost, result) = score(&graph).ok()?;
+                Some((lost, graph, result))
+            })
+            .collect();
+        for (alternative, &policy) in alternatives.into_iter().zip(&SEARCHED_POLICIES[1..]) {
+            if let Some((lost, graph, result)) = alternative
                 && lost < best.0
             {
                 best = (lost, graph, result, policy);
@@ -485,20 +491,29 @@ impl SplittingGraph {
             if lost == 0 {
                 break;
             }
+            let trials: Vec<ForcedSplits> = graph
+                .resplit_candidates(sa, compat, options.input_rule)
+                .into_iter()
+                .filter(|(states, _)| !forced.contains_key(states))
+                .map(|(states, label)| {
+                    let mut trial = forced.clone();
+                    trial.insert(states, label);
+                    trial
+                })
+                .collect();
+            let rebuilt: Vec<Option<(u64, SplittingGraph, T)>> = trials
+                .par_iter()
+                .map(|trial| {
+                    let rebuilt = Self::build_forced(sa, compat, options, trial).ok()?;
+                    let (trial_lost, trial_result) = score(&rebuilt).ok()?;
+                    Some((trial_lost, rebuilt, trial_result))
+                })
+                .collect();
             let mut improved: Option<(u64, SplittingGraph, T, ForcedSplits)> = None;
-            for (states, label) in graph.resplit_candidates(sa, compat, options.input_rule) {
-                if forced.contains_key(&states) {
-                    continue;
-                }
-                let mut trial = forced.clone();
-                trial.insert(states, label);
-                let Ok(rebuilt) = Self::build_forced(sa, compat, options, &trial) else {
-                    continue;
-                };
-                let Ok((trial_lost, trial_result)) = score(&rebuilt) else {
-                    continue;
-                };
-                if trial_lost < improved.as_ref().map_or(lost, |(l, ..)| *l) {
+            for (trial, built) in trials.into_iter().zip(rebuilt) {
+                if let Some((trial_lost, rebuilt, trial_result)) = built
+                    && trial_lost < improved.as_ref().map_or(lost, |(l, ..)| *l)
+                {
                     improved = Some((trial_lost, rebuilt, trial_result, trial));
                 }
             }

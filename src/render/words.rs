@@ -8,40 +8,34 @@
 //! whitespace, a quote or a backslash, or starts with `#`, is written as a JSON string.
 
 use crate::model::LabelId;
-use crate::suite::mealy::{MealySuite, SuiteStats};
+use crate::suite::json::{LINE_CHUNK, push_test_line};
+use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords};
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
+use rayon::prelude::*;
 use std::io::{self, Write};
 
-/// Writes input words line by line with pre-rendered label names.
-pub struct WordsWriter<W: Write> {
-    out: W,
+/// The label names of input words, pre-rendered as tokens of the words format.
+pub struct WordTokens {
     names: Vec<Vec<u8>>,
 }
 
-impl<W: Write> WordsWriter<W> {
-    /// A writer for words over inputs named `names` (indexed by input id).
-    pub fn new(out: W, names: &[String]) -> Self {
-        WordsWriter {
-            out,
+impl WordTokens {
+    /// Tokens for words over inputs named `names` (indexed by input id).
+    pub fn new(names: &[String]) -> Self {
+        WordTokens {
             names: names.iter().map(|n| word_token(n).into_bytes()).collect(),
         }
     }
 
-    /// Writes one test.
-    pub fn write(&mut self, word: &[LabelId]) -> io::Result<()> {
+    /// Appends the line of one test to `buf`.
+    pub fn push_line(&self, buf: &mut Vec<u8>, word: &[LabelId]) {
         for (k, a) in word.iter().enumerate() {
             if k > 0 {
-                self.out.write_all(b" ")?;
+                buf.push(b' ');
             }
-            self.out.write_all(&self.names[a.index()])?;
+            buf.extend_from_slice(&self.names[a.index()]);
         }
-        self.out.write_all(b"\n")
-    }
-
-    /// Flushes and returns the sink.
-    pub fn finish(mut self) -> io::Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
+        buf.push(b'\n');
     }
 }
 
@@ -64,8 +58,13 @@ pub fn write_mealy_suite<W: Write>(
 }
 
 /// [`write_mealy_suite`], only the tests of `shard` when given (the statistics count the tests
-/// written), calling `tick` with the number of tests generated (those of every shard) every
-/// 4,096 tests and once at the end.
+/// written), calling `tick` with the number of tests generated (those of every shard) after
+/// every chunk of at least [`LINE_CHUNK`] more, and once at the end.
+///
+/// The tests are independent, so the stream is a pipeline of chunks of generated tests
+/// ([`SuiteWords::next_chunk`]): while the calling thread writes chunk `k`, the rayon pool renders chunk `k + 1` (in
+/// tasks of [`RENDER_TASK`] tests, each into a buffer of its own) and generates chunk `k + 2`.
+/// Chunks are written whole and in order, so the bytes do not depend on the thread count.
 pub fn write_mealy_suite_with<W: Write>(
     out: W,
     suite: &MealySuite,
@@ -73,50 +72,157 @@ pub fn write_mealy_suite_with<W: Write>(
     shard: Option<Shard>,
     tick: &mut dyn FnMut(u64),
 ) -> io::Result<SuiteStats> {
-    let mut generated = 0u64;
-    let mut picker = shard.map(ShardPicker::new);
-    // Whether the next word is written: every word is counted and assigned to a shard.
-    let mut take = |word: &[LabelId]| {
-        generated += 1;
-        if generated.is_multiple_of(4_096) {
-            tick(generated);
-        }
-        picker
-            .as_mut()
-            .is_none_or(|p| p.assign(chain_steps(word)) == p.shard().index)
-    };
-    let mut stats = SuiteStats::default();
-    match format {
+    let header = suite.header();
+    let tokens = WordTokens::new(suite.spec().inputs.names());
+    let mut sink = match format {
         MealySuiteFormat::Words => {
             let mut out = out;
             out.write_all(words_header(suite, shard).as_bytes())?;
-            let mut w = WordsWriter::new(out, suite.spec().inputs.names());
-            suite.stream(|word| {
-                if !take(word) {
-                    return Ok(());
+            TestSink::Words(out)
+        }
+        MealySuiteFormat::Json => TestSink::Json(crate::suite::SuiteWriter::begin(
+            out,
+            &shard_header(&header, shard),
+        )?),
+    };
+    // The buffers of `words`, the first at position `first` of the file, one per render task.
+    let render = |words: &[Vec<LabelId>], first: usize| -> io::Result<Vec<Vec<u8>>> {
+        words
+            .par_chunks(RENDER_TASK)
+            .enumerate()
+            .map(|(task, part)| {
+                let mut buf = Vec::new();
+                for (k, word) in part.iter().enumerate() {
+                    match format {
+                        MealySuiteFormat::Words => tokens.push_line(&mut buf, word),
+                        MealySuiteFormat::Json => push_test_line(
+                            &mut buf,
+                            first + task * RENDER_TASK + k,
+                            &header.model,
+                            &suite.test_case(word),
+                        )?,
+                    }
                 }
-                stats.add(word);
-                w.write(word)
-            })?;
-            let mut out = w.finish()?;
-            writeln!(out, "{END_PREFIX}{} tests", stats.tests)?;
+                Ok(buf)
+            })
+            .collect()
+    };
+    let mut stream = TestStream {
+        words: suite.words(),
+        picker: shard.map(ShardPicker::new),
+        stats: SuiteStats::default(),
+        generated: 0,
+    };
+    let mut next = stream.gather();
+    let mut rendered: Option<Rendered> = None;
+    let mut ticked = 0;
+    loop {
+        if stream.generated >= ticked + LINE_CHUNK as u64 {
+            ticked = stream.generated;
+            tick(ticked);
+        }
+        if next.words.is_empty() && rendered.is_none() {
+            break;
+        }
+        let current = std::mem::take(&mut next);
+        let to_write = rendered.take();
+        let mut written = Ok(());
+        rayon::in_place_scope(|scope| {
+            if !current.words.is_empty() {
+                let (slot, render) = (&mut rendered, &render);
+                scope.spawn(move |_| {
+                    *slot = Some(Rendered {
+                        buffers: render(&current.words, current.first),
+                        tests: current.words.len(),
+                    });
+                });
+            }
+            let (slot, stream) = (&mut next, &mut stream);
+            scope.spawn(move |_| *slot = stream.gather());
+            if let Some(chunk) = to_write {
+                written = sink.write(chunk);
+            }
+        });
+        written?;
+    }
+    match sink {
+        TestSink::Words(mut out) => {
+            writeln!(out, "{END_PREFIX}{} tests", stream.stats.tests)?;
             out.flush()?;
         }
-        MealySuiteFormat::Json => {
-            let header = suite.header();
-            let mut writer = crate::suite::SuiteWriter::begin(out, &shard_header(&header, shard))?;
-            suite.stream(|word| {
-                if !take(word) {
-                    return Ok(());
-                }
-                stats.add(word);
-                writer.write_test(&suite.test_case(word))
-            })?;
+        TestSink::Json(writer) => {
             writer.finish()?;
         }
     }
-    tick(generated);
-    Ok(stats)
+    tick(stream.generated);
+    Ok(stream.stats)
+}
+
+/// Tests rendered by one parallel task of [`write_mealy_suite_with`].
+pub const RENDER_TASK: usize = 256;
+
+/// The generation side of [`write_mealy_suite_with`]: the suite's words, the shard they are
+/// assigned to, the figures of the tests taken.
+struct TestStream<'a> {
+    words: SuiteWords<'a>,
+    picker: Option<ShardPicker>,
+    stats: SuiteStats,
+    generated: u64,
+}
+
+/// The words of one chunk taken by the shard, the first at position `first` of the file.
+#[derive(Default)]
+struct Chunk {
+    words: Vec<Vec<LabelId>>,
+    first: usize,
+}
+
+/// A chunk rendered: one buffer per render task (or the first error), and its test count.
+struct Rendered {
+    buffers: io::Result<Vec<Vec<u8>>>,
+    tests: usize,
+}
+
+impl TestStream<'_> {
+    /// The next chunk of generated tests ([`SuiteWords::next_chunk`]), those of other shards
+    /// dropped; every test is counted and assigned to a shard in suite order.
+    fn gather(&mut self) -> Chunk {
+        let first = self.stats.tests as usize;
+        let mut words = self.words.next_chunk();
+        self.generated += words.len() as u64;
+        if let Some(picker) = &mut self.picker {
+            let index = picker.shard().index;
+            words.retain(|word| picker.assign(chain_steps(word)) == index);
+        }
+        for word in &words {
+            self.stats.add(word);
+        }
+        Chunk { words, first }
+    }
+}
+
+/// Where [`write_mealy_suite_with`] writes rendered tests.
+enum TestSink<W: Write> {
+    Words(W),
+    Json(crate::suite::SuiteWriter<W>),
+}
+
+impl<W: Write> TestSink<W> {
+    fn write(&mut self, chunk: Rendered) -> io::Result<()> {
+        let buffers = chunk.buffers?;
+        match self {
+            TestSink::Words(out) => buffers.iter().try_for_each(|b| out.write_all(b)),
+            TestSink::Json(writer) => {
+                let mut left = chunk.tests;
+                for b in &buffers {
+                    let tests = left.min(RENDER_TASK);
+                    writer.write_rendered(b, tests)?;
+                    left -= tests;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The sharding cost of a Mealy test: an input and an output per symbol (as
@@ -564,12 +670,13 @@ mod tests {
         let names = ["a b", "#x", "", "q\"", "plain", "back\\slash"];
         let words = [vec![0u32, 1, 2], vec![3, 4, 5], vec![]];
         let mut out = Vec::new();
-        let mut w = WordsWriter::new(&mut out, &names.map(String::from));
+        let tokens = WordTokens::new(&names.map(String::from));
         for word in &words {
-            w.write(&word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>())
-                .unwrap();
+            tokens.push_line(
+                &mut out,
+                &word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>(),
+            );
         }
-        w.finish().unwrap();
         let text = format!(
             "{WORDS_MAGIC}\n{}# end: 3 tests\n",
             String::from_utf8(out).unwrap()
@@ -626,6 +733,46 @@ mod tests {
             written += stats.tests;
         }
         assert_eq!(written, whole.tests);
+    }
+
+    #[test]
+    fn bytes_are_identical_for_one_two_and_four_threads() {
+        use crate::identify::mealy::tests_support::random_mealy;
+        let m = random_mealy(5, 10, 4, 2);
+        // More than two chunks of tests, so that writing, rendering and generating overlap.
+        for method in [MealyMethod::W, MealyMethod::Hads, MealyMethod::H] {
+            let suite = MealySuite::new(&m, MealySuiteOptions::new(method, 3)).unwrap();
+            for format in [MealySuiteFormat::Words, MealySuiteFormat::Json] {
+                for shard in [None, Some(Shard { index: 2, count: 3 })] {
+                    let bytes_with = |threads: usize| {
+                        let pool = rayon::ThreadPoolBuilder::new()
+                            .num_threads(threads)
+                            .build()
+                            .unwrap();
+                        pool.install(|| {
+                            let mut out = Vec::new();
+                            let mut ticks = Vec::new();
+                            let stats =
+                                write_mealy_suite_with(&mut out, &suite, format, shard, &mut |n| {
+                                    ticks.push(n)
+                                })
+                                .unwrap();
+                            (out, stats, ticks)
+                        })
+                    };
+                    let one = bytes_with(1);
+                    let generated = *one.2.last().unwrap();
+                    assert!(generated > 2 * LINE_CHUNK as u64, "{method:?}: {generated}");
+                    for threads in [2, 4] {
+                        let many = bytes_with(threads);
+                        assert!(
+                            one == many,
+                            "{method:?} {format:?} {shard:?}: {threads} threads"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

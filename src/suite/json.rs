@@ -140,6 +140,19 @@ pub fn test_line(model: &SuiteModel, test: &TestCase) -> io::Result<String> {
     serde_json::to_string(&test_json(model, test)).map_err(io::Error::other)
 }
 
+/// Appends to `buf` what [`SuiteWriter::write_test_line`] writes for the test at position `index`
+/// of the file (its separator, then its line), so that tests are serialized in parallel and
+/// written in order by [`SuiteWriter::write_rendered`].
+pub fn push_test_line(
+    buf: &mut Vec<u8>,
+    index: usize,
+    model: &SuiteModel,
+    test: &TestCase,
+) -> io::Result<()> {
+    buf.extend_from_slice(line_prefix(index).as_bytes());
+    serde_json::to_writer(&mut *buf, &test_json(model, test)).map_err(io::Error::other)
+}
+
 /// The length in bytes of [`test_line`], counted without building the line.
 pub fn test_line_bytes(model: &SuiteModel, test: &TestCase) -> io::Result<u64> {
     let mut counter = ByteCounter(0);
@@ -223,6 +236,13 @@ impl<W: Write> SuiteWriter<W> {
     pub fn write_test_line(&mut self, line: &str) -> io::Result<()> {
         write!(self.out, "{}{line}", line_prefix(self.written))?;
         self.written += 1;
+        Ok(())
+    }
+
+    /// Appends `tests` tests rendered by [`push_test_line`] at positions `written()..` onwards.
+    pub fn write_rendered(&mut self, bytes: &[u8], tests: usize) -> io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.written += tests;
         Ok(())
     }
 

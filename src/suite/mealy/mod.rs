@@ -849,8 +849,7 @@ impl MealySuite {
             suite: self,
             tree_words: self.tree.as_ref().map(|(_, t)| t.words(self.prune)),
             cursor: UnitCursor::new(self),
-            batch: Vec::new(),
-            batch_pos: 0,
+            ready: Vec::new().into_iter(),
             held: None,
         }
     }
@@ -1002,40 +1001,79 @@ impl UnitCursor {
 /// Number of units generated in parallel per batch.
 const BATCH_UNITS: usize = 512;
 
-/// The test words of a suite in lexicographic order (an iterator; see [`MealySuite::words`]).
+/// Words [`SuiteWords::next_chunk`] generates at least per call (before prefix removal), or the
+/// words of a tree-built suite it returns at most.
+pub const WORD_CHUNK: usize = 4096;
+
+/// The test words of a suite in lexicographic order (an iterator; see [`MealySuite::words`]),
+/// also taken a chunk at a time ([`SuiteWords::next_chunk`]).
 #[derive(Debug)]
 pub struct SuiteWords<'a> {
     suite: &'a MealySuite,
     /// The words of a tree-built suite (already sorted and, when pruning, prefix-free).
     tree_words: Option<h_method::TreeWords<'a>>,
     cursor: UnitCursor,
-    batch: Vec<Vec<LabelId>>,
-    batch_pos: usize,
+    /// Words of the last chunk not yet returned by `next`.
+    ready: std::vec::IntoIter<Vec<LabelId>>,
+    /// The last word generated, kept or dropped by the word after it.
     held: Option<Vec<LabelId>>,
 }
 
 impl SuiteWords<'_> {
-    fn raw_next(&mut self) -> Option<Vec<LabelId>> {
-        while self.batch_pos >= self.batch.len() {
-            let mut units = Vec::with_capacity(BATCH_UNITS);
-            while units.len() < BATCH_UNITS {
-                match self.cursor.next(self.suite) {
-                    Some(u) => units.push(u),
-                    None => break,
-                }
-            }
-            if units.is_empty() {
-                return None;
-            }
-            let suite = self.suite;
-            let parts: Vec<Vec<Vec<LabelId>>> =
-                units.par_iter().map(|u| suite.unit_words(u)).collect();
-            self.batch = parts.into_iter().flatten().collect();
-            self.batch_pos = 0;
+    /// The next words of the stream in order (empty at its end): those `next` would return
+    /// next, at least one, generated in parallel by units and filtered in parallel, since
+    /// whether a word is dropped depends only on the word generated after it (equal, or an
+    /// extension when pruning).
+    pub fn next_chunk(&mut self) -> Vec<Vec<LabelId>> {
+        if let Some(words) = &mut self.tree_words {
+            return words.by_ref().take(WORD_CHUNK).collect();
         }
-        let w = std::mem::take(&mut self.batch[self.batch_pos]);
-        self.batch_pos += 1;
-        Some(w)
+        let rest: Vec<Vec<LabelId>> = self.ready.by_ref().collect();
+        if !rest.is_empty() {
+            return rest;
+        }
+        let suite = self.suite;
+        loop {
+            let mut raw: Vec<Vec<LabelId>> = self.held.take().into_iter().collect();
+            let mut ended = false;
+            while raw.len() <= WORD_CHUNK {
+                let mut units = Vec::with_capacity(BATCH_UNITS);
+                while units.len() < BATCH_UNITS {
+                    match self.cursor.next(suite) {
+                        Some(u) => units.push(u),
+                        None => break,
+                    }
+                }
+                if units.is_empty() {
+                    ended = true;
+                    break;
+                }
+                let parts: Vec<Vec<Vec<LabelId>>> =
+                    units.par_iter().map(|u| suite.unit_words(u)).collect();
+                raw.extend(parts.into_iter().flatten());
+            }
+            // The last word's successor is not known before the stream ends.
+            let decided = if ended { raw.len() } else { raw.len() - 1 };
+            let keep: Vec<bool> = (0..decided)
+                .into_par_iter()
+                .map(|k| {
+                    raw.get(k + 1).is_none_or(|next| {
+                        next != &raw[k] && !(suite.prune && next.starts_with(&raw[k]))
+                    })
+                })
+                .collect();
+            if !ended {
+                self.held = raw.pop();
+            }
+            let words: Vec<Vec<LabelId>> = raw
+                .into_iter()
+                .zip(keep)
+                .filter_map(|(w, keep)| keep.then_some(w))
+                .collect();
+            if !words.is_empty() || ended {
+                return words;
+            }
+        }
     }
 }
 
@@ -1046,21 +1084,11 @@ impl Iterator for SuiteWords<'_> {
         if let Some(words) = &mut self.tree_words {
             return words.next();
         }
-        loop {
-            let cand = self.raw_next();
-            match (self.held.take(), cand) {
-                (None, None) => return None,
-                (Some(h), None) => return Some(h),
-                (None, Some(w)) => self.held = Some(w),
-                (Some(h), Some(w)) => {
-                    let drop = h == w || (self.suite.prune && w.starts_with(&h));
-                    self.held = Some(w);
-                    if !drop {
-                        return Some(h);
-                    }
-                }
-            }
+        if let Some(w) = self.ready.next() {
+            return Some(w);
         }
+        self.ready = self.next_chunk().into_iter();
+        self.ready.next()
     }
 }
 
