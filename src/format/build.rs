@@ -17,12 +17,10 @@
 //! classified once, however many edges carry it.
 
 use super::LoadOptions;
+use super::position::Warning;
 use super::position::{ParseError, excerpt};
 use crate::error::Error;
-use super::position::Warning;
-use crate::model::{
-    Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId,
-};
+use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 

@@ -667,7 +667,8 @@ fn build_moore(
     text: &str,
     opts: &LoadOptions,
 ) -> Result<Model, Error> {
-    let err = |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
+    let err =
+        |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
     let mut outputs = Interner::new();
     let mut state_outputs = Vec::with_capacity(raw.states.len());
     for (k, s) in raw.states.iter().enumerate() {
@@ -726,15 +727,10 @@ fn build_moore(
     }
     let initial = match &opts.initial {
         None => StateId(raw.initial),
-        Some(n) => StateId(
-            raw.states
-                .iter()
-                .position(|s| s == n)
-                .ok_or_else(|| {
-                    let n = excerpt(n);
-                    Error::Usage(format!("--initial {n}: {file} has no state named `{n}`"))
-                })? as u32,
-        ),
+        Some(n) => StateId(raw.states.iter().position(|s| s == n).ok_or_else(|| {
+            let n = excerpt(n);
+            Error::Usage(format!("--initial {n}: {file} has no state named `{n}`"))
+        })? as u32),
     };
     let state_names = raw.states.iter().map(|s| s.to_string()).collect();
     let m = Mealy::from_moore(

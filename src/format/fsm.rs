@@ -56,9 +56,9 @@ impl Numbers<'_> {
         if word.is_empty() {
             return Err(self.error(start, "the end of the file".into(), &expected));
         }
-        let value: i64 = word.parse().map_err(|_| {
-            self.error(start, format!("`{}`", excerpt(word)), &expected)
-        })?;
+        let value: i64 = word
+            .parse()
+            .map_err(|_| self.error(start, format!("`{}`", excerpt(word)), &expected))?;
         if value < min || value > max {
             return Err(self.error(start, format!("{value}"), &expected));
         }
@@ -114,7 +114,11 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
             )
             .into());
     }
-    let q_max = if kind == DFA { 1.max(q as i64 - 1) } else { q as i64 - 1 };
+    let q_max = if kind == DFA {
+        1.max(q as i64 - 1)
+    } else {
+        q as i64 - 1
+    };
     // State id -> dense index, in the order of the first table.
     let mut index = vec![u32::MAX; m];
     let mut ids = Vec::with_capacity(n);
@@ -145,10 +149,18 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
     let mut next = Vec::with_capacity(n * p);
     for (k, _) in read_table(&mut r, &mut index, &mut ids, n, "next states", false)? {
         for i in 0..p {
-            let (t, at) = r.next(-1, m as i64 - 1, &format!("the next state of input {i} or -1"))?;
+            let (t, at) = r.next(
+                -1,
+                m as i64 - 1,
+                &format!("the next state of input {i} or -1"),
+            )?;
             if t >= 0 && index[t as usize] == u32::MAX {
                 return Err(r
-                    .error(at, format!("state {t}, which no line lists"), "a listed state or -1")
+                    .error(
+                        at,
+                        format!("state {t}, which no line lists"),
+                        "a listed state or -1",
+                    )
                     .into());
             }
             next.push((k, i, t));
@@ -156,7 +168,11 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
     }
     let Some(&initial) = index.first().filter(|&&k| k != u32::MAX) else {
         return Err(r
-            .error(0, "no state 0".into(), "state 0, the initial state, among the states")
+            .error(
+                0,
+                "no state 0".into(),
+                "state 0, the initial state, among the states",
+            )
             .into());
     };
     let state_names: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
@@ -164,10 +180,13 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
         path: file.to_owned(),
         source,
     };
-    let defined = next
-        .iter()
-        .filter(|&&(_, _, t)| t >= 0)
-        .map(|&(k, i, t)| (StateId(k as u32), LabelId(i as u32), StateId(index[t as usize])));
+    let defined = next.iter().filter(|&&(_, _, t)| t >= 0).map(|&(k, i, t)| {
+        (
+            StateId(k as u32),
+            LabelId(i as u32),
+            StateId(index[t as usize]),
+        )
+    });
     let machine = if state_kind {
         let transitions: Vec<_> = defined.collect();
         Mealy::from_moore(
@@ -204,7 +223,11 @@ fn read_table(
     let mut seen = vec![false; n];
     let mut rows = Vec::with_capacity(n);
     for _ in 0..n {
-        let (s, at) = r.next(0, state_max, &format!("a state id starting a line of {what}"))?;
+        let (s, at) = r.next(
+            0,
+            state_max,
+            &format!("a state id starting a line of {what}"),
+        )?;
         let s = s as usize;
         if declare && index[s] == u32::MAX {
             index[s] = ids.len() as u32;
@@ -242,7 +265,11 @@ pub fn write(m: &Mealy) -> String {
     for (k, s) in order.iter().enumerate() {
         file_id[s.index()] = k;
     }
-    let kind = if m.state_outputs().is_some() { MOORE } else { MEALY };
+    let kind = if m.state_outputs().is_some() {
+        MOORE
+    } else {
+        MEALY
+    };
     let mut out = String::with_capacity(16 + n * (p + 1) * 8);
     let _ = writeln!(out, "{kind} 0\n{n} {p} {}\n{n}", m.outputs.len());
     match m.state_outputs() {
@@ -312,8 +339,14 @@ mod tests {
         let text = "3 1\n2 1 2\n2\n0 1\n1 0\n0 1\n1 0\n";
         let m = parse_ok(text);
         assert_eq!(m.state_outputs(), Some(&[LabelId(1), LabelId(0)][..]));
-        assert_eq!(m.step(StateId(0), LabelId(0)), Some((StateId(1), LabelId(0))));
-        assert_eq!(m.step(StateId(1), LabelId(0)), Some((StateId(0), LabelId(1))));
+        assert_eq!(
+            m.step(StateId(0), LabelId(0)),
+            Some((StateId(1), LabelId(0)))
+        );
+        assert_eq!(
+            m.step(StateId(1), LabelId(0)),
+            Some((StateId(0), LabelId(1)))
+        );
         assert_eq!(write(&m), "3 0\n2 1 2\n2\n0 1\n1 0\n0\t1\n1\t0\n");
     }
 

@@ -215,9 +215,14 @@ mod tests {
         let mut outputs = Interner::new();
         let a = inputs.intern("a");
         let x = outputs.intern("a");
-        let m = Onfsm::new("m", inputs, outputs, vec!["s".into()], StateId(0), vec![
-            (StateId(0), a, x, StateId(0)),
-        ])
+        let m = Onfsm::new(
+            "m",
+            inputs,
+            outputs,
+            vec!["s".into()],
+            StateId(0),
+            vec![(StateId(0), a, x, StateId(0))],
+        )
         .unwrap();
         assert!(matches!(
             m.to_lts(),
