@@ -198,7 +198,11 @@ fn conversions_between_the_new_formats() {
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = std::fs::read_to_string(&fsm).unwrap();
-    assert!(text.starts_with("3 0\n4 2 2\n4\n0 1\n"), "{text}");
+    // Outputs are numbered in the order the states first show them: s0's `1` becomes 0.
+    assert!(
+        text.starts_with("3 0\n4 2 2\n4\n0 0\n1 1\n2 1\n3 1\n"),
+        "{text}"
+    );
     assert_eq!(kind(fsm.to_str().unwrap()), "moore");
     let o = ncomplete(&["convert", &moore, "--to", "aut"]);
     assert_eq!(code(&o), 2);
