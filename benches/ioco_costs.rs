@@ -24,7 +24,9 @@ use ncomplete::identify::random::random_suspension;
 use ncomplete::model::SuspensionAutomaton;
 use ncomplete::suite::costs::{Budget, Figure, SuiteCosts};
 use ncomplete::suite::ioco::auto::{Candidate, Evaluation, Status, candidate_name, evaluate_with};
-use ncomplete::suite::ioco::{Domain, IncompatibleSets, IocoMethod, SuiteOptions, reachable_states};
+use ncomplete::suite::ioco::{
+    Domain, IncompatibleSets, IocoMethod, SuiteOptions, reachable_states,
+};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -66,7 +68,12 @@ struct Row {
 }
 
 /// The suite `ioco-auto` writes in `domain`: its costs and the method chosen.
-fn auto_in(sa: &SuspensionAutomaton, n: usize, budget: Budget, domain: Domain) -> Option<(SuiteCosts, String)> {
+fn auto_in(
+    sa: &SuspensionAutomaton,
+    n: usize,
+    budget: Budget,
+    domain: Domain,
+) -> Option<(SuiteCosts, String)> {
     let options = SuiteOptions {
         domain,
         minimised_from: None,
@@ -207,8 +214,22 @@ fn main() {
     );
     println!(
         "{:>5} {:>3} {:>3} {:>26} {:>26} {:>20} {:>20} {:>26} {:>12}  {:<24} {:>12} {:>12} {:>14} {:>12} {:>12} {:>14}  classic chose",
-        "seed", "|S|", "n", "T", "U", "count-maximal", "count-largest", "count-none", "auto", "auto chose",
-        "gen runs", "gen waits", "gen time", "cls runs", "cls waits", "cls time"
+        "seed",
+        "|S|",
+        "n",
+        "T",
+        "U",
+        "count-maximal",
+        "count-largest",
+        "count-none",
+        "auto",
+        "auto chose",
+        "gen runs",
+        "gen waits",
+        "gen time",
+        "cls runs",
+        "cls waits",
+        "cls time"
     );
     let start = Instant::now();
     let models = benchmark_models(wanted);

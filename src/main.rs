@@ -1660,7 +1660,7 @@ fn generate_mealy(
 
 /// `sizes`: the cost figures of the ioco methods per bound, counted from their plans.
 fn run_sizes(a: SizesArgs, quiet: bool) -> Result<ExitCode, Error> {
-    use ncomplete::suite::ioco::{self, sizes};
+    use ncomplete::suite::ioco::sizes;
     let methods = if a.method.is_empty() {
         vec![
             GenerateMethod::IocoComplete,

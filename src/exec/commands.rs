@@ -197,7 +197,11 @@ pub fn run_on_model(
 
 /// The waits (quiescence observations over all runs) of a suite and the time running every
 /// run once takes at `timeouts` (and the default step latency), for `run`'s progress.
-fn estimated_time_message(model: &SuiteModel, tests: &[TestCase], timeouts: &stdio::Timeouts) -> String {
+fn estimated_time_message(
+    model: &SuiteModel,
+    tests: &[TestCase],
+    timeouts: &stdio::Timeouts,
+) -> String {
     use crate::suite::costs::{Figure, SuiteCosts, Timing};
     let quiescence = model.quiescence_id();
     let (mut runs, mut steps, mut waits) = (0u128, 0u128, 0u128);

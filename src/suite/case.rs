@@ -231,7 +231,9 @@ impl TestCase {
                 let quiet = label.is_some() && label == quiescence;
                 runs = runs.saturating_add(r);
                 steps = steps.saturating_add(s).saturating_add(r);
-                waits = waits.saturating_add(w).saturating_add(if quiet { r } else { 0 });
+                waits = waits
+                    .saturating_add(w)
+                    .saturating_add(if quiet { r } else { 0 });
             }
             memo[k] = (runs, steps, waits);
         }

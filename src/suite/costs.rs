@@ -441,6 +441,10 @@ mod tests {
         };
         let e = costs.check(&slow, "s", "a").unwrap_err();
         assert_eq!((e.figure, e.flag), ("estimated seconds", "--max-seconds"));
-        assert!(costs.summary(&Timing::default()).contains("estimated time 5 min 0 s"));
+        assert!(
+            costs
+                .summary(&Timing::default())
+                .contains("estimated time 5 min 0 s")
+        );
     }
 }

@@ -568,7 +568,11 @@ pub const CLASSIC_METHODS: &[Method] = &[
         |s, n| classic(s, IocoMethod::Unconditional, n),
         25,
     ),
-    ("classic ioco-ads", |s, n| classic(s, IocoMethod::Ads, n), 50),
+    (
+        "classic ioco-ads",
+        |s, n| classic(s, IocoMethod::Ads, n),
+        50,
+    ),
     (
         "classic ioco-counting/maximal",
         |s, n| classic(s, IocoMethod::Counting(IncompatibleSets::Maximal), n),
@@ -589,7 +593,11 @@ pub const CLASSIC_METHODS: &[Method] = &[
         |s, n| classic(s, IocoMethod::CoverCounting(IncompatibleSets::Maximal), n),
         50,
     ),
-    ("classic ioco-auto", |s, n| classic(s, IocoMethod::Auto, n), 25),
+    (
+        "classic ioco-auto",
+        |s, n| classic(s, IocoMethod::Auto, n),
+        25,
+    ),
 ];
 
 /// The methods held to `n`-completeness: add a line here for a new one. `U(S, n - 1)` follows
@@ -1125,7 +1133,10 @@ mod tests {
             classic: true,
             ..SearchConfig::default()
         };
-        assert_teeth_of(&campaign_of(&models, config, CLASSIC_METHODS), CLASSIC_METHODS);
+        assert_teeth_of(
+            &campaign_of(&models, config, CLASSIC_METHODS),
+            CLASSIC_METHODS,
+        );
     }
 
     /// At `n = 2` every implementation can be enumerated: the search reaches the largest visit

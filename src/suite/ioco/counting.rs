@@ -713,7 +713,16 @@ mod tests {
         n: usize,
     ) -> Option<Vec<TestCase>> {
         let mut plan = Plan::default();
-        let c = build(&mut plan, spec, n, choice, budget().max_plan_nodes, true, false).ok()?;
+        let c = build(
+            &mut plan,
+            spec,
+            n,
+            choice,
+            budget().max_plan_nodes,
+            true,
+            false,
+        )
+        .ok()?;
         plan_tests(spec, &mut plan, c.root)
     }
 

@@ -124,7 +124,9 @@ pub struct SuiteOptions {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::*;
-    use super::super::{Bound, Budget, IncompatibleSets, IocoMethod, IocoSuiteError, generate_with};
+    use super::super::{
+        Bound, Budget, IncompatibleSets, IocoMethod, IocoSuiteError, generate_with,
+    };
     use super::*;
     use crate::model::SuspensionAutomaton;
     use crate::suite::{Next, TestCase, TestNode};
@@ -172,11 +174,7 @@ mod tests {
         let labels = super::super::LabelMap::new(spec);
         let delta = spec.quiescence();
         // Specification output label of each suite output id.
-        let by_id: HashMap<_, _> = spec
-            .alphabet
-            .outputs()
-            .map(|l| (labels.id(l), l))
-            .collect();
+        let by_id: HashMap<_, _> = spec.alphabet.outputs().map(|l| (labels.id(l), l)).collect();
         let inputs: Vec<_> = spec.alphabet.inputs().collect();
         let mut stack = vec![(0usize, Some(spec.initial()), false)];
         while let Some((k, s, quiet)) = stack.pop() {
@@ -187,7 +185,8 @@ mod tests {
                     }
                     for &(o, next) in branches {
                         let t = s.and_then(|s| spec.after(s, by_id[&o]));
-                        let q = Some(o) == delta_id && t.is_some_and(|t| spec.after(t, delta) == Some(t));
+                        let q = Some(o) == delta_id
+                            && t.is_some_and(|t| spec.after(t, delta) == Some(t));
                         if let Next::Node(j) = next {
                             stack.push((j as usize, t, q));
                         }
@@ -200,7 +199,11 @@ mod tests {
                     }
                     for &(o, next) in race {
                         if let Next::Node(j) = next {
-                            stack.push((j as usize, s.and_then(|s| spec.after(s, by_id[&o])), false));
+                            stack.push((
+                                j as usize,
+                                s.and_then(|s| spec.after(s, by_id[&o])),
+                                false,
+                            ));
                         }
                     }
                 }
@@ -216,7 +219,11 @@ mod tests {
             let states = 2 + rng.below(3);
             let spec = random_sa(&mut rng, states, 1 + rng.below(2), 1 + rng.below(2));
             // Half the specifications classic (as every LTS's is), half as drawn.
-            out.push(if seed % 2 == 0 { classic_sa(&spec) } else { spec });
+            out.push(if seed % 2 == 0 {
+                classic_sa(&spec)
+            } else {
+                spec
+            });
         }
         out
     }
@@ -299,6 +306,11 @@ mod tests {
     fn domains_parse_and_name_themselves() {
         assert_eq!("classic".parse(), Ok(Domain::Classic));
         assert_eq!("general".parse::<Domain>().map(Domain::name), Ok("general"));
-        assert!("stable".parse::<Domain>().unwrap_err().contains("classic or general"));
+        assert!(
+            "stable"
+                .parse::<Domain>()
+                .unwrap_err()
+                .contains("classic or general")
+        );
     }
 }

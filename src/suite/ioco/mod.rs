@@ -336,14 +336,8 @@ pub(crate) fn plan_counted(
         }
         IocoMethod::Counting(choice) | IocoMethod::CoverCounting(choice) => {
             let relative = matches!(method, IocoMethod::CoverCounting(_));
-            let c = counting::counting_plan(
-                &mut plan,
-                sa,
-                n,
-                choice,
-                budget.max_plan_nodes,
-                relative,
-            )?;
+            let c =
+                counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes, relative)?;
             let (guarantee, field) = counting::describe(sa, n, choice, &c.family, c.pinned);
             incompatible_sets = Some(field);
             (c.root, guarantee)
@@ -378,7 +372,10 @@ pub(crate) fn plan_counted(
             json!({"states_before": before, "states": reachable_states(sa).len()}),
         );
     }
-    extra.insert("stats".into(), stats_json(tests, plan.len(), &counted.costs));
+    extra.insert(
+        "stats".into(),
+        stats_json(tests, plan.len(), &counted.costs),
+    );
     if let Some(field) = incompatible_sets {
         extra.insert("incompatible_sets".into(), field);
     }
@@ -407,7 +404,8 @@ pub(crate) fn plan_counted(
         n,
         kept: None,
         // Quiet observations left out in the classic domain can make two tests equal.
-        may_repeat: !matches!(method, IocoMethod::Unconditional) || options.domain == Domain::Classic,
+        may_repeat: !matches!(method, IocoMethod::Unconditional)
+            || options.domain == Domain::Classic,
     })
 }
 

@@ -265,9 +265,8 @@ impl Plan {
     /// domain when `x` is quiescence and quiescence loops on the state it leads to.
     fn observed(&self, sa: &SuspensionAutomaton, s: Option<StateId>, x: LabelId) -> At {
         let s = s.and_then(|s| sa.after(s, x));
-        let quiet = self.classic
-            && x == sa.quiescence()
-            && s.is_some_and(|t| sa.after(t, x) == Some(t));
+        let quiet =
+            self.classic && x == sa.quiescence() && s.is_some_and(|t| sa.after(t, x) == Some(t));
         At { s, quiet }
     }
 
@@ -773,9 +772,7 @@ impl<'a> PlanCosts<'a> {
                             continue;
                         }
                         let below = match branches.binary_search_by_key(&x, |&(l, _)| l) {
-                            Ok(i) => {
-                                self.longest(branches[i].1, self.plan.observed(self.sa, s, x))
-                            }
+                            Ok(i) => self.longest(branches[i].1, self.plan.observed(self.sa, s, x)),
                             Err(_) => 0,
                         };
                         l = l.max(1 + below);

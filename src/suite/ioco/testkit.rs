@@ -371,7 +371,11 @@ pub fn mutant(rng: &mut Rng, spec: &SuspensionAutomaton, faults: usize) -> Suspe
 /// goes to a quiet copy of that state instead (its inputs, quiescence looping, no output).
 /// Tables already classic are returned unchanged.
 pub fn classic_table(t: &Table) -> Table {
-    let delta = t.alphabet.quiescence().expect("suspension alphabets have δ").index();
+    let delta = t
+        .alphabet
+        .quiescence()
+        .expect("suspension alphabets have δ")
+        .index();
     let outs = t.outputs();
     let ins = t.inputs();
     let stable = |row: &[Option<u32>], q: usize| {
