@@ -53,7 +53,7 @@ fn main() {
             IocoMethod::Complete,
             IocoMethod::Unconditional,
         ] {
-            let table = sizes::size_table(&sa, method, 1..=8, budget);
+            let table = sizes::size_table(&sa, method, 1..=8, budget, Default::default());
             print!("{}", table.to_text());
         }
         println!();

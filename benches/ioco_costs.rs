@@ -8,6 +8,12 @@
 //! the plan-node budget. The summary gives the median of U/auto and whether auto is never above
 //! min(T, U) (T only where it is a candidate).
 //!
+//! Time is the cost of running a suite: for the suite `ioco-auto` writes in each quiescence
+//! domain (`general`, the thesis', and `classic`, which never waits right after quiescence) the
+//! table gives its runs, waits (quiescence observations over all runs) and the estimated time at
+//! the default timings (200 ms per wait, 2 ms per step); the summary gives the median of the
+//! general over the classic estimated time.
+//!
 //! Run: `cargo bench --bench ioco_costs` (`-- --models N` for another number of models, default
 //! 40). `-- --export DIR` writes the models as `.aut` files (quiescence as `delta`) instead, for
 //! `scripts/memory_sweep`, which runs the commands on them under `/usr/bin/time`.
@@ -16,9 +22,11 @@ use ncomplete::analysis::Compatibility;
 use ncomplete::format::{Format, write_suspension};
 use ncomplete::identify::random::random_suspension;
 use ncomplete::model::SuspensionAutomaton;
-use ncomplete::suite::costs::{Budget, Figure};
-use ncomplete::suite::ioco::auto::{Candidate, Evaluation, Status, candidate_name, evaluate};
-use ncomplete::suite::ioco::{IncompatibleSets, IocoMethod, reachable_states};
+use ncomplete::suite::costs::{Budget, Figure, SuiteCosts};
+use ncomplete::suite::ioco::auto::{Candidate, Evaluation, Status, candidate_name, evaluate_with};
+use ncomplete::suite::ioco::{
+    Domain, IncompatibleSets, IocoMethod, SuiteOptions, reachable_states,
+};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -55,11 +63,41 @@ struct Row {
     ratio: Option<f64>,
     above: bool,
     refused: bool,
+    /// General over classic estimated time of the suites auto writes.
+    time_ratio: Option<f64>,
+}
+
+/// The suite `ioco-auto` writes in `domain`: its costs and the method chosen.
+fn auto_in(
+    sa: &SuspensionAutomaton,
+    n: usize,
+    budget: Budget,
+    domain: Domain,
+) -> Option<(SuiteCosts, String)> {
+    let options = SuiteOptions {
+        domain,
+        minimised_from: None,
+    };
+    let Evaluation { candidates, best } = evaluate_with(sa, n, budget, options).ok()?;
+    best.map(|(k, suite)| (suite.costs(), candidate_name(candidates[k].method)))
+}
+
+/// Runs, waits and estimated time of an auto suite, as three cells.
+fn time_cells(auto: Option<&(SuiteCosts, String)>, budget: &Budget) -> String {
+    match auto {
+        Some((c, _)) => format!(
+            "{:>12} {:>12} {:>14}",
+            c.runs.to_string(),
+            c.waits.to_string(),
+            c.time_text(&budget.timing)
+        ),
+        None => format!("{:>12} {:>12} {:>14}", "refused", "-", "-"),
+    }
 }
 
 fn row(seed: u64, sa: &SuspensionAutomaton, size: usize, n: usize, budget: Budget) -> Row {
     let find = |cands: &[Candidate], m: IocoMethod| cands.iter().find(|c| c.method == m).cloned();
-    let (cands, auto) = match evaluate(sa, n, budget) {
+    let (cands, auto) = match evaluate_with(sa, n, budget, SuiteOptions::default()) {
         Ok(Evaluation { candidates, best }) => {
             let auto =
                 best.map(|(k, suite)| (suite.costs().runs, candidate_name(candidates[k].method)));
@@ -89,13 +127,27 @@ fn row(seed: u64, sa: &SuspensionAutomaton, size: usize, n: usize, budget: Budge
         let best = [t_bound, u_runs].into_iter().flatten().min();
         above = best.is_some_and(|b| a > b);
     }
+    let general = auto_in(sa, n, budget, Domain::General);
+    let classic = auto_in(sa, n, budget, Domain::Classic);
+    let seconds = |a: &Option<(SuiteCosts, String)>| {
+        a.as_ref()
+            .and_then(|(c, _)| c.seconds(&budget.timing).exact())
+    };
+    let time_ratio = match (seconds(&general), seconds(&classic)) {
+        (Some(g), Some(c)) => Some(g as f64 / c.max(1) as f64),
+        _ => None,
+    };
+    let classic_chose = classic.as_ref().map_or("-", |(_, m)| m.as_str());
     Row {
         line: format!(
-            "{seed:>5} {size:>3} {n:>3} {t:>26} {u:>26} {cm:>20} {cl:>20} {cn:>26} {auto_text:>12}  {chosen}"
+            "{seed:>5} {size:>3} {n:>3} {t:>26} {u:>26} {cm:>20} {cl:>20} {cn:>26} {auto_text:>12}  {chosen:<24} {} {}  {classic_chose}",
+            time_cells(general.as_ref(), &budget),
+            time_cells(classic.as_ref(), &budget),
         ),
         ratio,
         above,
         refused: auto.is_none(),
+        time_ratio,
     }
 }
 
@@ -161,8 +213,23 @@ fn main() {
         budget.max_plan_nodes
     );
     println!(
-        "{:>5} {:>3} {:>3} {:>26} {:>26} {:>20} {:>20} {:>26} {:>12}  auto chose",
-        "seed", "|S|", "n", "T", "U", "count-maximal", "count-largest", "count-none", "auto"
+        "{:>5} {:>3} {:>3} {:>26} {:>26} {:>20} {:>20} {:>26} {:>12}  {:<24} {:>12} {:>12} {:>14} {:>12} {:>12} {:>14}  classic chose",
+        "seed",
+        "|S|",
+        "n",
+        "T",
+        "U",
+        "count-maximal",
+        "count-largest",
+        "count-none",
+        "auto",
+        "auto chose",
+        "gen runs",
+        "gen waits",
+        "gen time",
+        "cls runs",
+        "cls waits",
+        "cls time"
     );
     let start = Instant::now();
     let models = benchmark_models(wanted);
@@ -179,28 +246,34 @@ fn main() {
         .map(|&(seed, sa, size, n)| row(seed, sa, size, n, budget))
         .collect();
     let mut ratios: Vec<f64> = Vec::new();
+    let mut time_ratios: Vec<f64> = Vec::new();
     let mut never_above = true;
     let mut auto_refused = 0;
     for r in &rows {
         println!("{}", r.line);
         ratios.extend(r.ratio);
+        time_ratios.extend(r.time_ratio);
         never_above &= !r.above;
         auto_refused += r.refused as usize;
     }
     let (models, rows) = (models.len(), rows.len());
-    ratios.sort_by(f64::total_cmp);
-    let median = if ratios.is_empty() {
-        f64::NAN
-    } else if ratios.len() % 2 == 1 {
-        ratios[ratios.len() / 2]
-    } else {
-        (ratios[ratios.len() / 2 - 1] + ratios[ratios.len() / 2]) / 2.0
+    let median = |ratios: &mut Vec<f64>| {
+        ratios.sort_by(f64::total_cmp);
+        if ratios.is_empty() {
+            f64::NAN
+        } else if ratios.len() % 2 == 1 {
+            ratios[ratios.len() / 2]
+        } else {
+            (ratios[ratios.len() / 2 - 1] + ratios[ratios.len() / 2]) / 2.0
+        }
     };
+    let (runs_median, time_median) = (median(&mut ratios), median(&mut time_ratios));
     println!(
-        "summary: {models} models, {rows} rows; median runs U/auto = {median:.1} over {} rows; \
+        "summary: {models} models, {rows} rows; median runs U/auto = {runs_median:.1} over {} rows; \
          auto <= min(T, U) everywhere: {never_above}; auto refused (no candidate fits): {auto_refused}; \
-         {:.1} s",
+         median estimated time general/classic auto = {time_median:.1} over {} rows; {:.1} s",
         ratios.len(),
+        time_ratios.len(),
         start.elapsed().as_secs_f64()
     );
 }

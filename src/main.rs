@@ -152,9 +152,12 @@ enum GenerateMethod {
     /// State counting over sets of pairwise incompatible states with distinguishing graphs, no
     /// merges (ioco; the sets: `--incompatible-sets`).
     IocoCounting,
-    /// The cheapest complete ioco suite (fewest runs, then steps) among T, U, the ioco-counting
-    /// variants and a complete ioco-ads, counted before any test is built; what `auto` means
-    /// for a labelled transition system.
+    /// ioco-counting with visits along the forced state cover not counted and each set's bound
+    /// lowered by the states it pins (smaller, same guarantee).
+    IocoCoverCounting,
+    /// The cheapest complete ioco suite (least estimated time, then runs, then steps) among T,
+    /// U, the ioco-counting variants and a complete ioco-ads, counted before any test is
+    /// written; what `auto` means for a labelled transition system.
     IocoAuto,
 }
 
@@ -186,6 +189,7 @@ impl GenerateMethod {
             GenerateMethod::Unconditional => IocoMethod::Unconditional,
             GenerateMethod::IocoAds => IocoMethod::Ads,
             GenerateMethod::IocoCounting => IocoMethod::Counting(sets),
+            GenerateMethod::IocoCoverCounting => IocoMethod::CoverCounting(sets),
             GenerateMethod::IocoAuto => IocoMethod::Auto,
             _ => return None,
         })
@@ -264,6 +268,8 @@ struct GenerateArgs {
     extra_states: Option<usize>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    ioco: IocoArgs,
     /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
     #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
     incompatible_sets: IncompatibleSets,
@@ -396,9 +402,42 @@ struct SizesArgs {
     json: bool,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    ioco: IocoArgs,
     /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
     #[arg(long, value_name = "maximal|largest|none", default_value = "maximal")]
     incompatible_sets: IncompatibleSets,
+}
+
+/// How an ioco suite is built: the quiescence domain and the minimisation of the model.
+#[derive(Args)]
+struct IocoArgs {
+    /// The implementations an ioco suite is complete for: `classic`, LTSs observed through a
+    /// timeout (quiescence is stable: no test waits for an output right after quiescence), or
+    /// `general`, any input-enabled suspension automaton (van den Bos Ch. 2).
+    #[arg(long, value_name = "classic|general", default_value = "classic")]
+    domain: ncomplete::suite::ioco::Domain,
+    /// Build ioco suites for the suspension automaton as given: without this, it is minimised
+    /// first (≈, van den Bos Def. 2.13) and n and --extra-states count the minimised states.
+    #[arg(long)]
+    no_minimize: bool,
+}
+
+impl IocoArgs {
+    /// The suspension automaton of `model` and the options of its ioco suites.
+    fn specification(
+        &self,
+        model: &Model,
+        path: &str,
+    ) -> Result<
+        (
+            ncomplete::model::SuspensionAutomaton,
+            ncomplete::suite::ioco::SuiteOptions,
+        ),
+        Error,
+    > {
+        ncomplete::suite::ioco::specification_for(model, path, !self.no_minimize, self.domain)
+    }
 }
 
 /// Limits on a suite's cost, checked from its counted figures before anything is written.
@@ -419,6 +458,19 @@ struct BudgetArgs {
     /// Refuse suites whose JSON would have more bytes than this.
     #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_BYTES)]
     max_bytes: u128,
+    /// Refuse suites whose estimated time to run every path once (runs × --run-ms, waits ×
+    /// --quiescence-ms, steps × --step-ms) is more seconds than this.
+    #[arg(long, value_name = "S", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_SECONDS)]
+    max_seconds: u128,
+    /// The quiescence timeout the time is estimated at, per wait (the runners' default).
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_QUIESCENCE_MS)]
+    quiescence_ms: u64,
+    /// The latency per step the time is estimated at.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::suite::costs::DEFAULT_STEP_MS)]
+    step_ms: u64,
+    /// The start-up and reset cost per run the time is estimated at.
+    #[arg(long, value_name = "MS", default_value_t = ncomplete::suite::costs::DEFAULT_RUN_MS)]
+    run_ms: u64,
 }
 
 impl BudgetArgs {
@@ -429,6 +481,12 @@ impl BudgetArgs {
             max_steps: self.max_steps,
             max_nodes: self.max_nodes,
             max_bytes: self.max_bytes,
+            max_seconds: self.max_seconds,
+            timing: ncomplete::suite::costs::Timing {
+                run_ms: self.run_ms,
+                quiescence_ms: self.quiescence_ms,
+                step_ms: self.step_ms,
+            },
             ..Default::default()
         }
     }
@@ -1537,7 +1595,7 @@ fn generate_goals(
     let suite = ncomplete::goals::goal_suite(&sa, &goals, &method, a.patience, &budget)?;
     suite.refuse_unreachable(&source)?;
     if a.stats {
-        eprintln!("{method}: {}", suite.costs.summary());
+        eprintln!("{method}: {}", suite.costs.summary(&budget.timing));
     }
     suite.write(suite_path)?;
     a.finish(dir, suite_path)?;
@@ -1634,7 +1692,7 @@ fn tests_text(count: &str) -> String {
 
 /// `sizes`: the cost figures of the ioco methods per bound, counted from their plans.
 fn run_sizes(a: SizesArgs, quiet: bool) -> Result<ExitCode, Error> {
-    use ncomplete::suite::ioco::{self, sizes};
+    use ncomplete::suite::ioco::sizes;
     let methods = if a.method.is_empty() {
         vec![
             GenerateMethod::IocoComplete,
@@ -1659,10 +1717,10 @@ fn run_sizes(a: SizesArgs, quiet: bool) -> Result<ExitCode, Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let range = sizes::parse_range(&a.n).map_err(Error::Usage)?;
     let model = a.model_args.load(&a.model, quiet)?;
-    let sa = ioco::suspension_for(&model, &a.model)?;
+    let (sa, options) = a.ioco.specification(&model, &a.model)?;
     let tables: Vec<sizes::SizeTable> = methods
         .iter()
-        .map(|&m| sizes::size_table(&sa, m, range.clone(), a.budget.budget()))
+        .map(|&m| sizes::size_table(&sa, m, range.clone(), a.budget.budget(), options))
         .collect();
     let text = if a.json {
         let mut t =
@@ -1693,7 +1751,7 @@ fn generate_ioco(
     a.refuse_words(
         "the ioco methods write suite JSON (--format json); words are for Mealy suites",
     )?;
-    let sa = ioco::suspension_for(&model, &a.model)?;
+    let (sa, options) = a.ioco.specification(&model, &a.model)?;
     let bound = match (a.n, a.extra_states) {
         (Some(n), _) => Bound::States(n),
         (None, Some(e)) => Bound::ExtraStates(e),
@@ -1702,16 +1760,20 @@ fn generate_ioco(
     let budget = a.budget.budget();
     // Every figure is counted and checked against the budget here, before the file is created.
     let suite = if method == IocoMethod::Auto {
-        let (suite, choice) = ioco::auto::choose(&sa, bound, budget)?;
+        let (suite, choice) = ioco::auto::choose_with(&sa, bound, budget, options)?;
         if a.stats {
             eprint!("{}", choice.to_text());
         }
         suite
     } else {
-        ioco::generate(&sa, method, bound, budget)?
+        ioco::generate_with(&sa, method, bound, budget, options)?
     };
     if a.stats {
-        eprintln!("{}: {}", suite.header().method, suite.costs().summary());
+        eprintln!(
+            "{}: {}",
+            suite.header().method,
+            suite.costs().summary(&budget.timing)
+        );
     }
     ioco::write_suite_file(&suite, Some(suite_path), a.shard, !quiet)?;
     a.finish(dir, suite_path)?;

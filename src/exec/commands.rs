@@ -207,6 +207,42 @@ pub fn run_on_model(
     Ok(counts.verdict())
 }
 
+/// The waits (quiescence observations over all runs) of a suite and the time running every
+/// run once takes at `timeouts` (and the default step latency), for `run`'s progress.
+fn estimated_time_message(
+    model: &SuiteModel,
+    tests: &[TestCase],
+    timeouts: &stdio::Timeouts,
+) -> String {
+    use crate::suite::costs::{Figure, SuiteCosts, Timing};
+    let quiescence = model.quiescence_id();
+    let (mut runs, mut steps, mut waits) = (0u128, 0u128, 0u128);
+    for t in tests {
+        let (r, s, w) = t.runs_steps_waits(quiescence);
+        runs = runs.saturating_add(r);
+        steps = steps.saturating_add(s);
+        waits = waits.saturating_add(w);
+    }
+    let timing = Timing {
+        quiescence_ms: u64::try_from(timeouts.quiescence.as_millis()).unwrap_or(u64::MAX),
+        ..Timing::default()
+    };
+    let costs = SuiteCosts {
+        tests: Figure::Exact(tests.len() as u128),
+        runs: Figure::Exact(runs),
+        steps: Figure::Exact(steps),
+        waits: Figure::Exact(waits),
+        nodes: Figure::Unknown,
+        longest: Figure::Unknown,
+        bytes: Figure::Unknown,
+    };
+    format!(
+        "{} waits, every run once about {}",
+        crate::suite::costs::thousands(waits),
+        costs.time_text(&timing)
+    )
+}
+
 /// How `run --sut` drives the system.
 #[derive(Clone, Copy, Debug)]
 pub struct SystemRun<'a> {
@@ -246,6 +282,7 @@ pub fn run_on_system(
     results.check_paths()?;
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
+    progress.set_message(estimated_time_message(&header.model, &tests, timeouts));
     let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
         command,
         &header.model,

@@ -334,6 +334,7 @@ pub fn goal_suite_with(
         tests: Figure::AtMost(goal_count),
         runs: Figure::Unknown,
         steps: Figure::Unknown,
+        waits: Figure::Unknown,
         nodes: Figure::Unknown,
         longest: Figure::Unknown,
         bytes: Figure::Unknown,

@@ -501,7 +501,7 @@ fn goal_suite_text(
     (
         String::from_utf8(json).unwrap(),
         suite.report_text(),
-        suite.costs.summary(),
+        suite.costs.summary(&Default::default()),
     )
 }
 

@@ -209,6 +209,37 @@ impl TestCase {
         memo.first().copied().unwrap_or((0, 0))
     }
 
+    /// Runs, steps and waits (observations of the output id `quiescence`, summed over the
+    /// root-to-verdict paths), counted as [`TestCase::runs_and_steps`] counts.
+    pub fn runs_steps_waits(&self, quiescence: Option<LabelId>) -> (u128, u128, u128) {
+        let mut memo = vec![(0u128, 0u128, 0u128); self.nodes.len()];
+        for k in (0..self.nodes.len()).rev() {
+            let (mut runs, mut steps, mut waits) = (0u128, 0u128, 0u128);
+            let (then, labelled) = match &self.nodes[k] {
+                TestNode::Send { then, race, .. } => (Some(*then), race.as_slice()),
+                TestNode::Expect { branches } => (None, branches.as_slice()),
+            };
+            let edges = then
+                .map(|n| (None, n))
+                .into_iter()
+                .chain(labelled.iter().map(|&(o, n)| (Some(o), n)));
+            for (label, next) in edges {
+                let (r, s, w) = match next {
+                    Next::Node(j) => memo.get(j as usize).copied().unwrap_or((1, 0, 0)),
+                    Next::Verdict(_) => (1, 0, 0),
+                };
+                let quiet = label.is_some() && label == quiescence;
+                runs = runs.saturating_add(r);
+                steps = steps.saturating_add(s).saturating_add(r);
+                waits = waits
+                    .saturating_add(w)
+                    .saturating_add(if quiet { r } else { 0 });
+            }
+            memo[k] = (runs, steps, waits);
+        }
+        memo.first().copied().unwrap_or((0, 0, 0))
+    }
+
     /// Builds a Mealy-style chain `send i1 -> expect {o1: next} -> send i2 -> ...`, ending in pass.
     pub fn chain(name: impl Into<String>, steps: &[(LabelId, LabelId)]) -> TestCase {
         let mut nodes = Vec::with_capacity(steps.len() * 2);

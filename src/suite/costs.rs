@@ -6,9 +6,14 @@
 //! - *runs*: root-to-verdict paths summed over all tests (the executions needed to see every
 //!   verdict of every test once);
 //! - *steps*: labels (inputs and outputs) summed over all those paths;
+//! - *waits*: quiescence observations summed over all those paths (each costs one quiescence
+//!   timeout against a real system);
 //! - *nodes*: send/expect nodes summed over all tests (what a reader must hold);
 //! - *longest*: labels on the longest path of any test;
-//! - *bytes*: the size of the JSON file.
+//! - *bytes*: the size of the JSON file;
+//! - *estimated time*: what running every path once costs at the configured timeouts
+//!   ([`Timing`]): a start-up cost per run, the quiescence timeout per wait and a latency per
+//!   step, in whole seconds rounded up.
 //!
 //! Each figure is exact ([`Figure::Exact`]), a lower bound when counting stopped at a limit or
 //! overflowed `u128` ([`Figure::MoreThan`]), an upper bound ([`Figure::AtMost`], Mealy suites
@@ -117,6 +122,8 @@ pub struct SuiteCosts {
     pub runs: Figure,
     /// Labels summed over all those paths.
     pub steps: Figure,
+    /// Quiescence observations summed over all those paths.
+    pub waits: Figure,
     /// Send/expect nodes over all tests.
     pub nodes: Figure,
     /// Labels on the longest path of any test.
@@ -142,6 +149,115 @@ pub struct Budget {
     /// Most plan nodes (shared test fragments) an ioco suite may have while it is planned,
     /// counted over all plans alive at once (the plan and its normal form, every nested suite).
     pub max_plan_nodes: usize,
+    /// Most estimated seconds to run every path once (`--max-seconds`) at [`Budget::timing`].
+    pub max_seconds: u128,
+    /// The timeouts the estimated time is computed at.
+    pub timing: Timing,
+}
+
+/// What one run, one quiescence observation and one step cost when a suite is executed against
+/// a real system, in milliseconds (the estimate of `sizes`, `--stats` and `--max-seconds`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Start-up and reset per run (`--run-ms`).
+    pub run_ms: u64,
+    /// The quiescence timeout, per wait (`--quiescence-ms`; the runners' default).
+    pub quiescence_ms: u64,
+    /// Latency per step (`--step-ms`).
+    pub step_ms: u64,
+}
+
+/// Default `--run-ms`: a system started in process-group isolation costs a few milliseconds,
+/// which the step latency of its first steps already covers.
+pub const DEFAULT_RUN_MS: u64 = 0;
+/// Default `--step-ms`: one round trip over a pipe to a local process.
+pub const DEFAULT_STEP_MS: u64 = 2;
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            run_ms: DEFAULT_RUN_MS,
+            quiescence_ms: crate::exec::stdio::DEFAULT_QUIESCENCE_MS,
+            step_ms: DEFAULT_STEP_MS,
+        }
+    }
+}
+
+impl Timing {
+    /// The estimated time of `runs`, `waits` and `steps`, in milliseconds: exact when all three
+    /// are, a lower bound when one is, unknown otherwise.
+    pub fn millis(&self, runs: Figure, waits: Figure, steps: Figure) -> Figure {
+        let parts = [
+            (runs, self.run_ms),
+            (waits, self.quiescence_ms),
+            (steps, self.step_ms),
+        ];
+        let mut total = Some(0u128);
+        let mut lower = false;
+        for (figure, ms) in parts {
+            let value = match figure {
+                Figure::Exact(x) => x,
+                Figure::AtMost(x) => x,
+                Figure::MoreThan(x) => {
+                    lower = true;
+                    x
+                }
+                Figure::Unknown if ms == 0 => 0,
+                Figure::Unknown => return Figure::Unknown,
+            };
+            total = total.and_then(|t| t.checked_add(value.checked_mul(u128::from(ms))?));
+        }
+        let at_most = parts.iter().any(|(f, _)| matches!(f, Figure::AtMost(_)));
+        match total {
+            None => Figure::MoreThan(u128::MAX),
+            Some(t) if lower => Figure::MoreThan(t),
+            Some(t) if at_most => Figure::AtMost(t),
+            Some(t) => Figure::Exact(t),
+        }
+    }
+
+    /// [`Timing::millis`] in whole seconds, rounded up.
+    pub fn seconds(&self, runs: Figure, waits: Figure, steps: Figure) -> Figure {
+        let up = |ms: u128| ms.div_ceil(1000);
+        match self.millis(runs, waits, steps) {
+            Figure::Exact(x) => Figure::Exact(up(x)),
+            Figure::AtMost(x) => Figure::AtMost(up(x)),
+            Figure::MoreThan(u128::MAX) => Figure::MoreThan(u128::MAX),
+            Figure::MoreThan(x) => Figure::MoreThan(x / 1000),
+            Figure::Unknown => Figure::Unknown,
+        }
+    }
+
+    /// One line: `quiescence 200 ms per wait, 2 ms per step, 0 ms per run`.
+    pub fn describe(&self) -> String {
+        format!(
+            "quiescence {} ms per wait, {} ms per step, {} ms per run",
+            self.quiescence_ms, self.step_ms, self.run_ms
+        )
+    }
+}
+
+/// Estimated seconds as a duration (`14 min 5 s`), bounds marked (`>3 h 2 min`), `-` unknown.
+pub fn seconds_text(f: Figure) -> String {
+    match f {
+        Figure::Exact(s) => duration_text(s),
+        Figure::AtMost(s) => format!("<={}", duration_text(s)),
+        Figure::MoreThan(u128::MAX) => "more than u128 s".into(),
+        Figure::MoreThan(s) => format!(">{}", duration_text(s)),
+        Figure::Unknown => "-".into(),
+    }
+}
+
+/// A duration in seconds as `1 h 32 min`, `14 min 5 s` or `42 s`.
+pub fn duration_text(seconds: u128) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{} h {m} min", thousands(h))
+    } else if m > 0 {
+        format!("{m} min {s} s")
+    } else {
+        format!("{s} s")
+    }
 }
 
 /// Default `--max-tests`.
@@ -159,6 +275,9 @@ pub const DEFAULT_MAX_NODES: u128 = 30_000_000;
 pub const DEFAULT_MAX_PLAN_NODES: usize = 1_000_000;
 /// Default `--max-bytes` (1 GB).
 pub const DEFAULT_MAX_BYTES: u128 = 1_000_000_000;
+/// Default `--max-seconds`: 30 days at the default timings, so only suites nobody could run are
+/// refused by default.
+pub const DEFAULT_MAX_SECONDS: u128 = 30 * 24 * 3600;
 
 impl Default for Budget {
     fn default() -> Self {
@@ -169,6 +288,8 @@ impl Default for Budget {
             max_nodes: DEFAULT_MAX_NODES,
             max_bytes: DEFAULT_MAX_BYTES,
             max_plan_nodes: DEFAULT_MAX_PLAN_NODES,
+            max_seconds: DEFAULT_MAX_SECONDS,
+            timing: Timing::default(),
         }
     }
 }
@@ -196,14 +317,30 @@ pub struct CostRefusal {
 
 impl SuiteCosts {
     /// The figures in budget order, with their names, limits and flags.
-    fn checks(&self, budget: &Budget) -> [(&'static str, Figure, u128, &'static str); 5] {
+    fn checks(&self, budget: &Budget) -> [(&'static str, Figure, u128, &'static str); 6] {
         [
             ("tests", self.tests, budget.max_tests, "--max-tests"),
             ("runs", self.runs, budget.max_runs, "--max-runs"),
             ("total steps", self.steps, budget.max_steps, "--max-steps"),
+            (
+                "estimated seconds",
+                self.seconds(&budget.timing),
+                budget.max_seconds,
+                "--max-seconds",
+            ),
             ("nodes", self.nodes, budget.max_nodes, "--max-nodes"),
             ("bytes of JSON", self.bytes, budget.max_bytes, "--max-bytes"),
         ]
+    }
+
+    /// The estimated seconds to run every path once at `timing`.
+    pub fn seconds(&self, timing: &Timing) -> Figure {
+        timing.seconds(self.runs, self.waits, self.steps)
+    }
+
+    /// The estimated time as text: `14 min 5 s`, `>3 h 2 min`, `-`.
+    pub fn time_text(&self, timing: &Timing) -> String {
+        seconds_text(self.seconds(timing))
     }
 
     /// The first figure over its limit, as a refusal naming the figure, the limit and the flag.
@@ -228,11 +365,21 @@ impl SuiteCosts {
         Ok(())
     }
 
-    /// One line: `tests 3, runs 9, steps 27, nodes 12, longest 4, bytes 1,024`.
-    pub fn summary(&self) -> String {
+    /// One line: `tests 3, runs 9, steps 27, waits 4, nodes 12, longest 4, bytes 1,024,
+    /// estimated time 1 s (quiescence 200 ms per wait, ...)`.
+    pub fn summary(&self, timing: &Timing) -> String {
         format!(
-            "tests {}, runs {}, steps {}, nodes {}, longest {}, bytes {}",
-            self.tests, self.runs, self.steps, self.nodes, self.longest, self.bytes
+            "tests {}, runs {}, steps {}, waits {}, nodes {}, longest {}, bytes {}, estimated \
+             time {} ({})",
+            self.tests,
+            self.runs,
+            self.steps,
+            self.waits,
+            self.nodes,
+            self.longest,
+            self.bytes,
+            self.time_text(timing),
+            timing.describe()
         )
     }
 }
@@ -268,6 +415,7 @@ mod tests {
             tests: Figure::Exact(10),
             runs: Figure::Exact(5_000),
             steps: Figure::Exact(50_000),
+            waits: Figure::Exact(1_000),
             nodes: Figure::Unknown,
             longest: Figure::Exact(7),
             bytes: Figure::Unknown,
@@ -285,5 +433,18 @@ mod tests {
              (--max-runs); try a smaller n"
         );
         assert!(costs.check(&Budget::default(), "s", "a").is_ok());
+        // 1,000 waits at 200 ms and 50,000 steps at 2 ms: 300 s.
+        assert_eq!(costs.seconds(&Timing::default()), Figure::Exact(300));
+        let slow = Budget {
+            max_seconds: 299,
+            ..Budget::default()
+        };
+        let e = costs.check(&slow, "s", "a").unwrap_err();
+        assert_eq!((e.figure, e.flag), ("estimated seconds", "--max-seconds"));
+        assert!(
+            costs
+                .summary(&Timing::default())
+                .contains("estimated time 5 min 0 s")
+        );
     }
 }

@@ -1,17 +1,20 @@
 //! `ioco-auto`: the cheapest complete ioco suite, chosen exactly. Every candidate of
-//! [`CANDIDATES`] is planned and counted ([`super::IocoSuite::costs`]) before any test is
-//! built; a candidate takes part only when its suite is `n`-complete as planned (`T(S, n)` only
-//! when its merge recursion terminates, `ioco-ads` only when its completeness condition holds)
-//! and within every budget. The winner has the fewest runs, then the fewest total steps, then
-//! comes first in [`CANDIDATES`]. Candidates over a budget are listed as refused; only when
-//! every candidate is left out does the choice fail.
+//! [`CANDIDATES`] is planned and counted ([`super::IocoSuite::costs`]); a candidate takes part
+//! only when its suite is `n`-complete as planned (`T(S, n)` only when its merge recursion
+//! terminates, `ioco-ads` only when its completeness condition holds) and within every budget.
+//! The tests of each candidate that takes part are then built once and repeated ones left out
+//! ([`super::IocoSuite::without_repeated_tests`]), so the table shows the figures of the suite
+//! as it would be written. Time is the cost: the winner has the least estimated time at the
+//! budget's timings ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the
+//! fewest runs, then the fewest total steps, then comes first in [`CANDIDATES`]. Candidates over
+//! a budget are listed as refused; only when every candidate is left out does the choice fail.
 
 use super::{
     Bound, Budget, Counting, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts,
-    plan_counted, resolve_bound,
+    SuiteOptions, plan_counted, resolve_bound,
 };
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::Figure;
+use crate::suite::costs::{Figure, Timing};
 use serde_json::{Value, json};
 
 /// The candidates, in the order that breaks ties.
@@ -21,13 +24,17 @@ pub const CANDIDATES: &[IocoMethod] = &[
     IocoMethod::Counting(IncompatibleSets::Maximal),
     IocoMethod::Counting(IncompatibleSets::Largest),
     IocoMethod::Counting(IncompatibleSets::None),
+    IocoMethod::CoverCounting(IncompatibleSets::Maximal),
+    IocoMethod::CoverCounting(IncompatibleSets::Largest),
     IocoMethod::Ads,
 ];
 
 /// A candidate's name in the table: the method, with the incompatible sets of `ioco-counting`.
 pub fn candidate_name(method: IocoMethod) -> String {
     match method {
-        IocoMethod::Counting(sets) => format!("{}-{}", method.name(), sets.name()),
+        IocoMethod::Counting(sets) | IocoMethod::CoverCounting(sets) => {
+            format!("{}-{}", method.name(), sets.name())
+        }
         other => other.name().to_string(),
     }
 }
@@ -61,14 +68,16 @@ pub struct AutoChoice {
     pub candidates: Vec<Candidate>,
     /// Index of the winner in `candidates`.
     pub chosen: usize,
+    /// The timings the estimated times are computed at.
+    pub timing: Timing,
 }
 
 impl AutoChoice {
     /// The candidate table as aligned text, the winner marked.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "{:<22} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  status\n",
-            "method", "tests", "runs", "steps", "nodes", "longest", "bytes"
+            "{:<22} {:>12} {:>14} {:>16} {:>14} {:>14} {:>8} {:>15} {:>16}  status\n",
+            "method", "tests", "runs", "steps", "waits", "nodes", "longest", "bytes", "time"
         );
         for (k, c) in self.candidates.iter().enumerate() {
             let status = match &c.status {
@@ -78,17 +87,24 @@ impl AutoChoice {
                 Status::Refused(why) => format!("refused: {why}"),
             };
             let f = |g: fn(&SuiteCosts) -> Figure| c.costs.as_ref().map_or(Figure::Unknown, g);
+            let time = c
+                .costs
+                .as_ref()
+                .map_or("-".to_string(), |x| x.time_text(&self.timing));
             out.push_str(&format!(
-                "{:<22} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15}  {status}\n",
+                "{:<22} {:>12} {:>14} {:>16} {:>14} {:>14} {:>8} {:>15} {:>16}  {status}\n",
                 candidate_name(c.method),
                 f(|c| c.tests),
                 f(|c| c.runs),
                 f(|c| c.steps),
+                f(|c| c.waits),
                 f(|c| c.nodes),
                 f(|c| c.longest),
                 f(|c| c.bytes),
+                time,
             ));
         }
+        out.push_str(&format!("time estimated at {}\n", self.timing.describe()));
         out
     }
 
@@ -108,18 +124,29 @@ impl AutoChoice {
                         .as_ref()
                         .map_or(Value::Null, |x| json!(g(x).to_string()))
                 };
+                let seconds = c
+                    .costs
+                    .as_ref()
+                    .map_or(Value::Null, |x| json!(x.seconds(&self.timing).to_string()));
                 json!({
                     "method": candidate_name(c.method),
                     "tests": figure(|c| c.tests),
                     "runs": figure(|c| c.runs),
                     "steps": figure(|c| c.steps),
+                    "waits": figure(|c| c.waits),
+                    "seconds": seconds,
                     "status": status,
                 })
             })
             .collect();
         json!({
             "chosen": candidate_name(self.candidates[self.chosen].method),
-            "rule": "fewest runs, then fewest total steps, among the complete candidates within the budgets",
+            "rule": "least estimated time, then fewest runs, then fewest total steps, among the complete candidates within the budgets, figures of the suites as written",
+            "timing": {
+                "run_ms": self.timing.run_ms,
+                "quiescence_ms": self.timing.quiescence_ms,
+                "step_ms": self.timing.step_ms,
+            },
             "candidates": rows,
         })
     }
@@ -133,17 +160,43 @@ pub struct Evaluation {
     pub best: Option<(usize, IocoSuite)>,
 }
 
-/// Plans and counts every candidate for bound `n` (see the module doc).
+/// The order of candidates: least estimated time, then fewest runs, then fewest steps.
+fn rank(c: &SuiteCosts, timing: &Timing) -> [(u128, u8); 3] {
+    [
+        c.seconds(timing).sort_key(),
+        c.runs.sort_key(),
+        c.steps.sort_key(),
+    ]
+}
+
+/// Plans and counts every candidate for bound `n` (see the module doc), general domain.
 pub fn evaluate(
     sa: &SuspensionAutomaton,
     n: usize,
     budget: Budget,
 ) -> Result<Evaluation, IocoSuiteError> {
+    evaluate_with(sa, n, budget, SuiteOptions::default())
+}
+
+/// [`evaluate`] with `options`.
+pub fn evaluate_with(
+    sa: &SuspensionAutomaton,
+    n: usize,
+    budget: Budget,
+    options: SuiteOptions,
+) -> Result<Evaluation, IocoSuiteError> {
     let mut candidates = Vec::new();
     let mut best: Option<(usize, IocoSuite)> = None;
     for &method in CANDIDATES {
-        let suite = match plan_counted(sa, method, Bound::States(n), budget, Counting::CompleteOnly)
-        {
+        let planned = plan_counted(
+            sa,
+            method,
+            Bound::States(n),
+            budget,
+            Counting::CompleteOnly,
+            options,
+        );
+        let suite = match planned {
             Ok(s) => s,
             Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
                 candidates.push(Candidate {
@@ -154,6 +207,13 @@ pub fn evaluate(
                 continue;
             }
             Err(e) => return Err(e),
+        };
+        let fits = suite.is_complete() && suite.check(&budget).is_ok();
+        // The figures of the suite as written (the plan's bound them from above).
+        let suite = if fits {
+            suite.without_repeated_tests()
+        } else {
+            suite
         };
         let costs = suite.costs();
         let status = if !suite.is_complete() {
@@ -169,10 +229,9 @@ pub fn evaluate(
             Status::Fits
         };
         if status == Status::Fits {
-            let key = |c: &SuiteCosts| (c.runs.sort_key(), c.steps.sort_key());
-            let better = best
-                .as_ref()
-                .is_none_or(|(_, b)| key(&costs) < key(&b.costs()));
+            let better = best.as_ref().is_none_or(|(_, b)| {
+                rank(&costs, &budget.timing) < rank(&b.costs(), &budget.timing)
+            });
             if better {
                 best = Some((candidates.len(), suite));
             }
@@ -187,14 +246,24 @@ pub fn evaluate(
 }
 
 /// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
-/// and records the choice) and the table.
+/// and records the choice) and the table. General domain.
 pub fn choose(
     sa: &SuspensionAutomaton,
     bound: Bound,
     budget: Budget,
 ) -> Result<(IocoSuite, AutoChoice), IocoSuiteError> {
+    choose_with(sa, bound, budget, SuiteOptions::default())
+}
+
+/// [`choose`] with `options`.
+pub fn choose_with(
+    sa: &SuspensionAutomaton,
+    bound: Bound,
+    budget: Budget,
+    options: SuiteOptions,
+) -> Result<(IocoSuite, AutoChoice), IocoSuiteError> {
     let n = resolve_bound(sa, bound)?;
-    let Evaluation { candidates, best } = evaluate(sa, n, budget)?;
+    let Evaluation { candidates, best } = evaluate_with(sa, n, budget, options)?;
     let Some((chosen, suite)) = best else {
         let reasons: Vec<String> = candidates
             .iter()
@@ -211,8 +280,12 @@ pub fn choose(
             reasons: reasons.join("; "),
         });
     };
-    let choice = AutoChoice { candidates, chosen };
-    let mut suite = suite.without_repeated_tests();
+    let choice = AutoChoice {
+        candidates,
+        chosen,
+        timing: budget.timing,
+    };
+    let mut suite = suite;
     let mut header = suite.header().clone();
     header.method = IocoMethod::Auto.name().into();
     header.extra.insert("auto".into(), choice.header_json());
@@ -232,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn the_winner_has_the_fewest_runs_among_complete_fitting_candidates() {
+    fn the_winner_has_the_least_estimated_time_among_complete_fitting_candidates() {
         let budget = Budget {
             max_plan_nodes: 50_000,
             ..Budget::default()
@@ -257,7 +330,13 @@ mod tests {
             );
             for c in &choice.candidates {
                 if c.status == Status::Fits {
-                    assert!(runs(best) <= runs(c), "seed {seed}: {}", choice.to_text());
+                    let t = &choice.timing;
+                    assert!(
+                        rank(&best.costs.unwrap(), t) <= rank(&c.costs.unwrap(), t),
+                        "seed {seed}: {}",
+                        choice.to_text()
+                    );
+                    assert!(runs(c) < u128::MAX);
                 }
                 if c.method == IocoMethod::Complete && c.status != Status::Fits {
                     // T is left out only for a reason the table states.

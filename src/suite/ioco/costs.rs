@@ -43,6 +43,7 @@ pub(crate) fn count(
             tests: Figure::Exact(tests),
             runs: Figure::Unknown,
             steps: Figure::Unknown,
+            waits: Figure::Unknown,
             nodes: Figure::Unknown,
             longest,
             bytes: Figure::Unknown,
@@ -58,6 +59,7 @@ pub(crate) fn count(
                 tests: over,
                 runs: over,
                 steps: over,
+                waits: Figure::Unknown,
                 nodes: over,
                 bytes: over,
                 longest,
@@ -71,11 +73,13 @@ pub(crate) fn count(
     let mut costs = SuiteCosts {
         runs: Figure::checked(sums.runs),
         steps: Figure::checked(sums.steps),
+        waits: Figure::checked(sums.waits),
         ..unknown.costs
     };
     if costs.tests.exceeds(budget.max_tests)
         || costs.runs.exceeds(budget.max_runs)
         || costs.steps.exceeds(budget.max_steps)
+        || costs.seconds(&budget.timing).exceeds(budget.max_seconds)
     {
         return Counted { costs, ..unknown };
     }
@@ -135,8 +139,9 @@ pub(crate) fn measure_with_raw(
     header: &SuiteHeader,
     raw: &[(&str, &str)],
 ) -> Counted {
-    let (mut count, mut runs, mut steps, mut nodes, mut longest, mut largest) =
-        (0u128, 0u128, 0u128, 0u128, 0u128, 0u64);
+    let (mut count, mut runs, mut steps, mut waits, mut nodes, mut longest, mut largest) =
+        (0u128, 0u128, 0u128, 0u128, 0u128, 0u128, 0u64);
+    let quiescence = header.model.quiescence_id();
     let mut writer = SuiteWriter::begin_with_raw(ByteCounter(0), header, raw).ok();
     let mut tests = tests.peekable();
     while tests.peek().is_some() {
@@ -150,10 +155,11 @@ pub(crate) fn measure_with_raw(
             .map(|t| crate::suite::json::test_line_bytes(&header.model, t).ok())
             .collect();
         for (t, line) in chunk.iter().zip(line_bytes) {
-            let (p, s) = t.runs_and_steps();
+            let (p, s, w) = t.runs_steps_waits(quiescence);
             count += 1;
             runs += p;
             steps += s;
+            waits += w;
             nodes += t.nodes.len() as u128;
             longest = longest.max(t.depth() as u128);
             largest = largest.max(t.nodes.len() as u64);
@@ -174,6 +180,7 @@ pub(crate) fn measure_with_raw(
             tests: Figure::Exact(count),
             runs: Figure::Exact(runs),
             steps: Figure::Exact(steps),
+            waits: Figure::Exact(waits),
             nodes: Figure::Exact(nodes),
             longest: Figure::Exact(longest),
             bytes: bytes.map_or(Figure::Unknown, Figure::Exact),
@@ -192,6 +199,7 @@ impl Counted {
                 tests: Figure::AtMost(tests),
                 runs: Figure::Unknown,
                 steps: Figure::Unknown,
+                waits: Figure::Unknown,
                 nodes: Figure::Unknown,
                 longest: Figure::Unknown,
                 bytes: Figure::Unknown,

@@ -54,6 +54,47 @@
 //! without them misses. The cuts are early: a trace is not extended once some set's sum would
 //! exceed `n`, so traces are no longer than `|S|·n` (`U`) and usually much shorter.
 //!
+//! # Counting relative to the state cover (`ioco-cover-counting`)
+//!
+//! The access sequences of the states already reach, in any implementation that passes, states
+//! that the distinguishing graphs keep apart (the argument behind H, SPY and SPYH for Mealy
+//! machines), so a visit along them need not be counted, and a set's bound shrinks by the
+//! states it pins. Output choices of the implementation stand in the way: an access sequence
+//! with an output the specification merely allows need not be a trace of the implementation.
+//! So only *forced* access sequences pin: let the forced cover be the breadth-first tree (labels
+//! in id order) from the initial state over the inputs and over the outputs of states that
+//! allow exactly one output (quiescence counted as one); `acc(s)` is the tree path to `s` when
+//! `s` is in the tree, and `Pin ⊆ S` the states of the tree. Every prefix of an `acc(s)` is an
+//! `acc` (tree paths).
+//!
+//! A prefix `ρ` of `σ` is a *new visit* unless `ρ = acc(S after ρ)`; `σ` is bounded when every
+//! `A ∈ 𝒜` has at most `n - |A ∩ Pin|` new visits to `A` (saturating at 0). The suite is built
+//! as above from these bounded traces (so every `acc(s)` is bounded, with its observation and
+//! graphs). A trace thus runs for about `n - |A| + 1` new visits instead of `n + 1` visits.
+//!
+//! *Completeness.* Let `I` pass, `|I|_S ≤ n`, and suppose `I` does not conform; among the ioco
+//! counterexamples `σx` take one with the fewest new visits, then shortest. (1) *Pins.* For
+//! `s ∈ Pin`, `acc(s)` is a trace of `I`: along it every output step is the only output `S`
+//! allows, the observation after each prefix (bounded) shows some output of `I` by fairness,
+//! and any other output would fail the suite. Write `i_s = I after acc(s)`. For `s ≠ s'` in a
+//! common `A`, `i_s ≠ i_{s'}`: else the graph of the incompatible pair, run from `i_s` after
+//! both access sequences, fails (Thm. 2.40). So `A ∩ Pin` pins `|A ∩ Pin|` distinct specified
+//! states of `I`. (2) If `σ` is bounded, the suite observes after it and fails. (3) Else let
+//! `σ'` be the shortest unbounded prefix and `A` a set with more than `n - |A ∩ Pin|` new
+//! visits `ρ` along `σ'` (all in `B⁺`, so each is followed by the graphs of its state). If a new
+//! visit `ρ` reaches a pin `i_{s'}`: with `s' ≠ S after ρ` the graph of the pair is run from
+//! `i_{s'}` after `ρ` and after `acc(s')`: the suite fails; with `s' = S after ρ`, replacing
+//! `ρ` by `acc(s')` in `σ` gives a counterexample with fewer new visits (`ρ` was one, the
+//! prefixes of `acc(s')` are none, and a later prefix that was an `acc` would have `ρ` as a
+//! prefix of an `acc`, so it would be one itself): a contradiction. So every new visit reaches
+//! one of the at most `n - |A ∩ Pin|` other specified states, and two of them, `ρ < ρ'`, reach
+//! the same `i`: if their specification states differ the graph of the pair fails the suite;
+//! if not, cutting `σ` from `ρ'` back to `ρ` removes the new visit `ρ'` and (by the same prefix
+//! argument) adds none. Either way a contradiction, so `I ioco S`. In the classic domain the
+//! shortening of `super::domain` (dropping a repeated quiescence) also removes a new visit (an
+//! access sequence never repeats quiescence), so the argument carries over. A unit test and the
+//! adversary check that the suite for `n - 1` is beaten, so a cut one step too early is caught.
+//!
 //! # Plan
 //!
 //! A plan node is a bounded trace's state together with its sums per constraint (the sets of `𝒜`
@@ -65,7 +106,7 @@
 use super::pairs::PairAnalysis;
 use super::plan::{Move, Plan, PlanId, Target};
 use super::{IocoSuiteError, access::reachable_states, conjunction::names};
-use crate::model::{StateId, SuspensionAutomaton};
+use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -273,17 +314,46 @@ pub(crate) struct CountingPlan {
     pub(crate) root: Target,
     /// The sets of two or more states of `𝒜`.
     pub(crate) family: Vec<Vec<StateId>>,
+    /// With counting relative to the cover: the states the forced cover pins.
+    pub(crate) pinned: Option<usize>,
 }
 
-/// Adds the plan of the `ioco-counting` suite of `sa` for bound `n` to `plan`.
+/// Adds the plan of the `ioco-counting` suite of `sa` for bound `n` to `plan` (with
+/// `relative_to_cover`: `ioco-cover-counting`, see the module doc).
 pub(crate) fn counting_plan(
     plan: &mut Plan,
     sa: &SuspensionAutomaton,
     n: usize,
     choice: IncompatibleSets,
     max_plan_nodes: usize,
+    relative_to_cover: bool,
 ) -> Result<CountingPlan, IocoSuiteError> {
-    build(plan, sa, n, choice, max_plan_nodes, true)
+    build(plan, sa, n, choice, max_plan_nodes, true, relative_to_cover)
+}
+
+/// The forced cover (see the module doc): for every state in it, the tree edge that reaches it
+/// (`None` for the initial state and for states outside it), and whether it is in it.
+fn forced_cover(sa: &SuspensionAutomaton) -> (Vec<Option<(StateId, LabelId)>>, Vec<bool>) {
+    let mut parent = vec![None; sa.num_states()];
+    let mut seen = vec![false; sa.num_states()];
+    seen[sa.initial().index()] = true;
+    let mut queue = std::collections::VecDeque::from([sa.initial()]);
+    while let Some(q) = queue.pop_front() {
+        let outputs = sa
+            .enabled(q)
+            .iter()
+            .filter(|&&(l, _)| sa.alphabet.is_output(l))
+            .count();
+        for &(l, t) in sa.enabled(q) {
+            let forced = sa.alphabet.is_input(l) || outputs == 1;
+            if forced && !seen[t.index()] {
+                seen[t.index()] = true;
+                parent[t.index()] = Some((q, l));
+                queue.push_back(t);
+            }
+        }
+    }
+    (parent, seen)
 }
 
 /// [`counting_plan`]; `graphs_at_cuts = false` leaves out the graphs after the traces of
@@ -295,6 +365,7 @@ fn build(
     choice: IncompatibleSets,
     max_plan_nodes: usize,
     graphs_at_cuts: bool,
+    relative_to_cover: bool,
 ) -> Result<CountingPlan, IocoSuiteError> {
     let reachable = reachable_states(sa);
     let mut analysis = PairAnalysis::compute(sa)?;
@@ -328,6 +399,20 @@ fn build(
             }
         }
     }
+    let (parent, in_cover) = forced_cover(sa);
+    let cover = relative_to_cover.then(|| {
+        // Per constraint, the new visits allowed: n minus the states it pins.
+        let mut pins = vec![0usize; constraints];
+        for &s in &reachable {
+            if in_cover[s.index()] {
+                for &k in &constraints_of[s.index()] {
+                    pins[k] += 1;
+                }
+            }
+        }
+        let limits: Vec<usize> = pins.iter().map(|&p| n.saturating_sub(p)).collect();
+        (limits, in_cover.iter().filter(|&&x| x).count())
+    });
     let traces = BoundedTraces {
         constraints_of: &constraints_of,
         constraints,
@@ -336,11 +421,25 @@ fn build(
         max_plan_nodes,
         suite: "ioco-counting suite",
         advice: "try a smaller n, or --incompatible-sets maximal (more sets end the traces sooner)",
+        cover: cover.as_ref().map(|(limits, _)| Cover {
+            parent: &parent,
+            limits,
+        }),
     };
     Ok(CountingPlan {
         root: traces.plan(plan, sa, sa.initial(), n)?,
         family,
+        pinned: cover.map(|(_, pinned)| pinned),
     })
+}
+
+/// Counting relative to the forced cover: the tree edges, and per constraint the new visits
+/// allowed.
+pub(crate) struct Cover<'a> {
+    /// Per state, the tree edge into it.
+    pub(crate) parent: &'a [Option<(StateId, LabelId)>],
+    /// Per constraint, the most new visits of a bounded trace.
+    pub(crate) limits: &'a [usize],
 }
 
 /// Traces bounded by visit sums per constraint (a set of states), each followed by the
@@ -362,6 +461,9 @@ pub(crate) struct BoundedTraces<'a> {
     pub(crate) suite: &'a str,
     /// What to do when the plan-node budget is exceeded.
     pub(crate) advice: &'a str,
+    /// Count only the visits off the forced cover, each constraint up to its own limit
+    /// (`ioco-cover-counting`); `None`: every visit, up to `n`.
+    pub(crate) cover: Option<Cover<'a>>,
 }
 
 impl BoundedTraces<'_> {
@@ -396,31 +498,57 @@ impl BoundedTraces<'_> {
             .max_plan_nodes
             .min(MAX_SUMS_BYTES / (self.constraints + 64))
             .max(1);
-        let mut memo: HashMap<(StateId, Vec<u8>), PlanId> = HashMap::new();
-        let mut work: Vec<(PlanId, StateId, Vec<u8>)> = Vec::new();
+        // In the classic domain a node reached by quiescence into a state where quiescence
+        // loops is quiet: it does not observe (see `super::domain`), and it is a node of its own.
+        let (delta, classic) = (a.quiescence(), plan.classic);
+        let quiet_after = |l, t| classic && l == delta && a.after(t, delta) == Some(t);
+        // A node: state, visit sums, quiet, and whether its trace is the state's access
+        // sequence in the forced cover (then the visit is not new).
+        type Key = (StateId, Vec<u8>, bool, bool);
+        let mut memo: HashMap<Key, PlanId> = HashMap::new();
+        let mut work: Vec<(PlanId, Key)> = Vec::new();
         let mut sums0 = vec![0u8; self.constraints];
-        for &k in &constraints_of[start.index()] {
-            sums0[k] = 1;
+        if self.cover.is_none() {
+            for &k in &constraints_of[start.index()] {
+                sums0[k] = 1;
+            }
         }
+        let limit = |k: usize| {
+            self.cover
+                .as_ref()
+                .map_or(bound, |c| c.limits[k].min(u8::MAX as usize) as u8)
+        };
         let root = plan.reserve();
-        memo.insert((start, sums0.clone()), root);
-        work.push((root, start, sums0));
-        while let Some((id, q, sums)) = work.pop() {
+        let key0 = (start, sums0, false, self.cover.is_some());
+        memo.insert(key0.clone(), root);
+        work.push((root, key0));
+        while let Some((id, (q, sums, quiet, on_cover))) = work.pop() {
             let mut branches = Vec::new();
             let mut moves = Vec::new();
             for &(l, t) in a.enabled(q) {
+                if quiet && a.alphabet.is_output(l) {
+                    continue;
+                }
+                let quiet_t = quiet_after(l, t);
+                let on_cover_t = on_cover
+                    && self
+                        .cover
+                        .as_ref()
+                        .is_some_and(|c| c.parent[t.index()] == Some((q, l)));
                 let mut next = sums.clone();
                 let mut bounded = true;
-                for &k in &constraints_of[t.index()] {
-                    if next[k] >= bound {
-                        bounded = false;
-                        break;
+                if !on_cover_t {
+                    for &k in &constraints_of[t.index()] {
+                        if next[k] >= limit(k) {
+                            bounded = false;
+                            break;
+                        }
+                        next[k] += 1;
                     }
-                    next[k] += 1;
                 }
                 let target = if !bounded {
                     cut_node(plan, t)
-                } else if let Some(&c) = memo.get(&(t, next.clone())) {
+                } else if let Some(&c) = memo.get(&(t, next.clone(), quiet_t, on_cover_t)) {
                     Target::Node(c)
                 } else {
                     let limit = if memo.len() >= max_nodes {
@@ -441,8 +569,9 @@ impl BoundedTraces<'_> {
                         });
                     }
                     let c = plan.reserve();
-                    memo.insert((t, next.clone()), c);
-                    work.push((c, t, next));
+                    let key = (t, next, quiet_t, on_cover_t);
+                    memo.insert(key.clone(), c);
+                    work.push((c, key));
                     Target::Node(c)
                 };
                 if a.alphabet.is_output(l) {
@@ -454,13 +583,15 @@ impl BoundedTraces<'_> {
                     });
                 }
             }
-            moves.insert(
-                0,
-                Move::Observe {
-                    branches,
-                    otherwise: Verdict::Pass,
-                },
-            );
+            if !quiet {
+                moves.insert(
+                    0,
+                    Move::Observe {
+                        branches,
+                        otherwise: Verdict::Pass,
+                    },
+                );
+            }
             moves.extend(graphs[q.index()].iter().map(|&g| Move::Enter(g)));
             plan.set(id, moves);
         }
@@ -474,6 +605,7 @@ pub(crate) fn describe(
     n: usize,
     choice: IncompatibleSets,
     family: &[Vec<StateId>],
+    pinned: Option<usize>,
 ) -> (String, Value) {
     const SHOWN: usize = 8;
     let mut listed: Vec<String> = family.iter().take(SHOWN).map(|s| names(sa, s)).collect();
@@ -496,12 +628,20 @@ pub(crate) fn describe(
             listed.join(", ")
         ),
     };
+    let relative = match pinned {
+        Some(p) => format!(
+            ", visits along the forced state cover not counted and each set's bound lowered by \
+             the states of it the cover pins ({p} states pinned)"
+        ),
+        None => String::new(),
+    };
     let guarantee = format!(
         "complete for every implementation with at most {n} specified states (state counting \
-         over {sets}, with the distinguishing graphs of the pairs in a common set after every \
-         bounded trace and one label more; van den Bos Lemma 2.42 and Thm. 2.40)"
+         over {sets}{relative}, with the distinguishing graphs of the pairs in a common set after \
+         every bounded trace and one label more; van den Bos Lemma 2.42 and Thm. 2.40)"
     );
     let field = json!({
+        "relative_to_cover": pinned.is_some(),
         "choice": choice.name(),
         "sets": family
             .iter()
@@ -573,7 +713,16 @@ mod tests {
         n: usize,
     ) -> Option<Vec<TestCase>> {
         let mut plan = Plan::default();
-        let c = build(&mut plan, spec, n, choice, budget().max_plan_nodes, true).ok()?;
+        let c = build(
+            &mut plan,
+            spec,
+            n,
+            choice,
+            budget().max_plan_nodes,
+            true,
+            false,
+        )
+        .ok()?;
         plan_tests(spec, &mut plan, c.root)
     }
 
@@ -648,7 +797,7 @@ mod tests {
         n: usize,
     ) -> Vec<TestCase> {
         let mut plan = Plan::default();
-        let c = build(&mut plan, spec, n, choice, 100_000, false).unwrap();
+        let c = build(&mut plan, spec, n, choice, 100_000, false, false).unwrap();
         plan.finish();
         let labels = LabelMap::new(spec);
         (0..plan.count(c.root))
@@ -933,7 +1082,8 @@ mod tests {
     }
 
     /// Exhaustive evidence: on specifications with three or four states, some compatible and
-    /// some incompatible pairs, the suites for n = 2 fail every non-conforming implementation
+    /// some incompatible pairs, the suites for n = 2 (counting over all visits, and relative to
+    /// the forced cover) fail every non-conforming implementation
     /// with two states (all 2,704 of them with one input and two outputs, 10,816 with two inputs)
     /// and no conforming one, while the suites for n = 1 miss some on most specifications (so the
     /// check tells the bounds apart).
@@ -963,8 +1113,12 @@ mod tests {
                 let imps = all_implementations(&spec, 2);
                 assert_eq!(imps.len(), implementations);
                 let mut missed = false;
-                for choice in [IncompatibleSets::Maximal, IncompatibleSets::Largest] {
-                    let method = IocoMethod::Counting(choice);
+                for method in [
+                    MAXIMAL,
+                    LARGEST,
+                    IocoMethod::CoverCounting(IncompatibleSets::Maximal),
+                    IocoMethod::CoverCounting(IncompatibleSets::Largest),
+                ] {
                     let two = tests_of(&spec, method, 2).unwrap();
                     let one = tests_of(&spec, method, 1).unwrap();
                     for imp in &imps {
@@ -972,7 +1126,7 @@ mod tests {
                         let fails = suite_can_fail(&two, &model, imp);
                         assert_eq!(
                             fails, !conforms,
-                            "seed {seed} {choice:?}: {imp:?}\n{spec:?}"
+                            "seed {seed} {method:?}: {imp:?}\n{spec:?}"
                         );
                         judged += 1;
                         faulty += usize::from(!conforms);

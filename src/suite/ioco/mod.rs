@@ -8,7 +8,14 @@
 //!   observation (Corollary 2.44);
 //! - [`IocoMethod::Ads`]: a practical suite from the shortest state cover (see [`ads`]);
 //! - [`IocoMethod::Counting`]: state counting over sets of pairwise incompatible states with
-//!   distinguishing graphs, no merges and no recursion (see [`counting`]).
+//!   distinguishing graphs, no merges and no recursion (see [`counting`]);
+//! - [`IocoMethod::CoverCounting`]: the same with visits counted relative to the forced state
+//!   cover (see [`counting`]).
+//!
+//! Every method is built for a quiescence domain ([`domain`]): the general one of the thesis, or
+//! the classic one of LTSs observed through a timeout, whose suites never wait for an output
+//! right after quiescence. The command line minimises the specification by `≈` (Def. 2.13)
+//! first ([`specification_for`]), so `n` counts states of the minimal equivalent automaton.
 //!
 //! Suites are plans (`plan`) from which test cases are built one at a time with the execution
 //! semantics of Sec. 2.7.4, and streamed through [`SuiteWriter`]. Plans of `T(S, n)` and
@@ -24,6 +31,7 @@ mod costs;
 pub(crate) use costs::measure_with_raw;
 pub mod counting;
 mod distinguishing;
+pub mod domain;
 mod normal;
 mod pairs;
 mod plan;
@@ -42,6 +50,7 @@ use serde_json::{Map, Value, json};
 use std::io::{self, Write};
 
 pub use counting::IncompatibleSets;
+pub use domain::{Domain, SuiteOptions};
 
 pub use access::{
     count_extended_access, count_traces_shorter_than, extended_access, reachable_states,
@@ -61,6 +70,8 @@ pub enum IocoMethod {
     Auto,
     /// State counting over sets of pairwise incompatible states ([`counting`]).
     Counting(IncompatibleSets),
+    /// [`IocoMethod::Counting`] with visits counted relative to the forced state cover.
+    CoverCounting(IncompatibleSets),
 }
 
 impl IocoMethod {
@@ -72,6 +83,7 @@ impl IocoMethod {
             IocoMethod::Ads => "ioco-ads",
             IocoMethod::Auto => "ioco-auto",
             IocoMethod::Counting(_) => "ioco-counting",
+            IocoMethod::CoverCounting(_) => "ioco-cover-counting",
         }
     }
 }
@@ -205,10 +217,21 @@ pub fn generate(
     bound: Bound,
     budget: Budget,
 ) -> Result<IocoSuite, IocoSuiteError> {
+    generate_with(sa, method, bound, budget, SuiteOptions::default())
+}
+
+/// [`generate`] for the domain and with the minimisation note of `options`.
+pub fn generate_with(
+    sa: &SuspensionAutomaton,
+    method: IocoMethod,
+    bound: Bound,
+    budget: Budget,
+    options: SuiteOptions,
+) -> Result<IocoSuite, IocoSuiteError> {
     if method == IocoMethod::Auto {
-        return auto::choose(sa, bound, budget).map(|(suite, _)| suite);
+        return auto::choose_with(sa, bound, budget, options).map(|(suite, _)| suite);
     }
-    let suite = plan_suite(sa, method, bound, budget)?;
+    let suite = plan_counted(sa, method, bound, budget, Counting::Always, options)?;
     suite.check(&budget)?;
     Ok(suite.without_repeated_tests())
 }
@@ -222,7 +245,14 @@ pub fn plan_suite(
     bound: Bound,
     budget: Budget,
 ) -> Result<IocoSuite, IocoSuiteError> {
-    plan_counted(sa, method, bound, budget, Counting::Always)
+    plan_counted(
+        sa,
+        method,
+        bound,
+        budget,
+        Counting::Always,
+        SuiteOptions::default(),
+    )
 }
 
 /// Which planned suites [`plan_counted`] brings to normal form and counts in full.
@@ -243,9 +273,10 @@ pub(crate) fn plan_counted(
     bound: Bound,
     budget: Budget,
     counting: Counting,
+    options: SuiteOptions,
 ) -> Result<IocoSuite, IocoSuiteError> {
     let n = resolve_bound(sa, bound)?;
-    let mut plan = Plan::default();
+    let mut plan = Plan::new(options.domain == Domain::Classic);
     let mut notes: Vec<String> = Vec::new();
     let mut complete = true;
     let mut incompatible_sets = None;
@@ -303,14 +334,19 @@ pub(crate) fn plan_counted(
             complete = guarantee.starts_with("complete");
             (root, guarantee)
         }
-        IocoMethod::Counting(choice) => {
-            let c = counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes)?;
-            let (guarantee, field) = counting::describe(sa, n, choice, &c.family);
+        IocoMethod::Counting(choice) | IocoMethod::CoverCounting(choice) => {
+            let relative = matches!(method, IocoMethod::CoverCounting(_));
+            let c =
+                counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes, relative)?;
+            let (guarantee, field) = counting::describe(sa, n, choice, &c.family, c.pinned);
             incompatible_sets = Some(field);
             (c.root, guarantee)
         }
-        IocoMethod::Auto => return auto::choose(sa, bound, budget).map(|(suite, _)| suite),
+        IocoMethod::Auto => {
+            return auto::choose_with(sa, bound, budget, options).map(|(suite, _)| suite);
+        }
     };
+    let guarantee = full_guarantee(guarantee, sa, options);
     let count_in_full = complete || counting == Counting::Always;
     // T(S, n) and ioco-ads enumerate duplicates until normalised; the state-counting plans
     // (U(S, n) and ioco-counting) have one observation and one send per input per node.
@@ -329,9 +365,16 @@ pub(crate) fn plan_counted(
         costs::Counted::tests_at_most(tests)
     };
     let mut extra = Map::new();
+    extra.insert("domain".into(), json!(options.domain.name()));
+    if let Some(before) = options.minimised_from {
+        extra.insert(
+            "minimised".into(),
+            json!({"states_before": before, "states": reachable_states(sa).len()}),
+        );
+    }
     extra.insert(
         "stats".into(),
-        json!({"tests": u64::try_from(tests).ok(), "plan_nodes": plan.len()}),
+        stats_json(tests, plan.len(), &counted.costs),
     );
     if let Some(field) = incompatible_sets {
         extra.insert("incompatible_sets".into(), field);
@@ -360,7 +403,33 @@ pub(crate) fn plan_counted(
         complete,
         n,
         kept: None,
-        may_repeat: !matches!(method, IocoMethod::Unconditional),
+        // Quiet observations left out in the classic domain can make two tests equal.
+        may_repeat: !matches!(method, IocoMethod::Unconditional)
+            || options.domain == Domain::Classic,
+    })
+}
+
+/// A construction's guarantee with what `n` counts (after minimisation) and the domain.
+fn full_guarantee(guarantee: String, sa: &SuspensionAutomaton, options: SuiteOptions) -> String {
+    let mut out = guarantee;
+    if let Some(before) = options.minimised_from {
+        out.push_str(&format!(
+            "; n counts the states of the specification minimised by ≈ (van den Bos Def. 2.13, \
+             {} states, {before} before)",
+            reachable_states(sa).len()
+        ));
+    }
+    out.push_str("; ");
+    out.push_str(options.domain.guarantee());
+    out
+}
+
+/// The header's `stats`: tests, plan nodes, waits (quiescence observations over all runs).
+fn stats_json(tests: u128, plan_nodes: usize, costs: &SuiteCosts) -> Value {
+    json!({
+        "tests": u64::try_from(tests).ok(),
+        "plan_nodes": plan_nodes,
+        "waits": costs.waits.exact().and_then(|w| u64::try_from(w).ok()),
     })
 }
 
@@ -412,11 +481,12 @@ impl IocoSuite {
         if let Some(kept) = kept {
             self.tests = kept.len() as u128;
             self.kept = Some(kept);
+            self.counted = costs::measure(self.tests(), &self.header);
             self.header.extra.insert(
                 "stats".into(),
-                json!({"tests": u64::try_from(self.tests).ok(), "plan_nodes": self.plan.len()}),
+                stats_json(self.tests, self.plan.len(), &self.counted.costs),
             );
-            self.counted = costs::measure(self.tests(), &self.header);
+            self.counted = self.counted.with_header(&self.header);
         }
         self
     }
@@ -520,6 +590,31 @@ pub fn suspension_for(model: &Model, path: &str) -> crate::Result<SuspensionAuto
         path: path.to_owned(),
         source,
     })
+}
+
+/// The specification an ioco suite is built for: [`suspension_for`], minimised by `≈` (van den
+/// Bos Def. 2.9, 2.13; [`crate::model::minimize_suspension`]) unless `minimise` is false, and the
+/// options that record it (`minimised_from`: the reachable states before) for `domain`.
+pub fn specification_for(
+    model: &Model,
+    path: &str,
+    minimise: bool,
+    domain: Domain,
+) -> crate::Result<(SuspensionAutomaton, SuiteOptions)> {
+    let sa = suspension_for(model, path)?;
+    let mut options = SuiteOptions {
+        domain,
+        minimised_from: None,
+    };
+    if !minimise {
+        return Ok((sa, options));
+    }
+    options.minimised_from = Some(reachable_states(&sa).len());
+    let min = crate::model::minimize_suspension(&sa).map_err(|source| crate::Error::Model {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok((min, options))
 }
 
 /// Writes `suite` (or its `shard`) as JSON v1 to `out` (`None` or `-`: standard output; a file

@@ -86,7 +86,7 @@ pub(crate) fn normalise(
     let mut n = Normaliser {
         old: plan,
         sa,
-        out: Plan::default(),
+        out: Plan::new(plan.classic),
         memo: HashMap::new(),
         closures: HashMap::new(),
         work: Vec::new(),

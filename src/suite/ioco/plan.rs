@@ -96,6 +96,30 @@ impl LabelMap {
 pub(crate) struct Plan {
     nodes: Vec<Vec<Move>>,
     counts: Vec<u128>,
+    /// The classic quiescence domain (`super::domain`): an `Observe` right after quiescence in a
+    /// state where quiescence loops is not waited for; the test continues as if quiescence
+    /// had been observed again.
+    pub(crate) classic: bool,
+}
+
+/// Where a test stands while it is built or counted: the state of the top-level specification
+/// (`None` after an input it does not enable: it allows everything from there) and whether the
+/// test has just observed quiescence into a state where quiescence loops, in the classic
+/// domain (see [`Plan::classic`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct At {
+    pub(crate) s: Option<StateId>,
+    pub(crate) quiet: bool,
+}
+
+impl At {
+    /// At `s`, nothing observed yet.
+    pub(crate) fn start(s: StateId) -> At {
+        At {
+            s: Some(s),
+            quiet: false,
+        }
+    }
 }
 
 /// Saturating test counts: suites beyond `u128::MAX` tests are reported as such.
@@ -104,6 +128,14 @@ fn add(a: u128, b: u128) -> u128 {
 }
 
 impl Plan {
+    /// An empty plan, classic (see [`Plan::classic`]) or not.
+    pub(crate) fn new(classic: bool) -> Plan {
+        Plan {
+            classic,
+            ..Plan::default()
+        }
+    }
+
     /// Adds a node with the given moves.
     pub(crate) fn push(&mut self, moves: Vec<Move>) -> PlanId {
         self.nodes.push(moves);
@@ -221,6 +253,42 @@ impl Plan {
         }
     }
 
+    /// Where a test stands after sending `input` from specification state `s`.
+    fn sent(&self, sa: &SuspensionAutomaton, s: Option<StateId>, input: LabelId) -> At {
+        At {
+            s: s.and_then(|s| sa.after(s, input)),
+            quiet: false,
+        }
+    }
+
+    /// Where a test stands after observing `x` in specification state `s`: quiet in the classic
+    /// domain when `x` is quiescence and quiescence loops on the state it leads to.
+    fn observed(&self, sa: &SuspensionAutomaton, s: Option<StateId>, x: LabelId) -> At {
+        let s = s.and_then(|s| sa.after(s, x));
+        let quiet =
+            self.classic && x == sa.quiescence() && s.is_some_and(|t| sa.after(t, x) == Some(t));
+        At { s, quiet }
+    }
+
+    /// Where an `Observe` continues in a quiet position without waiting: its quiescence branch
+    /// (the implementation of the classic domain can only show quiescence again, which loops
+    /// in the specification too), or its `otherwise` verdict when it has none.
+    fn quiet_target(&self, sa: &SuspensionAutomaton, m: &Move) -> Option<Target> {
+        let Move::Observe {
+            branches,
+            otherwise,
+        } = m
+        else {
+            return None;
+        };
+        Some(
+            match branches.binary_search_by_key(&sa.quiescence(), |&(l, _)| l) {
+                Ok(i) => branches[i].1,
+                Err(_) => Target::Verdict(*otherwise),
+            },
+        )
+    }
+
     /// Number of tests of a target (after [`Plan::finish`]).
     pub(crate) fn count(&self, t: Target) -> u128 {
         self.target_count(t)
@@ -244,7 +312,7 @@ impl Plan {
             post: Vec::new(),
             memo: HashMap::new(),
         };
-        let top = b.target(root, k, Some(start));
+        let top = b.target(root, k, At::start(start));
         let len = b.post.len();
         if len == 0 {
             // The root is a verdict: a test that observes nothing. Plans never produce this for
@@ -298,14 +366,14 @@ struct Builder<'a> {
     sa: &'a SuspensionAutomaton,
     labels: &'a LabelMap,
     post: Vec<TestNode>,
-    memo: HashMap<(PlanId, u128, Option<StateId>), Next>,
+    memo: HashMap<(PlanId, u128, At), Next>,
 }
 
 impl Builder<'_> {
-    fn target(&mut self, t: Target, k: u128, s: Option<StateId>) -> Next {
+    fn target(&mut self, t: Target, k: u128, at: At) -> Next {
         match t {
             Target::Verdict(v) => Next::Verdict(v),
-            Target::Node(p) => self.node(p, k, s),
+            Target::Node(p) => self.node(p, k, at),
         }
     }
 
@@ -313,12 +381,9 @@ impl Builder<'_> {
         s.is_none_or(|s| self.sa.after(s, x).is_some())
     }
 
-    fn after(&self, s: Option<StateId>, l: LabelId) -> Option<StateId> {
-        s.and_then(|s| self.sa.after(s, l))
-    }
-
-    fn node(&mut self, p: PlanId, k: u128, s: Option<StateId>) -> Next {
-        let key = (p, k, s);
+    fn node(&mut self, p: PlanId, k: u128, at: At) -> Next {
+        let key = (p, k, at);
+        let s = at.s;
         if let Some(&n) = self.memo.get(&key) {
             return n;
         }
@@ -326,12 +391,17 @@ impl Builder<'_> {
         let (chosen, k) = plan
             .chosen_move(p, k)
             .map_or((None, k), |(m, k)| (Some(m), k));
+        let quiet = chosen.and_then(|m| plan.quiet_target(self.sa, m));
         let result = match chosen {
             None => Next::PASS,
-            Some(Move::Enter(c)) => self.node(*c, k, s),
+            Some(Move::Enter(c)) => self.node(*c, k, at),
+            Some(_) if at.quiet && quiet.is_some() => {
+                let t = quiet.expect("checked");
+                self.target(t, k % plan.count(t), at)
+            }
             Some(Move::Send { input, then }) => {
                 // After an input S does not enable, S allows everything (χ): `after` is None.
-                let then = self.target(*then, k, self.after(s, *input));
+                let then = self.target(*then, k, plan.sent(self.sa, s, *input));
                 let mut race: Vec<(LabelId, Next)> = self
                     .labels
                     .racing
@@ -359,7 +429,7 @@ impl Builder<'_> {
                         Ok(i) => {
                             let t = branches[i].1;
                             let c = plan.count(t);
-                            self.target(t, k % c, self.after(s, x))
+                            self.target(t, k % c, plan.observed(self.sa, s, x))
                         }
                         Err(_) => Next::Verdict(*otherwise),
                     };
@@ -442,6 +512,8 @@ pub(crate) fn traces_then_experiments(
 pub(crate) struct PathSums {
     pub(crate) runs: Option<u128>,
     pub(crate) steps: Option<u128>,
+    /// Quiescence observations on those paths.
+    pub(crate) waits: Option<u128>,
 }
 
 fn checked_add(a: Option<u128>, b: Option<u128>) -> Option<u128> {
@@ -456,12 +528,14 @@ impl PathSums {
     const ZERO: PathSums = PathSums {
         runs: Some(0),
         steps: Some(0),
+        waits: Some(0),
     };
 
     fn add(self, o: PathSums) -> PathSums {
         PathSums {
             runs: checked_add(self.runs, o.runs),
             steps: checked_add(self.steps, o.steps),
+            waits: checked_add(self.waits, o.waits),
         }
     }
 
@@ -470,14 +544,23 @@ impl PathSums {
         PathSums {
             runs: checked_mul(times, self.runs),
             steps: checked_mul(times, self.steps),
+            waits: checked_mul(times, self.waits),
         }
     }
 
     /// The same paths, one label longer (the edge into them).
     fn extended(self) -> PathSums {
         PathSums {
-            runs: self.runs,
             steps: checked_add(self.steps, self.runs),
+            ..self
+        }
+    }
+
+    /// The same paths, their first label quiescence (one more wait each).
+    fn waited(self) -> PathSums {
+        PathSums {
+            waits: checked_add(self.waits, self.runs),
+            ..self
         }
     }
 
@@ -486,6 +569,16 @@ impl PathSums {
         PathSums {
             runs: Some(leaves),
             steps: Some(leaves),
+            waits: Some(0),
+        }
+    }
+
+    /// `r` paths of no label.
+    fn verdicts(r: u128) -> PathSums {
+        PathSums {
+            runs: Some(r),
+            steps: Some(0),
+            waits: Some(0),
         }
     }
 }
@@ -510,8 +603,8 @@ pub(crate) struct PlanCosts<'a> {
     plan: &'a Plan,
     sa: &'a SuspensionAutomaton,
     labels: &'a LabelMap,
-    sums: HashMap<(Target, Option<StateId>, u128), PathSums>,
-    longest: HashMap<(Target, Option<StateId>), u128>,
+    sums: HashMap<(Target, At, u128), PathSums>,
+    longest: HashMap<(Target, At), u128>,
     /// Most memo entries before the path sums give up (reported as unknown).
     pub(crate) memo_limit: usize,
 }
@@ -526,10 +619,6 @@ impl<'a> PlanCosts<'a> {
             longest: HashMap::new(),
             memo_limit: MEMO_LIMIT,
         }
-    }
-
-    fn after(&self, s: Option<StateId>, l: LabelId) -> Option<StateId> {
-        s.and_then(|s| self.sa.after(s, l))
     }
 
     fn allows(&self, s: Option<StateId>, x: LabelId) -> bool {
@@ -549,25 +638,26 @@ impl<'a> PlanCosts<'a> {
     /// Runs and steps summed over all tests of `root` started in `start`; `None` if the memo
     /// outgrew [`PlanCosts::memo_limit`].
     pub(crate) fn path_sums(&mut self, root: Target, start: StateId) -> Option<PathSums> {
-        let s = Some(start);
+        let at = At::start(start);
         if let Target::Verdict(_) = root {
-            return Some(PathSums::leaves(self.allowed_outputs(s)));
+            let quiescent = self.allows(at.s, self.sa.quiescence());
+            return Some(PathSums {
+                waits: Some(u128::from(quiescent)),
+                ..PathSums::leaves(self.allowed_outputs(at.s))
+            });
         }
         let r = self.plan.count(root);
-        self.prefix(root, s, r)
+        self.prefix(root, at, r)
     }
 
-    fn prefix(&mut self, t: Target, s: Option<StateId>, r: u128) -> Option<PathSums> {
+    fn prefix(&mut self, t: Target, at: At, r: u128) -> Option<PathSums> {
         if r == 0 {
             return Some(PathSums::ZERO);
         }
         let Target::Node(p) = t else {
-            return Some(PathSums {
-                runs: Some(r),
-                steps: Some(0),
-            });
+            return Some(PathSums::verdicts(r));
         };
-        if let Some(&v) = self.sums.get(&(t, s, r)) {
+        if let Some(&v) = self.sums.get(&(t, at, r)) {
             return Some(v);
         }
         if self.sums.len() >= self.memo_limit {
@@ -577,10 +667,7 @@ impl<'a> PlanCosts<'a> {
         let moves = plan.moves(p);
         let mut total = if moves.is_empty() {
             // One test, a `pass` leaf (see `Builder::node`).
-            PathSums {
-                runs: Some(r),
-                steps: Some(0),
-            }
+            PathSums::verdicts(r)
         } else {
             PathSums::ZERO
         };
@@ -590,16 +677,34 @@ impl<'a> PlanCosts<'a> {
                 break;
             }
             let q = left.min(plan.move_count(m));
-            total = total.add(self.move_prefix(m, s, q)?);
+            total = total.add(self.move_prefix(m, at, q)?);
             left -= q;
         }
-        self.sums.insert((t, s, r), total);
+        self.sums.insert((t, at, r), total);
         Some(total)
     }
 
-    fn move_prefix(&mut self, m: &Move, s: Option<StateId>, q: u128) -> Option<PathSums> {
+    /// The sums of the first `q` of the tests of target `t` that see `k % count(t)`, for the `k`
+    /// below `q` (the share of an output branch, or of a quiet `Observe`).
+    fn branch_prefix(&mut self, t: Target, at: At, q: u128) -> Option<PathSums> {
+        let c = self.plan.count(t);
+        let whole = if q / c > 0 {
+            self.prefix(t, at, c)?.times(q / c)
+        } else {
+            PathSums::ZERO
+        };
+        Some(whole.add(self.prefix(t, at, q % c)?))
+    }
+
+    fn move_prefix(&mut self, m: &Move, at: At, q: u128) -> Option<PathSums> {
+        let s = at.s;
+        if at.quiet
+            && let Some(t) = self.plan.quiet_target(self.sa, m)
+        {
+            return self.branch_prefix(t, at, q);
+        }
         Some(match m {
-            Move::Enter(c) => self.prefix(Target::Node(*c), s, q)?,
+            Move::Enter(c) => self.prefix(Target::Node(*c), at, q)?,
             Move::Send { input, then } => {
                 let races = self
                     .labels
@@ -607,7 +712,7 @@ impl<'a> PlanCosts<'a> {
                     .iter()
                     .filter(|&&x| self.allows(s, x))
                     .count() as u128;
-                let next = self.prefix(*then, self.after(s, *input), q)?;
+                let next = self.prefix(*then, self.plan.sent(self.sa, s, *input), q)?;
                 next.extended().add(PathSums::leaves(races).times(q))
             }
             Move::Observe { branches, .. } => {
@@ -618,17 +723,15 @@ impl<'a> PlanCosts<'a> {
                     }
                     let share = match branches.binary_search_by_key(&x, |&(l, _)| l) {
                         Ok(i) => {
-                            let t = branches[i].1;
-                            let c = self.plan.count(t);
-                            let sx = self.after(s, x);
-                            let whole = if q / c > 0 {
-                                self.prefix(t, sx, c)?.times(q / c)
-                            } else {
-                                PathSums::ZERO
-                            };
-                            whole.add(self.prefix(t, sx, q % c)?).extended()
+                            let ax = self.plan.observed(self.sa, s, x);
+                            self.branch_prefix(branches[i].1, ax, q)?.extended()
                         }
                         Err(_) => PathSums::leaves(q),
+                    };
+                    let share = if x == self.sa.quiescence() {
+                        share.waited()
+                    } else {
+                        share
                     };
                     total = total.add(share);
                 }
@@ -642,21 +745,26 @@ impl<'a> PlanCosts<'a> {
         if let Target::Verdict(_) = root {
             return 1;
         }
-        self.longest(root, Some(start))
+        self.longest(root, At::start(start))
     }
 
-    fn longest(&mut self, t: Target, s: Option<StateId>) -> u128 {
+    fn longest(&mut self, t: Target, at: At) -> u128 {
         let Target::Node(p) = t else {
             return 0;
         };
-        if let Some(&v) = self.longest.get(&(t, s)) {
+        if let Some(&v) = self.longest.get(&(t, at)) {
             return v;
         }
+        let s = at.s;
         let mut best = 0u128;
         for m in self.plan.moves(p) {
+            let quiet = self.plan.quiet_target(self.sa, m).filter(|_| at.quiet);
             let l = match m {
-                Move::Enter(c) => self.longest(Target::Node(*c), s),
-                Move::Send { input, then } => 1 + self.longest(*then, self.after(s, *input)),
+                _ if quiet.is_some() => self.longest(quiet.expect("checked"), at),
+                Move::Enter(c) => self.longest(Target::Node(*c), at),
+                Move::Send { input, then } => {
+                    1 + self.longest(*then, self.plan.sent(self.sa, s, *input))
+                }
                 Move::Observe { branches, .. } => {
                     let mut l = 0;
                     for &x in &self.labels.outputs {
@@ -664,7 +772,7 @@ impl<'a> PlanCosts<'a> {
                             continue;
                         }
                         let below = match branches.binary_search_by_key(&x, |&(l, _)| l) {
-                            Ok(i) => self.longest(branches[i].1, self.after(s, x)),
+                            Ok(i) => self.longest(branches[i].1, self.plan.observed(self.sa, s, x)),
                             Err(_) => 0,
                         };
                         l = l.max(1 + below);
@@ -674,7 +782,7 @@ impl<'a> PlanCosts<'a> {
             };
             best = best.max(l);
         }
-        self.longest.insert((t, s), best);
+        self.longest.insert((t, at), best);
         best
     }
 }
@@ -708,7 +816,7 @@ pub(crate) fn digits(x: u64) -> u64 {
 struct Walker<'a> {
     costs: &'a PlanCosts<'a>,
     quoted: &'a [u64],
-    memo: HashMap<(PlanId, u128, Option<StateId>), Next>,
+    memo: HashMap<(PlanId, u128, At), Next>,
     emitted: u32,
     /// Bytes of the emitted nodes without their node references.
     bytes: u64,
@@ -738,16 +846,17 @@ impl Walker<'_> {
         Next::Node(self.emitted - 1)
     }
 
-    fn target(&mut self, t: Target, k: u128, s: Option<StateId>) -> Next {
+    fn target(&mut self, t: Target, k: u128, at: At) -> Next {
         match t {
             Target::Verdict(v) => Next::Verdict(v),
-            Target::Node(p) => self.node(p, k, s),
+            Target::Node(p) => self.node(p, k, at),
         }
     }
 
     /// Mirrors `Builder::node`, counting bytes instead of building nodes.
-    fn node(&mut self, p: PlanId, k: u128, s: Option<StateId>) -> Next {
-        let key = (p, k, s);
+    fn node(&mut self, p: PlanId, k: u128, at: At) -> Next {
+        let key = (p, k, at);
+        let s = at.s;
         if let Some(&n) = self.memo.get(&key) {
             return n;
         }
@@ -756,11 +865,16 @@ impl Walker<'_> {
         let (chosen, k) = plan
             .chosen_move(p, k)
             .map_or((None, k), |(m, k)| (Some(m), k));
+        let quiet = chosen.and_then(|m| plan.quiet_target(costs.sa, m));
         let result = match chosen {
             None => Next::PASS,
-            Some(Move::Enter(c)) => self.node(*c, k, s),
+            Some(Move::Enter(c)) => self.node(*c, k, at),
+            Some(_) if at.quiet && quiet.is_some() => {
+                let t = quiet.expect("checked");
+                self.target(t, k % plan.count(t), at)
+            }
             Some(Move::Send { input, then }) => {
-                let then = self.target(*then, k, costs.after(s, *input));
+                let then = self.target(*then, k, plan.sent(costs.sa, s, *input));
                 // {"send":I,"then":R,"race":{O:"retry",...}}
                 let mut bytes = 8 + self.quoted[input.index()] + 8 + self.reference(then) + 9 + 2;
                 let mut races = 0;
@@ -790,7 +904,7 @@ impl Walker<'_> {
                         Ok(i) => {
                             let t = branches[i].1;
                             let c = plan.count(t);
-                            self.target(t, k % c, costs.after(s, x))
+                            self.target(t, k % c, plan.observed(costs.sa, s, x))
                         }
                         Err(_) => Next::Verdict(*otherwise),
                     };
@@ -829,7 +943,7 @@ impl PlanCosts<'_> {
             refs: Vec::new(),
             first: Vec::new(),
         };
-        let top = w.target(root, k, Some(start));
+        let top = w.target(root, k, At::start(start));
         let mut at = top;
         let labels = std::iter::from_fn(|| {
             let Next::Node(i) = at else { return None };

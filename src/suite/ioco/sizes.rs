@@ -1,11 +1,14 @@
 //! Suite-size audit: for each bound `n` in a range, the figures of the suite a method generates
-//! (tests, runs, total steps, nodes, longest test, bytes of JSON; see [`crate::suite::costs`]),
-//! counted from the suite's plan without building its tests, the time it took and the process's
-//! peak memory, stopping cleanly after the first `n` whose suite exceeds a budget.
+//! (tests, runs, total steps, waits, nodes, longest test, bytes of JSON and the estimated time
+//! to run it; see [`crate::suite::costs`]), counted from the suite's plan without building its
+//! tests (`ioco-auto`: of the chosen suite as written), the time it took and the process's peak
+//! memory, stopping cleanly after the first `n` whose suite exceeds a budget.
 
-use super::{Bound, Budget, IocoMethod, IocoSuiteError, auto, plan_suite};
+use super::{
+    Bound, Budget, Counting, IocoMethod, IocoSuiteError, SuiteOptions, auto, plan_counted,
+};
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::SuiteCosts;
+use crate::suite::costs::{Figure, SuiteCosts, seconds_text};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -17,6 +20,8 @@ pub struct SizeRow {
     /// The suite's cost figures.
     #[serde(flatten)]
     pub costs: SuiteCosts,
+    /// Estimated seconds to run every path once at the budget's timings.
+    pub estimated_seconds: Figure,
     /// For `ioco-auto`: the method chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chosen: Option<String>,
@@ -51,18 +56,20 @@ pub fn size_table(
     method: IocoMethod,
     ns: impl IntoIterator<Item = usize>,
     budget: Budget,
+    options: SuiteOptions,
 ) -> SizeTable {
     let mut rows = Vec::new();
     let mut stopped = None;
     for n in ns {
         let start = Instant::now();
         let planned = if method == IocoMethod::Auto {
-            auto::choose(sa, Bound::States(n), budget).map(|(suite, choice)| {
+            auto::choose_with(sa, Bound::States(n), budget, options).map(|(suite, choice)| {
                 let name = auto::candidate_name(choice.candidates[choice.chosen].method);
                 (suite, Some(name))
             })
         } else {
-            plan_suite(sa, method, Bound::States(n), budget).map(|s| (s, None))
+            let bound = Bound::States(n);
+            plan_counted(sa, method, bound, budget, Counting::Always, options).map(|s| (s, None))
         };
         let (suite, chosen) = match planned {
             Ok(x) => x,
@@ -74,6 +81,7 @@ pub fn size_table(
         rows.push(SizeRow {
             n,
             costs: suite.costs(),
+            estimated_seconds: suite.costs().seconds(&budget.timing),
             chosen,
             seconds: start.elapsed().as_secs_f64(),
             peak_kib: peak_memory_kib(),
@@ -113,12 +121,14 @@ impl SizeTable {
     /// The table as aligned text.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "method {}\n{:>4} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9} {:>10}{}\n",
+            "method {}\n{:>4} {:>12} {:>14} {:>16} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9} {:>10}{}\n",
             self.method,
             "n",
             "tests",
             "runs",
             "steps",
+            "waits",
+            "est. time",
             "nodes",
             "longest",
             "bytes",
@@ -132,11 +142,13 @@ impl SizeTable {
         );
         for r in &self.rows {
             out.push_str(&format!(
-                "{:>4} {:>12} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9.3} {:>10}{}\n",
+                "{:>4} {:>12} {:>14} {:>16} {:>14} {:>16} {:>14} {:>8} {:>15} {:>9.3} {:>10}{}\n",
                 r.n,
                 r.costs.tests,
                 r.costs.runs,
                 r.costs.steps,
+                r.costs.waits,
+                seconds_text(r.estimated_seconds),
                 r.costs.nodes,
                 r.costs.longest,
                 r.costs.bytes,
@@ -178,7 +190,13 @@ mod tests {
         };
         let wide =
             suspension_from_marked("wide", 1, &[(0, "?a", 0), (0, "?b", 0), (0, "!x", 0)]).unwrap();
-        let table = size_table(&wide, IocoMethod::Unconditional, 1..=8, budget);
+        let table = size_table(
+            &wide,
+            IocoMethod::Unconditional,
+            1..=8,
+            budget,
+            SuiteOptions::default(),
+        );
         assert!(table.rows.len() >= 2, "{table:?}");
         let exact = |f: Figure| f.exact().unwrap_or(u128::MAX);
         assert!(

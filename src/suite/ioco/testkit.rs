@@ -1,6 +1,7 @@
 //! Test support: exhaustive simulation of test cases against implementations (every race and
 //! output choice), exact ioco and `|I|_S` (Def. 2.34) by product exploration, seeded random
-//! suspension automata with compatible pairs, mutants, and the examples of van den Bos Ch. 2.
+//! suspension automata with compatible pairs, mutants (general, and classic ones for the
+//! classic quiescence domain of `super::domain`), and the examples of van den Bos Ch. 2.
 
 use crate::model::{
     Alphabet, LabelId, LabelKind, StateId, SuspensionAutomaton, suspension_from_marked,
@@ -363,6 +364,65 @@ pub fn mutant(rng: &mut Rng, spec: &SuspensionAutomaton, faults: usize) -> Suspe
         }
     }
     t.build("mutant")
+}
+
+/// The classic-domain automaton closest to `t` (see `super::domain`): every quiescence
+/// transition into a state that shows another output, or on which quiescence does not loop,
+/// goes to a quiet copy of that state instead (its inputs, quiescence looping, no output).
+/// Tables already classic are returned unchanged.
+pub fn classic_table(t: &Table) -> Table {
+    let delta = t
+        .alphabet
+        .quiescence()
+        .expect("suspension alphabets have δ")
+        .index();
+    let outs = t.outputs();
+    let ins = t.inputs();
+    let stable = |row: &[Option<u32>], q: usize| {
+        row[delta] == Some(q as u32) && outs.iter().all(|&x| x == delta || row[x].is_none())
+    };
+    let mut out = t.clone();
+    let mut copies: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for q in 0..t.edges.len() {
+        let Some(target) = t.edges[q][delta].map(|x| x as usize) else {
+            continue;
+        };
+        if stable(&t.edges[target], target) {
+            continue;
+        }
+        let c = *copies.entry(target).or_insert_with(|| {
+            let c = out.edges.len();
+            let mut row = vec![None; t.alphabet.len()];
+            for &a in &ins {
+                row[a] = t.edges[target][a];
+            }
+            row[delta] = Some(c as u32);
+            out.edges.push(row);
+            c
+        });
+        out.edges[q][delta] = Some(c as u32);
+    }
+    out
+}
+
+/// [`classic_table`] of a suspension automaton.
+pub fn classic_sa(sa: &SuspensionAutomaton) -> SuspensionAutomaton {
+    classic_table(&Table::from_sa(sa)).build(&sa.name)
+}
+
+/// Whether `sa` is in the classic domain: every state reached by quiescence shows only
+/// quiescence, which loops on it.
+pub fn is_classic(sa: &SuspensionAutomaton) -> bool {
+    let delta = sa.quiescence();
+    sa.states().all(|q| {
+        sa.after(q, delta).is_none_or(|t| {
+            sa.after(t, delta) == Some(t)
+                && sa
+                    .enabled(t)
+                    .iter()
+                    .all(|&(l, _)| l == delta || !sa.alphabet.is_output(l))
+        })
+    })
 }
 
 /// Van den Bos Fig. 2.1a: the bundled reconstruction shared by every unit test

@@ -35,6 +35,7 @@ pub(crate) fn unconditional_plan(
         max_plan_nodes: budget,
         suite: "unconditional suite",
         advice: "try a smaller n or --method ioco-complete",
+        cover: None,
     }
     .plan(plan, a, start, n)
 }

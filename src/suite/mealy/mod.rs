@@ -716,6 +716,8 @@ impl MealySuite {
             tests: bound(tests),
             runs: bound(tests),
             steps: bound(2 * symbols),
+            // Every output of a Mealy test is required: no quiescence is observed.
+            waits: Figure::Exact(0),
             nodes: bound(2 * symbols),
             longest: Figure::AtMost(longest),
             bytes: bound(bytes),
