@@ -616,7 +616,8 @@ fn main() {
         }
     }
     // Held out from tuning (issue 29): 4 inputs, 4 outputs, compatible pairs.
-    for (n, seed) in [(3000usize, 29u64)] {
+    {
+        let (n, seed) = (3000usize, 29u64);
         let name = format!("random-io4-{n}");
         if wanted(&name) {
             let sa = random_io_suspension(seed, n, 4, 4);
