@@ -260,18 +260,19 @@ fn parallel_runs_report_what_one_system_reports() {
             dir.join(format!("j{jobs}.xml")),
             dir.join(format!("r{jobs}.json")),
         );
+        let (suite, junit_path, json_path) = (s(&suite), s(&junit), s(&json));
         let args = [
             &[
                 "run",
-                &s(&suite),
+                &suite,
                 "--sut",
                 &sut,
                 "--jobs",
                 jobs,
                 "--junit",
-                &s(&junit),
+                &junit_path,
                 "--json",
-                &s(&json),
+                &json_path,
             ][..],
             extra,
         ]

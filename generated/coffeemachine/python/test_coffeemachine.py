@@ -5,13 +5,18 @@ Guarantee: m-complete: detects every implementation with at most 7 states that i
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_coffeemachine.py
-or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+The command is taken from NCOMPLETE_SUT_COFFEEMACHINE (see SUT_VARIABLE) when it is set, else from
+NCOMPLETE_SUT, so one pytest session can test the systems of several models; or override the
+`ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
 Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
 from ncomplete_runtime import Model, case, run_test
 
 pytest_plugins = ("ncomplete_runtime",)
+
+# The environment variable naming this model's system under test (NCOMPLETE_SUT when unset).
+SUT_VARIABLE = "NCOMPLETE_SUT_COFFEEMACHINE"
 
 # The tables below keep one node per line, as generated.
 # fmt: off
@@ -44,7 +49,7 @@ def test_water_water_water_w_d60686aa(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_water_water_p_aec3893e(ncomplete_adapter):
+def test_water_water_water_pod_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER WATER WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -146,7 +151,7 @@ def test_water_water_clean_w_c44d2510(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_water_clean_p_3faa05ad(ncomplete_adapter):
+def test_water_water_clean_pod_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER WATER CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -190,7 +195,7 @@ def test_water_water_clean_clean(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_water_wat_003b66ca(ncomplete_adapter):
+def test_water_pod_water_water_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -254,7 +259,7 @@ def test_water_pod_water_pod_clean(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_water_but_28131c60(ncomplete_adapter):
+def test_water_pod_water_button_water(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD WATER BUTTON WATER", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -286,7 +291,7 @@ def test_water_pod_water_but_fce33e93(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_water_but_b2c6b305(ncomplete_adapter):
+def test_water_pod_water_button_clean(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD WATER BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -302,7 +307,7 @@ def test_water_pod_water_but_b2c6b305(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_water_clean_water(ncomplete_adapter):
+def test_water_pod_water_cle_77e5dd1e(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD WATER CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -338,7 +343,7 @@ def test_water_pod_water_cle_2c12dcaa(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_water_cle_b39974b6(ncomplete_adapter):
+def test_water_pod_water_clean_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD WATER CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -658,7 +663,7 @@ def test_water_pod_button_po_13a9e8c9(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_button_pod_button(ncomplete_adapter):
+def test_water_pod_button_po_7c5456b6(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON POD BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -712,7 +717,7 @@ def test_water_pod_button_bu_7d2c589b(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_button_button_pod(ncomplete_adapter):
+def test_water_pod_button_bu_54b74f15(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD BUTTON BUTTON POD CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -992,7 +997,7 @@ def test_water_pod_button_cl_f3ffbab2(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_clean_water_water(ncomplete_adapter):
+def test_water_pod_clean_wat_5a7c62da(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN WATER WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1028,7 +1033,7 @@ def test_water_pod_clean_wat_9089fb28(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_clean_wat_1fa46462(ncomplete_adapter):
+def test_water_pod_clean_water_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1110,7 +1115,7 @@ def test_water_pod_clean_pod_clean(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_clean_but_beb3fb86(ncomplete_adapter):
+def test_water_pod_clean_button_clean(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN BUTTON CLEAN", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1126,7 +1131,7 @@ def test_water_pod_clean_but_beb3fb86(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_clean_clean_water(ncomplete_adapter):
+def test_water_pod_clean_cle_6551becc(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN CLEAN WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1162,7 +1167,7 @@ def test_water_pod_clean_cle_49b82c71(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_pod_clean_cle_017088f5(ncomplete_adapter):
+def test_water_pod_clean_clean_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER POD CLEAN CLEAN BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1266,7 +1271,7 @@ def test_water_clean_water_w_65496bfb(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_clean_water_p_9738d0e6(ncomplete_adapter):
+def test_water_clean_water_pod_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER CLEAN WATER POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1310,7 +1315,7 @@ def test_water_clean_water_clean(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_clean_pod_wat_d0f2c468(ncomplete_adapter):
+def test_water_clean_pod_water_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER CLEAN POD WATER BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1384,7 +1389,7 @@ def test_water_clean_clean_w_e0ed2a93(ncomplete_adapter):
 
 
 @case(first_input="WATER")
-def test_water_clean_clean_p_95b57bc0(ncomplete_adapter):
+def test_water_clean_clean_pod_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "WATER CLEAN CLEAN POD BUTTON", [
         ("send", "WATER", 1, {}),
         ("expect", {"ok": 2}),
@@ -1526,7 +1531,7 @@ def test_pod_water_button_clean(ncomplete_adapter):
 
 
 @case(first_input="POD")
-def test_pod_water_clean_wat_1be12c53(ncomplete_adapter):
+def test_pod_water_clean_water_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "POD WATER CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
@@ -1788,7 +1793,7 @@ def test_pod_button_clean_clean(ncomplete_adapter):
 
 
 @case(first_input="POD")
-def test_pod_clean_water_wat_78d469c8(ncomplete_adapter):
+def test_pod_clean_water_water_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "POD CLEAN WATER WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),
@@ -1906,7 +1911,7 @@ def test_pod_clean_button_clean(ncomplete_adapter):
 
 
 @case(first_input="POD")
-def test_pod_clean_clean_wat_5fa01d9a(ncomplete_adapter):
+def test_pod_clean_clean_water_button(ncomplete_adapter):
     run_test(ncomplete_adapter, MODEL, "POD CLEAN CLEAN WATER BUTTON", [
         ("send", "POD", 1, {}),
         ("expect", {"ok": 2}),

@@ -217,7 +217,8 @@ mod tests {
         for seed in 0..60u64 {
             let mut rng = Rng::new(4100 + seed);
             let states = 2 + rng.below(3);
-            let spec = random_sa(&mut rng, states, 1 + rng.below(2), 1 + rng.below(2));
+            let (inputs, outputs) = (1 + rng.below(2), 1 + rng.below(2));
+            let spec = random_sa(&mut rng, states, inputs, outputs);
             // Half the specifications classic (as every LTS's is), half as drawn.
             out.push(if seed % 2 == 0 {
                 classic_sa(&spec)
@@ -239,7 +240,8 @@ mod tests {
             let mut rng = Rng::new(900 + k as u64);
             let mut suites: HashMap<(usize, usize), Option<Vec<TestCase>>> = HashMap::new();
             for _ in 0..40 {
-                let imp = classic_sa(&mutant(&mut rng, spec, rng.below(3)));
+                let faults = rng.below(3);
+                let imp = classic_sa(&mutant(&mut rng, spec, faults));
                 assert!(is_classic(&imp));
                 let n = specified_states(&imp, spec);
                 if n > 3 {
@@ -284,7 +286,8 @@ mod tests {
             let method = IocoMethod::Counting(IncompatibleSets::Maximal);
             let mut rng = Rng::new(300 + k as u64);
             for _ in 0..30 {
-                let imp = mutant(&mut rng, spec, 1 + rng.below(2));
+                let faults = 1 + rng.below(2);
+                let imp = mutant(&mut rng, spec, faults);
                 let n = specified_states(&imp, spec);
                 if n > 3 || ioco(&imp, spec) || is_classic(&imp) {
                     continue;

@@ -13,9 +13,9 @@ with a fixture of the same name in your conftest.py returning your own Adapter:
                             the next output, or None when nothing arrives within `timeout`
                             seconds (quiescence); `timeout` may be 0: then only an output that
                             has already arrived is returned
-The default is a StdioAdapter: it starts the command in NCOMPLETE_SUT (one label per line on its
-stdin and stdout) in a process group of its own and resets by killing that group and starting the
-command again. When NCOMPLETE_SUT is unset, or its command cannot be started (the shell reports
+The default is a StdioAdapter: it starts the command of the test module's system (one label per
+line on its stdin and stdout; `system_command`: NCOMPLETE_SUT_<MODEL>, else NCOMPLETE_SUT) in a process group of its own and resets by killing that group and starting the
+command again. When neither is set, or the command cannot be started (the shell reports
 status 126 or 127), the session stops with that one error before any test runs.
 
 A test that ends in "retry" is re-run up to NCOMPLETE_RETRIES (default 20) times; exhausting them
@@ -34,20 +34,36 @@ Timeouts, in milliseconds:
     NCOMPLETE_STARTUP_MS (default 1000): added to every wait until the system's first output, for
         systems that are slow to start.
 
-A system that exits or is killed, writes invalid UTF-8, an empty line, a line longer than 64 KiB,
-or a line without a newline fails the test with the reason; none of these is quiescence. Inputs
-are written by a thread, so a system that does not read cannot block the tests. The same
-semantics as `ncomplete run --sut` and the generated Rust runtime.
+Every NCOMPLETE_* number is ASCII digits only, at most 4294967295; any other value ends the
+session with one error before a test runs (as does NCOMPLETE_STRICT other than 0 or 1, and
+NCOMPLETE_JOBS other than a positive number: the Cargo runtime's limit on tests running at once,
+which pytest, running one test at a time per process, only checks).
+
+A line is the label's bytes exactly, after removing one trailing "\\n" or "\\r\\n": a label with
+spaces or any other character around it is an unknown label, shown with control characters and
+outer whitespace escaped as \\u{..}. A system that exits or is killed, writes invalid UTF-8, an
+empty line, a line longer than 64 KiB, or a line without a newline fails the test with the
+reason; none of these is quiescence. A system that has exited by the time a test reaches its
+verdict (polled without waiting) fails the test, even after its last expected output. Inputs
+are written by a thread, so a system that does not read cannot block the tests; the reader and
+writer threads end with their test even when a process outside the group keeps the pipes open.
+SIGTERM and SIGHUP kill the systems' process groups before they end pytest.
+
+Under pytest-xdist (-n N) every worker starts its own systems, one at a time; the runtime shares
+no file or path between tests, so a system that allows several instances at once is tested in
+parallel. The same semantics as `ncomplete run --sut` and the generated Rust runtime.
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import select
 import signal
 import subprocess
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass
 
 import pytest
@@ -88,6 +104,52 @@ _QUEUED_LINES = 1024
 _POLL = 0.01
 _EXIT_GRACE = 0.5
 _QUOTED_BYTES = 40
+# How long the reader and writer threads wait on a pipe before checking that the test goes on.
+_PIPE_POLL_MS = 50
+
+# The process groups of the systems alive, killed by the SIGTERM/SIGHUP handler.
+_live_groups = set()
+_handlers_installed = False
+
+
+def _kill_live_groups_and_die(signum, frame):
+    for pid in list(_live_groups):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _install_handlers():
+    """Once, from the main thread: SIGTERM and SIGHUP kill every system's process group, then
+    end the process as they would have (signals ignored so far stay ignored)."""
+    global _handlers_installed
+    if _handlers_installed or os.name != "posix":
+        return
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _handlers_installed = True
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            signal.signal(signum, _kill_live_groups_and_die)
+
+
+def _wait_ready(fd, events, stopped):
+    """Waits until `fd` is ready for `events` (select.POLLIN or POLLOUT); False once `stopped`
+    is set: the thread then ends even if a process outside the group keeps the pipe open."""
+    if not hasattr(select, "poll"):
+        return not stopped.is_set()
+    poller = select.poll()
+    poller.register(fd, events)
+    while not stopped.is_set():
+        try:
+            if poller.poll(_PIPE_POLL_MS):
+                return True
+        except InterruptedError:
+            pass
+    return False
 
 
 def _quoted(data):
@@ -98,20 +160,42 @@ def _quoted(data):
     )
 
 
+# The characters of the Unicode White_Space property (as Rust's char::is_whitespace).
+_WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def shown_label(label):
+    """A label as messages show it: control characters anywhere and whitespace at either end as
+    \\u{..} (lowercase hexadecimal); labels of a model hold neither (as `ncomplete run`)."""
+    last = len(label) - 1
+    return "".join(
+        f"\\u{{{ord(c):x}}}"
+        if unicodedata.category(c) == "Cc" or (c in _WHITE_SPACE and k in (0, last))
+        else c
+        for k, c in enumerate(label)
+    )
+
+
 def _complete_line(line):
-    """A complete line (newline removed) as an event: a label, or why it is not one."""
+    """A complete line (newline removed) as an event: a label, or why it is not one. One "\\r"
+    before the newline is removed too; nothing else is trimmed."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
     if len(line) > MAX_LINE_BYTES:
         return ("broken", f"the system wrote a line longer than {MAX_LINE_BYTES} bytes")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         return ("broken", f"the system wrote invalid UTF-8 (`{_quoted(line)}`)")
-    if not text.strip():
+    if not text:
         return (
             "broken",
             "the system wrote an empty line (the protocol is one label per line)",
         )
-    return ("line", text.strip())
+    return ("line", text)
 
 
 def _exit_text(status):
@@ -152,11 +236,13 @@ class StdioAdapter(Adapter):
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
+            _live_groups.discard(self.process.pid)
             # The pipes are closed by the reader and writer threads when they end.
             self.process = None
 
     def reset(self):
         self._stop()
+        _install_handlers()
         try:
             self.process = subprocess.Popen(
                 self.command,
@@ -168,6 +254,8 @@ class StdioAdapter(Adapter):
             )
         except OSError as e:
             raise SystemError_(f"cannot start `{self.command}`: {e}") from e
+        if os.name == "posix":
+            _live_groups.add(self.process.pid)
         self.events = queue.Queue(maxsize=_QUEUED_LINES)
         self.inputs = queue.Queue()
         self.stopped = threading.Event()
@@ -182,7 +270,7 @@ class StdioAdapter(Adapter):
         ).start()
         threading.Thread(
             target=self._write,
-            args=(self.process.stdin, self.inputs, self.input_closed),
+            args=(self.process.stdin, self.inputs, self.input_closed, self.stopped),
             daemon=True,
         ).start()
 
@@ -200,12 +288,14 @@ class StdioAdapter(Adapter):
             return False
 
         with stdout:
-            StdioAdapter._read_lines(stdout.fileno(), put)
+            StdioAdapter._read_lines(stdout.fileno(), put, stopped)
 
     @staticmethod
-    def _read_lines(fd, put):
+    def _read_lines(fd, put, stopped):
         line = b""
         while True:
+            if not _wait_ready(fd, getattr(select, "POLLIN", 1), stopped):
+                return
             try:
                 chunk = os.read(fd, 8192)
             except OSError as e:
@@ -233,14 +323,20 @@ class StdioAdapter(Adapter):
                 return
 
     @staticmethod
-    def _write(stdin, inputs, input_closed):
+    def _write(stdin, inputs, input_closed, stopped):
+        fd = stdin.fileno()
         try:
             while True:
                 label = inputs.get()
                 if label is None:
                     return
-                stdin.write((label + "\n").encode("utf-8"))
-                stdin.flush()
+                data = (label + "\n").encode("utf-8")
+                while data:
+                    if not _wait_ready(fd, getattr(select, "POLLOUT", 4), stopped):
+                        return
+                    # A pipe that polls writable takes this much without blocking.
+                    chunk = data[: getattr(select, "PIPE_BUF", 512)]
+                    data = data[os.write(fd, chunk) :]
         except (OSError, ValueError):
             input_closed.set()
         finally:
@@ -251,6 +347,7 @@ class StdioAdapter(Adapter):
 
     def _note_exit(self, status):
         self._kill_group()
+        _live_groups.discard(self.process.pid)
         self.exited = status
         self.drain_until = time.monotonic() + _EXIT_GRACE
 
@@ -327,21 +424,40 @@ class StdioAdapter(Adapter):
             else:
                 raise SystemError_(self._end_message())
 
+    def check_alive(self):
+        """Called at a verdict other than fail: raises if the system has exited by now (polled
+        without waiting), as every ncomplete runner does."""
+        if self.process is None:
+            return
+        self._poll_exit()
+        if self.exited is not None:
+            raise SystemError_(f"{_exit_text(self.exited)} at the end of the test")
+
     def close(self):
         self._stop()
 
 
-def _env_int(name, default):
+class SettingsError(pytest.UsageError):
+    """An NCOMPLETE_* variable holds a value the runtime does not accept."""
+
+
+# The largest value of an NCOMPLETE_* number.
+_MAX_NUMBER = 4294967295
+
+
+def _env_int(name, default, least=0):
+    """NCOMPLETE_* numbers: ASCII digits only (no sign, space or underscore), between `least`
+    and 4294967295; unset or empty gives `default`."""
     value = os.environ.get(name, "")
     if not value:
         return default
-    try:
-        number = int(value)
-    except ValueError:
-        number = -1
-    if number < 0:
-        raise pytest.UsageError(f"{name} must be a whole number, not {value!r}")
-    return number
+    digits = value.isascii() and value.isdigit()
+    if not digits or not least <= int(value) <= _MAX_NUMBER:
+        raise SettingsError(
+            f"{name} must be a whole number from {least} to {_MAX_NUMBER} (ASCII digits "
+            f"only), not {value!r}"
+        )
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -368,10 +484,32 @@ def retries():
 
 def strict():
     """NCOMPLETE_STRICT: 1 makes an inconclusive test fail; 0 or unset reports it as skipped."""
-    value = os.environ.get("NCOMPLETE_STRICT", "").strip()
+    value = os.environ.get("NCOMPLETE_STRICT", "")
     if value not in ("", "0", "1"):
-        raise pytest.UsageError(f"NCOMPLETE_STRICT must be 0 or 1, not {value!r}")
+        raise SettingsError(f"NCOMPLETE_STRICT must be 0 or 1, not {value!r}")
     return value == "1"
+
+
+def settings_problem():
+    """Why the NCOMPLETE_* settings cannot be used, or None."""
+    try:
+        timeouts()
+        retries()
+        strict()
+        _env_int("NCOMPLETE_JOBS", 0, least=1)
+    except SettingsError as e:
+        return str(e)
+    return None
+
+
+def _session_error(problem):
+    pytest.exit(f"ncomplete: {problem}", returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+def no_tests():
+    """The one test of a suite without tests: ends the session with an error, as `ncomplete run`
+    refuses such a suite (a run of no tests shows nothing about the system)."""
+    _session_error("the suite holds no tests: a run of no tests shows nothing")
 
 
 # Shell statuses of a command that cannot run: not executable (126) or not found (127).
@@ -407,14 +545,36 @@ def startup_problem(command):
     return None
 
 
-@pytest.fixture(scope="session")
-def ncomplete_sut():
-    """The command in NCOMPLETE_SUT, checked once per session: a system that cannot start ends
-    the session with one error instead of failing every test."""
-    command = os.environ.get("NCOMPLETE_SUT", "")
-    problem = startup_problem(command)
+def system_command(module):
+    """The command of the system a test module tests: the environment variable the module names
+    in SUT_VARIABLE (NCOMPLETE_SUT_<MODEL>) when it is set, else NCOMPLETE_SUT. So one pytest
+    session tests the systems of several models, each named by its own variable."""
+    variable = getattr(module, "SUT_VARIABLE", None)
+    if variable and os.environ.get(variable):
+        return os.environ[variable]
+    return os.environ.get("NCOMPLETE_SUT", "")
+
+
+_STARTUP_PROBLEMS = {}
+
+
+@pytest.fixture(scope="module")
+def ncomplete_sut(request):
+    """The command of the module's system (`system_command`), checked once per session: bad
+    settings or a system that cannot start end the session with one error instead of failing
+    every test."""
+    problem = settings_problem()
     if problem is not None:
-        pytest.exit(f"ncomplete: {problem}", returncode=pytest.ExitCode.USAGE_ERROR)
+        _session_error(problem)
+    command = system_command(request.module)
+    if command not in _STARTUP_PROBLEMS:
+        _STARTUP_PROBLEMS[command] = startup_problem(command)
+    problem = _STARTUP_PROBLEMS[command]
+    if problem is not None:
+        variable = getattr(request.module, "SUT_VARIABLE", None)
+        if not command.strip() and variable:
+            problem = f"{variable} (or NCOMPLETE_SUT) is not set: " + problem.partition(": ")[2]
+        _session_error(problem)
     return command
 
 
@@ -470,7 +630,7 @@ def pytest_collection_modifyitems(items):
 def _shown(model, label):
     if label is None:
         return model.quiescence if model.quiescence is not None else "quiescence"
-    return "!" + label
+    return "!" + shown_label(label)
 
 
 def _allowed(model, branches):
@@ -495,6 +655,69 @@ def _expect_wait(timeouts, quiescence_allowed, seen_output, started):
     return base + max(0.0, started + timeouts.startup / 1000.0 - time.monotonic())
 
 
+# The input/output race: an output that arrives after the tester wrote an input may have been
+# written by the system before it read that input. The runner keeps every reading of the
+# observations, in order of preference (input-first, then output-first ones): a reading is
+# ("at", node, read), the test node reached and how many of the inputs sent the system has read,
+# or ("end", verdict). An output in a reading with an input unread takes the send node's race
+# branch; where that reaches a send node of the same input, the input counts as sent there. A
+# reading at any other node with an input unread ends in retry; quiescence means every input was
+# read. An observation whose branch is "fail" refutes a reading; the test fails only when every
+# reading is refuted; otherwise the first reading decides what the tester does and the verdict.
+# The same rule as `ncomplete run --sut` (module doc of src/exec/stdio.rs) and the Rust runtime.
+_MAX_INPUTS_IN_FLIGHT = 8
+
+
+def _reading(nxt, read):
+    return ("at", nxt, read) if isinstance(nxt, int) else ("end", nxt)
+
+
+def _settle(nodes, sent, readings):
+    """`readings`, each preceded by the reading in which the system read its next unread input
+    (at a send node of that input), without duplicates and refuted readings."""
+    settled = []
+
+    def add(reading):
+        if reading[0] == "at" and reading[2] < len(sent):
+            _, node, read = reading
+            step = nodes[node]
+            if step[0] == "send" and step[1] == sent[read]:
+                add(_reading(step[2], read + 1))
+                if len(sent) - read >= _MAX_INPUTS_IN_FLIGHT:
+                    return
+            else:
+                reading = ("end", "retry")
+        if reading != ("end", "fail") and reading not in settled:
+            settled.append(reading)
+
+    for reading in readings:
+        add(reading)
+    return settled
+
+
+def _observed(model, nodes, sent, readings, out):
+    """The readings after output `out` (None: quiescence)."""
+    after = []
+    for reading in readings:
+        if reading[0] != "at":
+            after.append(reading)
+            continue
+        _, node, read = reading
+        step = nodes[node]
+        if out is None and read < len(sent):
+            continue
+        if out is None and step[0] == "send":
+            nxt = "retry"
+        elif out is not None and out == model.quiescence:
+            nxt = "fail"
+        else:
+            key = out if out is not None else model.quiescence
+            table = step[3] if step[0] == "send" else step[1]
+            nxt = table.get(key, "fail") if key is not None else "fail"
+        after.append(_reading(nxt, read))
+    return _settle(nodes, sent, after)
+
+
 def execute_once(adapter, model, nodes, timeouts):
     """Runs a test once on a reset system: returns (verdict, trace, message). The start-up
     allowance counts from this call."""
@@ -506,25 +729,40 @@ def execute_once(adapter, model, nodes, timeouts):
     grace = (
         0.0 if model.quiescence is None else min(timeouts.quiescence / 20000.0, 0.02)
     )
-    node = 0
+    readings = [("at", 0, 0)]
+    sent = []
     while True:
+        lead = readings[0]
+        if lead[0] == "end":
+            # A system known to have exited by the end of the test fails it, whatever the leaf.
+            check_alive = getattr(adapter, "check_alive", None)
+            if check_alive is not None:
+                try:
+                    check_alive()
+                except SystemError_ as e:
+                    return "fail", trace, f"{e}; trace: {_trace(trace)}"
+            return lead[1], trace, None
+        _, node, read = lead
+        if read < len(sent):
+            return "retry", trace, None
         step = nodes[node]
         try:
             if step[0] == "send":
-                _, label, then, race = step
+                _, label, _, race = step
                 out = adapter.receive(grace)
                 if out is not None:
                     seen_output = True
-                    nxt = race.get(out, "fail")
                     why = (
-                        f"output !{out} arrived before input ?{label} could be sent "
-                        f"(allowed instead: {_allowed(model, race)})"
+                        f"output {_shown(model, out)} arrived before input ?{label} could be "
+                        f"sent (allowed instead: {_allowed(model, race)})"
                     )
-                    trace.append("!" + out)
+                    trace.append(_shown(model, out))
+                    readings = _observed(model, nodes, sent, readings, out)
                 else:
                     adapter.send(label)
                     trace.append("?" + label)
-                    nxt = then
+                    sent.append(label)
+                    readings = _settle(nodes, sent, readings)
                     why = f"the test fails after input ?{label}"
             else:
                 _, branches = step
@@ -538,10 +776,6 @@ def execute_once(adapter, model, nodes, timeouts):
                 if out is not None:
                     seen_output = True
                 shown = _shown(model, out)
-                key = out if out is not None else model.quiescence
-                nxt = branches.get(key, "fail") if key is not None else "fail"
-                if out is not None and out == model.quiescence:
-                    nxt = "fail"
                 if out is None and not quiescence_allowed:
                     why = (
                         f"no output within the response timeout of {timeouts.response} ms "
@@ -550,20 +784,19 @@ def execute_once(adapter, model, nodes, timeouts):
                 else:
                     why = f"unexpected {shown} (expected one of: {_allowed(model, branches)})"
                 trace.append(shown)
+                readings = _observed(model, nodes, sent, readings, out)
         except SystemError_ as e:
             return "fail", trace, f"{e}; trace: {_trace(trace)}"
-        if isinstance(nxt, int):
-            node = nxt
-            continue
-        message = None
-        if nxt == "fail":
-            message = f"{why} after {_trace(trace[:-1])}"
-        return nxt, trace, message
+        if not readings:
+            return "fail", trace, f"{why} after {_trace(trace[:-1])}"
 
 
 def run_test(adapter, model, name, nodes):
     """Runs a test through `adapter`, re-running it after "retry"; fails with the trace on a
     fail verdict; an inconclusive test is skipped, or fails under NCOMPLETE_STRICT=1."""
+    problem = settings_problem()
+    if problem is not None:
+        _session_error(problem)
     settings = timeouts()
     attempts = retries() + 1
     trace = []

@@ -22,7 +22,7 @@ pub static TEST_WATER_WATER_WATER_W_D60686AA: Test = Test {
 
 /// Test case WATER WATER WATER POD BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_WATER_WATER_P_AEC3893E: Test = Test {
+pub static TEST_WATER_WATER_WATER_POD_BUTTON: Test = Test {
     name: "WATER WATER WATER POD BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -138,7 +138,7 @@ pub static TEST_WATER_WATER_CLEAN_W_C44D2510: Test = Test {
 
 /// Test case WATER WATER CLEAN POD BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_WATER_CLEAN_P_3FAA05AD: Test = Test {
+pub static TEST_WATER_WATER_CLEAN_POD_BUTTON: Test = Test {
     name: "WATER WATER CLEAN POD BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -188,7 +188,7 @@ pub static TEST_WATER_WATER_CLEAN_CLEAN: Test = Test {
 
 /// Test case WATER POD WATER WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_WATER_WAT_003B66CA: Test = Test {
+pub static TEST_WATER_POD_WATER_WATER_BUTTON: Test = Test {
     name: "WATER POD WATER WATER BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -260,7 +260,7 @@ pub static TEST_WATER_POD_WATER_POD_CLEAN: Test = Test {
 
 /// Test case WATER POD WATER BUTTON WATER.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_WATER_BUT_28131C60: Test = Test {
+pub static TEST_WATER_POD_WATER_BUTTON_WATER: Test = Test {
     name: "WATER POD WATER BUTTON WATER",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -296,7 +296,7 @@ pub static TEST_WATER_POD_WATER_BUT_FCE33E93: Test = Test {
 
 /// Test case WATER POD WATER BUTTON CLEAN.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_WATER_BUT_B2C6B305: Test = Test {
+pub static TEST_WATER_POD_WATER_BUTTON_CLEAN: Test = Test {
     name: "WATER POD WATER BUTTON CLEAN",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -314,7 +314,7 @@ pub static TEST_WATER_POD_WATER_BUT_B2C6B305: Test = Test {
 
 /// Test case WATER POD WATER CLEAN WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_WATER_CLEAN_WATER: Test = Test {
+pub static TEST_WATER_POD_WATER_CLE_77E5DD1E: Test = Test {
     name: "WATER POD WATER CLEAN WATER BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -354,7 +354,7 @@ pub static TEST_WATER_POD_WATER_CLE_2C12DCAA: Test = Test {
 
 /// Test case WATER POD WATER CLEAN BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_WATER_CLE_B39974B6: Test = Test {
+pub static TEST_WATER_POD_WATER_CLEAN_BUTTON: Test = Test {
     name: "WATER POD WATER CLEAN BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -712,7 +712,7 @@ pub static TEST_WATER_POD_BUTTON_PO_13A9E8C9: Test = Test {
 
 /// Test case WATER POD BUTTON POD BUTTON CLEAN.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_BUTTON_POD_BUTTON: Test = Test {
+pub static TEST_WATER_POD_BUTTON_PO_7C5456B6: Test = Test {
     name: "WATER POD BUTTON POD BUTTON CLEAN",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -772,7 +772,7 @@ pub static TEST_WATER_POD_BUTTON_BU_7D2C589B: Test = Test {
 
 /// Test case WATER POD BUTTON BUTTON POD CLEAN.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_BUTTON_BUTTON_POD: Test = Test {
+pub static TEST_WATER_POD_BUTTON_BU_54B74F15: Test = Test {
     name: "WATER POD BUTTON BUTTON POD CLEAN",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1082,7 +1082,7 @@ pub static TEST_WATER_POD_BUTTON_CL_F3FFBAB2: Test = Test {
 
 /// Test case WATER POD CLEAN WATER WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_CLEAN_WATER_WATER: Test = Test {
+pub static TEST_WATER_POD_CLEAN_WAT_5A7C62DA: Test = Test {
     name: "WATER POD CLEAN WATER WATER BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1122,7 +1122,7 @@ pub static TEST_WATER_POD_CLEAN_WAT_9089FB28: Test = Test {
 
 /// Test case WATER POD CLEAN WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_CLEAN_WAT_1FA46462: Test = Test {
+pub static TEST_WATER_POD_CLEAN_WATER_BUTTON: Test = Test {
     name: "WATER POD CLEAN WATER BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1214,7 +1214,7 @@ pub static TEST_WATER_POD_CLEAN_POD_CLEAN: Test = Test {
 
 /// Test case WATER POD CLEAN BUTTON CLEAN.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_CLEAN_BUT_BEB3FB86: Test = Test {
+pub static TEST_WATER_POD_CLEAN_BUTTON_CLEAN: Test = Test {
     name: "WATER POD CLEAN BUTTON CLEAN",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1232,7 +1232,7 @@ pub static TEST_WATER_POD_CLEAN_BUT_BEB3FB86: Test = Test {
 
 /// Test case WATER POD CLEAN CLEAN WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_CLEAN_CLEAN_WATER: Test = Test {
+pub static TEST_WATER_POD_CLEAN_CLE_6551BECC: Test = Test {
     name: "WATER POD CLEAN CLEAN WATER BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1272,7 +1272,7 @@ pub static TEST_WATER_POD_CLEAN_CLE_49B82C71: Test = Test {
 
 /// Test case WATER POD CLEAN CLEAN BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_POD_CLEAN_CLE_017088F5: Test = Test {
+pub static TEST_WATER_POD_CLEAN_CLEAN_BUTTON: Test = Test {
     name: "WATER POD CLEAN CLEAN BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1390,7 +1390,7 @@ pub static TEST_WATER_CLEAN_WATER_W_65496BFB: Test = Test {
 
 /// Test case WATER CLEAN WATER POD BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_CLEAN_WATER_P_9738D0E6: Test = Test {
+pub static TEST_WATER_CLEAN_WATER_POD_BUTTON: Test = Test {
     name: "WATER CLEAN WATER POD BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1440,7 +1440,7 @@ pub static TEST_WATER_CLEAN_WATER_CLEAN: Test = Test {
 
 /// Test case WATER CLEAN POD WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_CLEAN_POD_WAT_D0F2C468: Test = Test {
+pub static TEST_WATER_CLEAN_POD_WATER_BUTTON: Test = Test {
     name: "WATER CLEAN POD WATER BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1524,7 +1524,7 @@ pub static TEST_WATER_CLEAN_CLEAN_W_E0ED2A93: Test = Test {
 
 /// Test case WATER CLEAN CLEAN POD BUTTON.
 #[rustfmt::skip]
-pub static TEST_WATER_CLEAN_CLEAN_P_95B57BC0: Test = Test {
+pub static TEST_WATER_CLEAN_CLEAN_POD_BUTTON: Test = Test {
     name: "WATER CLEAN CLEAN POD BUTTON",
     nodes: &[
         Node::Send("WATER", Next::Node(1), &[]),
@@ -1686,7 +1686,7 @@ pub static TEST_POD_WATER_BUTTON_CLEAN: Test = Test {
 
 /// Test case POD WATER CLEAN WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_POD_WATER_CLEAN_WAT_1BE12C53: Test = Test {
+pub static TEST_POD_WATER_CLEAN_WATER_BUTTON: Test = Test {
     name: "POD WATER CLEAN WATER BUTTON",
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
@@ -1984,7 +1984,7 @@ pub static TEST_POD_BUTTON_CLEAN_CLEAN: Test = Test {
 
 /// Test case POD CLEAN WATER WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_POD_CLEAN_WATER_WAT_78D469C8: Test = Test {
+pub static TEST_POD_CLEAN_WATER_WATER_BUTTON: Test = Test {
     name: "POD CLEAN WATER WATER BUTTON",
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
@@ -2118,7 +2118,7 @@ pub static TEST_POD_CLEAN_BUTTON_CLEAN: Test = Test {
 
 /// Test case POD CLEAN CLEAN WATER BUTTON.
 #[rustfmt::skip]
-pub static TEST_POD_CLEAN_CLEAN_WAT_5FA01D9A: Test = Test {
+pub static TEST_POD_CLEAN_CLEAN_WATER_BUTTON: Test = Test {
     name: "POD CLEAN CLEAN WATER BUTTON",
     nodes: &[
         Node::Send("POD", Next::Node(1), &[]),
@@ -2630,10 +2630,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_water_water_p_aec3893e() {
+        fn water_water_water_pod_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_WATER_WATER_P_AEC3893E,
+                &$crate::part_001::TEST_WATER_WATER_WATER_POD_BUTTON,
             );
         }
         #[test]
@@ -2664,10 +2664,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_water_clean_p_3faa05ad() {
+        fn water_water_clean_pod_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_WATER_CLEAN_P_3FAA05AD,
+                &$crate::part_001::TEST_WATER_WATER_CLEAN_POD_BUTTON,
             );
         }
         #[test]
@@ -2679,10 +2679,10 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_WATER_WATER_CLEAN_CLEAN);
         }
         #[test]
-        fn water_pod_water_wat_003b66ca() {
+        fn water_pod_water_water_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_WATER_WAT_003B66CA,
+                &$crate::part_001::TEST_WATER_POD_WATER_WATER_BUTTON,
             );
         }
         #[test]
@@ -2701,10 +2701,10 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_WATER_POD_CLEAN);
         }
         #[test]
-        fn water_pod_water_but_28131c60() {
+        fn water_pod_water_button_water() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_WATER_BUT_28131C60,
+                &$crate::part_001::TEST_WATER_POD_WATER_BUTTON_WATER,
             );
         }
         #[test]
@@ -2715,17 +2715,17 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_water_but_b2c6b305() {
+        fn water_pod_water_button_clean() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_WATER_BUT_B2C6B305,
+                &$crate::part_001::TEST_WATER_POD_WATER_BUTTON_CLEAN,
             );
         }
         #[test]
-        fn water_pod_water_clean_water() {
+        fn water_pod_water_cle_77e5dd1e() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_WATER_CLEAN_WATER,
+                &$crate::part_001::TEST_WATER_POD_WATER_CLE_77E5DD1E,
             );
         }
         #[test]
@@ -2736,10 +2736,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_water_cle_b39974b6() {
+        fn water_pod_water_clean_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_WATER_CLE_B39974B6,
+                &$crate::part_001::TEST_WATER_POD_WATER_CLEAN_BUTTON,
             );
         }
         #[test]
@@ -2845,10 +2845,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_button_pod_button() {
+        fn water_pod_button_po_7c5456b6() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_BUTTON_POD_BUTTON,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_PO_7C5456B6,
             );
         }
         #[test]
@@ -2866,10 +2866,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_button_button_pod() {
+        fn water_pod_button_bu_54b74f15() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_BUTTON_BUTTON_POD,
+                &$crate::part_001::TEST_WATER_POD_BUTTON_BU_54B74F15,
             );
         }
         #[test]
@@ -2971,10 +2971,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_clean_water_water() {
+        fn water_pod_clean_wat_5a7c62da() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_CLEAN_WATER_WATER,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_WAT_5A7C62DA,
             );
         }
         #[test]
@@ -2985,10 +2985,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_clean_wat_1fa46462() {
+        fn water_pod_clean_water_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_CLEAN_WAT_1FA46462,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_WATER_BUTTON,
             );
         }
         #[test]
@@ -3014,17 +3014,17 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_WATER_POD_CLEAN_POD_CLEAN);
         }
         #[test]
-        fn water_pod_clean_but_beb3fb86() {
+        fn water_pod_clean_button_clean() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_CLEAN_BUT_BEB3FB86,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_BUTTON_CLEAN,
             );
         }
         #[test]
-        fn water_pod_clean_clean_water() {
+        fn water_pod_clean_cle_6551becc() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_CLEAN_CLEAN_WATER,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_CLE_6551BECC,
             );
         }
         #[test]
@@ -3035,10 +3035,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_pod_clean_cle_017088f5() {
+        fn water_pod_clean_clean_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_POD_CLEAN_CLE_017088F5,
+                &$crate::part_001::TEST_WATER_POD_CLEAN_CLEAN_BUTTON,
             );
         }
         #[test]
@@ -3072,10 +3072,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_clean_water_p_9738d0e6() {
+        fn water_clean_water_pod_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_CLEAN_WATER_P_9738D0E6,
+                &$crate::part_001::TEST_WATER_CLEAN_WATER_POD_BUTTON,
             );
         }
         #[test]
@@ -3087,10 +3087,10 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_WATER_CLEAN_WATER_CLEAN);
         }
         #[test]
-        fn water_clean_pod_wat_d0f2c468() {
+        fn water_clean_pod_water_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_CLEAN_POD_WAT_D0F2C468,
+                &$crate::part_001::TEST_WATER_CLEAN_POD_WATER_BUTTON,
             );
         }
         #[test]
@@ -3113,10 +3113,10 @@ macro_rules! part_001_tests {
             );
         }
         #[test]
-        fn water_clean_clean_p_95b57bc0() {
+        fn water_clean_clean_pod_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_WATER_CLEAN_CLEAN_P_95B57BC0,
+                &$crate::part_001::TEST_WATER_CLEAN_CLEAN_POD_BUTTON,
             );
         }
         #[test]
@@ -3156,10 +3156,10 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_POD_WATER_BUTTON_CLEAN);
         }
         #[test]
-        fn pod_water_clean_wat_1be12c53() {
+        fn pod_water_clean_water_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_POD_WATER_CLEAN_WAT_1BE12C53,
+                &$crate::part_001::TEST_POD_WATER_CLEAN_WATER_BUTTON,
             );
         }
         #[test]
@@ -3231,10 +3231,10 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_POD_BUTTON_CLEAN_CLEAN);
         }
         #[test]
-        fn pod_clean_water_wat_78d469c8() {
+        fn pod_clean_water_water_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_POD_CLEAN_WATER_WAT_78D469C8,
+                &$crate::part_001::TEST_POD_CLEAN_WATER_WATER_BUTTON,
             );
         }
         #[test]
@@ -3266,10 +3266,10 @@ macro_rules! part_001_tests {
             $crate::run($adapter, &$crate::part_001::TEST_POD_CLEAN_BUTTON_CLEAN);
         }
         #[test]
-        fn pod_clean_clean_wat_5fa01d9a() {
+        fn pod_clean_clean_water_button() {
             $crate::run(
                 $adapter,
-                &$crate::part_001::TEST_POD_CLEAN_CLEAN_WAT_5FA01D9A,
+                &$crate::part_001::TEST_POD_CLEAN_CLEAN_WATER_BUTTON,
             );
         }
         #[test]

@@ -2,34 +2,30 @@
 
 use crate::runtime::{Next, Node, Test};
 
-/// Test case tb1387c26aa55.
+/// Test case tae0fbe1c6ea0.
 #[rustfmt::skip]
-pub static TEST_TB1387C26AA55: Test = Test {
-    name: "tb1387c26aa55",
+pub static TEST_TAE0FBE1C6EA0: Test = Test {
+    name: "tae0fbe1c6ea0",
     nodes: &[
-        Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Node(3))]),
         Node::Expect(&[("delta", Next::Pass)]),
     ],
 };
 
-/// Test case t98cae706bff4.
+/// Test case delta_coin_t3c3b6847bf2c.
 #[rustfmt::skip]
-pub static TEST_T98CAE706BFF4: Test = Test {
-    name: "t98cae706bff4",
+pub static TEST_DELTA_COIN_T3C3B6847BF2C: Test = Test {
+    name: "delta_coin_t3c3b6847bf2c",
     nodes: &[
         Node::Expect(&[("delta", Next::Node(1))]),
-        Node::Expect(&[("delta", Next::Node(2))]),
-        Node::Send("coin", Next::Node(3), &[]),
+        Node::Send("coin", Next::Node(2), &[]),
         Node::Expect(&[("refund", Next::Pass)]),
     ],
 };
 
-/// Test case tb32a84d5b7c3.
+/// Test case delta_coin_tb32a84d5b7c3.
 #[rustfmt::skip]
-pub static TEST_TB32A84D5B7C3: Test = Test {
-    name: "tb32a84d5b7c3",
+pub static TEST_DELTA_COIN_TB32A84D5B7C3: Test = Test {
+    name: "delta_coin_tb32a84d5b7c3",
     nodes: &[
         Node::Expect(&[("delta", Next::Node(1))]),
         Node::Send("coin", Next::Node(2), &[]),
@@ -38,10 +34,10 @@ pub static TEST_TB32A84D5B7C3: Test = Test {
     ],
 };
 
-/// Test case tb6042d627f70.
+/// Test case delta_coin_tb6042d627f70.
 #[rustfmt::skip]
-pub static TEST_TB6042D627F70: Test = Test {
-    name: "tb6042d627f70",
+pub static TEST_DELTA_COIN_TB6042D627F70: Test = Test {
+    name: "delta_coin_tb6042d627f70",
     nodes: &[
         Node::Expect(&[("delta", Next::Node(1))]),
         Node::Send("coin", Next::Node(2), &[]),
@@ -50,22 +46,21 @@ pub static TEST_TB6042D627F70: Test = Test {
     ],
 };
 
-/// Test case td59039f7a342.
+/// Test case coin_refund_t8dfa38d8b4fc.
 #[rustfmt::skip]
-pub static TEST_TD59039F7A342: Test = Test {
-    name: "td59039f7a342",
+pub static TEST_COIN_REFUND_T8DFA38D8B4FC: Test = Test {
+    name: "coin_refund_t8dfa38d8b4fc",
     nodes: &[
         Node::Send("coin", Next::Node(1), &[]),
         Node::Expect(&[("refund", Next::Node(2))]),
-        Node::Expect(&[("delta", Next::Node(3))]),
         Node::Expect(&[("delta", Next::Pass)]),
     ],
 };
 
-/// Test case t35e6fc789005.
+/// Test case coin_refund_t35e6fc789005.
 #[rustfmt::skip]
-pub static TEST_T35E6FC789005: Test = Test {
-    name: "t35e6fc789005",
+pub static TEST_COIN_REFUND_T35E6FC789005: Test = Test {
+    name: "coin_refund_t35e6fc789005",
     nodes: &[
         Node::Send("coin", Next::Node(1), &[]),
         Node::Expect(&[("refund", Next::Node(2))]),
@@ -74,10 +69,10 @@ pub static TEST_T35E6FC789005: Test = Test {
     ],
 };
 
-/// Test case t2aa47ff01c49.
+/// Test case coin_button_t2aa47ff01c49.
 #[rustfmt::skip]
-pub static TEST_T2AA47FF01C49: Test = Test {
-    name: "t2aa47ff01c49",
+pub static TEST_COIN_BUTTON_T2AA47FF01C49: Test = Test {
+    name: "coin_button_t2aa47ff01c49",
     nodes: &[
         Node::Send("coin", Next::Node(1), &[]),
         Node::Send("button", Next::Node(2), &[("refund", Next::Retry)]),
@@ -91,32 +86,32 @@ pub static TEST_T2AA47FF01C49: Test = Test {
 macro_rules! part_001_tests {
     ($adapter:expr) => {
         #[test]
-        fn tb1387c26aa55() {
-            $crate::run($adapter, &$crate::part_001::TEST_TB1387C26AA55);
+        fn tae0fbe1c6ea0() {
+            $crate::run($adapter, &$crate::part_001::TEST_TAE0FBE1C6EA0);
         }
         #[test]
-        fn t98cae706bff4() {
-            $crate::run($adapter, &$crate::part_001::TEST_T98CAE706BFF4);
+        fn delta_coin_t3c3b6847bf2c() {
+            $crate::run($adapter, &$crate::part_001::TEST_DELTA_COIN_T3C3B6847BF2C);
         }
         #[test]
-        fn tb32a84d5b7c3() {
-            $crate::run($adapter, &$crate::part_001::TEST_TB32A84D5B7C3);
+        fn delta_coin_tb32a84d5b7c3() {
+            $crate::run($adapter, &$crate::part_001::TEST_DELTA_COIN_TB32A84D5B7C3);
         }
         #[test]
-        fn tb6042d627f70() {
-            $crate::run($adapter, &$crate::part_001::TEST_TB6042D627F70);
+        fn delta_coin_tb6042d627f70() {
+            $crate::run($adapter, &$crate::part_001::TEST_DELTA_COIN_TB6042D627F70);
         }
         #[test]
-        fn td59039f7a342() {
-            $crate::run($adapter, &$crate::part_001::TEST_TD59039F7A342);
+        fn coin_refund_t8dfa38d8b4fc() {
+            $crate::run($adapter, &$crate::part_001::TEST_COIN_REFUND_T8DFA38D8B4FC);
         }
         #[test]
-        fn t35e6fc789005() {
-            $crate::run($adapter, &$crate::part_001::TEST_T35E6FC789005);
+        fn coin_refund_t35e6fc789005() {
+            $crate::run($adapter, &$crate::part_001::TEST_COIN_REFUND_T35E6FC789005);
         }
         #[test]
-        fn t2aa47ff01c49() {
-            $crate::run($adapter, &$crate::part_001::TEST_T2AA47FF01C49);
+        fn coin_button_t2aa47ff01c49() {
+            $crate::run($adapter, &$crate::part_001::TEST_COIN_BUTTON_T2AA47FF01C49);
         }
     };
 }

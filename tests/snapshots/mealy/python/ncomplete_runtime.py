@@ -13,9 +13,9 @@ with a fixture of the same name in your conftest.py returning your own Adapter:
                             the next output, or None when nothing arrives within `timeout`
                             seconds (quiescence); `timeout` may be 0: then only an output that
                             has already arrived is returned
-The default is a StdioAdapter: it starts the command in NCOMPLETE_SUT (one label per line on its
-stdin and stdout) in a process group of its own and resets by killing that group and starting the
-command again. When NCOMPLETE_SUT is unset, or its command cannot be started (the shell reports
+The default is a StdioAdapter: it starts the command of the test module's system (one label per
+line on its stdin and stdout; `system_command`: NCOMPLETE_SUT_<MODEL>, else NCOMPLETE_SUT) in a process group of its own and resets by killing that group and starting the
+command again. When neither is set, or the command cannot be started (the shell reports
 status 126 or 127), the session stops with that one error before any test runs.
 
 A test that ends in "retry" is re-run up to NCOMPLETE_RETRIES (default 20) times; exhausting them
@@ -545,13 +545,35 @@ def startup_problem(command):
     return None
 
 
-@pytest.fixture(scope="session")
-def ncomplete_sut():
-    """The command in NCOMPLETE_SUT, checked once per session: a system that cannot start ends
-    the session with one error instead of failing every test."""
-    command = os.environ.get("NCOMPLETE_SUT", "")
-    problem = settings_problem() or startup_problem(command)
+def system_command(module):
+    """The command of the system a test module tests: the environment variable the module names
+    in SUT_VARIABLE (NCOMPLETE_SUT_<MODEL>) when it is set, else NCOMPLETE_SUT. So one pytest
+    session tests the systems of several models, each named by its own variable."""
+    variable = getattr(module, "SUT_VARIABLE", None)
+    if variable and os.environ.get(variable):
+        return os.environ[variable]
+    return os.environ.get("NCOMPLETE_SUT", "")
+
+
+_STARTUP_PROBLEMS = {}
+
+
+@pytest.fixture(scope="module")
+def ncomplete_sut(request):
+    """The command of the module's system (`system_command`), checked once per session: bad
+    settings or a system that cannot start end the session with one error instead of failing
+    every test."""
+    problem = settings_problem()
     if problem is not None:
+        _session_error(problem)
+    command = system_command(request.module)
+    if command not in _STARTUP_PROBLEMS:
+        _STARTUP_PROBLEMS[command] = startup_problem(command)
+    problem = _STARTUP_PROBLEMS[command]
+    if problem is not None:
+        variable = getattr(request.module, "SUT_VARIABLE", None)
+        if not command.strip() and variable:
+            problem = f"{variable} (or NCOMPLETE_SUT) is not set: " + problem.partition(": ")[2]
         _session_error(problem)
     return command
 
@@ -633,6 +655,69 @@ def _expect_wait(timeouts, quiescence_allowed, seen_output, started):
     return base + max(0.0, started + timeouts.startup / 1000.0 - time.monotonic())
 
 
+# The input/output race: an output that arrives after the tester wrote an input may have been
+# written by the system before it read that input. The runner keeps every reading of the
+# observations, in order of preference (input-first, then output-first ones): a reading is
+# ("at", node, read), the test node reached and how many of the inputs sent the system has read,
+# or ("end", verdict). An output in a reading with an input unread takes the send node's race
+# branch; where that reaches a send node of the same input, the input counts as sent there. A
+# reading at any other node with an input unread ends in retry; quiescence means every input was
+# read. An observation whose branch is "fail" refutes a reading; the test fails only when every
+# reading is refuted; otherwise the first reading decides what the tester does and the verdict.
+# The same rule as `ncomplete run --sut` (module doc of src/exec/stdio.rs) and the Rust runtime.
+_MAX_INPUTS_IN_FLIGHT = 8
+
+
+def _reading(nxt, read):
+    return ("at", nxt, read) if isinstance(nxt, int) else ("end", nxt)
+
+
+def _settle(nodes, sent, readings):
+    """`readings`, each preceded by the reading in which the system read its next unread input
+    (at a send node of that input), without duplicates and refuted readings."""
+    settled = []
+
+    def add(reading):
+        if reading[0] == "at" and reading[2] < len(sent):
+            _, node, read = reading
+            step = nodes[node]
+            if step[0] == "send" and step[1] == sent[read]:
+                add(_reading(step[2], read + 1))
+                if len(sent) - read >= _MAX_INPUTS_IN_FLIGHT:
+                    return
+            else:
+                reading = ("end", "retry")
+        if reading != ("end", "fail") and reading not in settled:
+            settled.append(reading)
+
+    for reading in readings:
+        add(reading)
+    return settled
+
+
+def _observed(model, nodes, sent, readings, out):
+    """The readings after output `out` (None: quiescence)."""
+    after = []
+    for reading in readings:
+        if reading[0] != "at":
+            after.append(reading)
+            continue
+        _, node, read = reading
+        step = nodes[node]
+        if out is None and read < len(sent):
+            continue
+        if out is None and step[0] == "send":
+            nxt = "retry"
+        elif out is not None and out == model.quiescence:
+            nxt = "fail"
+        else:
+            key = out if out is not None else model.quiescence
+            table = step[3] if step[0] == "send" else step[1]
+            nxt = table.get(key, "fail") if key is not None else "fail"
+        after.append(_reading(nxt, read))
+    return _settle(nodes, sent, after)
+
+
 def execute_once(adapter, model, nodes, timeouts):
     """Runs a test once on a reset system: returns (verdict, trace, message). The start-up
     allowance counts from this call."""
@@ -644,25 +729,40 @@ def execute_once(adapter, model, nodes, timeouts):
     grace = (
         0.0 if model.quiescence is None else min(timeouts.quiescence / 20000.0, 0.02)
     )
-    node = 0
+    readings = [("at", 0, 0)]
+    sent = []
     while True:
+        lead = readings[0]
+        if lead[0] == "end":
+            # A system known to have exited by the end of the test fails it, whatever the leaf.
+            check_alive = getattr(adapter, "check_alive", None)
+            if check_alive is not None:
+                try:
+                    check_alive()
+                except SystemError_ as e:
+                    return "fail", trace, f"{e}; trace: {_trace(trace)}"
+            return lead[1], trace, None
+        _, node, read = lead
+        if read < len(sent):
+            return "retry", trace, None
         step = nodes[node]
         try:
             if step[0] == "send":
-                _, label, then, race = step
+                _, label, _, race = step
                 out = adapter.receive(grace)
                 if out is not None:
                     seen_output = True
-                    nxt = race.get(out, "fail")
                     why = (
                         f"output {_shown(model, out)} arrived before input ?{label} could be "
                         f"sent (allowed instead: {_allowed(model, race)})"
                     )
                     trace.append(_shown(model, out))
+                    readings = _observed(model, nodes, sent, readings, out)
                 else:
                     adapter.send(label)
                     trace.append("?" + label)
-                    nxt = then
+                    sent.append(label)
+                    readings = _settle(nodes, sent, readings)
                     why = f"the test fails after input ?{label}"
             else:
                 _, branches = step
@@ -676,10 +776,6 @@ def execute_once(adapter, model, nodes, timeouts):
                 if out is not None:
                     seen_output = True
                 shown = _shown(model, out)
-                key = out if out is not None else model.quiescence
-                nxt = branches.get(key, "fail") if key is not None else "fail"
-                if out is not None and out == model.quiescence:
-                    nxt = "fail"
                 if out is None and not quiescence_allowed:
                     why = (
                         f"no output within the response timeout of {timeouts.response} ms "
@@ -688,22 +784,11 @@ def execute_once(adapter, model, nodes, timeouts):
                 else:
                     why = f"unexpected {shown} (expected one of: {_allowed(model, branches)})"
                 trace.append(shown)
+                readings = _observed(model, nodes, sent, readings, out)
         except SystemError_ as e:
             return "fail", trace, f"{e}; trace: {_trace(trace)}"
-        if isinstance(nxt, int):
-            node = nxt
-            continue
-        # A system known to have exited by the end of the test fails it, whatever the leaf.
-        check_alive = getattr(adapter, "check_alive", None)
-        if nxt != "fail" and check_alive is not None:
-            try:
-                check_alive()
-            except SystemError_ as e:
-                return "fail", trace, f"{e}; trace: {_trace(trace)}"
-        message = None
-        if nxt == "fail":
-            message = f"{why} after {_trace(trace[:-1])}"
-        return nxt, trace, message
+        if not readings:
+            return "fail", trace, f"{why} after {_trace(trace[:-1])}"
 
 
 def run_test(adapter, model, name, nodes):

@@ -5,13 +5,18 @@ Guarantee: none: a hand-written Mealy suite for rendering and execution tests.
 
 Run against a process speaking the stdio protocol (one label per line):
     NCOMPLETE_SUT="your command" python -m pytest test_toggle.py
-or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+The command is taken from NCOMPLETE_SUT_TOGGLE (see SUT_VARIABLE) when it is set, else from
+NCOMPLETE_SUT, so one pytest session can test the systems of several models; or override the
+`ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
 Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
 from ncomplete_runtime import Model, case, run_test
 
 pytest_plugins = ("ncomplete_runtime",)
+
+# The environment variable naming this model's system under test (NCOMPLETE_SUT when unset).
+SUT_VARIABLE = "NCOMPLETE_SUT_TOGGLE"
 
 # The tables below keep one node per line, as generated.
 # fmt: off

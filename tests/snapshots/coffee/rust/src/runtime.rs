@@ -886,8 +886,93 @@ fn expect_wait(
     }
 }
 
+/// Inputs a reading may leave unread by the system at most (see [`execute_once`]).
+const MAX_INPUTS_IN_FLIGHT: usize = 8;
+
+/// The readings of an execution (see [`execute_once`]): where each one is, `Pass` or `Retry`
+/// when it ended, and how many of the inputs `sent` the system has read in it.
+struct Readings<'t> {
+    test: &'t Test,
+    list: Vec<(Next, usize)>,
+    sent: Vec<&'static str>,
+}
+
+impl Readings<'_> {
+    /// `reading`, preceded by the one in which the system read its next unread input (at a send
+    /// node of that input), into `out` without duplicates and refuted readings.
+    fn add(&self, mut reading: (Next, usize), out: &mut Vec<(Next, usize)>) {
+        if let (Next::Node(node), read) = reading {
+            if let Some(&unread) = self.sent.get(read) {
+                match self.test.nodes[node] {
+                    Node::Send(input, then, _) if input == unread => {
+                        self.add((then, read + 1), out);
+                        if self.sent.len() - read >= MAX_INPUTS_IN_FLIGHT {
+                            return;
+                        }
+                    }
+                    _ => reading = (Next::Retry, 0),
+                }
+            }
+        }
+        if reading.0 != Next::Fail && !out.contains(&reading) {
+            out.push(reading);
+        }
+    }
+
+    fn settle(&mut self, readings: Vec<(Next, usize)>) {
+        let mut out = Vec::with_capacity(readings.len() + 1);
+        for reading in readings {
+            self.add(reading, &mut out);
+        }
+        self.list = out;
+    }
+
+    /// The tester sent `input`.
+    fn sent(&mut self, input: &'static str) {
+        self.sent.push(input);
+        let list = std::mem::take(&mut self.list);
+        self.settle(list);
+    }
+
+    /// The tester observed `output` (`None`: quiescence).
+    fn observed(&mut self, model: &Model, output: Option<&str>) {
+        let mut after = Vec::with_capacity(self.list.len());
+        for &(next, read) in &self.list {
+            let Next::Node(node) = next else {
+                after.push((next, read));
+                continue;
+            };
+            let step = match (self.test.nodes[node], output) {
+                // Quiescence: the system has read every input.
+                (_, None) if read < self.sent.len() => continue,
+                (Node::Send(..), None) => Next::Retry,
+                (_, Some(out)) if Some(out) == model.quiescence => Next::Fail,
+                (Node::Send(_, _, list) | Node::Expect(list), label) => {
+                    match label.or(model.quiescence) {
+                        Some(label) => lookup(list, label),
+                        None => Next::Fail,
+                    }
+                }
+            };
+            after.push((step, read));
+        }
+        self.settle(after);
+    }
+}
+
 /// Runs a test once on a system that has just been reset (the start-up allowance counts from
 /// this call).
+///
+/// The input/output race: an output that arrives after the tester wrote an input may have been
+/// written by the system before it read that input. The runner keeps every reading of the
+/// observations in order of preference (input-first, then output-first ones): the node reached
+/// and how many of the inputs sent the system has read. An output in a reading with an input
+/// unread takes the send node's race branch; where that reaches a send node of the same input,
+/// the input counts as sent there. A reading at any other node with an input unread ends in
+/// `Retry`; quiescence means every input was read. An observation whose branch is `Fail`
+/// refutes a reading; the test fails only when every reading is refuted; otherwise the first
+/// reading decides what the tester does and the verdict. The same rule as `ncomplete run --sut`
+/// and the generated pytest runtime.
 pub fn execute_once(
     adapter: &mut dyn Adapter,
     model: &Model,
@@ -903,29 +988,58 @@ pub fn execute_once(
     let started = Instant::now();
     let mut seen_output = false;
     let mut trace: Vec<String> = Vec::new();
-    let mut node = 0;
+    let mut readings = Readings {
+        test,
+        list: vec![(Next::Node(0), 0)],
+        sent: Vec::new(),
+    };
     loop {
+        let node = match readings.list[0] {
+            (Next::Node(node), read) if read == readings.sent.len() => node,
+            // A verdict, or an input still unread in the preferred reading (not followable).
+            (verdict, _) => {
+                let verdict = match verdict {
+                    Next::Node(_) => Next::Retry,
+                    verdict => verdict,
+                };
+                // A system known to have exited by the end of the test fails it, whatever leaf
+                // the test reached.
+                let dead = (verdict != Next::Fail)
+                    .then(|| adapter.check_alive().err())
+                    .flatten();
+                if let Some(e) = dead {
+                    let message = format!("{e}; trace: {}", trace_text(&trace));
+                    return Attempt {
+                        verdict: Next::Fail,
+                        trace,
+                        message: Some(message),
+                    };
+                }
+                return Attempt {
+                    verdict,
+                    trace,
+                    message: None,
+                };
+            }
+        };
         let step = match test.nodes[node] {
-            Node::Send(input, then, race) => match adapter.receive(grace) {
+            Node::Send(input, _, race) => match adapter.receive(grace) {
                 Err(e) => Err(e),
                 Ok(Observation::Output(out)) => {
                     seen_output = true;
-                    let next = if Some(out.as_str()) == model.quiescence {
-                        Next::Fail
-                    } else {
-                        lookup(race, &out)
-                    };
-                    let out = shown_label(&out);
+                    let shown = shown_label(&out);
                     let why = format!(
-                        "output !{out} arrived before input ?{input} could be sent (allowed instead: {})",
+                        "output !{shown} arrived before input ?{input} could be sent (allowed instead: {})",
                         allowed(model, race)
                     );
-                    trace.push(format!("!{out}"));
-                    Ok((next, why))
+                    readings.observed(model, Some(&out));
+                    trace.push(format!("!{shown}"));
+                    Ok(why)
                 }
                 Ok(Observation::Quiescence) => adapter.send(input).map(|()| {
                     trace.push(format!("?{input}"));
-                    (then, format!("the test fails after input ?{input}"))
+                    readings.sent(input);
+                    format!("the test fails after input ?{input}")
                 }),
             },
             Node::Expect(branches) => {
@@ -935,17 +1049,9 @@ pub fn execute_once(
                 let wait = expect_wait(settings, quiescence_allowed, seen_output, started);
                 adapter.receive(wait).map(|obs| {
                     let quiet = obs == Observation::Quiescence;
-                    let (next, seen) = match obs {
-                        Observation::Output(out) if Some(out.as_str()) == model.quiescence => {
-                            (Next::Fail, format!("!{out}"))
-                        }
-                        Observation::Output(out) => {
-                            (lookup(branches, &out), format!("!{}", shown_label(&out)))
-                        }
-                        Observation::Quiescence => match model.quiescence {
-                            Some(q) => (lookup(branches, q), q.to_owned()),
-                            None => (Next::Fail, quiescence_name(model).to_owned()),
-                        },
+                    let seen = match &obs {
+                        Observation::Output(out) => format!("!{}", shown_label(out)),
+                        Observation::Quiescence => quiescence_name(model).to_owned(),
                     };
                     seen_output |= !quiet;
                     let why = if quiet && !quiescence_allowed {
@@ -960,8 +1066,12 @@ pub fn execute_once(
                             allowed(model, branches)
                         )
                     };
+                    match &obs {
+                        Observation::Output(out) => readings.observed(model, Some(out)),
+                        Observation::Quiescence => readings.observed(model, None),
+                    }
                     trace.push(seen);
-                    (next, why)
+                    why
                 })
             }
         };
@@ -974,29 +1084,16 @@ pub fn execute_once(
                     message: Some(message),
                 };
             }
-            Ok((Next::Node(k), _)) => node = k,
-            Ok((verdict, why)) => {
-                // A system known to have exited by the end of the test fails it, whatever leaf
-                // the test reached.
-                let dead = (verdict != Next::Fail)
-                    .then(|| adapter.check_alive().err())
-                    .flatten();
-                if let Some(e) = dead {
-                    let message = format!("{e}; trace: {}", trace_text(&trace));
-                    return Attempt {
-                        verdict: Next::Fail,
-                        trace,
-                        message: Some(message),
-                    };
-                }
-                let message = (verdict == Next::Fail)
-                    .then(|| format!("{why} after {}", trace_text(&trace[..trace.len() - 1])));
+            // Every reading refuted.
+            Ok(why) if readings.list.is_empty() => {
+                let message = format!("{why} after {}", trace_text(&trace[..trace.len() - 1]));
                 return Attempt {
-                    verdict,
+                    verdict: Next::Fail,
                     trace,
-                    message,
+                    message: Some(message),
                 };
             }
+            Ok(_) => {}
         }
     }
 }

@@ -4,14 +4,19 @@ Method: auto; n: 6.
 Guarantee: m-complete: detects every implementation with at most 6 states that is not equivalent to the specification (5 states after minimisation + 1 extra; deterministic implementations over the same inputs with a reliable reset); SPY method (Simão, Petrenko, Yevtushenko): every access sequence is followed by its state's harmonised identifier, and each transition not in the spanning tree is taken and every input word of up to 1 inputs after it (and after the target) with the harmonised identifier of the state reached after some trace whose transitions are all verified.
 
 Run against a process speaking the stdio protocol (one label per line):
-    NCOMPLETE_SUT="your command" python -m pytest test_login.py
-or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+    NCOMPLETE_SUT="your command" python -m pytest test_login_shard_1_of_2.py
+The command is taken from NCOMPLETE_SUT_LOGIN (see SUT_VARIABLE) when it is set, else from
+NCOMPLETE_SUT, so one pytest session can test the systems of several models; or override the
+`ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
 Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
 from ncomplete_runtime import Model, case, run_test
 
 pytest_plugins = ("ncomplete_runtime",)
+
+# The environment variable naming this model's system under test (NCOMPLETE_SUT when unset).
+SUT_VARIABLE = "NCOMPLETE_SUT_LOGIN"
 
 # The tables below keep one node per line, as generated.
 # fmt: off
@@ -28,127 +33,101 @@ MODEL = Model(
 
 
 @case(first_input="USER")
-def test_user_user_pass_ok_read_user(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER USER PASS_OK READ USER READ", [
+def test_user_user_user_read_539c26fe(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER USER USER READ PASS_BAD USER PASS_BAD READ PASS_OK READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "USER", 3, {}),
         ("expect", {"ask_pass": 4}),
-        ("send", "PASS_OK", 5, {}),
-        ("expect", {"welcome": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"data": 8}),
-        ("send", "USER", 9, {}),
-        ("expect", {"error": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"data": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_user_pass_bad_39ce7023(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER USER PASS_BAD READ PASS_BAD PASS_OK READ READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "USER", 3, {}),
-        ("expect", {"ask_pass": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"denied": 6}),
+        ("send", "USER", 5, {}),
+        ("expect", {"ask_pass": 6}),
         ("send", "READ", 7, {}),
         ("expect", {"denied": 8}),
         ("send", "PASS_BAD", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "PASS_OK", 11, {}),
-        ("expect", {"locked": 12}),
-        ("send", "READ", 13, {}),
+        ("expect", {"denied": 10}),
+        ("send", "USER", 11, {}),
+        ("expect", {"ask_pass": 12}),
+        ("send", "PASS_BAD", 13, {}),
         ("expect", {"locked": 14}),
         ("send", "READ", 15, {}),
+        ("expect", {"locked": 16}),
+        ("send", "PASS_OK", 17, {}),
+        ("expect", {"locked": 18}),
+        ("send", "READ", 19, {}),
         ("expect", {"locked": "pass"}),
     ])
 
 
 @case(first_input="USER")
-def test_user_user_read_pass_3bf7b1d0(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER USER READ PASS_BAD USER USER READ PASS_BAD USER USER READ PASS_BAD READ", [
+def test_user_user_logout_re_8eb2f198(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER USER LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "USER", 3, {}),
+        ("expect", {"ask_pass": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "PASS_BAD", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_user_read_read_f62ee4a5(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER USER READ READ PASS_BAD USER LOGOUT READ PASS_BAD", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "USER", 3, {}),
         ("expect", {"ask_pass": 4}),
         ("send", "READ", 5, {}),
         ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
+        ("send", "READ", 7, {}),
         ("expect", {"denied": 8}),
-        ("send", "USER", 9, {}),
-        ("expect", {"ask_pass": 10}),
+        ("send", "PASS_BAD", 9, {}),
+        ("expect", {"denied": 10}),
         ("send", "USER", 11, {}),
         ("expect", {"ask_pass": 12}),
-        ("send", "READ", 13, {}),
-        ("expect", {"denied": 14}),
-        ("send", "PASS_BAD", 15, {}),
-        ("expect", {"locked": 16}),
-        ("send", "USER", 17, {}),
-        ("expect", {"locked": 18}),
-        ("send", "USER", 19, {}),
-        ("expect", {"locked": 20}),
-        ("send", "READ", 21, {}),
-        ("expect", {"locked": 22}),
-        ("send", "PASS_BAD", 23, {}),
-        ("expect", {"locked": 24}),
-        ("send", "READ", 25, {}),
-        ("expect", {"locked": "pass"}),
+        ("send", "LOGOUT", 13, {}),
+        ("expect", {"bye": 14}),
+        ("send", "READ", 15, {}),
+        ("expect", {"denied": 16}),
+        ("send", "PASS_BAD", 17, {}),
+        ("expect", {"error": "pass"}),
     ])
 
 
 @case(first_input="USER")
-def test_user_pass_ok_user_p_36ef13ef(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK USER PASS_OK READ LOGOUT READ PASS_BAD", [
+def test_user_pass_ok_user_u_65e02acf(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK USER USER READ PASS_BAD READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "PASS_OK", 3, {}),
         ("expect", {"welcome": 4}),
         ("send", "USER", 5, {}),
         ("expect", {"error": 6}),
-        ("send", "PASS_OK", 7, {}),
+        ("send", "USER", 7, {}),
         ("expect", {"error": 8}),
         ("send", "READ", 9, {}),
         ("expect", {"data": 10}),
-        ("send", "LOGOUT", 11, {}),
-        ("expect", {"bye": 12}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"error": 12}),
         ("send", "READ", 13, {}),
-        ("expect", {"denied": 14}),
-        ("send", "PASS_BAD", 15, {}),
-        ("expect", {"error": "pass"}),
+        ("expect", {"data": "pass"}),
     ])
 
 
 @case(first_input="USER")
-def test_user_pass_ok_user_l_8b037285(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK USER LOGOUT READ PASS_BAD", [
+def test_user_pass_ok_user_p_ba4848bc(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK USER PASS_BAD READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "PASS_OK", 3, {}),
         ("expect", {"welcome": 4}),
         ("send", "USER", 5, {}),
         ("expect", {"error": 6}),
-        ("send", "LOGOUT", 7, {}),
-        ("expect", {"bye": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_ok_pass_o_588e73dd(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_OK PASS_OK READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"welcome": 4}),
-        ("send", "PASS_OK", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "PASS_OK", 7, {}),
+        ("send", "PASS_BAD", 7, {}),
         ("expect", {"error": 8}),
         ("send", "READ", 9, {}),
         ("expect", {"data": "pass"}),
@@ -156,31 +135,29 @@ def test_user_pass_ok_pass_o_588e73dd(ncomplete_adapter):
 
 
 @case(first_input="USER")
-def test_user_pass_ok_pass_ok_logout(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_OK LOGOUT READ PASS_BAD", [
+def test_user_pass_ok_user_read_read(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK USER READ READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_OK", 3, {}),
+        ("expect", {"welcome": 4}),
+        ("send", "USER", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"data": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"data": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_ok_pass_o_844db229(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_OK USER READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "PASS_OK", 3, {}),
         ("expect", {"welcome": 4}),
         ("send", "PASS_OK", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "LOGOUT", 7, {}),
-        ("expect", {"bye": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_ok_pass_b_4df11df8(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_BAD USER READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"welcome": 4}),
-        ("send", "PASS_BAD", 5, {}),
         ("expect", {"error": 6}),
         ("send", "USER", 7, {}),
         ("expect", {"error": 8}),
@@ -190,13 +167,13 @@ def test_user_pass_ok_pass_b_4df11df8(ncomplete_adapter):
 
 
 @case(first_input="USER")
-def test_user_pass_ok_pass_b_4ef1c182(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_BAD PASS_BAD READ", [
+def test_user_pass_ok_pass_o_682e8c42(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_OK PASS_BAD READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "PASS_OK", 3, {}),
         ("expect", {"welcome": 4}),
-        ("send", "PASS_BAD", 5, {}),
+        ("send", "PASS_OK", 5, {}),
         ("expect", {"error": 6}),
         ("send", "PASS_BAD", 7, {}),
         ("expect", {"error": 8}),
@@ -206,493 +183,503 @@ def test_user_pass_ok_pass_b_4ef1c182(ncomplete_adapter):
 
 
 @case(first_input="USER")
-def test_user_pass_ok_pass_b_8cef2065(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_BAD READ READ", [
+def test_user_pass_ok_pass_o_6f6a4513(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_OK READ READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "PASS_OK", 3, {}),
         ("expect", {"welcome": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"error": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"data": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"data": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_ok_logout_pass_ok(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK LOGOUT PASS_OK READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"welcome": 4}),
-        ("send", "LOGOUT", 5, {}),
-        ("expect", {"bye": 6}),
-        ("send", "PASS_OK", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_ok_logout_c2c2a2b1(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK LOGOUT PASS_BAD READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"welcome": 4}),
-        ("send", "LOGOUT", 5, {}),
-        ("expect", {"bye": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_ok_logout_a6e3e298(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK LOGOUT READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"welcome": 4}),
-        ("send", "LOGOUT", 5, {}),
-        ("expect", {"bye": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_ok_read_read_read(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_OK READ READ READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"welcome": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"data": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"data": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"data": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_bad_pass(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_OK USER READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "PASS_OK", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "USER", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_bad_pass_2(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_OK PASS_BAD READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "PASS_OK", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_bad_pass_3(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_BAD USER READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "USER", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_bad_pass_4(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_BAD PASS_BAD READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_4238bcf0(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD LOGOUT USER READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "LOGOUT", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "USER", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_90080702(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD LOGOUT PASS_BAD READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "LOGOUT", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_pass_bad_read(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD READ READ READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"locked": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_logou_3440d8a2(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD LOGOUT PASS_OK READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "LOGOUT", 5, {}),
-        ("expect", {"bye": 6}),
-        ("send", "PASS_OK", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_logou_f90fb4d5(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD LOGOUT PASS_BAD READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "LOGOUT", 5, {}),
-        ("expect", {"bye": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"error": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_logou_db4baf35(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD LOGOUT READ READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "LOGOUT", 5, {}),
-        ("expect", {"bye": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD READ PASS_BAD USER READ READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"locked": 8}),
-        ("send", "USER", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": 12}),
-        ("send", "READ", 13, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_pass_bad_read_d2a8825d(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD READ READ READ PASS_BAD USER LOGOUT READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "READ", 9, {}),
-        ("expect", {"denied": 10}),
-        ("send", "PASS_BAD", 11, {}),
-        ("expect", {"locked": 12}),
-        ("send", "USER", 13, {}),
-        ("expect", {"locked": 14}),
-        ("send", "LOGOUT", 15, {}),
-        ("expect", {"locked": 16}),
-        ("send", "READ", 17, {}),
-        ("expect", {"locked": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_logout_pass_ok_2ccefe37(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER LOGOUT PASS_OK READ PASS_BAD", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "LOGOUT", 3, {}),
-        ("expect", {"bye": 4}),
         ("send", "PASS_OK", 5, {}),
         ("expect", {"error": 6}),
         ("send", "READ", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"error": "pass"}),
+        ("expect", {"data": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"data": "pass"}),
     ])
 
 
 @case(first_input="USER")
-def test_user_logout_pass_ba_7124f6cb(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER LOGOUT PASS_BAD READ PASS_BAD", [
+def test_user_pass_ok_pass_b_a8144ec1(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_BAD PASS_OK READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
-        ("send", "LOGOUT", 3, {}),
-        ("expect", {"bye": 4}),
+        ("send", "PASS_OK", 3, {}),
+        ("expect", {"welcome": 4}),
         ("send", "PASS_BAD", 5, {}),
         ("expect", {"error": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "PASS_BAD", 9, {}),
+        ("send", "PASS_OK", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"data": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_ok_pass_b_87306fe7(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK PASS_BAD LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_OK", 3, {}),
+        ("expect", {"welcome": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"bye": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
         ("expect", {"error": "pass"}),
     ])
 
 
 @case(first_input="USER")
-def test_user_logout_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER LOGOUT READ PASS_BAD", [
+def test_user_pass_ok_logout_f4a7bbdd(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK LOGOUT USER READ PASS_BAD PASS_OK PASS_BAD READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_OK", 3, {}),
+        ("expect", {"welcome": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "USER", 7, {}),
+        ("expect", {"ask_pass": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"denied": 12}),
+        ("send", "PASS_OK", 13, {}),
+        ("expect", {"welcome": 14}),
+        ("send", "PASS_BAD", 15, {}),
+        ("expect", {"error": 16}),
+        ("send", "READ", 17, {}),
+        ("expect", {"data": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_ok_logout_3a71c1a6(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK LOGOUT LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_OK", 3, {}),
+        ("expect", {"welcome": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_ok_logout_d85bf8db(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_OK LOGOUT READ READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_OK", 3, {}),
+        ("expect", {"welcome": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_57d6ed48(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_OK LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_OK", 5, {}),
+        ("expect", {"welcome": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"bye": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_ac1dfb8e(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_OK PASS_OK READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"locked": 6}),
+        ("send", "PASS_OK", 7, {}),
+        ("expect", {"locked": 8}),
+        ("send", "PASS_OK", 9, {}),
+        ("expect", {"locked": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_ac6657a8(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_OK LOGOUT READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"locked": 6}),
+        ("send", "PASS_OK", 7, {}),
+        ("expect", {"locked": 8}),
+        ("send", "LOGOUT", 9, {}),
+        ("expect", {"locked": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_10a3a12e(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_BAD PASS_OK READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"locked": 6}),
+        ("send", "PASS_BAD", 7, {}),
+        ("expect", {"locked": 8}),
+        ("send", "PASS_OK", 9, {}),
+        ("expect", {"locked": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_a794435c(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD PASS_BAD LOGOUT READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"locked": 6}),
+        ("send", "PASS_BAD", 7, {}),
+        ("expect", {"locked": 8}),
+        ("send", "LOGOUT", 9, {}),
+        ("expect", {"locked": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_3f46260c(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD LOGOUT PASS_OK READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"locked": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"locked": 8}),
+        ("send", "PASS_OK", 9, {}),
+        ("expect", {"locked": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_pass_e9968a9d(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD PASS_BAD LOGOUT LOGOUT READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"locked": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"locked": 8}),
+        ("send", "LOGOUT", 9, {}),
+        ("expect", {"locked": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_logou_d7771c89(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD LOGOUT USER READ PASS_BAD READ USER READ PASS_BAD USER PASS_BAD READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "USER", 7, {}),
+        ("expect", {"ask_pass": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"denied": 12}),
+        ("send", "READ", 13, {}),
+        ("expect", {"denied": 14}),
+        ("send", "USER", 15, {}),
+        ("expect", {"ask_pass": 16}),
+        ("send", "READ", 17, {}),
+        ("expect", {"denied": 18}),
+        ("send", "PASS_BAD", 19, {}),
+        ("expect", {"locked": 20}),
+        ("send", "USER", 21, {}),
+        ("expect", {"locked": 22}),
+        ("send", "PASS_BAD", 23, {}),
+        ("expect", {"locked": 24}),
+        ("send", "READ", 25, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_logou_a6fc430c(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD LOGOUT LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"error": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_read_d521db9f(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD READ PASS_OK READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "READ", 5, {}),
+        ("expect", {"denied": 6}),
+        ("send", "PASS_OK", 7, {}),
+        ("expect", {"welcome": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"data": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_pass_bad_read_b8552282(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER PASS_BAD READ LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "PASS_BAD", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "READ", 5, {}),
+        ("expect", {"denied": 6}),
+        ("send", "LOGOUT", 7, {}),
+        ("expect", {"bye": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "PASS_BAD", 11, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_logout_user_re_cdb01c58(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER LOGOUT USER READ PASS_BAD USER READ READ PASS_BAD USER PASS_OK READ LOGOUT READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "LOGOUT", 3, {}),
         ("expect", {"bye": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_read_user_read_6a7b3553(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER READ USER READ PASS_BAD PASS_OK USER READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "READ", 3, {}),
-        ("expect", {"denied": 4}),
         ("send", "USER", 5, {}),
         ("expect", {"ask_pass": 6}),
         ("send", "READ", 7, {}),
         ("expect", {"denied": 8}),
         ("send", "PASS_BAD", 9, {}),
         ("expect", {"denied": 10}),
-        ("send", "PASS_OK", 11, {}),
-        ("expect", {"welcome": 12}),
-        ("send", "USER", 13, {}),
-        ("expect", {"error": 14}),
+        ("send", "USER", 11, {}),
+        ("expect", {"ask_pass": 12}),
+        ("send", "READ", 13, {}),
+        ("expect", {"denied": 14}),
         ("send", "READ", 15, {}),
-        ("expect", {"data": "pass"}),
-    ])
-
-
-@case(first_input="USER")
-def test_user_read_pass_bad_c3518602(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER READ PASS_BAD READ PASS_BAD READ USER READ", [
-        ("send", "USER", 1, {}),
-        ("expect", {"ask_pass": 2}),
-        ("send", "READ", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "READ", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"locked": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"locked": 12}),
-        ("send", "USER", 13, {}),
-        ("expect", {"locked": 14}),
-        ("send", "READ", 15, {}),
+        ("expect", {"denied": 16}),
+        ("send", "PASS_BAD", 17, {}),
+        ("expect", {"locked": 18}),
+        ("send", "USER", 19, {}),
+        ("expect", {"locked": 20}),
+        ("send", "PASS_OK", 21, {}),
+        ("expect", {"locked": 22}),
+        ("send", "READ", 23, {}),
+        ("expect", {"locked": 24}),
+        ("send", "LOGOUT", 25, {}),
+        ("expect", {"locked": 26}),
+        ("send", "READ", 27, {}),
         ("expect", {"locked": "pass"}),
     ])
 
 
 @case(first_input="USER")
-def test_user_read_read_read_49c44b25(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "USER READ READ READ PASS_BAD PASS_OK PASS_OK READ", [
+def test_user_logout_logout_4fb3a558(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER LOGOUT LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "LOGOUT", 3, {}),
+        ("expect", {"bye": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"error": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "PASS_BAD", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_logout_read_re_545c272c(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER LOGOUT READ READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "LOGOUT", 3, {}),
+        ("expect", {"bye": 4}),
+        ("send", "READ", 5, {}),
+        ("expect", {"denied": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "PASS_BAD", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_read_pass_ok_r_af790cd1(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER READ PASS_OK READ PASS_OK READ", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "READ", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_OK", 5, {}),
+        ("expect", {"welcome": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"data": 8}),
+        ("send", "PASS_OK", 9, {}),
+        ("expect", {"error": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"data": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_read_logout_re_31c567c1(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER READ LOGOUT READ PASS_BAD", [
+        ("send", "USER", 1, {}),
+        ("expect", {"ask_pass": 2}),
+        ("send", "READ", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "LOGOUT", 5, {}),
+        ("expect", {"bye": 6}),
+        ("send", "READ", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "PASS_BAD", 9, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="USER")
+def test_user_read_read_pass_90449374(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "USER READ READ PASS_BAD USER PASS_OK READ", [
         ("send", "USER", 1, {}),
         ("expect", {"ask_pass": 2}),
         ("send", "READ", 3, {}),
         ("expect", {"denied": 4}),
         ("send", "READ", 5, {}),
         ("expect", {"denied": 6}),
-        ("send", "READ", 7, {}),
+        ("send", "PASS_BAD", 7, {}),
         ("expect", {"denied": 8}),
-        ("send", "PASS_BAD", 9, {}),
-        ("expect", {"denied": 10}),
+        ("send", "USER", 9, {}),
+        ("expect", {"ask_pass": 10}),
         ("send", "PASS_OK", 11, {}),
         ("expect", {"welcome": 12}),
-        ("send", "PASS_OK", 13, {}),
-        ("expect", {"error": 14}),
-        ("send", "READ", 15, {}),
-        ("expect", {"data": "pass"}),
-    ])
-
-
-@case(first_input="PASS_OK")
-def test_pass_ok_pass_ok_rea_4997f8c1(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "PASS_OK PASS_OK READ PASS_BAD", [
-        ("send", "PASS_OK", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "PASS_OK", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="PASS_OK")
-def test_pass_ok_pass_bad_re_5ecd2c6b(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "PASS_OK PASS_BAD READ PASS_BAD", [
-        ("send", "PASS_OK", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "PASS_BAD", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="PASS_OK")
-def test_pass_ok_logout_read_20a21507(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "PASS_OK LOGOUT READ PASS_BAD", [
-        ("send", "PASS_OK", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "LOGOUT", 3, {}),
-        ("expect", {"error": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="PASS_BAD")
-def test_pass_bad_user_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "PASS_BAD USER READ PASS_BAD PASS_OK READ READ", [
-        ("send", "PASS_BAD", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "USER", 3, {}),
-        ("expect", {"ask_pass": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "PASS_OK", 9, {}),
-        ("expect", {"welcome": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"data": 12}),
         ("send", "READ", 13, {}),
         ("expect", {"data": "pass"}),
     ])
 
 
+@case(first_input="PASS_OK")
+def test_pass_ok_user_read_p_93852b6b(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "PASS_OK USER READ PASS_BAD USER READ PASS_BAD PASS_BAD READ READ", [
+        ("send", "PASS_OK", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "USER", 3, {}),
+        ("expect", {"ask_pass": 4}),
+        ("send", "READ", 5, {}),
+        ("expect", {"denied": 6}),
+        ("send", "PASS_BAD", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "USER", 9, {}),
+        ("expect", {"ask_pass": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"denied": 12}),
+        ("send", "PASS_BAD", 13, {}),
+        ("expect", {"locked": 14}),
+        ("send", "PASS_BAD", 15, {}),
+        ("expect", {"locked": 16}),
+        ("send", "READ", 17, {}),
+        ("expect", {"locked": 18}),
+        ("send", "READ", 19, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="PASS_OK")
+def test_pass_ok_read_pass_bad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "PASS_OK READ PASS_BAD", [
+        ("send", "PASS_OK", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "READ", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "PASS_BAD", 5, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
+@case(first_input="PASS_OK")
+def test_pass_ok_read_read_pass_bad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "PASS_OK READ READ PASS_BAD", [
+        ("send", "PASS_OK", 1, {}),
+        ("expect", {"error": 2}),
+        ("send", "READ", 3, {}),
+        ("expect", {"denied": 4}),
+        ("send", "READ", 5, {}),
+        ("expect", {"denied": 6}),
+        ("send", "PASS_BAD", 7, {}),
+        ("expect", {"error": "pass"}),
+    ])
+
+
 @case(first_input="PASS_BAD")
-def test_pass_bad_pass_bad_read_pass(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "PASS_BAD PASS_BAD READ PASS_BAD", [
+def test_pass_bad_pass_ok_re_6aef772a(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "PASS_BAD PASS_OK READ PASS_BAD", [
         ("send", "PASS_BAD", 1, {}),
         ("expect", {"error": 2}),
-        ("send", "PASS_BAD", 3, {}),
+        ("send", "PASS_OK", 3, {}),
         ("expect", {"error": 4}),
         ("send", "READ", 5, {}),
         ("expect", {"denied": 6}),
@@ -702,41 +689,9 @@ def test_pass_bad_pass_bad_read_pass(ncomplete_adapter):
 
 
 @case(first_input="PASS_BAD")
-def test_pass_bad_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "PASS_BAD READ PASS_BAD", [
+def test_pass_bad_logout_rea_d9fe4862(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "PASS_BAD LOGOUT READ PASS_BAD", [
         ("send", "PASS_BAD", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "READ", 3, {}),
-        ("expect", {"denied": 4}),
-        ("send", "PASS_BAD", 5, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="LOGOUT")
-def test_logout_user_read_pa_d7d4894a(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "LOGOUT USER READ PASS_BAD LOGOUT READ PASS_BAD", [
-        ("send", "LOGOUT", 1, {}),
-        ("expect", {"error": 2}),
-        ("send", "USER", 3, {}),
-        ("expect", {"ask_pass": 4}),
-        ("send", "READ", 5, {}),
-        ("expect", {"denied": 6}),
-        ("send", "PASS_BAD", 7, {}),
-        ("expect", {"denied": 8}),
-        ("send", "LOGOUT", 9, {}),
-        ("expect", {"bye": 10}),
-        ("send", "READ", 11, {}),
-        ("expect", {"denied": 12}),
-        ("send", "PASS_BAD", 13, {}),
-        ("expect", {"error": "pass"}),
-    ])
-
-
-@case(first_input="LOGOUT")
-def test_logout_logout_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "LOGOUT LOGOUT READ PASS_BAD", [
-        ("send", "LOGOUT", 1, {}),
         ("expect", {"error": 2}),
         ("send", "LOGOUT", 3, {}),
         ("expect", {"error": 4}),
@@ -747,10 +702,10 @@ def test_logout_logout_read_pass_bad(ncomplete_adapter):
     ])
 
 
-@case(first_input="LOGOUT")
-def test_logout_read_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "LOGOUT READ READ PASS_BAD", [
-        ("send", "LOGOUT", 1, {}),
+@case(first_input="PASS_BAD")
+def test_pass_bad_read_read_pass_bad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "PASS_BAD READ READ PASS_BAD", [
+        ("send", "PASS_BAD", 1, {}),
         ("expect", {"error": 2}),
         ("send", "READ", 3, {}),
         ("expect", {"denied": 4}),
@@ -761,11 +716,11 @@ def test_logout_read_read_pass_bad(ncomplete_adapter):
     ])
 
 
-@case(first_input="READ")
-def test_read_pass_ok_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "READ PASS_OK READ PASS_BAD", [
-        ("send", "READ", 1, {}),
-        ("expect", {"denied": 2}),
+@case(first_input="LOGOUT")
+def test_logout_pass_ok_read_pass_bad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "LOGOUT PASS_OK READ PASS_BAD", [
+        ("send", "LOGOUT", 1, {}),
+        ("expect", {"error": 2}),
         ("send", "PASS_OK", 3, {}),
         ("expect", {"error": 4}),
         ("send", "READ", 5, {}),
@@ -775,11 +730,11 @@ def test_read_pass_ok_read_pass_bad(ncomplete_adapter):
     ])
 
 
-@case(first_input="READ")
-def test_read_pass_bad_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "READ PASS_BAD READ PASS_BAD", [
-        ("send", "READ", 1, {}),
-        ("expect", {"denied": 2}),
+@case(first_input="LOGOUT")
+def test_logout_pass_bad_rea_2c06a3d0(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "LOGOUT PASS_BAD READ PASS_BAD", [
+        ("send", "LOGOUT", 1, {}),
+        ("expect", {"error": 2}),
         ("send", "PASS_BAD", 3, {}),
         ("expect", {"error": 4}),
         ("send", "READ", 5, {}),
@@ -789,11 +744,11 @@ def test_read_pass_bad_read_pass_bad(ncomplete_adapter):
     ])
 
 
-@case(first_input="READ")
-def test_read_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "READ READ PASS_BAD", [
-        ("send", "READ", 1, {}),
-        ("expect", {"denied": 2}),
+@case(first_input="LOGOUT")
+def test_logout_read_pass_bad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "LOGOUT READ PASS_BAD", [
+        ("send", "LOGOUT", 1, {}),
+        ("expect", {"error": 2}),
         ("send", "READ", 3, {}),
         ("expect", {"denied": 4}),
         ("send", "PASS_BAD", 5, {}),
@@ -802,12 +757,38 @@ def test_read_read_pass_bad(ncomplete_adapter):
 
 
 @case(first_input="READ")
-def test_read_read_read_pass_bad(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "READ READ READ PASS_BAD", [
+def test_read_user_read_pass_27f9261a(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "READ USER READ PASS_BAD READ READ PASS_BAD LOGOUT READ READ", [
         ("send", "READ", 1, {}),
         ("expect", {"denied": 2}),
-        ("send", "READ", 3, {}),
-        ("expect", {"denied": 4}),
+        ("send", "USER", 3, {}),
+        ("expect", {"ask_pass": 4}),
+        ("send", "READ", 5, {}),
+        ("expect", {"denied": 6}),
+        ("send", "PASS_BAD", 7, {}),
+        ("expect", {"denied": 8}),
+        ("send", "READ", 9, {}),
+        ("expect", {"denied": 10}),
+        ("send", "READ", 11, {}),
+        ("expect", {"denied": 12}),
+        ("send", "PASS_BAD", 13, {}),
+        ("expect", {"locked": 14}),
+        ("send", "LOGOUT", 15, {}),
+        ("expect", {"locked": 16}),
+        ("send", "READ", 17, {}),
+        ("expect", {"locked": 18}),
+        ("send", "READ", 19, {}),
+        ("expect", {"locked": "pass"}),
+    ])
+
+
+@case(first_input="READ")
+def test_read_logout_read_pass_bad(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "READ LOGOUT READ PASS_BAD", [
+        ("send", "READ", 1, {}),
+        ("expect", {"denied": 2}),
+        ("send", "LOGOUT", 3, {}),
+        ("expect", {"error": 4}),
         ("send", "READ", 5, {}),
         ("expect", {"denied": 6}),
         ("send", "PASS_BAD", 7, {}),

@@ -4,14 +4,19 @@ Method: cover-transitions; n: -.
 Guarantee: each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system.
 
 Run against a process speaking the stdio protocol (one label per line):
-    NCOMPLETE_SUT="your command" python -m pytest test_vending.py
-or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+    NCOMPLETE_SUT="your command" python -m pytest test_vending_shard_1_of_2.py
+The command is taken from NCOMPLETE_SUT_VENDING (see SUT_VARIABLE) when it is set, else from
+NCOMPLETE_SUT, so one pytest session can test the systems of several models; or override the
+`ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
 Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
 from ncomplete_runtime import Model, case, run_test
 
 pytest_plugins = ("ncomplete_runtime",)
+
+# The environment variable naming this model's system under test (NCOMPLETE_SUT when unset).
+SUT_VARIABLE = "NCOMPLETE_SUT_VENDING"
 
 # The tables below keep one node per line, as generated.
 # fmt: off
@@ -28,15 +33,15 @@ MODEL = Model(
 
 
 @case(first_input="coin")
-def test_g0001(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0001", [
+def test_m_0_coin_t1f656823ed80(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "0_coin_t1f656823ed80", [
         ("send", "coin", "pass", {}),
     ])
 
 
 @case(first_input="coin")
-def test_g0003(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0003", [
+def test_m_1_2_3_coin_t45f6bfb52a5e(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "1_2_3_coin_t45f6bfb52a5e", [
         ("send", "coin", 1, {}),
         ("send", "coin", "pass", {"refund": 2}),
         ("send", "coin", 3, {}),
@@ -47,8 +52,8 @@ def test_g0003(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0005(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0005", [
+def test_m_1_2_3_t6d0fbe6188d5(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "1_2_3_t6d0fbe6188d5", [
         ("send", "coin", 1, {}),
         ("send", "tea_button", "pass", {"refund": 2}),
         ("send", "coin", 3, {}),
@@ -59,8 +64,8 @@ def test_g0005(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0007(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0007", [
+def test_m_1_2_3_delta_tf5b3787b5851(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "1_2_3_delta_tf5b3787b5851", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": 2, "delta": "pass"}),
         ("send", "coin", 3, {}),
@@ -71,8 +76,8 @@ def test_g0007(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0009(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0009", [
+def test_m_2_tf1b07e6d04fc(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "2_tf1b07e6d04fc", [
         ("send", "coin", 1, {}),
         ("send", "coin", 2, {"refund": 3}),
         ("send", "coffee_button", "pass", {}),
@@ -86,8 +91,8 @@ def test_g0009(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0011(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0011", [
+def test_m_2_delta_t3694ab53a938(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "2_delta_t3694ab53a938", [
         ("send", "coin", 1, {}),
         ("send", "coin", 2, {"refund": 3}),
         ("expect", {"delta": "pass"}),
@@ -101,8 +106,8 @@ def test_g0011(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0013(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0013", [
+def test_m_5_tea_tff57e1c27dc5(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "5_tea_tff57e1c27dc5", [
         ("send", "coin", 1, {}),
         ("send", "tea_button", 2, {"refund": 3}),
         ("expect", {"tea": "pass"}),
@@ -116,8 +121,8 @@ def test_g0013(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0015(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0015", [
+def test_m_6_change_tb1349838a20a(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "6_change_tb1349838a20a", [
         ("send", "coin", 1, {}),
         ("send", "coffee_button", 2, {"refund": 4}),
         ("expect", {"coffee": 3}),

@@ -4,14 +4,19 @@ Method: cover-transitions; n: -.
 Guarantee: each test steers to its goal by a joker strategy (van den Bos Ch. 6): pass when the goal is reached, fail on an output the specification forbids, retry when the system takes more steps that do not help than the patience allows, or one after which the goal is unreachable; a winning goal's test passes against every conforming system.
 
 Run against a process speaking the stdio protocol (one label per line):
-    NCOMPLETE_SUT="your command" python -m pytest test_vending.py
-or override the `ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
+    NCOMPLETE_SUT="your command" python -m pytest test_vending_shard_2_of_2.py
+The command is taken from NCOMPLETE_SUT_VENDING (see SUT_VARIABLE) when it is set, else from
+NCOMPLETE_SUT, so one pytest session can test the systems of several models; or override the
+`ncomplete_adapter` fixture in a conftest.py (see ncomplete_runtime.py).
 Select tests by their first input: -m "ncomplete(first_input='LABEL')".
 """
 
 from ncomplete_runtime import Model, case, run_test
 
 pytest_plugins = ("ncomplete_runtime",)
+
+# The environment variable naming this model's system under test (NCOMPLETE_SUT when unset).
+SUT_VARIABLE = "NCOMPLETE_SUT_VENDING"
 
 # The tables below keep one node per line, as generated.
 # fmt: off
@@ -28,15 +33,15 @@ MODEL = Model(
 
 
 @case(first_input=None)
-def test_g0002(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0002", [
+def test_m_0_delta_tae0fbe1c6ea0(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "0_delta_tae0fbe1c6ea0", [
         ("expect", {"delta": "pass"}),
     ])
 
 
 @case(first_input="coin")
-def test_g0004(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0004", [
+def test_m_1_2_3_te4383b2cee1a(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "1_2_3_te4383b2cee1a", [
         ("send", "coin", 1, {}),
         ("send", "coffee_button", "pass", {"refund": 2}),
         ("send", "coin", 3, {}),
@@ -47,8 +52,8 @@ def test_g0004(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0006(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0006", [
+def test_m_1_2_3_refund_tb9225fb5bae2(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "1_2_3_refund_tb9225fb5bae2", [
         ("send", "coin", 1, {}),
         ("expect", {"refund": "pass", "delta": 2}),
         ("send", "coffee_button", 3, {}),
@@ -65,8 +70,8 @@ def test_g0006(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0008(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0008", [
+def test_m_2_coin_tb9e8c9c85626(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "2_coin_tb9e8c9c85626", [
         ("send", "coin", 1, {}),
         ("send", "coin", 2, {"refund": 3}),
         ("send", "coin", "pass", {}),
@@ -80,8 +85,8 @@ def test_g0008(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0010(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0010", [
+def test_m_2_tea_button_t108d7a100350(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "2_tea_button_t108d7a100350", [
         ("send", "coin", 1, {}),
         ("send", "coin", 2, {"refund": 3}),
         ("send", "tea_button", "pass", {}),
@@ -95,8 +100,8 @@ def test_g0010(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0012(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0012", [
+def test_m_4_coffee_t3094afe45e4c(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "4_coffee_t3094afe45e4c", [
         ("send", "coin", 1, {}),
         ("send", "coffee_button", 2, {"refund": 3}),
         ("expect", {"coffee": "pass"}),
@@ -110,8 +115,8 @@ def test_g0012(ncomplete_adapter):
 
 
 @case(first_input="coin")
-def test_g0014(ncomplete_adapter):
-    run_test(ncomplete_adapter, MODEL, "g0014", [
+def test_m_6_coin_t2f3be3a95759(ncomplete_adapter):
+    run_test(ncomplete_adapter, MODEL, "6_coin_t2f3be3a95759", [
         ("send", "coin", 1, {}),
         ("send", "coffee_button", 2, {"refund": 4}),
         ("expect", {"coffee": 3}),
