@@ -1646,6 +1646,7 @@ mod tests {
             late: true,
             ..script(vec![vec!["y"]], vec!["x"])
         };
+        s.reset().unwrap();
         let mut run = Execution::start();
         let end = execute_from(&mut s, &model(), &racing_test(), 0, &mut run, &Q);
         assert_eq!(end.verdict, Verdict::Pass, "{:?}", end.message);
@@ -1656,6 +1657,7 @@ mod tests {
             late: true,
             ..script(vec![vec!["x"]], vec!["y"])
         };
+        s.reset().unwrap();
         let a = execute_once(&mut s, &model(), &test_case(), &Q);
         assert_eq!(a.verdict, Verdict::Retry, "{:?}", a.message);
         // An output allowed in no reading still fails, with the preferred reading's message.
@@ -1663,6 +1665,7 @@ mod tests {
             late: true,
             ..script(vec![], vec!["x", "x"])
         };
+        s.reset().unwrap();
         let a = execute_once(&mut s, &model(), &racing_test(), &Q);
         assert_eq!(a.verdict, Verdict::Fail);
         assert_eq!(

@@ -761,8 +761,12 @@ mod tests {
                         })
                     };
                     let one = bytes_with(1);
+                    // W's suite spans more than two chunks; the smaller suites of the other
+                    // methods are compared all the same.
                     let generated = *one.2.last().unwrap();
-                    assert!(generated > 2 * LINE_CHUNK as u64, "{method:?}: {generated}");
+                    if method == MealyMethod::W {
+                        assert!(generated > 2 * LINE_CHUNK as u64, "{method:?}: {generated}");
+                    }
                     for threads in [2, 4] {
                         let many = bytes_with(threads);
                         assert!(
