@@ -561,7 +561,7 @@ pub const CLASSIC_METHODS: &[Method] = &[
     (
         "classic ioco-complete",
         |s, n| classic(s, IocoMethod::Complete, n),
-        50,
+        40,
     ),
     (
         "classic unconditional",
