@@ -867,7 +867,7 @@ impl<'a> Explorer<'a> {
         let sa = &self.spec.sa;
         for (k, &(l, _)) in sa.enabled(q).iter().enumerate() {
             let index = self.spec.transition_index(q, k);
-            if !self.taken[index] && !(outputs_only && sa.alphabet.is_input(l)) {
+            if !(self.taken[index] || outputs_only && sa.alphabet.is_input(l)) {
                 self.tries[index] += 1;
                 if self.tries[index] == GOAL_PATIENCE + 1 {
                     self.set_aside += 1;

@@ -272,7 +272,7 @@ mod tests {
                 }
             }
         }
-        assert!(judged > 4000 && faulty > 1000, "{judged} {faulty}");
+        assert!(judged > 3000 && faulty > 1000, "{judged} {faulty}");
         assert!(general_waits > 100, "{general_waits}");
     }
 
