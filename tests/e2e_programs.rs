@@ -53,20 +53,6 @@ fn sut(model: &str) -> String {
     )
 }
 
-/// Copies a directory tree (generated programs are run from a copy, as runs leave files behind).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A generated program of `generated/<name>/<format>`, copied to a work directory, with the
 /// path of its bundled model and of a faulty variant made by replacing `from` with `to`.
 fn generated_program(
@@ -78,7 +64,7 @@ fn generated_program(
 ) -> (PathBuf, String, String) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = work_dir(&format!("e2e-generated-{name}-{format}"));
-    copy_tree(&root.join("generated").join(name).join(format), &dir);
+    common::copy_tree(&root.join("generated").join(name).join(format), &dir);
     let model = root.join("models").join(model);
     let text = std::fs::read_to_string(&model).unwrap();
     let mutated = text.replace(from, to);
