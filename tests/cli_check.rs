@@ -158,12 +158,20 @@ fn mealy_equivalence() {
         &fixture("toggle-faulty.dot"),
     ]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
     assert!(
-        stdout(&o)
-            .starts_with("does not conform: toggle-faulty.dot is not equivalent to toggle.dot\n"),
-        "{}",
-        stdout(&o)
+        lines[0].starts_with("does not conform: ")
+            && lines[0].ends_with(&format!(
+                "toggle-faulty.dot is not equivalent to {}",
+                fixture("toggle.dot")
+            )),
+        "{text}"
     );
+    // The word once, then where the machines part.
+    assert_eq!(lines[1], "distinguishing inputs: a b", "{text}");
+    assert!(lines[2].starts_with("after a/0, on input b "), "{text}");
+    assert_eq!(lines.len(), 3, "{text}");
 }
 
 fn index(dir: &std::path::Path) -> serde_json::Value {

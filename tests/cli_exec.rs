@@ -183,13 +183,16 @@ fn render_writes_the_files_and_reports_bad_suites_with_a_position() {
     assert!(text.contains("testcase t0002() runs on Tester system SystemUnderTest {"));
     let bad = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad.suite.json");
     std::fs::write(&bad, "{\"format\": \"ncomplete-suite\",\n \"version\": }").unwrap();
+    // Into a fresh directory: the one above holds a TTCN-3 rendering, which python would replace.
+    let fresh = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-render-bad");
+    let _ = std::fs::remove_dir_all(&fresh);
     let (code, _, err) = run(&[
         "render",
         &bad.display().to_string(),
         "--format",
         "python",
         "--out",
-        &out_s,
+        &fresh.display().to_string(),
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("bad.suite.json:2:"), "{err}");

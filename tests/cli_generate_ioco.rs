@@ -217,7 +217,8 @@ fn auto_is_the_default_for_lts_and_records_its_choice() {
     assert!(err.contains(&format!("{chosen} ")), "{err}");
     // The bytes figure printed by --stats is the size of the file written.
     let line = err.lines().find(|l| l.starts_with("ioco-auto: ")).unwrap();
-    let bytes = line.rsplit("bytes ").next().unwrap().replace(',', "");
+    let after = line.split("bytes ").nth(1).unwrap();
+    let bytes = after.split(", ").next().unwrap().replace(',', "");
     assert_eq!(bytes.parse::<usize>().unwrap(), text.len(), "{line}");
     let tests_figure = line["ioco-auto: tests ".len()..].split(',').next().unwrap();
     assert_eq!(tests_figure.parse::<usize>().unwrap(), tests.len());

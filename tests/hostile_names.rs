@@ -415,8 +415,8 @@ impl Case {
     }
 }
 
-/// Parses the module (only the docstring, the import, `MODEL` and one function per test may
-/// appear), imports it and compares every name with the suite's.
+/// Parses the module (only the docstring, the import, `pytest_plugins`, `SUT_VARIABLE`, `MODEL`
+/// and one function per test may appear), imports it and compares every name with the suite's.
 const PYTHON_CHECK: &str = r#"
 import ast, importlib, json, os, sys
 sys.path.insert(0, os.getcwd())
@@ -424,7 +424,7 @@ expect = json.load(open(sys.argv[1], encoding="utf-8"))
 module = expect["module"]
 tree = ast.parse(open(module + ".py", encoding="utf-8").read())
 kinds = [type(n).__name__ for n in tree.body]
-assert kinds == ["Expr", "ImportFrom", "Assign", "Assign"] + ["FunctionDef"] * len(expect["tests"]), kinds
+assert kinds == ["Expr", "ImportFrom", "Assign", "Assign", "Assign"] + ["FunctionDef"] * len(expect["tests"]), kinds
 funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
 assert len({f.name for f in funcs}) == len(funcs), "test functions are unique"
 names = [ast.literal_eval(f.body[0].value.args[2]) for f in funcs]
@@ -442,6 +442,7 @@ if expect["import"]:
     assert list(m.MODEL.inputs) == expect["inputs"], m.MODEL.inputs
     assert list(m.MODEL.outputs) == expect["outputs"], m.MODEL.outputs
     assert m.MODEL.quiescence == expect["quiescence"]
+    assert m.SUT_VARIABLE.startswith("NCOMPLETE_SUT_") and m.SUT_VARIABLE.isascii(), m.SUT_VARIABLE
 print("ok")
 "#;
 

@@ -155,7 +155,10 @@ fn a_system_that_cannot_start_is_one_setup_error_in_pytest() {
     let dir = work_dir("pytest-cannot-start");
     render(Path::new(&fixture("coffee.suite.json")), "python", &dir);
     for (env, reason) in [
-        (vec![], "NCOMPLETE_SUT is not set"),
+        (
+            vec![],
+            "NCOMPLETE_SUT_COFFEE_DELUXE (or NCOMPLETE_SUT) is not set",
+        ),
         (
             vec![("NCOMPLETE_SUT", "ncomplete-no-such-command-xyz")],
             "cannot start `ncomplete-no-such-command-xyz`: the system exited with status 127",

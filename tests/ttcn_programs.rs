@@ -431,8 +431,10 @@ fn titan_builds_and_runs_the_rendered_suites() {
     std::fs::write(
         &faulty,
         text.replace(
-            "brewing -> idle [label=\"!tea\"]",
-            "brewing -> idle [label=\"!refund\"]",
+            // Tea where the refund belongs (a refund instead of tea could have overtaken the
+            // button: the race).
+            "empty -> idle [label=\"!refund\"]",
+            "empty -> idle [label=\"!tea\"]",
         ),
     )
     .unwrap();

@@ -75,12 +75,7 @@ impl std::fmt::Display for MealyVerdict {
                 } else {
                     format!("after {}", steps.join(" "))
                 };
-                write!(
-                    f,
-                    "distinguishing inputs: {}; {before}, on input {} ",
-                    inputs.join(" "),
-                    last[0]
-                )?;
+                write!(f, "{before}, on input {} ", last[0])?;
                 match difference {
                     MealyDifference::Outputs { spec, imp } => write!(
                         f,

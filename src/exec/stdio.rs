@@ -166,6 +166,12 @@ pub trait Adapter {
             Observation::Quiescence => None,
         })
     }
+    /// Whether the system reads every input before it writes any output that follows it (a
+    /// model in process): then the trace's order is the system's and the input/output race
+    /// has one reading. A process may write an output before it reads an input on its way.
+    fn reads_inputs_at_once(&self) -> bool {
+        false
+    }
     /// Called when a test reaches a verdict other than `fail`: why the system can no longer be
     /// said to behave (it has exited or was killed), checked without waiting; `Ok` if nothing
     /// is known against it.
@@ -838,7 +844,7 @@ pub fn execute_once(
     }
 }
 
-/// Inputs a reading may leave unread by the system at most ([`Readings`]): a reading in which
+/// Inputs a reading may leave unread by the system at most (the readings of the module doc): a reading in which
 /// the system has not read this many of the inputs written to it is dropped.
 pub const MAX_INPUTS_IN_FLIGHT: usize = 8;
 

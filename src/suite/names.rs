@@ -427,7 +427,15 @@ mod tests {
         let mut other = one.clone();
         other.name = "y".into();
         assert_eq!(tree_name(&m, &one), tree_name(&m, &other));
-        assert!(tree_name(&m, &one).starts_with('t') && tree_name(&m, &one).len() == 13);
+        // The stem of the first labels (`a`; both outputs end the test, so no second label),
+        // `_t` and 12 hex digits of the hash.
+        let name = tree_name(&m, &one);
+        let (stem, hash) = name.rsplit_once("_t").expect("a stem and a hash");
+        assert_eq!(stem, "a", "{name}");
+        assert!(
+            hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{name}"
+        );
         let mut changed = one.clone();
         changed.nodes[1] = TestNode::Expect {
             branches: vec![(l(0), Next::PASS), (l(1), Next::PASS)],

@@ -3,7 +3,7 @@
 //! only when its suite is `n`-complete as planned (`T(S, n)` only when its merge recursion
 //! terminates, `ioco-ads` only when its completeness condition holds) and within every budget.
 //! The tests of each candidate that takes part are then built once and repeated ones left out
-//! ([`super::IocoSuite::without_repeated_tests`]), so the table shows the figures of the suite
+//! (`IocoSuite::without_repeated_tests`), so the table shows the figures of the suite
 //! as it would be written. Time is the cost: the winner has the least estimated time at the
 //! budget's timings ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the
 //! fewest runs, then the fewest total steps, then comes first in [`CANDIDATES`]. Candidates over
@@ -75,8 +75,15 @@ pub struct AutoChoice {
 impl AutoChoice {
     /// The candidate table as aligned text, the winner marked.
     pub fn to_text(&self) -> String {
+        let width = self
+            .candidates
+            .iter()
+            .map(|c| candidate_name(c.method).len())
+            .max()
+            .unwrap_or(0)
+            .max("method".len());
         let mut out = format!(
-            "{:<22} {:>12} {:>14} {:>16} {:>14} {:>14} {:>8} {:>15} {:>16}  status\n",
+            "{:<width$} {:>12} {:>14} {:>16} {:>14} {:>14} {:>8} {:>15} {:>16}  status\n",
             "method", "tests", "runs", "steps", "waits", "nodes", "longest", "bytes", "time"
         );
         for (k, c) in self.candidates.iter().enumerate() {
@@ -92,7 +99,7 @@ impl AutoChoice {
                 .as_ref()
                 .map_or("-".to_string(), |x| x.time_text(&self.timing));
             out.push_str(&format!(
-                "{:<22} {:>12} {:>14} {:>16} {:>14} {:>14} {:>8} {:>15} {:>16}  {status}\n",
+                "{:<width$} {:>12} {:>14} {:>16} {:>14} {:>14} {:>8} {:>15} {:>16}  {status}\n",
                 candidate_name(c.method),
                 f(|c| c.tests),
                 f(|c| c.runs),

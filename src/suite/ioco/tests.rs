@@ -116,7 +116,12 @@ fn unconditional_on_the_figures() {
                 &spec,
                 IocoMethod::Unconditional,
                 Bound::States(n),
-                Budget::default(),
+                // U(S, n) is the unpruned construction: its estimated run time is far above the
+                // default limit, and this test executes it in simulation only.
+                Budget {
+                    max_seconds: u128::MAX,
+                    ..Budget::default()
+                },
             )
             .unwrap();
             check_against(

@@ -573,7 +573,10 @@ def ncomplete_sut(request):
     if problem is not None:
         variable = getattr(request.module, "SUT_VARIABLE", None)
         if not command.strip() and variable:
-            problem = f"{variable} (or NCOMPLETE_SUT) is not set: " + problem.partition(": ")[2]
+            problem = (
+                f"{variable} (or NCOMPLETE_SUT) is not set: "
+                + problem.partition(": ")[2]
+            )
         _session_error(problem)
     return command
 
