@@ -119,8 +119,14 @@ fn sweep_failures(sweep: &Sweep) -> Vec<String> {
     assert!(built.status.success(), "cargo build: {}", text(&built));
     let mut failures = Vec::new();
     let mut check = |what: String, out: Output| {
-        if !out.status.success() {
-            failures.push(format!("{what}:\n{}", text(&out)));
+        let report = text(&out);
+        // `run --sut` also exits 1 on an inconclusive test (it establishes nothing): a test that
+        // needs the system to read `?coin` between `!coffee` and `!change` stays inconclusive
+        // when the change comes within the send grace. Only a `fail` is a false verdict.
+        let inconclusive_only =
+            report.contains("suite: inconclusive (") && report.contains(", 0 fail,");
+        if !out.status.success() && !inconclusive_only {
+            failures.push(format!("{what}:\n{report}"));
         }
     };
     for &delay in &sweep.delays {

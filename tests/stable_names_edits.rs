@@ -2,8 +2,8 @@
 //! whose content it left unchanged, and gives no name (suite name or rendered identifier) to a
 //! different test (a Mealy test is its input word, another test its tree). Mealy suites (named by input words, some longer than an identifier, so their
 //! identifiers are cut and hashed), ioco suites and transition-coverage goal suites (named by a
-//! stem and a content hash) are checked: 100 random models with one edit each, every edit
-//! checked in all three kinds where the model allows, over 200 edits in all.
+//! stem and a content hash) are checked: 1,000 random models with one edit each, every edit
+//! checked in all three kinds where the model allows, over 2,000 suite pairs in all. Tests are compared by their unfolded trees.
 
 use ncomplete::format::{LoadOptions, parse_model};
 use ncomplete::goals::cases::coverage_goals;
@@ -61,7 +61,8 @@ fn lts_aut(table: &Table) -> String {
     )
 }
 
-/// The tests of a suite JSON text as (name, content) in order.
+/// The tests of a suite JSON text as (name, content) in order; the content is the test's tree
+/// unfolded from its root, so two numberings or sharings of the same tree are the same content.
 fn tests_of(json: &str) -> Vec<(String, String)> {
     let doc: Value = serde_json::from_str(json).unwrap();
     doc["tests"]
@@ -71,9 +72,33 @@ fn tests_of(json: &str) -> Vec<(String, String)> {
         .map(|t| {
             let mut t = t.as_object().unwrap().clone();
             let name = t.remove("name").unwrap().as_str().unwrap().to_owned();
+            let nodes = t.remove("nodes").unwrap();
+            let root = t.remove("root").unwrap_or(Value::from(0));
+            t.insert("tree".into(), unfold(nodes.as_array().unwrap(), &root));
             (name, Value::Object(t).to_string())
         })
         .collect()
+}
+
+/// The subtree at `next` (a node number, or a verdict kept as it is), every node number in its
+/// `then`, `race` and `expect` fields replaced by the subtree it names.
+fn unfold(nodes: &[Value], next: &Value) -> Value {
+    let Some(k) = next.as_u64() else {
+        return next.clone();
+    };
+    let mut node = nodes[k as usize].as_object().unwrap().clone();
+    for (key, value) in node.iter_mut() {
+        match key.as_str() {
+            "then" => *value = unfold(nodes, value),
+            "race" | "expect" => {
+                for branch in value.as_object_mut().unwrap().values_mut() {
+                    *branch = unfold(nodes, branch);
+                }
+            }
+            _ => {}
+        }
+    }
+    Value::Object(node)
 }
 
 /// The tests with their rendered identifiers instead of their names (in suite order, as a
@@ -144,15 +169,20 @@ fn mealy_tests(table: &Table) -> Option<Vec<(String, String)>> {
     )
 }
 
-/// The inputs a Mealy test sends, in order, from its content as [`tests_of`] gives it.
+/// The inputs a Mealy test sends, in order, from its content as [`tests_of`] gives it (a
+/// Mealy test is a chain: each send's `then` is the expect node whose one branch goes on).
 fn input_word(content: &str) -> String {
-    let tree: Value = serde_json::from_str(content).unwrap();
-    let sends: Vec<&str> = tree["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|n| n["send"].as_str())
-        .collect();
+    let test: Value = serde_json::from_str(content).unwrap();
+    let mut sends = Vec::new();
+    let mut node = &test["tree"];
+    while let Some(input) = node["send"].as_str() {
+        sends.push(input.to_owned());
+        let expect = &node["then"]["expect"];
+        node = match expect.as_object().and_then(|b| b.values().next()) {
+            Some(next) => next,
+            None => break,
+        };
+    }
     sends.join(" ")
 }
 
@@ -167,10 +197,28 @@ fn lts_tests(table: &Table) -> Option<[Vec<(String, String)>; 2]> {
     let complete = tests_of(std::str::from_utf8(&bytes).unwrap());
     let goals = coverage_goals(&sa, Coverage::Transitions, &budget).ok()?;
     let goal_suite = goal_suite(&sa, &goals, "cover-transitions", 2, &budget).ok()?;
-    // A goal suite's test is its tree: an edit that only changes which transition a tree
-    // covers (its target state, say) leaves the test, and its name, as they were.
+    // A goal suite's test is its tree and the transition it covers, named by its source state
+    // and label (`transition {1} --insert_coin-->`): an edit of the target state alone leaves
+    // the test, and its name, as they were.
+    let goal_of: HashMap<String, String> = goal_suite
+        .reports
+        .iter()
+        .filter_map(|r| {
+            let goal = r
+                .goal
+                .split_once("-->")
+                .map_or(&r.goal[..], |(from, _)| from);
+            Some((r.test.clone()?, goal.to_owned()))
+        })
+        .collect();
     let bytes = goal_suite.write_to(Vec::new()).unwrap();
-    let covering = tests_of(std::str::from_utf8(&bytes).unwrap());
+    let covering = tests_of(std::str::from_utf8(&bytes).unwrap())
+        .into_iter()
+        .map(|(name, tree)| {
+            let goal = goal_of.get(&name).cloned().unwrap_or_default();
+            (name, format!("{goal}\n{tree}"))
+        })
+        .collect();
     Some([complete, covering])
 }
 
@@ -186,7 +234,7 @@ fn table_and_edit() -> impl Strategy<Value = (Table, (usize, usize, (usize, usiz
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn one_edited_transition_moves_no_name(case in table_and_edit()) {
