@@ -97,8 +97,20 @@ impl<'a> Cursor<'a> {
 
 /// Parses `.aut` text into a model named `name`.
 pub fn parse(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+    parse_with_warnings(text, file, name, opts, &mut Vec::new())
+}
+
+/// [`parse`], appending warnings (a nondeterministic Mealy machine read as an ONFSM) to
+/// `warnings`.
+pub fn parse_with_warnings(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+    warnings: &mut Vec<super::Warning>,
+) -> Result<Model, Error> {
     let raw = parse_raw(text, file)?;
-    build_model(raw, name, file, text, opts)
+    build_model(raw, name, file, text, opts, warnings)
 }
 
 fn parse_raw<'a>(text: &'a str, file: &'a str) -> Result<RawGraph<'a>, ParseError> {
@@ -338,6 +350,28 @@ pub fn write_mealy(m: &Mealy) -> String {
         m.num_states()
     );
     for (s, i, o, t) in m.quads() {
+        let _ = write!(out, "({s}, ");
+        quote_label(
+            &mut out,
+            &format!("{} / {}", m.inputs.name(i), m.outputs.name(o)),
+        );
+        let _ = writeln!(out, ", {t})");
+    }
+    out
+}
+
+/// The `.aut` text of a nondeterministic Mealy machine: `input / output` labels, several per
+/// state and input.
+pub fn write_onfsm(m: &crate::model::Onfsm) -> String {
+    let mut out = String::with_capacity(32 + m.quads().len() * 24);
+    let _ = writeln!(
+        out,
+        "des ({}, {}, {})",
+        m.initial(),
+        m.quads().len(),
+        m.num_states()
+    );
+    for &(s, i, o, t) in m.quads() {
         let _ = write!(out, "({s}, ");
         quote_label(
             &mut out,
