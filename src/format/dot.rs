@@ -11,7 +11,7 @@
 //! a label `name|output` (a record label, `{...}` allowed), the file is a Moore machine whose
 //! edges carry inputs; every state must then have such a label. It is read as its Mealy
 //! translation ([`Mealy::from_moore`]). Mealy edges with several transitions for a state and
-//! input are a nondeterministic Mealy machine ([`super::build`]).
+//! input are a nondeterministic Mealy machine (see `format/build.rs`).
 //!
 //! Initial state: the target of `__start0 -> X` (a node named `__start...` is not a state), else
 //! `--initial NAME`, else the source of the first edge with a warning. Nodes declared without

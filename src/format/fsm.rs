@@ -114,11 +114,7 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
             )
             .into());
     }
-    let q_max = if kind == DFA {
-        1.max(q as i64 - 1)
-    } else {
-        q as i64 - 1
-    };
+    let q_max = if kind == DFA { 1.max(q - 1) } else { q - 1 };
     // State id -> dense index, in the order of the first table.
     let mut index = vec![u32::MAX; m];
     let mut ids = Vec::with_capacity(n);
