@@ -580,11 +580,26 @@ mod tests {
     }
 
     #[test]
-    fn error_mealy_nondeterminism() {
+    fn nondeterministic_mealy_is_an_onfsm_with_a_located_warning() {
+        let text = "des (0, 3, 2)\n(0, a / x, 1)\n(0, a / y, 1)\n(1, a / x, 0)\n";
+        let mut warnings = Vec::new();
+        let m = parse_with_warnings(text, "t.aut", "t", &opts(), &mut warnings).unwrap();
+        let Model::Lts(l) = m else {
+            panic!("expected the LTS embedding, got {m:?}")
+        };
+        let o = l.onfsm().expect("read as an ONFSM");
+        assert_eq!(o.quads().len(), 3);
+        assert_eq!(warnings.len(), 1);
         assert_eq!(
-            parse_err("des (0, 2, 2)\n(0, a / x, 1)\n(0, a / y, 1)\n"),
-            "t.aut:3:5: found a second transition for input `a` from state `0` (the first is at line 2, column 5), expected one transition per state and input (a Mealy machine is deterministic)"
+            warnings[0].to_string(),
+            "t.aut:3:5: a second transition for input `a` from state `0` (the first is at line 2, column 5): reading the file as a nondeterministic Mealy machine (ONFSM), tested with ioco through its suspension automaton"
         );
+        // Written back as `.aut`, it reads as the same machine.
+        let again = parse(&write_onfsm(o), "u.aut", "t", &opts()).unwrap();
+        let Model::Lts(again) = again else {
+            panic!("expected an LTS")
+        };
+        assert_eq!(again.onfsm().map(|a| a.quads()), Some(o.quads()));
     }
 
     #[test]

@@ -1226,17 +1226,71 @@ name" -> 1 [label=delta]
                 "t.dot:1:49: found LTS label `?z`, expected a Mealy label `input / output` like the file's first edge",
             ),
             (
-                "digraph { a -> b [label=\"x / y\"]; a -> a [label=\"x / z\"] }",
-                "t.dot:1:49: found a second transition for input `x` from state `a` (the first is at line 1, column 25), expected one transition per state and input (a Mealy machine is deterministic)",
+                "digraph { a [label=\"a|1\"]; a -> b [label=x] }",
+                "t.dot:1:42: found state `b` without a label, expected a Moore node label `name|output` on every state, like the other states",
+            ),
+            (
+                "digraph { a [label=\"a|1\"]; b [label=\"b\"]; a -> b [label=x] }",
+                "t.dot:1:37: found node label `b` without `|`, expected a Moore node label `name|output`, like the other states",
+            ),
+            (
+                "digraph { a [label=\"a|1\"]; b [label=\"b|0\"]; a -> b [label=x]; a -> a [label=x] }",
+                "t.dot:1:77: found a second transition for input `x` from state `a` (the first is at line 1, column 59), expected one transition per state and input (a Moore machine is deterministic)",
             ),
             (
                 "digraph { a -> b [label=\"coin\"] }",
                 "t.dot:1:25: found unmarked label `coin`, expected `?coin` or `coin?` for an input, `!coin` or `coin!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it",
             ),
         ];
-        for (text, want) in cases {
-            assert_eq!(&parse_err(text), want, "input: {text}");
-        }
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter_map(|(text, want)| {
+                let got = parse_err(text);
+                (got != *want).then(|| format!("input: {text}\n  got:  {got}\n  want: {want}"))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn aalpy_moore_machine_is_its_mealy_translation() {
+        let text = "digraph m {\ns0 [label=\"s0|1\", shape=record, style=rounded];\ns1 [label=\"{s1|0}\", shape=record];\ns0 -> s1 [label=a];\ns1 -> s0 [label=a];\ns1 -> s1 [label=b];\n__start0 [label=\"\", shape=none];\n__start0 -> s0 [label=\"\"];\n}\n";
+        let (m, warnings) = parse_ok(text);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let Model::Mealy(m) = m else {
+            panic!("expected Mealy, got {m:?}")
+        };
+        assert_eq!(m.outputs.names(), ["1", "0"]);
+        assert_eq!(m.state_outputs(), Some(&[LabelId(0), LabelId(1)][..]));
+        // The output of a transition is the output of the state it enters.
+        let (a, b) = (m.inputs.get("a").unwrap(), m.inputs.get("b").unwrap());
+        assert_eq!(m.step(StateId(0), a), Some((StateId(1), LabelId(1))));
+        assert_eq!(m.step(StateId(1), a), Some((StateId(0), LabelId(0))));
+        assert_eq!(m.step(StateId(1), b), Some((StateId(1), LabelId(1))));
+        assert_eq!(m.step(StateId(0), b), None);
+        // Written back as AALpy writes it, it reads as the same machine.
+        let back = match parse_ok(&write_moore(&m, m.state_outputs().unwrap())).0 {
+            Model::Mealy(b) => b,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn nondeterministic_mealy_is_an_onfsm_with_a_located_warning() {
+        let (m, warnings) = parse_ok(
+            "digraph { __start0 -> a; a -> b [label=\"x / y\"]; a -> a [label=\"x / z\"] }",
+        );
+        let Model::Lts(l) = m else {
+            panic!("expected the LTS embedding, got {m:?}")
+        };
+        assert_eq!(l.onfsm().map(|o| o.quads().len()), Some(2));
+        assert_eq!(
+            warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+            [
+                "t.dot:1:64: a second transition for input `x` from state `a` (the first is at line 1, column 40): reading the file as a nondeterministic Mealy machine (ONFSM), tested with ioco through its suspension automaton"
+            ]
+        );
     }
 
     #[test]

@@ -128,22 +128,30 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
     }
     let state_kind = kind == MOORE || kind == DFA;
     let mut state_out = vec![LabelId(0); n];
-    let mut trans_out = vec![LabelId(0); n * p];
+    // Each transition's output (-1: none, allowed only where the transition is missing) and
+    // its offset.
+    let mut trans_out = vec![(-1i64, 0usize); n * p];
     if state_kind {
-        for (k, _) in read_table(&mut r, &mut index, &mut ids, n, "state outputs", true)? {
+        let mut table = Table::new(n, "state outputs", true);
+        for _ in 0..n {
+            let k = table.row(&mut r, &mut index, &mut ids)?;
             let (o, _) = r.next(0, q_max, "the state's output")?;
             state_out[k] = LabelId(o as u32);
         }
     } else {
-        for (k, _) in read_table(&mut r, &mut index, &mut ids, n, "transition outputs", true)? {
+        let mut table = Table::new(n, "transition outputs", true);
+        for _ in 0..n {
+            let k = table.row(&mut r, &mut index, &mut ids)?;
             for i in 0..p {
-                let (o, _) = r.next(0, q_max, &format!("the output of input {i}"))?;
-                trans_out[k * p + i] = LabelId(o as u32);
+                trans_out[k * p + i] =
+                    r.next(-1, q_max, &format!("the output of input {i} or -1"))?;
             }
         }
     }
     let mut next = Vec::with_capacity(n * p);
-    for (k, _) in read_table(&mut r, &mut index, &mut ids, n, "next states", false)? {
+    let mut table = Table::new(n, "next states", false);
+    for _ in 0..n {
+        let k = table.row(&mut r, &mut index, &mut ids)?;
         for i in 0..p {
             let (t, at) = r.next(
                 -1,
@@ -156,6 +164,16 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
                         at,
                         format!("state {t}, which no line lists"),
                         "a listed state or -1",
+                    )
+                    .into());
+            }
+            let (o, o_at) = trans_out[k * p + i];
+            if t >= 0 && !state_kind && o < 0 {
+                return Err(r
+                    .error(
+                        o_at,
+                        format!("output -1 (none) for input {i} of state {}, whose next state is {t}", ids[k]),
+                        "an output on every transition that exists (-1 only where the next state is -1)",
                     )
                     .into());
             }
@@ -196,7 +214,10 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
         )
     } else {
         let quads: Vec<_> = defined
-            .map(|(s, i, t)| (s, i, trans_out[s.index() * p + i.index()], t))
+            .map(|(s, i, t)| {
+                let o = trans_out[s.index() * p + i.index()].0;
+                (s, i, LabelId(o as u32), t)
+            })
             .collect();
         Mealy::new(name, inputs, outputs, state_names, StateId(initial), &quads)
     }
@@ -204,28 +225,40 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
     Ok(Model::Mealy(machine))
 }
 
-/// The state ids starting the `n` lines of one table, as dense indices with their offsets. The
-/// first table declares the states (`declare`): dense indices follow its order; every table
-/// lists each state exactly once.
-fn read_table(
-    r: &mut Numbers<'_>,
-    index: &mut [u32],
-    ids: &mut Vec<usize>,
-    n: usize,
-    what: &str,
+/// The rows of one table: each row starts with a state id, read by [`Table::row`] before the
+/// row's values. The first table declares the states (`declare`): dense indices follow its
+/// order; every table lists each state exactly once.
+struct Table<'w> {
+    what: &'w str,
     declare: bool,
-) -> Result<Vec<(usize, usize)>, ParseError> {
-    let state_max = index.len() as i64 - 1;
-    let mut seen = vec![false; n];
-    let mut rows = Vec::with_capacity(n);
-    for _ in 0..n {
+    seen: Vec<bool>,
+}
+
+impl<'w> Table<'w> {
+    fn new(n: usize, what: &'w str, declare: bool) -> Self {
+        Table {
+            what,
+            declare,
+            seen: vec![false; n],
+        }
+    }
+
+    /// Reads the state id starting the next row and returns its dense index.
+    fn row(
+        &mut self,
+        r: &mut Numbers<'_>,
+        index: &mut [u32],
+        ids: &mut Vec<usize>,
+    ) -> Result<usize, ParseError> {
+        let what = self.what;
+        let state_max = index.len() as i64 - 1;
         let (s, at) = r.next(
             0,
             state_max,
             &format!("a state id starting a line of {what}"),
         )?;
         let s = s as usize;
-        if declare && index[s] == u32::MAX {
+        if self.declare && index[s] == u32::MAX {
             index[s] = ids.len() as u32;
             ids.push(s);
         }
@@ -237,16 +270,15 @@ fn read_table(
                 "a state listed in the first table",
             ));
         }
-        if std::mem::replace(&mut seen[k as usize], true) {
+        if std::mem::replace(&mut self.seen[k as usize], true) {
             return Err(r.error(
                 at,
                 format!("state {s} a second time in {what}"),
                 "each state once per table",
             ));
         }
-        rows.push((k as usize, at));
+        Ok(k as usize)
     }
-    Ok(rows)
 }
 
 /// The `.fsm` text of a Mealy machine (type 3 when it is a Moore machine, else type 2); see the
@@ -365,13 +397,21 @@ mod tests {
         );
         assert_eq!(
             parse_err("2 0\n1 1 1\n1\n0 x\n"),
-            "t.fsm:4:3: found `x`, expected the output of input 0 (0..=0)"
+            "t.fsm:4:3: found `x`, expected the output of input 0 or -1 (-1..=0)"
         );
         assert_eq!(
             parse_err("2 0\n1 1 1\n1\n0 0\n"),
             "t.fsm:5:1: found the end of the file, expected a state id starting a line of next states (0..=0)"
         );
         assert!(parse_err("3 0\n2 1 1\n2\n0 0\n0 0\n").contains("state 0 a second time"));
+        // -1 is the output of a missing transition only.
+        assert_eq!(
+            parse_err("2 0\n1 2 1\n1\n0 -1 0\n0 0 -1\n"),
+            "t.fsm:4:3: found output -1 (none) for input 0 of state 0, whose next state is 0, expected an output on every transition that exists (-1 only where the next state is -1)"
+        );
+        let partial = parse_ok("2 0\n1 2 1\n1\n0 0 -1\n0 0 -1\n");
+        assert_eq!(partial.num_transitions(), 1);
+        assert_eq!(write(&partial), "2 0\n1 2 1\n1\n0\t0\t-1\n0\t0\t-1\n");
         assert!(parse_err("3 0\n1 1 1\n2\n1 0\n1 1\n").contains("no state 0"));
         assert!(parse_err("2 0\n2 1 1\n1\n").contains("1 state ids for 2 states"));
     }

@@ -1154,7 +1154,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: fsm\ninitial: a\ntransitions: []\n"),
-            "m.yaml:1:7: found `fsm`, expected `lts` or `mealy`"
+            "m.yaml:1:7: found `fsm`, expected one of `lts`, `mealy`, `moore`, `onfsm`"
         );
         assert_eq!(
             yaml_err("kind: lts\ntransitions: []\n"),
@@ -1162,7 +1162,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: []\nstate: [a]\n"),
-            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `transitions`"
+            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`"
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: 3\n"),
@@ -1186,7 +1186,7 @@ transitions:
         );
         assert_eq!(
             json_err("{\"kind\": \"fsm\", \"initial\": \"a\", \"transitions\": []}"),
-            "m.json:1:14: found `fsm`, expected `lts` or `mealy`"
+            "m.json:1:14: found `fsm`, expected one of `lts`, `mealy`, `moore`, `onfsm`"
         );
     }
 
@@ -1200,13 +1200,57 @@ transitions:
         let mealy_label = "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: x, to: s}\n  - {from: s, label: a, to: s}\n";
         assert_eq!(
             yaml_err(mealy_label),
-            "m.yaml:7:5: found a `label` in a Mealy transition, expected `input` and `output` (a Mealy transition is {from, input, output, to})"
+            "m.yaml:7:5: found a `label` in a Mealy transition, expected `input` and `output` (a Mealy transition is {from, input, output, to}; a Moore one {from, input, to})"
         );
         let nondet = "kind: mealy\ninputs: [a]\noutputs: [x, y]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: x, to: s}\n  - {from: s, input: a, output: y, to: s}\n";
         assert_eq!(
             yaml_err(nondet),
-            "m.yaml:7:5: found a second transition for input `a` from state `s` (the first is transition 1), expected one transition per state and input (a Mealy machine is deterministic)"
+            "m.yaml:7:5: found a second transition for input `a` from state `s` (the first is transition 1), expected one transition per state and input (a deterministic machine; `kind: onfsm` allows several)"
         );
+        // The same transitions are an ONFSM's.
+        let onfsm = nondet.replace("kind: mealy", "kind: onfsm");
+        match parse_yaml(&onfsm, "m.yaml", "m", &LoadOptions::default()) {
+            Ok(Model::Lts(l)) => assert_eq!(l.onfsm().map(|o| o.quads().len()), Some(2)),
+            other => panic!("{other:?}"),
+        }
+        let moore = "kind: moore\ninputs: [a]\noutputs: [x, y]\ninitial: s\nstates: [s, t]\nstate_outputs: [x, y]\ntransitions:\n  - {from: s, input: a, to: t}\n";
+        match parse_yaml(moore, "m.yaml", "m", &LoadOptions::default()) {
+            Ok(Model::Mealy(m)) => {
+                assert_eq!(m.state_outputs(), Some(&[LabelId(0), LabelId(1)][..]));
+                assert_eq!(
+                    m.step(StateId(0), LabelId(0)),
+                    Some((StateId(1), LabelId(1)))
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let wrong = [
+            (
+                moore.replace("state_outputs: [x, y]", "state_outputs: [x]"),
+                "m.yaml:6:16: found 1 state outputs for 2 states, expected `states` and one output per state in `state_outputs`",
+            ),
+            (
+                moore.replace("state_outputs: [x, y]", "state_outputs: [x, z]"),
+                "m.yaml:6:16: found output `z`, expected an output listed under `outputs`",
+            ),
+            (
+                moore.replace("state_outputs: [x, y]\n", ""),
+                "m.yaml:1:7: found a Moore model without `state_outputs`, expected `states` and `state_outputs`, the output of each state in that order",
+            ),
+            (
+                moore.replace("to: t}", "output: x, to: t}"),
+                "m.yaml:8:5: found an `output` in a Moore transition, expected {from, input, to} (a Moore machine's outputs are under `state_outputs`)",
+            ),
+            (
+                moore.replace("kind: moore", "kind: mealy"),
+                "m.yaml:6:16: found `state_outputs` in a Mealy model, expected `state_outputs` only in a `moore` model",
+            ),
+        ]
+        .into_iter()
+        .filter(|(text, want)| yaml_err(text) != *want)
+        .map(|(text, want)| format!("{text}\n  got:  {}\n  want: {want}", yaml_err(&text)))
+        .collect::<Vec<_>>();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         let bad_initial = "kind: lts\nstates: [a]\ninitial: b\ntransitions: []\n";
         assert_eq!(
             yaml_err(bad_initial),
