@@ -371,7 +371,7 @@ pub fn write_onfsm(m: &crate::model::Onfsm) -> String {
         m.quads().len(),
         m.num_states()
     );
-    for &(s, i, o, t) in m.quads() {
+    for (s, i, o, t) in m.quads_by_name() {
         let _ = write!(out, "({s}, ");
         quote_label(
             &mut out,

@@ -953,7 +953,7 @@ pub fn write_onfsm(m: &Onfsm) -> String {
     let mut out = String::with_capacity(64 + m.quads().len() * 40);
     write_header(&mut out, &m.name, m.state_names(), m.initial().index());
     let mut label = String::new();
-    for &(s, i, o, t) in m.quads() {
+    for (s, i, o, t) in m.quads_by_name() {
         label.clear();
         let _ = write!(label, "{} / {}", m.inputs.name(i), m.outputs.name(o));
         write_edge(&mut out, m.state_names(), s.index(), t.index(), &label);

@@ -102,6 +102,21 @@ impl Onfsm {
         &self.quads
     }
 
+    /// The transitions by source, then input and output name, then target: the order writers
+    /// use, so that a file read back (labels numbered in first-use order) is written the same.
+    pub fn quads_by_name(&self) -> Vec<(StateId, LabelId, LabelId, StateId)> {
+        let mut quads = self.quads.clone();
+        quads.sort_by(|a, b| {
+            (a.0, self.inputs.name(a.1), self.outputs.name(a.2), a.3).cmp(&(
+                b.0,
+                self.inputs.name(b.1),
+                self.outputs.name(b.2),
+                b.3,
+            ))
+        });
+        quads
+    }
+
     /// Whether some state has two transitions for one input (otherwise the machine is a
     /// deterministic Mealy machine).
     pub fn is_nondeterministic(&self) -> bool {
