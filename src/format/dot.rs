@@ -940,7 +940,11 @@ pub fn write_moore(m: &Mealy, state_outputs: &[LabelId]) -> String {
         out.push_str("];\n");
     }
     out.push('\n');
-    for (s, i, _, t) in m.quads() {
+    // By source, then input name: a file read back (inputs numbered in first-use order) is
+    // written the same.
+    let mut quads: Vec<_> = m.quads().collect();
+    quads.sort_by(|a, b| (a.0, m.inputs.name(a.1)).cmp(&(b.0, m.inputs.name(b.1))));
+    for (s, i, _, t) in quads {
         write_edge(&mut out, states, s.index(), t.index(), m.inputs.name(i));
     }
     out.push_str("}\n");
