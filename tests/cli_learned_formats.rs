@@ -50,9 +50,9 @@ fn kind(file: &str) -> String {
 
 /// Generates a suite for `file` with `bound` (`--extra-states E` or `--n N` and the method),
 /// runs it against the model itself (it must pass) and against every mutant `mutate` writes
-/// with `mutate_bound`: conforming mutants pass, and every non-conforming one fails (with
-/// `mutant_run` options, the ioco case, at least one fails; see the comment there). `mutant_run` adds options to the runs of mutants. Returns the number of failing
-/// mutants.
+/// with `mutate_bound`, adding `mutant_run` to their runs: conforming mutants pass, and every
+/// non-conforming one fails (with `mutant_run` options, the ioco case, at least one fails; see
+/// the comment there). Returns the number of failing mutants.
 fn suite_passes_model_and_fails_mutants(
     file: &str,
     tag: &str,
