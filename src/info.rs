@@ -18,7 +18,8 @@ use std::fmt::Write;
 pub struct ModelInfo {
     /// Model name.
     pub name: String,
-    /// `lts` or `mealy`.
+    /// `lts`, `mealy`, `moore` (figures of its Mealy translation) or `onfsm` (a nondeterministic
+    /// Mealy machine; figures of its LTS embedding).
     pub kind: &'static str,
     /// Number of states.
     pub states: usize,
@@ -73,7 +74,11 @@ fn mealy_info(m: &Mealy) -> ModelInfo {
     let minimised = m.is_complete().then(|| minimize_mealy(m));
     ModelInfo {
         name: m.name.clone(),
-        kind: "mealy",
+        kind: if m.state_outputs().is_some() {
+            "moore"
+        } else {
+            "mealy"
+        },
         states: m.num_states(),
         reachable_states: reachable,
         inputs: m.num_inputs(),
@@ -152,7 +157,7 @@ fn lts_info(l: &Lts) -> ModelInfo {
         .count();
     ModelInfo {
         name: l.name.clone(),
-        kind: "lts",
+        kind: if l.onfsm().is_some() { "onfsm" } else { "lts" },
         states: l.num_states(),
         reachable_states: depth.iter().filter(|d| d.is_some()).count(),
         inputs: a.inputs().count(),
@@ -221,7 +226,14 @@ impl ModelInfo {
     pub fn to_text(&self) -> String {
         let mut rows: Vec<(&str, String)> = vec![
             ("model", self.name.clone()),
-            ("kind", self.kind.to_owned()),
+            (
+                "kind",
+                match self.kind {
+                    "moore" => "moore (tested as its Mealy translation: Mealy methods)".to_owned(),
+                    "onfsm" => "onfsm (nondeterministic Mealy machine, tested as its LTS q --?i--> q/i --!o--> q': ioco methods)".to_owned(),
+                    k => k.to_owned(),
+                },
+            ),
             (
                 "states",
                 format!("{} ({} reachable)", self.states, self.reachable_states),

@@ -241,7 +241,7 @@ struct GenerateArgs {
     model: String,
     /// Model format (default: from the file extension; for `-`, standard input, told from the
     /// text); `--format` names the suite format.
-    #[arg(long, value_name = "aut|dot|yaml|json")]
+    #[arg(long, value_name = "aut|dot|yaml|json|fsm")]
     model_format: Option<Format>,
     /// Unmarked labels that are inputs (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LABELS")]
@@ -764,10 +764,10 @@ impl TimeoutArgs {
 struct ModelArgs {
     /// Model format (default: from the file extension; for `-`, standard input, told from the
     /// text).
-    #[arg(long, value_name = "aut|dot|yaml|json")]
+    #[arg(long, value_name = "aut|dot|yaml|json|fsm")]
     model_format: Option<Format>,
     /// The former spelling of `--model-format` (deprecated; `--format` names suite formats).
-    #[arg(long = "format", value_name = "aut|dot|yaml|json", hide = true)]
+    #[arg(long = "format", value_name = "aut|dot|yaml|json|fsm", hide = true)]
     deprecated_format: Option<Format>,
     /// Unmarked labels that are inputs (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LABELS")]
@@ -829,7 +829,7 @@ struct ConvertArgs {
     #[command(flatten)]
     model_args: ModelArgs,
     /// Target format.
-    #[arg(long, value_name = "aut|dot|yaml|json")]
+    #[arg(long, value_name = "aut|dot|yaml|json|fsm")]
     to: Format,
     /// Output file (`-` or absent: standard output).
     #[arg(long, value_name = "FILE")]
@@ -1615,11 +1615,19 @@ fn generate_mealy(
     start: std::time::Instant,
 ) -> Result<ExitCode, Error> {
     let method = a.method.mealy().expect("every method is Mealy or ioco");
-    let Model::Mealy(mut mealy) = model else {
-        return Err(Error::Usage(format!(
-            "{}: the Mealy methods need a Mealy machine, but this model is a labelled transition system (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)",
-            a.model
-        )));
+    let mut mealy = match model {
+        Model::Mealy(m) => m,
+        Model::Lts(l) => {
+            let what = if l.onfsm().is_some() {
+                "a nondeterministic Mealy machine (ONFSM), which is tested with ioco through its suspension automaton"
+            } else {
+                "a labelled transition system"
+            };
+            return Err(Error::Usage(format!(
+                "{}: the Mealy methods need a deterministic Mealy machine, but this model is {what} (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)",
+                a.model
+            )));
+        }
     };
     if a.n.is_some() {
         return Err(Error::Usage(

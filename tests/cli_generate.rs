@@ -102,7 +102,7 @@ fn every_method_writes_a_suite_the_model_passes() {
 fn bad_inputs_fail_with_status_2() {
     let lts = ncomplete(&["generate", "models/tea_machine.dot", "--method", "hads"]);
     assert_eq!(lts.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&lts.stderr).contains("need a Mealy machine"));
+    assert!(String::from_utf8_lossy(&lts.stderr).contains("need a deterministic Mealy machine"));
     // `auto` on an LTS is ioco-auto, which needs a bound.
     let auto = ncomplete(&["generate", "models/tea_machine.dot"]);
     assert_eq!(auto.status.code(), Some(2));

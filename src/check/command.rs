@@ -10,6 +10,8 @@ use crate::model::{Model, SuspensionAutomaton, mealy_to_suspension};
 use crate::{Error, Result};
 
 /// Desired or forbidden behaviour: a regular expression, or the traces of a model.
+// A model is built once per run; boxing it would only add an indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum LanguageSource {
     /// A regular expression (see [`Regex`]), with where it came from for error positions.

@@ -55,8 +55,9 @@ pub fn suspension_of(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
         .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", lts.name)))
 }
 
-/// The implementation model as a system over the labels of a suite: Mealy machines directly,
-/// LTSs through their suspension automaton.
+/// The implementation model as a system over the labels of a suite: Mealy machines and
+/// nondeterministic Mealy machines (an LTS read as one) directly, other LTSs through their
+/// suspension automaton.
 pub fn system_for_suite(
     model: &Model,
     suite: &SuiteModel,
@@ -64,7 +65,10 @@ pub fn system_for_suite(
 ) -> Result<SimulatedSystem, ExecError> {
     match model {
         Model::Mealy(m) => SimulatedSystem::from_mealy(m, suite, enabling),
-        Model::Lts(lts) => SimulatedSystem::from_suspension(&suspension_of(lts)?, suite, enabling),
+        Model::Lts(lts) => match lts.onfsm() {
+            Some(m) => SimulatedSystem::from_onfsm(m, suite, enabling),
+            None => SimulatedSystem::from_suspension(&suspension_of(lts)?, suite, enabling),
+        },
     }
 }
 
@@ -72,7 +76,10 @@ pub fn system_for_suite(
 pub fn sut_for_model(model: &Model) -> Result<sut::Sut, ExecError> {
     match model {
         Model::Mealy(m) => sut::Sut::from_mealy(m),
-        Model::Lts(lts) => sut::Sut::from_suspension(&suspension_of(lts)?),
+        Model::Lts(lts) => match lts.onfsm() {
+            Some(m) => sut::Sut::from_onfsm(m),
+            None => sut::Sut::from_suspension(&suspension_of(lts)?),
+        },
     }
 }
 

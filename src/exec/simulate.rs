@@ -18,7 +18,7 @@
 //! pair.
 
 use super::ExecError;
-use crate::model::{LabelId, Mealy, SuspensionAutomaton};
+use crate::model::{Interner, LabelId, Mealy, Onfsm, StateId, SuspensionAutomaton};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use rayon::prelude::*;
 use std::fmt;
@@ -159,46 +159,102 @@ impl SimulatedSystem {
         suite: &SuiteModel,
         enabling: InputEnabling,
     ) -> Result<Self, ExecError> {
-        let n = m.num_states();
+        let quads: Vec<_> = m.quads().collect();
+        Self::from_machine(
+            m.state_names(),
+            m.initial(),
+            &m.inputs,
+            &m.outputs,
+            &quads,
+            suite,
+            enabling,
+        )
+    }
+
+    /// The system behaving like a nondeterministic Mealy machine: as [`Self::from_mealy`], but
+    /// a pending input may produce any output of the transitions of `(q, i)` and move to the
+    /// target of the one taken (the choice that is the system's, every one simulated).
+    pub fn from_onfsm(
+        m: &Onfsm,
+        suite: &SuiteModel,
+        enabling: InputEnabling,
+    ) -> Result<Self, ExecError> {
+        Self::from_machine(
+            m.state_names(),
+            m.initial(),
+            &m.inputs,
+            &m.outputs,
+            m.quads(),
+            suite,
+            enabling,
+        )
+    }
+
+    /// A machine with inputs and outputs on transitions `(q, i, o, q')`: states waiting for
+    /// input (quiescent) and one pending state `(q, i)` per state and suite input.
+    fn from_machine(
+        names: &[String],
+        initial: StateId,
+        inputs: &Interner,
+        outputs: &Interner,
+        quads: &[(StateId, LabelId, LabelId, StateId)],
+        suite: &SuiteModel,
+        enabling: InputEnabling,
+    ) -> Result<Self, ExecError> {
+        let n = names.len();
         let ni = suite.inputs.len();
         let mut ids = OutputIds::new(suite);
         let quiescence = LabelId(suite.outputs.len() as u32);
         let pending = |q: usize, i: usize| (n + q * ni + i) as u32;
         let total = n + n * ni;
+        // The transitions of each state and machine input.
+        let mut steps: Vec<Vec<(LabelId, StateId)>> = vec![Vec::new(); n * inputs.len()];
+        for &(q, i, o, t) in quads {
+            steps[q.index() * inputs.len() + i.index()].push((o, t));
+        }
         let mut input_next = vec![NONE; total * ni];
-        let mut outputs = vec![Vec::new(); total];
-        let mut state_names: Vec<String> = m.state_names().to_vec();
-        for q in m.states() {
-            outputs[q.index()] = vec![(quiescence, q.0)];
+        let mut outputs_of = vec![Vec::new(); total];
+        let mut state_names: Vec<String> = names.to_vec();
+        for q in 0..n {
+            outputs_of[q] = vec![(quiescence, q as u32)];
             for (i, name) in suite.inputs.iter().enumerate() {
-                let step = m.inputs.get(name).and_then(|l| m.step(q, l));
-                input_next[q.index() * ni + i] = match (step, enabling) {
-                    (Some((t, o)), _) => {
-                        let p = pending(q.index(), i);
-                        outputs[p as usize] = vec![(ids.id(m.outputs.name(o)), t.0)];
+                let step = inputs
+                    .get(name)
+                    .map(|l| &steps[q * inputs.len() + l.index()][..])
+                    .filter(|s| !s.is_empty());
+                input_next[q * ni + i] = match (step, enabling) {
+                    (Some(step), _) => {
+                        let p = pending(q, i);
+                        let mut outs: Vec<(LabelId, u32)> = step
+                            .iter()
+                            .map(|&(o, t)| (ids.id(outputs.name(o)), t.0))
+                            .collect();
+                        outs.sort_unstable();
+                        outs.dedup();
+                        outputs_of[p as usize] = outs;
                         p
                     }
-                    (None, InputEnabling::SelfLoop) => q.0,
+                    (None, InputEnabling::SelfLoop) => q as u32,
                     (None, InputEnabling::Reject) => {
                         return Err(ExecError::NotInputEnabled {
-                            state: m.state_name(q).to_owned(),
+                            state: names[q].clone(),
                             input: name.clone(),
                         });
                     }
                 };
             }
         }
-        for q in m.states() {
+        for q in names {
             for name in &suite.inputs {
-                state_names.push(format!("({}, {name})", m.state_name(q)));
+                state_names.push(format!("({q}, {name})"));
             }
         }
         Ok(SimulatedSystem {
             num_inputs: ni,
-            initial: m.initial().0,
+            initial: initial.0,
             state_names,
             input_next,
-            outputs,
+            outputs: outputs_of,
             output_names: ids.names,
             input_names: suite.inputs.clone(),
             quiescence,

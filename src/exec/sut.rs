@@ -9,7 +9,7 @@
 
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
-use crate::model::{LabelId, Mealy, SuspensionAutomaton};
+use crate::model::{LabelId, Mealy, Onfsm, SuspensionAutomaton};
 use crate::rng::SplitMix64;
 use crate::suite::SuiteModel;
 use std::io::{BufRead, Write};
@@ -88,6 +88,19 @@ impl Sut {
     pub fn from_mealy(m: &Mealy) -> Result<Self, ExecError> {
         let labels = mealy_labels(m);
         let system = SimulatedSystem::from_mealy(m, &labels, InputEnabling::SelfLoop)?;
+        Ok(Sut { labels, system })
+    }
+
+    /// From a nondeterministic Mealy machine: each input answered by one of its transitions'
+    /// outputs, chosen as `--choose` says; undefined inputs are ignored.
+    pub fn from_onfsm(m: &Onfsm) -> Result<Self, ExecError> {
+        let labels = SuiteModel {
+            name: m.name.clone(),
+            inputs: m.inputs.names().to_vec(),
+            outputs: m.outputs.names().to_vec(),
+            quiescence: None,
+        };
+        let system = SimulatedSystem::from_onfsm(m, &labels, InputEnabling::SelfLoop)?;
         Ok(Sut { labels, system })
     }
 

@@ -97,8 +97,20 @@ impl<'a> Cursor<'a> {
 
 /// Parses `.aut` text into a model named `name`.
 pub fn parse(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+    parse_with_warnings(text, file, name, opts, &mut Vec::new())
+}
+
+/// [`parse`], appending warnings (a nondeterministic Mealy machine read as an ONFSM) to
+/// `warnings`.
+pub fn parse_with_warnings(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+    warnings: &mut Vec<super::Warning>,
+) -> Result<Model, Error> {
     let raw = parse_raw(text, file)?;
-    build_model(raw, name, file, text, opts)
+    build_model(raw, name, file, text, opts, warnings)
 }
 
 fn parse_raw<'a>(text: &'a str, file: &'a str) -> Result<RawGraph<'a>, ParseError> {
@@ -348,6 +360,28 @@ pub fn write_mealy(m: &Mealy) -> String {
     out
 }
 
+/// The `.aut` text of a nondeterministic Mealy machine: `input / output` labels, several per
+/// state and input.
+pub fn write_onfsm(m: &crate::model::Onfsm) -> String {
+    let mut out = String::with_capacity(32 + m.quads().len() * 24);
+    let _ = writeln!(
+        out,
+        "des ({}, {}, {})",
+        m.initial(),
+        m.quads().len(),
+        m.num_states()
+    );
+    for (s, i, o, t) in m.quads_by_name() {
+        let _ = write!(out, "({s}, ");
+        quote_label(
+            &mut out,
+            &format!("{} / {}", m.inputs.name(i), m.outputs.name(o)),
+        );
+        let _ = writeln!(out, ", {t})");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,11 +580,26 @@ mod tests {
     }
 
     #[test]
-    fn error_mealy_nondeterminism() {
+    fn nondeterministic_mealy_is_an_onfsm_with_a_located_warning() {
+        let text = "des (0, 3, 2)\n(0, a / x, 1)\n(0, a / y, 1)\n(1, a / x, 0)\n";
+        let mut warnings = Vec::new();
+        let m = parse_with_warnings(text, "t.aut", "t", &opts(), &mut warnings).unwrap();
+        let Model::Lts(l) = m else {
+            panic!("expected the LTS embedding, got {m:?}")
+        };
+        let o = l.onfsm().expect("read as an ONFSM");
+        assert_eq!(o.quads().len(), 3);
+        assert_eq!(warnings.len(), 1);
         assert_eq!(
-            parse_err("des (0, 2, 2)\n(0, a / x, 1)\n(0, a / y, 1)\n"),
-            "t.aut:3:5: found a second transition for input `a` from state `0` (the first is at line 2, column 5), expected one transition per state and input (a Mealy machine is deterministic)"
+            warnings[0].to_string(),
+            "t.aut:3:5: a second transition for input `a` from state `0` (the first is at line 2, column 5): reading the file as a nondeterministic Mealy machine (ONFSM), tested with ioco through its suspension automaton"
         );
+        // Written back as `.aut`, it reads as the same machine.
+        let again = parse(&write_onfsm(o), "u.aut", "t", &opts()).unwrap();
+        let Model::Lts(again) = again else {
+            panic!("expected an LTS")
+        };
+        assert_eq!(again.onfsm().map(|a| a.quads()), Some(o.quads()));
     }
 
     #[test]

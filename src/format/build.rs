@@ -9,13 +9,18 @@
 //! - anything else is unmarked and must be named by `--inputs` or `--outputs`.
 //!
 //! The first labelled edge decides whether the file is a Mealy machine or an LTS; every other
-//! edge must agree. Raw labels are interned once by the parsers, so each distinct label text is
+//! edge must agree. A Mealy file with two transitions for one state and input that differ in
+//! output or target is a nondeterministic Mealy machine (ONFSM, as AALpy writes them) and is
+//! read as its LTS embedding ([`Onfsm::to_lts`]), with a warning at the second transition.
+//! Edges whose labels are all unmarked, between DOT nodes labelled `name|output`, are a Moore
+//! machine (see [`super::dot`]). Raw labels are interned once by the parsers, so each distinct label text is
 //! classified once, however many edges carry it.
 
 use super::LoadOptions;
+use super::position::Warning;
 use super::position::{ParseError, excerpt};
 use crate::error::Error;
-use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, StateId};
+use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -164,6 +169,7 @@ pub(crate) fn build_model(
     file: &str,
     text: &str,
     opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Model, Error> {
     let mut shapes = Vec::with_capacity(raw.labels.len());
     for l in &raw.labels {
@@ -208,7 +214,7 @@ pub(crate) fn build_model(
                 _ => unreachable!("checked above: every label is a Mealy label"),
             })
             .collect();
-        check_mealy_determinism(&raw, &ids, &inputs, file, text)?;
+        let conflict = first_mealy_conflict(&raw, &ids, &inputs, text);
         let quads: Vec<_> = raw
             .edges
             .iter()
@@ -217,6 +223,17 @@ pub(crate) fn build_model(
                 (StateId(e.from), i, o, StateId(e.to))
             })
             .collect();
+        if let Some((offset, message)) = conflict {
+            warnings.push(Warning::at(
+                file,
+                text,
+                offset,
+                format!("{message}: reading the file as a nondeterministic Mealy machine (ONFSM), tested with ioco through its suspension automaton"),
+            ));
+            let m = Onfsm::new(name, inputs, outputs, state_names, initial, quads)
+                .map_err(model_error)?;
+            return Ok(Model::Lts(m.to_lts().map_err(model_error)?));
+        }
         let m =
             Mealy::new(name, inputs, outputs, state_names, initial, &quads).map_err(model_error)?;
         Ok(Model::Mealy(m))
@@ -341,41 +358,37 @@ fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result
     }
 }
 
-/// Rejects two Mealy transitions with the same source and input but different outputs or
-/// targets, pointing at the second one.
-fn check_mealy_determinism(
+/// The first pair of Mealy transitions with the same source and input but different outputs or
+/// targets: the offset of the second and a description naming the first.
+fn first_mealy_conflict(
     raw: &RawGraph<'_>,
     ids: &[(LabelId, LabelId)],
     inputs: &Interner,
-    file: &str,
     text: &str,
-) -> Result<(), ParseError> {
+) -> Option<(usize, String)> {
     let mut order: Vec<u32> = (0..raw.edges.len() as u32).collect();
     let key = |e: &RawEdge| (e.from, ids[e.label as usize].0);
     order.sort_by_key(|&k| {
         let e = &raw.edges[k as usize];
         (key(e), e.offset)
     });
-    for w in order.windows(2) {
+    order.windows(2).find_map(|w| {
         let (a, b) = (&raw.edges[w[0] as usize], &raw.edges[w[1] as usize]);
-        if key(a) == key(b) && (a.to != b.to || ids[a.label as usize] != ids[b.label as usize]) {
-            let first = super::position::Position::of_offset(text, a.offset);
-            return Err(ParseError::at(
-                file,
-                text,
-                b.offset,
-                format!(
-                    "a second transition for input `{}` from state `{}` (the first is at line {}, column {})",
-                    inputs.name(key(a).1),
-                    raw.states[a.from as usize],
-                    first.line,
-                    first.column
-                ),
-                "one transition per state and input (a Mealy machine is deterministic)",
-            ));
-        }
-    }
-    Ok(())
+        (key(a) == key(b) && (a.to != b.to || ids[a.label as usize] != ids[b.label as usize]))
+            .then(|| {
+                let first = super::position::Position::of_offset(text, a.offset);
+                (
+                    b.offset,
+                    format!(
+                        "a second transition for input `{}` from state `{}` (the first is at line {}, column {})",
+                        excerpt(inputs.name(key(a).1)),
+                        excerpt(&raw.states[a.from as usize]),
+                        first.line,
+                        first.column
+                    ),
+                )
+            })
+    })
 }
 
 #[cfg(test)]

@@ -7,16 +7,22 @@
 //! `node`/`edge`/`graph` statements (a default edge `label` applies to later edges of its scope),
 //! `ID = ID` graph attributes, `subgraph` blocks (also as edge endpoints) and ports.
 //!
+//! Moore machines (AALpy's and LearnLib's): when every edge label is unmarked and some node has
+//! a label `name|output` (a record label, `{...}` allowed), the file is a Moore machine whose
+//! edges carry inputs; every state must then have such a label. It is read as its Mealy
+//! translation ([`Mealy::from_moore`]). Mealy edges with several transitions for a state and
+//! input are a nondeterministic Mealy machine (see `format/build.rs`).
+//!
 //! Initial state: the target of `__start0 -> X` (a node named `__start...` is not a state), else
 //! `--initial NAME`, else the source of the first edge with a warning. Nodes declared without
 //! edges are states too; states are numbered in first-mention order. Tokens borrow from the input,
 //! so the 266k-edge ESM model parses without a per-token allocation.
 
 use super::LoadOptions;
-use super::build::{RawEdge, RawGraph, build_model};
+use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use crate::error::Error;
-use crate::model::{Lts, Mealy, Model};
+use crate::model::{Interner, LabelId, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -288,6 +294,8 @@ struct Parser<'a> {
     nodes: Vec<(Cow<'a, str>, usize)>,
     /// Edges between node indices with their label and the offset of the label or edge op.
     edges: Vec<(u32, u32, Label<'a>, usize)>,
+    /// The last `label` given to a node in a node statement.
+    node_labels: HashMap<u32, (Cow<'a, str>, usize)>,
 }
 
 impl<'a> Parser<'a> {
@@ -427,8 +435,10 @@ impl<'a> Parser<'a> {
                     members.push(n);
                     if matches!(self.peek()?.tok, Tok::EdgeOp(_)) {
                         self.edge_rest(vec![n], edge_label.clone(), members)?;
-                    } else if self.peek()?.tok == Tok::LBracket {
-                        self.attributes()?;
+                    } else if self.peek()?.tok == Tok::LBracket
+                        && let Some(label) = self.attributes()?
+                    {
+                        self.node_labels.insert(n, label);
                     }
                 }
                 _ => {
@@ -610,8 +620,133 @@ pub fn parse(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Model, Error> {
-    let raw = parse_raw(text, file, opts, warnings)?;
-    build_model(raw, name, file, text, opts)
+    let (raw, state_labels) = parse_raw(text, file, opts, warnings)?;
+    if is_moore(&raw, &state_labels, opts) {
+        return build_moore(raw, &state_labels, name, file, text, opts);
+    }
+    build_model(raw, name, file, text, opts, warnings)
+}
+
+/// The label a DOT node statement gave each state, if any.
+type StateLabels<'a> = Vec<Option<(Cow<'a, str>, usize)>>;
+
+/// The output of a Moore node label `name|output` (AALpy's record label, braces `{...}`
+/// allowed), split at the first `|`.
+fn moore_output(label: &str) -> Option<&str> {
+    let t = label.trim();
+    let t = t
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .unwrap_or(t);
+    t.split_once('|').map(|(_, o)| o.trim())
+}
+
+/// Whether the graph is a Moore machine: every edge label is unmarked (an input), some state
+/// has a label `name|output`, and no `--inputs`/`--outputs` ask for an LTS.
+fn is_moore(raw: &RawGraph<'_>, state_labels: &StateLabels<'_>, opts: &LoadOptions) -> bool {
+    opts.inputs.is_empty()
+        && opts.outputs.is_empty()
+        && !raw.labels.is_empty()
+        && raw
+            .labels
+            .iter()
+            .all(|l| matches!(shape(&l.text), Ok(Shape::Unmarked(_))))
+        && state_labels
+            .iter()
+            .flatten()
+            .any(|(l, _)| moore_output(l).is_some())
+}
+
+/// Builds the Mealy translation of the Moore machine `raw` whose states carry their outputs in
+/// their labels ([`Mealy::from_moore`]).
+fn build_moore(
+    raw: RawGraph<'_>,
+    state_labels: &StateLabels<'_>,
+    name: &str,
+    file: &str,
+    text: &str,
+    opts: &LoadOptions,
+) -> Result<Model, Error> {
+    let err =
+        |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
+    let mut outputs = Interner::new();
+    let mut state_outputs = Vec::with_capacity(raw.states.len());
+    for (k, s) in raw.states.iter().enumerate() {
+        let Some((label, at)) = &state_labels[k] else {
+            let at = raw
+                .edges
+                .iter()
+                .find(|e| e.from as usize == k || e.to as usize == k)
+                .map_or(0, |e| e.offset);
+            return Err(err(
+                at,
+                format!("state `{}` without a label", excerpt(s)),
+                "a Moore node label `name|output` on every state, like the other states",
+            )
+            .into());
+        };
+        let Some(o) = moore_output(label) else {
+            return Err(err(
+                *at,
+                format!("node label `{}` without `|`", excerpt(label)),
+                "a Moore node label `name|output`, like the other states",
+            )
+            .into());
+        };
+        name_problem(o).map_err(|(found, expected)| err(*at, found, &expected))?;
+        state_outputs.push(outputs.intern(o));
+    }
+    let mut inputs = Interner::new();
+    let input_ids: Vec<LabelId> = raw
+        .labels
+        .iter()
+        .map(|l| inputs.intern(l.text.trim()))
+        .collect();
+    let mut seen: HashMap<(u32, LabelId), &RawEdge> = HashMap::new();
+    let mut transitions = Vec::with_capacity(raw.edges.len());
+    for e in &raw.edges {
+        let i = input_ids[e.label as usize];
+        if let Some(first) = seen.insert((e.from, i), e)
+            && first.to != e.to
+        {
+            let p = super::position::Position::of_offset(text, first.offset);
+            return Err(err(
+                e.offset,
+                format!(
+                    "a second transition for input `{}` from state `{}` (the first is at line {}, column {})",
+                    excerpt(inputs.name(i)),
+                    excerpt(&raw.states[e.from as usize]),
+                    p.line,
+                    p.column
+                ),
+                "one transition per state and input (a Moore machine is deterministic)",
+            )
+            .into());
+        }
+        transitions.push((StateId(e.from), i, StateId(e.to)));
+    }
+    let initial = match &opts.initial {
+        None => StateId(raw.initial),
+        Some(n) => StateId(raw.states.iter().position(|s| s == n).ok_or_else(|| {
+            let n = excerpt(n);
+            Error::Usage(format!("--initial {n}: {file} has no state named `{n}`"))
+        })? as u32),
+    };
+    let state_names = raw.states.iter().map(|s| s.to_string()).collect();
+    let m = Mealy::from_moore(
+        name,
+        inputs,
+        outputs,
+        state_names,
+        initial,
+        state_outputs,
+        &transitions,
+    )
+    .map_err(|source| Error::Model {
+        path: file.to_owned(),
+        source,
+    })?;
+    Ok(Model::Mealy(m))
 }
 
 fn parse_raw<'a>(
@@ -619,13 +754,14 @@ fn parse_raw<'a>(
     file: &'a str,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
-) -> Result<RawGraph<'a>, ParseError> {
+) -> Result<(RawGraph<'a>, StateLabels<'a>), ParseError> {
     let mut p = Parser {
         lexer: Lexer { file, text, pos: 0 },
         peeked: None,
         directed: true,
         depth: 0,
         node_index: HashMap::new(),
+        node_labels: HashMap::new(),
         nodes: Vec::new(),
         edges: Vec::new(),
     };
@@ -635,10 +771,12 @@ fn parse_raw<'a>(
     // Node indices -> state ids, skipping start markers.
     let mut state_of = vec![u32::MAX; p.nodes.len()];
     let mut raw = RawGraph::default();
+    let mut state_labels = Vec::new();
     for (i, (n, _)) in p.nodes.iter().enumerate() {
         if !is_start_marker(n) {
             state_of[i] = raw.states.len() as u32;
             raw.states.push(n.clone());
+            state_labels.push(p.node_labels.remove(&(i as u32)));
         }
     }
     let mut initial: Option<(u32, usize)> = None;
@@ -715,7 +853,7 @@ fn parse_raw<'a>(
             s
         }
     };
-    Ok(raw)
+    Ok((raw, state_labels))
 }
 
 /// A DOT id: bare when it is a plain identifier that is not a keyword, quoted otherwise.
@@ -776,6 +914,50 @@ pub fn write_mealy(m: &Mealy) -> String {
     write_header(&mut out, &m.name, m.state_names(), m.initial().index());
     let mut label = String::new();
     for (s, i, o, t) in m.quads() {
+        label.clear();
+        let _ = write!(label, "{} / {}", m.inputs.name(i), m.outputs.name(o));
+        write_edge(&mut out, m.state_names(), s.index(), t.index(), &label);
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The DOT text of a Moore machine (the Mealy translation of one, [`Mealy::state_outputs`]) as
+/// AALpy writes it: record nodes labelled `name|output`, edges labelled by their input.
+pub fn write_moore(m: &Mealy, state_outputs: &[LabelId]) -> String {
+    let states = m.state_names();
+    let mut out = String::with_capacity(64 + m.num_transitions() * 30);
+    out.push_str("digraph ");
+    write_id(&mut out, &m.name);
+    out.push_str(" {\n    __start0 [label=\"\" shape=\"none\"];\n    __start0 -> ");
+    write_id(&mut out, &states[m.initial().index()]);
+    out.push_str(";\n\n");
+    for (s, o) in states.iter().zip(state_outputs) {
+        out.push_str("    ");
+        write_id(&mut out, s);
+        out.push_str(" [shape=\"record\" style=\"rounded\" label=");
+        write_quoted(&mut out, &format!("{s}|{}", m.outputs.name(*o)));
+        out.push_str("];\n");
+    }
+    out.push('\n');
+    // By source, then input name: a file read back (inputs numbered in first-use order) is
+    // written the same.
+    let mut quads: Vec<_> = m.quads().collect();
+    quads.sort_by(|a, b| (a.0, m.inputs.name(a.1)).cmp(&(b.0, m.inputs.name(b.1))));
+    for (s, i, _, t) in quads {
+        write_edge(&mut out, states, s.index(), t.index(), m.inputs.name(i));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The DOT text of a nondeterministic Mealy machine: `label="in / out"` edges, several per
+/// state and input (AALpy's `onfsm` files, with spaces around the `/`).
+pub fn write_onfsm(m: &Onfsm) -> String {
+    let mut out = String::with_capacity(64 + m.quads().len() * 40);
+    write_header(&mut out, &m.name, m.state_names(), m.initial().index());
+    let mut label = String::new();
+    for (s, i, o, t) in m.quads_by_name() {
         label.clear();
         let _ = write!(label, "{} / {}", m.inputs.name(i), m.outputs.name(o));
         write_edge(&mut out, m.state_names(), s.index(), t.index(), &label);
@@ -1048,17 +1230,71 @@ name" -> 1 [label=delta]
                 "t.dot:1:49: found LTS label `?z`, expected a Mealy label `input / output` like the file's first edge",
             ),
             (
-                "digraph { a -> b [label=\"x / y\"]; a -> a [label=\"x / z\"] }",
-                "t.dot:1:49: found a second transition for input `x` from state `a` (the first is at line 1, column 25), expected one transition per state and input (a Mealy machine is deterministic)",
+                "digraph { a [label=\"a|1\"]; a -> b [label=x] }",
+                "t.dot:1:42: found state `b` without a label, expected a Moore node label `name|output` on every state, like the other states",
+            ),
+            (
+                "digraph { a [label=\"a|1\"]; b [label=\"b\"]; a -> b [label=x] }",
+                "t.dot:1:37: found node label `b` without `|`, expected a Moore node label `name|output`, like the other states",
+            ),
+            (
+                "digraph { a [label=\"a|1\"]; b [label=\"b|0\"]; a -> b [label=x]; a -> a [label=x] }",
+                "t.dot:1:77: found a second transition for input `x` from state `a` (the first is at line 1, column 59), expected one transition per state and input (a Moore machine is deterministic)",
             ),
             (
                 "digraph { a -> b [label=\"coin\"] }",
                 "t.dot:1:25: found unmarked label `coin`, expected `?coin` or `coin?` for an input, `!coin` or `coin!` for an output, `tau`, `delta`, or `--inputs`/`--outputs` naming it",
             ),
         ];
-        for (text, want) in cases {
-            assert_eq!(&parse_err(text), want, "input: {text}");
-        }
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter_map(|(text, want)| {
+                let got = parse_err(text);
+                (got != *want).then(|| format!("input: {text}\n  got:  {got}\n  want: {want}"))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn aalpy_moore_machine_is_its_mealy_translation() {
+        let text = "digraph m {\ns0 [label=\"s0|1\", shape=record, style=rounded];\ns1 [label=\"{s1|0}\", shape=record];\ns0 -> s1 [label=a];\ns1 -> s0 [label=a];\ns1 -> s1 [label=b];\n__start0 [label=\"\", shape=none];\n__start0 -> s0 [label=\"\"];\n}\n";
+        let (m, warnings) = parse_ok(text);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let Model::Mealy(m) = m else {
+            panic!("expected Mealy, got {m:?}")
+        };
+        assert_eq!(m.outputs.names(), ["1", "0"]);
+        assert_eq!(m.state_outputs(), Some(&[LabelId(0), LabelId(1)][..]));
+        // The output of a transition is the output of the state it enters.
+        let (a, b) = (m.inputs.get("a").unwrap(), m.inputs.get("b").unwrap());
+        assert_eq!(m.step(StateId(0), a), Some((StateId(1), LabelId(1))));
+        assert_eq!(m.step(StateId(1), a), Some((StateId(0), LabelId(0))));
+        assert_eq!(m.step(StateId(1), b), Some((StateId(1), LabelId(1))));
+        assert_eq!(m.step(StateId(0), b), None);
+        // Written back as AALpy writes it, it reads as the same machine.
+        let back = match parse_ok(&write_moore(&m, m.state_outputs().unwrap())).0 {
+            Model::Mealy(b) => b,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn nondeterministic_mealy_is_an_onfsm_with_a_located_warning() {
+        let (m, warnings) = parse_ok(
+            "digraph { __start0 -> a; a -> b [label=\"x / y\"]; a -> a [label=\"x / z\"] }",
+        );
+        let Model::Lts(l) = m else {
+            panic!("expected the LTS embedding, got {m:?}")
+        };
+        assert_eq!(l.onfsm().map(|o| o.quads().len()), Some(2));
+        assert_eq!(
+            warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+            [
+                "t.dot:1:64: a second transition for input `x` from state `a` (the first is at line 1, column 40): reading the file as a nondeterministic Mealy machine (ONFSM), tested with ioco through its suspension automaton"
+            ]
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod aut;
 mod build;
 pub mod dot;
+pub mod fsm;
 pub mod native;
 pub mod position;
 
@@ -32,11 +33,22 @@ pub enum Format {
     Yaml,
     /// The native schema in JSON (`.json`).
     Json,
+    /// FSMlib `.fsm` (deterministic Mealy and Moore machines with numbered states and labels).
+    Fsm,
 }
 
 impl Format {
-    /// All formats.
+    /// The formats that can hold every model (LTSs too).
     pub const ALL: [Format; 4] = [Format::Aut, Format::Dot, Format::Yaml, Format::Json];
+    /// Every format: [`Format::ALL`] and FSMlib's `.fsm`, which holds deterministic machines
+    /// only.
+    pub const EVERY: [Format; 5] = [
+        Format::Aut,
+        Format::Dot,
+        Format::Yaml,
+        Format::Json,
+        Format::Fsm,
+    ];
 
     /// The format a file name's extension stands for.
     pub fn from_path(path: &str) -> Option<Format> {
@@ -46,13 +58,15 @@ impl Format {
             "dot" | "gv" => Some(Format::Dot),
             "yaml" | "yml" => Some(Format::Yaml),
             "json" => Some(Format::Json),
+            "fsm" => Some(Format::Fsm),
             _ => None,
         }
     }
 
     /// The format model text is written in, told from its first token (after a byte order mark,
     /// blank lines and `#` comment lines): `des` is `.aut`, `digraph`/`graph`/`strict` (or a `//`
-    /// or `/*` comment) is DOT, `{` is JSON, and `key:` or `---` is YAML; `None` otherwise.
+    /// or `/*` comment) is DOT, `{` is JSON, `key:` or `---` is YAML, and a line of two numbers
+    /// is FSMlib `.fsm`; `None` otherwise.
     ///
     /// ```
     /// use ncomplete::format::Format;
@@ -60,6 +74,7 @@ impl Format {
     /// assert_eq!(Format::sniff("digraph m { }"), Some(Format::Dot));
     /// assert_eq!(Format::sniff("{\"states\": []}"), Some(Format::Json));
     /// assert_eq!(Format::sniff("# a model\nname: m\n"), Some(Format::Yaml));
+    /// assert_eq!(Format::sniff("2 1\n4 2 2\n"), Some(Format::Fsm));
     /// assert_eq!(Format::sniff("hello"), None);
     /// ```
     pub fn sniff(text: &str) -> Option<Format> {
@@ -78,6 +93,10 @@ impl Format {
             "digraph" | "graph" | "strict" => return Some(Format::Dot),
             _ => {}
         }
+        let words: Vec<&str> = first.split_whitespace().collect();
+        if words.len() == 2 && words.iter().all(|w| w.parse::<u32>().is_ok()) {
+            return Some(Format::Fsm);
+        }
         if first.starts_with("//") || first.starts_with("/*") {
             Some(Format::Dot)
         } else if first.starts_with('{') {
@@ -89,13 +108,14 @@ impl Format {
         }
     }
 
-    /// The name used on the command line (`aut`, `dot`, `yaml`, `json`).
+    /// The name used on the command line (`aut`, `dot`, `yaml`, `json`, `fsm`).
     pub fn name(self) -> &'static str {
         match self {
             Format::Aut => "aut",
             Format::Dot => "dot",
             Format::Yaml => "yaml",
             Format::Json => "json",
+            Format::Fsm => "fsm",
         }
     }
 }
@@ -114,8 +134,9 @@ impl FromStr for Format {
             "dot" | "gv" => Ok(Format::Dot),
             "yaml" | "yml" => Ok(Format::Yaml),
             "json" => Ok(Format::Json),
+            "fsm" => Ok(Format::Fsm),
             _ => Err(format!(
-                "unknown format `{s}`; expected aut, dot, yaml or json"
+                "unknown format `{s}`; expected aut, dot, yaml, json or fsm"
             )),
         }
     }
@@ -298,16 +319,17 @@ pub fn parse_model_with_warnings(
     let name = model_name(file_name);
     let mut warnings = Vec::new();
     let model = match format {
-        Format::Aut => aut::parse(text, file_name, &name, opts)?,
+        Format::Aut => aut::parse_with_warnings(text, file_name, &name, opts, &mut warnings)?,
         Format::Dot => dot::parse(text, file_name, &name, opts, &mut warnings)?,
         Format::Yaml => native::parse_yaml(text, file_name, &name, opts)?,
         Format::Json => native::parse_json(text, file_name, &name, opts)?,
+        Format::Fsm => fsm::parse(text, file_name, &name)?,
     };
     Ok(Loaded { model, warnings })
 }
 
 /// The model formats as the `--model-format` option takes them.
-const FORMAT_CHOICES: &str = "aut|dot|yaml|json";
+const FORMAT_CHOICES: &str = "aut|dot|yaml|json|fsm";
 
 fn format_of(path: &str, opts: &LoadOptions) -> Result<Format, Error> {
     opts.format
@@ -336,42 +358,56 @@ fn model_name(file_name: &str) -> String {
 /// cannot: `.aut` and DOT declare labels only on transitions, and their label conventions
 /// cannot carry a Mealy input that contains `/` or
 /// starts with `?` or `!`, internal labels other than `tau` and `i`, quiescence not named
-/// `delta`, or (DOT) a state named like the start marker `__start...`.
+/// `delta`, or (DOT) a state named like the start marker `__start...`. A Moore machine needs
+/// state outputs (not in `.aut`) and, in DOT, inputs without marks and state names without
+/// `|`, `{`, `}`; a nondeterministic Mealy machine is recognised in `.aut` and DOT only when
+/// it is nondeterministic; `.fsm` holds deterministic Mealy and Moore machines only (and
+/// numbers their states and labels, as `.aut` numbers states).
 pub fn unrepresentable(model: &Model, format: Format) -> Option<String> {
     if matches!(format, Format::Yaml | Format::Json) {
         return None;
     }
     let states = match model {
-        Model::Mealy(m) => {
-            let mut used_in = vec![false; m.inputs.len()];
-            let mut used_out = vec![false; m.outputs.len()];
-            for (_, i, o, _) in m.quads() {
-                used_in[i.index()] = true;
-                used_out[o.index()] = true;
+        Model::Lts(l) if format == Format::Fsm => {
+            let what = if l.onfsm().is_some() {
+                "a nondeterministic Mealy machine"
+            } else {
+                "a labelled transition system"
+            };
+            return Some(format!(
+                "FSMlib .fsm holds deterministic Mealy and Moore machines, and this model is {what}"
+            ));
+        }
+        Model::Mealy(_) if format == Format::Fsm => return None,
+        Model::Mealy(m) if m.state_outputs().is_some() => {
+            if format == Format::Aut {
+                return Some(
+                    ".aut has no state outputs, so the Moore machine would read back as its Mealy translation".into(),
+                );
             }
-            let unused = (m.inputs.ids().zip(&used_in))
-                .find(|(_, u)| !**u)
-                .map(|(i, _)| m.inputs.name(i))
-                .or_else(|| {
-                    (m.outputs.ids().zip(&used_out))
-                        .find(|(_, u)| !**u)
-                        .map(|(o, _)| m.outputs.name(o))
-                });
-            if let Some(name) = unused {
-                return Some(unused_label(name, format));
-            }
-            if let Some(i) = m
-                .inputs
-                .names()
-                .iter()
-                .find(|i| i.contains('/') || i.starts_with(['?', '!']))
-            {
-                return Some(format!(
-                    "the Mealy input `{}` contains `/` or starts with `?` or `!`, which the {format} label `input / output` cannot carry",
-                    position::excerpt(i)
-                ));
+            if let Some(why) = moore_dot_problem(m) {
+                return Some(why);
             }
             m.state_names()
+        }
+        Model::Mealy(m) => {
+            let quads: Vec<_> = m.quads().collect();
+            if let Some(why) = mealy_label_problem(&m.inputs, &m.outputs, &quads, format) {
+                return Some(why);
+            }
+            m.state_names()
+        }
+        Model::Lts(l) if l.onfsm().is_some() => {
+            let o = l.onfsm().expect("matched");
+            if !o.is_nondeterministic() {
+                return Some(format!(
+                    "the nondeterministic Mealy machine has one transition per state and input, so {format} would read it as a deterministic one"
+                ));
+            }
+            if let Some(why) = mealy_label_problem(&o.inputs, &o.outputs, o.quads(), format) {
+                return Some(why);
+            }
+            o.state_names()
         }
         Model::Lts(l) => {
             let a = &l.alphabet;
@@ -415,6 +451,91 @@ pub fn unrepresentable(model: &Model, format: Format) -> Option<String> {
     None
 }
 
+/// Why the Mealy labels `input / output` of these transitions cannot be written in `.aut` or
+/// DOT: a label on no transition, or an input the label conventions would read otherwise.
+fn mealy_label_problem(
+    inputs: &crate::model::Interner,
+    outputs: &crate::model::Interner,
+    quads: &[(
+        crate::model::StateId,
+        crate::model::LabelId,
+        crate::model::LabelId,
+        crate::model::StateId,
+    )],
+    format: Format,
+) -> Option<String> {
+    let mut used_in = vec![false; inputs.len()];
+    let mut used_out = vec![false; outputs.len()];
+    for &(_, i, o, _) in quads {
+        used_in[i.index()] = true;
+        used_out[o.index()] = true;
+    }
+    let unused = (inputs.ids().zip(&used_in))
+        .find(|(_, u)| !**u)
+        .map(|(i, _)| inputs.name(i))
+        .or_else(|| {
+            (outputs.ids().zip(&used_out))
+                .find(|(_, u)| !**u)
+                .map(|(o, _)| outputs.name(o))
+        });
+    if let Some(name) = unused {
+        return Some(unused_label(name, format));
+    }
+    inputs
+        .names()
+        .iter()
+        .find(|i| i.contains('/') || i.starts_with(['?', '!']))
+        .map(|i| {
+            format!(
+                "the Mealy input `{}` contains `/` or starts with `?` or `!`, which the {format} label `input / output` cannot carry",
+                position::excerpt(i)
+            )
+        })
+}
+
+/// Why a Moore machine cannot be written as an AALpy Moore DOT that reads back as itself.
+fn moore_dot_problem(m: &crate::model::Mealy) -> Option<String> {
+    if m.num_transitions() == 0 {
+        return Some(
+            "a Moore machine without transitions has no edges by which DOT would tell it from an LTS".into(),
+        );
+    }
+    let mut used = vec![false; m.inputs.len()];
+    for (_, i, _, _) in m.quads() {
+        used[i.index()] = true;
+    }
+    if let Some(i) = m.input_ids().find(|i| !used[i.index()]) {
+        return Some(unused_label(m.inputs.name(i), Format::Dot));
+    }
+    let outs = m.state_outputs().unwrap_or_default();
+    if let Some(o) = m.outputs.ids().find(|o| !outs.contains(o)) {
+        return Some(format!(
+            "the output `{}` is the output of no state, and a Moore DOT declares outputs only on states",
+            position::excerpt(m.outputs.name(o))
+        ));
+    }
+    if let Some(i) = m
+        .inputs
+        .names()
+        .iter()
+        .find(|i| !matches!(build::shape(i), Ok(build::Shape::Unmarked(n)) if n == i.as_str()))
+    {
+        return Some(format!(
+            "the Moore input `{}` would be read as a marked LTS label or a Mealy label in DOT",
+            position::excerpt(i)
+        ));
+    }
+    m.state_names()
+        .iter()
+        .find(|s| s.contains(['|', '{', '}']))
+        .map(|s| {
+            format!(
+                "the Moore state `{}` contains `|`, `{{` or `}}`, which its DOT label `name|output` cannot carry",
+                position::excerpt(s)
+            )
+        })
+}
+
 fn unused_label(name: &str, format: Format) -> String {
     format!(
         "the label `{}` is on no transition, and {format} declares labels only by using them",
@@ -422,13 +543,28 @@ fn unused_label(name: &str, format: Format) -> String {
     )
 }
 
-/// The text of a model in a format.
+/// The text of a model in a format. Check [`unrepresentable`] first: a model the format cannot
+/// hold is written as well as it can (a Moore machine in `.aut` as its Mealy translation), and
+/// an LTS, which `.fsm` cannot hold at all, in the YAML schema.
 pub fn write_model(model: &Model, format: Format) -> String {
     match (model, format) {
+        (Model::Lts(l), Format::Aut | Format::Dot) if l.onfsm().is_some() => {
+            let o = l.onfsm().expect("matched");
+            if format == Format::Aut {
+                aut::write_onfsm(o)
+            } else {
+                dot::write_onfsm(o)
+            }
+        }
         (Model::Lts(l), Format::Aut) => aut::write_lts(l),
         (Model::Mealy(m), Format::Aut) => aut::write_mealy(m),
         (Model::Lts(l), Format::Dot) => dot::write_lts(l),
-        (Model::Mealy(m), Format::Dot) => dot::write_mealy(m),
+        (Model::Mealy(m), Format::Dot) => match m.state_outputs() {
+            Some(outs) => dot::write_moore(m, outs),
+            None => dot::write_mealy(m),
+        },
+        (Model::Mealy(m), Format::Fsm) => fsm::write(m),
+        (Model::Lts(_), Format::Fsm) => native::write_yaml(model),
         (model, Format::Yaml) => native::write_yaml(model),
         (model, Format::Json) => native::write_json(model),
     }
@@ -482,7 +618,7 @@ mod tests {
         let e = parse_model("", "m.txt", &LoadOptions::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "cannot tell the format of m.txt from its extension; use --model-format aut|dot|yaml|json"
+            "cannot tell the format of m.txt from its extension; use --model-format aut|dot|yaml|json|fsm"
         );
         assert_eq!(e.exit_code(), 2);
     }

@@ -3,7 +3,7 @@
 //!
 //! ```yaml
 //! name: vending          # optional; defaults to the file stem
-//! kind: lts              # lts | mealy
+//! kind: lts              # lts | mealy | moore | onfsm
 //! inputs: [coin]
 //! outputs: [coffee]
 //! internal: [tau]        # lts only
@@ -16,6 +16,12 @@
 //! # mealy: - {from: s0, input: a, output: x, to: s1}
 //! ```
 //!
+//! `kind: onfsm` is a nondeterministic Mealy machine: the transitions of `mealy`, several per
+//! state and input allowed (read as its LTS embedding, [`crate::model::Onfsm::to_lts`]).
+//! `kind: moore` is a Moore machine: `states` is required, `state_outputs` lists the output of
+//! each state in that order, and transitions are `{from, input, to}` (read as its Mealy
+//! translation, [`Mealy::from_moore`]).
+//!
 //! Syntax and type errors come with the line and column serde_json or serde_yaml_ng report.
 //! Errors found after deserializing (an undeclared label, a nondeterministic Mealy transition)
 //! are located by deserializing again up to the offending key or transition, so they carry a
@@ -25,7 +31,7 @@ use super::LoadOptions;
 use super::position::{ParseError, describe_char_at, excerpt};
 use crate::error::Error;
 use crate::model::{
-    Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, StateId,
+    Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, Onfsm, StateId,
 };
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -72,6 +78,8 @@ impl<'de> Deserialize<'de> for Name {
 enum Kind {
     Lts,
     Mealy,
+    Moore,
+    Onfsm,
 }
 
 #[derive(Debug, Deserialize)]
@@ -98,6 +106,8 @@ struct Document {
     quiescence: Option<Name>,
     initial: Name,
     states: Option<Vec<Name>>,
+    /// Moore only: the output of each state, in the order of `states`.
+    state_outputs: Option<Vec<Name>>,
     transitions: Vec<Transition>,
 }
 
@@ -307,7 +317,12 @@ fn build(
         })
     };
     match doc.kind {
-        Kind::Mealy => {
+        Kind::Mealy | Kind::Moore | Kind::Onfsm => {
+            let kind = match doc.kind {
+                Kind::Mealy => "Mealy",
+                Kind::Moore => "Moore",
+                _ => "ONFSM",
+            };
             for key in ["internal", "quiescence"] {
                 let present = if key == "internal" {
                     !doc.internal.is_empty()
@@ -317,7 +332,7 @@ fn build(
                 if present {
                     return Err(problem(
                         Place::Key(key),
-                        format!("`{key}` in a Mealy model"),
+                        format!("`{key}` in a {kind} model"),
                         "`internal` and `quiescence` only in an `lts` model",
                     )
                     .into());
@@ -331,6 +346,51 @@ fn build(
             for o in &doc.outputs {
                 outputs.intern(&o.0);
             }
+            let moore = doc.kind == Kind::Moore;
+            let state_outputs = match (&doc.state_outputs, moore) {
+                (Some(_), false) => {
+                    return Err(problem(
+                        Place::Key("state_outputs"),
+                        format!("`state_outputs` in a {kind} model"),
+                        "`state_outputs` only in a `moore` model",
+                    )
+                    .into());
+                }
+                (None, false) => Vec::new(),
+                (None, true) => {
+                    return Err(problem(
+                        Place::Key("kind"),
+                        "a Moore model without `state_outputs`",
+                        "`states` and `state_outputs`, the output of each state in that order",
+                    )
+                    .into());
+                }
+                (Some(list), true) => {
+                    if !declared || list.len() != state_names.len() {
+                        return Err(problem(
+                            Place::Key("state_outputs"),
+                            format!(
+                                "{} state outputs for {} states",
+                                list.len(),
+                                if declared { state_names.len() } else { 0 }
+                            ),
+                            "`states` and one output per state in `state_outputs`",
+                        )
+                        .into());
+                    }
+                    let mut ids = Vec::with_capacity(list.len());
+                    for o in list {
+                        ids.push(outputs.get(&o.0).ok_or_else(|| {
+                            problem(
+                                Place::Key("state_outputs"),
+                                format!("output `{}`", excerpt(&o.0)),
+                                "an output listed under `outputs`",
+                            )
+                        })?);
+                    }
+                    ids
+                }
+            };
             let mut quads = Vec::with_capacity(edges.len());
             let mut seen: HashMap<(StateId, LabelId), usize> = HashMap::new();
             for (k, (t, &(from, to))) in doc.transitions.iter().zip(&edges).enumerate() {
@@ -338,18 +398,34 @@ fn build(
                 if t.label.is_some() {
                     return Err(problem(
                         place,
-                        "a `label` in a Mealy transition",
-                        "`input` and `output` (a Mealy transition is {from, input, output, to})",
+                        format!("a `label` in a {kind} transition"),
+                        "`input` and `output` (a Mealy transition is {from, input, output, to}; a Moore one {from, input, to})",
                     )
                     .into());
                 }
-                let (Some(i), Some(o)) = (&t.input, &t.output) else {
-                    return Err(problem(
-                        place,
-                        "a Mealy transition without `input` or `output`",
-                        "{from, input, output, to}",
-                    )
-                    .into());
+                let (i, o) = match (&t.input, &t.output, moore) {
+                    (Some(i), None, true) => (i, None),
+                    (Some(_), Some(_), true) => {
+                        return Err(problem(
+                            place,
+                            "an `output` in a Moore transition",
+                            "{from, input, to} (a Moore machine's outputs are under `state_outputs`)",
+                        )
+                        .into());
+                    }
+                    (Some(i), Some(o), false) => (i, Some(o)),
+                    _ => {
+                        return Err(problem(
+                            place,
+                            format!("a {kind} transition without `input` or `output`"),
+                            if moore {
+                                "{from, input, to}"
+                            } else {
+                                "{from, input, output, to}"
+                            },
+                        )
+                        .into());
+                    }
                 };
                 let i = inputs.get(&i.0).ok_or_else(|| {
                     problem(
@@ -358,14 +434,19 @@ fn build(
                         "an input listed under `inputs`",
                     )
                 })?;
-                let o = outputs.get(&o.0).ok_or_else(|| {
-                    problem(
-                        place,
-                        format!("output `{}`", excerpt(&o.0)),
-                        "an output listed under `outputs`",
-                    )
-                })?;
-                if let Some(&first) = seen.get(&(from, i)) {
+                let o = match o {
+                    None => state_outputs[to.index()],
+                    Some(o) => outputs.get(&o.0).ok_or_else(|| {
+                        problem(
+                            place,
+                            format!("output `{}`", excerpt(&o.0)),
+                            "an output listed under `outputs`",
+                        )
+                    })?,
+                };
+                if doc.kind != Kind::Onfsm
+                    && let Some(&first) = seen.get(&(from, i))
+                {
                     let (_, fi, fo, ft) = quads[first];
                     if (fi, fo, ft) != (i, o, to) {
                         return Err(problem(
@@ -376,7 +457,7 @@ fn build(
                                 state_names[from.index()],
                                 first + 1
                             ),
-                            "one transition per state and input (a Mealy machine is deterministic)",
+                            "one transition per state and input (a deterministic machine; `kind: onfsm` allows several)",
                         )
                         .into());
                     }
@@ -384,9 +465,32 @@ fn build(
                 seen.entry((from, i)).or_insert(quads.len());
                 quads.push((from, i, o, to));
             }
-            let m = Mealy::new(name, inputs, outputs, state_names, initial, &quads)
-                .map_err(model_error)?;
-            Ok(Model::Mealy(m))
+            match doc.kind {
+                Kind::Moore => {
+                    let transitions: Vec<_> = quads.iter().map(|&(s, i, _, t)| (s, i, t)).collect();
+                    let m = Mealy::from_moore(
+                        name,
+                        inputs,
+                        outputs,
+                        state_names,
+                        initial,
+                        state_outputs,
+                        &transitions,
+                    )
+                    .map_err(model_error)?;
+                    Ok(Model::Mealy(m))
+                }
+                Kind::Onfsm => {
+                    let m = Onfsm::new(name, inputs, outputs, state_names, initial, quads)
+                        .map_err(model_error)?;
+                    Ok(Model::Lts(m.to_lts().map_err(model_error)?))
+                }
+                _ => {
+                    let m = Mealy::new(name, inputs, outputs, state_names, initial, &quads)
+                        .map_err(model_error)?;
+                    Ok(Model::Mealy(m))
+                }
+            }
         }
         Kind::Lts => {
             let mut alphabet = Alphabet::new();
@@ -784,6 +888,20 @@ impl Writer {
         self.end_field();
     }
 
+    /// The `transitions` key and one line per transition.
+    fn transitions<'s>(&mut self, all: impl ExactSizeIterator<Item = &'s [(&'s str, &'s str)]>) {
+        self.key("transitions");
+        self.out.push_str(if self.yaml { "\n" } else { "[\n" });
+        let n = all.len();
+        for (k, t) in all.enumerate() {
+            self.transition(t, k + 1 == n);
+        }
+        if self.yaml && n == 0 {
+            self.out.truncate(self.out.len() - 1);
+            self.out.push_str(" []\n");
+        }
+    }
+
     /// One transition per line: `{"from": .., ...}`.
     fn transition(&mut self, fields: &[(&str, &str)], last: bool) {
         self.out.push_str(if self.yaml { "  - {" } else { "    {" });
@@ -815,6 +933,52 @@ fn write(model: &Model, yaml: bool) -> String {
         w.out.push_str("{\n");
     }
     match model {
+        Model::Mealy(m) if m.state_outputs().is_some() => {
+            let outs = m.state_outputs().unwrap_or_default();
+            w.out.reserve(m.num_transitions() * 50);
+            w.field("name", &m.name);
+            w.field("kind", "moore");
+            w.list("inputs", m.inputs.names().iter().map(String::as_str));
+            w.list("outputs", m.outputs.names().iter().map(String::as_str));
+            w.field("initial", m.state_name(m.initial()));
+            w.list("states", m.state_names().iter().map(String::as_str));
+            w.list("state_outputs", outs.iter().map(|&o| m.outputs.name(o)));
+            let transitions: Vec<_> = m
+                .quads()
+                .map(|(s, i, _, t)| {
+                    [
+                        ("from", m.state_name(s)),
+                        ("input", m.inputs.name(i)),
+                        ("to", m.state_name(t)),
+                    ]
+                })
+                .collect();
+            w.transitions(transitions.iter().map(|t| &t[..]));
+        }
+        Model::Lts(l) if l.onfsm().is_some() => {
+            let o = l.onfsm().expect("matched");
+            w.out.reserve(o.quads().len() * 60);
+            w.field("name", &o.name);
+            w.field("kind", "onfsm");
+            w.list("inputs", o.inputs.names().iter().map(String::as_str));
+            w.list("outputs", o.outputs.names().iter().map(String::as_str));
+            w.field("initial", &o.state_names()[o.initial().index()]);
+            w.list("states", o.state_names().iter().map(String::as_str));
+            let name = |s: StateId| o.state_names()[s.index()].as_str();
+            let transitions: Vec<_> = o
+                .quads()
+                .iter()
+                .map(|&(s, i, out, t)| {
+                    [
+                        ("from", name(s)),
+                        ("input", o.inputs.name(i)),
+                        ("output", o.outputs.name(out)),
+                        ("to", name(t)),
+                    ]
+                })
+                .collect();
+            w.transitions(transitions.iter().map(|t| &t[..]));
+        }
         Model::Mealy(m) => {
             w.out.reserve(m.num_transitions() * 60);
             w.field("name", &m.name);
@@ -990,7 +1154,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: fsm\ninitial: a\ntransitions: []\n"),
-            "m.yaml:1:7: found `fsm`, expected `lts` or `mealy`"
+            "m.yaml:1:7: found `fsm`, expected one of `lts`, `mealy`, `moore`, `onfsm`"
         );
         assert_eq!(
             yaml_err("kind: lts\ntransitions: []\n"),
@@ -998,7 +1162,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: []\nstate: [a]\n"),
-            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `transitions`"
+            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`"
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: 3\n"),
@@ -1022,7 +1186,7 @@ transitions:
         );
         assert_eq!(
             json_err("{\"kind\": \"fsm\", \"initial\": \"a\", \"transitions\": []}"),
-            "m.json:1:14: found `fsm`, expected `lts` or `mealy`"
+            "m.json:1:14: found `fsm`, expected one of `lts`, `mealy`, `moore`, `onfsm`"
         );
     }
 
@@ -1036,13 +1200,57 @@ transitions:
         let mealy_label = "kind: mealy\ninputs: [a]\noutputs: [x]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: x, to: s}\n  - {from: s, label: a, to: s}\n";
         assert_eq!(
             yaml_err(mealy_label),
-            "m.yaml:7:5: found a `label` in a Mealy transition, expected `input` and `output` (a Mealy transition is {from, input, output, to})"
+            "m.yaml:7:5: found a `label` in a Mealy transition, expected `input` and `output` (a Mealy transition is {from, input, output, to}; a Moore one {from, input, to})"
         );
         let nondet = "kind: mealy\ninputs: [a]\noutputs: [x, y]\ninitial: s\ntransitions:\n  - {from: s, input: a, output: x, to: s}\n  - {from: s, input: a, output: y, to: s}\n";
         assert_eq!(
             yaml_err(nondet),
-            "m.yaml:7:5: found a second transition for input `a` from state `s` (the first is transition 1), expected one transition per state and input (a Mealy machine is deterministic)"
+            "m.yaml:7:5: found a second transition for input `a` from state `s` (the first is transition 1), expected one transition per state and input (a deterministic machine; `kind: onfsm` allows several)"
         );
+        // The same transitions are an ONFSM's.
+        let onfsm = nondet.replace("kind: mealy", "kind: onfsm");
+        match parse_yaml(&onfsm, "m.yaml", "m", &LoadOptions::default()) {
+            Ok(Model::Lts(l)) => assert_eq!(l.onfsm().map(|o| o.quads().len()), Some(2)),
+            other => panic!("{other:?}"),
+        }
+        let moore = "kind: moore\ninputs: [a]\noutputs: [x, y]\ninitial: s\nstates: [s, t]\nstate_outputs: [x, y]\ntransitions:\n  - {from: s, input: a, to: t}\n";
+        match parse_yaml(moore, "m.yaml", "m", &LoadOptions::default()) {
+            Ok(Model::Mealy(m)) => {
+                assert_eq!(m.state_outputs(), Some(&[LabelId(0), LabelId(1)][..]));
+                assert_eq!(
+                    m.step(StateId(0), LabelId(0)),
+                    Some((StateId(1), LabelId(1)))
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let wrong = [
+            (
+                moore.replace("state_outputs: [x, y]", "state_outputs: [x]"),
+                "m.yaml:6:16: found 1 state outputs for 2 states, expected `states` and one output per state in `state_outputs`",
+            ),
+            (
+                moore.replace("state_outputs: [x, y]", "state_outputs: [x, z]"),
+                "m.yaml:6:16: found output `z`, expected an output listed under `outputs`",
+            ),
+            (
+                moore.replace("state_outputs: [x, y]\n", ""),
+                "m.yaml:1:7: found a Moore model without `state_outputs`, expected `states` and `state_outputs`, the output of each state in that order",
+            ),
+            (
+                moore.replace("to: t}", "output: x, to: t}"),
+                "m.yaml:8:5: found an `output` in a Moore transition, expected {from, input, to} (a Moore machine's outputs are under `state_outputs`)",
+            ),
+            (
+                moore.replace("kind: moore", "kind: mealy"),
+                "m.yaml:6:16: found `state_outputs` in a Mealy model, expected `state_outputs` only in a `moore` model",
+            ),
+        ]
+        .into_iter()
+        .filter(|(text, want)| yaml_err(text) != *want)
+        .map(|(text, want)| format!("{text}\n  got:  {}\n  want: {want}", yaml_err(&text)))
+        .collect::<Vec<_>>();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         let bad_initial = "kind: lts\nstates: [a]\ninitial: b\ntransitions: []\n";
         assert_eq!(
             yaml_err(bad_initial),

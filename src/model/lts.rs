@@ -19,6 +19,8 @@ pub struct Lts {
     state_names: Vec<String>,
     initial: StateId,
     transitions: Transitions,
+    /// The nondeterministic Mealy machine this LTS embeds, if it was read as one.
+    onfsm: Option<Box<super::onfsm::Onfsm>>,
 }
 
 impl Lts {
@@ -38,7 +40,18 @@ impl Lts {
             state_names,
             initial,
             transitions,
+            onfsm: None,
         })
+    }
+
+    /// The nondeterministic Mealy machine (ONFSM) this LTS is the embedding of, if it was
+    /// built by [`Onfsm::to_lts`](super::Onfsm::to_lts).
+    pub fn onfsm(&self) -> Option<&super::onfsm::Onfsm> {
+        self.onfsm.as_deref()
+    }
+
+    pub(super) fn set_onfsm(&mut self, m: super::onfsm::Onfsm) {
+        self.onfsm = Some(Box::new(m));
     }
 
     /// Number of states.

@@ -24,6 +24,8 @@ pub struct Mealy {
     initial: StateId,
     next: Vec<u32>,
     out: Vec<u32>,
+    /// The state outputs when the machine is the Mealy translation of a Moore machine.
+    moore: Option<Vec<LabelId>>,
 }
 
 impl Mealy {
@@ -93,7 +95,55 @@ impl Mealy {
             initial,
             next,
             out,
+            moore: None,
         })
+    }
+
+    /// The Mealy translation of a Moore machine (outputs on states, AALpy's and FSMlib's Moore
+    /// machines): a transition `q --i--> q'` becomes `q --i/λ(q')--> q'`, the output of the state
+    /// entered. The initial state's output, which a Moore machine shows at reset before any
+    /// input, is kept (for writing the machine back) but is not part of the translation's
+    /// behaviour: tests start after the reset and observe outputs of transitions only.
+    pub fn from_moore(
+        name: impl Into<String>,
+        inputs: Interner,
+        outputs: Interner,
+        state_names: Vec<String>,
+        initial: StateId,
+        state_outputs: Vec<LabelId>,
+        transitions: &[(StateId, LabelId, StateId)],
+    ) -> Result<Self, ModelError> {
+        if state_outputs.len() != state_names.len() {
+            return Err(ModelError::StateOutOfRange {
+                state: id32(state_outputs.len().min(state_names.len())),
+                num_states: state_names.len(),
+            });
+        }
+        if let Some(o) = state_outputs.iter().find(|o| o.index() >= outputs.len()) {
+            return Err(ModelError::LabelOutOfRange {
+                label: o.0,
+                num_labels: outputs.len(),
+            });
+        }
+        let mut quads = Vec::with_capacity(transitions.len());
+        for &(s, i, t) in transitions {
+            let o = *state_outputs
+                .get(t.index())
+                .ok_or(ModelError::StateOutOfRange {
+                    state: t.0,
+                    num_states: state_names.len(),
+                })?;
+            quads.push((s, i, o, t));
+        }
+        let mut m = Mealy::new(name, inputs, outputs, state_names, initial, &quads)?;
+        m.moore = Some(state_outputs);
+        Ok(m)
+    }
+
+    /// The output of every state, in state order, if this is the translation of a Moore machine
+    /// ([`Mealy::from_moore`]).
+    pub fn state_outputs(&self) -> Option<&[LabelId]> {
+        self.moore.as_deref()
     }
 
     /// Number of states.

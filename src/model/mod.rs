@@ -10,6 +10,7 @@ mod error;
 mod ids;
 mod lts;
 mod mealy;
+mod onfsm;
 mod transitions;
 
 mod complete;
@@ -26,6 +27,7 @@ pub use error::ModelError;
 pub use ids::{LabelId, StateId};
 pub use lts::{Lts, lts_from_marked};
 pub use mealy::{Mealy, mealy_from_named};
+pub use onfsm::Onfsm;
 pub use transitions::Transitions;
 
 pub use complete::{Completion, complete_mealy};
@@ -41,7 +43,9 @@ pub use suspension::{
 };
 pub use transform::{TransformOptions, Transformed, as_suspension_automaton, transform};
 
-/// Any model the tool reads.
+/// Any model the tool reads. A Moore machine is read as its Mealy translation
+/// ([`Mealy::from_moore`]) and a nondeterministic Mealy machine as its LTS embedding
+/// ([`Onfsm::to_lts`]); both remember what they were read as, for `info` and for writing back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Model {
     /// A labelled transition system (possibly nondeterministic, with internal steps).
