@@ -1,6 +1,6 @@
 //! The command line's arguments: one clap derive struct per subcommand, and their conversions
-//! to the library's option types. No pipeline logic lives here; `src/main.rs` holds one small
-//! function per subcommand that calls the library.
+//! to the option structs of [`ncomplete::pipeline`]. No pipeline logic lives here; `src/main.rs`
+//! holds one small function per subcommand that calls one pipeline function.
 
 use super::*;
 #[derive(Parser)]
@@ -151,11 +151,10 @@ pub enum GenerateMethod {
     IocoAuto,
 }
 
-impl GenerateMethod {
-    /// The Mealy method, if this is one.
-    pub fn mealy(self) -> Option<ncomplete::suite::mealy::MealyMethod> {
-        use ncomplete::suite::mealy::MealyMethod as M;
-        Some(match self {
+impl From<GenerateMethod> for ncomplete::pipeline::Method {
+    fn from(m: GenerateMethod) -> Self {
+        use ncomplete::pipeline::Method as M;
+        match m {
             GenerateMethod::W => M::W,
             GenerateMethod::Wp => M::Wp,
             GenerateMethod::Hsi => M::Hsi,
@@ -167,23 +166,19 @@ impl GenerateMethod {
             GenerateMethod::Spy => M::Spy,
             GenerateMethod::Spyh => M::Spyh,
             GenerateMethod::Auto => M::Auto,
-            _ => return None,
-        })
+            GenerateMethod::IocoComplete => M::IocoComplete,
+            GenerateMethod::Unconditional => M::Unconditional,
+            GenerateMethod::IocoAds => M::IocoAds,
+            GenerateMethod::IocoCounting => M::IocoCounting,
+            GenerateMethod::IocoCoverCounting => M::IocoCoverCounting,
+            GenerateMethod::IocoAuto => M::IocoAuto,
+        }
     }
+}
 
-    /// The ioco method, if this is one (`sets`: the family of `ioco-counting`).
-    pub fn ioco(self, sets: IncompatibleSets) -> Option<ncomplete::suite::ioco::IocoMethod> {
-        use ncomplete::suite::ioco::IocoMethod;
-        Some(match self {
-            GenerateMethod::IocoComplete => IocoMethod::Complete,
-            GenerateMethod::Unconditional => IocoMethod::Unconditional,
-            GenerateMethod::IocoAds => IocoMethod::Ads,
-            GenerateMethod::IocoCounting => IocoMethod::Counting(sets),
-            GenerateMethod::IocoCoverCounting => IocoMethod::CoverCounting(sets),
-            GenerateMethod::IocoAuto => IocoMethod::Auto,
-            _ => return None,
-        })
-    }
+/// The pipeline methods of repeated `--method` options.
+fn methods(given: &[GenerateMethod]) -> Vec<ncomplete::pipeline::Method> {
+    given.iter().map(|&m| m.into()).collect()
 }
 
 /// Suite file formats.
@@ -201,15 +196,15 @@ pub enum SuiteFileFormat {
     Rust,
 }
 
-impl SuiteFileFormat {
-    /// The program format this suite is rendered in after generation, if any.
-    pub fn rendering(self) -> Option<ncomplete::render::Format> {
-        use ncomplete::render::Format as F;
-        match self {
-            SuiteFileFormat::Words | SuiteFileFormat::Json => None,
-            SuiteFileFormat::Ttcn => Some(F::Ttcn),
-            SuiteFileFormat::Python => Some(F::Python),
-            SuiteFileFormat::Rust => Some(F::Rust),
+impl From<SuiteFileFormat> for ncomplete::pipeline::SuiteFileFormat {
+    fn from(f: SuiteFileFormat) -> Self {
+        use ncomplete::pipeline::SuiteFileFormat as F;
+        match f {
+            SuiteFileFormat::Words => F::Words,
+            SuiteFileFormat::Json => F::Json,
+            SuiteFileFormat::Ttcn => F::Ttcn,
+            SuiteFileFormat::Python => F::Python,
+            SuiteFileFormat::Rust => F::Rust,
         }
     }
 }
@@ -306,7 +301,7 @@ pub struct GenerateArgs {
 
 impl GenerateArgs {
     /// The goals asked for, if any (then no complete suite is generated).
-    pub fn goal_source(&self) -> Option<ncomplete::goals::cases::GoalSource> {
+    fn goal_source(&self) -> Option<ncomplete::goals::cases::GoalSource> {
         use ncomplete::goals::{Coverage, cases::GoalSource};
         if let Some(source) = self.goal.goal_source() {
             return Some(source);
@@ -320,57 +315,31 @@ impl GenerateArgs {
         })
     }
 
-    /// Where the suite goes: `--out` itself, or `suite.json` in a directory built beside
-    /// `--out DIR` and swapped in as a whole once rendered. Refuses an output that is (or holds)
-    /// an input before anything is written.
-    pub fn destination(&self) -> Result<(Option<AtomicDir>, String), Error> {
-        if self.format.rendering().is_none() {
-            let inputs: Vec<&str> = std::iter::once(self.model.as_str())
-                .chain(self.goal.purpose.as_deref())
-                .collect();
-            output::refuse_input_as_output("--out", &self.out, &inputs)?;
-            return Ok((None, self.out.clone()));
+    pub fn to_options(&self, quiet: bool) -> ncomplete::pipeline::GenerateOptions {
+        ncomplete::pipeline::GenerateOptions {
+            load: LoadOptions {
+                format: self.model_format,
+                inputs: self.inputs.clone(),
+                outputs: self.outputs.clone(),
+                initial: self.initial.clone(),
+            },
+            method: self.method.into(),
+            n: self.n,
+            extra_states: self.extra_states,
+            budget: self.budget.budget(),
+            ioco: self.ioco.options(self.incompatible_sets),
+            format: self.format.into(),
+            out: self.out.clone(),
+            templates: self.templates.clone(),
+            force: self.force,
+            shard: self.shard,
+            keep_prefixes: self.keep_prefixes,
+            complete: self.complete.map(CompleteArg::completion),
+            goals: self.goal_source(),
+            patience: self.patience,
+            stats: self.stats,
+            quiet,
         }
-        if self.out == "-" {
-            return Err(Error::Usage(
-                "--format ttcn|python|rust writes files: give --out DIR".into(),
-            ));
-        }
-        let templates = self.templates.as_ref().map(|t| t.display().to_string());
-        let inputs: Vec<&str> = std::iter::once(self.model.as_str())
-            .chain(templates.as_deref())
-            .chain(self.goal.purpose.as_deref())
-            .collect();
-        output::refuse_input_inside_dir("--out", std::path::Path::new(&self.out), &inputs)?;
-        let kind = self.format.rendering().map_or("json", |f| f.name());
-        let dir = AtomicDir::create(&self.out, kind, self.force)?;
-        let suite = dir.path().join("suite.json").display().to_string();
-        Ok((Some(dir), suite))
-    }
-
-    /// Refuses `--format words` (for suites that are not Mealy words), saying `why`.
-    pub fn refuse_words(&self, why: &str) -> Result<(), Error> {
-        if self.format == SuiteFileFormat::Words {
-            return Err(Error::Usage(why.into()));
-        }
-        Ok(())
-    }
-
-    /// Renders the generated suite into the new directory when a program format was asked for,
-    /// then swaps the directory in.
-    pub fn finish(&self, dir: Option<AtomicDir>, suite_path: &str) -> Result<(), Error> {
-        if let (Some(dir), Some(format)) = (dir, self.format.rendering()) {
-            ncomplete::exec::commands::render_into(
-                suite_path,
-                format,
-                dir.path(),
-                self.templates.as_deref(),
-                None,
-                None,
-            )?;
-            dir.commit()?;
-        }
-        Ok(())
     }
 }
 
@@ -414,19 +383,25 @@ pub struct IocoArgs {
 }
 
 impl IocoArgs {
-    /// The suspension automaton of `model` and the options of its ioco suites.
-    pub fn specification(
-        &self,
-        model: &Model,
-        path: &str,
-    ) -> Result<
-        (
-            ncomplete::model::SuspensionAutomaton,
-            ncomplete::suite::ioco::SuiteOptions,
-        ),
-        Error,
-    > {
-        ncomplete::suite::ioco::specification_for(model, path, !self.no_minimize, self.domain)
+    pub fn options(&self, sets: IncompatibleSets) -> ncomplete::pipeline::IocoOptions {
+        ncomplete::pipeline::IocoOptions {
+            domain: self.domain,
+            minimize: !self.no_minimize,
+            incompatible_sets: sets,
+        }
+    }
+}
+
+impl SizesArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::SizesRequest {
+        ncomplete::pipeline::SizesRequest {
+            load: self.model_args.options(quiet),
+            methods: methods(&self.method),
+            n: self.n.clone(),
+            budget: self.budget.budget(),
+            ioco: self.ioco.options(self.incompatible_sets),
+            quiet,
+        }
     }
 }
 
@@ -771,17 +746,9 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    pub fn options(&self) -> LoadOptions {
-        LoadOptions {
-            format: self.model_format.or(self.deprecated_format),
-            inputs: self.inputs.clone(),
-            outputs: self.outputs.clone(),
-            initial: self.initial.clone(),
-        }
-    }
-
-    /// Loads a model, printing the parser's warnings unless `quiet`.
-    pub fn load(&self, path: &str, quiet: bool) -> Result<Model, Error> {
+    /// The load options, warning once (unless `quiet`) that `--format` for the model format is
+    /// deprecated.
+    pub fn options(&self, quiet: bool) -> LoadOptions {
         if self.deprecated_format.is_some() && !quiet {
             static NOTE: std::sync::Once = std::sync::Once::new();
             NOTE.call_once(|| {
@@ -791,13 +758,12 @@ impl ModelArgs {
                 );
             });
         }
-        let loaded = format::load_model_with_warnings(path, &self.options())?;
-        if !quiet {
-            for w in &loaded.warnings {
-                eprintln!("warning: {w}");
-            }
+        LoadOptions {
+            format: self.model_format.or(self.deprecated_format),
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            initial: self.initial.clone(),
         }
-        Ok(loaded.model)
     }
 }
 
@@ -887,25 +853,17 @@ impl TransformArgs {
             max_subsets: self.max_subsets,
         }
     }
+}
 
-    /// The model after the requested transformations, as text in `to`.
-    pub fn convert(&self, path: &str, model: Model, to: Format) -> Result<String, Error> {
-        use ncomplete::model::{Transformed, transform};
-        let opts = self.options();
-        opts.check(&model).map_err(Error::Usage)?;
-        let model = match transform(model, &opts).map_err(|source| Error::Model {
-            path: path.to_owned(),
-            source,
-        })? {
-            Transformed::Model(m) => m,
-            Transformed::Suspension(sa) => Model::Lts(format::suspension_as_lts(&sa)),
-        };
-        if let Some(why) = format::unrepresentable(&model, to) {
-            return Err(Error::Usage(format!(
-                "{path}: cannot convert to {to} without changing the model: {why}; use --to yaml or json"
-            )));
+impl ConvertArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::ConvertRequest {
+        ncomplete::pipeline::ConvertRequest {
+            load: self.model_args.options(quiet),
+            to: self.to,
+            out: self.out.clone(),
+            transform: self.transform.options(),
+            quiet,
         }
-        Ok(format::write_model(&model, to))
     }
 }
 
@@ -1056,32 +1014,47 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    pub fn language(
-        &self,
+    /// A language of conf(D,F) from its three options.
+    fn language(
         text: &Option<String>,
         file: &Option<String>,
         model: &Option<String>,
         option: &str,
-        quiet: bool,
-    ) -> Result<Option<ncomplete::check::LanguageSource>, Error> {
-        use ncomplete::check::LanguageSource;
-        Ok(if let Some(t) = text {
-            Some(LanguageSource::Regex {
+    ) -> Option<ncomplete::pipeline::LanguageInput> {
+        use ncomplete::pipeline::LanguageInput;
+        if let Some(t) = text {
+            Some(LanguageInput::Regex {
                 text: t.clone(),
                 source: option.to_owned(),
             })
         } else if let Some(f) = file {
-            let bytes = std::fs::read(f).map_err(|e| Error::io(f.as_str(), e))?;
-            let t = format::utf8_text(bytes, f)?;
-            Some(LanguageSource::Regex {
-                text: t,
-                source: f.clone(),
-            })
-        } else if let Some(m) = model {
-            Some(LanguageSource::Model(self.model_args.load(m, quiet)?))
+            Some(LanguageInput::RegexFile(f.clone()))
         } else {
-            None
-        })
+            model.clone().map(LanguageInput::Model)
+        }
+    }
+
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::CheckModels {
+        ncomplete::pipeline::CheckModels {
+            load: self.model_args.options(quiet),
+            uioco: self.uioco,
+            missing_inputs: self.missing_inputs,
+            quasi: self.quasi,
+            desired: Self::language(
+                &self.desired,
+                &self.desired_file,
+                &self.desired_model,
+                "--desired",
+            ),
+            forbidden: Self::language(
+                &self.forbidden,
+                &self.forbidden_file,
+                &self.forbidden_model,
+                "--forbidden",
+            ),
+            budget: self.budget,
+            quiet,
+        }
     }
 }
 
@@ -1107,4 +1080,163 @@ pub struct MutateArgs {
     /// Directory for the mutant files and index.json.
     #[arg(long, value_name = "DIR")]
     pub out: String,
+}
+
+impl MutateArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::MutateRequest {
+        ncomplete::pipeline::MutateRequest {
+            load: self.model_args.options(quiet),
+            count: self.count,
+            n: self.n,
+            extra_states: self.extra_states,
+            seed: self.seed,
+            out: self.out.clone(),
+            quiet,
+        }
+    }
+}
+
+impl AuditArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::AuditRequest {
+        ncomplete::pipeline::AuditRequest {
+            load: self.model_args.options(quiet),
+            methods: methods(&self.method),
+            n: self.n.clone(),
+            extra_states: self.extra_states.clone(),
+            mutants: self.mutants,
+            seed: self.seed,
+            max_tests: self.max_tests,
+            incompatible_sets: self.incompatible_sets,
+            json: self.json,
+            no_time: self.no_time,
+            plot: self.plot.clone(),
+            quiet,
+        }
+    }
+}
+
+impl RenderArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::RenderRequest {
+        ncomplete::pipeline::RenderRequest {
+            format: self.format.format(),
+            out: self.out.clone(),
+            templates: self.templates.clone(),
+            shard: self.shard,
+            force: self.force,
+            explore_spec: self.explore_spec.clone(),
+            quiet,
+        }
+    }
+}
+
+impl SimulateArgs {
+    pub fn sut_options(&self) -> ncomplete::exec::sut::SutOptions {
+        ncomplete::exec::sut::SutOptions {
+            choice: match self.choose {
+                ChooseArg::First => ncomplete::exec::sut::Choice::First,
+                ChooseArg::Random => ncomplete::exec::sut::Choice::Random,
+            },
+            seed: self.seed,
+            delay: std::time::Duration::from_millis(self.delay_ms),
+        }
+    }
+}
+
+impl RunArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::RunRequest {
+        ncomplete::pipeline::RunRequest {
+            load: self.model_args.options(quiet),
+            spec: self.spec.clone(),
+            implementation: self.model.clone(),
+            input_enabling: match self.input_enable {
+                InputEnableArg::Reject => ncomplete::exec::InputEnabling::Reject,
+                InputEnableArg::SelfLoop => ncomplete::exec::InputEnabling::SelfLoop,
+            },
+            sut: self.sut.clone(),
+            timeouts: self.timeouts.timeouts(),
+            retries: self.retries,
+            follow: self.follow,
+            jobs: self.jobs.map(usize::from),
+            junit: self.junit.clone(),
+            json: self.json.clone(),
+            quiet,
+        }
+    }
+}
+
+impl ExploreArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::ExploreRequest {
+        use ncomplete::exec::explore::{CoverageTarget, Policy};
+        ncomplete::pipeline::ExploreRequest {
+            load: self.model_args.options(quiet),
+            implementation: self.impl_model.clone(),
+            sut: self.sut.clone(),
+            policy: match self.policy {
+                PolicyArg::Random => Policy::Random,
+                PolicyArg::Bias => Policy::InputBias {
+                    input: self.input_bias,
+                },
+                PolicyArg::Goal => Policy::Goal,
+                PolicyArg::Strategy => Policy::Strategy,
+            },
+            purpose: self.goal.goal_source(),
+            reset_probability: self.reset_probability,
+            seed: self.seed,
+            max_steps: self.max_steps,
+            until: self.until.map(|u| match u {
+                UntilArg::States => CoverageTarget::States,
+                UntilArg::Transitions => CoverageTarget::Transitions,
+            }),
+            time_limit: self.time_limit,
+            timeouts: self.timeouts.timeouts(),
+            out: self.out.clone(),
+            quiet,
+        }
+    }
+}
+
+impl DistinguishArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::DistinguishRequest {
+        use ncomplete::identify::{
+            DistinguishOptions, InputSplitRule, Preference, SplitOptions, SplitPolicy,
+        };
+        ncomplete::pipeline::DistinguishRequest {
+            load: self.model_args.options(quiet),
+            embedding: ncomplete::model::MealyEmbedding {
+                hidden: self.hide.clone(),
+                merged_inputs: self.merge_inputs.clone(),
+                merged_outputs: self.merge_outputs.clone(),
+            },
+            options: DistinguishOptions {
+                preference: match self.prefer {
+                    PreferArg::Outputs => Preference::Outputs,
+                    PreferArg::Inputs => Preference::Inputs,
+                },
+                split: SplitOptions {
+                    node_budget: self.max_nodes,
+                    input_rule: match self.input_splits {
+                        InputSplitArg::Separate => InputSplitRule::SeparateChild,
+                        InputSplitArg::Copy => InputSplitRule::CopyNonEnabling,
+                    },
+                    policy: match self.split_policy {
+                        SplitPolicyArg::Searched => SplitPolicy::Searched,
+                        SplitPolicyArg::FewestLost => SplitPolicy::FewestPairsLost,
+                        SplitPolicyArg::LostAhead => SplitPolicy::LostAhead(2),
+                        SplitPolicyArg::FewestPairs => SplitPolicy::FewestPairsTogether,
+                        SplitPolicyArg::OutputsFirst => SplitPolicy::OutputsFirst,
+                    },
+                    resplit_rounds: self.resplit,
+                    ..SplitOptions::default()
+                },
+                max_pairs: self.max_pairs,
+                minimize: !self.no_minimize,
+                repair: !self.no_repair,
+                bound: self.bound,
+            },
+            dot: self.dot.clone(),
+            dot_topups: self.dot_topups,
+            suite: self.suite.clone(),
+            quiet,
+        }
+    }
 }

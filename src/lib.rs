@@ -58,6 +58,7 @@ pub mod info;
 pub mod interrupt;
 pub mod model;
 pub mod output;
+pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod rng;

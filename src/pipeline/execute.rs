@@ -1,0 +1,314 @@
+//! The commands that execute or render suites: `run`, `explore`, `render` and `simulate`.
+
+use super::load_model;
+use crate::Error;
+use crate::exec::commands::{self, ExploreSystem, SystemRun};
+use crate::exec::explore::{CoverageTarget, ExploreOptions, Policy};
+use crate::exec::stdio::Timeouts;
+use crate::exec::{InputEnabling, TestVerdict};
+use crate::format::LoadOptions;
+use crate::goals::cases::GoalSource;
+use crate::output;
+use crate::suite::names::Shard;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The options of [`run`] (`ncomplete run`): a suite file against a model of the
+/// implementation (`implementation`) or a process (`sut`).
+#[derive(Clone, Debug, Default)]
+pub struct RunRequest {
+    /// How model files are read.
+    pub load: LoadOptions,
+    /// The Mealy machine a words suite was generated from.
+    pub spec: Option<String>,
+    /// A model of the implementation, executed exactly (every race and output choice).
+    pub implementation: Option<String>,
+    /// What the implementation model does with inputs it refuses.
+    pub input_enabling: InputEnabling,
+    /// A command starting the system under test (when there is no implementation model).
+    pub sut: Option<String>,
+    /// The timeouts of the system under test.
+    pub timeouts: Timeouts,
+    /// Re-runs of a test that ended in retry (`sut`).
+    pub retries: usize,
+    /// Follow the system (`sut`): a retried execution continues with the next test holding its
+    /// trace.
+    pub follow: bool,
+    /// Systems run at once (`sut`; `None`: the number of cores).
+    pub jobs: Option<usize>,
+    /// Also write the results as JUnit XML to this file.
+    pub junit: Option<String>,
+    /// Also write the results as JSON to this file.
+    pub json: Option<String>,
+    /// No warnings or progress on stderr.
+    pub quiet: bool,
+}
+
+/// What [`run`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// The suite verdict.
+    pub verdict: TestVerdict,
+    /// The exit status of `ncomplete run`: against a model 1 only when a test failed, against a
+    /// system 0 only when every test passed.
+    pub status: u8,
+}
+
+/// `ncomplete run`: the suite file `suite` executed against a model or a process, one line per
+/// test and the summary written to `out`.
+pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<RunOutcome, Error> {
+    let inputs: Vec<&str> = [
+        Some(suite),
+        request.spec.as_deref(),
+        request.implementation.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for (option, path) in [("--junit", &request.junit), ("--json", &request.json)] {
+        if let Some(path) = path {
+            if path == "-" {
+                return Err(Error::Usage(format!(
+                    "{option} needs a file: standard output carries the run's report"
+                )));
+            }
+            output::refuse_input_as_output(option, path, &inputs)?;
+        }
+    }
+    if request.junit.is_some() && request.junit == request.json {
+        return Err(Error::Usage("--junit and --json name the same file".into()));
+    }
+    let system = match (&request.implementation, &request.sut) {
+        (Some(path), _) => format!("model {path}"),
+        (None, Some(command)) => format!("system {command}"),
+        (None, None) => String::new(),
+    };
+    let mut results =
+        crate::exec::results::RunResults::new(request.junit.clone(), request.json.clone(), system);
+    let spec = match &request.spec {
+        Some(path) => Some(load_model(path, &request.load, request.quiet)?),
+        None => None,
+    };
+    match (&request.implementation, &request.sut) {
+        (Some(path), _) => {
+            let model = load_model(path, &request.load, request.quiet)?;
+            let verdict = commands::run_on_model(
+                suite,
+                spec.as_ref(),
+                &model,
+                request.input_enabling,
+                out,
+                &mut results,
+            )?;
+            Ok(RunOutcome {
+                verdict,
+                status: commands::model_exit_status(verdict),
+            })
+        }
+        (None, Some(command)) => {
+            let verdict = commands::run_on_system(
+                suite,
+                spec.as_ref(),
+                &SystemRun {
+                    command,
+                    timeouts: &request.timeouts,
+                    retries: request.retries,
+                    follow: request.follow,
+                    jobs: request.jobs.unwrap_or_else(|| {
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    }),
+                },
+                out,
+                &mut results,
+            )?;
+            Ok(RunOutcome {
+                verdict,
+                status: commands::system_exit_status(verdict),
+            })
+        }
+        (None, None) => Err(Error::Usage("give --model IMPL or --sut COMMAND".into())),
+    }
+}
+
+/// The options of [`explore`] (`ncomplete explore`): on-the-fly testing of a model of the
+/// implementation (`implementation`) or a process (`sut`) against a specification.
+#[derive(Clone, Debug)]
+pub struct ExploreRequest {
+    /// How model files are read.
+    pub load: LoadOptions,
+    /// A model of the implementation, run in process (its output choices seeded).
+    pub implementation: Option<String>,
+    /// A command starting the system under test (when there is no implementation model).
+    pub sut: Option<String>,
+    /// How moves are chosen (an input bias must be a probability).
+    pub policy: Policy,
+    /// The goal `Policy::Strategy` steers to first.
+    pub purpose: Option<GoalSource>,
+    /// Probability of ending the run and resetting before a move.
+    pub reset_probability: f64,
+    /// Seed of the tester's choices.
+    pub seed: u64,
+    /// Stop after this many steps.
+    pub max_steps: u64,
+    /// Stop once this coverage is complete.
+    pub until: Option<CoverageTarget>,
+    /// Stop after this many seconds (non-negative, fitting a duration).
+    pub time_limit: Option<f64>,
+    /// The timeouts of the system under test.
+    pub timeouts: Timeouts,
+    /// Write the verdict, trace and coverage as JSON to this file.
+    pub out: Option<String>,
+    /// No warnings or progress on stderr.
+    pub quiet: bool,
+}
+
+impl Default for ExploreRequest {
+    fn default() -> Self {
+        ExploreRequest {
+            load: LoadOptions::default(),
+            implementation: None,
+            sut: None,
+            policy: Policy::Goal,
+            purpose: None,
+            reset_probability: 0.01,
+            seed: 0,
+            max_steps: 1000,
+            until: None,
+            time_limit: None,
+            timeouts: Timeouts::default(),
+            out: None,
+            quiet: false,
+        }
+    }
+}
+
+/// `p` when it is a probability, else a usage error naming the option.
+fn probability(name: &str, p: f64) -> Result<f64, Error> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(Error::Usage(format!(
+            "{name} must be between 0 and 1, got {p}"
+        )))
+    }
+}
+
+impl ExploreRequest {
+    /// The exploration's options, its probabilities and time limit checked.
+    pub fn options(&self) -> Result<ExploreOptions, Error> {
+        let time_limit = match self.time_limit {
+            Some(t) => Some(std::time::Duration::try_from_secs_f64(t).map_err(|_| {
+                Error::Usage(format!(
+                    "--time-limit must be a non-negative number of seconds that fits a \
+                     duration (at most about 1.8e19), got {t:?}"
+                ))
+            })?),
+            None => None,
+        };
+        let policy = match self.policy {
+            Policy::InputBias { input } => Policy::InputBias {
+                input: probability("--input-bias", input)?,
+            },
+            policy => policy,
+        };
+        Ok(ExploreOptions {
+            policy,
+            seed: self.seed,
+            reset_probability: probability("--reset-probability", self.reset_probability)?,
+            max_steps: self.max_steps,
+            target: self.until,
+            time_limit,
+            timeouts: self.timeouts,
+            goals: Vec::new(),
+        })
+    }
+}
+
+/// `ncomplete explore`: on-the-fly testing against the specification model file `spec`; the
+/// coverage table and verdict are written to `out`; returns the exit status (1 on a failure).
+pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Result<u8, Error> {
+    if let Some(json) = &request.out {
+        let mut inputs = vec![spec];
+        inputs.extend(request.implementation.as_deref());
+        output::refuse_input_as_output("--out", json, &inputs)?;
+    }
+    let options = request.options()?;
+    if request.purpose.is_some() && request.policy != Policy::Strategy {
+        return Err(Error::Usage(
+            "--purpose and --purpose-regex steer `--policy strategy` (add it)".into(),
+        ));
+    }
+    let spec_model = load_model(spec, &request.load, request.quiet)?;
+    let implementation = match &request.implementation {
+        Some(path) => Some(load_model(path, &request.load, request.quiet)?),
+        None => None,
+    };
+    let system = match (&implementation, &request.sut) {
+        (Some(model), _) => ExploreSystem::Model(model),
+        (None, Some(command)) => ExploreSystem::Process(command),
+        (None, None) => return Err(Error::Usage("give --sut COMMAND or --model IMPL".into())),
+    };
+    commands::explore(
+        &spec_model,
+        system,
+        &options,
+        request.purpose.as_ref(),
+        request.out.as_deref(),
+        request.quiet,
+        out,
+    )
+}
+
+/// The options of [`render`] (`ncomplete render`).
+#[derive(Clone, Debug)]
+pub struct RenderRequest {
+    /// The program format.
+    pub format: crate::render::Format,
+    /// The output directory (replaced as a whole).
+    pub out: PathBuf,
+    /// Templates overriding the built-in ones.
+    pub templates: Option<PathBuf>,
+    /// Render only this shard.
+    pub shard: Option<Shard>,
+    /// Replace an output directory holding a rendering in another format.
+    pub force: bool,
+    /// Also write an on-the-fly tester embedding this specification model file (format from its
+    /// extension).
+    pub explore_spec: Option<String>,
+    /// No warnings or progress on stderr.
+    pub quiet: bool,
+}
+
+/// `ncomplete render`: the suite file `suite` rendered into a directory; returns the files
+/// written.
+pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Error> {
+    let target = request.format;
+    let spec = match &request.explore_spec {
+        Some(_) if !target.has_explorer() => {
+            return Err(Error::Usage(
+                "--explore-spec needs --format python or --format rust".into(),
+            ));
+        }
+        Some(path) => Some(load_model(path, &LoadOptions::default(), request.quiet)?),
+        None => None,
+    };
+    commands::render(
+        suite,
+        target,
+        &request.out,
+        request.templates.as_deref(),
+        (request.shard, request.force),
+        spec.as_ref(),
+    )
+}
+
+/// `ncomplete simulate`: the model file acting as a system under test on stdin and stdout.
+pub fn simulate(
+    model_path: &str,
+    load: &LoadOptions,
+    options: &crate::exec::sut::SutOptions,
+    quiet: bool,
+) -> Result<(), Error> {
+    let model = load_model(model_path, load, quiet)?;
+    commands::simulate(&model, options)
+}

@@ -1,0 +1,516 @@
+//! `generate` and `sizes`: a complete (or goal-directed) suite for a model, written as suite
+//! JSON v1, Mealy words or a rendering, and the cost tables of the ioco methods.
+
+use super::{Method, load_model, tests_text};
+use crate::Error;
+use crate::format::LoadOptions;
+use crate::goals::cases::GoalSource;
+use crate::model::{Completion, Model, SuspensionAutomaton};
+use crate::output::{self, AtomicDir};
+use crate::suite::costs::Budget;
+use crate::suite::ioco::{self, Bound, Domain, IncompatibleSets, IocoMethod, SuiteOptions, sizes};
+use crate::suite::names::Shard;
+use std::path::PathBuf;
+
+/// The file format of a generated suite.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SuiteFileFormat {
+    /// One test per line, inputs separated by spaces (Mealy suites).
+    Words,
+    /// Suite JSON version 1.
+    #[default]
+    Json,
+    /// TTCN-3 and a Titan test port: the output directory gets `suite.json` and the rendering.
+    Ttcn,
+    /// A pytest module and its runtime, beside `suite.json`.
+    Python,
+    /// A standalone Cargo package, beside `suite.json`.
+    Rust,
+}
+
+impl SuiteFileFormat {
+    /// The program format this suite is rendered in after generation, if any.
+    pub fn rendering(self) -> Option<crate::render::Format> {
+        use crate::render::Format as F;
+        match self {
+            SuiteFileFormat::Words | SuiteFileFormat::Json => None,
+            SuiteFileFormat::Ttcn => Some(F::Ttcn),
+            SuiteFileFormat::Python => Some(F::Python),
+            SuiteFileFormat::Rust => Some(F::Rust),
+        }
+    }
+}
+
+/// How an ioco suite is built: the quiescence domain, the minimisation of the model and the
+/// sets of `ioco-counting`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IocoOptions {
+    /// The implementations the suite is complete for (default: classic, as on the command line).
+    pub domain: Domain,
+    /// Minimise the suspension automaton first (≈, van den Bos Def. 2.13); bounds then count the
+    /// minimised states.
+    pub minimize: bool,
+    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
+    pub incompatible_sets: IncompatibleSets,
+}
+
+impl Default for IocoOptions {
+    fn default() -> Self {
+        IocoOptions {
+            domain: Domain::Classic,
+            minimize: true,
+            incompatible_sets: IncompatibleSets::default(),
+        }
+    }
+}
+
+impl IocoOptions {
+    /// The suspension automaton of `model` (read from `path`) and the options of its suites.
+    fn specification(
+        &self,
+        model: &Model,
+        path: &str,
+    ) -> Result<(SuspensionAutomaton, SuiteOptions), Error> {
+        ioco::specification_for(model, path, self.minimize, self.domain)
+    }
+}
+
+/// The options of [`generate`] (`ncomplete generate`).
+#[derive(Clone, Debug)]
+pub struct GenerateOptions {
+    /// How the model file is read.
+    pub load: LoadOptions,
+    /// The method ([`Method::Auto`] by default).
+    pub method: Method,
+    /// Complete for implementations with at most `n` (specified) states (ioco methods).
+    pub n: Option<usize>,
+    /// Extra states beyond the (minimised) model (default 0 for the Mealy methods).
+    pub extra_states: Option<usize>,
+    /// Limits on the suite's cost, checked before anything is written.
+    pub budget: Budget,
+    /// Domain, minimisation and sets of the ioco methods.
+    pub ioco: IocoOptions,
+    /// The suite's file format.
+    pub format: SuiteFileFormat,
+    /// The suite file (`-`: standard output), or the directory of a rendering.
+    pub out: String,
+    /// Templates overriding the built-in ones (renderings).
+    pub templates: Option<PathBuf>,
+    /// Replace an output directory holding a rendering in another format.
+    pub force: bool,
+    /// Write only this shard of the suite.
+    pub shard: Option<Shard>,
+    /// Keep Mealy tests that are prefixes of other tests.
+    pub keep_prefixes: bool,
+    /// Complete a partial Mealy machine first.
+    pub complete: Option<Completion>,
+    /// Goal-directed tests instead of a complete suite.
+    pub goals: Option<GoalSource>,
+    /// Steps that do not help a goal-directed test tolerates before `retry`.
+    pub patience: u32,
+    /// Fill [`GeneratedSuite::stats`].
+    pub stats: bool,
+    /// No warnings or progress on stderr.
+    pub quiet: bool,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            load: LoadOptions::default(),
+            method: Method::Auto,
+            n: None,
+            extra_states: None,
+            budget: Budget::default(),
+            ioco: IocoOptions::default(),
+            format: SuiteFileFormat::Json,
+            out: "-".to_owned(),
+            templates: None,
+            force: false,
+            shard: None,
+            keep_prefixes: false,
+            complete: None,
+            goals: None,
+            patience: 2,
+            stats: false,
+            quiet: false,
+        }
+    }
+}
+
+/// What [`generate`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedSuite {
+    /// The method the suite was built with (`auto` resolved; the ioco-auto choice is in
+    /// [`GeneratedSuite::choice`]); `None` for goal-directed tests.
+    pub method: Option<Method>,
+    /// The suite file written (`-`: standard output; `suite.json` inside a rendering).
+    pub suite_path: String,
+    /// The number of tests (of the whole suite, shards included), as text.
+    pub tests: String,
+    /// What the suite guarantees (empty for goal-directed tests).
+    pub guarantee: String,
+    /// The suite's figures, one line, when [`GenerateOptions::stats`] asked for them.
+    pub stats: Option<String>,
+    /// The ioco-auto table of candidates and the one chosen.
+    pub choice: Option<String>,
+    /// What the command line prints on stderr after writing unless quiet: the tests and the
+    /// guarantee, or the per-goal table of goal-directed tests.
+    pub summary: String,
+}
+
+/// `ncomplete generate`: the suite of the model file `model_path` written as `options` say.
+/// An output that is (or holds) an input is refused before the model is read.
+pub fn generate(model_path: &str, options: &GenerateOptions) -> Result<GeneratedSuite, Error> {
+    let start = std::time::Instant::now();
+    let (dir, suite_path) = destination(model_path, options)?;
+    let model = load_model(model_path, &options.load, options.quiet)?;
+    generate_into(model, model_path, options, (dir, suite_path), start)
+}
+
+/// [`generate`] for a model in memory, named `name` in messages and in the suite header.
+pub fn generate_model(
+    model: Model,
+    name: &str,
+    options: &GenerateOptions,
+) -> Result<GeneratedSuite, Error> {
+    let start = std::time::Instant::now();
+    let destination = destination(name, options)?;
+    generate_into(model, name, options, destination, start)
+}
+
+fn generate_into(
+    model: Model,
+    path: &str,
+    options: &GenerateOptions,
+    (dir, suite_path): (Option<AtomicDir>, String),
+    start: std::time::Instant,
+) -> Result<GeneratedSuite, Error> {
+    let mut generated = if let Some(source) = &options.goals {
+        generate_goals(options, &model, path, source, &suite_path)?
+    } else {
+        let chosen = options.method.resolve(&model);
+        match chosen.ioco(options.ioco.incompatible_sets) {
+            Some(method) => generate_ioco(options, &model, path, (chosen, method), &suite_path)?,
+            None => generate_mealy(options, model, path, &suite_path)?,
+        }
+    };
+    finish(options, dir, &suite_path)?;
+    if generated.method.is_some_and(|m| m.mealy().is_some()) {
+        // A Mealy suite's figures end with the time taken, rendering included.
+        if let Some(stats) = &mut generated.stats {
+            stats.push_str(&format!(", time: {:.2} s\n", start.elapsed().as_secs_f64()));
+        }
+    }
+    Ok(generated)
+}
+
+/// Where the suite goes: `out` itself, or `suite.json` in a directory built beside `out` and
+/// swapped in as a whole once rendered. Refuses an output that is (or holds) an input before
+/// anything is written.
+fn destination(
+    model_path: &str,
+    options: &GenerateOptions,
+) -> Result<(Option<AtomicDir>, String), Error> {
+    let purpose = match &options.goals {
+        Some(GoalSource::Purpose(path)) => Some(path.as_str()),
+        _ => None,
+    };
+    let Some(format) = options.format.rendering() else {
+        let inputs: Vec<&str> = std::iter::once(model_path).chain(purpose).collect();
+        output::refuse_input_as_output("--out", &options.out, &inputs)?;
+        return Ok((None, options.out.clone()));
+    };
+    if options.out == "-" {
+        return Err(Error::Usage(
+            "--format ttcn|python|rust writes files: give --out DIR".into(),
+        ));
+    }
+    let templates = options.templates.as_ref().map(|t| t.display().to_string());
+    let inputs: Vec<&str> = std::iter::once(model_path)
+        .chain(templates.as_deref())
+        .chain(purpose)
+        .collect();
+    output::refuse_input_inside_dir("--out", std::path::Path::new(&options.out), &inputs)?;
+    let dir = AtomicDir::create(&options.out, format.name(), options.force)?;
+    let suite = dir.path().join("suite.json").display().to_string();
+    Ok((Some(dir), suite))
+}
+
+/// Refuses the words format (for suites that are not Mealy words), saying `why`.
+fn refuse_words(options: &GenerateOptions, why: &str) -> Result<(), Error> {
+    if options.format == SuiteFileFormat::Words {
+        return Err(Error::Usage(why.into()));
+    }
+    Ok(())
+}
+
+/// Renders the generated suite into the new directory when a program format was asked for,
+/// then swaps the directory in.
+fn finish(
+    options: &GenerateOptions,
+    dir: Option<AtomicDir>,
+    suite_path: &str,
+) -> Result<(), Error> {
+    if let (Some(dir), Some(format)) = (dir, options.format.rendering()) {
+        crate::exec::commands::render_into(
+            suite_path,
+            format,
+            dir.path(),
+            options.templates.as_deref(),
+            None,
+            None,
+        )?;
+        dir.commit()?;
+    }
+    Ok(())
+}
+
+/// Goal-directed tests by joker strategies (`--purpose`, `--purpose-regex`, `--cover`).
+fn generate_goals(
+    options: &GenerateOptions,
+    model: &Model,
+    path: &str,
+    source: &GoalSource,
+    suite_path: &str,
+) -> Result<GeneratedSuite, Error> {
+    refuse_words(
+        options,
+        "goal-directed tests are suite JSON (--format json) or its renderings",
+    )?;
+    let sa = ioco::suspension_for(model, path)?;
+    let budget = &options.budget;
+    let (goals, method) = crate::goals::cases::load_goals(&sa, source, budget)?;
+    let suite = crate::goals::goal_suite(&sa, &goals, &method, options.patience, budget)?;
+    suite.refuse_unreachable(source)?;
+    let stats = options
+        .stats
+        .then(|| format!("{method}: {}\n", suite.costs.summary(&budget.timing)));
+    suite.write(suite_path)?;
+    Ok(GeneratedSuite {
+        method: None,
+        suite_path: suite_path.to_owned(),
+        tests: suite.num_tests().to_string(),
+        guarantee: String::new(),
+        stats,
+        choice: None,
+        summary: suite.report_text(),
+    })
+}
+
+/// A Mealy method: the suite of the minimised machine, as JSON v1 or words.
+fn generate_mealy(
+    options: &GenerateOptions,
+    model: Model,
+    path: &str,
+    suite_path: &str,
+) -> Result<GeneratedSuite, Error> {
+    use crate::render::words::{MealySuiteFile, MealySuiteFormat, generate_mealy_suite};
+    let method = options
+        .method
+        .mealy()
+        .expect("a method that is not ioco is Mealy");
+    let mut mealy = match model {
+        Model::Mealy(m) => m,
+        Model::Lts(l) => {
+            let what = if l.onfsm().is_some() {
+                "a nondeterministic Mealy machine (ONFSM), which is tested with ioco through its suspension automaton"
+            } else {
+                "a labelled transition system"
+            };
+            return Err(Error::Usage(format!(
+                "{path}: the Mealy methods need a deterministic Mealy machine, but this model is {what} (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)"
+            )));
+        }
+    };
+    if options.n.is_some() {
+        return Err(Error::Usage(
+            "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
+        ));
+    }
+    if let Some(c) = options.complete {
+        mealy = crate::model::complete_mealy(&mealy, c).map_err(|source| Error::Model {
+            path: path.to_owned(),
+            source,
+        })?;
+    }
+    let suite_options = crate::suite::mealy::MealySuiteOptions {
+        method,
+        extra_states: options.extra_states.unwrap_or(0),
+        prune_prefixes: !options.keep_prefixes,
+    };
+    let format = match options.format {
+        SuiteFileFormat::Words => MealySuiteFormat::Words,
+        _ => MealySuiteFormat::Json,
+    };
+    let generated = generate_mealy_suite(
+        &mealy,
+        path,
+        suite_options,
+        MealySuiteFile {
+            format,
+            out: suite_path,
+            shard: options.shard,
+        },
+        !options.quiet,
+        &options.budget,
+    )?;
+    let tests = generated.stats.tests.to_string();
+    Ok(GeneratedSuite {
+        method: Some(options.method),
+        suite_path: suite_path.to_owned(),
+        summary: format!(
+            "{}; guarantee: {}\n",
+            tests_text(&tests),
+            generated.guarantee
+        ),
+        tests,
+        stats: options.stats.then(|| generated.stats.to_string()),
+        guarantee: generated.guarantee,
+        choice: None,
+    })
+}
+
+/// The bound of an ioco suite: `n`, else the extra states, else a usage error.
+fn ioco_bound(n: Option<usize>, extra_states: Option<usize>) -> Result<Bound, Error> {
+    match (n, extra_states) {
+        (Some(n), _) => Ok(Bound::States(n)),
+        (None, Some(e)) => Ok(Bound::ExtraStates(e)),
+        (None, None) => Err(Error::Usage("give --n N or --extra-states E".into())),
+    }
+}
+
+/// An ioco method: the suite of the model's suspension automaton, as JSON v1.
+fn generate_ioco(
+    options: &GenerateOptions,
+    model: &Model,
+    path: &str,
+    (chosen, method): (Method, IocoMethod),
+    suite_path: &str,
+) -> Result<GeneratedSuite, Error> {
+    refuse_words(
+        options,
+        "the ioco methods write suite JSON (--format json); words are for Mealy suites",
+    )?;
+    let (sa, suite_options) = options.ioco.specification(model, path)?;
+    let bound = ioco_bound(options.n, options.extra_states)?;
+    let budget = options.budget;
+    // Every figure is counted and checked against the budget here, before the file is created.
+    let (suite, choice) = if method == IocoMethod::Auto {
+        let (suite, choice) = ioco::auto::choose_with(&sa, bound, budget, suite_options)?;
+        (suite, Some(choice.to_text()))
+    } else {
+        let suite = ioco::generate_with(&sa, method, bound, budget, suite_options)?;
+        (suite, None)
+    };
+    let stats = options.stats.then(|| {
+        format!(
+            "{}: {}\n",
+            suite.header().method,
+            suite.costs().summary(&budget.timing)
+        )
+    });
+    ioco::write_suite_file(&suite, Some(suite_path), options.shard, !options.quiet)?;
+    let tests = crate::suite::count_text(suite.num_tests());
+    let guarantee = suite.header().guarantee.clone();
+    Ok(GeneratedSuite {
+        method: Some(chosen),
+        suite_path: suite_path.to_owned(),
+        summary: format!("{}; guarantee: {guarantee}\n", tests_text(&tests)),
+        tests,
+        guarantee,
+        stats,
+        choice,
+    })
+}
+
+/// The options of [`sizes`] (`ncomplete sizes`).
+#[derive(Clone, Debug)]
+pub struct SizesRequest {
+    /// How the model file is read.
+    pub load: LoadOptions,
+    /// The ioco methods (empty: ioco-complete, unconditional, ioco-counting, ioco-ads and
+    /// ioco-auto).
+    pub methods: Vec<Method>,
+    /// The bounds: `4`, `1..6` (inclusive).
+    pub n: String,
+    /// Limits on every suite.
+    pub budget: Budget,
+    /// Domain, minimisation and sets of the ioco methods.
+    pub ioco: IocoOptions,
+    /// No warnings on stderr.
+    pub quiet: bool,
+}
+
+impl Default for SizesRequest {
+    fn default() -> Self {
+        SizesRequest {
+            load: LoadOptions::default(),
+            methods: Vec::new(),
+            n: "1..6".to_owned(),
+            budget: Budget::default(),
+            ioco: IocoOptions::default(),
+            quiet: false,
+        }
+    }
+}
+
+/// The cost tables of [`sizes`], one per method.
+#[derive(Clone, Debug)]
+pub struct SizesReport {
+    /// One table per method, in the order asked.
+    pub tables: Vec<sizes::SizeTable>,
+}
+
+impl SizesReport {
+    /// The tables as text, separated by blank lines.
+    pub fn to_text(&self) -> String {
+        self.tables
+            .iter()
+            .map(|t| t.to_text())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The tables as a pretty JSON array, ending in a newline.
+    pub fn to_json(&self) -> Result<String, Error> {
+        let mut text =
+            serde_json::to_string_pretty(&self.tables).map_err(|e| Error::Usage(e.to_string()))?;
+        text.push('\n');
+        Ok(text)
+    }
+}
+
+/// `ncomplete sizes`: the cost figures of the ioco methods per bound, counted from their plans.
+pub fn sizes(model_path: &str, request: &SizesRequest) -> Result<SizesReport, Error> {
+    let methods = if request.methods.is_empty() {
+        vec![
+            Method::IocoComplete,
+            Method::Unconditional,
+            Method::IocoCounting,
+            Method::IocoAds,
+            Method::IocoAuto,
+        ]
+    } else {
+        request.methods.clone()
+    };
+    let methods = methods
+        .iter()
+        .map(|m| {
+            m.ioco(request.ioco.incompatible_sets).ok_or_else(|| {
+                Error::Usage(
+                    "sizes audits the ioco methods: --method ioco-complete|unconditional|ioco-ads|ioco-counting|ioco-auto"
+                        .into(),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let range = sizes::parse_range(&request.n).map_err(Error::Usage)?;
+    let model = load_model(model_path, &request.load, request.quiet)?;
+    let (sa, options) = request.ioco.specification(&model, model_path)?;
+    let tables = methods
+        .iter()
+        .map(|&m| sizes::size_table(&sa, m, range.clone(), request.budget, options))
+        .collect();
+    Ok(SizesReport { tables })
+}

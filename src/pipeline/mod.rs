@@ -1,0 +1,146 @@
+//! The pipeline: the one front-end-neutral entry point of every command.
+//!
+//! Each command of the program (`generate`, `sizes`, `run`, `explore`, `check`, `mutate`,
+//! `render`, `convert`, `info`, `distinguish`, `audit`, `simulate`) is one plain function here over
+//! an option struct of plain data (`#[derive(Debug, Clone)]`, no command-line types), returning a
+//! typed result or an [`crate::Error`]. The command line (`src/main.rs`, `src/cli.rs`) only parses
+//! its arguments, converts them to these structs, calls one function and prints what it returns;
+//! the Python package calls the same functions. Everything between the options and the library's
+//! layers lives here: the choice of a method for the model (`auto` is ioco-auto for a labelled
+//! transition system, the smallest Mealy suite for a Mealy machine), the validation of option
+//! combinations (with the messages the user sees), the refusal of outputs that are inputs before
+//! anything is read, and the order in which models are read and files written.
+//!
+//! Options keep the library's own types where they exist ([`crate::format::LoadOptions`],
+//! [`crate::suite::costs::Budget`], [`crate::identify::DistinguishOptions`],
+//! [`crate::exec::explore::Policy`], [`crate::exec::sut::SutOptions`], ...). Messages and
+//! progress go to stderr unless an option's `quiet` is set, as the command line's `--quiet`.
+
+mod execute;
+mod generate;
+mod models;
+#[cfg(test)]
+mod tests;
+
+pub use execute::{
+    ExploreRequest, RenderRequest, RunOutcome, RunRequest, explore, render, run, simulate,
+};
+pub use generate::{
+    GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,
+    generate, generate_model, sizes,
+};
+pub use models::{
+    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, LanguageInput,
+    MutateRequest, audit, check, convert, distinguish, info, mutate,
+};
+
+use crate::Error;
+use crate::format::LoadOptions;
+use crate::model::Model;
+use crate::suite::ioco::{IncompatibleSets, IocoMethod};
+use crate::suite::mealy::MealyMethod;
+
+/// Reads a model file (`-`: standard input) as `options` say, printing the parser's warnings on
+/// stderr unless `quiet`.
+pub fn load_model(path: &str, options: &LoadOptions, quiet: bool) -> Result<Model, Error> {
+    let loaded = crate::format::load_model_with_warnings(path, options)?;
+    if !quiet {
+        for w in &loaded.warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    Ok(loaded.model)
+}
+
+/// A suite generation method: a Mealy method (for Mealy machines), an ioco method (for any model,
+/// through its suspension automaton), or `Auto`, resolved by the model.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Chow's W method.
+    W,
+    /// Wp.
+    Wp,
+    /// HSI with pairwise shortest separating sequences.
+    Hsi,
+    /// HSI with harmonised identifiers from a splitting tree.
+    HsiSt,
+    /// Hybrid adaptive distinguishing sequences.
+    Hads,
+    /// UIO sequences (not complete).
+    Uio,
+    /// UIOv.
+    Uiov,
+    /// The H method.
+    H,
+    /// The SPY method.
+    Spy,
+    /// The SPYH method.
+    Spyh,
+    /// ioco-auto for a labelled transition system, the smallest Mealy suite for a Mealy machine.
+    #[default]
+    Auto,
+    /// `T(S, n)` (van den Bos Def. 2.37).
+    IocoComplete,
+    /// `U(S, n)` (van den Bos Def. 2.43).
+    Unconditional,
+    /// ioco-ads.
+    IocoAds,
+    /// ioco-counting.
+    IocoCounting,
+    /// ioco-cover-counting.
+    IocoCoverCounting,
+    /// The cheapest complete ioco suite.
+    IocoAuto,
+}
+
+impl Method {
+    /// The Mealy method, if this is one (`Auto` is the Mealy auto method).
+    pub fn mealy(self) -> Option<MealyMethod> {
+        use MealyMethod as M;
+        Some(match self {
+            Method::W => M::W,
+            Method::Wp => M::Wp,
+            Method::Hsi => M::Hsi,
+            Method::HsiSt => M::HsiSt,
+            Method::Hads => M::Hads,
+            Method::Uio => M::Uio,
+            Method::Uiov => M::Uiov,
+            Method::H => M::H,
+            Method::Spy => M::Spy,
+            Method::Spyh => M::Spyh,
+            Method::Auto => M::Auto,
+            _ => return None,
+        })
+    }
+
+    /// The ioco method, if this is one (`sets`: the family of `ioco-counting`).
+    pub fn ioco(self, sets: IncompatibleSets) -> Option<IocoMethod> {
+        Some(match self {
+            Method::IocoComplete => IocoMethod::Complete,
+            Method::Unconditional => IocoMethod::Unconditional,
+            Method::IocoAds => IocoMethod::Ads,
+            Method::IocoCounting => IocoMethod::Counting(sets),
+            Method::IocoCoverCounting => IocoMethod::CoverCounting(sets),
+            Method::IocoAuto => IocoMethod::Auto,
+            _ => return None,
+        })
+    }
+
+    /// The method `generate` uses for `model`: `Auto` is ioco-auto for a labelled transition
+    /// system; any other method is itself.
+    pub fn resolve(self, model: &Model) -> Method {
+        match (self, model) {
+            (Method::Auto, Model::Lts(_)) => Method::IocoAuto,
+            (m, _) => m,
+        }
+    }
+}
+
+/// `COUNT tests`, or `1 test`.
+pub fn tests_text(count: &str) -> String {
+    if count == "1" {
+        "1 test".to_owned()
+    } else {
+        format!("{count} tests")
+    }
+}

@@ -1,0 +1,388 @@
+//! The commands over models: `info`, `convert`, `check`, `mutate`, `distinguish` and `audit`.
+
+use super::{Method, load_model};
+use crate::Error;
+use crate::audit::report::{AuditMethod, AuditOptions, AuditReport, BoundKind};
+use crate::check::{CheckReport, LanguageSource, MissingInputs};
+use crate::format::{self, Format, LoadOptions};
+use crate::identify::{DistinguishOptions, DistinguishReport};
+use crate::model::{MealyEmbedding, Model, TransformOptions};
+use crate::output;
+use crate::suite::ioco::IncompatibleSets;
+use std::io::Write;
+
+/// `ncomplete info`: the figures of a model file.
+pub fn info(
+    model_path: &str,
+    load: &LoadOptions,
+    quiet: bool,
+) -> Result<crate::info::ModelInfo, Error> {
+    let model = load_model(model_path, load, quiet)?;
+    Ok(crate::info::model_info(&model))
+}
+
+/// The options of [`convert`] (`ncomplete convert`).
+#[derive(Clone, Debug)]
+pub struct ConvertRequest {
+    /// How the model file is read.
+    pub load: LoadOptions,
+    /// The target format.
+    pub to: Format,
+    /// The file the text will be written to (`None`: standard output), refused when it is the
+    /// model file.
+    pub out: Option<String>,
+    /// The transformations applied before writing.
+    pub transform: TransformOptions,
+    /// No warnings on stderr.
+    pub quiet: bool,
+}
+
+/// `ncomplete convert`: the model file after the requested transformations, as text in the
+/// target format (written to `request.out` by the caller).
+pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<String, Error> {
+    use crate::model::{Transformed, transform};
+    if let Some(out) = &request.out {
+        output::refuse_input_as_output("--out", out, &[model_path])?;
+    }
+    let model = load_model(model_path, &request.load, request.quiet)?;
+    let opts = &request.transform;
+    opts.check(&model).map_err(Error::Usage)?;
+    let model = match transform(model, opts).map_err(|source| Error::Model {
+        path: model_path.to_owned(),
+        source,
+    })? {
+        Transformed::Model(m) => m,
+        Transformed::Suspension(sa) => Model::Lts(format::suspension_as_lts(&sa)),
+    };
+    let to = request.to;
+    if let Some(why) = format::unrepresentable(&model, to) {
+        return Err(Error::Usage(format!(
+            "{model_path}: cannot convert to {to} without changing the model: {why}; use --to yaml or json"
+        )));
+    }
+    Ok(format::write_model(&model, to))
+}
+
+/// A language of `check`'s conf(D,F): a regular expression, a file holding one, or the traces
+/// of a model file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LanguageInput {
+    /// A regular expression over labels, with the option that gave it (for messages).
+    Regex {
+        /// The expression.
+        text: String,
+        /// Where it came from (`--desired`).
+        source: String,
+    },
+    /// A file holding a regular expression.
+    RegexFile(String),
+    /// The traces of a model file (read with the check's load options).
+    Model(String),
+}
+
+/// The options of [`check`] (`ncomplete check`).
+#[derive(Clone, Debug, Default)]
+pub struct CheckModels {
+    /// How both model files (and model languages) are read.
+    pub load: LoadOptions,
+    /// uioco instead of ioco.
+    pub uioco: bool,
+    /// What an input the implementation refuses means.
+    pub missing_inputs: MissingInputs,
+    /// Mealy quasi-equivalence instead of equivalence.
+    pub quasi: bool,
+    /// Desired behaviour D of conf(D,F).
+    pub desired: Option<LanguageInput>,
+    /// Forbidden behaviour F of conf(D,F).
+    pub forbidden: Option<LanguageInput>,
+    /// Largest number of states built when determinising an LTS.
+    pub budget: usize,
+    /// No warnings on stderr.
+    pub quiet: bool,
+}
+
+/// `ncomplete check`: whether the implementation model file `imp` conforms to the
+/// specification model file `spec`, with the report text.
+pub fn check(spec: &str, imp: &str, request: &CheckModels) -> Result<CheckReport, Error> {
+    let spec_model = load_model(spec, &request.load, request.quiet)?;
+    let imp_model = load_model(imp, &request.load, request.quiet)?;
+    let language = |input: &Option<LanguageInput>| -> Result<Option<LanguageSource>, Error> {
+        Ok(match input {
+            None => None,
+            Some(LanguageInput::Regex { text, source }) => Some(LanguageSource::Regex {
+                text: text.clone(),
+                source: source.clone(),
+            }),
+            Some(LanguageInput::RegexFile(f)) => {
+                let bytes = std::fs::read(f).map_err(|e| Error::io(f.as_str(), e))?;
+                Some(LanguageSource::Regex {
+                    text: format::utf8_text(bytes, f)?,
+                    source: f.clone(),
+                })
+            }
+            Some(LanguageInput::Model(m)) => Some(LanguageSource::Model(load_model(
+                m,
+                &request.load,
+                request.quiet,
+            )?)),
+        })
+    };
+    let req = crate::check::CheckRequest {
+        uioco: request.uioco,
+        missing_inputs: request.missing_inputs,
+        quasi: request.quasi,
+        desired: language(&request.desired)?,
+        forbidden: language(&request.forbidden)?,
+        budget: request.budget,
+    };
+    crate::check::check_models(&spec_model, spec, &imp_model, imp, &req)
+}
+
+/// The options of [`mutate`] (`ncomplete mutate`).
+#[derive(Clone, Debug)]
+pub struct MutateRequest {
+    /// How the model file is read.
+    pub load: LoadOptions,
+    /// Number of mutants.
+    pub count: usize,
+    /// Mutants have at most `n` states.
+    pub n: Option<usize>,
+    /// Mutants have at most this many states more than the model (when `n` is not given).
+    pub extra_states: Option<usize>,
+    /// Seed of the generator.
+    pub seed: u64,
+    /// Directory for the mutant files and `index.json`.
+    pub out: String,
+    /// No warnings on stderr.
+    pub quiet: bool,
+}
+
+/// `ncomplete mutate`: seeded mutants of a model file written to a directory; returns the
+/// summary text. Fewer distinct mutants than asked for is a warning on stderr.
+pub fn mutate(model_path: &str, request: &MutateRequest) -> Result<String, Error> {
+    use crate::audit::{self, MutateOptions, SizeBound};
+    output::refuse_input_inside_dir("--out", std::path::Path::new(&request.out), &[model_path])?;
+    let model = load_model(model_path, &request.load, request.quiet)?;
+    let bound = match (request.n, request.extra_states) {
+        (Some(n), _) => SizeBound::States(n),
+        (None, Some(e)) => SizeBound::Extra(e),
+        (None, None) => {
+            return Err(Error::Usage("give --n N or --extra-states E".into()));
+        }
+    };
+    let opts = MutateOptions {
+        count: request.count,
+        bound,
+        seed: request.seed,
+    };
+    let original = audit::mutable_model(&model, model_path)?;
+    let mutants = audit::mutants(&original, &opts)?;
+    if mutants.len() < request.count && !request.quiet {
+        eprintln!(
+            "warning: only {} distinct mutants found (asked for {})",
+            mutants.len(),
+            request.count
+        );
+    }
+    audit::write_mutants(
+        std::path::Path::new(&request.out),
+        model_path,
+        &original,
+        &opts,
+        &mutants,
+    )
+}
+
+/// The options of [`distinguish`] (`ncomplete distinguish`).
+#[derive(Clone, Debug, Default)]
+pub struct DistinguishRequest {
+    /// How the model file is read.
+    pub load: LoadOptions,
+    /// How a Mealy machine is embedded (hidden and merged labels).
+    pub embedding: MealyEmbedding,
+    /// The analysis.
+    pub options: DistinguishOptions,
+    /// Write the splitting graph and the ADG as DOT to this file.
+    pub dot: Option<String>,
+    /// Also draw every top-up graph in the DOT file.
+    pub dot_topups: bool,
+    /// Write the ADG and the top-ups as suite JSON v1 to this file.
+    pub suite: Option<String>,
+    /// No warnings or spinner on stderr.
+    pub quiet: bool,
+}
+
+/// `ncomplete distinguish`: the state identification metrics of a model file (van den Bos
+/// Table 3.2), writing the DOT and suite files asked for.
+pub fn distinguish(
+    model_path: &str,
+    request: &DistinguishRequest,
+) -> Result<DistinguishReport, Error> {
+    use crate::identify::{self, report};
+    for (option, out) in [("--dot", &request.dot), ("--suite", &request.suite)] {
+        if let Some(out) = out {
+            output::refuse_input_as_output(option, out, &[model_path])?;
+        }
+    }
+    if request.dot.is_some() && request.dot == request.suite && request.dot.as_deref() != Some("-")
+    {
+        return Err(Error::Usage("--dot and --suite name the same file".into()));
+    }
+    let model = load_model(model_path, &request.load, request.quiet)?;
+    let sa = report::suspension_of(&model, &request.embedding).map_err(|source| Error::Model {
+        path: model_path.to_owned(),
+        source,
+    })?;
+    let spinner = if request.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
+    let d = identify::distinguish(&sa, &request.options, &mut |phase| {
+        spinner.set_message(phase.to_owned());
+        spinner.tick();
+    })?;
+    spinner.finish_and_clear();
+    if let Some(path) = &request.dot {
+        let mut out = output::Output::create(path)?;
+        report::write_distinguish_dot(&d, request.dot_topups, &mut out)
+            .map_err(|e| Error::io(path, e))?;
+        out.commit()?;
+    }
+    if let Some(path) = &request.suite {
+        let mut out = output::Output::create(path)?;
+        report::write_suite(&d, &mut out).map_err(|e| Error::io(path, e))?;
+        out.commit()?;
+    }
+    Ok(d.report)
+}
+
+/// The options of [`audit`] (`ncomplete audit`).
+#[derive(Clone, Debug)]
+pub struct AuditRequest {
+    /// How the model file is read.
+    pub load: LoadOptions,
+    /// The methods (empty: the defaults of the model's kind).
+    pub methods: Vec<Method>,
+    /// Bounds n on implementation states: `4`, `1..6`; `None`: `extra_states`.
+    pub n: Option<String>,
+    /// Bounds E on extra states (`None`: `0..2`).
+    pub extra_states: Option<String>,
+    /// Mutants per bound.
+    pub mutants: usize,
+    /// Seed of the mutants.
+    pub seed: u64,
+    /// A method stops at the first bound whose suite has more tests than this.
+    pub max_tests: u64,
+    /// The sets of ioco-counting.
+    pub incompatible_sets: IncompatibleSets,
+    /// The report as JSON instead of a table.
+    pub json: bool,
+    /// Leave out measured times.
+    pub no_time: bool,
+    /// Draw the SVG chart to this file.
+    pub plot: Option<String>,
+    /// No warnings or progress on stderr.
+    pub quiet: bool,
+}
+
+impl Default for AuditRequest {
+    fn default() -> Self {
+        AuditRequest {
+            load: LoadOptions::default(),
+            methods: Vec::new(),
+            n: None,
+            extra_states: None,
+            mutants: 0,
+            seed: 1,
+            max_tests: 200_000,
+            incompatible_sets: IncompatibleSets::default(),
+            json: false,
+            no_time: false,
+            plot: None,
+            quiet: false,
+        }
+    }
+}
+
+/// What [`audit`] found.
+#[derive(Clone, Debug)]
+pub struct AuditOutcome {
+    /// The report (without times when asked).
+    pub report: AuditReport,
+    /// Conforming mutants some suite failed: a soundness bug when not zero.
+    pub wrongly_failed: usize,
+}
+
+/// `ncomplete audit`: suite size and mutation score per method and bound of a model file; the
+/// report (text or JSON) is written to `out`, then the chart to `request.plot`.
+pub fn audit(
+    model_path: &str,
+    request: &AuditRequest,
+    out: &mut dyn Write,
+) -> Result<AuditOutcome, Error> {
+    use crate::audit::report::{audit, parse_bounds};
+    let (bound_kind, bounds) = match (&request.n, &request.extra_states) {
+        (Some(r), _) => (
+            BoundKind::States,
+            parse_bounds(r, 1).map_err(|e| Error::Usage(format!("--n: {e}")))?,
+        ),
+        (None, r) => (
+            BoundKind::ExtraStates,
+            parse_bounds(r.as_deref().unwrap_or("0..2"), 0)
+                .map_err(|e| Error::Usage(format!("--extra-states: {e}")))?,
+        ),
+    };
+    if let Some(plot) = &request.plot {
+        output::refuse_input_as_output("--plot", plot, &[model_path])?;
+    }
+    let model = load_model(model_path, &request.load, request.quiet)?;
+    let mutable = crate::audit::mutable_model(&model, model_path)?;
+    let methods = if request.methods.is_empty() {
+        AuditMethod::defaults(&mutable)
+    } else {
+        request
+            .methods
+            .iter()
+            .map(|m| match (m.mealy(), m.ioco(request.incompatible_sets)) {
+                (Some(mm), _) => AuditMethod::Mealy(mm),
+                (None, Some(im)) => AuditMethod::Ioco(im),
+                (None, None) => unreachable!("every method is Mealy or ioco"),
+            })
+            .collect()
+    };
+    let options = AuditOptions {
+        methods,
+        bound_kind,
+        bounds,
+        mutants: request.mutants,
+        seed: request.seed,
+        max_tests: request.max_tests,
+    };
+    let progress = crate::progress::Progress::new(
+        !request.quiet && request.mutants > 0,
+        "auditing",
+        "mutants",
+        None,
+    );
+    let mut report = audit(&mutable, &options, &progress)?;
+    progress.finish();
+    if request.no_time {
+        report = report.without_time();
+    }
+    let text = if request.json {
+        report.to_json()
+    } else {
+        report.to_text()
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("<stdout>", e))?;
+    if let Some(path) = &request.plot {
+        crate::audit::plot::write_audit_svg(&report, path)?;
+    }
+    Ok(AuditOutcome {
+        wrongly_failed: report.wrongly_failed(),
+        report,
+    })
+}
