@@ -1144,8 +1144,10 @@ impl SimulateArgs {
 
 impl RunArgs {
     pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::RunRequest {
+        // The deprecated `--format` is warned about only when a model is read.
+        let reads_model = self.spec.is_some() || self.model.is_some();
         ncomplete::pipeline::RunRequest {
-            load: self.model_args.options(quiet),
+            load: self.model_args.options(quiet || !reads_model),
             spec: self.spec.clone(),
             implementation: self.model.clone(),
             input_enabling: match self.input_enable {

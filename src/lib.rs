@@ -2,7 +2,9 @@
 //!
 //! The pipeline flows one way: `format` parses files into `model` types; `analysis` and `identify`
 //! compute compatibility and state identifiers; `suite` builds test suites; `render` writes them;
-//! `exec` and `check` run and judge them. Lower layers never depend on higher ones.
+//! `exec` and `check` run and judge them. Lower layers never depend on higher ones. On top,
+//! [`pipeline`] is every command as one function over plain option structs: what the command
+//! line and the Python package call.
 //!
 //! # Example
 //!

@@ -144,7 +144,8 @@ pub struct GeneratedSuite {
     /// The method the suite was built with (`auto` resolved; the ioco-auto choice is in
     /// [`GeneratedSuite::choice`]); `None` for goal-directed tests.
     pub method: Option<Method>,
-    /// The suite file written (`-`: standard output; `suite.json` inside a rendering).
+    /// The suite file written (`-`: standard output; `suite.json` in the directory of a
+    /// rendering).
     pub suite_path: String,
     /// The number of tests (of the whole suite, shards included), as text.
     pub tests: String,
@@ -195,7 +196,12 @@ fn generate_into(
             None => generate_mealy(options, model, path, &suite_path)?,
         }
     };
-    finish(options, dir, &suite_path)?;
+    if finish(options, dir, &suite_path)? {
+        generated.suite_path = std::path::Path::new(&options.out)
+            .join("suite.json")
+            .display()
+            .to_string();
+    }
     if generated.method.is_some_and(|m| m.mealy().is_some()) {
         // A Mealy suite's figures end with the time taken, rendering included.
         if let Some(stats) = &mut generated.stats {
@@ -246,12 +252,12 @@ fn refuse_words(options: &GenerateOptions, why: &str) -> Result<(), Error> {
 }
 
 /// Renders the generated suite into the new directory when a program format was asked for,
-/// then swaps the directory in.
+/// then swaps the directory in; returns whether it did.
 fn finish(
     options: &GenerateOptions,
     dir: Option<AtomicDir>,
     suite_path: &str,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     if let (Some(dir), Some(format)) = (dir, options.format.rendering()) {
         crate::exec::commands::render_into(
             suite_path,
@@ -262,8 +268,9 @@ fn finish(
             None,
         )?;
         dir.commit()?;
+        return Ok(true);
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Goal-directed tests by joker strategies (`--purpose`, `--purpose-regex`, `--cover`).

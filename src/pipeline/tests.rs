@@ -121,12 +121,8 @@ fn auto_is_ioco_auto_for_an_lts_and_the_mealy_auto_for_a_mealy_machine() {
     let stats = tea.stats.unwrap();
     let written = std::fs::read_to_string(&out).unwrap();
     let (header, _) = crate::suite::read_suite(&written).unwrap();
-    // The stats name the method ioco-auto chose, which the header records.
-    assert!(
-        stats.starts_with(&format!("{}: ", header.method)),
-        "{stats}"
-    );
-    assert_ne!(header.method, "ioco-auto");
+    assert_eq!(header.method, "ioco-auto");
+    assert!(stats.starts_with("ioco-auto: "), "{stats}");
 
     let out = dir.join("coffee.json");
     let coffee = generate(
@@ -295,7 +291,7 @@ fn sizes_counts_every_default_method_per_bound() {
     assert!(names[0].contains("ioco-complete"), "{names:?}");
     assert!(report.to_json().unwrap().ends_with("]\n"));
     let text = report.to_text();
-    assert_eq!(text.matches(names[1]).count() >= 1, true);
+    assert!(text.contains(names[1]));
 }
 
 #[test]
@@ -425,10 +421,7 @@ fn check_info_convert_mutate_distinguish_and_audit_on_bundled_models() {
     .unwrap();
     std::fs::write(&yaml, text).unwrap();
     let again = super::info(&path_text(&yaml), &Default::default(), true).unwrap();
-    assert_eq!(
-        again.to_json(),
-        info.to_json().replace(&coffee, &path_text(&yaml))
-    );
+    assert_eq!(again, info);
 
     let quiet = CheckModels {
         budget: crate::check::DEFAULT_BUDGET,
