@@ -431,7 +431,7 @@ fn generate_ioco(
     })
 }
 
-/// The options of [`sizes`] (`ncomplete sizes`).
+/// The options of [`sizes()`] (`ncomplete sizes`).
 #[derive(Clone, Debug)]
 pub struct SizesRequest {
     /// How the model file is read.
@@ -462,7 +462,7 @@ impl Default for SizesRequest {
     }
 }
 
-/// The cost tables of [`sizes`], one per method.
+/// The cost tables of [`sizes()`], one per method.
 #[derive(Clone, Debug)]
 pub struct SizesReport {
     /// One table per method, in the order asked.
