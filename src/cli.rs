@@ -30,7 +30,9 @@ pub enum Command {
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
     Simulate(SimulateArgs),
-    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
+    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`). Exit status 0
+    /// every test passed, 1 a test failed, 2 bad input, 3 (`--sut` only) a test stayed inconclusive
+    /// after its retries and none failed.
     Run(RunArgs),
     /// On-the-fly testing (TorX): send inputs and observe outputs chosen step by step, tracking
     /// the specification; fail on the first non-conforming observation. Exit 1 on a failure.
