@@ -1055,6 +1055,12 @@ pub struct CheckArgs {
     /// Largest number of states built when determinising an LTS.
     #[arg(long, default_value_t = ncomplete::check::DEFAULT_BUDGET)]
     pub budget: usize,
+    /// Decide ioco as a tester sees it through the input/output race (an output read after an
+    /// input was sent may have been written before the system read it): exit status 1 only when
+    /// some observation has no reading in the specification. A fault this hides passes every
+    /// runner.
+    #[arg(long)]
+    pub race: bool,
 }
 
 impl CheckArgs {

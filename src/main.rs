@@ -213,6 +213,7 @@ fn run_check(a: CheckArgs, quiet: bool) -> Result<ExitCode, Error> {
             quiet,
         )?,
         budget: a.budget,
+        race: a.race,
     };
     let report = ncomplete::check::check_models(&spec, &a.spec, &imp, &a.imp, &req)?;
     format::write_text(None, &report.text)?;
