@@ -30,7 +30,9 @@ pub enum Command {
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
     Simulate(SimulateArgs),
-    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`).
+    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`). Exit status 0
+    /// every test passed, 1 a test failed, 2 bad input, 3 (`--sut` only) a test stayed inconclusive
+    /// after its retries and none failed.
     Run(RunArgs),
     /// On-the-fly testing (TorX): send inputs and observe outputs chosen step by step, tracking
     /// the specification; fail on the first non-conforming observation. Exit 1 on a failure.
@@ -1011,6 +1013,12 @@ pub struct CheckArgs {
     /// Largest number of states built when determinising an LTS.
     #[arg(long, default_value_t = ncomplete::check::DEFAULT_BUDGET)]
     pub budget: usize,
+    /// Decide ioco as a tester sees it through the input/output race (an output read after an
+    /// input was sent may have been written before the system read it): exit status 1 only when
+    /// some observation has no reading in the specification. A fault this hides passes every
+    /// runner.
+    #[arg(long)]
+    pub race: bool,
 }
 
 impl CheckArgs {
@@ -1053,6 +1061,7 @@ impl CheckArgs {
                 "--forbidden",
             ),
             budget: self.budget,
+            race: self.race,
             quiet,
         }
     }

@@ -1,7 +1,7 @@
 //! The `ncomplete` command line: parses arguments (clap derive) and calls the library.
 //!
 //! Exit status: 0 success, 1 a check or suite failed, 2 bad input or usage (clap's usage errors
-//! exit with 2 too).
+//! exit with 2 too), 3 `run --sut` with an inconclusive test and no failure.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ncomplete::Error;

@@ -61,6 +61,65 @@ fn ioco_verdicts_and_exit_codes() {
     assert!(stdout(&o).starts_with(&format!("does not conform: {r} uioco {s}")));
 }
 
+/// `check --race`: a tea machine that refunds where tea is due fails ioco, but every observation
+/// of it has a reading in the specification (the refund overtook the button), so no tester can
+/// see the fault; quiescence where tea is due is seen all the same.
+#[test]
+fn race_tells_faults_a_tester_can_see_from_those_it_cannot() {
+    let spec = model("tea_machine.dot");
+    let dir = scratch("race");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, after_button: &str| {
+        let path = dir.join(format!("{name}.dot"));
+        std::fs::write(
+            &path,
+            format!(
+                "digraph {name} {{\n  __start0 [label=\"\" shape=\"none\"];\n  __start0 -> idle;\n  \
+                 idle -> paid [label=\"?coin\"];\n  paid -> brewing [label=\"?button\"];\n  \
+                 paid -> empty [label=\"tau\"];\n  empty -> idle [label=\"!refund\"];\n  {after_button}\n}}\n"
+            ),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let refunds = write("refunds", "brewing -> idle [label=\"!refund\"];");
+    let o = ncomplete(&["check", &spec, &refunds, "--missing-inputs", "self-loop"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(stdout(&o).contains("counterexample: ?coin ?button !refund\n"));
+    let o = ncomplete(&[
+        "check",
+        &spec,
+        &refunds,
+        "--race",
+        "--missing-inputs",
+        "self-loop",
+    ]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("conforms: {refunds} ioco {spec} through the input/output race\n")
+    );
+    let silent = write("silent", "brewing -> brewing [label=\"?button\"];");
+    let o = ncomplete(&[
+        "check",
+        &spec,
+        &silent,
+        "--race",
+        "--missing-inputs",
+        "self-loop",
+    ]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("counterexample: ?coin ?button delta\n"),
+        "{}",
+        stdout(&o)
+    );
+    // The race is about ioco: refused with the relations it does not decide.
+    let o = ncomplete(&["check", &spec, &refunds, "--race", "--uioco"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--race"), "{}", stderr(&o));
+}
+
 #[test]
 fn language_conformance_finds_what_ioco_misses() {
     let (s, q) = (model("everest_s.aut"), model("everest_q.aut"));

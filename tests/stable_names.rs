@@ -1,6 +1,9 @@
 //! Stable test identities and shards, through the binary: a model edit renames only tests whose
 //! content changed, and `generate --shard` / `render --shard` partition a suite.
 
+mod common;
+
+use common::suite_json::tests_of;
 use ncomplete::suite::read_suite;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,21 +33,6 @@ fn ncomplete(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// The tests of a suite JSON text: name and content (the test without its name), in order.
-fn tests_of(json: &str) -> Vec<(String, String)> {
-    let doc: Value = serde_json::from_str(json).unwrap();
-    doc["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let mut t = t.as_object().unwrap().clone();
-            let name = t.remove("name").unwrap().as_str().unwrap().to_owned();
-            (name, Value::Object(t).to_string())
-        })
-        .collect()
 }
 
 /// `name` from `models/` with one transition edited (`from` replaced by `to`), written to `dir`.

@@ -1,7 +1,11 @@
 //! Seeded mutants of a model, the fault domain of mutation audits (Goga, seed 001; van den Bos
 //! Sec. 2.3: an n-complete suite must detect every non-conforming implementation with at most n
 //! states). Each mutant carries its exact verdict, decided by [`crate::check`]: ioco for suspension
-//! automata, equivalence for Mealy machines.
+//! automata, equivalence for Mealy machines. A non-conforming mutant of a suspension automaton
+//! is also marked *observable* or not: whether some observation of it through the input/output
+//! race has no reading in the original ([`crate::check::race`]). Runners read outputs both ways
+//! around an input in flight, so an unobservable fault passes them all, and mutation tests
+//! require only the observable ones to be caught.
 //!
 //! Fault kinds: output faults (a transition produces another output, or quiescence instead of an
 //! output and back), transfer faults (a transition goes to another state), added and removed
@@ -12,7 +16,9 @@
 //! if no other state's quiescence leads to it) and are made input-enabled with self-loops, since implementations are input-enabled
 //! (van den Bos: SAIE). Every mutant has at most the bound's number of states.
 
-use crate::check::{IocoOptions, MissingInputs, Observable, check_ioco, check_mealy};
+use crate::check::{
+    IocoOptions, MissingInputs, Observable, check_ioco, check_ioco_under_race, check_mealy,
+};
 use crate::format::{Format, suspension_as_lts, write_model};
 use crate::model::{
     LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
@@ -116,6 +122,11 @@ pub struct Mutant {
     pub model: MutantModel,
     /// Whether it conforms to the original (ioco, or equivalence for Mealy machines).
     pub conforms: bool,
+    /// Whether a tester can see its fault: it does not conform and, for a suspension
+    /// automaton, some observation through the input/output race has no reading in the original
+    /// ([`crate::check::check_ioco_under_race`]). A non-conforming mutant that is not observable
+    /// passes every runner of this crate, by design.
+    pub observable: bool,
 }
 
 /// Up to `opts.count` distinct mutants of `model` (fewer if the model has fewer), in a
@@ -159,12 +170,14 @@ pub fn mutants(model: &MutantModel, opts: &MutateOptions) -> Result<Vec<Mutant>>
         .enumerate()
         .map(|(k, (kind, description, mutant))| {
             let conforms = verdict(model, &mutant)?;
+            let observable = !conforms && observable(model, &mutant)?;
             Ok(Mutant {
                 name: format!("{base}_m{:03}", k + 1),
                 kind,
                 description,
                 model: mutant,
                 conforms,
+                observable,
             })
         })
         .collect()
@@ -184,6 +197,21 @@ pub fn verdict(original: &MutantModel, mutant: &MutantModel) -> Result<bool> {
         _ => Err(Error::Usage(
             "a mutant must have the type of its original".into(),
         )),
+    }
+}
+
+/// Whether a non-conforming mutant's fault shows to a tester: through the input/output race for
+/// suspension automata; always for Mealy machines, whose runners wait for each output before the
+/// next input.
+pub fn observable(original: &MutantModel, mutant: &MutantModel) -> Result<bool> {
+    match (original, mutant) {
+        (MutantModel::Suspension(s), MutantModel::Suspension(i)) => Ok(!check_ioco_under_race(
+            Observable::Suspension(s),
+            Observable::Suspension(i),
+            &IocoOptions::default(),
+        )?
+        .conforms()),
+        _ => Ok(true),
     }
 }
 
@@ -760,6 +788,7 @@ pub fn write_mutants(
             "description": m.description,
             "states": m.model.num_states(),
             "conforms": m.conforms,
+            "observable": m.observable,
         }));
     }
     let n0 = original.num_states();
@@ -782,8 +811,17 @@ pub fn write_mutants(
         .map_err(|e| Error::io(dir.join("index.json").display().to_string(), e))?;
     out.commit()?;
     let conforming = mutants.iter().filter(|m| m.conforms).count();
+    let hidden = mutants
+        .iter()
+        .filter(|m| !m.conforms && !m.observable)
+        .count();
+    let hidden = if hidden > 0 {
+        format!(", {hidden} of them hidden by the input/output race")
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "wrote {} mutants of {model_path} ({conforming} conforming, {} not) to {}\n",
+        "wrote {} mutants of {model_path} ({conforming} conforming, {} not{hidden}) to {}\n",
         mutants.len(),
         mutants.len() - conforming,
         dir.display()
@@ -859,6 +897,11 @@ mod tests {
             for m in &ms {
                 assert!(m.model.num_states() <= max, "{} too big", m.name);
                 assert_eq!(verdict(&model, &m.model).unwrap(), m.conforms);
+                // Observable faults are faults; Mealy faults are all observable.
+                assert!(!(m.conforms && m.observable), "{}", m.name);
+                if matches!(model, MutantModel::Mealy(_)) {
+                    assert_eq!(m.observable, !m.conforms, "{}", m.name);
+                }
                 assert_ne!(m.model, model, "{} is the original", m.name);
                 kinds.insert(m.kind);
                 if let MutantModel::Suspension(s) = &m.model {

@@ -4,7 +4,7 @@
 
 use super::{
     CheckError, IocoOptions, IocoVerdict, Language, LanguageVerdict, MealyVerdict, MissingInputs,
-    Observable, Regex, check_ioco, check_language, check_mealy,
+    Observable, Regex, check_ioco, check_ioco_under_race, check_language, check_mealy,
 };
 use crate::model::{Model, SuspensionAutomaton, mealy_to_suspension};
 use crate::{Error, Result};
@@ -40,6 +40,9 @@ pub struct CheckRequest {
     pub forbidden: Option<LanguageSource>,
     /// Bound on determinised states per model (0: the default).
     pub budget: usize,
+    /// ioco as a tester observes it through the input/output race ([`super::race`]): whether
+    /// some observation of the implementation has no reading in the specification.
+    pub race: bool,
 }
 
 /// A verdict in words.
@@ -90,6 +93,11 @@ pub fn check_models(
     } else {
         req.budget
     };
+    if req.race && (req.uioco || req.quasi || req.desired.is_some() || req.forbidden.is_some()) {
+        return Err(Error::Usage(
+            "--race decides ioco through the input/output race; drop --uioco, --quasi, --desired and --forbidden".into(),
+        ));
+    }
     if req.desired.is_some() || req.forbidden.is_some() {
         if req.uioco {
             return Err(Error::Usage(
@@ -129,6 +137,11 @@ pub fn check_models(
         });
     }
     if let (Model::Mealy(s), Model::Mealy(i)) = (spec, imp) {
+        if req.race {
+            return Err(Error::Usage(
+                "--race applies to ioco; two Mealy machines are checked for equivalence, and their tests wait for each output before the next input".into(),
+            ));
+        }
         if req.uioco {
             return Err(Error::Usage(
                 "--uioco applies to labelled transition systems; two Mealy machines are checked for equivalence".into(),
@@ -160,11 +173,20 @@ pub fn check_models(
         missing_inputs: req.missing_inputs,
         budget,
     };
-    let v = check_ioco(s.observable(), i.observable(), &opts)?;
-    let relation = format!(
-        "{imp_name} {} {spec_name}",
-        if req.uioco { "uioco" } else { "ioco" }
-    );
+    let (v, relation) = if req.race {
+        (
+            check_ioco_under_race(s.observable(), i.observable(), &opts)?,
+            format!("{imp_name} ioco {spec_name} through the input/output race"),
+        )
+    } else {
+        (
+            check_ioco(s.observable(), i.observable(), &opts)?,
+            format!(
+                "{imp_name} {} {spec_name}",
+                if req.uioco { "uioco" } else { "ioco" }
+            ),
+        )
+    };
     Ok(match v {
         IocoVerdict::Conforms => CheckReport {
             conforms: true,

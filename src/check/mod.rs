@@ -8,6 +8,7 @@ pub mod ioco;
 pub mod language;
 pub mod mealy;
 pub mod observe;
+pub mod race;
 pub mod regex;
 #[cfg(test)]
 mod tests;
@@ -17,6 +18,7 @@ pub use ioco::{IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs, chec
 pub use language::{Language, LanguageVerdict, LanguageWitness, Violation, check_language};
 pub use mealy::{MealyDifference, MealyVerdict, check_mealy};
 pub use observe::{Observable, Observer, Vocabulary};
+pub use race::check_ioco_under_race;
 pub use regex::{Regex, RegexError};
 
 use crate::model::LabelKind;

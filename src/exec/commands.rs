@@ -456,10 +456,19 @@ pub fn model_exit_status(verdict: TestVerdict) -> u8 {
     u8::from(verdict == TestVerdict::Fail)
 }
 
-/// The exit status of `run --sut`: 0 only when every test passed; a test still inconclusive
-/// after its retries leaves the suite's guarantee unestablished, so it counts against the run.
+/// The exit status of `run --sut` when a test is inconclusive and none failed: the suite's
+/// guarantee is not established, yet nothing showed the system wrong, so a pipeline can tell
+/// "re-run, or raise the timeouts" from "the system is faulty".
+pub const INCONCLUSIVE_EXIT_STATUS: u8 = 3;
+
+/// The exit status of `run --sut`: 0 when every test passed, 1 when a test failed, and
+/// [`INCONCLUSIVE_EXIT_STATUS`] when a test stayed inconclusive after its retries and none failed.
 pub fn system_exit_status(verdict: TestVerdict) -> u8 {
-    u8::from(verdict != TestVerdict::Pass)
+    match verdict {
+        TestVerdict::Pass => 0,
+        TestVerdict::Fail => 1,
+        TestVerdict::Inconclusive => INCONCLUSIVE_EXIT_STATUS,
+    }
 }
 
 /// The system `ncomplete explore` tests.

@@ -97,6 +97,8 @@ pub struct CheckModels {
     pub forbidden: Option<LanguageInput>,
     /// Largest number of states built when determinising an LTS.
     pub budget: usize,
+    /// ioco as a tester sees it through the input/output race ([`crate::check::race`]).
+    pub race: bool,
     /// No warnings on stderr.
     pub quiet: bool,
 }
@@ -134,6 +136,7 @@ pub fn check(spec: &str, imp: &str, request: &CheckModels) -> Result<CheckReport
         desired: language(&request.desired)?,
         forbidden: language(&request.forbidden)?,
         budget: request.budget,
+        race: request.race,
     };
     crate::check::check_models(&spec_model, spec, &imp_model, imp, &req)
 }

@@ -2,6 +2,8 @@
 //! some of them).
 #![allow(dead_code)]
 
+pub mod suite_json;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
