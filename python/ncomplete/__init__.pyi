@@ -102,7 +102,10 @@ class Suite:
     def n(self) -> Optional[int]: ...
     @property
     def shard(self) -> Optional[str]: ...
-    def header_json(self) -> str: ...
+    def header_json(self) -> str:
+        """The suite JSON v1 document with an empty test list."""
+    def write(self, path: str, format: str = "json") -> None:
+        """Writes the suite (or its shard) as ``ncomplete generate`` does (json or words)."""
     def size_bound(self) -> int:
         """ioco: the number of tests; Mealy: an upper bound before prefix removal."""
     def tests(self, order: str = "suite") -> TestIterator:
@@ -115,7 +118,7 @@ class Suite:
         order: str = "suite",
     ) -> RunResult:
         """Runs a Mealy suite against ``step``/``reset``; stops at the first failing test."""
-    def simulate(self, model: Model) -> RunResult:
+    def simulate(self, model: Model, input_enable: bool = False) -> RunResult:
         """Runs the suite exactly against a model of the implementation."""
 
 def load_model(

@@ -5,8 +5,11 @@ pass it to ``run_Lstar(alphabet, sul, oracle, automaton_type="mealy")`` or ``run
 hypothesis it generates the suite of ``method`` that detects every implementation with at most
 ``|hypothesis| + E`` states that is not equivalent to the hypothesis, and runs its tests against
 the SUL in order of increasing length, streamed from the Rust side (never materialised), until an
-output differs; the counterexample is the test's inputs up to that output, as AALpy's oracles
-return it. Queries and steps are counted as AALpy's ``WMethodEqOracle`` counts them: one query
+output differs. The bound is deepened as AALpy's W-method deepens its middle part: the suites for
+0, 1, ..., E extra states run in turn, a test that passed under a lower bound is not run again;
+with ``max_states=M`` (AALpy's ``max_number_of_states``) E grows to ``M - |hypothesis|`` for
+small hypotheses, which a relative E alone may let through. The counterexample is the failing
+test's inputs up to the first differing output, as AALpy's oracles return it. Queries and steps are counted as AALpy's ``WMethodEqOracle`` counts them: one query
 per test (``reset_hyp_and_sul``), one step per input sent.
 
 With ``random_words=K`` the complete suite is followed by ``K`` seeded random words (the access
@@ -100,6 +103,8 @@ class Oracle(_AalpyOracle):
     :param method: a Mealy method of ``ncomplete.generate`` (``auto``, ``hads``, ``wp``, ``w``,
         ``hsi``, ``h``, ``spy``, ``spyh``...).
     :param seed: seed of the random words (the suite itself does not depend on it).
+    :param max_states: a bound on the SUL's states as AALpy's ``max_number_of_states``: each
+        hypothesis is tested for ``max(extra_states, max_states - |hypothesis|)`` extra states.
     :param random_words: random words run after the complete suite (0: none).
     :param expected_length: mean length of a random word's walk.
     """
@@ -111,6 +116,7 @@ class Oracle(_AalpyOracle):
         extra_states: int = 1,
         method: str = "auto",
         seed: int = 0,
+        max_states: Optional[int] = None,
         random_words: int = 0,
         expected_length: int = 10,
     ) -> None:
@@ -120,26 +126,37 @@ class Oracle(_AalpyOracle):
         self.extra_states = extra_states
         self.method = method
         self.seed = seed
+        self.max_states = max_states
         self.random_words = random_words
         self.expected_length = expected_length
         self._random = random.Random(seed)
         self.last_suite: Optional[Suite] = None
 
-    def suite(self, hypothesis: Any) -> Tuple[Suite, List[Any]]:
-        """The complete suite of ``hypothesis`` and the alphabet its input ``i{k}`` indexes."""
-        model, letters = hypothesis_model(hypothesis, self.alphabet)
-        return generate(model, method=self.method, extra_states=self.extra_states), letters
+    def deepest(self, hypothesis: Any) -> int:
+        """The extra states the last suite for ``hypothesis`` allows for: ``extra_states``, or
+        more when ``max_states`` exceeds the hypothesis by more."""
+        if self.max_states is None:
+            return self.extra_states
+        return max(self.extra_states, self.max_states - len(hypothesis.states))
 
     def find_cex(self, hypothesis: Any) -> Optional[Tuple[Any, ...]]:
-        """The first counterexample of the complete suite (shortest tests first), then of the
-        random words; None when every test passes."""
-        suite, letters = self.suite(hypothesis)
-        self.last_suite = suite
-        for test in suite.tests(order="length"):
-            word = tuple(letters[int(name[1:])] for name in test.inputs)
-            cex = self._execute(hypothesis, word)
-            if cex is not None:
-                return cex
+        """The first counterexample of the complete suites for 0, 1, ... ``deepest`` extra
+        states (each shortest test first, a test passed at a lower bound not run again), then of
+        the random words; None when every test passes."""
+        model, letters = hypothesis_model(hypothesis, self.alphabet)
+        passed = set()
+        for extra in range(self.deepest(hypothesis) + 1):
+            suite = generate(model, method=self.method, extra_states=extra)
+            self.last_suite = suite
+            for test in suite.tests(order="length"):
+                names = tuple(test.inputs)
+                if names in passed:
+                    continue
+                word = tuple(letters[int(name[1:])] for name in names)
+                cex = self._execute(hypothesis, word)
+                if cex is not None:
+                    return cex
+                passed.add(names)
         for _ in range(self.random_words):
             cex = self._execute(hypothesis, self._random_word(hypothesis))
             if cex is not None:

@@ -13,6 +13,7 @@ class Oracle(_AalpyOracle):
     extra_states: int
     method: str
     seed: int
+    max_states: Optional[int]
     random_words: int
     expected_length: int
     last_suite: Optional[Suite]
@@ -23,8 +24,9 @@ class Oracle(_AalpyOracle):
         extra_states: int = 1,
         method: str = "auto",
         seed: int = 0,
+        max_states: Optional[int] = None,
         random_words: int = 0,
         expected_length: int = 10,
     ) -> None: ...
-    def suite(self, hypothesis: Any) -> Tuple[Suite, List[Any]]: ...
+    def deepest(self, hypothesis: Any) -> int: ...
     def find_cex(self, hypothesis: Any) -> Optional[Tuple[Any, ...]]: ...

@@ -12,7 +12,7 @@ use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::{LabelId, Model};
 use ncomplete::suite::{SuiteModel, TestCase};
-use ncomplete::suite::ioco::{self, Bound, Budget, IncompatibleSets, IocoMethod, IocoSuite};
+use ncomplete::suite::ioco::{self, Bound as IocoBound, Budget, IncompatibleSets, IocoMethod, IocoSuite};
 use ncomplete::suite::mealy::stream::{ByLength, WordStream};
 use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use ncomplete::suite::names::Shard;
@@ -321,14 +321,48 @@ impl PySuite {
         self.shard.map(Shard::label)
     }
 
-    /// The suite header as JSON text (model labels, method, n, guarantee, extra fields).
-    fn header_json(&self) -> PyResult<String> {
+    /// The suite file's header as JSON text: the suite JSON v1 document with an empty test
+    /// list (model labels, method, n, guarantee, and the shard when there is one).
+    fn header_json(&self) -> String {
         let header = match &self.inner {
             SuiteKind::Mealy(s) => s.header(),
             SuiteKind::Ioco(s) => s.header().clone(),
         };
         let header = ncomplete::suite::names::shard_header(&header, self.shard);
-        serde_json::to_string(&*header).map_err(|e| usage(e.to_string()))
+        ncomplete::suite::json::suite_to_string(&header, [])
+    }
+
+    /// write(path, format="json")
+    /// --
+    ///
+    /// Writes the suite (or its shard) to `path`, whole or not at all, as `ncomplete generate`
+    /// writes it: suite JSON v1, or for a Mealy suite `format="words"` (one test per line).
+    #[pyo3(signature = (path, format="json"))]
+    fn write(&self, py: Python<'_>, path: &str, format: &str) -> PyResult<()> {
+        use ncomplete::render::words::{MealySuiteFormat, write_mealy_suite_with};
+        let words = match format {
+            "json" => MealySuiteFormat::Json,
+            "words" => MealySuiteFormat::Words,
+            other => {
+                return Err(usage(format!(
+                    "format: found `{other}`, expected \"json\" or \"words\""
+                )));
+            }
+        };
+        py.detach(|| match &self.inner {
+            SuiteKind::Ioco(_) if words == MealySuiteFormat::Words => Err(Error::Usage(
+                "the ioco methods write suite JSON (format=\"json\"); words are for Mealy suites"
+                    .into(),
+            )),
+            SuiteKind::Ioco(s) => ioco::write_suite_file(s, Some(path), self.shard, false),
+            SuiteKind::Mealy(s) => {
+                let mut output = ncomplete::output::Output::create(path)?;
+                write_mealy_suite_with(&mut output, s, words, self.shard, &mut |_| {})
+                    .map_err(|e| Error::io(output.name(), e))?;
+                output.commit()
+            }
+        })
+        .map_err(py_error)
     }
 
     /// For an ioco suite, its exact number of tests; for a Mealy suite an upper bound counted
@@ -359,7 +393,7 @@ impl PySuite {
                 next: 0,
                 picker: self.shard.map(ncomplete::suite::names::ShardPicker::new),
             },
-            (_, "suite" | "length") => {
+            (_, "length") => {
                 return Err(usage(
                     "order=\"length\" is for Mealy suites without a shard",
                 ));
@@ -442,12 +476,15 @@ impl PySuite {
         })
     }
 
-    /// simulate(model)
+    /// simulate(model, input_enable=False)
     /// --
     ///
     /// Runs the suite exactly against a model of the implementation (every output choice and
-    /// race explored, as `ncomplete run --model`); stops at the first failing test.
-    fn simulate(&self, py: Python<'_>, model: &PyModel) -> PyResult<RunResult> {
+    /// race explored, as `ncomplete run --model`); stops at the first failing test. An input the
+    /// model refuses is an error unless `input_enable` lets the model ignore it (a self-loop,
+    /// `--input-enable self-loop`).
+    #[pyo3(signature = (model, input_enable=false))]
+    fn simulate(&self, py: Python<'_>, model: &PyModel, input_enable: bool) -> PyResult<RunResult> {
         let header = match &self.inner {
             SuiteKind::Mealy(s) => s.header(),
             SuiteKind::Ioco(s) => s.header().clone(),
@@ -455,7 +492,11 @@ impl PySuite {
         let system = ncomplete::exec::system_for_suite(
             &model.model,
             &header.model,
-            ncomplete::exec::InputEnabling::Reject,
+            if input_enable {
+                ncomplete::exec::InputEnabling::SelfLoop
+            } else {
+                ncomplete::exec::InputEnabling::Reject
+            },
         )
         .map_err(|e| py_error(e.into()))?;
         let tests = self.tests("suite")?;
@@ -472,7 +513,7 @@ impl PySuite {
             if outcome.verdict == ncomplete::exec::TestVerdict::Fail {
                 let labels = &tests.model;
                 let steps = outcome.counterexample.unwrap_or_default();
-                let shown: Vec<String> = steps.iter().map(|&s| step_text(labels, s)).collect();
+                let shown: Vec<String> = steps.iter().map(|&s| system.step_name(s)).collect();
                 let inputs = steps.iter().filter_map(|s| match *s {
                     ncomplete::exec::Step::Input(l) => Some(labels.inputs[l.index()].clone()),
                     ncomplete::exec::Step::Output(_) => None,
@@ -501,17 +542,6 @@ impl PySuite {
             self.n(),
             self.shard().map(|s| format!(" shard {s}")).unwrap_or_default()
         )
-    }
-}
-
-/// `?input` or `!output` of a failing execution's step.
-fn step_text(labels: &SuiteModel, step: ncomplete::exec::Step) -> String {
-    match step {
-        ncomplete::exec::Step::Input(l) => format!("?{}", labels.inputs[l.index()]),
-        ncomplete::exec::Step::Output(l) => match labels.outputs.get(l.index()) {
-            Some(name) => format!("!{name}"),
-            None => format!("!{}", labels.quiescence.as_deref().unwrap_or("quiescence")),
-        },
     }
 }
 
@@ -788,8 +818,8 @@ fn generate(
     let source = model.source.clone();
     let inner = if let Some(method) = ioco_method {
         let bound = match (n, extra_states) {
-            (Some(n), _) => Bound::States(n),
-            (None, Some(e)) => Bound::ExtraStates(e),
+            (Some(n), _) => IocoBound::States(n),
+            (None, Some(e)) => IocoBound::ExtraStates(e),
             (None, None) => return Err(usage("the ioco methods take n=N or extra_states=E")),
         };
         let model = &model.model;

@@ -51,7 +51,9 @@ def equivalent_to_target(coffee, hypothesis) -> bool:
 
 @pytest.mark.parametrize("algorithm", [run_Lstar, run_KV])
 def test_the_oracle_learns_the_coffee_machine(coffee, algorithm) -> None:
-    hypothesis, info, oracle, _ = learn(coffee, algorithm, extra_states=1, method="auto", seed=3)
+    hypothesis, info, oracle, _ = learn(
+        coffee, algorithm, extra_states=1, max_states=coffee.num_states + 1, seed=3
+    )
     assert len(hypothesis.states) == coffee.num_states
     assert equivalent_to_target(coffee, hypothesis)
     assert oracle.num_queries > 0 and oracle.num_steps > 0
@@ -82,16 +84,25 @@ def test_a_counterexample_is_the_prefix_up_to_the_first_difference(coffee) -> No
 def test_runs_are_deterministic_for_a_seed(coffee) -> None:
     runs = []
     for _ in range(2):
-        _, info, oracle, _ = learn(coffee, run_Lstar, extra_states=1, seed=11, random_words=50)
+        _, info, oracle, _ = learn(coffee, run_Lstar, max_states=7, seed=11, random_words=50)
         runs.append((oracle.num_queries, oracle.num_steps, info["queries_learning"]))
     assert runs[0] == runs[1]
 
 
 def test_random_words_follow_the_complete_suite(coffee) -> None:
     """With random_words the oracle runs the same complete suite and then the random words."""
-    _, _, plain, _ = learn(coffee, run_Lstar, extra_states=1, seed=5)
-    _, _, extended, _ = learn(coffee, run_Lstar, extra_states=1, seed=5, random_words=40)
+    _, _, plain, _ = learn(coffee, run_Lstar, max_states=7, seed=5)
+    _, _, extended, _ = learn(coffee, run_Lstar, max_states=7, seed=5, random_words=40)
     assert extended.num_queries >= plain.num_queries + 40
+
+
+def test_the_bound_is_relative_to_the_hypothesis_without_max_states(coffee) -> None:
+    """With E = 1 alone the coffee machine's two-state hypothesis passes (its counterexample
+    needs a longer middle part); max_states deepens the bound and finds it."""
+    short, _, _, _ = learn(coffee, run_Lstar, extra_states=1)
+    assert len(short.states) < coffee.num_states and not equivalent_to_target(coffee, short)
+    full, _, _, _ = learn(coffee, run_Lstar, extra_states=1, max_states=coffee.num_states)
+    assert equivalent_to_target(coffee, full)
 
 
 def test_moore_and_dfa_hypotheses_are_translated() -> None:

@@ -48,7 +48,7 @@ def test_errors_map_to_the_exception_hierarchy(tmp_path) -> None:
     tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
     with pytest.raises(ncomplete.UsageError, match="deterministic Mealy machine"):
         ncomplete.generate(tea, method="hsi")
-    with pytest.raises(ncomplete.BudgetError, match="budget"):
+    with pytest.raises(ncomplete.BudgetError, match="over the limit"):
         ncomplete.generate(tea, method="ioco-complete", n=3, max_tests=1)
     with pytest.raises(TypeError):
         ncomplete.mealy_from_transitions({"s0": {"a": ("x", 1)}}, initial="s0")
@@ -106,10 +106,12 @@ def test_ioco_suites_iterate_and_simulate() -> None:
     assert len(tests) == suite.size_bound()
     assert tests[0].inputs is None
     assert "nodes" in json.loads(tests[0].to_json())
-    assert suite.simulate(tea).passed
+    with pytest.raises(ncomplete.UsageError, match="not input-enabled"):
+        suite.simulate(tea)
+    assert suite.simulate(tea, input_enable=True).passed
     coffee_text = (MODELS / "tea_machine.dot").read_text().replace("!tea", "!coffee")
     wrong = ncomplete.parse_model(coffee_text, "coffee_machine.dot")
-    result = suite.simulate(wrong)
+    result = suite.simulate(wrong, input_enable=True)
     assert not result.passed
     assert result.failure.observed == "!coffee"
 
@@ -150,3 +152,19 @@ def test_check_reports_a_counterexample(coffee: ncomplete.Model) -> None:
     faulty = ncomplete.model_from_dict(data)
     result = ncomplete.check(coffee, faulty)
     assert not result and "BUTTON" in result.text
+
+
+def test_suites_are_written_as_generate_writes_them(coffee: ncomplete.Model, tmp_path) -> None:
+    suite = ncomplete.generate(coffee, method="hsi", extra_states=1, shard="1/2")
+    suite.write(str(tmp_path / "suite.json"))
+    document = json.loads((tmp_path / "suite.json").read_text())
+    assert document["shard"] == "1/2" and document["method"] == "hsi"
+    assert [t["name"] for t in document["tests"]] == [t.name for t in suite]
+    header = json.loads(suite.header_json())
+    assert header["tests"] == [] and header["guarantee"] == suite.guarantee
+    suite.write(str(tmp_path / "suite.words"), format="words")
+    lines = (tmp_path / "suite.words").read_text().splitlines()
+    assert lines[0].startswith("# ncomplete words v1")
+    tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
+    with pytest.raises(ncomplete.UsageError, match="words are for Mealy suites"):
+        ncomplete.generate(tea, method="ioco-complete", n=3).write(str(tmp_path / "x"), format="words")
