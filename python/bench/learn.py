@@ -79,8 +79,18 @@ def learned_model(hypothesis, alphabet) -> ncomplete.Model:
 # (name, factory(alphabet, sul, target states))
 OracleFactory = Callable[[list, SUL, int], object]
 ORACLES: List[Tuple[str, OracleFactory]] = [
-    ("ncomplete auto, E=1", lambda a, s, n: Oracle(a, s, extra_states=1, method="auto", seed=SEED)),
-    ("ncomplete hads, E=1", lambda a, s, n: Oracle(a, s, extra_states=1, method="hads", seed=SEED)),
+    (
+        "ncomplete auto, M=n+1",
+        lambda a, s, n: Oracle(a, s, extra_states=1, max_states=n + 1, method="auto", seed=SEED),
+    ),
+    (
+        "ncomplete hads, M=n+1",
+        lambda a, s, n: Oracle(a, s, extra_states=1, max_states=n + 1, method="hads", seed=SEED),
+    ),
+    (
+        "ncomplete auto, E=1 only",
+        lambda a, s, n: Oracle(a, s, extra_states=1, method="auto", seed=SEED),
+    ),
     (
         "ncomplete auto, E=1 + 1000 random",
         lambda a, s, n: Oracle(a, s, extra_states=1, seed=SEED, random_words=1000),
@@ -126,16 +136,16 @@ def main() -> None:
     if args.models:
         wanted = set(args.models.split(","))
         targets = [t for t in TARGETS if t[0] in wanted or t[1] in wanted]
-    print(
-        "| model (states/inputs) | oracle | EQ queries | EQ steps | MQ queries | MQ steps | rounds | seconds | learned | correct |"
-    )
+    columns = ["EQ queries", "EQ steps", "MQ queries", "MQ steps", "rounds", "seconds"]
+    print("| model (states/inputs) | oracle | " + " | ".join(columns) + " | learned | correct |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for title, file in targets:
         target = ncomplete.load_model(str(MODELS / file))
         for name, factory in ORACLES:
             r = learn(target, factory)
             print(
-                f"| {title} ({target.num_states}/{len(target.inputs)}) | {name} | {r['eq_queries']:,} "
+                f"| {title} ({target.num_states}/{len(target.inputs)}) | {name} "
+                f"| {r['eq_queries']:,} "
                 f"| {r['eq_steps']:,} | {r['mq_queries']:,} | {r['mq_steps']:,} | {r['rounds']} "
                 f"| {r['seconds']:.2f} | {r['states']} | {'yes' if r['correct'] else 'NO'} |",
                 flush=True,

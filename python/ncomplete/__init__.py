@@ -105,7 +105,8 @@ def mealy_from_transitions(
         for letter, answer in row.items():
             if not isinstance(answer, Sequence) or isinstance(answer, str) or len(answer) != 2:
                 raise TypeError(
-                    f"transition {source!r} --{letter!r}-->: expected (output, target), got {answer!r}"
+                    f"transition {source!r} --{letter!r}-->: "
+                    f"expected (output, target), got {answer!r}"
                 )
             output, target = answer
             inputs[_label(letter, "an input")] = None
@@ -123,5 +124,3 @@ def mealy_from_transitions(
             "transitions": rows,
         }
     )
-
-

@@ -9,8 +9,9 @@ output differs. The bound is deepened as AALpy's W-method deepens its middle par
 0, 1, ..., E extra states run in turn, a test that passed under a lower bound is not run again;
 with ``max_states=M`` (AALpy's ``max_number_of_states``) E grows to ``M - |hypothesis|`` for
 small hypotheses, which a relative E alone may let through. The counterexample is the failing
-test's inputs up to the first differing output, as AALpy's oracles return it. Queries and steps are counted as AALpy's ``WMethodEqOracle`` counts them: one query
-per test (``reset_hyp_and_sul``), one step per input sent.
+test's inputs up to the first differing output, as AALpy's oracles return it. Queries and steps
+are counted as AALpy's ``WMethodEqOracle`` counts them: one query per test
+(``reset_hyp_and_sul``), one step per input sent.
 
 With ``random_words=K`` the complete suite is followed by ``K`` seeded random words (the access
 sequence of a random hypothesis state, then a random walk of geometrically distributed length
@@ -28,8 +29,8 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from aalpy.base import Oracle as _AalpyOracle
 from aalpy.base import SUL
+from aalpy.base import Oracle as _AalpyOracle
 
 from . import Model, Suite, generate, model_from_dict
 

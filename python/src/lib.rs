@@ -11,11 +11,13 @@
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::{LabelId, Model};
-use ncomplete::suite::{SuiteModel, TestCase};
-use ncomplete::suite::ioco::{self, Bound as IocoBound, Budget, IncompatibleSets, IocoMethod, IocoSuite};
+use ncomplete::suite::ioco::{
+    self, Bound as IocoBound, Budget, IncompatibleSets, IocoMethod, IocoSuite,
+};
 use ncomplete::suite::mealy::stream::{ByLength, WordStream};
 use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use ncomplete::suite::names::Shard;
+use ncomplete::suite::{SuiteModel, TestCase};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -258,7 +260,10 @@ const IOCO_METHODS: [(&str, IocoMethod); 6] = [
     ("unconditional", IocoMethod::Unconditional),
     ("ioco-ads", IocoMethod::Ads),
     ("ioco-auto", IocoMethod::Auto),
-    ("ioco-counting", IocoMethod::Counting(IncompatibleSets::Maximal)),
+    (
+        "ioco-counting",
+        IocoMethod::Counting(IncompatibleSets::Maximal),
+    ),
     (
         "ioco-cover-counting",
         IocoMethod::CoverCounting(IncompatibleSets::Maximal),
@@ -440,7 +445,10 @@ impl PySuite {
             ));
         };
         let tests = self.tests(order)?;
-        let mut source = tests.source.into_inner().map_err(|e| usage(e.to_string()))?;
+        let mut source = tests
+            .source
+            .into_inner()
+            .map_err(|e| usage(e.to_string()))?;
         let words = std::iter::from_fn(|| source.next_word());
         let mut reset_fn = || reset.call0().map(|_| ());
         let mut step_fn = |input: &str| -> PyResult<String> {
@@ -452,15 +460,14 @@ impl PySuite {
         let failure = run
             .failure
             .map(|(word, m)| {
-                let name = ncomplete::suite::names::word_name(
-                    suite.spec().inputs.names(),
-                    &word_ids(suite.spec(), &word),
-                );
+                let spec = suite.spec();
+                let name = ncomplete::suite::names::word_name(spec.inputs.names(), &word);
+                let word = word.iter().map(|&i| spec.inputs.name(i).to_owned());
                 Py::new(
                     py,
                     Failure {
                         name,
-                        word,
+                        word: word.collect(),
                         position: m.position,
                         inputs: m.inputs,
                         expected: m.expected,
@@ -540,14 +547,11 @@ impl PySuite {
             "<ncomplete.Suite {} n={:?}{}>",
             self.method(),
             self.n(),
-            self.shard().map(|s| format!(" shard {s}")).unwrap_or_default()
+            self.shard()
+                .map(|s| format!(" shard {s}"))
+                .unwrap_or_default()
         )
     }
-}
-
-/// The ids of input names of `spec` (names the spec gave out, so all known).
-fn word_ids(spec: &ncomplete::model::Mealy, word: &[String]) -> Vec<LabelId> {
-    word.iter().filter_map(|name| spec.inputs.get(name)).collect()
 }
 
 /// Where a test iterator takes its tests from.
@@ -854,12 +858,11 @@ fn generate(
         };
         let suite = py
             .detach(|| -> Result<MealySuite, Error> {
-                let suite = MealySuite::new(machine, options).map_err(|source_error| {
-                    Error::Model {
+                let suite =
+                    MealySuite::new(machine, options).map_err(|source_error| Error::Model {
                         path: source.clone(),
                         source: source_error,
-                    }
-                })?;
+                    })?;
                 suite.costs(true).check(
                     &budget,
                     &format!(
@@ -910,9 +913,14 @@ fn check(spec: &PyModel, imp: &PyModel, uioco: bool, quasi: bool) -> PyResult<Ch
         quasi,
         ..Default::default()
     };
-    let report =
-        ncomplete::check::check_models(&spec.model, &spec.source, &imp.model, &imp.source, &request)
-            .map_err(py_error)?;
+    let report = ncomplete::check::check_models(
+        &spec.model,
+        &spec.source,
+        &imp.model,
+        &imp.source,
+        &request,
+    )
+    .map_err(py_error)?;
     Ok(CheckResult {
         conforms: report.conforms,
         text: report.text,

@@ -32,7 +32,9 @@ def learn(coffee, algorithm, **oracle_options):
     sul = MachineSUL(MachineSystem(coffee))
     alphabet = list(coffee.inputs)
     oracle = Oracle(alphabet, sul, **oracle_options)
-    hypothesis, info = algorithm(alphabet, sul, oracle, automaton_type="mealy", return_data=True, print_level=0)
+    hypothesis, info = algorithm(
+        alphabet, sul, oracle, automaton_type="mealy", return_data=True, print_level=0
+    )
     return hypothesis, info, oracle, sul
 
 

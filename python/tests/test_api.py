@@ -1,4 +1,4 @@
-"""The package's API on bundled models: loading, generating, iterating, running, checking, errors."""
+"""The package's API on bundled models: load, generate, iterate, run, check, errors."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_models_from_python_data_equal_the_file(coffee: ncomplete.Model) -> None
 
 def test_errors_map_to_the_exception_hierarchy(tmp_path) -> None:
     bad = tmp_path / "bad.aut"
-    bad.write_text("des (0, 1, 2)\n(0, \"?a\" 1)\n")
+    bad.write_text('des (0, 1, 2)\n(0, "?a" 1)\n')
     with pytest.raises(ncomplete.ParseError, match=r"bad\.aut:2:\d+: found"):
         ncomplete.load_model(str(bad))
     with pytest.raises(ncomplete.FileError, match="missing.dot"):
@@ -131,6 +131,7 @@ def test_a_python_system_passes_and_a_planted_fault_is_caught(coffee: ncomplete.
     assert (failure.expected, failure.observed) == ("coffee!", "tea!")
     assert failure.inputs[-1] == "BUTTON" and failure.inputs == failure.word[: failure.position + 1]
     assert result.tests < len(list(suite))
+    assert failure.name in {t.name for t in suite}
 
 
 def test_an_exception_of_the_system_propagates(coffee: ncomplete.Model) -> None:
@@ -167,4 +168,6 @@ def test_suites_are_written_as_generate_writes_them(coffee: ncomplete.Model, tmp
     assert lines[0].startswith("# ncomplete words v1")
     tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
     with pytest.raises(ncomplete.UsageError, match="words are for Mealy suites"):
-        ncomplete.generate(tea, method="ioco-complete", n=3).write(str(tmp_path / "x"), format="words")
+        ncomplete.generate(tea, method="ioco-complete", n=3).write(
+            str(tmp_path / "x"), format="words"
+        )

@@ -57,8 +57,8 @@ pub struct WordsRun {
     pub tests: u64,
     /// Inputs sent over all tests.
     pub steps: u64,
-    /// The first failing test: its full word (input names) and where it failed.
-    pub failure: Option<(Vec<String>, Mismatch)>,
+    /// The first failing test: its word and where it failed.
+    pub failure: Option<(Vec<LabelId>, Mismatch)>,
 }
 
 /// Runs `words` in order, each after `reset`, until the first failing test.
@@ -75,8 +75,7 @@ pub fn run_words<E>(
         let mismatch = run_word(spec, &word, step)?;
         run.steps += mismatch.as_ref().map_or(word.len(), |m| m.position + 1) as u64;
         if let Some(mismatch) = mismatch {
-            let names = word.iter().map(|&i| spec.inputs.name(i).to_owned());
-            run.failure = Some((names.collect(), mismatch));
+            run.failure = Some((word, mismatch));
             break;
         }
     }
@@ -153,7 +152,8 @@ mod tests {
         let run = run_words(suite.spec(), suite.words(), &mut reset, &mut step).unwrap();
         let (word, mismatch) = run.failure.expect("the fault is caught");
         assert_eq!(mismatch.inputs.last().map(String::as_str), Some("r"));
-        assert_eq!(mismatch.inputs, word[..=mismatch.position]);
+        let names: Vec<&str> = word.iter().map(|&i| spec.inputs.name(i)).collect();
+        assert_eq!(mismatch.inputs, names[..=mismatch.position]);
         assert_eq!(
             (mismatch.expected.as_str(), mismatch.observed.as_str()),
             ("1", "0")
