@@ -79,6 +79,7 @@ fn py_error(e: Error) -> PyErr {
     }
     match e {
         Error::Parse(_) | Error::Suite { .. } => ParseError::new_err(message),
+        Error::IocoSuite(ioco::IocoSuiteError::ZeroBound) => UsageError::new_err(message),
         Error::Model {
             source: ncomplete::model::ModelError::Budget { .. },
             ..

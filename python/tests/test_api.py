@@ -50,6 +50,8 @@ def test_errors_map_to_the_exception_hierarchy(tmp_path) -> None:
         ncomplete.generate(tea, method="hsi")
     with pytest.raises(ncomplete.BudgetError, match="over the limit"):
         ncomplete.generate(tea, method="ioco-complete", n=3, max_tests=1)
+    with pytest.raises(ncomplete.UsageError, match="at least 1"):
+        ncomplete.generate(tea, method="ioco-complete", n=0)
     with pytest.raises(TypeError):
         ncomplete.mealy_from_transitions({"s0": {"a": ("x", 1)}}, initial="s0")
     for error in (ncomplete.ParseError, ncomplete.ModelError, ncomplete.BudgetError):
