@@ -12,6 +12,7 @@ pub mod results;
 pub mod simulate;
 pub mod stdio;
 pub mod sut;
+pub mod word;
 
 use results::VerdictCounts;
 

@@ -9,6 +9,7 @@
 
 use crate::model::LabelId;
 use crate::suite::json::{LINE_CHUNK, push_test_line};
+use crate::suite::mealy::stream::word_steps;
 use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords};
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use rayon::prelude::*;
@@ -192,7 +193,7 @@ impl TestStream<'_> {
         self.generated += words.len() as u64;
         if let Some(picker) = &mut self.picker {
             let index = picker.shard().index;
-            words.retain(|word| picker.assign(chain_steps(word)) == index);
+            words.retain(|word| picker.assign(word_steps(word)) == index);
         }
         for word in &words {
             self.stats.add(word);
@@ -223,12 +224,6 @@ impl<W: Write> TestSink<W> {
             }
         }
     }
-}
-
-/// The sharding cost of a Mealy test: an input and an output per symbol (as
-/// [`crate::suite::TestCase::runs_and_steps`] counts its chain).
-fn chain_steps(word: &[LabelId]) -> u128 {
-    2 * word.len() as u128
 }
 
 /// Where and how `generate` writes a Mealy suite.

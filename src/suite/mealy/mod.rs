@@ -26,6 +26,7 @@ mod estimate;
 pub mod h_method;
 pub mod spy;
 pub mod spyh;
+pub mod stream;
 
 pub use estimate::SuiteSize;
 
