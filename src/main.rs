@@ -309,7 +309,11 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
         .flatten()
         .map(String::as_str)
         .collect();
-    for (option, path) in [("--junit", &a.junit), ("--json", &a.json)] {
+    for (option, path) in [
+        ("--junit", &a.junit),
+        ("--json", &a.json),
+        ("--html", &a.html),
+    ] {
         if let Some(path) = path {
             if path == "-" {
                 return Err(Error::Usage(format!(
@@ -319,20 +323,24 @@ fn run_run(a: RunArgs, quiet: bool) -> Result<ExitCode, Error> {
             ncomplete::output::refuse_input_as_output(option, path, &inputs)?;
         }
     }
-    if a.junit.is_some() && a.junit == a.json {
-        return Err(Error::Usage("--junit and --json name the same file".into()));
+    let files = [&a.junit, &a.json, &a.html];
+    if (0..3).any(|i| files[i].is_some() && files[i + 1..].contains(&files[i])) {
+        return Err(Error::Usage(
+            "--junit, --json and --html must name different files".into(),
+        ));
     }
     let system = match (&a.model, &a.sut) {
         (Some(path), _) => format!("model {path}"),
         (None, Some(command)) => format!("system {command}"),
         (None, None) => String::new(),
     };
-    let mut results =
-        ncomplete::exec::results::RunResults::new(a.junit.clone(), a.json.clone(), system);
     let spec = match &a.spec {
         Some(path) => Some(a.model_args.load(path, quiet)?),
         None => None,
     };
+    let mut results =
+        ncomplete::exec::results::RunResults::new(a.junit.clone(), a.json.clone(), system)
+            .with_html(a.html.clone(), a.spec.as_deref().zip(spec.as_ref()))?;
     let status = match (&a.model, &a.sut) {
         (Some(path), _) => {
             let model = a.model_args.load(path, quiet)?;
@@ -388,10 +396,20 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
             )))
         }
     };
-    if let Some(out) = &a.out {
-        let mut inputs = vec![a.model.as_str()];
-        inputs.extend(a.impl_model.as_deref());
-        output::refuse_input_as_output("--out", out, &inputs)?;
+    let mut inputs = vec![a.model.as_str()];
+    inputs.extend(a.impl_model.as_deref());
+    for (option, path) in [("--out", &a.out), ("--html", &a.html)] {
+        if let Some(path) = path {
+            output::refuse_input_as_output(option, path, &inputs)?;
+        }
+    }
+    if a.html.is_some() && a.html == a.out {
+        return Err(Error::Usage("--out and --html name the same file".into()));
+    }
+    if a.html.as_deref() == Some("-") {
+        return Err(Error::Usage(
+            "--html needs a file: standard output carries the run's report".into(),
+        ));
     }
     let time_limit = match a.time_limit {
         Some(t) => Some(std::time::Duration::try_from_secs_f64(t).map_err(|_| {
@@ -443,7 +461,10 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
         system,
         &options,
         purpose.as_ref(),
-        a.out.as_deref(),
+        ncomplete::exec::commands::ExploreOutputs {
+            json: a.out.as_deref(),
+            html: a.html.as_deref(),
+        },
         quiet,
         &mut std::io::stdout(),
     )?;
