@@ -184,10 +184,10 @@ impl SpecCoverage {
             let node = &test.nodes[k];
             for (q, s) in arrivals {
                 moves.clear();
-                if let TestNode::Send { input, then, .. } = node {
-                    if let Some(t) = sys.after_input(q, *input) {
-                        moves.push((Step::Input(*input), *then, t));
-                    }
+                if let TestNode::Send { input, then, .. } = node
+                    && let Some(t) = sys.after_input(q, *input)
+                {
+                    moves.push((Step::Input(*input), *then, t));
                 }
                 for &(o, t) in sys.outputs(q) {
                     // Quiescence never races an input.
@@ -383,7 +383,7 @@ impl<'a> HtmlReport<'a> {
             counts: VerdictCounts::of([record.verdict]),
             facts,
             records: Cow::Owned(vec![record]),
-            spec: Ok(("specification".to_owned(), coverage)),
+            spec: Ok((sa.name.clone(), coverage)),
             coverage_note: "A transition is covered when the exploration took it (in the reading \
                  of the observations it followed).",
         }
@@ -1113,6 +1113,7 @@ mod tests {
                 (0, "?coin", 1),
                 (0, "delta", 0),
                 (1, "?button", 2),
+                (1, "delta", 1),
                 (2, "!coffee", 0),
             ],
         )
@@ -1120,7 +1121,7 @@ mod tests {
         let mut c = SpecCoverage::new(strict);
         c.cover_simulated(&sys, &test);
         assert_eq!(c.counts().transitions, 3);
-        assert_eq!(c.counts().transitions_total, 4);
+        assert_eq!(c.counts().transitions_total, 5);
     }
 
     #[test]
@@ -1156,16 +1157,16 @@ mod tests {
             hostile,
             2,
             &[
-                (0, &format!("?{hostile}"), 1),
-                (1, &format!("!{hostile}"), 0),
+                (0, &format!("?{hostile}i"), 1),
+                (1, &format!("!{hostile}o"), 0),
                 (0, "delta", 0),
             ],
         )
         .unwrap();
         let mut c = SpecCoverage::new(sa);
         let trace = [
-            ObservedStep::Input(hostile.into()),
-            ObservedStep::Output(hostile.into()),
+            ObservedStep::Input(format!("{hostile}i")),
+            ObservedStep::Output(format!("{hostile}o")),
         ];
         c.cover_trace(&trace);
         assert_eq!(c.counts().transitions, 2);
