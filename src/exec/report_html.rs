@@ -1058,23 +1058,7 @@ mod tests {
     fn simulated_runs_cover_every_execution_and_stop_where_the_specification_ends() {
         // The implementation answers ?button after ?coin with !coffee or !tea; the test waits
         // for either. Every execution is explored: both outputs are covered.
-        let imp = suspension_from_marked(
-            "imp",
-            3,
-            &[
-                (0, "?coin", 1),
-                (0, "?button", 0),
-                (0, "delta", 0),
-                (1, "?coin", 1),
-                (1, "?button", 2),
-                (1, "delta", 1),
-                (2, "!coffee", 0),
-                (2, "!tea", 0),
-                (2, "?coin", 2),
-                (2, "?button", 2),
-            ],
-        )
-        .unwrap();
+        let imp = coffee();
         let suite = header("coffee").model;
         let sys =
             SimulatedSystem::from_suspension(&imp, &suite, super::super::InputEnabling::Reject)
