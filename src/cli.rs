@@ -552,7 +552,9 @@ pub enum InputEnableArg {
 pub struct RunArgs {
     /// The suite (JSON v1, or a words file with `--spec`).
     pub suite: String,
-    /// The Mealy machine a words suite was generated from (gives the outputs its tests expect).
+    /// The specification the suite was generated from: a words suite's Mealy machine (gives
+    /// the outputs its tests expect); for any suite, the model the `--html` report draws with
+    /// the transitions the run covered.
     #[arg(long, value_name = "MODEL")]
     pub spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
@@ -592,6 +594,10 @@ pub struct RunArgs {
     /// Also write the results as JSON (format `ncomplete-results-v1`).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Also write a self-contained HTML report: verdicts, failing traces as sequence diagrams,
+    /// and with `--spec` the model drawn with covered and missed transitions.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
 }
 
 #[derive(Args)]
@@ -645,6 +651,10 @@ pub struct ExploreArgs {
     /// Write the verdict, trace and coverage as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
+    /// Also write a self-contained HTML report: the verdict, a failing trace as a sequence
+    /// diagram, and the model drawn with covered and missed transitions.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
 }
 
 /// How `explore` chooses its moves ([`ncomplete::exec::explore::Policy`]).
@@ -1170,6 +1180,7 @@ impl RunArgs {
             jobs: self.jobs.map(usize::from),
             junit: self.junit.clone(),
             json: self.json.clone(),
+            html: self.html.clone(),
             quiet,
         }
     }
@@ -1201,6 +1212,7 @@ impl ExploreArgs {
             time_limit: self.time_limit,
             timeouts: self.timeouts.timeouts(),
             out: self.out.clone(),
+            html: self.html.clone(),
             quiet,
         }
     }

@@ -1,12 +1,12 @@
 //! The library side of `ncomplete run`, `ncomplete simulate` and `ncomplete render`: the binary
 //! parses arguments and calls these.
 
-use super::results::{RunResults, TestRecord, VerdictCounts};
+use super::results::{ObservedStep, RunResults, TestRecord, VerdictCounts, failure_at_last_step};
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
 use super::{
-    InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_line, simulation_message,
-    system_for_suite, system_line,
+    InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_failure, simulation_line,
+    simulation_message, simulation_trace, system_for_suite, system_line,
 };
 use crate::error::{Error, Result};
 use crate::model::{Model, SuspensionAutomaton};
@@ -172,7 +172,12 @@ pub fn run_on_model(
                 verdict: t.verdict,
                 message: simulation_message(t, sys, case),
                 time: None,
+                trace: simulation_trace(t, sys),
+                failure: simulation_failure(t, sys, case),
             });
+            if let Some(coverage) = results.coverage_mut() {
+                coverage.cover_simulated(sys, case);
+            }
         }
         chunk.clear();
         Ok(())
@@ -280,6 +285,8 @@ pub fn run_on_system(
         return Err(no_tests(suite_path));
     }
     results.check_paths()?;
+    let started = std::time::Instant::now();
+    let quiescence = header.model.quiescence.as_deref().unwrap_or("quiescence");
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
     progress.set_message(estimated_time_message(&header.model, &tests, timeouts));
@@ -296,15 +303,26 @@ pub fn run_on_system(
             if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
+            let trace = ObservedStep::from_marked_trace(&o.trace, quiescence);
+            if let Some(coverage) = results.coverage_mut() {
+                coverage.cover_trace(&trace);
+            }
+            let failure = match (&o.message, o.verdict) {
+                (Some(m), TestVerdict::Fail) => failure_at_last_step(m, &o.trace),
+                _ => None,
+            };
             results.record(TestRecord {
                 name: o.name.clone(),
                 verdict: o.verdict,
                 message: o.message.clone(),
                 time: Some(took),
+                trace,
+                failure,
             });
         },
     )?;
     progress.finish();
+    results.set_total_time(started.elapsed());
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
     }
@@ -479,6 +497,15 @@ pub enum ExploreSystem<'a> {
     Model(&'a Model),
 }
 
+/// The files `ncomplete explore` writes besides its text report.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExploreOutputs<'a> {
+    /// The JSON report (`--out FILE`).
+    pub json: Option<&'a str>,
+    /// The HTML report (`--html FILE`, [`super::report_html`]).
+    pub html: Option<&'a str>,
+}
+
 /// Reports an `explore` run's steps (against `--max-steps`) and coverage on `progress`; the
 /// coverage text is rebuilt only when it changes.
 fn explore_progress(progress: &Progress) -> impl FnMut(&super::explore::ExploreStatus) + '_ {
@@ -499,17 +526,21 @@ fn explore_progress(progress: &Progress) -> impl FnMut(&super::explore::ExploreS
 /// `ncomplete explore`: on-the-fly testing of `system` against the specification `spec`
 /// (steering first to the goal of `purpose` under `Policy::Strategy`); writes the coverage
 /// table and verdict to `out`, the JSON report to `json` when given; returns the exit status
-/// (1 on a failure).
+/// (1 on a failure), and the HTML report to `html` when given.
 pub fn explore(
     spec: &Model,
     system: ExploreSystem<'_>,
     options: &super::explore::ExploreOptions,
     purpose: Option<&crate::goals::cases::GoalSource>,
-    json: Option<&str>,
+    outputs: ExploreOutputs<'_>,
     quiet: bool,
     out: &mut dyn Write,
 ) -> Result<u8> {
     use super::explore::{ExploreSpec, ModelAdapter, explore, specification_automaton};
+    use super::report_html::{HtmlReport, SpecCoverage};
+    if let Some(path) = outputs.html {
+        super::results::writable_path(path)?;
+    }
     let spec = ExploreSpec::new(specification_automaton(spec)?);
     let mut options = options.clone();
     if let Some(source) = purpose {
@@ -519,6 +550,12 @@ pub fn explore(
     }
     let options = &options;
     let progress = Progress::new(!quiet, "explore", "steps", Some(options.max_steps));
+    // A seeded model in process gives the same run every time, so its report shows no time.
+    let (system_text, measured) = match system {
+        ExploreSystem::Process(command) => (format!("system {command}"), true),
+        ExploreSystem::Model(Model::Lts(m)) => (format!("model {}", m.name), false),
+        ExploreSystem::Model(Model::Mealy(m)) => (format!("model {}", m.name), false),
+    };
     let (report, command) = match system {
         ExploreSystem::Process(command) => {
             let mut adapter = stdio::StdioAdapter::new(command, options.timeouts.response);
@@ -535,8 +572,14 @@ pub fn explore(
     };
     progress.finish();
     let report = report.map_err(|message| super::ExecError::System { command, message })?;
-    if let Some(path) = json {
+    if let Some(path) = outputs.json {
         crate::output::write_file(path, report.to_json(options).as_bytes())?;
+    }
+    if let Some(path) = outputs.html {
+        let coverage =
+            SpecCoverage::from_marks(spec.automaton().clone(), &report.visited, &report.taken);
+        let html = HtmlReport::of_exploration(&report, options, &system_text, measured, &coverage);
+        crate::output::write_file(path, html.render().as_bytes())?;
     }
     out.write_all(report.to_text().as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;

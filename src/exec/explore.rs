@@ -311,6 +311,11 @@ pub struct ExploreReport {
     pub goals: Option<GoalTally>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Per state of the specification's suspension automaton: whether the run visited it.
+    pub visited: Vec<bool>,
+    /// Per transition (states in order, each state's transitions in the order of
+    /// `SuspensionAutomaton::enabled`): whether the run took it.
+    pub taken: Vec<bool>,
 }
 
 impl ExploreReport {
@@ -1228,6 +1233,8 @@ pub fn explore(
         coverage: e.coverage(),
         goals: e.play.as_ref().map(|p| p.tally.clone()),
         elapsed: started.elapsed(),
+        visited: std::mem::take(&mut e.visited),
+        taken: std::mem::take(&mut e.taken),
     })
 }
 

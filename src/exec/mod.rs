@@ -8,6 +8,7 @@
 
 pub mod commands;
 pub mod explore;
+pub mod report_html;
 pub mod results;
 pub mod simulate;
 pub mod stdio;
@@ -110,46 +111,78 @@ pub fn simulation_message(
     sys: &SimulatedSystem,
     case: &TestCase,
 ) -> Option<String> {
-    match (&t.counterexample, t.failing_node, t.verdict) {
-        (Some(trace), Some(k), TestVerdict::Fail) => {
-            let (last, before) = trace.split_last().expect("a counterexample has a step");
-            let what = match (last, &case.nodes[k]) {
-                (Step::Input(_), _) => {
-                    format!("the test fails after input {}", sys.step_name(*last))
-                }
-                (Step::Output(_), node) => {
-                    let list = match node {
-                        TestNode::Send { race, .. } => race,
-                        TestNode::Expect { branches } => branches,
-                    };
-                    let allowed: Vec<String> = list
-                        .iter()
-                        .filter(|&&(_, n)| n != Next::FAIL)
-                        .map(|&(o, _)| sys.step_name(Step::Output(o)))
-                        .collect();
-                    let allowed = if allowed.is_empty() {
-                        "nothing".to_owned()
-                    } else {
-                        allowed.join(", ")
-                    };
-                    if matches!(node, TestNode::Send { .. }) {
-                        format!(
-                            "output {} before the input could be applied (allowed instead: {allowed})",
-                            sys.step_name(*last)
-                        )
-                    } else {
-                        format!(
-                            "unexpected {} (expected one of: {allowed})",
-                            sys.step_name(*last)
-                        )
-                    }
-                }
-            };
-            Some(format!("{what} after {}", sys.trace_string(before)))
-        }
+    match (
+        &t.counterexample,
+        simulation_failure(t, sys, case),
+        t.verdict,
+    ) {
+        (Some(trace), Some(what), TestVerdict::Fail) => Some(format!(
+            "{what} after {}",
+            sys.trace_string(&trace[..trace.len() - 1])
+        )),
         (_, _, TestVerdict::Inconclusive) => Some("every execution ends in retry".to_owned()),
         _ => None,
     }
+}
+
+/// For a failed test in simulation: what its witness's last step did and what the test allowed
+/// there instead (the first part of [`simulation_message`]).
+pub fn simulation_failure(
+    t: &TestOutcome,
+    sys: &SimulatedSystem,
+    case: &TestCase,
+) -> Option<String> {
+    let (trace, k) = match (&t.counterexample, t.failing_node, t.verdict) {
+        (Some(trace), Some(k), TestVerdict::Fail) => (trace, k),
+        _ => return None,
+    };
+    let last = trace.last()?;
+    Some(match (last, &case.nodes[k]) {
+        (Step::Input(_), _) => {
+            format!("the test fails after input {}", sys.step_name(*last))
+        }
+        (Step::Output(_), node) => {
+            let list = match node {
+                TestNode::Send { race, .. } => race,
+                TestNode::Expect { branches } => branches,
+            };
+            let allowed: Vec<String> = list
+                .iter()
+                .filter(|&&(_, n)| n != Next::FAIL)
+                .map(|&(o, _)| sys.step_name(Step::Output(o)))
+                .collect();
+            let allowed = if allowed.is_empty() {
+                "nothing".to_owned()
+            } else {
+                allowed.join(", ")
+            };
+            if matches!(node, TestNode::Send { .. }) {
+                format!(
+                    "output {} before the input could be applied (allowed instead: {allowed})",
+                    sys.step_name(*last)
+                )
+            } else {
+                format!(
+                    "unexpected {} (expected one of: {allowed})",
+                    sys.step_name(*last)
+                )
+            }
+        }
+    })
+}
+
+/// The witness of a failed test in simulation as observed steps (empty for other tests).
+pub fn simulation_trace(t: &TestOutcome, sys: &SimulatedSystem) -> Vec<results::ObservedStep> {
+    use results::ObservedStep;
+    let steps = t.counterexample.as_deref().unwrap_or_default();
+    steps
+        .iter()
+        .map(|&step| match step {
+            Step::Input(i) => ObservedStep::Input(sys.input_name(i).to_owned()),
+            Step::Output(o) if o == sys.quiescence() => ObservedStep::Quiescence,
+            Step::Output(o) => ObservedStep::Output(sys.output_name(o).to_owned()),
+        })
+        .collect()
 }
 
 /// One line per test run against a system.

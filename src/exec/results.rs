@@ -10,8 +10,14 @@
 //!
 //! Runs in simulation are exact, so their results carry no times and are byte-identical for the
 //! same suite and model; runs against a system carry each test's wall-clock time in seconds.
+//!
+//! A record also keeps the observed trace of its test as structured steps (every test of a run
+//! against a system: its last execution; in simulation: the witness of a failure) and what was
+//! expected at a failing last step; the HTML report (`run --html FILE`,
+//! [`super::report_html`]) draws them, the JUnit and JSON files do not carry them.
 
 use super::TestVerdict;
+use super::report_html::{HtmlReport, SpecCoverage};
 use crate::error::{Error, Result};
 use crate::output::Output;
 use crate::suite::SuiteHeader;
@@ -30,6 +36,53 @@ pub struct TestRecord {
     pub message: Option<String>,
     /// Wall-clock time of the test, retries included (runs against a system only).
     pub time: Option<Duration>,
+    /// The observed trace (empty when none was kept): against a system the last execution's,
+    /// in simulation the failing execution of a failed test.
+    pub trace: Vec<ObservedStep>,
+    /// For a failure whose last trace step is the offending one: what happened there and what
+    /// was expected instead (`unexpected !x (expected one of: !y, delta)`).
+    pub failure: Option<String>,
+}
+
+/// One step of an observed trace, labels by name (unmarked).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ObservedStep {
+    /// The tester sent an input.
+    Input(String),
+    /// The tester observed an output.
+    Output(String),
+    /// The tester observed quiescence (no output within the quiescence timeout).
+    Quiescence,
+}
+
+impl ObservedStep {
+    /// The step of a trace as runners write it: `?a` an input, `!x` an output, the quiescence
+    /// label `quiescence` as it is (any other text is read as an output).
+    pub fn from_marked(step: &str, quiescence: &str) -> ObservedStep {
+        if step == quiescence {
+            ObservedStep::Quiescence
+        } else if let Some(input) = step.strip_prefix('?') {
+            ObservedStep::Input(input.to_owned())
+        } else {
+            ObservedStep::Output(step.strip_prefix('!').unwrap_or(step).to_owned())
+        }
+    }
+
+    /// The steps of a trace as runners write it ([`Self::from_marked`]).
+    pub fn from_marked_trace(trace: &[String], quiescence: &str) -> Vec<ObservedStep> {
+        trace
+            .iter()
+            .map(|s| ObservedStep::from_marked(s, quiescence))
+            .collect()
+    }
+}
+
+/// What a failure `message` of the runners (`WHAT after TRACE`) says about the last step of
+/// `trace` (marked steps): `WHAT`, when the message ends in the trace before that step.
+pub fn failure_at_last_step(message: &str, trace: &[String]) -> Option<String> {
+    let (_, before) = trace.split_last()?;
+    let suffix = format!(" after {}", super::stdio::trace_text(before));
+    message.strip_suffix(&suffix).map(str::to_owned)
 }
 
 /// The results of a run, collected test by test for the files asked for.
@@ -42,6 +95,17 @@ pub struct RunResults {
     /// What ran the suite: `model FILE` or `system COMMAND`.
     pub system: String,
     records: Vec<TestRecord>,
+    html: Option<HtmlTarget>,
+    /// Wall-clock time of the whole run (runs against a system only).
+    total_time: Option<Duration>,
+}
+
+/// The HTML report asked for: its file, and the specification it draws with the coverage of
+/// the run (`None`: no specification was given).
+#[derive(Debug)]
+struct HtmlTarget {
+    path: String,
+    spec: Option<(String, SpecCoverage)>,
 }
 
 /// How many tests of a run ended in each verdict, counted as they finish.
@@ -107,12 +171,51 @@ impl RunResults {
             json,
             system,
             records: Vec::new(),
+            html: None,
+            total_time: None,
         }
+    }
+
+    /// Also writes the HTML report of the run to `path` (nothing when `None`); with `spec`
+    /// (its path and model) the report draws the specification with the transitions the run
+    /// covered.
+    pub fn with_html(
+        mut self,
+        path: Option<String>,
+        spec: Option<(&str, &crate::model::Model)>,
+    ) -> Result<RunResults> {
+        self.html = match path {
+            Some(path) => Some(HtmlTarget {
+                path,
+                spec: match spec {
+                    Some((name, model)) => Some((
+                        name.to_owned(),
+                        SpecCoverage::new(super::explore::specification_automaton(model)?),
+                    )),
+                    None => None,
+                },
+            }),
+            None => None,
+        };
+        Ok(self)
     }
 
     /// Whether any file was asked for.
     pub fn wanted(&self) -> bool {
-        self.junit.is_some() || self.json.is_some()
+        self.junit.is_some() || self.json.is_some() || self.html.is_some()
+    }
+
+    /// The specification coverage the HTML report draws, when it has a specification.
+    pub fn coverage_mut(&mut self) -> Option<&mut SpecCoverage> {
+        self.html
+            .as_mut()
+            .and_then(|h| h.spec.as_mut())
+            .map(|(_, coverage)| coverage)
+    }
+
+    /// Records the wall-clock time of the whole run (runs against a system).
+    pub fn set_total_time(&mut self, time: Duration) {
+        self.total_time = Some(time);
     }
 
     /// Records one test's result (kept only when a file was asked for).
@@ -131,7 +234,11 @@ impl RunResults {
     /// named: the directory exists (and is writable, on Unix), and the path is not a
     /// directory. A run that would only fail at its end after running every test fails first.
     pub fn check_paths(&self) -> Result<()> {
-        for path in [&self.junit, &self.json].into_iter().flatten() {
+        let html = self.html.as_ref().map(|h| &h.path);
+        for path in [self.junit.as_ref(), self.json.as_ref(), html]
+            .into_iter()
+            .flatten()
+        {
             writable_path(path)?;
         }
         Ok(())
@@ -148,12 +255,23 @@ impl RunResults {
                 &results_json(suite_path, header, &self.system, &self.records),
             )?;
         }
+        if let Some(html) = &self.html {
+            let report = HtmlReport::of_run(
+                suite_path,
+                header,
+                &self.system,
+                &self.records,
+                self.total_time,
+                html.spec.as_ref().map(|(name, c)| (name.as_str(), c)),
+            );
+            write_to(&html.path, &report.render())?;
+        }
         Ok(())
     }
 }
 
 /// Whether a file can be written at `path` (see [`RunResults::check_paths`]).
-fn writable_path(path: &str) -> Result<()> {
+pub fn writable_path(path: &str) -> Result<()> {
     let refuse = |why: &str| Err(Error::Usage(format!("cannot write {path}: {why}")));
     let target = std::path::Path::new(path);
     if target.is_dir() {
@@ -350,18 +468,24 @@ mod tests {
                 verdict: TestVerdict::Pass,
                 message: None,
                 time: None,
+                trace: Vec::new(),
+                failure: None,
             },
             TestRecord {
                 name: "t0002".into(),
                 verdict: TestVerdict::Fail,
                 message: Some("unexpected !<x> after ?a\u{1}".into()),
                 time: None,
+                trace: Vec::new(),
+                failure: None,
             },
             TestRecord {
                 name: "t0003".into(),
                 verdict: TestVerdict::Inconclusive,
                 message: Some("every execution ends in retry".into()),
                 time: None,
+                trace: Vec::new(),
+                failure: None,
             },
         ]
     }

@@ -287,6 +287,11 @@ impl SimulatedSystem {
         self.quiescence
     }
 
+    /// The name of an input id (unmarked).
+    pub fn input_name(&self, i: LabelId) -> &str {
+        &self.input_names[i.index()]
+    }
+
     /// The name of an output id (unmarked; the quiescence label as is).
     pub fn output_name(&self, o: LabelId) -> &str {
         &self.output_names[o.index()]

@@ -40,6 +40,9 @@ pub struct RunRequest {
     pub junit: Option<String>,
     /// Also write the results as JSON to this file.
     pub json: Option<String>,
+    /// Also write a self-contained HTML report to this file (the specification drawn when
+    /// `spec` is given).
+    pub html: Option<String>,
     /// No warnings or progress on stderr.
     pub quiet: bool,
 }
@@ -65,7 +68,11 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
     .into_iter()
     .flatten()
     .collect();
-    for (option, path) in [("--junit", &request.junit), ("--json", &request.json)] {
+    for (option, path) in [
+        ("--junit", &request.junit),
+        ("--json", &request.json),
+        ("--html", &request.html),
+    ] {
         if let Some(path) = path {
             if path == "-" {
                 return Err(Error::Usage(format!(
@@ -75,20 +82,27 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
             output::refuse_input_as_output(option, path, &inputs)?;
         }
     }
-    if request.junit.is_some() && request.junit == request.json {
-        return Err(Error::Usage("--junit and --json name the same file".into()));
+    let files = [&request.junit, &request.json, &request.html];
+    if (0..3).any(|i| files[i].is_some() && files[i + 1..].contains(&files[i])) {
+        return Err(Error::Usage(
+            "--junit, --json and --html must name different files".into(),
+        ));
     }
     let system = match (&request.implementation, &request.sut) {
         (Some(path), _) => format!("model {path}"),
         (None, Some(command)) => format!("system {command}"),
         (None, None) => String::new(),
     };
-    let mut results =
-        crate::exec::results::RunResults::new(request.junit.clone(), request.json.clone(), system);
     let spec = match &request.spec {
         Some(path) => Some(load_model(path, &request.load, request.quiet)?),
         None => None,
     };
+    let mut results =
+        crate::exec::results::RunResults::new(request.junit.clone(), request.json.clone(), system)
+            .with_html(
+                request.html.clone(),
+                request.spec.as_deref().zip(spec.as_ref()),
+            )?;
     match (&request.implementation, &request.sut) {
         (Some(path), _) => {
             let model = load_model(path, &request.load, request.quiet)?;
@@ -158,6 +172,8 @@ pub struct ExploreRequest {
     pub timeouts: Timeouts,
     /// Write the verdict, trace and coverage as JSON to this file.
     pub out: Option<String>,
+    /// Write a self-contained HTML report to this file.
+    pub html: Option<String>,
     /// No warnings or progress on stderr.
     pub quiet: bool,
 }
@@ -177,6 +193,7 @@ impl Default for ExploreRequest {
             time_limit: None,
             timeouts: Timeouts::default(),
             out: None,
+            html: None,
             quiet: false,
         }
     }
@@ -227,10 +244,20 @@ impl ExploreRequest {
 /// `ncomplete explore`: on-the-fly testing against the specification model file `spec`; the
 /// coverage table and verdict are written to `out`; returns the exit status (1 on a failure).
 pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Result<u8, Error> {
-    if let Some(json) = &request.out {
-        let mut inputs = vec![spec];
-        inputs.extend(request.implementation.as_deref());
-        output::refuse_input_as_output("--out", json, &inputs)?;
+    let mut inputs = vec![spec];
+    inputs.extend(request.implementation.as_deref());
+    for (option, path) in [("--out", &request.out), ("--html", &request.html)] {
+        if let Some(path) = path {
+            output::refuse_input_as_output(option, path, &inputs)?;
+        }
+    }
+    if request.html.is_some() && request.html == request.out {
+        return Err(Error::Usage("--out and --html name the same file".into()));
+    }
+    if request.html.as_deref() == Some("-") {
+        return Err(Error::Usage(
+            "--html needs a file: standard output carries the run's report".into(),
+        ));
     }
     let options = request.options()?;
     if request.purpose.is_some() && request.policy != Policy::Strategy {
@@ -253,7 +280,10 @@ pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Res
         system,
         &options,
         request.purpose.as_ref(),
-        request.out.as_deref(),
+        commands::ExploreOutputs {
+            json: request.out.as_deref(),
+            html: request.html.as_deref(),
+        },
         request.quiet,
         out,
     )

@@ -19,6 +19,9 @@
 //!   no comment ends early and no forbidden character (TOML control characters, Rust's
 //!   bidirectional-override lint, a bare carriage return in a doc comment) reaches the file. Doc
 //!   comments also backslash-escape the Markdown characters that make links, code or raw HTML.
+//! - HTML and SVG text and attribute values ([`html_text`], the report of `run --html`): the
+//!   five markup characters as entities, so text can neither open an element nor close an
+//!   attribute, and the comment rule for everything not printable (HTML forbids most controls).
 //! - identifiers ([`identifier`], [`unreserved_identifier`], [`TestIdentifiers`]) are lowercase ASCII, valid in Python,
 //!   Rust, TTCN-3, Cargo and as file names on every platform, never a keyword or reserved word of
 //!   those (Rust 2024 strict, reserved and weak keywords; Python keywords and soft keywords;
@@ -191,6 +194,30 @@ fn comment_text(s: &str, ascii_only: bool) -> String {
 /// `s` as the rest of a Rust `//`, Python `#` or TOML `#` comment line.
 pub fn comment_line(s: &str) -> String {
     comment_text(s, false)
+}
+
+/// `s` as HTML or SVG character data or a quoted attribute value: `&`, `<`, `>`, `"` and `'`
+/// as entities, printable characters as they are, and line breaks, tabs and every other
+/// character as `\n`, `\r`, `\t` and `\u{..}` text (as [`comment_line`] shows them).
+pub fn html_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_printable(c) => out.push(c),
+            c => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    out
 }
 
 /// `s` as the rest of a TTCN-3 `//` comment line (ASCII only).
@@ -384,6 +411,23 @@ impl TestIdentifiers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_text_escapes_markup_and_shows_invisible_characters() {
+        assert_eq!(
+            html_text("<script>alert('x\"y')</script> & caf\u{e9} \u{1}\u{202e}\n"),
+            "&lt;script&gt;alert(&#39;x&quot;y&#39;)&lt;/script&gt; &amp; caf\u{e9} \\u{1}\\u{202e}\\n"
+        );
+        // Nothing of any text can open an element, an entity or end an attribute.
+        let hostile: String = (0u32..0x300).filter_map(char::from_u32).collect();
+        let escaped = html_text(&hostile);
+        assert!(!escaped.contains(['<', '>', '"', '\'']));
+        assert_eq!(
+            escaped.matches('&').count(),
+            escaped.matches("&amp;").count() + 4
+        );
+        assert!(!escaped.chars().any(|c| c.is_control()));
+    }
 
     /// The identifiers of `names` in order, as a rendering gives its tests.
     fn unique_identifiers(names: &[&str], reserved_suffix: &'static str) -> Vec<String> {
