@@ -830,8 +830,10 @@ fn generate(
         let model = &model.model;
         let suite = py
             .detach(|| -> Result<IocoSuite, Error> {
-                let sa = ioco::suspension_for(model, &source)?;
-                Ok(ioco::generate(&sa, method, bound, budget)?)
+                // As `ncomplete generate`: minimised, the classic quiescence domain.
+                let (sa, options) =
+                    ncomplete::pipeline::IocoOptions::default().specification(model, &source)?;
+                Ok(ioco::generate_with(&sa, method, bound, budget, options)?)
             })
             .map_err(py_error)?;
         SuiteKind::Ioco(Arc::new(suite))

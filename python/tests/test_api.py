@@ -118,6 +118,14 @@ def test_ioco_suites_iterate_and_simulate() -> None:
     assert result.failure.observed == "!coffee"
 
 
+def test_ioco_suites_are_built_as_the_command_line_builds_them() -> None:
+    # Minimised first and in the classic quiescence domain, so n counts minimised states.
+    tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
+    suite = ncomplete.generate(tea, method="ioco-auto", extra_states=0)
+    guarantee = json.loads(suite.header_json())["guarantee"]
+    assert "minimised" in guarantee and "classic quiescence domain" in guarantee, guarantee
+
+
 def test_a_python_system_passes_and_a_planted_fault_is_caught(coffee: ncomplete.Model) -> None:
     suite = ncomplete.generate(coffee, method="hads", extra_states=1)
     system = MachineSystem(coffee)

@@ -66,7 +66,7 @@ impl Default for IocoOptions {
 
 impl IocoOptions {
     /// The suspension automaton of `model` (read from `path`) and the options of its suites.
-    fn specification(
+    pub fn specification(
         &self,
         model: &Model,
         path: &str,
