@@ -2,19 +2,27 @@
 //! [`CANDIDATES`] is planned and counted ([`super::IocoSuite::costs`]); a candidate takes part
 //! only when its suite is `n`-complete as planned (`T(S, n)` only when its merge recursion
 //! terminates, `ioco-ads` only when its completeness condition holds) and within every budget.
-//! The tests of each candidate that takes part are then built once and repeated ones left out
-//! (`IocoSuite::without_repeated_tests`), so the table shows the figures of the suite
-//! as it would be written. Time is the cost: the winner has the least estimated time at the
-//! budget's timings ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the
-//! fewest runs, then the fewest total steps, then comes first in [`CANDIDATES`]. Candidates over
-//! a budget are listed as refused; only when every candidate is left out does the choice fail.
+//! Time is the cost: the winner has the least estimated time at the budget's timings
+//! ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the fewest runs, then
+//! the fewest total steps, then comes first in [`CANDIDATES`], all by the figures of the suites
+//! as they would be written (repeated tests left out, `IocoSuite::as_written_unless`), which the
+//! table shows. Candidates over a budget are listed as refused; only when every candidate is
+//! left out does the choice fail.
+//!
+//! Building a suite's tests to leave out repeated ones costs time in proportion to its planned
+//! tests (616,896 for `T(S, 12)` of the minimised coffee machine, against 45 for the
+//! `ioco-ads` suite that wins), so [`evaluate_with`] builds them in the order of the planned
+//! figures and abandons a candidate as soon as the distinct tests it has found already cost
+//! more than the best suite so far: such a candidate cannot win (its figures as written can
+//! only be larger), and the table says so with the planned figures as upper bounds.
 
+use super::normal::KeptSums;
 use super::{
     Bound, Budget, Counting, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts,
     SuiteOptions, plan_counted, resolve_bound,
 };
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::{Figure, Timing};
+use crate::suite::costs::{Figure, Timing, thousands};
 use serde_json::{Value, json};
 
 /// The candidates, in the order that breaks ties.
@@ -48,6 +56,9 @@ pub enum Status {
     NotComplete(String),
     /// Over a budget, or its planning was (the refusal).
     Refused(String),
+    /// Complete and within the budgets as planned, but abandoned while its repeated tests were
+    /// being left out: the distinct tests found already cost more than the winner (why).
+    CannotWin(String),
 }
 
 /// One row of the candidate table.
@@ -59,6 +70,9 @@ pub struct Candidate {
     pub costs: Option<SuiteCosts>,
     /// Whether it took part.
     pub status: Status,
+    /// Tests built to find its figures as written (the duplicate filter's work; 0 when it
+    /// needs none or was left out before).
+    pub tests_built: u128,
 }
 
 /// The candidates and the winner.
@@ -92,6 +106,7 @@ impl AutoChoice {
                 Status::Fits => "fits".to_string(),
                 Status::NotComplete(why) => format!("not a candidate: {why}"),
                 Status::Refused(why) => format!("refused: {why}"),
+                Status::CannotWin(why) => format!("cannot win: {why}"),
             };
             let f = |g: fn(&SuiteCosts) -> Figure| c.costs.as_ref().map_or(Figure::Unknown, g);
             let time = c
@@ -125,6 +140,7 @@ impl AutoChoice {
                     Status::Fits => "fits".to_string(),
                     Status::NotComplete(why) => format!("not a candidate: {why}"),
                     Status::Refused(why) => format!("refused: {why}"),
+                    Status::CannotWin(why) => format!("cannot win: {why}"),
                 };
                 let figure = |g: fn(&SuiteCosts) -> Figure| {
                     c.costs
@@ -185,71 +201,180 @@ pub fn evaluate(
     evaluate_with(sa, n, budget, SuiteOptions::default())
 }
 
+/// Figures as upper bounds (`AtMost`): a plan's, standing for a suite not built.
+fn at_most(c: SuiteCosts) -> SuiteCosts {
+    let up = |f: Figure| match f {
+        Figure::Exact(x) => Figure::AtMost(x),
+        other => other,
+    };
+    SuiteCosts {
+        tests: up(c.tests),
+        runs: up(c.runs),
+        steps: up(c.steps),
+        waits: up(c.waits),
+        nodes: up(c.nodes),
+        longest: up(c.longest),
+        bytes: up(c.bytes),
+    }
+}
+
+/// The figures of an abandoned suite: its planned figures, upper bounds unless they are those
+/// of the suite as written.
+fn as_planned(suite: &IocoSuite, planned: SuiteCosts) -> SuiteCosts {
+    if suite.planned_as_written() {
+        planned
+    } else {
+        at_most(planned)
+    }
+}
+
+/// The figures of the distinct tests found so far, as exact figures (lower bounds of the
+/// suite's), for [`rank`].
+fn kept_costs(k: &KeptSums) -> SuiteCosts {
+    SuiteCosts {
+        tests: Figure::Exact(k.tests),
+        runs: Figure::Exact(k.runs),
+        steps: Figure::Exact(k.steps),
+        waits: Figure::Exact(k.waits),
+        nodes: Figure::Exact(k.nodes),
+        longest: Figure::Unknown,
+        bytes: Figure::Unknown,
+    }
+}
+
 /// [`evaluate`] with `options`.
+///
+/// Two phases keep the work bounded by what can still win. First every candidate is planned
+/// and counted by arithmetic only ([`Counting::ForRanking`]), and checked against the budgets
+/// on those figures (upper bounds of the suite as written). Then the candidates that fit are
+/// taken in the order of their planned rank and their tests built to leave out repeated ones
+/// ([`IocoSuite::as_written_unless`]); the figures of the distinct tests found so far only
+/// grow, so once they rank above the best suite found so far (or equal to it for a candidate
+/// later in [`CANDIDATES`], which loses the tie) the candidate cannot win and is abandoned
+/// after that chunk of tests, and once their nodes exceed `--max-nodes` it is refused. The
+/// winner is the same as if every suite had been built in full.
 pub fn evaluate_with(
     sa: &SuspensionAutomaton,
     n: usize,
     budget: Budget,
     options: SuiteOptions,
 ) -> Result<Evaluation, IocoSuiteError> {
-    let mut candidates = Vec::new();
-    let mut best: Option<(usize, IocoSuite)> = None;
-    for &method in CANDIDATES {
+    let mut rows: Vec<Option<Candidate>> = vec![None; CANDIDATES.len()];
+    let mut fitting: Vec<(usize, IocoSuite)> = Vec::new();
+    for (k, &method) in CANDIDATES.iter().enumerate() {
         let planned = plan_counted(
             sa,
             method,
             Bound::States(n),
             budget,
-            Counting::CompleteOnly,
+            Counting::ForRanking,
             options,
         );
-        let suite = match planned {
-            Ok(s) => s,
+        let (costs, status) = match planned {
+            Ok(suite) if !suite.is_complete() => (
+                Some(suite.costs()),
+                Status::NotComplete(match method {
+                    IocoMethod::Complete => {
+                        "its merge recursion does not end (it nests U(merge, n))".to_string()
+                    }
+                    _ => "its completeness condition fails (see its guarantee)".to_string(),
+                }),
+            ),
+            Ok(suite) => match suite.check(&budget) {
+                Err(e) => (
+                    Some(suite.costs()),
+                    Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
+                ),
+                Ok(()) => {
+                    fitting.push((k, suite));
+                    continue;
+                }
+            },
             Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
-                candidates.push(Candidate {
-                    method,
-                    costs: None,
-                    status: Status::Refused(e.to_string()),
-                });
-                continue;
+                (None, Status::Refused(e.to_string()))
             }
             Err(e) => return Err(e),
         };
-        let fits = suite.is_complete() && suite.check(&budget).is_ok();
-        // The figures of the suite as written (the plan's bound them from above).
-        let suite = if fits {
-            suite.without_repeated_tests()
-        } else {
-            suite
-        };
-        let costs = suite.costs();
-        let status = if !suite.is_complete() {
-            Status::NotComplete(match method {
-                IocoMethod::Complete => {
-                    "its merge recursion does not end (it nests U(merge, n))".to_string()
-                }
-                _ => "its completeness condition fails (see its guarantee)".to_string(),
-            })
-        } else if let Err(e) = suite.check(&budget) {
-            Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag))
-        } else {
-            Status::Fits
-        };
-        if status == Status::Fits {
-            let better = best.as_ref().is_none_or(|(_, b)| {
-                rank(&costs, &budget.timing) < rank(&b.costs(), &budget.timing)
-            });
-            if better {
-                best = Some((candidates.len(), suite));
-            }
-        }
-        candidates.push(Candidate {
+        rows[k] = Some(Candidate {
             method,
-            costs: Some(costs),
+            costs,
             status,
+            tests_built: 0,
         });
     }
-    Ok(Evaluation { candidates, best })
+    fitting.sort_by_cached_key(|(k, suite)| (rank(&suite.costs(), &budget.timing), *k));
+    let timing = budget.timing;
+    let mut best: Option<(usize, IocoSuite)> = None;
+    for (k, suite) in fitting {
+        let planned = suite.costs();
+        let best_rank = best.as_ref().map(|(b, s)| (*b, rank(&s.costs(), &timing)));
+        let loses = |sums: &KeptSums| {
+            best_rank.is_some_and(|(b, ref r)| {
+                let mine = rank(&kept_costs(sums), &timing);
+                mine > *r || (mine == *r && k > b)
+            })
+        };
+        let stop = |sums: &KeptSums| loses(sums) || sums.nodes > budget.max_nodes;
+        let (written, tests_built) = suite.as_written_unless(&budget, &stop);
+        let (costs, status) = match written {
+            Err((suite, sums)) if loses(&sums) => {
+                let (b, _) = best.as_ref().expect("a better suite");
+                let lower = kept_costs(&sums);
+                (
+                    as_planned(&suite, planned),
+                    Status::CannotWin(format!(
+                        "its first {} distinct tests already take {} ({} runs, {} steps), \
+                         more than {} as written",
+                        thousands(sums.tests),
+                        lower.time_text(&timing),
+                        thousands(sums.runs),
+                        thousands(sums.steps),
+                        candidate_name(CANDIDATES[*b]),
+                    )),
+                )
+            }
+            Err((suite, sums)) => (
+                as_planned(&suite, planned),
+                Status::Refused(format!(
+                    "nodes over {} (--max-nodes): its first {} distinct tests have {}",
+                    budget.max_nodes,
+                    thousands(sums.tests),
+                    thousands(sums.nodes)
+                )),
+            ),
+            Ok(suite) => {
+                let costs = suite.costs();
+                match suite.check(&budget) {
+                    Err(e) => (
+                        costs,
+                        Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
+                    ),
+                    Ok(()) => {
+                        let better = best.as_ref().is_none_or(|(b, s)| {
+                            (rank(&costs, &timing), k) < (rank(&s.costs(), &timing), *b)
+                        });
+                        if better {
+                            best = Some((k, suite));
+                        }
+                        (costs, Status::Fits)
+                    }
+                }
+            }
+        };
+        rows[k] = Some(Candidate {
+            method: CANDIDATES[k],
+            costs: Some(costs),
+            status,
+            tests_built,
+        });
+    }
+    Ok(Evaluation {
+        candidates: rows
+            .into_iter()
+            .map(|c| c.expect("every candidate"))
+            .collect(),
+        best,
+    })
 }
 
 /// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
@@ -279,6 +404,7 @@ pub fn choose_with(
                     format!("{} is not complete here", candidate_name(c.method))
                 }
                 Status::Refused(why) => format!("{}: {why}", candidate_name(c.method)),
+                Status::CannotWin(why) => format!("{} cannot win: {why}", candidate_name(c.method)),
                 Status::Fits => format!("{} fits", candidate_name(c.method)),
             })
             .collect();
@@ -361,6 +487,53 @@ mod tests {
             );
         }
         assert!(chosen_counting > 0);
+    }
+
+    /// The minimised coffee machine at n = |S| = 12 (classic): `T(S, 12)` fits every budget as
+    /// planned (616,896 tests, 70 h) and leaves 138,092 distinct tests, all of which used to be
+    /// built before the 45-test `ioco-ads` suite won (about a minute in release). It must be
+    /// abandoned after one chunk of its tests: the work is counted, not timed.
+    #[test]
+    fn a_candidate_that_cannot_win_is_abandoned_after_one_chunk_of_tests() {
+        use crate::suite::ioco::normal::OCCURRENCE_CHUNK;
+        use crate::suite::ioco::testkit::bundled_model;
+        let (_, sa) = bundled_model("coffeemachine.dot");
+        let sa = crate::model::minimize_suspension(&sa).unwrap();
+        let options = SuiteOptions {
+            domain: super::super::Domain::Classic,
+            minimised_from: None,
+        };
+        // U(S, 12) and the counting suite over single states outgrow this plan-node budget;
+        // T(S, 12) does not.
+        let budget = Budget {
+            max_plan_nodes: 20_000,
+            ..Budget::default()
+        };
+        let Evaluation { candidates, best } = evaluate_with(&sa, 12, budget, options).unwrap();
+        let (chosen, suite) = best.unwrap();
+        let table = AutoChoice {
+            candidates: candidates.clone(),
+            chosen,
+            timing: budget.timing,
+        }
+        .to_text();
+        assert_eq!(candidates[chosen].method, IocoMethod::Ads, "{table}");
+        assert_eq!(suite.num_tests(), 45, "{table}");
+        let complete = &candidates[0];
+        assert_eq!(complete.method, IocoMethod::Complete);
+        assert!(matches!(complete.status, Status::CannotWin(_)), "{table}");
+        assert_eq!(
+            complete.costs.map(|c| c.tests),
+            Some(Figure::AtMost(616_896)),
+            "{table}"
+        );
+        // One chunk, and the repeated tests of it built again to compare them exactly.
+        assert!(complete.tests_built <= 3 * OCCURRENCE_CHUNK, "{table}");
+        let built: u128 = candidates.iter().map(|c| c.tests_built).sum();
+        assert!(
+            built <= 4 * OCCURRENCE_CHUNK,
+            "{built} tests built\n{table}"
+        );
     }
 
     #[test]
