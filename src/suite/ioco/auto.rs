@@ -11,10 +11,24 @@
 //!
 //! Building a suite's tests to leave out repeated ones costs time in proportion to its planned
 //! tests (616,896 for `T(S, 12)` of the minimised coffee machine, against 45 for the
-//! `ioco-ads` suite that wins), so [`evaluate_with`] builds them in the order of the planned
-//! figures and abandons a candidate as soon as the distinct tests it has found already cost
-//! more than the best suite so far: such a candidate cannot win (its figures as written can
-//! only be larger), and the table says so with the planned figures as upper bounds.
+//! `ioco-ads` suite that wins), and planning `U(S, n)` up to the plan-node budget costs
+//! seconds and hundreds of megabytes, so [`evaluate_with`] abandons a candidate as soon as it
+//! certainly cannot win, by lower bounds of its figures as written:
+//!
+//! - the distinct tests found so far while repeated ones are left out (their figures only
+//!   grow as more are found);
+//! - for plans of bounded traces (`counting::BoundedTraces`: `U(S, n)` and the counting
+//!   suites), the trace nodes planned so far. A node is a function of the trace that reaches
+//!   it (its state, visit sums, quietness and cover flag are), so distinct nodes have
+//!   distinct traces; every node's trace is executed by some test (every move of a node is
+//!   taken by some test, an `Observe` takes all its allowed branches, and a quiet node has no
+//!   `Observe` to skip, so the labels executed are the trace's); and distinct traces are
+//!   distinct prefixes of the suite's paths, each ending at its own (path, position). So a
+//!   plan with `c` trace nodes gives a suite of at least `c - 1` steps, and at least
+//!   `(c - 1) · step_ms` of estimated time, whatever repeated tests are left out.
+//!
+//! A candidate whose lower bound ranks above the best suite found so far cannot win: it is
+//! listed as such, with its planned figures as upper bounds when it has them.
 
 use super::normal::KeptSums;
 use super::{
@@ -242,70 +256,111 @@ fn kept_costs(k: &KeptSums) -> SuiteCosts {
     }
 }
 
+/// The order [`evaluate_with`] takes the candidates in (indices into [`CANDIDATES`]): the
+/// suites that are usually cheap first, so that a good suite is known before the large ones are
+/// planned and built; the order decides no tie.
+const EVALUATION_ORDER: [usize; 8] = [7, 5, 6, 2, 3, 0, 4, 1];
+
+/// The fewest trace nodes a plan of bounded traces can have before its suite certainly ranks
+/// below `best` (module doc): every trace but the empty one costs at least one step, so with
+/// `c` nodes the suite takes at least `c - 1` steps, and more seconds than `best` once
+/// `(c - 1) · step_ms > 1000 · seconds(best)`. `None` without a positive step latency.
+fn trace_node_cap(best: &SuiteCosts, timing: &Timing) -> Option<usize> {
+    let seconds = best.seconds(timing).exact()?;
+    let step_ms = u128::from(timing.step_ms);
+    if step_ms == 0 {
+        return None;
+    }
+    let steps = (seconds.checked_mul(1000)? / step_ms).checked_add(1)?;
+    usize::try_from(steps.checked_add(1)?).ok()
+}
+
 /// [`evaluate`] with `options`.
 ///
-/// Two phases keep the work bounded by what can still win. First every candidate is planned
-/// and counted by arithmetic only ([`Counting::ForRanking`]), and checked against the budgets
-/// on those figures (upper bounds of the suite as written). Then the candidates that fit are
-/// taken in the order of their planned rank and their tests built to leave out repeated ones
-/// ([`IocoSuite::as_written_unless`]); the figures of the distinct tests found so far only
+/// The work is bounded by what can still win. The candidates are taken one at a time
+/// ([`EVALUATION_ORDER`]), each planned and counted by arithmetic only
+/// ([`Counting::ForRanking`]) and checked against the budgets on those figures (upper bounds
+/// of the suite as written); then its tests are built to leave out repeated ones
+/// ([`IocoSuite::as_written_unless`]). The figures of the distinct tests found so far only
 /// grow, so once they rank above the best suite found so far (or equal to it for a candidate
 /// later in [`CANDIDATES`], which loses the tie) the candidate cannot win and is abandoned
-/// after that chunk of tests, and once their nodes exceed `--max-nodes` it is refused. The
-/// winner is the same as if every suite had been built in full.
+/// after that chunk of tests; once their nodes exceed `--max-nodes` it is refused. Plans of
+/// bounded traces (`U(S, n)`, the counting suites) stop as soon as they have more trace nodes
+/// than a suite beating the best can have ([`trace_node_cap`]). The winner is the same as if
+/// every suite had been built in full.
 pub fn evaluate_with(
     sa: &SuspensionAutomaton,
     n: usize,
     budget: Budget,
     options: SuiteOptions,
 ) -> Result<Evaluation, IocoSuiteError> {
+    let timing = budget.timing;
     let mut rows: Vec<Option<Candidate>> = vec![None; CANDIDATES.len()];
-    let mut fitting: Vec<(usize, IocoSuite)> = Vec::new();
-    for (k, &method) in CANDIDATES.iter().enumerate() {
+    let mut best: Option<(usize, IocoSuite)> = None;
+    for k in EVALUATION_ORDER {
+        let method = CANDIDATES[k];
+        let max_trace_nodes = best
+            .as_ref()
+            .and_then(|(_, b)| trace_node_cap(&b.costs(), &timing));
         let planned = plan_counted(
             sa,
             method,
             Bound::States(n),
             budget,
-            Counting::ForRanking,
+            Counting::ForRanking { max_trace_nodes },
             options,
         );
-        let (costs, status) = match planned {
-            Ok(suite) if !suite.is_complete() => (
-                Some(suite.costs()),
-                Status::NotComplete(match method {
-                    IocoMethod::Complete => {
-                        "its merge recursion does not end (it nests U(merge, n))".to_string()
-                    }
-                    _ => "its completeness condition fails (see its guarantee)".to_string(),
-                }),
-            ),
-            Ok(suite) => match suite.check(&budget) {
-                Err(e) => (
+        let refused = |costs, status| {
+            Some(Candidate {
+                method,
+                costs,
+                status,
+                tests_built: 0,
+            })
+        };
+        let suite = match planned {
+            Ok(suite) if !suite.is_complete() => {
+                rows[k] = refused(
                     Some(suite.costs()),
-                    Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
-                ),
-                Ok(()) => {
-                    fitting.push((k, suite));
+                    Status::NotComplete(match method {
+                        IocoMethod::Complete => {
+                            "its merge recursion does not end (it nests U(merge, n))".to_string()
+                        }
+                        _ => "its completeness condition fails (see its guarantee)".to_string(),
+                    }),
+                );
+                continue;
+            }
+            Ok(suite) => match suite.check(&budget) {
+                Err(e) => {
+                    rows[k] = refused(
+                        Some(suite.costs()),
+                        Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
+                    );
                     continue;
                 }
+                Ok(()) => suite,
             },
+            Err(IocoSuiteError::CannotWin { trace_nodes }) => {
+                let (b, _) = best.as_ref().expect("capped only with a best suite");
+                rows[k] = refused(
+                    None,
+                    Status::CannotWin(format!(
+                        "its plan reached {} bounded traces, so its suite takes at least {} \
+                         steps, more time than {} as written",
+                        thousands(trace_nodes as u128),
+                        thousands(trace_nodes as u128 - 1),
+                        candidate_name(CANDIDATES[*b]),
+                    )),
+                );
+                continue;
+            }
             Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
-                (None, Status::Refused(e.to_string()))
+                rows[k] = refused(None, Status::Refused(e.to_string()));
+                continue;
             }
             Err(e) => return Err(e),
         };
-        rows[k] = Some(Candidate {
-            method,
-            costs,
-            status,
-            tests_built: 0,
-        });
-    }
-    fitting.sort_by_cached_key(|(k, suite)| (rank(&suite.costs(), &budget.timing), *k));
-    let timing = budget.timing;
-    let mut best: Option<(usize, IocoSuite)> = None;
-    for (k, suite) in fitting {
         let planned = suite.costs();
         let best_rank = best.as_ref().map(|(b, s)| (*b, rank(&s.costs(), &timing)));
         let loses = |sums: &KeptSums| {
@@ -491,8 +546,11 @@ mod tests {
 
     /// The minimised coffee machine at n = |S| = 12 (classic): `T(S, 12)` fits every budget as
     /// planned (616,896 tests, 70 h) and leaves 138,092 distinct tests, all of which used to be
-    /// built before the 45-test `ioco-ads` suite won (about a minute in release). It must be
-    /// abandoned after one chunk of its tests: the work is counted, not timed.
+    /// built before the 45-test `ioco-ads` suite won (about a minute in release), and `U(S, 12)`
+    /// and the counting suite over single states were planned up to a million plan nodes
+    /// before the budget refused them. All three must be abandoned as soon as they cannot win:
+    /// `T` after one chunk of its tests, the bounded traces at the trace-node cap of a 4 s
+    /// suite. The work is counted, not timed.
     #[test]
     fn a_candidate_that_cannot_win_is_abandoned_after_one_chunk_of_tests() {
         use crate::suite::ioco::normal::OCCURRENCE_CHUNK;
@@ -503,12 +561,7 @@ mod tests {
             domain: super::super::Domain::Classic,
             minimised_from: None,
         };
-        // U(S, 12) and the counting suite over single states outgrow this plan-node budget;
-        // T(S, 12) does not.
-        let budget = Budget {
-            max_plan_nodes: 20_000,
-            ..Budget::default()
-        };
+        let budget = Budget::default();
         let Evaluation { candidates, best } = evaluate_with(&sa, 12, budget, options).unwrap();
         let (chosen, suite) = best.unwrap();
         let table = AutoChoice {
@@ -534,6 +587,16 @@ mod tests {
             built <= 4 * OCCURRENCE_CHUNK,
             "{built} tests built\n{table}"
         );
+        // 4 s at 2 ms per step: 2,001 steps, so 2,002 trace nodes.
+        let cap = trace_node_cap(&suite.costs(), &budget.timing);
+        assert_eq!(cap, Some(2_002));
+        for k in [1, 4] {
+            let c = &candidates[k];
+            assert!(
+                matches!(&c.status, Status::CannotWin(why) if why.contains("2,002 bounded traces")),
+                "{table}"
+            );
+        }
     }
 
     #[test]

@@ -125,6 +125,15 @@ pub enum IocoSuiteError {
         /// Why each candidate was refused or left out.
         reasons: String,
     },
+    /// `ioco-auto` only: a candidate's bounded traces outgrew what a suite cheaper than the
+    /// best one found can have (see [`auto`]).
+    #[error(
+        "its plan has more than {trace_nodes} bounded traces, so its suite has at least that many steps"
+    )]
+    CannotWin {
+        /// The trace nodes planned when it stopped.
+        trace_nodes: usize,
+    },
     /// `n = 0` asks for nothing.
     #[error("n must be at least 1 (the initial state is always specified)")]
     ZeroBound,
@@ -265,8 +274,22 @@ pub(crate) enum Counting {
     /// bytes are left to [`IocoSuite::as_written_unless`], which may never need them); of the
     /// others (no candidate) only the tests of the plan as built are counted, an upper bound
     /// (`AtMost`): normalising a suite that cannot be chosen would cost memory and time for
-    /// nothing.
-    ForRanking,
+    /// nothing. Bounded traces (`U(S, n)`, the counting suites) stop with
+    /// [`IocoSuiteError::CannotWin`] past `max_trace_nodes` plan nodes (see [`auto`]).
+    ForRanking {
+        /// Most trace nodes of a suite that can still win.
+        max_trace_nodes: Option<usize>,
+    },
+}
+
+impl Counting {
+    /// The trace-node cap of [`Counting::ForRanking`].
+    fn max_trace_nodes(self) -> Option<usize> {
+        match self {
+            Counting::Always => None,
+            Counting::ForRanking { max_trace_nodes } => max_trace_nodes,
+        }
+    }
 }
 
 /// [`plan_suite`], counting as `counting` says.
@@ -291,6 +314,7 @@ pub(crate) fn plan_counted(
                 sa.initial(),
                 n,
                 budget.max_plan_nodes,
+                counting.max_trace_nodes(),
             )?;
             (
                 root,
@@ -339,8 +363,15 @@ pub(crate) fn plan_counted(
         }
         IocoMethod::Counting(choice) | IocoMethod::CoverCounting(choice) => {
             let relative = matches!(method, IocoMethod::CoverCounting(_));
-            let c =
-                counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes, relative)?;
+            let c = counting::counting_plan(
+                &mut plan,
+                sa,
+                n,
+                choice,
+                budget.max_plan_nodes,
+                relative,
+                counting.max_trace_nodes(),
+            )?;
             let (guarantee, field) = counting::describe(sa, n, choice, &c.family, c.pinned);
             incompatible_sets = Some(field);
             (c.root, guarantee)
