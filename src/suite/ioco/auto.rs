@@ -70,8 +70,8 @@ pub enum Status {
     NotComplete(String),
     /// Over a budget, or its planning was (the refusal).
     Refused(String),
-    /// Complete and within the budgets as planned, but abandoned while its repeated tests were
-    /// being left out: the distinct tests found already cost more than the winner (why).
+    /// Abandoned because a lower bound of its figures as written (its distinct tests found so
+    /// far, or the bounded traces planned so far) already ranks below a suite found (why).
     CannotWin(String),
 }
 
@@ -278,15 +278,15 @@ fn trace_node_cap(best: &SuiteCosts, timing: &Timing) -> Option<usize> {
 /// [`evaluate`] with `options`.
 ///
 /// The work is bounded by what can still win. The candidates are taken one at a time
-/// ([`EVALUATION_ORDER`]), each planned and counted by arithmetic only
-/// ([`Counting::ForRanking`]) and checked against the budgets on those figures (upper bounds
+/// (`EVALUATION_ORDER`), each planned and counted by arithmetic only
+/// (`Counting::ForRanking`) and checked against the budgets on those figures (upper bounds
 /// of the suite as written); then its tests are built to leave out repeated ones
-/// ([`IocoSuite::as_written_unless`]). The figures of the distinct tests found so far only
+/// (`IocoSuite::as_written_unless`). The figures of the distinct tests found so far only
 /// grow, so once they rank above the best suite found so far (or equal to it for a candidate
 /// later in [`CANDIDATES`], which loses the tie) the candidate cannot win and is abandoned
 /// after that chunk of tests; once their nodes exceed `--max-nodes` it is refused. Plans of
 /// bounded traces (`U(S, n)`, the counting suites) stop as soon as they have more trace nodes
-/// than a suite beating the best can have ([`trace_node_cap`]). The winner is the same as if
+/// than a suite beating the best can have (`trace_node_cap`). The winner is the same as if
 /// every suite had been built in full.
 pub fn evaluate_with(
     sa: &SuspensionAutomaton,
