@@ -128,7 +128,7 @@ pub enum IocoSuiteError {
     /// `ioco-auto` only: a candidate's bounded traces outgrew what a suite cheaper than the
     /// best one found can have (see [`auto`]).
     #[error(
-        "its plan has more than {trace_nodes} bounded traces, so its suite has at least that many steps"
+        "its plan reached {trace_nodes} bounded traces, so its suite takes a step for each but the empty one"
     )]
     CannotWin {
         /// The trace nodes planned when it stopped.
