@@ -582,9 +582,11 @@ mod tests {
         );
         // One chunk, and the repeated tests of it built again to compare them exactly.
         assert!(complete.tests_built <= 3 * OCCURRENCE_CHUNK, "{table}");
+        // In all 4,852 (the winner and the cover-counting suites built in full), against the
+        // 616,896 of T alone before.
         let built: u128 = candidates.iter().map(|c| c.tests_built).sum();
         assert!(
-            built <= 4 * OCCURRENCE_CHUNK,
+            built <= 6 * OCCURRENCE_CHUNK,
             "{built} tests built\n{table}"
         );
         // 4 s at 2 ms per step: 2,001 steps, so 2,002 trace nodes.
