@@ -5,7 +5,7 @@
 //! Time is the cost: the winner has the least estimated time at the budget's timings
 //! ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the fewest runs, then
 //! the fewest total steps, then comes first in [`CANDIDATES`], all by the figures of the suites
-//! as they would be written (repeated tests left out, `IocoSuite::as_written_unless`), which the
+//! as they would be written (repeated tests left out, `IocoSuite::written_unless`), which the
 //! table shows. Candidates over a budget are listed as refused; only when every candidate is
 //! left out does the choice fail.
 //!
@@ -281,7 +281,7 @@ fn trace_node_cap(best: &SuiteCosts, timing: &Timing) -> Option<usize> {
 /// (`EVALUATION_ORDER`), each planned and counted by arithmetic only
 /// (`Counting::ForRanking`) and checked against the budgets on those figures (upper bounds
 /// of the suite as written); then its tests are built to leave out repeated ones
-/// (`IocoSuite::as_written_unless`). The figures of the distinct tests found so far only
+/// (`IocoSuite::written_unless`). The figures of the distinct tests found so far only
 /// grow, so once they rank above the best suite found so far (or equal to it for a candidate
 /// later in [`CANDIDATES`], which loses the tie) the candidate cannot win and is abandoned
 /// after that chunk of tests; once their nodes exceed `--max-nodes` it is refused. Plans of
@@ -370,7 +370,7 @@ pub fn evaluate_with(
             })
         };
         let stop = |sums: &KeptSums| loses(sums) || sums.nodes > budget.max_nodes;
-        let (written, tests_built) = suite.as_written_unless(&budget, &stop);
+        let (written, tests_built) = suite.written_unless(&budget, &stop);
         let (costs, status) = match written {
             Err((suite, sums)) if loses(&sums) => {
                 let (b, _) = best.as_ref().expect("a better suite");

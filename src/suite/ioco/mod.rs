@@ -271,7 +271,7 @@ pub(crate) enum Counting {
     Always,
     /// For ranking (`ioco-auto`): suites that are `n`-complete as planned are normalised and
     /// counted by arithmetic on the plan only (tests, runs, steps, waits, longest; nodes and
-    /// bytes are left to [`IocoSuite::as_written_unless`], which may never need them); of the
+    /// bytes are left to [`IocoSuite::written_unless`], which may never need them); of the
     /// others (no candidate) only the tests of the plan as built are counted, an upper bound
     /// (`AtMost`): normalising a suite that cannot be chosen would cost memory and time for
     /// nothing. Bounded traces (`U(S, n)`, the counting suites) stop with
@@ -539,7 +539,7 @@ impl IocoSuite {
     /// ([`normal::first_occurrences_until`]). A suite without repeated tests is counted by the
     /// walk of [`costs::count`] unless `stop` holds for its planned figures, which are exact.
     /// Also returns the number of tests built.
-    pub(crate) fn as_written_unless(
+    pub(crate) fn written_unless(
         mut self,
         budget: &Budget,
         stop: &dyn Fn(&normal::KeptSums) -> bool,
