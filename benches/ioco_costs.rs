@@ -2,8 +2,10 @@
 //! automata with 4-7 states, 2 inputs, 2 outputs and at least one pair of compatible reachable
 //! states, at n = |S| and n = |S| + 1, the runs (root-to-verdict paths over all tests) of T(S, n),
 //! U(S, n), the three `ioco-counting` variants and the suite `ioco-auto` picks, all counted from
-//! the plans (no test is built). A figure marked `R` was refused by a budget (its runs are still
-//! counted), `NC` is not a candidate (T nesting U(merge, n): neither normalised nor counted),
+//! the plans (tests are built only to leave out repeated ones, see `auto::evaluate_with`). A
+//! figure marked `R` was refused by a budget (its runs are still counted), `L` cannot win
+//! (abandoned while its repeated tests were left out; `<=`: the plan's figure, an upper
+//! bound), `NC` is not a candidate (T nesting U(merge, n): neither normalised nor counted),
 //! `-` could not be planned within
 //! the plan-node budget. The summary gives the median of U/auto and whether auto is never above
 //! min(T, U) (T only where it is a candidate).
@@ -51,6 +53,7 @@ fn cell(c: Option<&Candidate>) -> (String, Option<u128>) {
         (_, None) => "-".to_string(),
         (Status::Fits, Some(r)) => r.to_string(),
         (Status::Refused(_), Some(r)) => format!("{r} R"),
+        (Status::CannotWin(_), Some(r)) => format!("{r} L"),
         // Not counted beyond an upper bound on its tests (see `auto::evaluate`).
         (Status::NotComplete(_), Some(_)) => "NC".to_string(),
     };

@@ -2,19 +2,41 @@
 //! [`CANDIDATES`] is planned and counted ([`super::IocoSuite::costs`]); a candidate takes part
 //! only when its suite is `n`-complete as planned (`T(S, n)` only when its merge recursion
 //! terminates, `ioco-ads` only when its completeness condition holds) and within every budget.
-//! The tests of each candidate that takes part are then built once and repeated ones left out
-//! (`IocoSuite::without_repeated_tests`), so the table shows the figures of the suite
-//! as it would be written. Time is the cost: the winner has the least estimated time at the
-//! budget's timings ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the
-//! fewest runs, then the fewest total steps, then comes first in [`CANDIDATES`]. Candidates over
-//! a budget are listed as refused; only when every candidate is left out does the choice fail.
+//! Time is the cost: the winner has the least estimated time at the budget's timings
+//! ([`crate::suite::costs::Timing`]: quiescence timeouts dominate), then the fewest runs, then
+//! the fewest total steps, then comes first in [`CANDIDATES`], all by the figures of the suites
+//! as they would be written (repeated tests left out, `IocoSuite::written_unless`), which the
+//! table shows. Candidates over a budget are listed as refused; only when every candidate is
+//! left out does the choice fail.
+//!
+//! Building a suite's tests to leave out repeated ones costs time in proportion to its planned
+//! tests (616,896 for `T(S, 12)` of the minimised coffee machine, against 45 for the
+//! `ioco-ads` suite that wins), and planning `U(S, n)` up to the plan-node budget costs
+//! seconds and hundreds of megabytes, so [`evaluate_with`] abandons a candidate as soon as it
+//! certainly cannot win, by lower bounds of its figures as written:
+//!
+//! - the distinct tests found so far while repeated ones are left out (their figures only
+//!   grow as more are found);
+//! - for plans of bounded traces (`counting::BoundedTraces`: `U(S, n)` and the counting
+//!   suites), the trace nodes planned so far. A node is a function of the trace that reaches
+//!   it (its state, visit sums, quietness and cover flag are), so distinct nodes have
+//!   distinct traces; every node's trace is executed by some test (every move of a node is
+//!   taken by some test, an `Observe` takes all its allowed branches, and a quiet node has no
+//!   `Observe` to skip, so the labels executed are the trace's); and distinct traces are
+//!   distinct prefixes of the suite's paths, each ending at its own (path, position). So a
+//!   plan with `c` trace nodes gives a suite of at least `c - 1` steps, and at least
+//!   `(c - 1) · step_ms` of estimated time, whatever repeated tests are left out.
+//!
+//! A candidate whose lower bound ranks above the best suite found so far cannot win: it is
+//! listed as such, with its planned figures as upper bounds when it has them.
 
+use super::normal::KeptSums;
 use super::{
     Bound, Budget, Counting, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts,
     SuiteOptions, plan_counted, resolve_bound,
 };
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::{Figure, Timing};
+use crate::suite::costs::{Figure, Timing, thousands};
 use serde_json::{Value, json};
 
 /// The candidates, in the order that breaks ties.
@@ -48,6 +70,9 @@ pub enum Status {
     NotComplete(String),
     /// Over a budget, or its planning was (the refusal).
     Refused(String),
+    /// Abandoned because a lower bound of its figures as written (its distinct tests found so
+    /// far, or the bounded traces planned so far) already ranks below a suite found (why).
+    CannotWin(String),
 }
 
 /// One row of the candidate table.
@@ -59,6 +84,9 @@ pub struct Candidate {
     pub costs: Option<SuiteCosts>,
     /// Whether it took part.
     pub status: Status,
+    /// Tests built to find its figures as written (the duplicate filter's work; 0 when it
+    /// needs none or was left out before).
+    pub tests_built: u128,
 }
 
 /// The candidates and the winner.
@@ -92,6 +120,7 @@ impl AutoChoice {
                 Status::Fits => "fits".to_string(),
                 Status::NotComplete(why) => format!("not a candidate: {why}"),
                 Status::Refused(why) => format!("refused: {why}"),
+                Status::CannotWin(why) => format!("cannot win: {why}"),
             };
             let f = |g: fn(&SuiteCosts) -> Figure| c.costs.as_ref().map_or(Figure::Unknown, g);
             let time = c
@@ -125,6 +154,7 @@ impl AutoChoice {
                     Status::Fits => "fits".to_string(),
                     Status::NotComplete(why) => format!("not a candidate: {why}"),
                     Status::Refused(why) => format!("refused: {why}"),
+                    Status::CannotWin(why) => format!("cannot win: {why}"),
                 };
                 let figure = |g: fn(&SuiteCosts) -> Figure| {
                     c.costs
@@ -185,71 +215,221 @@ pub fn evaluate(
     evaluate_with(sa, n, budget, SuiteOptions::default())
 }
 
+/// Figures as upper bounds (`AtMost`): a plan's, standing for a suite not built.
+fn at_most(c: SuiteCosts) -> SuiteCosts {
+    let up = |f: Figure| match f {
+        Figure::Exact(x) => Figure::AtMost(x),
+        other => other,
+    };
+    SuiteCosts {
+        tests: up(c.tests),
+        runs: up(c.runs),
+        steps: up(c.steps),
+        waits: up(c.waits),
+        nodes: up(c.nodes),
+        longest: up(c.longest),
+        bytes: up(c.bytes),
+    }
+}
+
+/// The figures of an abandoned suite: its planned figures, upper bounds unless they are those
+/// of the suite as written.
+fn as_planned(suite: &IocoSuite, planned: SuiteCosts) -> SuiteCosts {
+    if suite.planned_as_written() {
+        planned
+    } else {
+        at_most(planned)
+    }
+}
+
+/// The figures of the distinct tests found so far, as exact figures (lower bounds of the
+/// suite's), for [`rank`].
+fn kept_costs(k: &KeptSums) -> SuiteCosts {
+    SuiteCosts {
+        tests: Figure::Exact(k.tests),
+        runs: Figure::Exact(k.runs),
+        steps: Figure::Exact(k.steps),
+        waits: Figure::Exact(k.waits),
+        nodes: Figure::Exact(k.nodes),
+        longest: Figure::Unknown,
+        bytes: Figure::Unknown,
+    }
+}
+
+/// The order [`evaluate_with`] takes the candidates in (indices into [`CANDIDATES`]): the
+/// suites that are usually cheap first, so that a good suite is known before the large ones are
+/// planned and built; the order decides no tie.
+const EVALUATION_ORDER: [usize; 8] = [7, 5, 6, 2, 3, 0, 4, 1];
+
+/// The fewest trace nodes a plan of bounded traces can have before its suite certainly ranks
+/// below `best` (module doc): every trace but the empty one costs at least one step, so with
+/// `c` nodes the suite takes at least `c - 1` steps, and more seconds than `best` once
+/// `(c - 1) · step_ms > 1000 · seconds(best)`. `None` without a positive step latency.
+fn trace_node_cap(best: &SuiteCosts, timing: &Timing) -> Option<usize> {
+    let seconds = best.seconds(timing).exact()?;
+    let step_ms = u128::from(timing.step_ms);
+    if step_ms == 0 {
+        return None;
+    }
+    let steps = (seconds.checked_mul(1000)? / step_ms).checked_add(1)?;
+    usize::try_from(steps.checked_add(1)?).ok()
+}
+
 /// [`evaluate`] with `options`.
+///
+/// The work is bounded by what can still win. The candidates are taken one at a time
+/// (`EVALUATION_ORDER`), each planned and counted by arithmetic only
+/// (`Counting::ForRanking`) and checked against the budgets on those figures (upper bounds
+/// of the suite as written); then its tests are built to leave out repeated ones
+/// (`IocoSuite::written_unless`). The figures of the distinct tests found so far only
+/// grow, so once they rank above the best suite found so far (or equal to it for a candidate
+/// later in [`CANDIDATES`], which loses the tie) the candidate cannot win and is abandoned
+/// after that chunk of tests; once their nodes exceed `--max-nodes` it is refused. Plans of
+/// bounded traces (`U(S, n)`, the counting suites) stop as soon as they have more trace nodes
+/// than a suite beating the best can have (`trace_node_cap`). The winner is the same as if
+/// every suite had been built in full.
 pub fn evaluate_with(
     sa: &SuspensionAutomaton,
     n: usize,
     budget: Budget,
     options: SuiteOptions,
 ) -> Result<Evaluation, IocoSuiteError> {
-    let mut candidates = Vec::new();
+    let timing = budget.timing;
+    let mut rows: Vec<Option<Candidate>> = vec![None; CANDIDATES.len()];
     let mut best: Option<(usize, IocoSuite)> = None;
-    for &method in CANDIDATES {
+    for k in EVALUATION_ORDER {
+        let method = CANDIDATES[k];
+        let max_trace_nodes = best
+            .as_ref()
+            .and_then(|(_, b)| trace_node_cap(&b.costs(), &timing));
         let planned = plan_counted(
             sa,
             method,
             Bound::States(n),
             budget,
-            Counting::CompleteOnly,
+            Counting::ForRanking { max_trace_nodes },
             options,
         );
+        let refused = |costs, status| {
+            Some(Candidate {
+                method,
+                costs,
+                status,
+                tests_built: 0,
+            })
+        };
         let suite = match planned {
-            Ok(s) => s,
+            Ok(suite) if !suite.is_complete() => {
+                rows[k] = refused(
+                    Some(suite.costs()),
+                    Status::NotComplete(match method {
+                        IocoMethod::Complete => {
+                            "its merge recursion does not end (it nests U(merge, n))".to_string()
+                        }
+                        _ => "its completeness condition fails (see its guarantee)".to_string(),
+                    }),
+                );
+                continue;
+            }
+            Ok(suite) => match suite.check(&budget) {
+                Err(e) => {
+                    rows[k] = refused(
+                        Some(suite.costs()),
+                        Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
+                    );
+                    continue;
+                }
+                Ok(()) => suite,
+            },
+            Err(IocoSuiteError::CannotWin { trace_nodes }) => {
+                let (b, _) = best.as_ref().expect("capped only with a best suite");
+                rows[k] = refused(
+                    None,
+                    Status::CannotWin(format!(
+                        "its plan reached {} bounded traces, so its suite takes at least {} \
+                         steps, more time than {} as written",
+                        thousands(trace_nodes as u128),
+                        thousands(trace_nodes as u128 - 1),
+                        candidate_name(CANDIDATES[*b]),
+                    )),
+                );
+                continue;
+            }
             Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
-                candidates.push(Candidate {
-                    method,
-                    costs: None,
-                    status: Status::Refused(e.to_string()),
-                });
+                rows[k] = refused(None, Status::Refused(e.to_string()));
                 continue;
             }
             Err(e) => return Err(e),
         };
-        let fits = suite.is_complete() && suite.check(&budget).is_ok();
-        // The figures of the suite as written (the plan's bound them from above).
-        let suite = if fits {
-            suite.without_repeated_tests()
-        } else {
-            suite
-        };
-        let costs = suite.costs();
-        let status = if !suite.is_complete() {
-            Status::NotComplete(match method {
-                IocoMethod::Complete => {
-                    "its merge recursion does not end (it nests U(merge, n))".to_string()
-                }
-                _ => "its completeness condition fails (see its guarantee)".to_string(),
+        let planned = suite.costs();
+        let best_rank = best.as_ref().map(|(b, s)| (*b, rank(&s.costs(), &timing)));
+        let loses = |sums: &KeptSums| {
+            best_rank.is_some_and(|(b, ref r)| {
+                let mine = rank(&kept_costs(sums), &timing);
+                mine > *r || (mine == *r && k > b)
             })
-        } else if let Err(e) = suite.check(&budget) {
-            Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag))
-        } else {
-            Status::Fits
         };
-        if status == Status::Fits {
-            let better = best.as_ref().is_none_or(|(_, b)| {
-                rank(&costs, &budget.timing) < rank(&b.costs(), &budget.timing)
-            });
-            if better {
-                best = Some((candidates.len(), suite));
+        let stop = |sums: &KeptSums| loses(sums) || sums.nodes > budget.max_nodes;
+        let (written, tests_built) = suite.written_unless(&budget, &stop);
+        let (costs, status) = match written {
+            Err((suite, sums)) if loses(&sums) => {
+                let (b, _) = best.as_ref().expect("a better suite");
+                let lower = kept_costs(&sums);
+                (
+                    as_planned(&suite, planned),
+                    Status::CannotWin(format!(
+                        "its first {} distinct tests already take {} ({} runs, {} steps), \
+                         more than {} as written",
+                        thousands(sums.tests),
+                        lower.time_text(&timing),
+                        thousands(sums.runs),
+                        thousands(sums.steps),
+                        candidate_name(CANDIDATES[*b]),
+                    )),
+                )
             }
-        }
-        candidates.push(Candidate {
-            method,
+            Err((suite, sums)) => (
+                as_planned(&suite, planned),
+                Status::Refused(format!(
+                    "nodes over {} (--max-nodes): its first {} distinct tests have {}",
+                    budget.max_nodes,
+                    thousands(sums.tests),
+                    thousands(sums.nodes)
+                )),
+            ),
+            Ok(suite) => {
+                let costs = suite.costs();
+                match suite.check(&budget) {
+                    Err(e) => (
+                        costs,
+                        Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
+                    ),
+                    Ok(()) => {
+                        let better = best.as_ref().is_none_or(|(b, s)| {
+                            (rank(&costs, &timing), k) < (rank(&s.costs(), &timing), *b)
+                        });
+                        if better {
+                            best = Some((k, suite));
+                        }
+                        (costs, Status::Fits)
+                    }
+                }
+            }
+        };
+        rows[k] = Some(Candidate {
+            method: CANDIDATES[k],
             costs: Some(costs),
             status,
+            tests_built,
         });
     }
-    Ok(Evaluation { candidates, best })
+    Ok(Evaluation {
+        candidates: rows
+            .into_iter()
+            .map(|c| c.expect("every candidate"))
+            .collect(),
+        best,
+    })
 }
 
 /// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
@@ -279,6 +459,7 @@ pub fn choose_with(
                     format!("{} is not complete here", candidate_name(c.method))
                 }
                 Status::Refused(why) => format!("{}: {why}", candidate_name(c.method)),
+                Status::CannotWin(why) => format!("{} cannot win: {why}", candidate_name(c.method)),
                 Status::Fits => format!("{} fits", candidate_name(c.method)),
             })
             .collect();
@@ -361,6 +542,63 @@ mod tests {
             );
         }
         assert!(chosen_counting > 0);
+    }
+
+    /// The minimised coffee machine at n = |S| = 12 (classic): `T(S, 12)` fits every budget as
+    /// planned (616,896 tests, 70 h) and leaves 138,092 distinct tests, all of which used to be
+    /// built before the 45-test `ioco-ads` suite won (about a minute in release), and `U(S, 12)`
+    /// and the counting suite over single states were planned up to a million plan nodes
+    /// before the budget refused them. All three must be abandoned as soon as they cannot win:
+    /// `T` after one chunk of its tests, the bounded traces at the trace-node cap of a 4 s
+    /// suite. The work is counted, not timed.
+    #[test]
+    fn a_candidate_that_cannot_win_is_abandoned_after_one_chunk_of_tests() {
+        use crate::suite::ioco::normal::OCCURRENCE_CHUNK;
+        use crate::suite::ioco::testkit::bundled_model;
+        let (_, sa) = bundled_model("coffeemachine.dot");
+        let sa = crate::model::minimize_suspension(&sa).unwrap();
+        let options = SuiteOptions {
+            domain: super::super::Domain::Classic,
+            minimised_from: None,
+        };
+        let budget = Budget::default();
+        let Evaluation { candidates, best } = evaluate_with(&sa, 12, budget, options).unwrap();
+        let (chosen, suite) = best.unwrap();
+        let table = AutoChoice {
+            candidates: candidates.clone(),
+            chosen,
+            timing: budget.timing,
+        }
+        .to_text();
+        assert_eq!(candidates[chosen].method, IocoMethod::Ads, "{table}");
+        assert_eq!(suite.num_tests(), 45, "{table}");
+        let complete = &candidates[0];
+        assert_eq!(complete.method, IocoMethod::Complete);
+        assert!(matches!(complete.status, Status::CannotWin(_)), "{table}");
+        assert_eq!(
+            complete.costs.map(|c| c.tests),
+            Some(Figure::AtMost(616_896)),
+            "{table}"
+        );
+        // One chunk, and the repeated tests of it built again to compare them exactly.
+        assert!(complete.tests_built <= 3 * OCCURRENCE_CHUNK, "{table}");
+        // In all 4,852 (the winner and the cover-counting suites built in full), against the
+        // 616,896 of T alone before.
+        let built: u128 = candidates.iter().map(|c| c.tests_built).sum();
+        assert!(
+            built <= 6 * OCCURRENCE_CHUNK,
+            "{built} tests built\n{table}"
+        );
+        // 4 s at 2 ms per step: 2,001 steps, so 2,002 trace nodes.
+        let cap = trace_node_cap(&suite.costs(), &budget.timing);
+        assert_eq!(cap, Some(2_002));
+        for k in [1, 4] {
+            let c = &candidates[k];
+            assert!(
+                matches!(&c.status, Status::CannotWin(why) if why.contains("2,002 bounded traces")),
+                "{table}"
+            );
+        }
     }
 
     #[test]

@@ -27,13 +27,15 @@ pub(crate) struct Counted {
 /// Tests walked per parallel chunk between two budget checks.
 const WALK_CHUNK: u128 = 4096;
 
-/// Counts the figures of the suite whose tests are those of `root` (see the module doc).
+/// Counts the figures of the suite whose tests are those of `root` (see the module doc); with
+/// `walk` false, nodes and bytes are left uncounted (`Unknown`).
 pub(crate) fn count(
     sa: &SuspensionAutomaton,
     labels: &LabelMap,
     plan: &Plan,
     root: Target,
     budget: &Budget,
+    walk: bool,
 ) -> Counted {
     let mut pc = PlanCosts::new(plan, sa, labels);
     let tests = plan.count(root);
@@ -76,7 +78,8 @@ pub(crate) fn count(
         waits: Figure::checked(sums.waits),
         ..unknown.costs
     };
-    if costs.tests.exceeds(budget.max_tests)
+    if !walk
+        || costs.tests.exceeds(budget.max_tests)
         || costs.runs.exceeds(budget.max_runs)
         || costs.steps.exceeds(budget.max_steps)
         || costs.seconds(&budget.timing).exceeds(budget.max_seconds)

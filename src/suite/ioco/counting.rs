@@ -327,8 +327,17 @@ pub(crate) fn counting_plan(
     choice: IncompatibleSets,
     max_plan_nodes: usize,
     relative_to_cover: bool,
+    max_trace_nodes: Option<usize>,
 ) -> Result<CountingPlan, IocoSuiteError> {
-    build(plan, sa, n, choice, max_plan_nodes, true, relative_to_cover)
+    build(
+        plan,
+        sa,
+        n,
+        choice,
+        (max_plan_nodes, max_trace_nodes),
+        true,
+        relative_to_cover,
+    )
 }
 
 /// The forced cover (see the module doc): for every state in it, the tree edge that reaches it
@@ -363,7 +372,7 @@ fn build(
     sa: &SuspensionAutomaton,
     n: usize,
     choice: IncompatibleSets,
-    max_plan_nodes: usize,
+    (max_plan_nodes, max_trace_nodes): (usize, Option<usize>),
     graphs_at_cuts: bool,
     relative_to_cover: bool,
 ) -> Result<CountingPlan, IocoSuiteError> {
@@ -425,6 +434,7 @@ fn build(
             parent: &parent,
             limits,
         }),
+        max_trace_nodes,
     };
     Ok(CountingPlan {
         root: traces.plan(plan, sa, sa.initial(), n)?,
@@ -464,6 +474,9 @@ pub(crate) struct BoundedTraces<'a> {
     /// Count only the visits off the forced cover, each constraint up to its own limit
     /// (`ioco-cover-counting`); `None`: every visit, up to `n`.
     pub(crate) cover: Option<Cover<'a>>,
+    /// `ioco-auto` only: more trace nodes than this and the suite cannot win
+    /// ([`IocoSuiteError::CannotWin`]; see `super::auto`).
+    pub(crate) max_trace_nodes: Option<usize>,
 }
 
 impl BoundedTraces<'_> {
@@ -551,6 +564,11 @@ impl BoundedTraces<'_> {
                 } else if let Some(&c) = memo.get(&(t, next.clone(), quiet_t, on_cover_t)) {
                     Target::Node(c)
                 } else {
+                    if self.max_trace_nodes.is_some_and(|cap| memo.len() >= cap) {
+                        return Err(IocoSuiteError::CannotWin {
+                            trace_nodes: memo.len(),
+                        });
+                    }
                     let limit = if memo.len() >= max_nodes {
                         Some(max_nodes)
                     } else {
@@ -718,7 +736,7 @@ mod tests {
             spec,
             n,
             choice,
-            budget().max_plan_nodes,
+            (budget().max_plan_nodes, None),
             true,
             false,
         )
@@ -797,7 +815,7 @@ mod tests {
         n: usize,
     ) -> Vec<TestCase> {
         let mut plan = Plan::default();
-        let c = build(&mut plan, spec, n, choice, 100_000, false, false).unwrap();
+        let c = build(&mut plan, spec, n, choice, (100_000, None), false, false).unwrap();
         plan.finish();
         let labels = LabelMap::new(spec);
         (0..plan.count(c.root))

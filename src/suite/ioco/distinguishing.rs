@@ -160,8 +160,14 @@ impl<'a> CompleteBuilder<'a> {
             sorted.sort_unstable();
             sorted.dedup();
             self.fallbacks.insert(names(self.spec, &sorted));
-            let t =
-                unconditional_plan(plan, &sa, sa.initial(), self.n, self.budget.max_plan_nodes)?;
+            let t = unconditional_plan(
+                plan,
+                &sa,
+                sa.initial(),
+                self.n,
+                self.budget.max_plan_nodes,
+                None,
+            )?;
             self.fallback_memo.insert(key, t);
             return Ok(Some(t));
         }

@@ -125,6 +125,15 @@ pub enum IocoSuiteError {
         /// Why each candidate was refused or left out.
         reasons: String,
     },
+    /// `ioco-auto` only: a candidate's bounded traces outgrew what a suite cheaper than the
+    /// best one found can have (see [`auto`]).
+    #[error(
+        "its plan reached {trace_nodes} bounded traces, so its suite takes a step for each but the empty one"
+    )]
+    CannotWin {
+        /// The trace nodes planned when it stopped.
+        trace_nodes: usize,
+    },
     /// `n = 0` asks for nothing.
     #[error("n must be at least 1 (the initial state is always specified)")]
     ZeroBound,
@@ -260,10 +269,27 @@ pub fn plan_suite(
 pub(crate) enum Counting {
     /// Every suite.
     Always,
-    /// Only suites that are `n`-complete as planned; of the others (no `ioco-auto` candidate)
-    /// only the tests of the plan as built are counted, an upper bound (`AtMost`): normalising
-    /// and walking a suite that cannot be chosen would cost memory and time for nothing.
-    CompleteOnly,
+    /// For ranking (`ioco-auto`): suites that are `n`-complete as planned are normalised and
+    /// counted by arithmetic on the plan only (tests, runs, steps, waits, longest; nodes and
+    /// bytes are left to [`IocoSuite::written_unless`], which may never need them); of the
+    /// others (no candidate) only the tests of the plan as built are counted, an upper bound
+    /// (`AtMost`): normalising a suite that cannot be chosen would cost memory and time for
+    /// nothing. Bounded traces (`U(S, n)`, the counting suites) stop with
+    /// [`IocoSuiteError::CannotWin`] past `max_trace_nodes` plan nodes (see [`auto`]).
+    ForRanking {
+        /// Most trace nodes of a suite that can still win.
+        max_trace_nodes: Option<usize>,
+    },
+}
+
+impl Counting {
+    /// The trace-node cap of [`Counting::ForRanking`].
+    fn max_trace_nodes(self) -> Option<usize> {
+        match self {
+            Counting::Always => None,
+            Counting::ForRanking { max_trace_nodes } => max_trace_nodes,
+        }
+    }
 }
 
 /// [`plan_suite`], counting as `counting` says.
@@ -288,6 +314,7 @@ pub(crate) fn plan_counted(
                 sa.initial(),
                 n,
                 budget.max_plan_nodes,
+                counting.max_trace_nodes(),
             )?;
             (
                 root,
@@ -336,8 +363,15 @@ pub(crate) fn plan_counted(
         }
         IocoMethod::Counting(choice) | IocoMethod::CoverCounting(choice) => {
             let relative = matches!(method, IocoMethod::CoverCounting(_));
-            let c =
-                counting::counting_plan(&mut plan, sa, n, choice, budget.max_plan_nodes, relative)?;
+            let c = counting::counting_plan(
+                &mut plan,
+                sa,
+                n,
+                choice,
+                budget.max_plan_nodes,
+                relative,
+                counting.max_trace_nodes(),
+            )?;
             let (guarantee, field) = counting::describe(sa, n, choice, &c.family, c.pinned);
             incompatible_sets = Some(field);
             (c.root, guarantee)
@@ -360,7 +394,14 @@ pub(crate) fn plan_counted(
     let tests = plan.count(root);
     let labels = LabelMap::new(sa);
     let counted = if count_in_full {
-        costs::count(sa, &labels, &plan, root, &budget)
+        costs::count(
+            sa,
+            &labels,
+            &plan,
+            root,
+            &budget,
+            counting == Counting::Always,
+        )
     } else {
         costs::Counted::tests_at_most(tests)
     };
@@ -489,6 +530,78 @@ impl IocoSuite {
             self.counted = self.counted.with_header(&self.header);
         }
         self
+    }
+
+    /// The suite as it would be written (its repeated tests left out, every figure exact),
+    /// unless `stop` holds for the figures of the distinct tests found so far: those are lower
+    /// bounds of the figures as written, so a candidate that cannot win (`ioco-auto`) or is
+    /// already over a budget is abandoned after a chunk of tests
+    /// ([`normal::first_occurrences_until`]). A suite without repeated tests is counted by the
+    /// walk of [`costs::count`] unless `stop` holds for its planned figures, which are exact.
+    /// Also returns the number of tests built.
+    pub(crate) fn written_unless(
+        mut self,
+        budget: &Budget,
+        stop: &dyn Fn(&normal::KeptSums) -> bool,
+    ) -> (Result<Self, (Self, normal::KeptSums)>, u128) {
+        if self.planned_as_written() {
+            let exact = |f: Figure| f.exact().unwrap_or(u128::MAX);
+            let c = self.costs();
+            let planned = normal::KeptSums {
+                tests: self.tests,
+                runs: exact(c.runs),
+                steps: exact(c.steps),
+                waits: exact(c.waits),
+                nodes: 0,
+            };
+            if stop(&planned) {
+                return (Err((self, planned)), 0);
+            }
+            if self.counted.costs.nodes == Figure::Unknown {
+                let counted =
+                    costs::count(&self.sa, &self.labels, &self.plan, self.root, budget, true);
+                self.counted = counted.with_header(&self.header);
+            }
+            return (Ok(self), 0);
+        }
+        let quiescence = self.header.model.quiescence_id();
+        let (found, built) = normal::first_occurrences_until(
+            self.tests,
+            &|k| {
+                self.plan.build_test(
+                    &self.sa,
+                    &self.labels,
+                    self.root,
+                    self.sa.initial(),
+                    k,
+                    String::new(),
+                )
+            },
+            quiescence,
+            stop,
+        );
+        let kept = match found {
+            normal::Occurrences::Stopped(sums) => return (Err((self, sums)), built),
+            normal::Occurrences::AllDistinct => None,
+            normal::Occurrences::Kept(kept) => Some(kept),
+        };
+        if let Some(kept) = kept {
+            self.tests = kept.len() as u128;
+            self.kept = Some(kept);
+        }
+        self.counted = costs::measure(self.tests(), &self.header);
+        self.header.extra.insert(
+            "stats".into(),
+            stats_json(self.tests, self.plan.len(), &self.counted.costs),
+        );
+        self.counted = self.counted.with_header(&self.header);
+        (Ok(self), built)
+    }
+
+    /// Whether the planned figures are those of the suite as written (its plan repeats no
+    /// test), so no test needs building to know them.
+    pub(crate) fn planned_as_written(&self) -> bool {
+        !self.may_repeat || self.kept.is_some()
     }
 
     /// Replaces the header (bytes are recounted for it).

@@ -462,31 +462,98 @@ pub(crate) fn first_occurrences(
     count: u128,
     build: &(dyn Fn(u128) -> TestCase + Sync),
 ) -> Option<Vec<u128>> {
-    const CHUNK: u128 = 1024;
+    match first_occurrences_until(count, build, None, &|_| false).0 {
+        Occurrences::AllDistinct => None,
+        Occurrences::Kept(kept) => Some(kept),
+        Occurrences::Stopped(_) => unreachable!("never stopped"),
+    }
+}
+
+/// Figures of the distinct tests found so far by [`first_occurrences_until`]: lower bounds of
+/// the figures of the whole suite without its repeated tests (they only grow as tests are kept).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KeptSums {
+    /// Distinct tests.
+    pub(crate) tests: u128,
+    /// Root-to-verdict paths over them.
+    pub(crate) runs: u128,
+    /// Labels over those paths.
+    pub(crate) steps: u128,
+    /// Quiescence observations over those paths.
+    pub(crate) waits: u128,
+    /// Send/expect nodes over them.
+    pub(crate) nodes: u128,
+}
+
+/// What [`first_occurrences_until`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Occurrences {
+    /// Every test differs from every other.
+    AllDistinct,
+    /// The indices of the tests that differ from every earlier test.
+    Kept(Vec<u128>),
+    /// Stopped after a chunk, with the figures of the distinct tests up to there.
+    Stopped(KeptSums),
+}
+
+/// Tests built per chunk of [`first_occurrences_until`] (the granularity of its stop).
+pub(crate) const OCCURRENCE_CHUNK: u128 = 1024;
+
+/// [`first_occurrences`], adding up the figures of the distinct tests as they are found (runs,
+/// steps and waits with `quiescence` as the suite's quiescence id) and stopping after the first
+/// chunk where `stop` holds for them. Also returns the number of tests built (repeated tests
+/// are built again for the exact comparison), the work done.
+pub(crate) fn first_occurrences_until(
+    count: u128,
+    build: &(dyn Fn(u128) -> TestCase + Sync),
+    quiescence: Option<LabelId>,
+    stop: &dyn Fn(&KeptSums) -> bool,
+) -> (Occurrences, u128) {
     let mut by_hash: HashMap<u64, Vec<u128>> = HashMap::new();
     let mut kept: Vec<u128> = Vec::new();
+    let mut sums = KeptSums::default();
+    let mut built = 0u128;
     let mut start = 0u128;
     while start < count {
-        let end = (start + CHUNK).min(count);
-        let hashes: Vec<u64> = (start as u64..end as u64)
+        let end = (start + OCCURRENCE_CHUNK).min(count);
+        let hashed: Vec<(u64, [u128; 4])> = (start as u64..end as u64)
             .into_par_iter()
-            .map(|k| tree_hash(&build(k as u128)))
+            .map(|k| {
+                let t = build(k as u128);
+                let (runs, steps, waits) = t.runs_steps_waits(quiescence);
+                (tree_hash(&t), [runs, steps, waits, t.nodes.len() as u128])
+            })
             .collect();
-        for (k, h) in (start..end).zip(hashes) {
+        built += end - start;
+        for (k, (h, [runs, steps, waits, nodes])) in (start..end).zip(hashed) {
             let earlier = by_hash.entry(h).or_default();
             let duplicate = !earlier.is_empty() && {
                 let mut interner = TreeInterner::default();
                 let this = interner.root(&build(k));
+                built += 1 + earlier.len() as u128;
                 earlier.iter().any(|&e| interner.root(&build(e)) == this)
             };
             if !duplicate {
                 earlier.push(k);
                 kept.push(k);
+                sums.tests += 1;
+                sums.runs = sums.runs.saturating_add(runs);
+                sums.steps = sums.steps.saturating_add(steps);
+                sums.waits = sums.waits.saturating_add(waits);
+                sums.nodes = sums.nodes.saturating_add(nodes);
             }
         }
         start = end;
+        if start < count && stop(&sums) {
+            return (Occurrences::Stopped(sums), built);
+        }
     }
-    (kept.len() as u128 != count).then_some(kept)
+    let found = if kept.len() as u128 == count {
+        Occurrences::AllDistinct
+    } else {
+        Occurrences::Kept(kept)
+    };
+    (found, built)
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub(crate) fn unconditional_plan(
     start: StateId,
     n: usize,
     budget: usize,
+    max_trace_nodes: Option<usize>,
 ) -> Result<Target, IocoSuiteError> {
     if n == 0 {
         return Ok(Target::Verdict(Verdict::Pass));
@@ -36,6 +37,7 @@ pub(crate) fn unconditional_plan(
         suite: "unconditional suite",
         advice: "try a smaller n or --method ioco-complete",
         cover: None,
+        max_trace_nodes,
     }
     .plan(plan, a, start, n)
 }
