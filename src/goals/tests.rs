@@ -549,7 +549,16 @@ fn shared_paths_give_the_per_goal_suites_on_bundled_models() {
     for path in &files {
         let text = path.to_string_lossy();
         let model = crate::format::load_model(&text, &Default::default()).unwrap();
-        let sa = crate::suite::ioco::suspension_for(&model, &text).unwrap();
+        let sa = match crate::suite::ioco::suspension_for(&model, &text) {
+            Ok(sa) => sa,
+            // A Mealy machine naming a label both as input and output (the SSH and TLS models
+            // of automata learning) has no suspension automaton: it is tested as a Mealy machine.
+            Err(crate::Error::Model {
+                source: crate::model::ModelError::InputOutputClash { .. },
+                ..
+            }) if matches!(model, crate::model::Model::Mealy(_)) => continue,
+            Err(e) => panic!("{text}: {e}"),
+        };
         shared += usize::from(assert_sharing_agrees(&sa, &text, 400));
     }
     // The Mealy machines (coffee machine, TCP client, tea machine, Lee–Yannakakis) share.
