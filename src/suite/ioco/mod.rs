@@ -522,14 +522,19 @@ impl IocoSuite {
         if let Some(kept) = kept {
             self.tests = kept.len() as u128;
             self.kept = Some(kept);
-            self.counted = costs::measure(self.tests(), &self.header);
-            self.header.extra.insert(
-                "stats".into(),
-                stats_json(self.tests, self.plan.len(), &self.counted.costs),
-            );
-            self.counted = self.counted.with_header(&self.header);
+            self.measure_as_written();
         }
         self
+    }
+
+    /// Measures the figures on the tests as written and records them in the header's stats.
+    fn measure_as_written(&mut self) {
+        self.counted = costs::measure(self.tests(), &self.header);
+        self.header.extra.insert(
+            "stats".into(),
+            stats_json(self.tests, self.plan.len(), &self.counted.costs),
+        );
+        self.counted = self.counted.with_header(&self.header);
     }
 
     /// The suite as it would be written (its repeated tests left out, every figure exact),
@@ -589,12 +594,7 @@ impl IocoSuite {
             self.tests = kept.len() as u128;
             self.kept = Some(kept);
         }
-        self.counted = costs::measure(self.tests(), &self.header);
-        self.header.extra.insert(
-            "stats".into(),
-            stats_json(self.tests, self.plan.len(), &self.counted.costs),
-        );
-        self.counted = self.counted.with_header(&self.header);
+        self.measure_as_written();
         (Ok(self), built)
     }
 
