@@ -11,11 +11,10 @@
 use ncomplete::Error;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::{LabelId, Model};
-use ncomplete::suite::ioco::{
-    self, Bound as IocoBound, Budget, IncompatibleSets, IocoMethod, IocoSuite,
-};
+use ncomplete::pipeline::Method;
+use ncomplete::suite::ioco::{self, Bound as IocoBound, Budget, IncompatibleSets, IocoSuite};
 use ncomplete::suite::mealy::stream::{ByLength, WordStream};
-use ncomplete::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
+use ncomplete::suite::mealy::{MealySuite, MealySuiteOptions};
 use ncomplete::suite::names::Shard;
 use ncomplete::suite::{SuiteModel, TestCase};
 use pyo3::exceptions::PyException;
@@ -251,25 +250,8 @@ fn parse_model(
 
 /// The method names `generate` accepts: every Mealy method and every ioco method.
 fn method_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = MealyMethod::ALL.iter().map(|m| m.name()).collect();
-    names.extend(IOCO_METHODS.iter().map(|(name, _)| *name));
-    names
+    Method::NAMED.iter().map(|(name, _)| *name).collect()
 }
-
-const IOCO_METHODS: [(&str, IocoMethod); 6] = [
-    ("ioco-complete", IocoMethod::Complete),
-    ("unconditional", IocoMethod::Unconditional),
-    ("ioco-ads", IocoMethod::Ads),
-    ("ioco-auto", IocoMethod::Auto),
-    (
-        "ioco-counting",
-        IocoMethod::Counting(IncompatibleSets::Maximal),
-    ),
-    (
-        "ioco-cover-counting",
-        IocoMethod::CoverCounting(IncompatibleSets::Maximal),
-    ),
-];
 
 /// A generated suite: its tests are built as they are iterated, never all at once.
 #[pyclass(module = "ncomplete._ncomplete", name = "Suite", frozen)]
@@ -813,13 +795,16 @@ fn generate(
     if let Some(x) = max_plan_nodes {
         budget.max_plan_nodes = x;
     }
-    let ioco_method = match (method, &model.model) {
-        ("auto", Model::Lts(_)) => Some(IocoMethod::Auto),
-        (name, _) => IOCO_METHODS
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|&(_, m)| m),
-    };
+    // Named and resolved as `ncomplete generate` does: `auto` is ioco-auto for an LTS.
+    let resolved = Method::from_name(method)
+        .ok_or_else(|| {
+            usage(format!(
+                "method: found `{method}`, expected one of {}",
+                method_names().join(", ")
+            ))
+        })?
+        .resolve(&model.model);
+    let ioco_method = resolved.ioco(IncompatibleSets::Maximal);
     let source = model.source.clone();
     let inner = if let Some(method) = ioco_method {
         let bound = match (n, extra_states) {
@@ -838,12 +823,9 @@ fn generate(
             .map_err(py_error)?;
         SuiteKind::Ioco(Arc::new(suite))
     } else {
-        let Some(&mealy_method) = MealyMethod::ALL.iter().find(|m| m.name() == method) else {
-            return Err(usage(format!(
-                "method: found `{method}`, expected one of {}",
-                method_names().join(", ")
-            )));
-        };
+        let mealy_method = resolved
+            .mealy()
+            .expect("every method is a Mealy or an ioco method");
         let Model::Mealy(machine) = &model.model else {
             return Err(usage(format!(
                 "{source}: the Mealy methods need a deterministic Mealy machine, but this model is a labelled transition system (use an ioco method)"

@@ -94,6 +94,35 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method with its name as `generate --method` spells it.
+    pub const NAMED: [(&'static str, Method); 17] = [
+        ("w", Method::W),
+        ("wp", Method::Wp),
+        ("hsi", Method::Hsi),
+        ("hsi-st", Method::HsiSt),
+        ("hads", Method::Hads),
+        ("uio", Method::Uio),
+        ("uiov", Method::Uiov),
+        ("h", Method::H),
+        ("spy", Method::Spy),
+        ("spyh", Method::Spyh),
+        ("auto", Method::Auto),
+        ("ioco-complete", Method::IocoComplete),
+        ("unconditional", Method::Unconditional),
+        ("ioco-ads", Method::IocoAds),
+        ("ioco-counting", Method::IocoCounting),
+        ("ioco-cover-counting", Method::IocoCoverCounting),
+        ("ioco-auto", Method::IocoAuto),
+    ];
+
+    /// The method named `name` (see [`Method::NAMED`]).
+    pub fn from_name(name: &str) -> Option<Method> {
+        Self::NAMED
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|&(_, m)| m)
+    }
+
     /// The Mealy method, if this is one (`Auto` is the Mealy auto method).
     pub fn mealy(self) -> Option<MealyMethod> {
         use MealyMethod as M;

@@ -503,3 +503,17 @@ fn check_info_convert_mutate_distinguish_and_audit_on_bundled_models() {
     };
     assert!(usage(audit(&coffee, &bad_range, &mut Vec::new())).starts_with("--n: "));
 }
+
+#[test]
+fn method_names_are_those_of_the_library_methods() {
+    for (name, method) in Method::NAMED {
+        assert_eq!(Method::from_name(name), Some(method));
+        // A Mealy method is named as the Mealy suites name it; every other one is an ioco
+        // method.
+        match method.mealy() {
+            Some(m) => assert_eq!(m.name(), name),
+            None => assert!(method.ioco(Default::default()).is_some(), "{name}"),
+        }
+    }
+    assert_eq!(Method::from_name("ioco"), None);
+}
