@@ -9,17 +9,24 @@
 //! (`python/ncomplete/`) adds data conversions and the AALpy oracle.
 
 use ncomplete::Error;
+use ncomplete::exec::TestVerdict;
+use ncomplete::exec::stdio::{
+    Adapter, DEFAULT_QUIESCENCE_MS, DEFAULT_RESPONSE_MS, DEFAULT_RETRIES, DEFAULT_STARTUP_MS,
+    Observation, SystemOutcome, Timeouts, run_with_retries,
+};
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::{LabelId, Model};
 use ncomplete::pipeline::Method;
-use ncomplete::suite::ioco::{self, Bound as IocoBound, Budget, IncompatibleSets, IocoSuite};
+use ncomplete::pipeline::{BuiltSuite, SuiteRequest, build_suite};
+use ncomplete::suite::ioco::{self, Budget, IncompatibleSets, IocoSuite};
+use ncomplete::suite::mealy::MealySuite;
 use ncomplete::suite::mealy::stream::{ByLength, WordStream};
-use ncomplete::suite::mealy::{MealySuite, MealySuiteOptions};
 use ncomplete::suite::names::Shard;
 use ncomplete::suite::{SuiteModel, TestCase};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 pyo3::create_exception!(
     _ncomplete,
@@ -466,6 +473,121 @@ impl PySuite {
         })
     }
 
+    /// run_adapter(adapter, quiescence_ms=200, response_ms=5000, startup_ms=0, retries=20,
+    ///             order="suite", stop_at_first_failure=True)
+    /// --
+    ///
+    /// Runs the suite (Mealy or ioco) against a system driven by `adapter`, an object with
+    /// `reset()`, `send(input)` and `receive(timeout)`: `receive` waits at most `timeout`
+    /// seconds for the system's next output and returns its label, or None when nothing came
+    /// (observed as quiescence where the test allows it). An adapter whose system reads every
+    /// input before producing any output that follows it (a model stepped in this process) sets
+    /// `reads_inputs_at_once = True`. Verdicts, retries and the input/output race are those of
+    /// `ncomplete run --sut`. An exception raised by the adapter ends the run and propagates.
+    #[pyo3(signature = (adapter, quiescence_ms=DEFAULT_QUIESCENCE_MS, response_ms=DEFAULT_RESPONSE_MS,
+        startup_ms=0, retries=DEFAULT_RETRIES, order="suite", stop_at_first_failure=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn run_adapter(
+        &self,
+        py: Python<'_>,
+        adapter: Bound<'_, PyAny>,
+        quiescence_ms: u64,
+        response_ms: u64,
+        startup_ms: u64,
+        retries: usize,
+        order: &str,
+        stop_at_first_failure: bool,
+    ) -> PyResult<SystemRun> {
+        let at_once = match adapter.getattr_opt("reads_inputs_at_once")? {
+            Some(flag) => flag.is_truthy()?,
+            None => false,
+        };
+        let mut adapter = PyAdapter {
+            object: adapter,
+            at_once,
+            error: None,
+        };
+        let timeouts = Timeouts::from_millis(startup_ms, quiescence_ms, response_ms);
+        let tests = self.tests(order)?;
+        let mut run = SystemRun::default();
+        while let Some(next) = tests.next_test()? {
+            let test = next.case();
+            run.tests += 1;
+            let outcome = run_with_retries(&mut adapter, &tests.model, test, &timeouts, retries);
+            if let Some(error) = adapter.error.take() {
+                return Err(error);
+            }
+            let outcome = outcome.map_err(|message| {
+                py_error(Error::Exec(ncomplete::exec::ExecError::System {
+                    command: "adapter".into(),
+                    message,
+                }))
+            })?;
+            let verdict = outcome.verdict;
+            if verdict != TestVerdict::Pass {
+                let outcome = Py::new(py, TestOutcome::from(outcome))?;
+                if verdict == TestVerdict::Fail {
+                    run.failed.push(outcome);
+                    if stop_at_first_failure {
+                        break;
+                    }
+                } else {
+                    run.inconclusive.push(outcome);
+                }
+            }
+        }
+        Ok(run)
+    }
+
+    /// run_process(command, quiescence_ms=200, response_ms=5000, startup_ms=1000, retries=20,
+    ///             jobs=1, junit=None, json=None, html=None)
+    /// --
+    ///
+    /// Runs the suite against processes started from the shell command `command`, exactly as
+    /// `ncomplete run SUITE --sut COMMAND` does (the same library function): one label per line
+    /// on the process's stdin and stdout, a fresh process per test, `jobs` processes at once,
+    /// and the reports `--junit`, `--json` and `--html` write. Returns the verdict, the command's
+    /// exit status and its report.
+    #[pyo3(signature = (command, quiescence_ms=DEFAULT_QUIESCENCE_MS, response_ms=DEFAULT_RESPONSE_MS,
+        startup_ms=DEFAULT_STARTUP_MS, retries=DEFAULT_RETRIES, jobs=1, junit=None, json=None, html=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn run_process(
+        &self,
+        py: Python<'_>,
+        command: String,
+        quiescence_ms: u64,
+        response_ms: u64,
+        startup_ms: u64,
+        retries: usize,
+        jobs: usize,
+        junit: Option<String>,
+        json: Option<String>,
+        html: Option<String>,
+    ) -> PyResult<ProcessRun> {
+        let request = ncomplete::pipeline::RunRequest {
+            sut: Some(command),
+            timeouts: Timeouts::from_millis(startup_ms, quiescence_ms, response_ms),
+            retries,
+            jobs: Some(jobs.max(1)),
+            junit,
+            json,
+            html,
+            quiet: true,
+            ..ncomplete::pipeline::RunRequest::default()
+        };
+        let file = SuiteFile::new()?;
+        self.write(py, file.path(), "json")?;
+        let mut report = Vec::new();
+        let outcome = py
+            .detach(|| ncomplete::pipeline::run(file.path(), &request, &mut report))
+            .map_err(py_error)?;
+        Ok(ProcessRun {
+            verdict: outcome.verdict.to_string(),
+            status: outcome.status,
+            report: String::from_utf8_lossy(&report).into_owned(),
+        })
+    }
+
     /// simulate(model, input_enable=False)
     /// --
     ///
@@ -752,6 +874,200 @@ impl RunResult {
     }
 }
 
+/// A Python object driving the system under test (`Suite.run_adapter`). The first exception
+/// it raises is kept and ends the run.
+struct PyAdapter<'py> {
+    object: Bound<'py, PyAny>,
+    at_once: bool,
+    error: Option<PyErr>,
+}
+
+impl PyAdapter<'_> {
+    fn call<T>(
+        &mut self,
+        call: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
+    ) -> Result<T, String> {
+        call(&self.object).map_err(|e| {
+            let message = e.to_string();
+            self.error.get_or_insert(e);
+            message
+        })
+    }
+}
+
+impl Adapter for PyAdapter<'_> {
+    fn reset(&mut self) -> Result<(), String> {
+        self.call(|o| o.call_method0("reset").map(|_| ()))
+    }
+
+    fn send(&mut self, input: &str) -> Result<(), String> {
+        self.call(|o| o.call_method1("send", (input,)).map(|_| ()))
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+        self.call(|o| {
+            let got = o.call_method1("receive", (timeout.as_secs_f64(),))?;
+            Ok(if got.is_none() {
+                Observation::Quiescence
+            } else {
+                Observation::Output(got.str()?.to_string())
+            })
+        })
+    }
+
+    /// A system that reads inputs at once steps only when the tester acts: nothing is on its
+    /// way before an input.
+    fn pending_output(&mut self, grace: Duration) -> Result<Option<String>, String> {
+        if self.at_once {
+            return Ok(None);
+        }
+        Ok(match self.receive(grace)? {
+            Observation::Output(o) => Some(o),
+            Observation::Quiescence => None,
+        })
+    }
+
+    fn reads_inputs_at_once(&self) -> bool {
+        self.at_once
+    }
+}
+
+/// A test that did not pass in `Suite.run_adapter`.
+#[pyclass(module = "ncomplete._ncomplete", name = "TestOutcome", frozen, get_all)]
+struct TestOutcome {
+    /// The test's name.
+    name: String,
+    /// "fail" or "inconclusive".
+    verdict: String,
+    /// Executions of the test (retries included).
+    attempts: usize,
+    /// The labels of the last execution, inputs `?x` and outputs `!y` (quiescence `delta`).
+    trace: Vec<String>,
+    /// Why it failed or was inconclusive.
+    message: String,
+}
+
+impl From<SystemOutcome> for TestOutcome {
+    fn from(o: SystemOutcome) -> Self {
+        TestOutcome {
+            name: o.name,
+            verdict: o.verdict.to_string(),
+            attempts: o.attempts,
+            trace: o.trace,
+            message: o.message.unwrap_or_default(),
+        }
+    }
+}
+
+#[pymethods]
+impl TestOutcome {
+    fn __repr__(&self) -> String {
+        format!(
+            "<ncomplete.TestOutcome {} {}: {}>",
+            self.name, self.verdict, self.message
+        )
+    }
+}
+
+/// What `Suite.run_adapter` did: tests run, and those that failed or were inconclusive.
+#[pyclass(module = "ncomplete._ncomplete", name = "SystemRun", frozen, get_all)]
+#[derive(Default)]
+struct SystemRun {
+    /// Tests run (the failing one included).
+    tests: u64,
+    /// The failing tests (at most one with `stop_at_first_failure`).
+    failed: Vec<Py<TestOutcome>>,
+    /// Tests whose every attempt ended in `retry`.
+    inconclusive: Vec<Py<TestOutcome>>,
+}
+
+#[pymethods]
+impl SystemRun {
+    /// "fail" if a test failed, else "inconclusive" if a test was, else "pass".
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        if !self.failed.is_empty() {
+            "fail"
+        } else if !self.inconclusive.is_empty() {
+            "inconclusive"
+        } else {
+            "pass"
+        }
+    }
+
+    /// True when every test passed.
+    #[getter]
+    fn passed(&self) -> bool {
+        self.failed.is_empty() && self.inconclusive.is_empty()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<ncomplete.SystemRun {}: {} tests, {} failed, {} inconclusive>",
+            self.verdict(),
+            self.tests,
+            self.failed.len(),
+            self.inconclusive.len()
+        )
+    }
+}
+
+/// What `Suite.run_process` did, as `ncomplete run --sut` reports it.
+#[pyclass(module = "ncomplete._ncomplete", name = "ProcessRun", frozen, get_all)]
+struct ProcessRun {
+    /// "pass", "fail" or "inconclusive".
+    verdict: String,
+    /// The exit status `ncomplete run` would give: 0 pass, 1 fail, 3 inconclusive.
+    status: u8,
+    /// The report `ncomplete run` prints: a line per test and the summary.
+    report: String,
+}
+
+#[pymethods]
+impl ProcessRun {
+    /// True when every test passed.
+    #[getter]
+    fn passed(&self) -> bool {
+        self.status == 0
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<ncomplete.ProcessRun {} (status {})>",
+            self.verdict, self.status
+        )
+    }
+}
+
+/// A suite file in the temporary directory, removed when dropped.
+struct SuiteFile(String);
+
+impl SuiteFile {
+    fn new() -> PyResult<Self> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("ncomplete-{}-{k}.suite.json", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        let path = path.to_str().ok_or_else(|| {
+            usage(format!(
+                "the temporary directory {} is not a UTF-8 path",
+                path.display()
+            ))
+        })?;
+        Ok(SuiteFile(path.to_owned()))
+    }
+
+    fn path(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for SuiteFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// generate(model, method="auto", extra_states=None, n=None, shard=None, prune_prefixes=True,
 ///          max_tests=None, max_steps=None, max_nodes=None, max_plan_nodes=None)
 /// --
@@ -795,72 +1111,43 @@ fn generate(
     if let Some(x) = max_plan_nodes {
         budget.max_plan_nodes = x;
     }
-    // Named and resolved as `ncomplete generate` does: `auto` is ioco-auto for an LTS.
-    let resolved = Method::from_name(method)
-        .ok_or_else(|| {
-            usage(format!(
-                "method: found `{method}`, expected one of {}",
-                method_names().join(", ")
-            ))
-        })?
-        .resolve(&model.model);
-    let ioco_method = resolved.ioco(IncompatibleSets::Maximal);
-    let source = model.source.clone();
-    let inner = if let Some(method) = ioco_method {
-        let bound = match (n, extra_states) {
-            (Some(n), _) => IocoBound::States(n),
-            (None, Some(e)) => IocoBound::ExtraStates(e),
-            (None, None) => return Err(usage("the ioco methods take n=N or extra_states=E")),
-        };
-        let model = &model.model;
-        let suite = py
-            .detach(|| -> Result<IocoSuite, Error> {
-                // As `ncomplete generate`: minimised, the classic quiescence domain.
-                let (sa, options) =
-                    ncomplete::pipeline::IocoOptions::default().specification(model, &source)?;
-                Ok(ioco::generate_with(&sa, method, bound, budget, options)?)
-            })
-            .map_err(py_error)?;
-        SuiteKind::Ioco(Arc::new(suite))
-    } else {
-        let mealy_method = resolved
-            .mealy()
-            .expect("every method is a Mealy or an ioco method");
-        let Model::Mealy(machine) = &model.model else {
-            return Err(usage(format!(
-                "{source}: the Mealy methods need a deterministic Mealy machine, but this model is a labelled transition system (use an ioco method)"
-            )));
-        };
-        if n.is_some() {
+    // Named, resolved, checked and built as `ncomplete generate` does: `auto` is ioco-auto for
+    // an LTS; ioco suites are built for the minimised model in the classic domain.
+    let method = Method::from_name(method).ok_or_else(|| {
+        usage(format!(
+            "method: found `{method}`, expected one of {}",
+            method_names().join(", ")
+        ))
+    })?;
+    let is_ioco = method
+        .resolve(&model.model)
+        .ioco(IncompatibleSets::Maximal)
+        .is_some();
+    match (is_ioco, n, extra_states) {
+        (true, None, None) => return Err(usage("the ioco methods take n=N or extra_states=E")),
+        (false, Some(_), _) if matches!(model.model, Model::Mealy(_)) => {
             return Err(usage(
                 "the Mealy methods take extra_states=E (the bound is the minimised model's size plus E)",
             ));
         }
-        let options = MealySuiteOptions {
-            method: mealy_method,
-            extra_states: extra_states.unwrap_or(0),
-            prune_prefixes,
-        };
-        let suite = py
-            .detach(|| -> Result<MealySuite, Error> {
-                let suite =
-                    MealySuite::new(machine, options).map_err(|source_error| Error::Model {
-                        path: source.clone(),
-                        source: source_error,
-                    })?;
-                suite.costs(true).check(
-                    &budget,
-                    &format!(
-                        "{} suite for {} extra states (counted before prefix removal)",
-                        mealy_method.name(),
-                        options.extra_states
-                    ),
-                    "try a smaller extra_states",
-                )?;
-                Ok(suite)
-            })
-            .map_err(py_error)?;
-        SuiteKind::Mealy(Arc::new(suite))
+        _ => {}
+    }
+    let request = SuiteRequest {
+        method,
+        n,
+        extra_states,
+        budget,
+        keep_prefixes: !prune_prefixes,
+        ..SuiteRequest::default()
+    };
+    let source = &model.source;
+    let model = &model.model;
+    let (_, built) = py
+        .detach(|| build_suite(model, source, &request))
+        .map_err(py_error)?;
+    let inner = match built {
+        BuiltSuite::Mealy(suite) => SuiteKind::Mealy(Arc::from(suite)),
+        BuiltSuite::Ioco { suite, .. } => SuiteKind::Ioco(Arc::from(suite)),
     };
     Ok(PySuite { inner, shard })
 }
@@ -938,6 +1225,9 @@ fn _ncomplete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Failure>()?;
     m.add_class::<RunResult>()?;
     m.add_class::<CheckResult>()?;
+    m.add_class::<TestOutcome>()?;
+    m.add_class::<SystemRun>()?;
+    m.add_class::<ProcessRun>()?;
     m.add_function(wrap_pyfunction!(load_model, m)?)?;
     m.add_function(wrap_pyfunction!(parse_model, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;

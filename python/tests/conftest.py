@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 
@@ -45,3 +45,35 @@ class MachineSystem:
 @pytest.fixture
 def coffee() -> ncomplete.Model:
     return ncomplete.load_model(str(MODELS / "coffeemachine.dot"))
+
+
+class TeaSystem:
+    """The tea machine of models/tea_machine.dot run in Python behind the adapter interface of
+    `Suite.run_adapter`: `?coin` then `?button` brews `!tea`; after `?coin` a tester that waits
+    sees the machine give up (the internal step) and `!refund`. It steps only when the tester
+    acts, so it reads every input before any output that follows it. Faults: `refund` refunds
+    instead of brewing, `silent` swallows the button, `tea` gives up with `!tea`."""
+
+    reads_inputs_at_once = True
+
+    def __init__(self, fault: str = "") -> None:
+        self.fault = fault
+        self.state = "idle"
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+        self.state = "idle"
+
+    def send(self, label: str) -> None:
+        if (self.state, label) == ("idle", "coin"):
+            self.state = "paid"
+        elif (self.state, label) == ("paid", "button"):
+            self.state = {"refund": "empty", "silent": "idle"}.get(self.fault, "brewing")
+        # Any other input is ignored: the machine is input-enabled.
+
+    def receive(self, timeout: float) -> Optional[str]:
+        gives_up = "tea" if self.fault == "tea" else "refund"
+        output = {"paid": gives_up, "empty": "refund", "brewing": "tea"}.get(self.state)
+        self.state = "idle"
+        return output

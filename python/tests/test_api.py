@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import pathlib
+import shlex
+import sys
+from typing import Optional
 
 import pytest
-from conftest import MODELS, MachineSystem
+from conftest import MODELS, MachineSystem, TeaSystem
 
 import ncomplete
 
@@ -181,3 +185,77 @@ def test_suites_are_written_as_generate_writes_them(coffee: ncomplete.Model, tmp
         ncomplete.generate(tea, method="ioco-complete", n=3).write(
             str(tmp_path / "x"), format="words"
         )
+
+
+def test_ioco_suites_run_against_a_python_adapter() -> None:
+    tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
+    suite = ncomplete.generate(tea, method="ioco-auto", extra_states=1)
+    tests = len(list(suite))
+    system = TeaSystem()
+    run = suite.run_adapter(system)
+    assert run.passed and run.verdict == "pass", (run.failed, run.inconclusive)
+    assert run.tests == tests and system.resets == tests
+    # `refund` is caught only because this system reads inputs at once: a process could have
+    # refunded before reading the button (the input/output race), see the test below.
+    for fault, observed in (("refund", "!refund"), ("silent", "delta"), ("tea", "!tea")):
+        run = suite.run_adapter(TeaSystem(fault), stop_at_first_failure=False)
+        assert run.verdict == "fail" and not run.passed, fault
+        failure = run.failed[0]
+        assert failure.verdict == "fail" and failure.trace[-1] == observed, failure
+        assert failure.name in {t.name for t in suite}
+
+
+def test_mealy_suites_run_against_a_python_adapter(coffee: ncomplete.Model) -> None:
+    class Adapter:
+        reads_inputs_at_once = True
+
+        def __init__(self, system: MachineSystem) -> None:
+            self.system, self.pending = system, []
+
+        def reset(self) -> None:
+            self.system.reset()
+            self.pending = []
+
+        def send(self, label: str) -> None:
+            self.pending.append(self.system.step(label))
+
+        def receive(self, timeout: float) -> Optional[str]:
+            return self.pending.pop(0) if self.pending else None
+
+    suite = ncomplete.generate(coffee, method="hsi", extra_states=1)
+    assert suite.run_adapter(Adapter(MachineSystem(coffee))).passed
+    faulty = MachineSystem(coffee)
+    faulty.plant("s3", "BUTTON", "tea!")
+    run = suite.run_adapter(Adapter(faulty))
+    assert run.verdict == "fail" and "!tea!" in run.failed[0].trace
+
+
+def test_an_exception_of_the_adapter_propagates() -> None:
+    tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
+    suite = ncomplete.generate(tea, method="ioco-auto", extra_states=0)
+
+    class Broken(TeaSystem):
+        def send(self, label: str) -> None:
+            raise RuntimeError("the adapter lost its system")
+
+    with pytest.raises(RuntimeError, match="lost its system"):
+        suite.run_adapter(Broken())
+
+
+def test_suites_run_against_a_process_as_ncomplete_run_does(tmp_path) -> None:
+    tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
+    suite = ncomplete.generate(tea, method="ioco-auto", extra_states=1)
+    script = pathlib.Path(__file__).with_name("tea_process.py")
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    timeouts = {"quiescence_ms": 150, "response_ms": 2000, "startup_ms": 2000}
+    junit = tmp_path / "junit.xml"
+    run = suite.run_process(command, jobs=2, junit=str(junit), **timeouts)
+    assert run.passed and run.status == 0 and run.verdict == "pass", run.report
+    assert junit.read_text().count("<testcase") == len(list(suite))
+    for fault in ("tea", "silent"):
+        run = suite.run_process(f"{command} {fault}", **timeouts)
+        assert run.verdict == "fail" and run.status == 1, run.report
+    # Refunding instead of brewing looks, through a pipe, like a conforming machine that gave up
+    # before it read the button: never a failure, inconclusive once every retry raced that way.
+    run = suite.run_process(f"{command} refund", retries=2, **timeouts)
+    assert run.verdict == "inconclusive" and run.status == 3, run.report

@@ -58,7 +58,9 @@
 //! allowed before `a`, comes right after `a` where it is not allowed, is read as racing: the test
 //! then goes on in the output-first reading (ioco suites end it in `retry` there). The generated
 //! runtimes and on-the-fly testers apply the same rule; `explore` keeps the same readings as sets
-//! of specification states.
+//! of specification states. An adapter whose system reads every input at once
+//! ([`Adapter::reads_inputs_at_once`]: a model or program stepped in the tester's process) has no
+//! race: the input-first reading is the only one, and such a late `x` fails the test.
 
 use super::ExecError;
 use super::simulate::TestVerdict;
@@ -881,13 +883,17 @@ struct Readings {
     list: Vec<(Reading, bool)>,
     /// The inputs sent since the readings started.
     sent: Vec<LabelId>,
+    /// The system reads every input before any output that follows it
+    /// ([`Adapter::reads_inputs_at_once`]): the literal reading is the only one.
+    at_once: bool,
 }
 
 impl Readings {
-    fn new(node: usize) -> Self {
+    fn new(node: usize, at_once: bool) -> Self {
         Readings {
             list: vec![(Reading::At { node, read: 0 }, true)],
             sent: Vec::new(),
+            at_once,
         }
     }
 
@@ -921,7 +927,7 @@ impl Readings {
         match &test.nodes[node] {
             TestNode::Send { input, then, .. } if *input == next_input => {
                 self.expand(test, Reading::from_next(*then, read + 1), literal, out);
-                if self.sent.len() - read < MAX_INPUTS_IN_FLIGHT {
+                if !self.at_once && self.sent.len() - read < MAX_INPUTS_IN_FLIGHT {
                     out.push((reading, false));
                 }
             }
@@ -1000,7 +1006,7 @@ pub fn execute_from(
     let mut seen_output = run.seen_output;
     let mut trace: Vec<String> = std::mem::take(&mut run.trace);
     let mut steps: Vec<TraceStep> = std::mem::take(&mut run.steps);
-    let mut readings = Readings::new(start);
+    let mut readings = Readings::new(start, adapter.reads_inputs_at_once());
     let ending = loop {
         let node = match readings.lead() {
             Some(Reading::At { node, read }) if read == readings.sent.len() => node,
@@ -1436,6 +1442,8 @@ mod tests {
         /// Whether outputs are never seen before the next input is sent (the system writes
         /// them just as the tester sends: every race is lost by the tester).
         late: bool,
+        /// Whether the adapter says its system reads every input at once.
+        at_once: bool,
     }
 
     impl Adapter for Script {
@@ -1466,6 +1474,9 @@ mod tests {
                 Observation::Output(o) => Some(o),
                 Observation::Quiescence => None,
             })
+        }
+        fn reads_inputs_at_once(&self) -> bool {
+            self.at_once
         }
     }
 
@@ -1505,6 +1516,7 @@ mod tests {
             sent: 0,
             resets: 0,
             late: false,
+            at_once: false,
         }
     }
 
@@ -1677,6 +1689,24 @@ mod tests {
         assert_eq!(
             a.message.unwrap(),
             "unexpected !x (expected one of: !y) after ?a !x"
+        );
+    }
+
+    #[test]
+    fn a_system_that_reads_inputs_at_once_has_no_race() {
+        // The same observations as above, from a system that read `?a` before it wrote `!x`:
+        // only the literal reading remains, where `!x` is not allowed.
+        let mut s = Script {
+            late: true,
+            at_once: true,
+            ..script(vec![vec!["y"]], vec!["x"])
+        };
+        s.reset().unwrap();
+        let a = execute_once(&mut s, &model(), &racing_test(), &Q);
+        assert_eq!(a.verdict, Verdict::Fail);
+        assert_eq!(
+            a.message.unwrap(),
+            "unexpected !x (expected one of: !y) after ?a"
         );
     }
 

@@ -1,6 +1,7 @@
 //! `generate` and `sizes`: a complete (or goal-directed) suite for a model, written as suite
 //! JSON v1, Mealy words or a rendering, and the cost tables of the ioco methods.
 
+use super::suite::{BuiltSuite, SuiteRequest, build_suite};
 use super::{Method, load_model, tests_text};
 use crate::Error;
 use crate::format::LoadOptions;
@@ -8,7 +9,7 @@ use crate::goals::cases::GoalSource;
 use crate::model::{Completion, Model, SuspensionAutomaton};
 use crate::output::{self, AtomicDir};
 use crate::suite::costs::Budget;
-use crate::suite::ioco::{self, Bound, Domain, IncompatibleSets, IocoMethod, SuiteOptions, sizes};
+use crate::suite::ioco::{self, Domain, IncompatibleSets, SuiteOptions, sizes};
 use crate::suite::names::Shard;
 use std::path::PathBuf;
 
@@ -190,11 +191,7 @@ fn generate_into(
     let mut generated = if let Some(source) = &options.goals {
         generate_goals(options, &model, path, source, &suite_path)?
     } else {
-        let chosen = options.method.resolve(&model);
-        match chosen.ioco(options.ioco.incompatible_sets) {
-            Some(method) => generate_ioco(options, &model, path, (chosen, method), &suite_path)?,
-            None => generate_mealy(options, model, path, &suite_path)?,
-        }
+        generate_complete(options, &model, path, &suite_path)?
     };
     if finish(options, dir, &suite_path)? {
         generated.suite_path = std::path::Path::new(&options.out)
@@ -305,121 +302,69 @@ fn generate_goals(
     })
 }
 
-/// A Mealy method: the suite of the minimised machine, as JSON v1 or words.
-fn generate_mealy(
-    options: &GenerateOptions,
-    model: Model,
-    path: &str,
-    suite_path: &str,
-) -> Result<GeneratedSuite, Error> {
-    use crate::render::words::{MealySuiteFile, MealySuiteFormat, generate_mealy_suite};
-    let method = options
-        .method
-        .mealy()
-        .expect("a method that is not ioco is Mealy");
-    let mut mealy = match model {
-        Model::Mealy(m) => m,
-        Model::Lts(l) => {
-            let what = if l.onfsm().is_some() {
-                "a nondeterministic Mealy machine (ONFSM), which is tested with ioco through its suspension automaton"
-            } else {
-                "a labelled transition system"
-            };
-            return Err(Error::Usage(format!(
-                "{path}: the Mealy methods need a deterministic Mealy machine, but this model is {what} (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)"
-            )));
-        }
-    };
-    if options.n.is_some() {
-        return Err(Error::Usage(
-            "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
-        ));
-    }
-    if let Some(c) = options.complete {
-        mealy = crate::model::complete_mealy(&mealy, c).map_err(|source| Error::Model {
-            path: path.to_owned(),
-            source,
-        })?;
-    }
-    let suite_options = crate::suite::mealy::MealySuiteOptions {
-        method,
-        extra_states: options.extra_states.unwrap_or(0),
-        prune_prefixes: !options.keep_prefixes,
-    };
-    let format = match options.format {
-        SuiteFileFormat::Words => MealySuiteFormat::Words,
-        _ => MealySuiteFormat::Json,
-    };
-    let generated = generate_mealy_suite(
-        &mealy,
-        path,
-        suite_options,
-        MealySuiteFile {
-            format,
-            out: suite_path,
-            shard: options.shard,
-        },
-        !options.quiet,
-        &options.budget,
-    )?;
-    let tests = generated.stats.tests.to_string();
-    Ok(GeneratedSuite {
-        method: Some(options.method),
-        suite_path: suite_path.to_owned(),
-        summary: format!(
-            "{}; guarantee: {}\n",
-            tests_text(&tests),
-            generated.guarantee
-        ),
-        tests,
-        stats: options.stats.then(|| generated.stats.to_string()),
-        guarantee: generated.guarantee,
-        choice: None,
-    })
-}
-
-/// The bound of an ioco suite: `n`, else the extra states, else a usage error.
-fn ioco_bound(n: Option<usize>, extra_states: Option<usize>) -> Result<Bound, Error> {
-    match (n, extra_states) {
-        (Some(n), _) => Ok(Bound::States(n)),
-        (None, Some(e)) => Ok(Bound::ExtraStates(e)),
-        (None, None) => Err(Error::Usage("give --n N or --extra-states E".into())),
+/// The [`SuiteRequest`] of these options.
+fn suite_request(options: &GenerateOptions) -> SuiteRequest {
+    SuiteRequest {
+        method: options.method,
+        n: options.n,
+        extra_states: options.extra_states,
+        budget: options.budget,
+        ioco: options.ioco,
+        keep_prefixes: options.keep_prefixes,
+        complete: options.complete,
+        as_words: options.format == SuiteFileFormat::Words,
     }
 }
 
-/// An ioco method: the suite of the model's suspension automaton, as JSON v1.
-fn generate_ioco(
+/// A complete suite ([`build_suite`]) written as JSON v1 (or words, for a Mealy suite).
+fn generate_complete(
     options: &GenerateOptions,
     model: &Model,
     path: &str,
-    (chosen, method): (Method, IocoMethod),
     suite_path: &str,
 ) -> Result<GeneratedSuite, Error> {
-    refuse_words(
-        options,
-        "the ioco methods write suite JSON (--format json); words are for Mealy suites",
-    )?;
-    let (sa, suite_options) = options.ioco.specification(model, path)?;
-    let bound = ioco_bound(options.n, options.extra_states)?;
-    let budget = options.budget;
-    // Every figure is counted and checked against the budget here, before the file is created.
-    let (suite, choice) = if method == IocoMethod::Auto {
-        let (suite, choice) = ioco::auto::choose_with(&sa, bound, budget, suite_options)?;
-        (suite, Some(choice.to_text()))
-    } else {
-        let suite = ioco::generate_with(&sa, method, bound, budget, suite_options)?;
-        (suite, None)
+    if options.method.resolve(model).mealy().is_none() {
+        refuse_words(
+            options,
+            "the ioco methods write suite JSON (--format json); words are for Mealy suites",
+        )?;
+    }
+    let (chosen, built) = build_suite(model, path, &suite_request(options))?;
+    let (tests, guarantee, stats, choice) = match built {
+        BuiltSuite::Mealy(suite) => {
+            use crate::render::words::{MealySuiteFile, MealySuiteFormat, write_mealy_suite_file};
+            let format = match options.format {
+                SuiteFileFormat::Words => MealySuiteFormat::Words,
+                _ => MealySuiteFormat::Json,
+            };
+            let file = MealySuiteFile {
+                format,
+                out: suite_path,
+                shard: options.shard,
+            };
+            let written = write_mealy_suite_file(&suite, file, !options.quiet)?;
+            let stats = options.stats.then(|| written.stats.to_string());
+            (
+                written.stats.tests.to_string(),
+                written.guarantee,
+                stats,
+                None,
+            )
+        }
+        BuiltSuite::Ioco { suite, choice } => {
+            let stats = options.stats.then(|| {
+                let timing = &options.budget.timing;
+                format!(
+                    "{}: {}\n",
+                    suite.header().method,
+                    suite.costs().summary(timing)
+                )
+            });
+            ioco::write_suite_file(&suite, Some(suite_path), options.shard, !options.quiet)?;
+            let tests = crate::suite::count_text(suite.num_tests());
+            (tests, suite.header().guarantee.clone(), stats, choice)
+        }
     };
-    let stats = options.stats.then(|| {
-        format!(
-            "{}: {}\n",
-            suite.header().method,
-            suite.costs().summary(&budget.timing)
-        )
-    });
-    ioco::write_suite_file(&suite, Some(suite_path), options.shard, !options.quiet)?;
-    let tests = crate::suite::count_text(suite.num_tests());
-    let guarantee = suite.header().guarantee.clone();
     Ok(GeneratedSuite {
         method: Some(chosen),
         suite_path: suite_path.to_owned(),

@@ -19,6 +19,7 @@
 mod execute;
 mod generate;
 mod models;
+mod suite;
 #[cfg(test)]
 mod tests;
 
@@ -33,6 +34,7 @@ pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, LanguageInput,
     MutateRequest, audit, check, convert, distinguish, info, mutate,
 };
+pub use suite::{BuiltSuite, SuiteRequest, build_suite};
 
 use crate::Error;
 use crate::format::LoadOptions;

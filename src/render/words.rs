@@ -237,7 +237,7 @@ pub struct MealySuiteFile<'a> {
     pub shard: Option<Shard>,
 }
 
-/// What [`generate_mealy_suite`] wrote.
+/// What [`write_mealy_suite_file`] wrote.
 #[derive(Clone, Debug)]
 pub struct MealyGenerated {
     /// The figures of the written suite.
@@ -246,34 +246,14 @@ pub struct MealyGenerated {
     pub guarantee: String,
 }
 
-/// The `generate` command for Mealy machines: builds the suite for `spec` (read from `path`) and
-/// streams it (or its shard) to `file.out` (a file, replaced whole or not at all, or standard
-/// output for `-`), with progress on stderr when `progress` is set ([`crate::progress`]: the
-/// tests generated, those of other shards included, over the count before prefix removal, an
-/// upper bound that becomes the count generated once all are).
-pub fn generate_mealy_suite(
-    spec: &crate::model::Mealy,
-    path: &str,
-    options: crate::suite::mealy::MealySuiteOptions,
+/// Streams a built Mealy suite (or its shard) to `file.out` (a file, replaced whole or not at
+/// all, or standard output), with progress on stderr when `progress` is set.
+pub fn write_mealy_suite_file(
+    suite: &MealySuite,
     file: MealySuiteFile<'_>,
     progress: bool,
-    budget: &crate::suite::costs::Budget,
 ) -> crate::Result<MealyGenerated> {
     let MealySuiteFile { format, out, shard } = file;
-    let suite = MealySuite::new(spec, options).map_err(|source| crate::Error::Model {
-        path: path.to_owned(),
-        source,
-    })?;
-    // Refuse before the output file is created.
-    suite.costs(format == MealySuiteFormat::Json).check(
-        budget,
-        &format!(
-            "{} suite for {} extra states (counted before prefix removal)",
-            options.method.name(),
-            options.extra_states
-        ),
-        "try a smaller --extra-states",
-    )?;
     let report = crate::progress::Progress::new(
         progress,
         "writing tests",
@@ -282,7 +262,7 @@ pub fn generate_mealy_suite(
     );
     let mut output = crate::output::Output::create(out)?;
     let mut generated = 0;
-    let stats = write_mealy_suite_with(&mut output, &suite, format, shard, &mut |n| {
+    let stats = write_mealy_suite_with(&mut output, suite, format, shard, &mut |n| {
         generated = n;
         report.set_position(n);
     })

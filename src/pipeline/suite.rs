@@ -1,0 +1,155 @@
+//! A complete suite in memory: the one step from a model, a method and a bound to a suite that
+//! `ncomplete generate` and the Python package share. Nothing is written here, and no test is
+//! built yet: a [`BuiltSuite`] holds what its tests are built from (the Mealy suite's access
+//! sequences and state identifiers, or the ioco suite's plan, van den Bos Sec. 2.4), checked
+//! against the budget, and its tests are built while they are written or iterated.
+//!
+//! The rules are the command line's: `auto` is ioco-auto for a labelled transition system and the
+//! smallest Mealy method for a Mealy machine; ioco suites are built for the minimised suspension
+//! automaton in the classic quiescence domain unless [`IocoOptions`] says otherwise; Mealy
+//! suites count their budget before prefix removal.
+
+use super::{IocoOptions, Method};
+use crate::Error;
+use crate::model::{Completion, Model};
+use crate::suite::costs::Budget;
+use crate::suite::ioco::{self, Bound, IocoMethod, IocoSuite};
+use crate::suite::mealy::{MealySuite, MealySuiteOptions};
+
+/// What a suite is built with.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteRequest {
+    /// The method ([`Method::Auto`] by default).
+    pub method: Method,
+    /// Complete for implementations with at most `n` (specified) states (ioco methods).
+    pub n: Option<usize>,
+    /// Extra states beyond the (minimised) model (default 0 for the Mealy methods).
+    pub extra_states: Option<usize>,
+    /// Limits on the suite's cost, checked before any test is built.
+    pub budget: Budget,
+    /// Domain, minimisation and sets of the ioco methods.
+    pub ioco: IocoOptions,
+    /// Keep Mealy tests that are prefixes of other tests.
+    pub keep_prefixes: bool,
+    /// Complete a partial Mealy machine first.
+    pub complete: Option<Completion>,
+    /// The Mealy suite is written as words (one line of inputs per test), whose costs the budget
+    /// then counts, instead of suite JSON.
+    pub as_words: bool,
+}
+
+/// A suite ready to be written or iterated.
+pub enum BuiltSuite {
+    /// A Mealy suite: its tests are input words.
+    Mealy(Box<MealySuite>),
+    /// An ioco suite: its tests are trees over the suspension automaton's labels.
+    Ioco {
+        /// The suite.
+        suite: Box<IocoSuite>,
+        /// The ioco-auto table of candidates and the one chosen (ioco-auto only).
+        choice: Option<String>,
+    },
+}
+
+/// The suite of `model` (read from `path`, which names it in messages and in the suite header)
+/// as `request` says, and the method it was built with (`auto` resolved). Refuses a Mealy method
+/// on a labelled transition system, a bound the method does not take, and a suite over budget.
+pub fn build_suite(
+    model: &Model,
+    path: &str,
+    request: &SuiteRequest,
+) -> Result<(Method, BuiltSuite), Error> {
+    let chosen = request.method.resolve(model);
+    let built = match chosen.ioco(request.ioco.incompatible_sets) {
+        Some(method) => build_ioco(model, path, request, method)?,
+        None => BuiltSuite::Mealy(Box::new(build_mealy(model, path, request, chosen)?)),
+    };
+    Ok((chosen, built))
+}
+
+/// An ioco method: the suite of the model's suspension automaton.
+fn build_ioco(
+    model: &Model,
+    path: &str,
+    request: &SuiteRequest,
+    method: IocoMethod,
+) -> Result<BuiltSuite, Error> {
+    let bound = match (request.n, request.extra_states) {
+        (Some(n), _) => Bound::States(n),
+        (None, Some(e)) => Bound::ExtraStates(e),
+        (None, None) => return Err(Error::Usage("give --n N or --extra-states E".into())),
+    };
+    let (sa, options) = request.ioco.specification(model, path)?;
+    // Every figure is counted and checked against the budget here, before any test is built.
+    Ok(if method == IocoMethod::Auto {
+        let (suite, choice) = ioco::auto::choose_with(&sa, bound, request.budget, options)?;
+        BuiltSuite::Ioco {
+            suite: Box::new(suite),
+            choice: Some(choice.to_text()),
+        }
+    } else {
+        BuiltSuite::Ioco {
+            suite: Box::new(ioco::generate_with(
+                &sa,
+                method,
+                bound,
+                request.budget,
+                options,
+            )?),
+            choice: None,
+        }
+    })
+}
+
+/// A Mealy method: the suite of the minimised (and, if asked, completed) machine.
+fn build_mealy(
+    model: &Model,
+    path: &str,
+    request: &SuiteRequest,
+    chosen: Method,
+) -> Result<MealySuite, Error> {
+    let method = chosen.mealy().expect("a method that is not ioco is Mealy");
+    let mealy = match model {
+        Model::Mealy(m) => m,
+        Model::Lts(l) => {
+            let what = if l.onfsm().is_some() {
+                "a nondeterministic Mealy machine (ONFSM), which is tested with ioco through its suspension automaton"
+            } else {
+                "a labelled transition system"
+            };
+            return Err(Error::Usage(format!(
+                "{path}: the Mealy methods need a deterministic Mealy machine, but this model is {what} (use --method ioco-complete|unconditional|ioco-ads|ioco-counting)"
+            )));
+        }
+    };
+    if request.n.is_some() {
+        return Err(Error::Usage(
+            "the Mealy methods take --extra-states E (the bound is the minimised model's size plus E)".into(),
+        ));
+    }
+    let model_error = |source| Error::Model {
+        path: path.to_owned(),
+        source,
+    };
+    let completed = match request.complete {
+        Some(c) => Some(crate::model::complete_mealy(mealy, c).map_err(model_error)?),
+        None => None,
+    };
+    let options = MealySuiteOptions {
+        method,
+        extra_states: request.extra_states.unwrap_or(0),
+        prune_prefixes: !request.keep_prefixes,
+    };
+    let suite =
+        MealySuite::new(completed.as_ref().unwrap_or(mealy), options).map_err(model_error)?;
+    suite.costs(!request.as_words).check(
+        &request.budget,
+        &format!(
+            "{} suite for {} extra states (counted before prefix removal)",
+            method.name(),
+            options.extra_states
+        ),
+        "try a smaller --extra-states",
+    )?;
+    Ok(suite)
+}
