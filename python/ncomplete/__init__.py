@@ -2,8 +2,9 @@
 
 Load a model (``load_model``, ``parse_model``, ``model_from_dict``, ``mealy_from_transitions``),
 generate a complete suite (``generate``), iterate its tests lazily (``Suite.tests``), run it
-against a system in this process (``Suite.run``) or a model (``Suite.simulate``), and check two
-models against each other (``check``). ``ncomplete.aalpy.Oracle`` is an equivalence oracle for
+against a system in this process (``Suite.run`` for Mealy step functions, ``Suite.run_adapter``
+for any suite), against processes as ``ncomplete run --sut`` does (``Suite.run_process``) or
+against a model (``Suite.simulate``), and check two models against each other (``check``). ``ncomplete.aalpy.Oracle`` is an equivalence oracle for
 AALpy built on the same suites. Every error is an ``NcompleteError`` carrying the message the
 ``ncomplete`` command line prints.
 """
@@ -23,10 +24,13 @@ from ._ncomplete import (
     ModelError,
     NcompleteError,
     ParseError,
+    ProcessRun,
     RunResult,
     Suite,
+    SystemRun,
     Test,
     TestIterator,
+    TestOutcome,
     UsageError,
     check,
     generate,
@@ -45,10 +49,13 @@ __all__ = [
     "ModelError",
     "NcompleteError",
     "ParseError",
+    "ProcessRun",
     "RunResult",
     "Suite",
+    "SystemRun",
     "Test",
     "TestIterator",
+    "TestOutcome",
     "UsageError",
     "check",
     "generate",

@@ -1,6 +1,6 @@
 """Type stubs of ncomplete (the extension module ncomplete._ncomplete and its Python helpers)."""
 
-from typing import Any, Callable, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Mapping, Optional, Protocol, Tuple
 
 class NcompleteError(Exception):
     """Base class of every error ncomplete reports."""
@@ -81,6 +81,46 @@ class RunResult:
     @property
     def passed(self) -> bool: ...
 
+class TestOutcome:
+    """A test that failed or was inconclusive in ``Suite.run_adapter``."""
+
+    name: str
+    verdict: str
+    attempts: int
+    trace: List[str]
+    message: str
+
+class SystemRun:
+    """What ``Suite.run_adapter`` did."""
+
+    tests: int
+    failed: List[TestOutcome]
+    inconclusive: List[TestOutcome]
+    @property
+    def verdict(self) -> str:
+        """``"fail"``, else ``"inconclusive"``, else ``"pass"``."""
+    @property
+    def passed(self) -> bool: ...
+
+class ProcessRun:
+    """What ``Suite.run_process`` did, as ``ncomplete run --sut`` reports it."""
+
+    verdict: str
+    status: int
+    report: str
+    @property
+    def passed(self) -> bool: ...
+
+class Adapter(Protocol):
+    """What ``Suite.run_adapter`` drives: the system under test behind three calls."""
+
+    def reset(self) -> Any:
+        """Brings the system to its initial state."""
+    def send(self, input: str) -> Any:
+        """Applies an input."""
+    def receive(self, timeout: float) -> Optional[str]:
+        """The next output within ``timeout`` seconds, or None (quiescence where allowed)."""
+
 class CheckResult:
     """The verdict of ``check``; true when the implementation conforms."""
 
@@ -118,6 +158,33 @@ class Suite:
         order: str = "suite",
     ) -> RunResult:
         """Runs a Mealy suite against ``step``/``reset``; stops at the first failing test."""
+    def run_adapter(
+        self,
+        adapter: Adapter,
+        quiescence_ms: int = 200,
+        response_ms: int = 5000,
+        startup_ms: int = 0,
+        retries: int = 20,
+        order: str = "suite",
+        stop_at_first_failure: bool = True,
+    ) -> SystemRun:
+        """Runs any suite against ``adapter`` with the verdicts of ``ncomplete run --sut``.
+
+        An adapter whose system reads every input before any output that follows it sets
+        ``reads_inputs_at_once = True`` (no input/output race)."""
+    def run_process(
+        self,
+        command: str,
+        quiescence_ms: int = 200,
+        response_ms: int = 5000,
+        startup_ms: int = 1000,
+        retries: int = 20,
+        jobs: int = 1,
+        junit: Optional[str] = None,
+        json: Optional[str] = None,
+        html: Optional[str] = None,
+    ) -> ProcessRun:
+        """Runs the suite against processes of ``command`` as ``ncomplete run --sut`` does."""
     def simulate(self, model: Model, input_enable: bool = False) -> RunResult:
         """Runs the suite exactly against a model of the implementation."""
 
