@@ -4,9 +4,9 @@ Load a model (``load_model``, ``parse_model``, ``model_from_dict``, ``mealy_from
 generate a complete suite (``generate``), iterate its tests lazily (``Suite.tests``), run it
 against a system in this process (``Suite.run`` for Mealy step functions, ``Suite.run_adapter``
 for any suite), against processes as ``ncomplete run --sut`` does (``Suite.run_process``) or
-against a model (``Suite.simulate``), and check two models against each other (``check``). ``ncomplete.aalpy.Oracle`` is an equivalence oracle for
-AALpy built on the same suites. Every error is an ``NcompleteError`` carrying the message the
-``ncomplete`` command line prints.
+against a model (``Suite.simulate``), and check two models against each other (``check``).
+``ncomplete.aalpy.Oracle`` is an equivalence oracle for AALpy built on the same suites. Every
+error is an ``NcompleteError`` carrying the message the ``ncomplete`` command line prints.
 """
 
 from __future__ import annotations
