@@ -218,8 +218,13 @@ impl RunResults {
         self.total_time = Some(time);
     }
 
-    /// Records one test's result (kept only when a file was asked for).
-    pub fn record(&mut self, record: TestRecord) {
+    /// Records one test's result (kept only when a file was asked for; its trace only for the
+    /// HTML report, the one file that draws traces).
+    pub fn record(&mut self, mut record: TestRecord) {
+        if self.html.is_none() {
+            record.trace = Vec::new();
+            record.failure = None;
+        }
         if self.wanted() {
             self.records.push(record);
         }
