@@ -921,10 +921,7 @@ impl Adapter for PyAdapter<'_> {
         if self.at_once {
             return Ok(None);
         }
-        Ok(match self.receive(grace)? {
-            Observation::Output(o) => Some(o),
-            Observation::Quiescence => None,
-        })
+        Ok(self.receive(grace)?.output())
     }
 
     fn reads_inputs_at_once(&self) -> bool {

@@ -150,6 +150,16 @@ pub enum Observation {
     Quiescence,
 }
 
+impl Observation {
+    /// The output observed, `None` for quiescence.
+    pub fn output(self) -> Option<String> {
+        match self {
+            Observation::Output(o) => Some(o),
+            Observation::Quiescence => None,
+        }
+    }
+}
+
 /// The interface between test execution and a system under test.
 pub trait Adapter {
     /// Brings the system to its initial state (for a process: restart it).
@@ -163,10 +173,7 @@ pub trait Adapter {
     /// An output already on its way before an input is sent: listens for `grace` (a model in
     /// process, which only outputs when waited for, answers `None` at once).
     fn pending_output(&mut self, grace: Duration) -> Result<Option<String>, String> {
-        Ok(match self.receive(grace)? {
-            Observation::Output(o) => Some(o),
-            Observation::Quiescence => None,
-        })
+        Ok(self.receive(grace)?.output())
     }
     /// Whether the system reads every input before it writes any output that follows it (a
     /// model in process): then the trace's order is the system's and the input/output race
@@ -1470,10 +1477,7 @@ mod tests {
             if self.late {
                 return Ok(None);
             }
-            Ok(match self.receive(grace)? {
-                Observation::Output(o) => Some(o),
-                Observation::Quiescence => None,
-            })
+            Ok(self.receive(grace)?.output())
         }
         fn reads_inputs_at_once(&self) -> bool {
             self.at_once
