@@ -548,7 +548,8 @@ pub enum InputEnableArg {
 }
 
 #[derive(Args)]
-#[command(group = clap::ArgGroup::new("target").required(true).args(["model", "sut"]))]
+#[command(group = clap::ArgGroup::new("target").required(true)
+    .args(["model", "sut", "sut_connect", "sut_listen"]))]
 pub struct RunArgs {
     /// The suite (JSON v1, or a words file with `--spec`).
     pub suite: String,
@@ -558,7 +559,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MODEL")]
     pub spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
-    #[arg(long, value_name = "IMPL", conflicts_with = "sut")]
+    #[arg(long, value_name = "IMPL")]
     pub model: Option<String>,
     #[command(flatten)]
     pub model_args: ModelArgs,
@@ -570,9 +571,8 @@ pub struct RunArgs {
         default_value = "reject"
     )]
     pub input_enable: InputEnableArg,
-    /// A command starting the system under test (stdio protocol, one label per line).
-    #[arg(long, value_name = "COMMAND")]
-    pub sut: Option<String>,
+    #[command(flatten)]
+    pub system: SystemArgs,
     #[command(flatten)]
     pub timeouts: TimeoutArgs,
     /// Re-runs of a test that ended in retry (`--sut`).
@@ -601,19 +601,15 @@ pub struct RunArgs {
 }
 
 #[derive(Args)]
+#[command(group = clap::ArgGroup::new("target").required(true)
+    .args(["impl_model", "sut", "sut_connect", "sut_listen"]))]
 pub struct ExploreArgs {
     /// The specification model.
     pub model: String,
     #[command(flatten)]
     pub model_args: ModelArgs,
-    /// A command starting the system under test (stdio protocol, one label per line).
-    #[arg(
-        long,
-        value_name = "COMMAND",
-        conflicts_with = "impl_model",
-        required_unless_present = "impl_model"
-    )]
-    pub sut: Option<String>,
+    #[command(flatten)]
+    pub system: SystemArgs,
     /// A model of the implementation, run in process (its output choices seeded by --seed).
     #[arg(long = "model", value_name = "IMPL")]
     pub impl_model: Option<String>,
@@ -705,6 +701,52 @@ impl PurposeArgs {
             (Some(p), _) => Some(GoalSource::Purpose(p.clone())),
             (None, Some(r)) => Some(GoalSource::Regex(r.clone())),
             (None, None) => None,
+        }
+    }
+}
+
+/// How `run` and `explore` reach a real system: one of a command or a TCP address (the
+/// command group of the subcommand makes them exclusive).
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("tcp").args(["sut_connect", "sut_listen"]))]
+pub struct SystemArgs {
+    /// A command starting the system under test (line protocol, one label per line on its
+    /// stdin and stdout), started anew for every test.
+    #[arg(long, value_name = "COMMAND")]
+    pub sut: Option<String>,
+    /// Connect to a system under test listening at HOST:PORT (the line protocol over TCP):
+    /// every test connects anew (each connection a fresh system), unless --sut-reset-label is
+    /// given.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub sut_connect: Option<String>,
+    /// Listen at HOST:PORT for the system under test to connect (the line protocol over TCP):
+    /// every test waits, at most the start-up allowance, for a new connection, unless
+    /// --sut-reset-label is given.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub sut_listen: Option<String>,
+    /// With --sut-connect or --sut-listen: reset the system by sending this line over the
+    /// open connection instead of connecting anew (outputs not yet read are dropped; a
+    /// connection that ended or broke the protocol is still replaced).
+    #[arg(long, value_name = "LABEL", requires = "tcp")]
+    pub sut_reset_label: Option<String>,
+}
+
+impl SystemArgs {
+    /// The system named, if any (a reset label alone is refused by `access`).
+    pub fn access(&self) -> Option<ncomplete::exec::tcp::SystemAccess> {
+        use ncomplete::exec::tcp::SystemAccess;
+        let reset_label = self.sut_reset_label.clone();
+        match (&self.sut, &self.sut_connect, &self.sut_listen) {
+            (Some(command), _, _) => Some(SystemAccess::Command(command.clone())),
+            (_, Some(address), _) => Some(SystemAccess::Connect {
+                address: address.clone(),
+                reset_label,
+            }),
+            (_, _, Some(address)) => Some(SystemAccess::Listen {
+                address: address.clone(),
+                reset_label,
+            }),
+            (None, None, None) => None,
         }
     }
 }
@@ -1173,7 +1215,7 @@ impl RunArgs {
                 InputEnableArg::Reject => ncomplete::exec::InputEnabling::Reject,
                 InputEnableArg::SelfLoop => ncomplete::exec::InputEnabling::SelfLoop,
             },
-            sut: self.sut.clone(),
+            sut: self.system.access(),
             timeouts: self.timeouts.timeouts(),
             retries: self.retries,
             follow: self.follow,
@@ -1192,7 +1234,7 @@ impl ExploreArgs {
         ncomplete::pipeline::ExploreRequest {
             load: self.model_args.options(quiet),
             implementation: self.impl_model.clone(),
-            sut: self.sut.clone(),
+            sut: self.system.access(),
             policy: match self.policy {
                 PolicyArg::Random => Policy::Random,
                 PolicyArg::Bias => Policy::InputBias {
