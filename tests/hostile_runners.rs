@@ -5,6 +5,12 @@
 //! marker given to the runner). Small timeouts keep the whole file at well under a minute of
 //! waiting per runner.
 //!
+//! Every runner also meets the same fixtures over TCP, behind `tests/fixtures/tcp_wrapper.py`
+//! (one fixture process per connection, loopback only): as a system the tester connects to
+//! (`--sut-connect`, `NCOMPLETE_CONNECT`), and one that connects to the tester (`--sut-listen`,
+//! `NCOMPLETE_LISTEN`). The verdicts must be those over stdio; where a fixture's point is its
+//! process (an exit, a signal), the reason is that the system closed the connection.
+//!
 //! The Python part needs pytest (see `tests/e2e_programs.rs`: skipped with a message locally when
 //! it is missing, an error under `CI=true`).
 
@@ -216,19 +222,168 @@ fn text(out: &Output) -> String {
     )
 }
 
+/// How a runner reaches the system: the fixture's process, or the fixture behind the TCP
+/// wrapper.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Transport {
+    Stdio,
+    /// The runner connects (`--sut-connect`, `NCOMPLETE_CONNECT`).
+    Connect,
+    /// The runner listens (`--sut-listen`, `NCOMPLETE_LISTEN`).
+    Listen,
+}
+
+/// The fixtures also run with the runner listening: setting up the connection is all that
+/// differs from connecting (the line layer is the same), so a few fixtures whose systems end,
+/// break a line or start slowly keep the file quick.
+const LISTENED: [&str; 5] = ["correct", "exit", "no_newline", "invalid_utf8", "slow_startup"];
+
+/// Every fixture of `fixtures` with every transport it runs over.
+fn over_transports(fixtures: &[Hostile]) -> impl Iterator<Item = (&Hostile, Transport)> {
+    fixtures.iter().flat_map(|f| {
+        let listen = LISTENED.contains(&f.name).then_some(Transport::Listen);
+        [Transport::Stdio, Transport::Connect]
+            .into_iter()
+            .chain(listen)
+            .map(move |t| (f, t))
+    })
+}
+
+/// The system of one run: a command for the runner, or a fixture behind the TCP wrapper (its
+/// systems killed when this is dropped).
+struct Target {
+    transport: Transport,
+    /// The command (stdio) or HOST:PORT (TCP).
+    value: String,
+    wrapper: Option<std::process::Child>,
+}
+
+/// A free port on the loopback interface (for the runner to listen at).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Target {
+    /// `fixture` reached over `transport`, its processes carrying `marker`.
+    fn new(transport: Transport, fixture: &str, marker: &str) -> Target {
+        let wrapper = || {
+            let mut cmd = Command::new("python3");
+            cmd.arg(
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tcp_wrapper.py"),
+            )
+            .env(MARKER, marker)
+            .stdout(std::process::Stdio::piped());
+            cmd
+        };
+        match transport {
+            Transport::Stdio => Target {
+                transport,
+                value: command(fixture),
+                wrapper: None,
+            },
+            Transport::Connect => {
+                let mut child = wrapper()
+                    .args(["serve", &command(fixture)])
+                    .spawn()
+                    .unwrap();
+                let mut port = String::new();
+                use std::io::BufRead;
+                std::io::BufReader::new(child.stdout.take().unwrap())
+                    .read_line(&mut port)
+                    .unwrap();
+                Target {
+                    transport,
+                    value: format!("127.0.0.1:{}", port.trim()),
+                    wrapper: Some(child),
+                }
+            }
+            Transport::Listen => {
+                let address = format!("127.0.0.1:{}", free_port());
+                let child = wrapper()
+                    .args(["dial", &address, &command(fixture)])
+                    .spawn()
+                    .unwrap();
+                Target {
+                    transport,
+                    value: address,
+                    wrapper: Some(child),
+                }
+            }
+        }
+    }
+
+    /// The option of `ncomplete run` naming the system.
+    fn option(&self) -> &'static str {
+        match self.transport {
+            Transport::Stdio => "--sut",
+            Transport::Connect => "--sut-connect",
+            Transport::Listen => "--sut-listen",
+        }
+    }
+
+    /// The variable of the generated runtimes naming the system.
+    fn variable(&self) -> &'static str {
+        match self.transport {
+            Transport::Stdio => "NCOMPLETE_SUT",
+            Transport::Connect => "NCOMPLETE_CONNECT",
+            Transport::Listen => "NCOMPLETE_LISTEN",
+        }
+    }
+
+    /// Ends the wrapper (which kills its systems).
+    fn stop(&mut self) {
+        if let Some(mut child) = self.wrapper.take() {
+            // SAFETY: kill(2) with plain integers.
+            unsafe {
+                libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGTERM);
+            }
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// What a runner's report of `fixture` must contain over `transport`: over TCP a process's
+/// exit or signal is the connection closed.
+fn reason(fixture: &Hostile, transport: Transport) -> &'static str {
+    match (transport, fixture.name) {
+        (Transport::Stdio, _) => fixture.reason,
+        (_, "exit" | "crash_with_child" | "signal") => {
+            "the system closed the connection; trace: ?ping"
+        }
+        (_, "crash_behind_output") => "the system closed the connection",
+        _ => fixture.reason,
+    }
+}
+
 /// Runs `cmd` for `fixture` with the marker and the timeouts in its environment, then checks
 /// the verdicts that `verdicts` reads from the report, the reason, and that nothing is left.
+/// `cmd` gets the system from `target`: `run` its option (`with_option`), every runner the
+/// variable of the runtimes.
 fn check(
     runner: &str,
     fixture: &Hostile,
-    mut cmd: Command,
+    transport: Transport,
+    cmd: impl FnOnce(&Target) -> Command,
     verdicts: impl Fn(&str) -> BTreeMap<String, bool>,
 ) {
     let marker = marker(runner, fixture.name);
+    let mut target = Target::new(transport, fixture.name, &marker);
+    let mut cmd = cmd(&target);
     let started = Instant::now();
     let out = cmd
         .env(MARKER, &marker)
-        .env("NCOMPLETE_SUT", command(fixture.name))
+        .env_remove("NCOMPLETE_SUT")
+        .env(target.variable(), &target.value)
         .env("NCOMPLETE_STARTUP_MS", STARTUP_MS)
         .env("NCOMPLETE_QUIESCENCE_MS", QUIESCENCE_MS)
         .env("NCOMPLETE_RESPONSE_MS", RESPONSE_MS)
@@ -236,8 +391,12 @@ fn check(
         .output()
         .unwrap();
     let elapsed = started.elapsed();
+    target.stop();
     let report = text(&out);
-    let context = format!("{runner} on {} ({elapsed:?}):\n{report}", fixture.name);
+    let context = format!(
+        "{runner} on {} over {transport:?} ({elapsed:?}):\n{report}",
+        fixture.name
+    );
     let expected: BTreeMap<String, bool> = [
         ("t0001".to_owned(), fixture.pass[0]),
         ("t0002".to_owned(), fixture.pass[1]),
@@ -249,7 +408,7 @@ fn check(
         fixture.pass.iter().all(|&p| p),
         "{context}"
     );
-    assert!(report.contains(fixture.reason), "{context}");
+    assert!(report.contains(reason(fixture, transport)), "{context}");
     // Nothing waits for the 30 s sleeps of the fixtures or the 1 GB line.
     assert!(elapsed < Duration::from_secs(25), "{context}");
     let left = leftovers(&marker);
@@ -267,14 +426,17 @@ fn verdicts_of(
 #[test]
 fn run_sut_gives_every_hostile_system_its_verdict() {
     for (suite, fixtures) in suites("run") {
-        for fixture in fixtures {
-            let mut cmd = Command::new(BIN);
-            cmd.arg("run")
-                .arg(&suite)
-                .args(["--sut", &command(fixture.name)])
-                .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
-                .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
-            check("run", fixture, cmd, |report| {
+        for (fixture, transport) in over_transports(fixtures) {
+            let cmd = |target: &Target| {
+                let mut cmd = Command::new(BIN);
+                cmd.arg("run")
+                    .arg(&suite)
+                    .args([target.option(), &target.value])
+                    .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
+                    .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
+                cmd
+            };
+            check("run", fixture, transport, cmd, |report| {
                 verdicts_of(report, |line| {
                     let (name, rest) = line.split_once(' ')?;
                     let pass = match rest {
@@ -362,13 +524,8 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
     for (k, (suite, fixtures)) in suites("pytest").into_iter().enumerate() {
         let dir = work_dir(&format!("hostile-python-{k}"));
         render(&suite, "python", &dir);
-        for fixture in fixtures {
-            let mut cmd = Command::new("python3");
-            cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
-                .arg(&dir)
-                .current_dir(&dir)
-                .env("COLUMNS", "1000");
-            check("pytest", fixture, cmd, |report| {
+        for (fixture, transport) in over_transports(fixtures) {
+            check("pytest", fixture, transport, |_| pytest(&dir), |report| {
                 verdicts_of(report, |line| {
                     let (word, rest) = line.split_once(' ')?;
                     let pass = match word {
@@ -409,8 +566,9 @@ fn the_rust_runtime_gives_every_hostile_system_its_verdict() {
         // Build first, so that the runs below measure the tests only.
         let build = cargo(&["--no-run"]).output().unwrap();
         assert!(build.status.success(), "{}", text(&build));
-        for fixture in fixtures {
-            check("cargo", fixture, cargo(&["--test", "suite"]), |report| {
+        for (fixture, transport) in over_transports(fixtures) {
+            let cmd = |_: &Target| cargo(&["--test", "suite"]);
+            check("cargo", fixture, transport, cmd, |report| {
                 verdicts_of(report, |line| {
                     let rest = line.strip_prefix("test ")?;
                     let (name, verdict) = rest.split_once(" ... ")?;
