@@ -334,14 +334,22 @@ impl Target {
         }
     }
 
-    /// Ends the wrapper (which kills its systems).
+    /// Ends the wrapper (which kills its systems), killed outright if it does not end within
+    /// 5 s.
     fn stop(&mut self) {
         if let Some(mut child) = self.wrapper.take() {
             // SAFETY: kill(2) with plain integers.
             unsafe {
                 libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGTERM);
             }
-            let _ = child.wait();
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while child.try_wait().unwrap().is_none() {
+                if Instant::now() > deadline {
+                    let _ = child.kill();
+                    panic!("the TCP wrapper did not end on SIGTERM");
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
         }
     }
 }
