@@ -268,8 +268,9 @@ fn free_port() -> u16 {
 }
 
 impl Target {
-    /// `fixture` reached over `transport`, its processes carrying `marker`.
-    fn new(transport: Transport, fixture: &str, marker: &str) -> Target {
+    /// `fixture` reached over `transport`, its processes carrying `marker`; the wrapper logs
+    /// its connections to `log` when given.
+    fn new(transport: Transport, fixture: &str, marker: &str, log: Option<&Path>) -> Target {
         let wrapper = || {
             let mut cmd = Command::new("python3");
             cmd.arg(
@@ -277,6 +278,9 @@ impl Target {
             )
             .env(MARKER, marker)
             .stdout(std::process::Stdio::piped());
+            if let Some(log) = log {
+                cmd.env("TCP_WRAPPER_LOG", log);
+            }
             cmd
         };
         match transport {
@@ -345,8 +349,11 @@ impl Target {
             let deadline = Instant::now() + Duration::from_secs(5);
             while child.try_wait().unwrap().is_none() {
                 if Instant::now() > deadline {
+                    // Killed outright; its systems then show as left running.
                     let _ = child.kill();
-                    panic!("the TCP wrapper did not end on SIGTERM");
+                    let _ = child.wait();
+                    eprintln!("the TCP wrapper did not end on SIGTERM");
+                    return;
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -385,7 +392,7 @@ fn check(
     verdicts: impl Fn(&str) -> BTreeMap<String, bool>,
 ) {
     let marker = marker(runner, fixture.name);
-    let mut target = Target::new(transport, fixture.name, &marker);
+    let mut target = Target::new(transport, fixture.name, &marker, None);
     let mut cmd = cmd(&target);
     let started = Instant::now();
     let out = cmd
@@ -1044,4 +1051,182 @@ fn the_pytest_runtime_runs_under_xdist() {
         );
         assert!(leftovers(&marker).is_empty(), "{report}");
     }
+}
+
+/// The connections the TCP wrapper logged to `log` (one line each).
+fn connections(log: &Path) -> usize {
+    std::fs::read_to_string(log).map_or(0, |t| t.lines().count())
+}
+
+/// Over TCP a system with a reset label stays on one connection, reset by that line before
+/// every test (the fixture answers `stale` to a test run without one), in every runner: the
+/// tester makes one connection for its start-up check and one for the tests. Without the label
+/// every test connects anew. The same with the runner listening.
+#[test]
+fn tcp_systems_reset_by_their_label_or_by_connecting_anew() {
+    const TESTS: usize = 4;
+    let suite = variant_suite("pingpong_reset", TESTS);
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tcp-connections-{}", std::process::id()));
+    let mut runners: Vec<(&str, Box<dyn Fn(&Target) -> Command>)> = vec![(
+        "run",
+        Box::new(|target: &Target| {
+            let mut cmd = Command::new(BIN);
+            cmd.arg("run")
+                .arg(&suite)
+                .args([target.option(), &target.value, "--jobs", "1"])
+                .args(["--quiescence-ms", QUIESCENCE_MS, "--retries", "0"]);
+            cmd
+        }),
+    )];
+    let binary = rust_suite_binary(&suite, "reset-rust");
+    runners.push((
+        "cargo",
+        Box::new(move |_: &Target| {
+            let mut cmd = Command::new(&binary);
+            cmd.env("NCOMPLETE_JOBS", "1");
+            cmd
+        }),
+    ));
+    if common::pytest_available("reset labels under pytest") {
+        let dir = python_suite_dir(&suite, "reset-python");
+        runners.push(("pytest", Box::new(move |_: &Target| pytest(&dir))));
+    }
+    for (runner, make) in &runners {
+        for (transport, label) in [
+            (Transport::Connect, Some("reset")),
+            (Transport::Connect, None),
+            (Transport::Listen, Some("reset")),
+        ] {
+            let _ = std::fs::remove_file(&log);
+            let marker = marker(runner, "reset_label");
+            let mut target = Target::new(transport, "reset_label", &marker, Some(&log));
+            let mut cmd = make(&target);
+            cmd.env(MARKER, &marker)
+                .env_remove("NCOMPLETE_SUT")
+                .env(target.variable(), &target.value)
+                .env("NCOMPLETE_QUIESCENCE_MS", QUIESCENCE_MS)
+                .env("NCOMPLETE_RETRIES", "0");
+            if let Some(label) = label {
+                cmd.env("NCOMPLETE_RESET_LABEL", label);
+                if *runner == "run" {
+                    cmd.args(["--sut-reset-label", label]);
+                }
+            }
+            let out = cmd.output().unwrap();
+            target.stop();
+            let report = text(&out);
+            let context = format!("{runner} over {transport:?} with {label:?}:\n{report}");
+            assert!(out.status.success(), "{context}");
+            let expected = match (transport, label) {
+                (Transport::Connect, Some(_)) => Some(2),
+                (Transport::Connect, None) => Some(1 + TESTS),
+                // The wrapper dials ahead of the tests: not counted.
+                _ => None,
+            };
+            if let Some(expected) = expected {
+                assert_eq!(connections(&log), expected, "{context}");
+            }
+            assert!(leftovers(&marker).is_empty(), "{context}");
+        }
+    }
+    // With a line it does not take for a reset, the fixture fails every test after the first
+    // on the same connection: the label is what passes them above.
+    let marker = marker("run", "reset_label_missing");
+    let mut target = Target::new(Transport::Connect, "reset_label", &marker, None);
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(&suite)
+        .args(["--sut-connect", &target.value, "--sut-reset-label", "other"])
+        .args(["--jobs", "1", "--retries", "0"])
+        .output()
+        .unwrap();
+    target.stop();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("output !stale"), "{}", text(&out));
+}
+
+/// A system that is not there is one error of the run, with the address and the start-up
+/// allowance, in every runner (status 2, pytest 4); a listening runner fails when nobody
+/// connects; `--sut-connect` with `--sut` is a usage error.
+#[test]
+fn a_tcp_system_that_is_not_there_is_a_clear_error() {
+    let address = format!("127.0.0.1:{}", free_port());
+    let suite = variant_suite("pingpong_absent", 2);
+    let run = |option: &str| {
+        Command::new(BIN)
+            .arg("run")
+            .arg(&suite)
+            .args([option, &address, "--startup-ms", "200"])
+            .output()
+            .unwrap()
+    };
+    let out = run("--sut-connect");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected = format!("cannot connect to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    let out = run("--sut-listen");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected = format!("no system connected to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(&suite)
+        .args(["--sut", "true", "--sut-connect", &address])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("cannot be used with"), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("explore")
+        .arg(hostile_dir().join("pingpong.aut"))
+        .args(["--sut-listen", &address, "--sut", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // The generated runtimes: connecting is checked once for the session.
+    let binary = many_binary();
+    let out = Command::new(binary)
+        .env_remove("NCOMPLETE_SUT")
+        .env("NCOMPLETE_CONNECT", &address)
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected = format!("cannot connect to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    let out = Command::new(binary)
+        .env("NCOMPLETE_SUT", "true")
+        .env("NCOMPLETE_CONNECT", &address)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("NCOMPLETE_SUT and NCOMPLETE_CONNECT are both set"),
+        "{}",
+        text(&out)
+    );
+    if !common::pytest_available("absent TCP systems under pytest") {
+        return;
+    }
+    let out = pytest(many_python())
+        .env_remove("NCOMPLETE_SUT")
+        .env("NCOMPLETE_CONNECT", &address)
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let expected = format!("cannot connect to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    let out = pytest(many_python())
+        .env_remove("NCOMPLETE_SUT")
+        .env("NCOMPLETE_LISTEN", &address)
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .env("NCOMPLETE_RETRIES", "0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    let expected = format!("no system connected to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
 }
