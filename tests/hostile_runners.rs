@@ -1230,3 +1230,30 @@ fn a_tcp_system_that_is_not_there_is_a_clear_error() {
     let expected = format!("no system connected to {address} within the start-up allowance of 200 ms");
     assert!(text(&out).contains(&expected), "{}", text(&out));
 }
+
+/// `explore` over TCP judges as over stdio: a conforming system passes, one that ends fails
+/// with the connection closed.
+#[test]
+fn explore_over_tcp_judges_as_over_stdio() {
+    for (fixture, pass, reason) in [
+        ("correct", true, ""),
+        ("exit", false, "the system closed the connection"),
+    ] {
+        for transport in [Transport::Connect, Transport::Listen] {
+            let marker = marker("explore", fixture);
+            let mut target = Target::new(transport, fixture, &marker, None);
+            let out = Command::new(BIN)
+                .arg("explore")
+                .arg(hostile_dir().join("pingpong.aut"))
+                .args([target.option(), &target.value, "--max-steps", "20"])
+                .args(["--quiescence-ms", "100", "--reset-probability", "0.2"])
+                .output()
+                .unwrap();
+            target.stop();
+            let report = text(&out);
+            assert_eq!(out.status.success(), pass, "{fixture} {transport:?}: {report}");
+            assert!(report.contains(reason), "{fixture} {transport:?}: {report}");
+            assert!(leftovers(&marker).is_empty(), "{report}");
+        }
+    }
+}

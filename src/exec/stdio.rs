@@ -225,6 +225,11 @@ fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) -> bool {
             }
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // A connection the system reset is closed, as one it shut down.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                let _ = events.send(Event::End);
+                return true;
+            }
             Err(e) => {
                 let _ = events.send(Event::Broken(format!("cannot read the output: {e}")));
                 return false;
