@@ -236,7 +236,13 @@ enum Transport {
 /// The fixtures also run with the runner listening: setting up the connection is all that
 /// differs from connecting (the line layer is the same), so a few fixtures whose systems end,
 /// break a line or start slowly keep the file quick.
-const LISTENED: [&str; 5] = ["correct", "exit", "no_newline", "invalid_utf8", "slow_startup"];
+const LISTENED: [&str; 5] = [
+    "correct",
+    "exit",
+    "no_newline",
+    "invalid_utf8",
+    "slow_startup",
+];
 
 /// Every fixture of `fixtures` with every transport it runs over.
 fn over_transports(fixtures: &[Hostile]) -> impl Iterator<Item = (&Hostile, Transport)> {
@@ -540,19 +546,25 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
         let dir = work_dir(&format!("hostile-python-{k}"));
         render(&suite, "python", &dir);
         for (fixture, transport) in over_transports(fixtures) {
-            check("pytest", fixture, transport, |_| pytest(&dir), |report| {
-                verdicts_of(report, |line| {
-                    let (word, rest) = line.split_once(' ')?;
-                    let pass = match word {
-                        "PASSED" => true,
-                        "FAILED" => false,
-                        _ => return None,
-                    };
-                    let test = rest.split("::test_").nth(1)?;
-                    let name = test.split([' ', '-']).next()?;
-                    Some((name.to_owned(), pass))
-                })
-            });
+            check(
+                "pytest",
+                fixture,
+                transport,
+                |_| pytest(&dir),
+                |report| {
+                    verdicts_of(report, |line| {
+                        let (word, rest) = line.split_once(' ')?;
+                        let pass = match word {
+                            "PASSED" => true,
+                            "FAILED" => false,
+                            _ => return None,
+                        };
+                        let test = rest.split("::test_").nth(1)?;
+                        let name = test.split([' ', '-']).next()?;
+                        Some((name.to_owned(), pass))
+                    })
+                },
+            );
         }
     }
 }
@@ -1053,6 +1065,9 @@ fn the_pytest_runtime_runs_under_xdist() {
     }
 }
 
+/// How a test makes a runner's command for a system.
+type RunnerCommand<'a> = dyn Fn(&Target) -> Command + 'a;
+
 /// The connections the TCP wrapper logged to `log` (one line each).
 fn connections(log: &Path) -> usize {
     std::fs::read_to_string(log).map_or(0, |t| t.lines().count())
@@ -1068,7 +1083,7 @@ fn tcp_systems_reset_by_their_label_or_by_connecting_anew() {
     let suite = variant_suite("pingpong_reset", TESTS);
     let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("tcp-connections-{}", std::process::id()));
-    let mut runners: Vec<(&str, Box<dyn Fn(&Target) -> Command>)> = vec![(
+    let mut runners: Vec<(&str, Box<RunnerCommand<'_>>)> = vec![(
         "run",
         Box::new(|target: &Target| {
             let mut cmd = Command::new(BIN);
@@ -1167,7 +1182,8 @@ fn a_tcp_system_that_is_not_there_is_a_clear_error() {
     assert!(text(&out).contains(&expected), "{}", text(&out));
     let out = run("--sut-listen");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    let expected = format!("no system connected to {address} within the start-up allowance of 200 ms");
+    let expected =
+        format!("no system connected to {address} within the start-up allowance of 200 ms");
     assert!(text(&out).contains(&expected), "{}", text(&out));
     assert!(out.stdout.is_empty(), "{}", text(&out));
     let out = Command::new(BIN)
@@ -1227,7 +1243,8 @@ fn a_tcp_system_that_is_not_there_is_a_clear_error() {
         .output()
         .unwrap();
     assert!(!out.status.success(), "{}", text(&out));
-    let expected = format!("no system connected to {address} within the start-up allowance of 200 ms");
+    let expected =
+        format!("no system connected to {address} within the start-up allowance of 200 ms");
     assert!(text(&out).contains(&expected), "{}", text(&out));
 }
 
@@ -1251,7 +1268,11 @@ fn explore_over_tcp_judges_as_over_stdio() {
                 .unwrap();
             target.stop();
             let report = text(&out);
-            assert_eq!(out.status.success(), pass, "{fixture} {transport:?}: {report}");
+            assert_eq!(
+                out.status.success(),
+                pass,
+                "{fixture} {transport:?}: {report}"
+            );
             assert!(report.contains(reason), "{fixture} {transport:?}: {report}");
             assert!(leftovers(&marker).is_empty(), "{report}");
         }

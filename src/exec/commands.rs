@@ -259,7 +259,7 @@ pub struct SystemRun<'a> {
     pub retries: usize,
     /// Continue a retried execution with the next undecided test holding its trace.
     pub follow: bool,
-    /// Systems run at once (`--follow` runs one; see [`stdio::run_suite_stdio`]).
+    /// Systems run at once (`--follow` runs one; see [`stdio::run_suite_on_system`]).
     pub jobs: usize,
 }
 
@@ -563,12 +563,10 @@ pub fn explore(
     };
     let (report, command) = match system {
         ExploreSystem::Process(access) => {
-            let system = access
-                .open()
-                .map_err(|message| super::ExecError::System {
-                    command: access.to_string(),
-                    message,
-                })?;
+            let system = access.open().map_err(|message| super::ExecError::System {
+                command: access.to_string(),
+                message,
+            })?;
             let mut adapter = stdio::LineAdapter::new(system, options.timeouts);
             let report = explore(&spec, &mut adapter, options, explore_progress(&progress));
             (report, access.to_string())

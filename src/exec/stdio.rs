@@ -4,6 +4,12 @@
 //! quiescence (the TorX thesis, Sec. 2.2 and 4: quiescence is observed by a timeout; adapters
 //! translate labels to real interactions). Reset restarts the process.
 //!
+//! The same lines can be carried by a TCP connection instead of the pipes ([`LineAdapter`] over
+//! a [`System`] of [`super::tcp`]): one `Session` per reset reads and writes lines over its
+//! `Peer`, so every rule below holds for both; where a rule speaks of the system exiting, a
+//! connection closed (or reset) by the system is meant, and reset connects anew unless the
+//! system has a reset label.
+//!
 //! The execution semantics, shared with the generated pytest and Cargo runtimes
 //! (`templates/python/ncomplete_runtime.py.j2`, `templates/rust/runtime.rs.j2`) and checked on the
 //! same hostile systems by `tests/hostile_runners.rs`:
@@ -62,9 +68,9 @@
 
 use super::ExecError;
 use super::simulate::TestVerdict;
+use super::tcp::{self, System};
 use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
-use super::tcp::{self, System};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -2121,7 +2127,8 @@ mod tests {
         );
         assert!(message.ends_with("trace: ?a !x"), "{message}");
         // A hung system is quiescent, never a hang of the tester.
-        let mut adapter = LineAdapter::process("read l; echo x; sleep 5", Duration::from_millis(100));
+        let mut adapter =
+            LineAdapter::process("read l; echo x; sleep 5", Duration::from_millis(100));
         let started = Instant::now();
         let out =
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
