@@ -1278,3 +1278,122 @@ fn explore_over_tcp_judges_as_over_stdio() {
         }
     }
 }
+
+/// The rendered Titan test port (`LabelPort.cc`), compiled with g++ against a stand-in for the
+/// Titan runtime (`tests/fixtures/ttcn_port/`: Titan is not installed here) and driven as
+/// testcases drive it: over TCP both ways it takes the same outputs and gives the same verdicts
+/// as over stdio, the ends of processes being connections closed; a reset label keeps one
+/// connection; a system that is not there is an error. Skipped with a message without g++.
+#[test]
+fn the_titan_port_speaks_tcp_as_it_speaks_stdio() {
+    if Command::new("g++").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: g++ is not installed");
+        return;
+    }
+    let dir = work_dir("ttcn-port-tcp");
+    let status = Command::new(BIN)
+        .arg("render")
+        .arg(suite())
+        .args(["--format", "ttcn", "--quiet", "--out"])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stub = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ttcn_port");
+    std::fs::copy(stub.join("titan_stub.hh"), dir.join("pingpong_tests.hh")).unwrap();
+    let driver = dir.join("port_driver");
+    let out = Command::new("g++")
+        .args([
+            "-std=c++11",
+            "-Wall",
+            "-Werror",
+            "-DSTUB_NAMESPACE=pingpong__tests",
+            "-I",
+        ])
+        .arg(&dir)
+        .arg("-o")
+        .arg(&driver)
+        .arg(dir.join("LabelPort.cc"))
+        .arg(stub.join("port_driver.cc"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    // Two testcases sending ping, each line `tK VERDICT REASON | OUTPUTS`.
+    let drive = |target: &Target, testcases: &str, env: &[(&str, &str)]| {
+        let out = Command::new(&driver)
+            .args([testcases, QUIESCENCE_MS, "ping"])
+            .env_remove("NCOMPLETE_SUT")
+            .env(target.variable(), &target.value)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8(out.stdout).expect("the port's reasons are text")
+    };
+    for fixture in [
+        "correct",
+        "exit",
+        "signal",
+        "crash_with_child",
+        "unknown_label",
+    ]
+    .into_iter()
+    .chain(["invalid_utf8", "long_line", "outer_space", "crlf"])
+    {
+        let marker = marker("ttcn", fixture);
+        let mut stdio = Target::new(Transport::Stdio, fixture, &marker, None);
+        let expected = drive(&stdio, "2", &[]);
+        stdio.stop();
+        assert_eq!(expected.lines().count(), 2, "{fixture}: {expected}");
+        // Over TCP the exit or signal of a process is the connection closed.
+        let expected: String = expected
+            .lines()
+            .map(|line| match line.split_once(" fail the system ") {
+                Some((head, why)) if why.starts_with("exited") || why.starts_with("was killed") => {
+                    format!("{head} fail the system closed the connection |\n")
+                }
+                _ => format!("{line}\n"),
+            })
+            .collect();
+        for transport in [Transport::Connect, Transport::Listen] {
+            let mut target = Target::new(transport, fixture, &marker, None);
+            let got = drive(&target, "2", &[]);
+            target.stop();
+            assert_eq!(got, expected, "{fixture} over {transport:?}");
+        }
+        assert!(leftovers(&marker).is_empty(), "{fixture}");
+    }
+    // A reset label keeps one connection: three testcases each answered as a fresh system.
+    let log = dir.join("connections");
+    let marker = marker("ttcn", "reset_label");
+    let mut target = Target::new(Transport::Connect, "reset_label", &marker, Some(&log));
+    let got = drive(&target, "3", &[("NCOMPLETE_RESET_LABEL", "reset")]);
+    assert_eq!(got, "t1 pass  | pong\nt2 pass  | pong\nt3 pass  | pong\n");
+    assert_eq!(connections(&log), 1);
+    let got = drive(&target, "2", &[("NCOMPLETE_RESET_LABEL", "other")]);
+    assert_eq!(got, "t1 pass  | pong\nt2 pass  | stale stale\n");
+    target.stop();
+    // Nobody there: an error of the testcase naming the address and the allowance.
+    let address = format!("127.0.0.1:{}", free_port());
+    for (transport, expected) in [
+        (
+            Transport::Connect,
+            format!("cannot connect to {address} within the start-up allowance of 200 ms"),
+        ),
+        (
+            Transport::Listen,
+            format!("no system connected to {address} within the start-up allowance of 200 ms"),
+        ),
+    ] {
+        let target = Target {
+            transport,
+            value: address.clone(),
+            wrapper: None,
+        };
+        let got = drive(&target, "1", &[("NCOMPLETE_STARTUP_MS", "200")]);
+        assert!(
+            got.starts_with(&format!("t1 error LabelPort: {expected}")),
+            "{got}"
+        );
+    }
+}

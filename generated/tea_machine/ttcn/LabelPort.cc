@@ -60,13 +60,17 @@ void LabelPort::set_parameter(const char *parameter_name, const char *parameter_
 	}
 }
 
-// The first bytes of a line, readably.
+static bool valid_utf8(const std::string& s);
+
+// The first bytes of a line, readably (bytes of invalid UTF-8 escaped too, so that the verdict's
+// reason is text).
 static std::string quoted(const std::string& text)
 {
 	std::string out;
+	bool utf8 = valid_utf8(text.substr(0, 40));
 	for (size_t k = 0; k < text.size() && k < 40; k++) {
 		unsigned char c = text[k];
-		if (c >= 0x20 && c != 0x7f) {
+		if (c >= 0x20 && c != 0x7f && (utf8 || c < 0x80)) {
 			out.push_back(c);
 		} else {
 			char escaped[16];

@@ -281,7 +281,7 @@ def _accept(address, wait):
     listener.settimeout(max(wait, 0.001))
     try:
         sock, _ = listener.accept()
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise SystemError_(
             f"no system connected to {address} within the start-up allowance of "
             f"{round(wait * 1000)} ms"
@@ -761,13 +761,26 @@ def system_from_env(command=""):
     connect = os.environ.get("NCOMPLETE_CONNECT", "")
     listen = os.environ.get("NCOMPLETE_LISTEN", "")
     reset_label = os.environ.get("NCOMPLETE_RESET_LABEL", "")
-    named = [n for n, v in (("NCOMPLETE_SUT", command), ("NCOMPLETE_CONNECT", connect),
-                            ("NCOMPLETE_LISTEN", listen)) if v]
+    named = [
+        n
+        for n, v in (
+            ("NCOMPLETE_SUT", command),
+            ("NCOMPLETE_CONNECT", connect),
+            ("NCOMPLETE_LISTEN", listen),
+        )
+        if v
+    ]
     if len(named) > 1:
-        raise SettingsError(f"{' and '.join(named)} are both set: name the system one way")
+        raise SettingsError(
+            f"{' and '.join(named)} are both set: name the system one way"
+        )
     if reset_label and not (connect or listen):
-        raise SettingsError("NCOMPLETE_RESET_LABEL needs NCOMPLETE_CONNECT or NCOMPLETE_LISTEN")
-    return System(command=command, connect=connect, listen=listen, reset_label=reset_label)
+        raise SettingsError(
+            "NCOMPLETE_RESET_LABEL needs NCOMPLETE_CONNECT or NCOMPLETE_LISTEN"
+        )
+    return System(
+        command=command, connect=connect, listen=listen, reset_label=reset_label
+    )
 
 
 def system_under_test(module):

@@ -672,7 +672,8 @@ fn connect(address: &str, wait: Duration) -> Result<TcpStream, String> {
 /// The next connection of a system at the process's listener for `address` (bound by the
 /// first test that waits there), waited for at most `wait`.
 fn accept(address: &str, wait: Duration) -> Result<TcpStream, String> {
-    static LISTENERS: OnceLock<Mutex<Vec<(String, Arc<TcpListener>)>>> = OnceLock::new();
+    type Listeners = Mutex<Vec<(String, Arc<TcpListener>)>>;
+    static LISTENERS: OnceLock<Listeners> = OnceLock::new();
     let listener = {
         let mut listeners = LISTENERS
             .get_or_init(|| Mutex::new(Vec::new()))
