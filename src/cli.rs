@@ -30,9 +30,10 @@ pub enum Command {
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
     Simulate(SimulateArgs),
-    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`). Exit status 0
-    /// every test passed, 1 a test failed, 2 bad input, 3 (`--sut` only) a test stayed inconclusive
-    /// after its retries and none failed.
+    /// Run a suite against a model (exactly, in simulation) or a real system (a process `--sut`,
+    /// or over TCP `--sut-connect`/`--sut-listen`). Exit status 0 every test passed, 1 a test
+    /// failed, 2 bad input or a system that cannot be reached, 3 (real systems only) a test stayed
+    /// inconclusive after its retries and none failed.
     Run(RunArgs),
     /// On-the-fly testing (TorX): send inputs and observe outputs chosen step by step, tracking
     /// the specification; fail on the first non-conforming observation. Exit 1 on a failure.
@@ -754,8 +755,9 @@ impl SystemArgs {
 /// The timeouts of a system under test (`run --sut`, `explore --sut`).
 #[derive(Args)]
 pub struct TimeoutArgs {
-    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
-    /// first output.
+    /// Start-up allowance of a real system, in milliseconds: added to every wait until the
+    /// system's first output; over TCP also how long connecting is retried or a connection
+    /// awaited.
     #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
     pub startup_ms: u64,
     /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
