@@ -256,6 +256,94 @@ mod tests {
         assert!(e.contains("expected HOST:PORT"), "{e}");
     }
 
+    /// A server answering each line with `pong` (and `reset` with nothing) on `connections`
+    /// connections one after the other, closing each after `lines` lines; the lines it read.
+    fn pong_server(connections: usize, lines: usize) -> (String, thread::JoinHandle<Vec<String>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let server = thread::spawn(move || {
+            let mut read = Vec::new();
+            for _ in 0..connections {
+                let (stream, _) = listener.accept().unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                for _ in 0..lines {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap() == 0 {
+                        break;
+                    }
+                    if line != "reset\n" {
+                        (&stream).write_all(b"pong\n").unwrap();
+                    }
+                    read.push(line);
+                }
+            }
+            read
+        });
+        (address, server)
+    }
+
+    #[test]
+    fn a_line_adapter_reads_lines_over_a_connection_and_fails_when_it_closes() {
+        use crate::exec::stdio::{Adapter, LineAdapter, Observation, Timeouts};
+        let (address, server) = pong_server(2, 1);
+        let system = SystemAccess::Connect {
+            address,
+            reset_label: None,
+        };
+        let timeouts = Timeouts::from_millis(2000, 100, 500);
+        let mut adapter = LineAdapter::new(system.open().unwrap(), timeouts);
+        for _ in 0..2 {
+            adapter.reset().unwrap();
+            adapter.send("ping").unwrap();
+            let wait = Duration::from_millis(500);
+            assert_eq!(
+                adapter.receive(wait),
+                Ok(Observation::Output("pong".into()))
+            );
+            assert_eq!(
+                adapter.receive(wait),
+                Err("the system closed the connection".into())
+            );
+            assert_eq!(
+                adapter.check_alive(),
+                Err("the system closed the connection at the end of the test".into())
+            );
+        }
+        assert_eq!(server.join().unwrap(), ["ping\n", "ping\n"]);
+    }
+
+    #[test]
+    fn a_reset_label_resets_over_the_open_connection() {
+        use crate::exec::stdio::{Adapter, LineAdapter, Observation, Timeouts};
+        let (address, server) = pong_server(1, 6);
+        let system = SystemAccess::Listen {
+            address: "127.0.0.1:0".into(),
+            reset_label: Some("bad\nlabel".into()),
+        };
+        assert!(system.open().unwrap_err().contains("not one line"));
+        let system = SystemAccess::Connect {
+            address,
+            reset_label: Some("reset".into()),
+        };
+        let timeouts = Timeouts::from_millis(2000, 100, 500);
+        let mut adapter = LineAdapter::new(system.open().unwrap(), timeouts);
+        for _ in 0..3 {
+            adapter.reset().unwrap();
+            adapter.send("ping").unwrap();
+            let wait = Duration::from_millis(500);
+            assert_eq!(
+                adapter.receive(wait),
+                Ok(Observation::Output("pong".into()))
+            );
+            assert_eq!(adapter.check_alive(), Ok(()));
+        }
+        drop(adapter);
+        assert_eq!(
+            server.join().unwrap(),
+            ["ping\n", "reset\n", "ping\n", "reset\n", "ping\n"]
+        );
+    }
+
     #[test]
     fn a_system_started_late_is_connected_within_the_wait() {
         let probe = TcpListener::bind("127.0.0.1:0").unwrap();

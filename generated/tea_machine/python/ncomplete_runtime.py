@@ -595,6 +595,8 @@ class StdioAdapter(Adapter):
             elif kind == "broken":
                 raise SystemError_(value)
             else:
+                # Known from now on, whether or not the reader has marked it yet.
+                self.ended.set()
                 raise SystemError_(self._end_message())
 
     def check_alive(self):

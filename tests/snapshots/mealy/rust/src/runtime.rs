@@ -1061,6 +1061,10 @@ impl StdioAdapter {
                 }
                 Ok(Event::Broken(why)) => return Err(why),
                 Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
+                    if let Peer::Socket { closed, .. } = &p.peer {
+                        // Known from now on, whether or not the reader has marked it yet.
+                        closed.store(true, Ordering::SeqCst);
+                    }
                     return Err(p.end_message());
                 }
                 Err(RecvTimeoutError::Timeout) => p.poll_exit(),
