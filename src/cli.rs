@@ -30,9 +30,10 @@ pub enum Command {
     Render(RenderArgs),
     /// Act as a system under test made from a model: inputs on stdin, outputs on stdout.
     Simulate(SimulateArgs),
-    /// Run a suite against a model (exactly, in simulation) or a process (`--sut`). Exit status 0
-    /// every test passed, 1 a test failed, 2 bad input, 3 (`--sut` only) a test stayed inconclusive
-    /// after its retries and none failed.
+    /// Run a suite against a model (exactly, in simulation) or a real system (a process `--sut`,
+    /// or over TCP `--sut-connect`/`--sut-listen`). Exit status 0 every test passed, 1 a test
+    /// failed, 2 bad input or a system that cannot be reached, 3 (real systems only) a test stayed
+    /// inconclusive after its retries and none failed.
     Run(RunArgs),
     /// On-the-fly testing (TorX): send inputs and observe outputs chosen step by step, tracking
     /// the specification; fail on the first non-conforming observation. Exit 1 on a failure.
@@ -548,7 +549,8 @@ pub enum InputEnableArg {
 }
 
 #[derive(Args)]
-#[command(group = clap::ArgGroup::new("target").required(true).args(["model", "sut"]))]
+#[command(group = clap::ArgGroup::new("target").required(true)
+    .args(["model", "sut", "sut_connect", "sut_listen"]))]
 pub struct RunArgs {
     /// The suite (JSON v1, or a words file with `--spec`).
     pub suite: String,
@@ -558,7 +560,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MODEL")]
     pub spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
-    #[arg(long, value_name = "IMPL", conflicts_with = "sut")]
+    #[arg(long, value_name = "IMPL")]
     pub model: Option<String>,
     #[command(flatten)]
     pub model_args: ModelArgs,
@@ -570,9 +572,8 @@ pub struct RunArgs {
         default_value = "reject"
     )]
     pub input_enable: InputEnableArg,
-    /// A command starting the system under test (stdio protocol, one label per line).
-    #[arg(long, value_name = "COMMAND")]
-    pub sut: Option<String>,
+    #[command(flatten)]
+    pub system: SystemArgs,
     #[command(flatten)]
     pub timeouts: TimeoutArgs,
     /// Re-runs of a test that ended in retry (`--sut`).
@@ -601,19 +602,15 @@ pub struct RunArgs {
 }
 
 #[derive(Args)]
+#[command(group = clap::ArgGroup::new("target").required(true)
+    .args(["impl_model", "sut", "sut_connect", "sut_listen"]))]
 pub struct ExploreArgs {
     /// The specification model.
     pub model: String,
     #[command(flatten)]
     pub model_args: ModelArgs,
-    /// A command starting the system under test (stdio protocol, one label per line).
-    #[arg(
-        long,
-        value_name = "COMMAND",
-        conflicts_with = "impl_model",
-        required_unless_present = "impl_model"
-    )]
-    pub sut: Option<String>,
+    #[command(flatten)]
+    pub system: SystemArgs,
     /// A model of the implementation, run in process (its output choices seeded by --seed).
     #[arg(long = "model", value_name = "IMPL")]
     pub impl_model: Option<String>,
@@ -709,11 +706,58 @@ impl PurposeArgs {
     }
 }
 
+/// How `run` and `explore` reach a real system: one of a command or a TCP address (the
+/// command group of the subcommand makes them exclusive).
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("tcp").args(["sut_connect", "sut_listen"]))]
+pub struct SystemArgs {
+    /// A command starting the system under test (line protocol, one label per line on its
+    /// stdin and stdout), started anew for every test.
+    #[arg(long, value_name = "COMMAND")]
+    pub sut: Option<String>,
+    /// Connect to a system under test listening at HOST:PORT (the line protocol over TCP):
+    /// every test connects anew (each connection a fresh system), unless --sut-reset-label is
+    /// given.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub sut_connect: Option<String>,
+    /// Listen at HOST:PORT for the system under test to connect (the line protocol over TCP):
+    /// every test waits, at most the start-up allowance, for a new connection, unless
+    /// --sut-reset-label is given.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub sut_listen: Option<String>,
+    /// With --sut-connect or --sut-listen: reset the system by sending this line over the
+    /// open connection instead of connecting anew (outputs not yet read are dropped; a
+    /// connection that ended or broke the protocol is still replaced).
+    #[arg(long, value_name = "LABEL", requires = "tcp")]
+    pub sut_reset_label: Option<String>,
+}
+
+impl SystemArgs {
+    /// The system named, if any (a reset label alone is refused by `access`).
+    pub fn access(&self) -> Option<ncomplete::exec::tcp::SystemAccess> {
+        use ncomplete::exec::tcp::SystemAccess;
+        let reset_label = self.sut_reset_label.clone();
+        match (&self.sut, &self.sut_connect, &self.sut_listen) {
+            (Some(command), _, _) => Some(SystemAccess::Command(command.clone())),
+            (_, Some(address), _) => Some(SystemAccess::Connect {
+                address: address.clone(),
+                reset_label,
+            }),
+            (_, _, Some(address)) => Some(SystemAccess::Listen {
+                address: address.clone(),
+                reset_label,
+            }),
+            (None, None, None) => None,
+        }
+    }
+}
+
 /// The timeouts of a system under test (`run --sut`, `explore --sut`).
 #[derive(Args)]
 pub struct TimeoutArgs {
-    /// Start-up allowance of `--sut`, in milliseconds: added to every wait until the system's
-    /// first output.
+    /// Start-up allowance of a real system, in milliseconds: added to every wait until the
+    /// system's first output; over TCP also how long connecting is retried or a connection
+    /// awaited.
     #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_STARTUP_MS)]
     pub startup_ms: u64,
     /// Quiescence timeout of `--sut`, in milliseconds: silence this long is quiescence, where the
@@ -1173,7 +1217,7 @@ impl RunArgs {
                 InputEnableArg::Reject => ncomplete::exec::InputEnabling::Reject,
                 InputEnableArg::SelfLoop => ncomplete::exec::InputEnabling::SelfLoop,
             },
-            sut: self.sut.clone(),
+            sut: self.system.access(),
             timeouts: self.timeouts.timeouts(),
             retries: self.retries,
             follow: self.follow,
@@ -1192,7 +1236,7 @@ impl ExploreArgs {
         ncomplete::pipeline::ExploreRequest {
             load: self.model_args.options(quiet),
             implementation: self.impl_model.clone(),
-            sut: self.sut.clone(),
+            sut: self.system.access(),
             policy: match self.policy {
                 PolicyArg::Random => Policy::Random,
                 PolicyArg::Bias => Policy::InputBias {

@@ -5,6 +5,12 @@
 //! marker given to the runner). Small timeouts keep the whole file at well under a minute of
 //! waiting per runner.
 //!
+//! Every runner also meets the same fixtures over TCP, behind `tests/fixtures/tcp_wrapper.py`
+//! (one fixture process per connection, loopback only): as a system the tester connects to
+//! (`--sut-connect`, `NCOMPLETE_CONNECT`), and one that connects to the tester (`--sut-listen`,
+//! `NCOMPLETE_LISTEN`). The verdicts must be those over stdio; where a fixture's point is its
+//! process (an exit, a signal), the reason is that the system closed the connection.
+//!
 //! The Python part needs pytest (see `tests/e2e_programs.rs`: skipped with a message locally when
 //! it is missing, an error under `CI=true`).
 
@@ -216,19 +222,189 @@ fn text(out: &Output) -> String {
     )
 }
 
+/// How a runner reaches the system: the fixture's process, or the fixture behind the TCP
+/// wrapper.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Transport {
+    Stdio,
+    /// The runner connects (`--sut-connect`, `NCOMPLETE_CONNECT`).
+    Connect,
+    /// The runner listens (`--sut-listen`, `NCOMPLETE_LISTEN`).
+    Listen,
+}
+
+/// The fixtures also run with the runner listening: setting up the connection is all that
+/// differs from connecting (the line layer is the same), so a few fixtures whose systems end,
+/// break a line or start slowly keep the file quick.
+const LISTENED: [&str; 5] = [
+    "correct",
+    "exit",
+    "no_newline",
+    "invalid_utf8",
+    "slow_startup",
+];
+
+/// Every fixture of `fixtures` with every transport it runs over.
+fn over_transports(fixtures: &[Hostile]) -> impl Iterator<Item = (&Hostile, Transport)> {
+    fixtures.iter().flat_map(|f| {
+        let listen = LISTENED.contains(&f.name).then_some(Transport::Listen);
+        [Transport::Stdio, Transport::Connect]
+            .into_iter()
+            .chain(listen)
+            .map(move |t| (f, t))
+    })
+}
+
+/// The system of one run: a command for the runner, or a fixture behind the TCP wrapper (its
+/// systems killed when this is dropped).
+struct Target {
+    transport: Transport,
+    /// The command (stdio) or HOST:PORT (TCP).
+    value: String,
+    wrapper: Option<std::process::Child>,
+}
+
+/// A free port on the loopback interface (for the runner to listen at).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Target {
+    /// `fixture` reached over `transport`, its processes carrying `marker`; the wrapper logs
+    /// its connections to `log` when given.
+    fn new(transport: Transport, fixture: &str, marker: &str, log: Option<&Path>) -> Target {
+        let wrapper = || {
+            let mut cmd = Command::new("python3");
+            cmd.arg(
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tcp_wrapper.py"),
+            )
+            .env(MARKER, marker)
+            .stdout(std::process::Stdio::piped());
+            if let Some(log) = log {
+                cmd.env("TCP_WRAPPER_LOG", log);
+            }
+            cmd
+        };
+        match transport {
+            Transport::Stdio => Target {
+                transport,
+                value: command(fixture),
+                wrapper: None,
+            },
+            Transport::Connect => {
+                let mut child = wrapper()
+                    .args(["serve", &command(fixture)])
+                    .spawn()
+                    .unwrap();
+                let mut port = String::new();
+                use std::io::BufRead;
+                std::io::BufReader::new(child.stdout.take().unwrap())
+                    .read_line(&mut port)
+                    .unwrap();
+                Target {
+                    transport,
+                    value: format!("127.0.0.1:{}", port.trim()),
+                    wrapper: Some(child),
+                }
+            }
+            Transport::Listen => {
+                let address = format!("127.0.0.1:{}", free_port());
+                let child = wrapper()
+                    .args(["dial", &address, &command(fixture)])
+                    .spawn()
+                    .unwrap();
+                Target {
+                    transport,
+                    value: address,
+                    wrapper: Some(child),
+                }
+            }
+        }
+    }
+
+    /// The option of `ncomplete run` naming the system.
+    fn option(&self) -> &'static str {
+        match self.transport {
+            Transport::Stdio => "--sut",
+            Transport::Connect => "--sut-connect",
+            Transport::Listen => "--sut-listen",
+        }
+    }
+
+    /// The variable of the generated runtimes naming the system.
+    fn variable(&self) -> &'static str {
+        match self.transport {
+            Transport::Stdio => "NCOMPLETE_SUT",
+            Transport::Connect => "NCOMPLETE_CONNECT",
+            Transport::Listen => "NCOMPLETE_LISTEN",
+        }
+    }
+
+    /// Ends the wrapper (which kills its systems), killed outright if it does not end within
+    /// 5 s.
+    fn stop(&mut self) {
+        if let Some(mut child) = self.wrapper.take() {
+            // SAFETY: kill(2) with plain integers.
+            unsafe {
+                libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGTERM);
+            }
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while child.try_wait().unwrap().is_none() {
+                if Instant::now() > deadline {
+                    // Killed outright; its systems then show as left running.
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    eprintln!("the TCP wrapper did not end on SIGTERM");
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// What a runner's report of `fixture` must contain over `transport`: over TCP a process's
+/// exit or signal is the connection closed.
+fn reason(fixture: &Hostile, transport: Transport) -> &'static str {
+    match (transport, fixture.name) {
+        (Transport::Stdio, _) => fixture.reason,
+        (_, "exit" | "crash_with_child" | "signal") => {
+            "the system closed the connection; trace: ?ping"
+        }
+        (_, "crash_behind_output") => "the system closed the connection",
+        _ => fixture.reason,
+    }
+}
+
 /// Runs `cmd` for `fixture` with the marker and the timeouts in its environment, then checks
 /// the verdicts that `verdicts` reads from the report, the reason, and that nothing is left.
+/// `cmd` gets the system from `target`: `run` its option (`with_option`), every runner the
+/// variable of the runtimes.
 fn check(
     runner: &str,
     fixture: &Hostile,
-    mut cmd: Command,
+    transport: Transport,
+    cmd: impl FnOnce(&Target) -> Command,
     verdicts: impl Fn(&str) -> BTreeMap<String, bool>,
 ) {
     let marker = marker(runner, fixture.name);
+    let mut target = Target::new(transport, fixture.name, &marker, None);
+    let mut cmd = cmd(&target);
     let started = Instant::now();
     let out = cmd
         .env(MARKER, &marker)
-        .env("NCOMPLETE_SUT", command(fixture.name))
+        .env_remove("NCOMPLETE_SUT")
+        .env(target.variable(), &target.value)
         .env("NCOMPLETE_STARTUP_MS", STARTUP_MS)
         .env("NCOMPLETE_QUIESCENCE_MS", QUIESCENCE_MS)
         .env("NCOMPLETE_RESPONSE_MS", RESPONSE_MS)
@@ -236,8 +412,12 @@ fn check(
         .output()
         .unwrap();
     let elapsed = started.elapsed();
+    target.stop();
     let report = text(&out);
-    let context = format!("{runner} on {} ({elapsed:?}):\n{report}", fixture.name);
+    let context = format!(
+        "{runner} on {} over {transport:?} ({elapsed:?}):\n{report}",
+        fixture.name
+    );
     let expected: BTreeMap<String, bool> = [
         ("t0001".to_owned(), fixture.pass[0]),
         ("t0002".to_owned(), fixture.pass[1]),
@@ -249,7 +429,7 @@ fn check(
         fixture.pass.iter().all(|&p| p),
         "{context}"
     );
-    assert!(report.contains(fixture.reason), "{context}");
+    assert!(report.contains(reason(fixture, transport)), "{context}");
     // Nothing waits for the 30 s sleeps of the fixtures or the 1 GB line.
     assert!(elapsed < Duration::from_secs(25), "{context}");
     let left = leftovers(&marker);
@@ -267,14 +447,17 @@ fn verdicts_of(
 #[test]
 fn run_sut_gives_every_hostile_system_its_verdict() {
     for (suite, fixtures) in suites("run") {
-        for fixture in fixtures {
-            let mut cmd = Command::new(BIN);
-            cmd.arg("run")
-                .arg(&suite)
-                .args(["--sut", &command(fixture.name)])
-                .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
-                .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
-            check("run", fixture, cmd, |report| {
+        for (fixture, transport) in over_transports(fixtures) {
+            let cmd = |target: &Target| {
+                let mut cmd = Command::new(BIN);
+                cmd.arg("run")
+                    .arg(&suite)
+                    .args([target.option(), &target.value])
+                    .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
+                    .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
+                cmd
+            };
+            check("run", fixture, transport, cmd, |report| {
                 verdicts_of(report, |line| {
                     let (name, rest) = line.split_once(' ')?;
                     let pass = match rest {
@@ -362,25 +545,26 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
     for (k, (suite, fixtures)) in suites("pytest").into_iter().enumerate() {
         let dir = work_dir(&format!("hostile-python-{k}"));
         render(&suite, "python", &dir);
-        for fixture in fixtures {
-            let mut cmd = Command::new("python3");
-            cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
-                .arg(&dir)
-                .current_dir(&dir)
-                .env("COLUMNS", "1000");
-            check("pytest", fixture, cmd, |report| {
-                verdicts_of(report, |line| {
-                    let (word, rest) = line.split_once(' ')?;
-                    let pass = match word {
-                        "PASSED" => true,
-                        "FAILED" => false,
-                        _ => return None,
-                    };
-                    let test = rest.split("::test_").nth(1)?;
-                    let name = test.split([' ', '-']).next()?;
-                    Some((name.to_owned(), pass))
-                })
-            });
+        for (fixture, transport) in over_transports(fixtures) {
+            check(
+                "pytest",
+                fixture,
+                transport,
+                |_| pytest(&dir),
+                |report| {
+                    verdicts_of(report, |line| {
+                        let (word, rest) = line.split_once(' ')?;
+                        let pass = match word {
+                            "PASSED" => true,
+                            "FAILED" => false,
+                            _ => return None,
+                        };
+                        let test = rest.split("::test_").nth(1)?;
+                        let name = test.split([' ', '-']).next()?;
+                        Some((name.to_owned(), pass))
+                    })
+                },
+            );
         }
     }
 }
@@ -409,8 +593,9 @@ fn the_rust_runtime_gives_every_hostile_system_its_verdict() {
         // Build first, so that the runs below measure the tests only.
         let build = cargo(&["--no-run"]).output().unwrap();
         assert!(build.status.success(), "{}", text(&build));
-        for fixture in fixtures {
-            check("cargo", fixture, cargo(&["--test", "suite"]), |report| {
+        for (fixture, transport) in over_transports(fixtures) {
+            let cmd = |_: &Target| cargo(&["--test", "suite"]);
+            check("cargo", fixture, transport, cmd, |report| {
                 verdicts_of(report, |line| {
                     let rest = line.strip_prefix("test ")?;
                     let (name, verdict) = rest.split_once(" ... ")?;
@@ -877,5 +1062,338 @@ fn the_pytest_runtime_runs_under_xdist() {
             "{report}"
         );
         assert!(leftovers(&marker).is_empty(), "{report}");
+    }
+}
+
+/// How a test makes a runner's command for a system.
+type RunnerCommand<'a> = dyn Fn(&Target) -> Command + 'a;
+
+/// The connections the TCP wrapper logged to `log` (one line each).
+fn connections(log: &Path) -> usize {
+    std::fs::read_to_string(log).map_or(0, |t| t.lines().count())
+}
+
+/// Over TCP a system with a reset label stays on one connection, reset by that line before
+/// every test (the fixture answers `stale` to a test run without one), in every runner: the
+/// tester makes one connection for its start-up check and one for the tests. Without the label
+/// every test connects anew. The same with the runner listening.
+#[test]
+fn tcp_systems_reset_by_their_label_or_by_connecting_anew() {
+    const TESTS: usize = 4;
+    let suite = variant_suite("pingpong_reset", TESTS);
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tcp-connections-{}", std::process::id()));
+    let mut runners: Vec<(&str, Box<RunnerCommand<'_>>)> = vec![(
+        "run",
+        Box::new(|target: &Target| {
+            let mut cmd = Command::new(BIN);
+            cmd.arg("run")
+                .arg(&suite)
+                .args([target.option(), &target.value, "--jobs", "1"])
+                .args(["--quiescence-ms", QUIESCENCE_MS, "--retries", "0"]);
+            cmd
+        }),
+    )];
+    let binary = rust_suite_binary(&suite, "reset-rust");
+    runners.push((
+        "cargo",
+        Box::new(move |_: &Target| {
+            let mut cmd = Command::new(&binary);
+            cmd.env("NCOMPLETE_JOBS", "1");
+            cmd
+        }),
+    ));
+    if common::pytest_available("reset labels under pytest") {
+        let dir = python_suite_dir(&suite, "reset-python");
+        runners.push(("pytest", Box::new(move |_: &Target| pytest(&dir))));
+    }
+    for (runner, make) in &runners {
+        for (transport, label) in [
+            (Transport::Connect, Some("reset")),
+            (Transport::Connect, None),
+            (Transport::Listen, Some("reset")),
+        ] {
+            let _ = std::fs::remove_file(&log);
+            let marker = marker(runner, "reset_label");
+            let mut target = Target::new(transport, "reset_label", &marker, Some(&log));
+            let mut cmd = make(&target);
+            cmd.env(MARKER, &marker)
+                .env_remove("NCOMPLETE_SUT")
+                .env(target.variable(), &target.value)
+                .env("NCOMPLETE_QUIESCENCE_MS", QUIESCENCE_MS)
+                .env("NCOMPLETE_RETRIES", "0");
+            if let Some(label) = label {
+                cmd.env("NCOMPLETE_RESET_LABEL", label);
+                if *runner == "run" {
+                    cmd.args(["--sut-reset-label", label]);
+                }
+            }
+            let out = cmd.output().unwrap();
+            target.stop();
+            let report = text(&out);
+            let context = format!("{runner} over {transport:?} with {label:?}:\n{report}");
+            assert!(out.status.success(), "{context}");
+            let expected = match (transport, label) {
+                (Transport::Connect, Some(_)) => Some(2),
+                (Transport::Connect, None) => Some(1 + TESTS),
+                // The wrapper dials ahead of the tests: not counted.
+                _ => None,
+            };
+            if let Some(expected) = expected {
+                assert_eq!(connections(&log), expected, "{context}");
+            }
+            assert!(leftovers(&marker).is_empty(), "{context}");
+        }
+    }
+    // With a line it does not take for a reset, the fixture fails every test after the first
+    // on the same connection: the label is what passes them above.
+    let marker = marker("run", "reset_label_missing");
+    let mut target = Target::new(Transport::Connect, "reset_label", &marker, None);
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(&suite)
+        .args(["--sut-connect", &target.value, "--sut-reset-label", "other"])
+        .args(["--jobs", "1", "--retries", "0"])
+        .output()
+        .unwrap();
+    target.stop();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("output !stale"), "{}", text(&out));
+}
+
+/// A system that is not there is one error of the run, with the address and the start-up
+/// allowance, in every runner (status 2, pytest 4); a listening runner fails when nobody
+/// connects; `--sut-connect` with `--sut` is a usage error.
+#[test]
+fn a_tcp_system_that_is_not_there_is_a_clear_error() {
+    let address = format!("127.0.0.1:{}", free_port());
+    let suite = variant_suite("pingpong_absent", 2);
+    let run = |option: &str| {
+        Command::new(BIN)
+            .arg("run")
+            .arg(&suite)
+            .args([option, &address, "--startup-ms", "200"])
+            .output()
+            .unwrap()
+    };
+    let out = run("--sut-connect");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected = format!("cannot connect to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    let out = run("--sut-listen");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected =
+        format!("no system connected to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(&suite)
+        .args(["--sut", "true", "--sut-connect", &address])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("cannot be used with"), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("explore")
+        .arg(hostile_dir().join("pingpong.aut"))
+        .args(["--sut-listen", &address, "--sut", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // The generated runtimes: connecting is checked once for the session.
+    let binary = many_binary();
+    let out = Command::new(binary)
+        .env_remove("NCOMPLETE_SUT")
+        .env("NCOMPLETE_CONNECT", &address)
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected = format!("cannot connect to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    let out = Command::new(binary)
+        .env("NCOMPLETE_SUT", "true")
+        .env("NCOMPLETE_CONNECT", &address)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("NCOMPLETE_SUT and NCOMPLETE_CONNECT are both set"),
+        "{}",
+        text(&out)
+    );
+    if !common::pytest_available("absent TCP systems under pytest") {
+        return;
+    }
+    let out = pytest(many_python())
+        .env_remove("NCOMPLETE_SUT")
+        .env("NCOMPLETE_CONNECT", &address)
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let expected = format!("cannot connect to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+    let out = pytest(many_python())
+        .env_remove("NCOMPLETE_SUT")
+        .env("NCOMPLETE_LISTEN", &address)
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .env("NCOMPLETE_RETRIES", "0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    let expected =
+        format!("no system connected to {address} within the start-up allowance of 200 ms");
+    assert!(text(&out).contains(&expected), "{}", text(&out));
+}
+
+/// `explore` over TCP judges as over stdio: a conforming system passes, one that ends fails
+/// with the connection closed.
+#[test]
+fn explore_over_tcp_judges_as_over_stdio() {
+    for (fixture, pass, reason) in [
+        ("correct", true, ""),
+        ("exit", false, "the system closed the connection"),
+    ] {
+        for transport in [Transport::Connect, Transport::Listen] {
+            let marker = marker("explore", fixture);
+            let mut target = Target::new(transport, fixture, &marker, None);
+            let out = Command::new(BIN)
+                .arg("explore")
+                .arg(hostile_dir().join("pingpong.aut"))
+                .args([target.option(), &target.value, "--max-steps", "20"])
+                .args(["--quiescence-ms", "100", "--reset-probability", "0.2"])
+                .output()
+                .unwrap();
+            target.stop();
+            let report = text(&out);
+            assert_eq!(
+                out.status.success(),
+                pass,
+                "{fixture} {transport:?}: {report}"
+            );
+            assert!(report.contains(reason), "{fixture} {transport:?}: {report}");
+            assert!(leftovers(&marker).is_empty(), "{report}");
+        }
+    }
+}
+
+/// The rendered Titan test port (`LabelPort.cc`), compiled with g++ against a stand-in for the
+/// Titan runtime (`tests/fixtures/ttcn_port/`: Titan is not installed here) and driven as
+/// testcases drive it: over TCP both ways it takes the same outputs and gives the same verdicts
+/// as over stdio, the ends of processes being connections closed; a reset label keeps one
+/// connection; a system that is not there is an error. Skipped with a message without g++.
+#[test]
+fn the_titan_port_speaks_tcp_as_it_speaks_stdio() {
+    if Command::new("g++").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: g++ is not installed");
+        return;
+    }
+    let dir = work_dir("ttcn-port-tcp");
+    let status = Command::new(BIN)
+        .arg("render")
+        .arg(suite())
+        .args(["--format", "ttcn", "--quiet", "--out"])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stub = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ttcn_port");
+    std::fs::copy(stub.join("titan_stub.hh"), dir.join("pingpong_tests.hh")).unwrap();
+    let driver = dir.join("port_driver");
+    let out = Command::new("g++")
+        .args([
+            "-std=c++11",
+            "-Wall",
+            "-Werror",
+            "-DSTUB_NAMESPACE=pingpong__tests",
+            "-I",
+        ])
+        .arg(&dir)
+        .arg("-o")
+        .arg(&driver)
+        .arg(dir.join("LabelPort.cc"))
+        .arg(stub.join("port_driver.cc"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    // Two testcases sending ping, each line `tK VERDICT REASON | OUTPUTS`.
+    let drive = |target: &Target, testcases: &str, env: &[(&str, &str)]| {
+        let out = Command::new(&driver)
+            .args([testcases, QUIESCENCE_MS, "ping"])
+            .env_remove("NCOMPLETE_SUT")
+            .env(target.variable(), &target.value)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8(out.stdout).expect("the port's reasons are text")
+    };
+    for fixture in [
+        "correct",
+        "exit",
+        "signal",
+        "crash_with_child",
+        "unknown_label",
+    ]
+    .into_iter()
+    .chain(["invalid_utf8", "long_line", "outer_space", "crlf"])
+    {
+        let marker = marker("ttcn", fixture);
+        let mut stdio = Target::new(Transport::Stdio, fixture, &marker, None);
+        let expected = drive(&stdio, "2", &[]);
+        stdio.stop();
+        assert_eq!(expected.lines().count(), 2, "{fixture}: {expected}");
+        // Over TCP the exit or signal of a process is the connection closed.
+        let expected: String = expected
+            .lines()
+            .map(|line| match line.split_once(" fail the system ") {
+                Some((head, why)) if why.starts_with("exited") || why.starts_with("was killed") => {
+                    format!("{head} fail the system closed the connection |\n")
+                }
+                _ => format!("{line}\n"),
+            })
+            .collect();
+        for transport in [Transport::Connect, Transport::Listen] {
+            let mut target = Target::new(transport, fixture, &marker, None);
+            let got = drive(&target, "2", &[]);
+            target.stop();
+            assert_eq!(got, expected, "{fixture} over {transport:?}");
+        }
+        assert!(leftovers(&marker).is_empty(), "{fixture}");
+    }
+    // A reset label keeps one connection: three testcases each answered as a fresh system.
+    let log = dir.join("connections");
+    let marker = marker("ttcn", "reset_label");
+    let mut target = Target::new(Transport::Connect, "reset_label", &marker, Some(&log));
+    let got = drive(&target, "3", &[("NCOMPLETE_RESET_LABEL", "reset")]);
+    assert_eq!(got, "t1 pass  | pong\nt2 pass  | pong\nt3 pass  | pong\n");
+    assert_eq!(connections(&log), 1);
+    let got = drive(&target, "2", &[("NCOMPLETE_RESET_LABEL", "other")]);
+    assert_eq!(got, "t1 pass  | pong\nt2 pass  | stale stale\n");
+    target.stop();
+    // Nobody there: an error of the testcase naming the address and the allowance.
+    let address = format!("127.0.0.1:{}", free_port());
+    for (transport, expected) in [
+        (
+            Transport::Connect,
+            format!("cannot connect to {address} within the start-up allowance of 200 ms"),
+        ),
+        (
+            Transport::Listen,
+            format!("no system connected to {address} within the start-up allowance of 200 ms"),
+        ),
+    ] {
+        let target = Target {
+            transport,
+            value: address.clone(),
+            wrapper: None,
+        };
+        let got = drive(&target, "1", &[("NCOMPLETE_STARTUP_MS", "200")]);
+        assert!(
+            got.starts_with(&format!("t1 error LabelPort: {expected}")),
+            "{got}"
+        );
     }
 }

@@ -4,7 +4,9 @@
 //! over the output delay of `ncomplete simulate --delay-ms D` of the vending machine, no runner
 //! may fail the system: `explore` (goal policy), `run --sut` of a `--cover transitions` suite,
 //! that suite's generated pytest module and Cargo package, and the generated on-the-fly testers
-//! (Python script and Rust binary).
+//! (Python script and Rust binary). `run` and `explore` are swept over TCP as well
+//! (`--sut-connect`, the system behind `tests/fixtures/tcp_wrapper.py`), where the wrapper's
+//! forwarding adds to the delay.
 //!
 //! The normal test sweeps the delays around the grace at a quiescence timeout of 100 ms (grace
 //! 5 ms) with short runs; the full sweep, 0 to 30 ms in 1 ms steps at the default quiescence
@@ -98,6 +100,23 @@ fn programs(sweep: &Sweep) -> (PathBuf, PathBuf) {
     (dir, suite)
 }
 
+/// The system `command` behind the TCP wrapper (a fresh process per connection) and the address
+/// it listens at.
+fn behind_tcp(command: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut wrapper = Command::new("python3")
+        .arg(root().join("tests/fixtures/tcp_wrapper.py"))
+        .args(["serve", command])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut port = String::new();
+    std::io::BufReader::new(wrapper.stdout.take().unwrap())
+        .read_line(&mut port)
+        .unwrap();
+    (wrapper, format!("127.0.0.1:{}", port.trim()))
+}
+
 /// Runs every runner at every delay of `sweep`; returns the failures, each with its report.
 fn sweep_failures(sweep: &Sweep) -> Vec<String> {
     let (dir, suite) = programs(sweep);
@@ -164,6 +183,36 @@ fn sweep_failures(sweep: &Sweep) -> Vec<String> {
             "--quiet",
         ]);
         check(format!("run --sut, delay {delay} ms"), out);
+        let (mut wrapper, address) = behind_tcp(&sut);
+        let out = ncomplete(&[
+            "run",
+            &suite.display().to_string(),
+            "--sut-connect",
+            &address,
+            "--quiescence-ms",
+            &quiescence,
+            "--quiet",
+        ]);
+        check(format!("run --sut-connect, delay {delay} ms"), out);
+        let out = ncomplete(&[
+            "explore",
+            &model(),
+            "--sut-connect",
+            &address,
+            "--until",
+            "transitions",
+            "--max-steps",
+            &sweep.explore_steps.to_string(),
+            "--quiescence-ms",
+            &quiescence,
+            "--quiet",
+        ]);
+        check(format!("explore --sut-connect, delay {delay} ms"), out);
+        // SAFETY: kill(2) with plain integers; the wrapper kills its systems and ends.
+        unsafe {
+            libc::kill(i32::try_from(wrapper.id()).unwrap(), libc::SIGTERM);
+        }
+        wrapper.wait().unwrap();
         let out = cargo(&["test", "--offline", "--quiet"], delay);
         check(format!("cargo test, delay {delay} ms"), out);
         let explorer = Path::new(&target).join("debug/explore_vending");

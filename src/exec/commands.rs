@@ -251,15 +251,15 @@ fn estimated_time_message(
 /// How `run --sut` drives the system.
 #[derive(Clone, Copy, Debug)]
 pub struct SystemRun<'a> {
-    /// The command starting the system (stdio protocol).
-    pub command: &'a str,
+    /// How the system is reached (a command, or a TCP connection).
+    pub system: &'a super::tcp::SystemAccess,
     /// Start-up, quiescence and response timeouts.
     pub timeouts: &'a stdio::Timeouts,
     /// Re-runs of a test that ended in `retry`.
     pub retries: usize,
     /// Continue a retried execution with the next undecided test holding its trace.
     pub follow: bool,
-    /// Systems run at once (`--follow` runs one; see [`stdio::run_suite_stdio`]).
+    /// Systems run at once (`--follow` runs one; see [`stdio::run_suite_on_system`]).
     pub jobs: usize,
 }
 
@@ -274,7 +274,7 @@ pub fn run_on_system(
     results: &mut RunResults,
 ) -> Result<TestVerdict> {
     let SystemRun {
-        command,
+        system,
         timeouts,
         retries,
         follow,
@@ -290,8 +290,13 @@ pub fn run_on_system(
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
     progress.set_message(estimated_time_message(&header.model, &tests, timeouts));
-    let outcomes: Vec<SystemOutcome> = stdio::run_suite_stdio(
-        command,
+    let system_error = |message| super::ExecError::System {
+        command: system.to_string(),
+        message,
+    };
+    let system = system.open().map_err(system_error)?;
+    let outcomes: Vec<SystemOutcome> = stdio::run_suite_on_system(
+        &system,
         &header.model,
         &tests,
         timeouts,
@@ -491,8 +496,8 @@ pub fn system_exit_status(verdict: TestVerdict) -> u8 {
 
 /// The system `ncomplete explore` tests.
 pub enum ExploreSystem<'a> {
-    /// A process speaking the stdio protocol.
-    Process(&'a str),
+    /// A real system on the line protocol (a process, or a TCP connection).
+    Process(&'a super::tcp::SystemAccess),
     /// A model of the implementation, in process, its output choices seeded.
     Model(&'a Model),
 }
@@ -552,15 +557,19 @@ pub fn explore(
     let progress = Progress::new(!quiet, "explore", "steps", Some(options.max_steps));
     // A seeded model in process gives the same run every time, so its report shows no time.
     let (system_text, measured) = match system {
-        ExploreSystem::Process(command) => (format!("system {command}"), true),
+        ExploreSystem::Process(system) => (format!("system {system}"), true),
         ExploreSystem::Model(Model::Lts(m)) => (format!("model {}", m.name), false),
         ExploreSystem::Model(Model::Mealy(m)) => (format!("model {}", m.name), false),
     };
     let (report, command) = match system {
-        ExploreSystem::Process(command) => {
-            let mut adapter = stdio::StdioAdapter::new(command, options.timeouts.response);
+        ExploreSystem::Process(access) => {
+            let system = access.open().map_err(|message| super::ExecError::System {
+                command: access.to_string(),
+                message,
+            })?;
+            let mut adapter = stdio::LineAdapter::new(system, options.timeouts);
             let report = explore(&spec, &mut adapter, options, explore_progress(&progress));
-            (report, command.to_owned())
+            (report, access.to_string())
         }
         ExploreSystem::Model(model) => {
             let imp = specification_automaton(model)?;

@@ -4,6 +4,12 @@
 //! quiescence (the TorX thesis, Sec. 2.2 and 4: quiescence is observed by a timeout; adapters
 //! translate labels to real interactions). Reset restarts the process.
 //!
+//! The same lines can be carried by a TCP connection instead of the pipes ([`LineAdapter`] over
+//! a [`System`] of [`super::tcp`]): one `Session` per reset reads and writes lines over its
+//! `Peer`, so every rule below holds for both; where a rule speaks of the system exiting, a
+//! connection closed (or reset) by the system is meant, and reset connects anew unless the
+//! system has a reset label.
+//!
 //! The execution semantics, shared with the generated pytest and Cargo runtimes
 //! (`templates/python/ncomplete_runtime.py.j2`, `templates/rust/runtime.rs.j2`) and checked on the
 //! same hostile systems by `tests/hostile_runners.rs`:
@@ -64,9 +70,11 @@
 
 use super::ExecError;
 use super::simulate::TestVerdict;
+use super::tcp::{self, System};
 use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 #[cfg(unix)]
@@ -219,21 +227,27 @@ enum Event {
 }
 
 /// Reads `stdout` line by line into `events` until the end, a protocol violation, or until the
-/// receiver is gone. Memory stays bounded by [`MAX_LINE_BYTES`] whatever the system writes.
-fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
+/// receiver is gone; `true` when the end of the output was read. Memory stays bounded by
+/// [`MAX_LINE_BYTES`] whatever the system writes.
+fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) -> bool {
     let mut line: Vec<u8> = Vec::new();
     let mut chunk = [0u8; 8192];
     loop {
         let n = match stdout.read(&mut chunk) {
             Ok(0) => {
                 let _ = events.send(Event::End);
-                return;
+                return true;
             }
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // A connection the system reset is closed, as one it shut down.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                let _ = events.send(Event::End);
+                return true;
+            }
             Err(e) => {
                 let _ = events.send(Event::Broken(format!("cannot read the output: {e}")));
-                return;
+                return false;
             }
         };
         let mut rest = &chunk[..n];
@@ -243,7 +257,7 @@ fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
             let event = complete_line(std::mem::take(&mut line));
             let stop = matches!(event, Event::Broken(_));
             if events.send(event).is_err() || stop {
-                return;
+                return false;
             }
         }
         line.extend_from_slice(rest);
@@ -256,7 +270,7 @@ fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
         };
         let stop = matches!(event, Event::Broken(_));
         if events.send(event).is_err() || stop {
-            return;
+            return false;
         }
     }
 }
@@ -448,13 +462,29 @@ pub fn kill_systems_on_interrupt() {
     }
 }
 
-struct Process {
-    child: Child,
+/// What carries the lines of a session: the pipes of a process the tester started, or a TCP
+/// connection.
+enum Peer {
+    /// A process, in a group of its own.
+    Process {
+        child: Child,
+        /// The slot of [`SYSTEM_GROUPS`] holding the system's group, while it is registered.
+        #[cfg(unix)]
+        group_slot: Option<usize>,
+    },
+    /// A TCP connection; `closed` is set once the system closed it (the end of its output).
+    Socket {
+        stream: TcpStream,
+        closed: Arc<AtomicBool>,
+    },
+}
+
+/// One run of the system since a reset: the line protocol over its [`Peer`]. Lines are read by
+/// one thread and inputs written by another, whatever carries them.
+struct Session {
+    peer: Peer,
     /// Set when the test ends: the reader and writer threads then end too.
     stop: Arc<AtomicBool>,
-    /// The slot of [`SYSTEM_GROUPS`] holding the system's group, while it is registered.
-    #[cfg(unix)]
-    group_slot: Option<usize>,
     input: Option<Sender<String>>,
     output: Receiver<Event>,
     /// The start of an unfinished line and when it was first seen.
@@ -463,10 +493,58 @@ struct Process {
     exited: Option<ExitStatus>,
     /// After the exit: until when the rest of the output is still read.
     drain_until: Option<Instant>,
+    /// Set when the session broke the protocol or ended: a reset label is not sent over it.
+    broken: bool,
 }
 
-impl Process {
-    fn start(command: &str) -> Result<Process, String> {
+/// What a connection's closing is called in every message.
+const CLOSED: &str = "the system closed the connection";
+
+impl Session {
+    /// The line protocol over `output` (read) and `input` (written); `closed` is set when the
+    /// output ends.
+    fn over<R, W>(peer: Peer, output: R, input: W, stop: Arc<AtomicBool>) -> Session
+    where
+        R: Read + Send + 'static,
+        W: Write + Send + 'static,
+    {
+        let closed = match &peer {
+            Peer::Socket { closed, .. } => Some(Arc::clone(closed)),
+            Peer::Process { .. } => None,
+        };
+        let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
+        thread::spawn(move || {
+            if read_lines(output, &out_tx)
+                && let Some(closed) = closed
+            {
+                closed.store(true, Ordering::SeqCst);
+            }
+        });
+        let (in_tx, in_rx) = mpsc::channel::<String>();
+        let mut input = input;
+        thread::spawn(move || {
+            for line in in_rx {
+                if writeln!(input, "{line}")
+                    .and_then(|_| input.flush())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        Session {
+            peer,
+            stop,
+            input: Some(in_tx),
+            output: out_rx,
+            partial: None,
+            exited: None,
+            drain_until: None,
+            broken: false,
+        }
+    }
+
+    fn start(command: &str) -> Result<Session, String> {
         let mut cmd = if cfg!(windows) {
             let mut c = Command::new("cmd");
             c.arg("/C").arg(command);
@@ -501,44 +579,53 @@ impl Process {
             pipe: stdout,
             stop: Arc::clone(&stop),
         };
-        let mut stdin = StoppablePipe {
+        let stdin = StoppablePipe {
             pipe: stdin,
             stop: Arc::clone(&stop),
         };
-        let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
-        thread::spawn(move || read_lines(stdout, &out_tx));
-        let (in_tx, in_rx) = mpsc::channel::<String>();
-        thread::spawn(move || {
-            for line in in_rx {
-                if writeln!(stdin, "{line}")
-                    .and_then(|_| stdin.flush())
-                    .is_err()
-                {
-                    return;
-                }
-            }
-        });
-        Ok(Process {
+        let peer = Peer::Process {
             child,
-            stop,
             #[cfg(unix)]
             group_slot,
-            input: Some(in_tx),
-            output: out_rx,
-            partial: None,
-            exited: None,
-            drain_until: None,
-        })
+        };
+        Ok(Session::over(peer, stdout, stdin, stop))
+    }
+
+    /// The line protocol over a connection to the system.
+    fn connected(stream: TcpStream) -> Result<Session, String> {
+        let clone = |s: &TcpStream| {
+            s.try_clone()
+                .map_err(|e| format!("cannot use the connection: {e}"))
+        };
+        // Lines are small and answered one by one: no waiting to fill a segment.
+        let _ = stream.set_nodelay(true);
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = StoppablePipe {
+            pipe: clone(&stream)?,
+            stop: Arc::clone(&stop),
+        };
+        let writer = StoppablePipe {
+            pipe: clone(&stream)?,
+            stop: Arc::clone(&stop),
+        };
+        let peer = Peer::Socket {
+            stream,
+            closed: Arc::new(AtomicBool::new(false)),
+        };
+        Ok(Session::over(peer, reader, writer, stop))
     }
 
     /// Kills the system's process group, unless an exit was handled already (the group id
-    /// could have been reused since). [`Process::note_exit`] calls it right after the leader
+    /// could have been reused since). [`Session::note_exit`] calls it right after the leader
     /// was reaped: a member still alive keeps the id reserved, and an empty group has nothing
     /// to kill.
     fn kill_group(&mut self) {
+        let Peer::Process { child, .. } = &mut self.peer else {
+            return;
+        };
         #[cfg(unix)]
         if self.exited.is_none()
-            && let Ok(pid) = libc::pid_t::try_from(self.child.id())
+            && let Ok(pid) = libc::pid_t::try_from(child.id())
         {
             // SAFETY: kill(2) takes plain integers and touches no memory of ours; a negative
             // pid names the process group the child leads (started with process_group(0)).
@@ -546,14 +633,16 @@ impl Process {
                 libc::kill(-pid, libc::SIGKILL);
             }
         }
-        let _ = self.child.kill();
+        let _ = child.kill();
     }
 
     /// Forgets the system's group once it was killed after its leader was reaped (the id may
     /// be reused from then on).
     fn unregister_group(&mut self) {
         #[cfg(unix)]
-        if let Some(slot) = self.group_slot.take() {
+        if let Peer::Process { group_slot, .. } = &mut self.peer
+            && let Some(slot) = group_slot.take()
+        {
             SYSTEM_GROUPS[slot].store(0, Ordering::SeqCst);
         }
     }
@@ -567,17 +656,35 @@ impl Process {
         self.drain_until = Some(Instant::now() + EXIT_GRACE);
     }
 
-    /// Checks without blocking whether the system has exited.
+    /// Checks without blocking whether the system has exited (a connection's end arrives as
+    /// the end of its output instead).
     fn poll_exit(&mut self) {
-        if self.exited.is_none()
-            && let Ok(Some(status)) = self.child.try_wait()
+        if let Peer::Process { child, .. } = &mut self.peer
+            && self.exited.is_none()
+            && let Ok(Some(status)) = child.try_wait()
         {
             self.note_exit(status);
         }
     }
 
-    /// The exit of the system if it comes within [`EXIT_GRACE`], else `otherwise`.
+    /// Why the system can no longer be said to behave, checked without waiting.
+    fn gone(&mut self) -> Option<String> {
+        self.poll_exit();
+        match (&self.peer, self.exited) {
+            (_, Some(status)) => Some(exit_text(status)),
+            (Peer::Socket { closed, .. }, None) if closed.load(Ordering::SeqCst) => {
+                Some(CLOSED.into())
+            }
+            _ => None,
+        }
+    }
+
+    /// The exit of the system if it comes within [`EXIT_GRACE`], else `otherwise`; over a
+    /// connection, that it was closed.
     fn exit_or(&mut self, otherwise: &str) -> String {
+        if let Peer::Socket { .. } = self.peer {
+            return CLOSED.into();
+        }
         let deadline = Instant::now() + EXIT_GRACE;
         while self.exited.is_none() && Instant::now() < deadline {
             self.poll_exit();
@@ -597,86 +704,144 @@ impl Process {
         }
     }
 
+    /// Sends `label` as the reset of a system that stays connected, after dropping every
+    /// output not yet taken; `false` when the session cannot carry it (it broke the protocol
+    /// or ended), so that the caller connects anew.
+    fn reset_in_place(&mut self, label: &str) -> bool {
+        if self.broken || self.gone().is_some() {
+            return false;
+        }
+        while self.output.try_recv().is_ok() {}
+        self.partial = None;
+        self.input
+            .as_ref()
+            .is_some_and(|tx| tx.send(label.to_owned()).is_ok())
+    }
+
     fn stop(&mut self) {
         // Closing stdin first lets the writer thread end; the flag ends both threads even if
         // something outside the group holds the pipes.
         drop(self.input.take());
         self.stop.store(true, Ordering::SeqCst);
         self.kill_group();
-        let _ = self.child.wait();
+        match &mut self.peer {
+            Peer::Process { child, .. } => {
+                let _ = child.wait();
+            }
+            Peer::Socket { stream, .. } => {
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            }
+        }
         self.unregister_group();
     }
 }
 
-/// The stdio adapter: one process per test run.
-pub struct StdioAdapter {
-    command: String,
-    line_timeout: Duration,
-    process: Option<Process>,
+/// The adapter of a real system on the line protocol: one label per line, carried by the pipes
+/// of a process it starts or by a TCP connection ([`System`]). A process is restarted on every
+/// reset; a connection is made anew, unless the system has a reset label.
+pub struct LineAdapter {
+    system: System,
+    timeouts: Timeouts,
+    session: Option<Session>,
 }
 
-impl StdioAdapter {
-    /// An adapter for a shell command; nothing is started before the first reset.
-    /// `line_timeout` bounds the wait for the rest of an unfinished line (the response timeout).
-    pub fn new(command: impl Into<String>, line_timeout: Duration) -> Self {
-        StdioAdapter {
-            command: command.into(),
-            line_timeout,
-            process: None,
+impl LineAdapter {
+    /// An adapter for `system`; nothing is started or connected before the first reset. The
+    /// response timeout bounds the wait for the rest of an unfinished line, the start-up
+    /// allowance the wait for a connection.
+    pub fn new(system: System, timeouts: Timeouts) -> Self {
+        LineAdapter {
+            system,
+            timeouts,
+            session: None,
         }
+    }
+
+    /// An adapter for the process of a shell command; `line_timeout` bounds the wait for the
+    /// rest of an unfinished line (the response timeout).
+    pub fn process(command: impl Into<String>, line_timeout: Duration) -> Self {
+        let timeouts = Timeouts {
+            response: line_timeout,
+            ..Timeouts::default()
+        };
+        LineAdapter::new(System::Command(command.into()), timeouts)
     }
 
     fn stop(&mut self) {
-        if let Some(mut p) = self.process.take() {
+        if let Some(mut p) = self.session.take() {
             p.stop();
         }
     }
+
+    /// The session, marked broken when `result` is an error.
+    fn note<T>(&mut self, result: Result<T, String>) -> Result<T, String> {
+        if result.is_err()
+            && let Some(s) = self.session.as_mut()
+        {
+            s.broken = true;
+        }
+        result
+    }
 }
 
-impl Drop for StdioAdapter {
+impl Drop for LineAdapter {
     fn drop(&mut self) {
         self.stop();
     }
 }
 
-impl Adapter for StdioAdapter {
+impl Adapter for LineAdapter {
     fn reset(&mut self) -> Result<(), String> {
+        if let Some(label) = self.system.reset_label()
+            && let Some(s) = self.session.as_mut()
+            && s.reset_in_place(label)
+        {
+            return Ok(());
+        }
         self.stop();
-        self.process = Some(Process::start(&self.command)?);
+        let wait = self.timeouts.startup;
+        self.session = Some(match &self.system {
+            System::Command(command) => Session::start(command)?,
+            System::Connect { address, .. } => Session::connected(tcp::connect(address, wait)?)?,
+            System::Listen { listener, .. } => Session::connected(listener.accept(wait)?)?,
+        });
         Ok(())
     }
 
     fn check_alive(&mut self) -> Result<(), String> {
-        let Some(p) = self.process.as_mut() else {
-            return Ok(());
-        };
-        p.poll_exit();
-        match p.exited {
-            Some(status) => Err(format!("{} at the end of the test", exit_text(status))),
+        match self.session.as_mut().and_then(Session::gone) {
+            Some(why) => Err(format!("{why} at the end of the test")),
             None => Ok(()),
         }
     }
 
     fn send(&mut self, input: &str) -> Result<(), String> {
-        let p = self.process.as_mut().ok_or("the system is not running")?;
-        if let Some(status) = p.exited {
-            return Err(format!("{} before input `{input}`", exit_text(status)));
-        }
-        let sent = p
+        let p = self.session.as_mut().ok_or("the system is not running")?;
+        let result = if let Some(status) = p.exited {
+            Err(format!("{} before input `{input}`", exit_text(status)))
+        } else if p
             .input
             .as_ref()
-            .is_some_and(|tx| tx.send(input.to_owned()).is_ok());
-        if sent {
+            .is_some_and(|tx| tx.send(input.to_owned()).is_ok())
+        {
             Ok(())
         } else {
             let why = p.exit_or("the system closed its standard input");
             Err(format!("{why} before input `{input}`"))
-        }
+        };
+        self.note(result)
     }
 
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
-        let line_timeout = self.line_timeout;
-        let p = self.process.as_mut().ok_or("the system is not running")?;
+        let result = self.receive_line(timeout);
+        self.note(result)
+    }
+}
+
+impl LineAdapter {
+    fn receive_line(&mut self, timeout: Duration) -> Result<Observation, String> {
+        let line_timeout = self.timeouts.response;
+        let p = self.session.as_mut().ok_or("the system is not running")?;
         let deadline = Instant::now() + timeout;
         loop {
             // After an exit, only the rest of the output is read; an unfinished line means an
@@ -718,6 +883,10 @@ impl Adapter for StdioAdapter {
                 }
                 Ok(Event::Broken(why)) => return Err(why),
                 Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
+                    if let Peer::Socket { closed, .. } = &p.peer {
+                        // Known from now on, whether or not the reader has marked it yet.
+                        closed.store(true, Ordering::SeqCst);
+                    }
                     return Err(p.end_message());
                 }
                 Err(RecvTimeoutError::Timeout) => p.poll_exit(),
@@ -1215,39 +1384,49 @@ fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>) -> SystemO
     }
 }
 
-/// Why the system of `command` cannot be tested at all, or `None`: the command cannot be
-/// started, or the shell reports within [`START_CHECK`] that it cannot run it (status 126: not
-/// executable, 127: not found). The pytest and Cargo runtimes make the same check once per
-/// session, so such a system is one error of the run (exit status 2), not a failure per test.
-pub fn startup_problem(command: &str) -> Option<String> {
-    let mut process = match Process::start(command) {
+/// Why the system cannot be tested at all, or `None`. A command: it cannot be started, or the
+/// shell reports within [`START_CHECK`] that it cannot run it (status 126: not executable, 127:
+/// not found). A system to connect to: no connection within the start-up allowance `startup`.
+/// (A system that connects to the tester is waited for by every reset.) The pytest and Cargo
+/// runtimes make the same check once per session, so such a system is one error of the run
+/// (exit status 2), not a failure per test.
+pub fn startup_problem(system: &System, startup: Duration) -> Option<String> {
+    let command = match system {
+        System::Command(command) => command,
+        System::Connect { address, .. } => {
+            return tcp::connect(address, startup).err();
+        }
+        System::Listen { .. } => return None,
+    };
+    let mut session = match Session::start(command) {
         Ok(p) => p,
         Err(e) => return Some(e),
     };
     let deadline = Instant::now() + START_CHECK;
     let mut problem = None;
     while Instant::now() < deadline {
-        if let Ok(Some(status)) = process.child.try_wait() {
+        session.poll_exit();
+        if let Some(status) = session.exited {
             if status.code().is_some_and(|c| CANNOT_RUN.contains(&c)) {
                 problem = Some(format!("cannot start: {}", exit_text(status)));
             }
-            process.note_exit(status);
             break;
         }
         thread::sleep(POLL);
     }
-    process.stop();
+    session.stop();
     problem
 }
 
-/// Runs a whole suite against processes started from `command`: one test after the other, or
+/// Runs a whole suite against `system` (a process started anew, or a connection made anew, for
+/// every test, unless a reset label resets it in place): one test after the other, or
 /// on `jobs` systems at once ([`run_suite_in_parallel`]); with `follow`, an execution that ends
 /// in `retry` is continued by another test that holds its trace ([`run_suite_on_adapter`]),
 /// which depends on the order tests are decided in, so `follow` runs one system whatever
 /// `jobs` says. `progress` gets each outcome, in suite order, with the time its test took.
 #[allow(clippy::too_many_arguments)]
-pub fn run_suite_stdio(
-    command: &str,
+pub fn run_suite_on_system(
+    system: &System,
     model: &SuiteModel,
     tests: &[TestCase],
     timeouts: &Timeouts,
@@ -1257,17 +1436,17 @@ pub fn run_suite_stdio(
     mut progress: impl FnMut(&SystemOutcome, Duration),
 ) -> Result<Vec<SystemOutcome>, ExecError> {
     let system_error = |message| ExecError::System {
-        command: command.to_owned(),
+        command: system.to_string(),
         message,
     };
-    if let Some(problem) = startup_problem(command) {
+    if let Some(problem) = startup_problem(system, timeouts.startup) {
         return Err(system_error(problem));
     }
     if jobs > 1 && !follow && tests.len() > 1 {
-        return run_suite_in_parallel(command, model, tests, timeouts, retries, jobs, progress)
+        return run_suite_in_parallel(system, model, tests, timeouts, retries, jobs, progress)
             .map_err(system_error);
     }
-    let mut adapter = StdioAdapter::new(command, timeouts.response);
+    let mut adapter = LineAdapter::new(system.clone(), *timeouts);
     let mut started = Instant::now();
     run_suite_on_adapter(
         &mut adapter,
@@ -1284,14 +1463,14 @@ pub fn run_suite_stdio(
     .map_err(system_error)
 }
 
-/// Runs a suite on `jobs` systems at once, each started from `command` by a worker thread that
+/// Runs a suite on `jobs` systems at once, each started (or connected) by a worker thread that
 /// takes the next test of the suite when its previous one is decided (so a slow test holds up
 /// one worker only). Each test runs as [`run_with_retries`] runs it alone, so verdicts are
 /// those of a run on one system; outcomes are handed to `progress` in suite order as soon as
 /// all earlier ones are in. When a system cannot be started or driven, workers take no new
 /// test, the tests already taken finish, and the error of the earliest such test is returned.
 pub fn run_suite_in_parallel(
-    command: &str,
+    system: &System,
     model: &SuiteModel,
     tests: &[TestCase],
     timeouts: &Timeouts,
@@ -1310,7 +1489,7 @@ pub fn run_suite_in_parallel(
             let sender = sender.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                let mut adapter = StdioAdapter::new(command, timeouts.response);
+                let mut adapter = LineAdapter::new(system.clone(), *timeouts);
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= n {
@@ -1954,7 +2133,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_zero_timeout_takes_an_output_that_has_arrived_and_never_waits() {
-        let mut adapter = StdioAdapter::new("echo x; sleep 5", Duration::from_millis(300));
+        let mut adapter = LineAdapter::process("echo x; sleep 5", Duration::from_millis(300));
         adapter.reset().unwrap();
         // Wait until the line has been read, without consuming it.
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -1975,7 +2154,7 @@ mod tests {
     #[test]
     fn a_process_is_driven_line_by_line_and_its_exit_is_a_failure() {
         // Echo-like system: answers every line `a` with `x`, then exits after the first one.
-        let mut adapter = StdioAdapter::new("read l; echo x", Duration::from_millis(300));
+        let mut adapter = LineAdapter::process("read l; echo x", Duration::from_millis(300));
         let out =
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(300), 0).unwrap();
         assert_eq!(out.verdict, TestVerdict::Fail);
@@ -1986,7 +2165,8 @@ mod tests {
         );
         assert!(message.ends_with("trace: ?a !x"), "{message}");
         // A hung system is quiescent, never a hang of the tester.
-        let mut adapter = StdioAdapter::new("read l; echo x; sleep 5", Duration::from_millis(100));
+        let mut adapter =
+            LineAdapter::process("read l; echo x; sleep 5", Duration::from_millis(100));
         let started = Instant::now();
         let out =
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
@@ -2004,7 +2184,7 @@ mod tests {
             "read l; sleep 30 & echo $! > '{}'; exit 3",
             pid_file.display()
         );
-        let mut adapter = StdioAdapter::new(command, Duration::from_millis(200));
+        let mut adapter = LineAdapter::process(command, Duration::from_millis(200));
         let started = Instant::now();
         let out =
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(200), 0).unwrap();
@@ -2032,12 +2212,12 @@ mod tests {
     #[test]
     fn unfinished_lines_and_signals_fail() {
         let mut adapter =
-            StdioAdapter::new("read l; printf x; sleep 5", Duration::from_millis(200));
+            LineAdapter::process("read l; printf x; sleep 5", Duration::from_millis(200));
         let out =
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
         let message = out.message.unwrap();
         assert!(message.contains("`x` without a newline"), "{message}");
-        let mut adapter = StdioAdapter::new("read l; kill -9 $$", Duration::from_millis(200));
+        let mut adapter = LineAdapter::process("read l; kill -9 $$", Duration::from_millis(200));
         let out =
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
         let message = out.message.unwrap();

@@ -5,6 +5,7 @@ use crate::Error;
 use crate::exec::commands::{self, ExploreSystem, SystemRun};
 use crate::exec::explore::{CoverageTarget, ExploreOptions, Policy};
 use crate::exec::stdio::Timeouts;
+use crate::exec::tcp::SystemAccess;
 use crate::exec::{InputEnabling, TestVerdict};
 use crate::format::LoadOptions;
 use crate::goals::cases::GoalSource;
@@ -25,8 +26,9 @@ pub struct RunRequest {
     pub implementation: Option<String>,
     /// What the implementation model does with inputs it refuses.
     pub input_enabling: InputEnabling,
-    /// A command starting the system under test (when there is no implementation model).
-    pub sut: Option<String>,
+    /// How the system under test is reached (when there is no implementation model): a
+    /// command, or a TCP connection.
+    pub sut: Option<SystemAccess>,
     /// The timeouts of the system under test.
     pub timeouts: Timeouts,
     /// Re-runs of a test that ended in retry (`sut`).
@@ -90,7 +92,7 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
     }
     let system = match (&request.implementation, &request.sut) {
         (Some(path), _) => format!("model {path}"),
-        (None, Some(command)) => format!("system {command}"),
+        (None, Some(system)) => format!("system {system}"),
         (None, None) => String::new(),
     };
     let spec = match &request.spec {
@@ -119,12 +121,12 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
                 status: commands::model_exit_status(verdict),
             })
         }
-        (None, Some(command)) => {
+        (None, Some(system)) => {
             let verdict = commands::run_on_system(
                 suite,
                 spec.as_ref(),
                 &SystemRun {
-                    command,
+                    system,
                     timeouts: &request.timeouts,
                     retries: request.retries,
                     follow: request.follow,
@@ -140,7 +142,10 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
                 status: commands::system_exit_status(verdict),
             })
         }
-        (None, None) => Err(Error::Usage("give --model IMPL or --sut COMMAND".into())),
+        (None, None) => Err(Error::Usage(
+            "give --model IMPL, --sut COMMAND, --sut-connect HOST:PORT or --sut-listen HOST:PORT"
+                .into(),
+        )),
     }
 }
 
@@ -152,8 +157,9 @@ pub struct ExploreRequest {
     pub load: LoadOptions,
     /// A model of the implementation, run in process (its output choices seeded).
     pub implementation: Option<String>,
-    /// A command starting the system under test (when there is no implementation model).
-    pub sut: Option<String>,
+    /// How the system under test is reached (when there is no implementation model): a
+    /// command, or a TCP connection.
+    pub sut: Option<SystemAccess>,
     /// How moves are chosen (an input bias must be a probability).
     pub policy: Policy,
     /// The goal `Policy::Strategy` steers to first.
@@ -272,8 +278,13 @@ pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Res
     };
     let system = match (&implementation, &request.sut) {
         (Some(model), _) => ExploreSystem::Model(model),
-        (None, Some(command)) => ExploreSystem::Process(command),
-        (None, None) => return Err(Error::Usage("give --sut COMMAND or --model IMPL".into())),
+        (None, Some(system)) => ExploreSystem::Process(system),
+        (None, None) => {
+            return Err(Error::Usage(
+                "give --sut COMMAND, --sut-connect HOST:PORT, --sut-listen HOST:PORT or --model IMPL"
+                    .into(),
+            ));
+        }
     };
     commands::explore(
         &spec_model,

@@ -333,7 +333,7 @@ fn run_passes_the_specification_and_fails_a_faulty_implementation() {
     );
     assert_eq!(
         usage(run(&suite, &RunRequest::default(), &mut Vec::new())),
-        "give --model IMPL or --sut COMMAND"
+        "give --model IMPL, --sut COMMAND, --sut-connect HOST:PORT or --sut-listen HOST:PORT"
     );
 }
 

@@ -8,7 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,9 +26,17 @@ static const size_t MAX_LINE_BYTES = 64 * 1024;
 static const double EXIT_POLL = 0.05;
 // How long to wait for the exit status after the system closed a pipe, in steps of 10 ms.
 static const int EXIT_GRACE_STEPS = 50;
+// What a connection's closing is called in every message.
+static const char *CLOSED = "the system closed the connection";
+// A connection kept for the next testcase (with a reset label), and the listening socket of
+// `listen` with its address: one per process.
+static int kept_socket = -1;
+static int listener = -1;
+static std::string listener_address;
 
 LabelPort::LabelPort(const char *par_port_name)
-	: LabelPort_BASE(par_port_name), pid(-1), to_system(-1), from_system(-1), writing(false)
+	: LabelPort_BASE(par_port_name), tcp(false), broken(false), pid(-1), to_system(-1),
+	  from_system(-1), writing(false)
 {
 }
 
@@ -35,18 +49,28 @@ void LabelPort::set_parameter(const char *parameter_name, const char *parameter_
 {
 	if (strcmp(parameter_name, "command") == 0) {
 		command = parameter_value;
+	} else if (strcmp(parameter_name, "connect") == 0) {
+		connect_address = parameter_value;
+	} else if (strcmp(parameter_name, "listen") == 0) {
+		listen_address = parameter_value;
+	} else if (strcmp(parameter_name, "reset_label") == 0) {
+		reset_label = parameter_value;
 	} else {
 		TTCN_warning("LabelPort: unknown test port parameter `%s'", parameter_name);
 	}
 }
 
-// The first bytes of a line, readably.
+static bool valid_utf8(const std::string& s);
+
+// The first bytes of a line, readably (bytes of invalid UTF-8 escaped too, so that the verdict's
+// reason is text).
 static std::string quoted(const std::string& text)
 {
 	std::string out;
+	bool utf8 = valid_utf8(text.substr(0, 40));
 	for (size_t k = 0; k < text.size() && k < 40; k++) {
 		unsigned char c = text[k];
-		if (c >= 0x20 && c != 0x7f) {
+		if (c >= 0x20 && c != 0x7f && (utf8 || c < 0x80)) {
 			out.push_back(c);
 		} else {
 			char escaped[16];
@@ -101,8 +125,223 @@ static std::string exit_text(int status)
 	return text;
 }
 
+// `value`, else the environment variable `name`, else "".
+static std::string setting(const std::string& value, const char *name)
+{
+	if (!value.empty()) return value;
+	const char *from_env = getenv(name);
+	return from_env != NULL ? from_env : "";
+}
+
+static long long now_ms()
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+// NCOMPLETE_STARTUP_MS: how long connecting and accepting wait (default 1000).
+static int startup_ms()
+{
+	const char *value = getenv("NCOMPLETE_STARTUP_MS");
+	if (value == NULL || *value == '\0') return 1000;
+	long long ms = 0;
+	for (const char *c = value; *c != '\0'; c++) {
+		if (*c < '0' || *c > '9' || ms > 4294967295LL) {
+			TTCN_error("LabelPort: NCOMPLETE_STARTUP_MS must be a whole number, not `%s'", value);
+		}
+		ms = ms * 10 + (*c - '0');
+	}
+	return ms > 2147483647LL ? 2147483647 : (int)ms;
+}
+
+// The addresses of HOST:PORT (brackets around an IPv6 host removed); NULL with `why` set.
+static struct addrinfo *resolve(const std::string& address, bool passive, std::string& why)
+{
+	size_t colon = address.rfind(':');
+	if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
+		why = "`" + address + "` is not HOST:PORT";
+		return NULL;
+	}
+	std::string host = address.substr(0, colon);
+	if (host.size() > 1 && host[0] == '[' && host[host.size() - 1] == ']') {
+		host = host.substr(1, host.size() - 2);
+	}
+	std::string port = address.substr(colon + 1);
+	struct addrinfo hints;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (passive) hints.ai_flags = AI_PASSIVE;
+	struct addrinfo *found = NULL;
+	int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found);
+	if (rc != 0) {
+		why = "cannot resolve `" + address + "` (expected HOST:PORT): " + gai_strerror(rc);
+		return NULL;
+	}
+	return found;
+}
+
+// A connection to the system listening at `address`, tried again until `wait_ms` have passed
+// (the system may still be starting); -1 with `why` set.
+static int connect_to(const std::string& address, int wait_ms, std::string& why)
+{
+	long long deadline = now_ms() + wait_ms;
+	std::string last;
+	for (;;) {
+		struct addrinfo *found = resolve(address, false, why);
+		if (found == NULL) return -1;
+		for (struct addrinfo *a = found; a != NULL; a = a->ai_next) {
+			int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+			if (fd < 0) {
+				last = strerror(errno);
+				continue;
+			}
+			fcntl(fd, F_SETFL, O_NONBLOCK);
+			int rc = connect(fd, a->ai_addr, a->ai_addrlen);
+			if (rc != 0 && errno == EINPROGRESS) {
+				struct pollfd p;
+				p.fd = fd;
+				p.events = POLLOUT;
+				p.revents = 0;
+				long long left = deadline - now_ms();
+				if (poll(&p, 1, left < 20 ? 20 : (int)left) == 1) {
+					int error = 0;
+					socklen_t length = sizeof error;
+					getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+					rc = error == 0 ? 0 : -1;
+					errno = error;
+				} else {
+					errno = ETIMEDOUT;
+				}
+			}
+			if (rc == 0) {
+				freeaddrinfo(found);
+				return fd;
+			}
+			last = strerror(errno);
+			close(fd);
+		}
+		freeaddrinfo(found);
+		if (now_ms() >= deadline) break;
+		usleep(20000);
+	}
+	char ms[32];
+	snprintf(ms, sizeof ms, "%d", wait_ms);
+	why = "cannot connect to " + address + " within the start-up allowance of " + ms + " ms: " +
+		last;
+	return -1;
+}
+
+// The next connection of a system at the listening socket for `address` (bound on first use),
+// waited for at most `wait_ms`; -1 with `why` set.
+static int accept_from(const std::string& address, int wait_ms, std::string& why)
+{
+	if (listener < 0 || listener_address != address) {
+		if (listener >= 0) close(listener);
+		listener = -1;
+		struct addrinfo *found = resolve(address, true, why);
+		if (found == NULL) return -1;
+		for (struct addrinfo *a = found; a != NULL && listener < 0; a = a->ai_next) {
+			int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+			if (fd < 0) continue;
+			int on = 1;
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+			if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 16) == 0) {
+				listener = fd;
+			} else {
+				why = "cannot listen at " + address + ": " + strerror(errno);
+				close(fd);
+			}
+		}
+		freeaddrinfo(found);
+		if (listener < 0) return -1;
+		fcntl(listener, F_SETFL, O_NONBLOCK);
+		fcntl(listener, F_SETFD, FD_CLOEXEC);
+		listener_address = address;
+	}
+	long long deadline = now_ms() + wait_ms;
+	for (;;) {
+		int fd = accept(listener, NULL, NULL);
+		if (fd >= 0) return fd;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			why = "cannot accept at " + address + ": " + strerror(errno);
+			return -1;
+		}
+		long long left = deadline - now_ms();
+		if (left <= 0) break;
+		struct pollfd p;
+		p.fd = listener;
+		p.events = POLLIN;
+		p.revents = 0;
+		poll(&p, 1, (int)left);
+	}
+	char ms[32];
+	snprintf(ms, sizeof ms, "%d", wait_ms);
+	why = "no system connected to " + address + " within the start-up allowance of " + ms + " ms";
+	return -1;
+}
+
+// Over TCP: connects (or accepts) anew, or resets the connection kept from the last testcase
+// with the reset label.
+void LabelPort::connect_system()
+{
+	tcp = true;
+	broken = false;
+	// A system that closes the connection gives EPIPE on write, not a signal.
+	signal(SIGPIPE, SIG_IGN);
+	int fd = kept_socket;
+	kept_socket = -1;
+	if (fd >= 0) {
+		// Bytes not yet read are dropped; a connection the system closed is replaced.
+		char chunk[8192];
+		ssize_t n;
+		while ((n = read(fd, chunk, sizeof chunk)) > 0) {
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	bool reset_in_place = fd >= 0;
+	if (fd < 0) {
+		std::string why;
+		fd = connect_address.empty() ? accept_from(listen_address, startup_ms(), why)
+		                             : connect_to(connect_address, startup_ms(), why);
+		if (fd < 0) TTCN_error("LabelPort: %s", why.c_str());
+		int on = 1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	to_system = fd;
+	from_system = fd;
+	Handler_Add_Fd_Read(from_system);
+	if (reset_in_place) {
+		pending = reset_label + "\n";
+		write_pending();
+	}
+}
+
+// Whether the connection is kept for the next testcase (a reset label, and a connection that
+// neither ended nor broke the protocol).
+bool LabelPort::keep_connection()
+{
+	return tcp && !broken && !reset_label.empty() && from_system >= 0;
+}
+
 void LabelPort::start_system()
 {
+	connect_address = setting(connect_address, "NCOMPLETE_CONNECT");
+	listen_address = setting(listen_address, "NCOMPLETE_LISTEN");
+	reset_label = setting(reset_label, "NCOMPLETE_RESET_LABEL");
+	if (!connect_address.empty() && !listen_address.empty()) {
+		TTCN_error("LabelPort: both `connect' and `listen' are set: name the system one way");
+	}
+	if (!connect_address.empty() || !listen_address.empty()) {
+		connect_system();
+		return;
+	}
 	std::string cmd = command;
 	if (cmd.empty()) {
 		const char *from_env = getenv("NCOMPLETE_SUT");
@@ -150,6 +389,22 @@ void LabelPort::start_system()
 
 void LabelPort::stop_system()
 {
+	if (tcp) {
+		if (from_system >= 0) Uninstall_Handler();
+		if (keep_connection()) {
+			kept_socket = from_system;
+		} else if (from_system >= 0) {
+			shutdown(from_system, SHUT_RDWR);
+			close(from_system);
+		}
+		to_system = -1;
+		from_system = -1;
+		tcp = false;
+		line.clear();
+		pending.clear();
+		writing = false;
+		return;
+	}
 	if (pid > 0) {
 		// The whole process group: nothing the system started survives the testcase.
 		kill(-pid, SIGKILL);
@@ -169,6 +424,7 @@ void LabelPort::stop_system()
 
 void LabelPort::fail(const std::string& why)
 {
+	broken = true;
 	stop_system();
 	TTCN_Runtime::setverdict(FAIL, why.c_str());
 	TTCN_Runtime::stop_execution();
@@ -201,7 +457,7 @@ bool LabelPort::read_available()
 		ssize_t n = read(from_system, chunk, sizeof chunk);
 		if (n > 0) {
 			take_output(chunk, n);
-		} else if (n == 0) {
+		} else if (n == 0 || (tcp && errno == ECONNRESET)) {
 			return false;
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			return true;
@@ -215,6 +471,13 @@ bool LabelPort::read_available()
 // closed its output); its last lines are delivered first.
 void LabelPort::check_exit(bool output_closed)
 {
+	if (tcp) {
+		if (!output_closed) return;
+		if (!line.empty()) {
+			fail(std::string(CLOSED) + " after writing `" + quoted(line) + "` without a newline");
+		}
+		fail(CLOSED);
+	}
 	int status = 0;
 	pid_t done = waitpid(pid, &status, WNOHANG);
 	for (int step = 0; output_closed && done == 0 && step < EXIT_GRACE_STEPS; step++) {
@@ -249,7 +512,7 @@ void LabelPort::write_pending()
 			if (!writing) Handler_Add_Fd_Write(to_system);
 			writing = true;
 			return;
-		} else if (n < 0 && errno == EPIPE) {
+		} else if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
 			pending.clear();
 			check_exit(true);
 		} else if (n < 0 && errno != EINTR) {
@@ -291,6 +554,13 @@ void LabelPort::user_unmap(const char * /*system_port*/, Map_Params& /*params*/)
 	// without waiting) fails it, as in every ncomplete runner, even after its last expected
 	// output.
 	int status = 0;
+	char next;
+	if (tcp && from_system >= 0 && recv(from_system, &next, 1, MSG_PEEK | MSG_DONTWAIT) == 0) {
+		broken = true;
+		stop_system();
+		TTCN_Runtime::setverdict(FAIL, (std::string(CLOSED) + " at the end of the test").c_str());
+		return;
+	}
 	if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid) {
 		kill(-pid, SIGKILL);
 		pid = -1;

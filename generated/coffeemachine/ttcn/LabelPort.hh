@@ -13,6 +13,16 @@
 // reason; none of these is quiescence. Inputs are written without blocking, so a system that
 // does not read cannot block the tester. Quiescence and response timeouts are the timers of the
 // testcases (module parameters QUIESCENCE_TIMEOUT and RESPONSE_TIMEOUT).
+//
+// The same line protocol over TCP instead (as `ncomplete run --sut-connect` and `--sut-listen`):
+// the test port parameter `connect` (else NCOMPLETE_CONNECT) names the HOST:PORT of a system that
+// listens, and mapping P connects to it; `listen` (else NCOMPLETE_LISTEN) names a HOST:PORT the
+// port listens at (bound once per process), and mapping P waits for the system to connect. Both
+// wait at most NCOMPLETE_STARTUP_MS milliseconds (default 1000), then the testcase fails.
+// Unmapping closes the connection, so every testcase has a fresh system, unless `reset_label`
+// (else NCOMPLETE_RESET_LABEL) is given: then the connection is kept for the next testcase, which
+// sends that line first (bytes not yet read are dropped). The system closing the connection
+// fails the testcase as an exit does.
 #ifndef LabelPort_HH
 #define LabelPort_HH
 
@@ -37,6 +47,8 @@ private:
 	void Handle_Timeout(double time_since_last_call);
 
 	void start_system();
+	void connect_system();
+	bool keep_connection();
 	void stop_system();
 	void write_pending();
 	void take_output(const char *data, size_t length);
@@ -45,6 +57,13 @@ private:
 	void fail(const std::string& why) __attribute__((__noreturn__));
 
 	std::string command;
+	std::string connect_address;
+	std::string listen_address;
+	std::string reset_label;
+	// Whether the system is reached over TCP (from_system == to_system, no process).
+	bool tcp;
+	// Set when the connection broke the protocol or ended: it is not kept.
+	bool broken;
 	pid_t pid;
 	int to_system;
 	int from_system;

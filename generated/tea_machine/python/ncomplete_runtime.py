@@ -18,6 +18,16 @@ line on its stdin and stdout; `system_command`: NCOMPLETE_SUT_<MODEL>, else NCOM
 command again. When neither is set, or the command cannot be started (the shell reports
 status 126 or 127), the session stops with that one error before any test runs.
 
+The same adapter speaks the line protocol over TCP instead (as `ncomplete run --sut-connect` and
+`--sut-listen`): NCOMPLETE_CONNECT=HOST:PORT connects to a system that listens, every test
+anew (each connection a fresh system; one that cannot be reached within the start-up allowance
+ends the session); NCOMPLETE_LISTEN=HOST:PORT listens there and every test waits, at most the
+start-up allowance, for the system to connect (one port per process: not under pytest-xdist).
+With NCOMPLETE_RESET_LABEL=LABEL a test resets the system by sending that line over the open
+connection instead (outputs not yet read are dropped). The system closing the connection fails
+the test as an exit does. A module's NCOMPLETE_SUT_<MODEL> wins over these; otherwise at most
+one of NCOMPLETE_SUT, NCOMPLETE_CONNECT and NCOMPLETE_LISTEN may be set.
+
 A test that ends in "retry" is re-run up to NCOMPLETE_RETRIES (default 20) times; exhausting them
 makes it inconclusive: reported as skipped with the reason, never as passed, or as failed when
 NCOMPLETE_STRICT=1 (the generated Cargo tests do the same).
@@ -60,6 +70,7 @@ import os
 import queue
 import select
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -204,16 +215,113 @@ def _exit_text(status):
     return f"the system exited with status {status}"
 
 
-class StdioAdapter(Adapter):
-    """A process started from a shell command; labels are lines on its stdin and stdout.
+_CLOSED = "the system closed the connection"
 
-    `line_timeout` (seconds) bounds the wait for the rest of an unfinished line.
+
+@dataclass(frozen=True)
+class System:
+    """How the tests reach the system: a shell command, or a TCP address to connect to or to
+    listen at (HOST:PORT), with an optional reset label sent over an open connection."""
+
+    command: str = ""
+    connect: str = ""
+    listen: str = ""
+    reset_label: str = ""
+
+    def __str__(self):
+        if self.connect:
+            return f"connect to {self.connect}"
+        if self.listen:
+            return f"listen at {self.listen}"
+        return self.command
+
+
+def _host_port(address):
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit():
+        raise SystemError_(f"`{address}` is not HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
+def _connect(address, wait):
+    """A connection to the system listening at `address`, tried again until `wait` seconds
+    have passed (the system may still be starting)."""
+    host, port = _host_port(address)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            left = max(deadline - time.monotonic(), 0.02)
+            sock = socket.create_connection((host, port), timeout=left)
+            sock.settimeout(None)
+            return sock
+        except OSError as e:
+            if time.monotonic() >= deadline:
+                raise SystemError_(
+                    f"cannot connect to {address} within the start-up allowance of "
+                    f"{round(wait * 1000)} ms: {e}"
+                ) from None
+            time.sleep(0.02)
+
+
+# The listening sockets of NCOMPLETE_LISTEN, one per address for the whole session.
+_listeners = {}
+
+
+def _accept(address, wait):
+    """The next connection of a system at the tester's listening socket `address`, waited for
+    at most `wait` seconds."""
+    if address not in _listeners:
+        host, port = _host_port(address)
+        try:
+            listener = socket.create_server((host, port), reuse_port=False)
+        except OSError as e:
+            raise SystemError_(f"cannot listen at {address}: {e}") from None
+        _listeners[address] = listener
+    listener = _listeners[address]
+    listener.settimeout(max(wait, 0.001))
+    try:
+        sock, _ = listener.accept()
+    except TimeoutError:
+        raise SystemError_(
+            f"no system connected to {address} within the start-up allowance of "
+            f"{round(wait * 1000)} ms"
+        ) from None
+    sock.settimeout(None)
+    return sock
+
+
+# Connections of systems with a reset label that a finished test left open, for the next test
+# to reset in place (each test has an adapter of its own): System -> list of connection states.
+_idle_connections = {}
+_CONNECTION_STATE = (
+    "sock",
+    "events",
+    "inputs",
+    "stopped",
+    "ended",
+    "partial",
+    "exited",
+    "drain_until",
+    "input_closed",
+)
+
+
+class StdioAdapter(Adapter):
+    """The line protocol: labels are lines on the stdin and stdout of a process started from a
+    shell command, or over a TCP connection (`system` a System; a string is a command).
+
+    `line_timeout` (seconds) bounds the wait for the rest of an unfinished line, `startup`
+    (seconds) the wait for a connection.
     """
 
-    def __init__(self, command, line_timeout=5.0):
-        self.command = command
+    def __init__(self, system, line_timeout=5.0, startup=1.0):
+        self.system = system if isinstance(system, System) else System(command=system)
+        self.command = self.system.command
         self.line_timeout = line_timeout
+        self.startup = startup
         self.process = None
+        self.sock = None
+        self.broken = False
 
     def _kill_group(self):
         # Not after an exit was handled: the group id could have been reused since.
@@ -228,6 +336,15 @@ class StdioAdapter(Adapter):
             pass
 
     def _stop(self):
+        if self.sock is not None:
+            self.stopped.set()
+            self.inputs.put(None)
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self.sock.close()
+            self.sock = None
         if self.process is not None:
             self.stopped.set()
             self.inputs.put(None)
@@ -240,43 +357,78 @@ class StdioAdapter(Adapter):
             # The pipes are closed by the reader and writer threads when they end.
             self.process = None
 
+    def _reset_in_place(self):
+        """Sends the reset label over the open connection, dropping outputs not yet read;
+        False when the connection ended or broke the protocol (then a new one is made)."""
+        if self.sock is None or self.broken or self.ended.is_set():
+            return False
+        if self.input_closed.is_set():
+            return False
+        while True:
+            try:
+                self.events.get_nowait()
+            except queue.Empty:
+                break
+        self.partial = None
+        self.inputs.put(self.system.reset_label)
+        return True
+
     def reset(self):
+        idle = _idle_connections.get(self.system)
+        if self.sock is None and self.system.reset_label and idle:
+            for name, value in zip(_CONNECTION_STATE, idle.pop()):
+                setattr(self, name, value)
+        if self.system.reset_label and self._reset_in_place():
+            return
         self._stop()
-        _install_handlers()
-        try:
-            self.process = subprocess.Popen(
-                self.command,
-                shell=True,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=(os.name == "posix"),
-            )
-        except OSError as e:
-            raise SystemError_(f"cannot start `{self.command}`: {e}") from e
-        if os.name == "posix":
-            _live_groups.add(self.process.pid)
+        self.broken = False
+        if self.system.command:
+            _install_handlers()
+            try:
+                self.process = subprocess.Popen(
+                    self.command,
+                    shell=True,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    bufsize=0,
+                    start_new_session=(os.name == "posix"),
+                )
+            except OSError as e:
+                raise SystemError_(f"cannot start `{self.command}`: {e}") from e
+            if os.name == "posix":
+                _live_groups.add(self.process.pid)
+            output, input_ = self.process.stdout, self.process.stdin
+        else:
+            if self.system.connect:
+                self.sock = _connect(self.system.connect, self.startup)
+            else:
+                self.sock = _accept(self.system.listen, self.startup)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            # The threads own duplicates, closed when they end.
+            output, input_ = self.sock.dup(), self.sock.dup()
         self.events = queue.Queue(maxsize=_QUEUED_LINES)
         self.inputs = queue.Queue()
         self.stopped = threading.Event()
+        self.ended = threading.Event()
         self.partial = None
         self.exited = None
         self.drain_until = None
         self.input_closed = threading.Event()
         threading.Thread(
             target=self._read,
-            args=(self.process.stdout, self.events, self.stopped),
+            args=(output, self.events, self.stopped, self.ended),
             daemon=True,
         ).start()
         threading.Thread(
             target=self._write,
-            args=(self.process.stdin, self.inputs, self.input_closed, self.stopped),
+            args=(input_, self.inputs, self.input_closed, self.stopped),
             daemon=True,
         ).start()
 
     @staticmethod
-    def _read(stdout, events, stopped):
-        """Passes lines on as events; memory stays bounded whatever the system writes."""
+    def _read(stdout, events, stopped, ended):
+        """Passes lines on as events; memory stays bounded whatever the system writes.
+        `ended` is set when the output ends (a connection closed by the system)."""
 
         def put(event):
             while not stopped.is_set():
@@ -288,28 +440,33 @@ class StdioAdapter(Adapter):
             return False
 
         with stdout:
-            StdioAdapter._read_lines(stdout.fileno(), put, stopped)
+            if StdioAdapter._read_lines(stdout.fileno(), put, stopped):
+                ended.set()
 
     @staticmethod
     def _read_lines(fd, put, stopped):
+        """True when the end of the output was read."""
         line = b""
         while True:
             if not _wait_ready(fd, getattr(select, "POLLIN", 1), stopped):
-                return
+                return False
             try:
                 chunk = os.read(fd, 8192)
+            except ConnectionResetError:
+                # A connection the system reset is closed, as one it shut down.
+                chunk = b""
             except OSError as e:
                 put(("broken", f"cannot read the output: {e}"))
-                return
+                return False
             if not chunk:
                 put(("end", None))
-                return
+                return True
             *complete, rest = chunk.split(b"\n")
             for piece in complete:
                 event = _complete_line(line + piece)
                 line = b""
                 if not put(event) or event[0] == "broken":
-                    return
+                    return False
             line += rest
             if len(line) > MAX_LINE_BYTES:
                 put(
@@ -318,9 +475,9 @@ class StdioAdapter(Adapter):
                         f"the system wrote a line longer than {MAX_LINE_BYTES} bytes",
                     )
                 )
-                return
+                return False
             if line and not put(("partial", _quoted(line))):
-                return
+                return False
 
     @staticmethod
     def _write(stdin, inputs, input_closed, stopped):
@@ -352,12 +509,14 @@ class StdioAdapter(Adapter):
         self.drain_until = time.monotonic() + _EXIT_GRACE
 
     def _poll_exit(self):
-        if self.exited is None:
+        if self.exited is None and self.process is not None:
             status = self.process.poll()
             if status is not None:
                 self._note_exit(status)
 
     def _exit_or(self, otherwise):
+        if self.sock is not None:
+            return _CLOSED
         deadline = time.monotonic() + _EXIT_GRACE
         while self.exited is None and time.monotonic() < deadline:
             self._poll_exit()
@@ -372,7 +531,14 @@ class StdioAdapter(Adapter):
         return what
 
     def send(self, label):
-        if self.process is None:
+        try:
+            self._send(label)
+        except SystemError_:
+            self.broken = True
+            raise
+
+    def _send(self, label):
+        if self.process is None and self.sock is None:
             raise SystemError_("the system is not running")
         if self.exited is not None:
             raise SystemError_(f"{_exit_text(self.exited)} before input `{label}`")
@@ -382,7 +548,14 @@ class StdioAdapter(Adapter):
         self.inputs.put(label)
 
     def receive(self, timeout):
-        if self.process is None:
+        try:
+            return self._receive(timeout)
+        except SystemError_:
+            self.broken = True
+            raise
+
+    def _receive(self, timeout):
+        if self.process is None and self.sock is None:
             raise SystemError_("the system is not running")
         deadline = time.monotonic() + timeout
         while True:
@@ -422,11 +595,15 @@ class StdioAdapter(Adapter):
             elif kind == "broken":
                 raise SystemError_(value)
             else:
+                # Known from now on, whether or not the reader has marked it yet.
+                self.ended.set()
                 raise SystemError_(self._end_message())
 
     def check_alive(self):
         """Called at a verdict other than fail: raises if the system has exited by now (polled
         without waiting), as every ncomplete runner does."""
+        if self.sock is not None and self.ended.is_set():
+            raise SystemError_(f"{_CLOSED} at the end of the test")
         if self.process is None:
             return
         self._poll_exit()
@@ -434,6 +611,16 @@ class StdioAdapter(Adapter):
             raise SystemError_(f"{_exit_text(self.exited)} at the end of the test")
 
     def close(self):
+        if (
+            self.sock is not None
+            and self.system.reset_label
+            and not self.broken
+            and not self.ended.is_set()
+        ):
+            state = tuple(getattr(self, name) for name in _CONNECTION_STATE)
+            _idle_connections.setdefault(self.system, []).append(state)
+            self.sock = None
+            return
         self._stop()
 
 
@@ -518,13 +705,27 @@ _CANNOT_RUN = (126, 127)
 _START_CHECK = 0.25
 
 
-def startup_problem(command):
-    """Why `command` cannot be started, or None: an unset command, an error starting the shell,
-    or the shell's status for a command that is missing or not executable."""
+def startup_problem(system, startup=1.0):
+    """Why the system (a System, or a command) cannot be tested, or None: an unset command, an
+    error starting the shell, or the shell's status for a command that is missing or not
+    executable; a system to connect to that does not accept within `startup` seconds (one that
+    connects to the tests is waited for by every test)."""
+    if isinstance(system, System) and (system.connect or system.listen):
+        if any(c < " " or c == "\x7f" for c in system.reset_label):
+            return f"NCOMPLETE_RESET_LABEL holds a control character: {shown_label(system.reset_label)}"
+        if system.listen:
+            return None
+        try:
+            _connect(system.connect, startup).close()
+        except SystemError_ as e:
+            return str(e)
+        return None
+    command = system.command if isinstance(system, System) else system
     if not command or not command.strip():
         return (
             "NCOMPLETE_SUT is not set: set it to the command of the system under test "
-            "(e.g. NCOMPLETE_SUT='ncomplete simulate model.aut'), or override the "
+            "(e.g. NCOMPLETE_SUT='ncomplete simulate model.aut'), set NCOMPLETE_CONNECT or "
+            "NCOMPLETE_LISTEN to the HOST:PORT of a system on TCP, or override the "
             "`ncomplete_adapter` fixture in conftest.py"
         )
     adapter = StdioAdapter(command)
@@ -555,30 +756,72 @@ def system_command(module):
     return os.environ.get("NCOMPLETE_SUT", "")
 
 
+def system_from_env(command=""):
+    """The System of the environment: NCOMPLETE_CONNECT or NCOMPLETE_LISTEN (HOST:PORT, with
+    NCOMPLETE_RESET_LABEL) when set, else `command`. Raises SettingsError when more than one
+    way is named."""
+    connect = os.environ.get("NCOMPLETE_CONNECT", "")
+    listen = os.environ.get("NCOMPLETE_LISTEN", "")
+    reset_label = os.environ.get("NCOMPLETE_RESET_LABEL", "")
+    named = [
+        n
+        for n, v in (
+            ("NCOMPLETE_SUT", command),
+            ("NCOMPLETE_CONNECT", connect),
+            ("NCOMPLETE_LISTEN", listen),
+        )
+        if v
+    ]
+    if len(named) > 1:
+        raise SettingsError(
+            f"{' and '.join(named)} are both set: name the system one way"
+        )
+    if reset_label and not (connect or listen):
+        raise SettingsError(
+            "NCOMPLETE_RESET_LABEL needs NCOMPLETE_CONNECT or NCOMPLETE_LISTEN"
+        )
+    return System(
+        command=command, connect=connect, listen=listen, reset_label=reset_label
+    )
+
+
+def system_under_test(module):
+    """The System a test module tests: its NCOMPLETE_SUT_<MODEL> command when set, else the
+    environment's (`system_from_env`)."""
+    variable = getattr(module, "SUT_VARIABLE", None)
+    if variable and os.environ.get(variable):
+        return System(command=os.environ[variable])
+    return system_from_env(os.environ.get("NCOMPLETE_SUT", ""))
+
+
 _STARTUP_PROBLEMS = {}
 
 
 @pytest.fixture(scope="module")
 def ncomplete_sut(request):
-    """The command of the module's system (`system_command`), checked once per session: bad
+    """The module's System (`system_under_test`: a command or a TCP address), checked once per
+    session: bad
     settings or a system that cannot start end the session with one error instead of failing
     every test."""
     problem = settings_problem()
     if problem is not None:
         _session_error(problem)
-    command = system_command(request.module)
-    if command not in _STARTUP_PROBLEMS:
-        _STARTUP_PROBLEMS[command] = startup_problem(command)
-    problem = _STARTUP_PROBLEMS[command]
+    try:
+        system = system_under_test(request.module)
+    except SettingsError as e:
+        _session_error(str(e))
+    if system not in _STARTUP_PROBLEMS:
+        _STARTUP_PROBLEMS[system] = startup_problem(system, timeouts().startup / 1000.0)
+    problem = _STARTUP_PROBLEMS[system]
     if problem is not None:
         variable = getattr(request.module, "SUT_VARIABLE", None)
-        if not command.strip() and variable:
+        if not (system.command.strip() or system.connect or system.listen) and variable:
             problem = (
                 f"{variable} (or NCOMPLETE_SUT) is not set: "
                 + problem.partition(": ")[2]
             )
         _session_error(problem)
-    return command
+    return system
 
 
 class DefaultAdapterPlugin:
@@ -587,8 +830,11 @@ class DefaultAdapterPlugin:
 
     @pytest.fixture
     def ncomplete_adapter(self, ncomplete_sut):
-        """The StdioAdapter of NCOMPLETE_SUT, closed after the test."""
-        adapter = StdioAdapter(ncomplete_sut, timeouts().response / 1000.0)
+        """The StdioAdapter of the module's system, closed after the test."""
+        settings = timeouts()
+        adapter = StdioAdapter(
+            ncomplete_sut, settings.response / 1000.0, settings.startup / 1000.0
+        )
         yield adapter
         adapter.close()
 

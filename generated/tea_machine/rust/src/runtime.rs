@@ -3,6 +3,15 @@
 //! Standard library only. Plug in your own system by implementing [`Adapter`]; the default is
 //! [`StdioAdapter`]: the command in `NCOMPLETE_SUT`, one label per line on its stdin and stdout,
 //! started in a process group of its own and reset by killing that group and starting it again.
+//! The same adapter speaks the line protocol over TCP instead ([`System`], as `ncomplete run
+//! --sut-connect` and `--sut-listen`): `NCOMPLETE_CONNECT=HOST:PORT` connects to a system that
+//! listens, every test anew (each connection a fresh system; one that cannot be reached within
+//! the start-up allowance ends the run); `NCOMPLETE_LISTEN=HOST:PORT` listens there and every
+//! test waits, at most the start-up allowance, for the system to connect. With
+//! `NCOMPLETE_RESET_LABEL=LABEL` a test resets the system by sending that line over the open
+//! connection instead (outputs not yet read are dropped). The system closing the connection
+//! fails the test as an exit does. At most one of `NCOMPLETE_SUT`, `NCOMPLETE_CONNECT` and
+//! `NCOMPLETE_LISTEN` may be set.
 //! A test that ends in `retry` is re-run up to `NCOMPLETE_RETRIES` (default 20) times; exhausting
 //! them makes it inconclusive: not a pass, but not a failure either unless `NCOMPLETE_STRICT=1`
 //! (the generated pytest module does the same). An inconclusive test returns normally and writes
@@ -40,6 +49,7 @@
 //! generated pytest runtime.
 
 use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
@@ -281,21 +291,27 @@ pub fn shown_label(label: &str) -> String {
     shown
 }
 
-/// Reads lines into `events`; memory stays bounded whatever the system writes.
-fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
+/// Reads lines into `events`; memory stays bounded whatever the system writes. `true` when the
+/// end of the output was read.
+fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) -> bool {
     let mut line: Vec<u8> = Vec::new();
     let mut chunk = [0u8; 8192];
     loop {
         let n = match stdout.read(&mut chunk) {
             Ok(0) => {
                 let _ = events.send(Event::End);
-                return;
+                return true;
             }
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // A connection the system reset is closed, as one it shut down.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                let _ = events.send(Event::End);
+                return true;
+            }
             Err(e) => {
                 let _ = events.send(Event::Broken(format!("cannot read the output: {e}")));
-                return;
+                return false;
             }
         };
         let mut rest = &chunk[..n];
@@ -305,7 +321,7 @@ fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
             let event = complete_line(std::mem::take(&mut line));
             let stop = matches!(event, Event::Broken(_));
             if events.send(event).is_err() || stop {
-                return;
+                return false;
             }
         }
         line.extend_from_slice(rest);
@@ -318,7 +334,7 @@ fn read_lines(mut stdout: impl Read, events: &SyncSender<Event>) {
         };
         let stop = matches!(event, Event::Broken(_));
         if events.send(event).is_err() || stop {
-            return;
+            return false;
         }
     }
 }
@@ -522,49 +538,378 @@ impl<P: Write> Write for StoppablePipe<P> {
     }
 }
 
-struct Process {
-    child: Child,
+/// How the tests reach the system: a shell command started anew for every test, or the line
+/// protocol over TCP (as `ncomplete run --sut-connect` and `--sut-listen`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum System {
+    /// A shell command; the lines go over its stdin and stdout.
+    Command(String),
+    /// A system listening at `address` (HOST:PORT): every test connects anew (each connection
+    /// a fresh system), or sends `reset_label` over the open connection.
+    Connect {
+        address: String,
+        reset_label: Option<String>,
+    },
+    /// The tests listen at `address` (one listener per process) and every test waits for the
+    /// system to connect, or sends `reset_label` over the open connection.
+    Listen {
+        address: String,
+        reset_label: Option<String>,
+    },
+}
+
+impl System {
+    /// `NCOMPLETE_CONNECT` or `NCOMPLETE_LISTEN` (HOST:PORT, with `NCOMPLETE_RESET_LABEL`),
+    /// else the command in `NCOMPLETE_SUT`; which problem the variables have.
+    pub fn from_env() -> Result<System, String> {
+        let var = |name: &str| std::env::var(name).unwrap_or_default();
+        let (command, connect, listen) = (
+            var("NCOMPLETE_SUT"),
+            var("NCOMPLETE_CONNECT"),
+            var("NCOMPLETE_LISTEN"),
+        );
+        let named: Vec<&str> = [
+            ("NCOMPLETE_SUT", &command),
+            ("NCOMPLETE_CONNECT", &connect),
+            ("NCOMPLETE_LISTEN", &listen),
+        ]
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(n, _)| *n)
+        .collect();
+        if named.len() > 1 {
+            return Err(format!(
+                "{} are both set: name the system one way",
+                named.join(" and ")
+            ));
+        }
+        let reset_label = Some(var("NCOMPLETE_RESET_LABEL")).filter(|l| !l.is_empty());
+        if let Some(label) = &reset_label {
+            if connect.is_empty() && listen.is_empty() {
+                return Err(
+                    "NCOMPLETE_RESET_LABEL needs NCOMPLETE_CONNECT or NCOMPLETE_LISTEN".into(),
+                );
+            }
+            if label.chars().any(char::is_control) {
+                return Err(format!(
+                    "NCOMPLETE_RESET_LABEL holds a control character: {}",
+                    shown_label(label)
+                ));
+            }
+        }
+        Ok(if !connect.is_empty() {
+            System::Connect {
+                address: connect,
+                reset_label,
+            }
+        } else if !listen.is_empty() {
+            System::Listen {
+                address: listen,
+                reset_label,
+            }
+        } else if command.trim().is_empty() {
+            return Err(
+                "NCOMPLETE_SUT is not set: set it to the command of the system under test \
+                 (e.g. NCOMPLETE_SUT='ncomplete simulate model.aut'), set NCOMPLETE_CONNECT or \
+                 NCOMPLETE_LISTEN to the HOST:PORT of a system on TCP, or run the suite \
+                 through your own Adapter (see tests/suite.rs)"
+                    .into(),
+            );
+        } else {
+            System::Command(command)
+        })
+    }
+
+    fn reset_label(&self) -> Option<&str> {
+        match self {
+            System::Command(_) => None,
+            System::Connect { reset_label, .. } | System::Listen { reset_label, .. } => {
+                reset_label.as_deref()
+            }
+        }
+    }
+}
+
+/// How often connecting and accepting are tried again until their deadline.
+const TCP_RETRY: Duration = Duration::from_millis(20);
+
+/// The addresses `address` (HOST:PORT) names.
+fn resolve(address: &str) -> Result<Vec<SocketAddr>, String> {
+    let addresses: Vec<SocketAddr> = address
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve `{address}` (expected HOST:PORT): {e}"))?
+        .collect();
+    if addresses.is_empty() {
+        return Err(format!("`{address}` names no address"));
+    }
+    Ok(addresses)
+}
+
+/// A connection to the system listening at `address`, tried again until `wait` has passed.
+fn connect(address: &str, wait: Duration) -> Result<TcpStream, String> {
+    let addresses = resolve(address)?;
+    let deadline = Instant::now() + wait;
+    loop {
+        let mut last = None;
+        for a in &addresses {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match TcpStream::connect_timeout(a, left.max(TCP_RETRY)) {
+                Ok(stream) => return Ok(stream),
+                Err(e) => last = Some(e),
+            }
+        }
+        if Instant::now() >= deadline {
+            let why = last.map_or_else(String::new, |e| format!(": {e}"));
+            return Err(format!(
+                "cannot connect to {address} within the start-up allowance of {} ms{why}",
+                wait.as_millis()
+            ));
+        }
+        thread::sleep(TCP_RETRY);
+    }
+}
+
+/// The next connection of a system at the process's listener for `address` (bound by the
+/// first test that waits there), waited for at most `wait`.
+fn accept(address: &str, wait: Duration) -> Result<TcpStream, String> {
+    type Listeners = Mutex<Vec<(String, Arc<TcpListener>)>>;
+    static LISTENERS: OnceLock<Listeners> = OnceLock::new();
+    let listener = {
+        let mut listeners = LISTENERS
+            .get_or_init(|| Mutex::new(Vec::new()))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match listeners.iter().find(|(a, _)| a == address) {
+            Some((_, l)) => Arc::clone(l),
+            None => {
+                let bind = || -> std::io::Result<TcpListener> {
+                    let l = TcpListener::bind(
+                        resolve(address).map_err(std::io::Error::other)?.as_slice(),
+                    )?;
+                    l.set_nonblocking(true)?;
+                    Ok(l)
+                };
+                let l = Arc::new(bind().map_err(|e| format!("cannot listen at {address}: {e}"))?);
+                listeners.push((address.to_owned(), Arc::clone(&l)));
+                l
+            }
+        }
+    };
+    let deadline = Instant::now() + wait;
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream
+                    .set_nonblocking(false)
+                    .map_err(|e| format!("cannot use the connection: {e}"))?;
+                return Ok(stream);
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+                ) => {}
+            Err(e) => return Err(format!("cannot accept at {address}: {e}")),
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "no system connected to {address} within the start-up allowance of {} ms",
+                wait.as_millis()
+            ));
+        }
+        thread::sleep(TCP_RETRY.min(deadline.saturating_duration_since(Instant::now())));
+    }
+}
+
+/// What carries the lines of a session: a process's pipes or a TCP connection.
+enum Peer {
+    Process {
+        child: Child,
+        /// The slot of [`SYSTEM_GROUPS`] holding the system's group, while it is registered.
+        group_slot: Option<usize>,
+    },
+    /// `closed` is set once the system closed the connection (the end of its output).
+    Socket {
+        stream: TcpStream,
+        closed: Arc<AtomicBool>,
+    },
+}
+
+/// What a connection's closing is called in every message.
+const CLOSED: &str = "the system closed the connection";
+
+/// One run of the system since a reset: the line protocol over its [`Peer`].
+struct Session {
+    peer: Peer,
     /// Set when the test ends: the reader and writer threads then end too.
     stop: Arc<AtomicBool>,
-    /// The slot of [`SYSTEM_GROUPS`] holding the system's group, while it is registered.
-    group_slot: Option<usize>,
     input: Option<Sender<String>>,
     output: Receiver<Event>,
     partial: Option<(String, Instant)>,
     exited: Option<ExitStatus>,
     drain_until: Option<Instant>,
+    /// Set when the session broke the protocol or ended: no reset label is sent over it.
+    broken: bool,
 }
 
-impl Process {
+impl Session {
+    fn over<R, W>(peer: Peer, output: R, mut input: W, stop: Arc<AtomicBool>) -> Session
+    where
+        R: Read + Send + 'static,
+        W: Write + Send + 'static,
+    {
+        let closed = match &peer {
+            Peer::Socket { closed, .. } => Some(Arc::clone(closed)),
+            Peer::Process { .. } => None,
+        };
+        let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
+        thread::spawn(move || {
+            if read_lines(output, &out_tx) {
+                if let Some(closed) = closed {
+                    closed.store(true, Ordering::SeqCst);
+                }
+            }
+        });
+        let (in_tx, in_rx) = mpsc::channel::<String>();
+        thread::spawn(move || {
+            for line in in_rx {
+                if writeln!(input, "{line}")
+                    .and_then(|_| input.flush())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        Session {
+            peer,
+            stop,
+            input: Some(in_tx),
+            output: out_rx,
+            partial: None,
+            exited: None,
+            drain_until: None,
+            broken: false,
+        }
+    }
+
+    fn start(command: &str) -> Result<Session, String> {
+        let mut cmd = if cfg!(windows) {
+            let mut c = Command::new("cmd");
+            c.arg("/C").arg(command);
+            c
+        } else {
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(command);
+            c
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        kill_systems_on_interrupt();
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("cannot open the pipes of the system".into());
+        };
+        let group_slot = register_group(child.id());
+        let stop = Arc::new(AtomicBool::new(false));
+        let stdout = StoppablePipe {
+            pipe: stdout,
+            stop: Arc::clone(&stop),
+        };
+        let stdin = StoppablePipe {
+            pipe: stdin,
+            stop: Arc::clone(&stop),
+        };
+        let peer = Peer::Process { child, group_slot };
+        Ok(Session::over(peer, stdout, stdin, stop))
+    }
+
+    fn connected(stream: TcpStream) -> Result<Session, String> {
+        let clone = |s: &TcpStream| {
+            s.try_clone()
+                .map_err(|e| format!("cannot use the connection: {e}"))
+        };
+        let _ = stream.set_nodelay(true);
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = StoppablePipe {
+            pipe: clone(&stream)?,
+            stop: Arc::clone(&stop),
+        };
+        let writer = StoppablePipe {
+            pipe: clone(&stream)?,
+            stop: Arc::clone(&stop),
+        };
+        let peer = Peer::Socket {
+            stream,
+            closed: Arc::new(AtomicBool::new(false)),
+        };
+        Ok(Session::over(peer, reader, writer, stop))
+    }
+
     /// Kills the system's process group; not after an exit was handled, as the group id could
     /// have been reused since.
     fn kill_group(&mut self) {
-        #[cfg(unix)]
-        if self.exited.is_none() {
-            kill_process_group(self.child.id());
+        let exited = self.exited.is_some();
+        if let Peer::Process { child, .. } = &mut self.peer {
+            #[cfg(unix)]
+            if !exited {
+                kill_process_group(child.id());
+            }
+            let _ = child.kill();
         }
-        let _ = self.child.kill();
     }
 
     /// Forgets the system's group once it was killed after its leader was reaped.
     fn unregister_group(&mut self) {
-        if let Some(slot) = self.group_slot.take() {
-            SYSTEM_GROUPS[slot].store(0, Ordering::SeqCst);
-        }
-    }
-
-    fn poll_exit(&mut self) {
-        if self.exited.is_none() {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.kill_group();
-                self.unregister_group();
-                self.exited = Some(status);
-                self.drain_until = Some(Instant::now() + EXIT_GRACE);
+        if let Peer::Process { group_slot, .. } = &mut self.peer {
+            if let Some(slot) = group_slot.take() {
+                SYSTEM_GROUPS[slot].store(0, Ordering::SeqCst);
             }
         }
     }
 
+    fn poll_exit(&mut self) {
+        if self.exited.is_some() {
+            return;
+        }
+        let status = match &mut self.peer {
+            Peer::Process { child, .. } => child.try_wait().ok().flatten(),
+            Peer::Socket { .. } => None,
+        };
+        if let Some(status) = status {
+            self.kill_group();
+            self.unregister_group();
+            self.exited = Some(status);
+            self.drain_until = Some(Instant::now() + EXIT_GRACE);
+        }
+    }
+
+    /// Why the system can no longer be said to behave, checked without waiting.
+    fn gone(&mut self) -> Option<String> {
+        self.poll_exit();
+        match (&self.peer, self.exited) {
+            (_, Some(status)) => Some(exit_text(status)),
+            (Peer::Socket { closed, .. }, None) if closed.load(Ordering::SeqCst) => {
+                Some(CLOSED.into())
+            }
+            _ => None,
+        }
+    }
+
     fn exit_or(&mut self, otherwise: &str) -> String {
+        if let Peer::Socket { .. } = self.peer {
+            return CLOSED.into();
+        }
         let deadline = Instant::now() + EXIT_GRACE;
         while self.exited.is_none() && Instant::now() < deadline {
             self.poll_exit();
@@ -583,165 +928,98 @@ impl Process {
         }
     }
 
+    /// Sends `label` as the reset of a system that stays connected, after dropping every
+    /// output not yet taken; `false` when the session cannot carry it.
+    fn reset_in_place(&mut self, label: &str) -> bool {
+        if self.broken || self.gone().is_some() {
+            return false;
+        }
+        while self.output.try_recv().is_ok() {}
+        self.partial = None;
+        self.input
+            .as_ref()
+            .is_some_and(|tx| tx.send(label.to_owned()).is_ok())
+    }
+
     fn stop(&mut self) {
         drop(self.input.take());
         self.stop.store(true, Ordering::SeqCst);
         self.kill_group();
-        let _ = self.child.wait();
+        match &mut self.peer {
+            Peer::Process { child, .. } => {
+                let _ = child.wait();
+            }
+            Peer::Socket { stream, .. } => {
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            }
+        }
         self.unregister_group();
     }
 }
 
-/// A process started from a shell command; labels are lines on its stdin and stdout.
+/// The line protocol: labels are lines on the stdin and stdout of a process started from a
+/// shell command, or over a TCP connection ([`System`]).
 pub struct StdioAdapter {
-    command: String,
+    system: System,
     line_timeout: Duration,
-    process: Option<Process>,
+    startup: Duration,
+    session: Option<Session>,
 }
 
 impl StdioAdapter {
     /// An adapter for `command` (run by `sh -c`, or `cmd /C` on Windows); the rest of an
     /// unfinished line is awaited for `NCOMPLETE_RESPONSE_MS`.
     pub fn new(command: impl Into<String>) -> StdioAdapter {
+        StdioAdapter::for_system(System::Command(command.into()))
+    }
+
+    /// An adapter for `system`; connections are awaited for `NCOMPLETE_STARTUP_MS`.
+    pub fn for_system(system: System) -> StdioAdapter {
+        let settings = settings();
         StdioAdapter {
-            command: command.into(),
-            line_timeout: settings().response,
-            process: None,
+            system,
+            line_timeout: settings.response,
+            startup: settings.startup,
+            session: None,
         }
     }
 
-    /// The adapter for the command in `NCOMPLETE_SUT`. The first call of the process checks
-    /// the command ([`startup_problem`]): an unset command or one the shell cannot run ends the
-    /// run with one error ([`session_error`]) instead of failing every test.
+    /// The adapter for the system of the environment ([`System::from_env`]). The first call of
+    /// the process checks it ([`startup_problem`]): an unset command, one the shell cannot run
+    /// or a system to connect to that does not accept ends the run with one error
+    /// ([`session_error`]) instead of failing every test.
     pub fn from_env() -> StdioAdapter {
-        static CHECKED: OnceLock<String> = OnceLock::new();
-        let command = CHECKED.get_or_init(|| {
-            settings();
-            let command = std::env::var("NCOMPLETE_SUT").unwrap_or_default();
-            if command.trim().is_empty() {
-                session_error(
-                    "NCOMPLETE_SUT is not set: set it to the command of the system under test \
-                     (e.g. NCOMPLETE_SUT='ncomplete simulate model.aut'), or run the suite \
-                     through your own Adapter (see tests/suite.rs)",
-                );
-            }
-            if let Some(problem) = startup_problem(&command) {
+        static CHECKED: OnceLock<System> = OnceLock::new();
+        let system = CHECKED.get_or_init(|| {
+            let settings = settings();
+            let system = System::from_env().unwrap_or_else(|why| session_error(&why));
+            if let Some(problem) = startup_problem_of(&system, settings.startup) {
                 session_error(&problem);
             }
-            command
+            system
         });
-        StdioAdapter::new(command.clone())
+        StdioAdapter::for_system(system.clone())
     }
 
     fn stop(&mut self) {
-        if let Some(mut p) = self.process.take() {
+        if let Some(mut p) = self.session.take() {
             p.stop();
         }
     }
-}
 
-impl Drop for StdioAdapter {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-impl Adapter for StdioAdapter {
-    fn reset(&mut self) -> Result<(), String> {
-        self.stop();
-        let mut cmd = if cfg!(windows) {
-            let mut c = Command::new("cmd");
-            c.arg("/C").arg(&self.command);
-            c
-        } else {
-            let mut c = Command::new("sh");
-            c.arg("-c").arg(&self.command);
-            c
-        };
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-        }
-        kill_systems_on_interrupt();
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", self.command))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err("cannot open the pipes of the system".into());
-        };
-        let group_slot = register_group(child.id());
-        let stop = Arc::new(AtomicBool::new(false));
-        let stdout = StoppablePipe {
-            pipe: stdout,
-            stop: Arc::clone(&stop),
-        };
-        let mut stdin = StoppablePipe {
-            pipe: stdin,
-            stop: Arc::clone(&stop),
-        };
-        let (out_tx, out_rx) = mpsc::sync_channel(QUEUED_LINES);
-        thread::spawn(move || read_lines(stdout, &out_tx));
-        let (in_tx, in_rx) = mpsc::channel::<String>();
-        thread::spawn(move || {
-            for line in in_rx {
-                if writeln!(stdin, "{line}")
-                    .and_then(|_| stdin.flush())
-                    .is_err()
-                {
-                    return;
-                }
+    /// `result`, the session marked broken when it is an error.
+    fn note<T>(&mut self, result: Result<T, String>) -> Result<T, String> {
+        if result.is_err() {
+            if let Some(s) = self.session.as_mut() {
+                s.broken = true;
             }
-        });
-        self.process = Some(Process {
-            child,
-            stop,
-            group_slot,
-            input: Some(in_tx),
-            output: out_rx,
-            partial: None,
-            exited: None,
-            drain_until: None,
-        });
-        Ok(())
+        }
+        result
     }
 
-    fn check_alive(&mut self) -> Result<(), String> {
-        let Some(p) = self.process.as_mut() else {
-            return Ok(());
-        };
-        p.poll_exit();
-        match p.exited {
-            Some(status) => Err(format!("{} at the end of the test", exit_text(status))),
-            None => Ok(()),
-        }
-    }
-
-    fn send(&mut self, input: &str) -> Result<(), String> {
-        let p = self.process.as_mut().ok_or("the system is not running")?;
-        if let Some(status) = p.exited {
-            return Err(format!("{} before input `{input}`", exit_text(status)));
-        }
-        let sent = p
-            .input
-            .as_ref()
-            .is_some_and(|tx| tx.send(input.to_owned()).is_ok());
-        if sent {
-            Ok(())
-        } else {
-            let why = p.exit_or("the system closed its standard input");
-            Err(format!("{why} before input `{input}`"))
-        }
-    }
-
-    fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+    fn receive_line(&mut self, timeout: Duration) -> Result<Observation, String> {
         let line_timeout = self.line_timeout;
-        let p = self.process.as_mut().ok_or("the system is not running")?;
+        let p = self.session.as_mut().ok_or("the system is not running")?;
         let deadline = Instant::now() + timeout;
         loop {
             // After an exit, only the rest of the output is read; an unfinished line means an
@@ -783,6 +1061,10 @@ impl Adapter for StdioAdapter {
                 }
                 Ok(Event::Broken(why)) => return Err(why),
                 Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
+                    if let Peer::Socket { closed, .. } = &p.peer {
+                        // Known from now on, whether or not the reader has marked it yet.
+                        closed.store(true, Ordering::SeqCst);
+                    }
                     return Err(p.end_message());
                 }
                 Err(RecvTimeoutError::Timeout) => p.poll_exit(),
@@ -791,29 +1073,111 @@ impl Adapter for StdioAdapter {
     }
 }
 
+/// Connections of systems with a reset label that a finished test left open, for the next
+/// test to reset in place (each test has an adapter of its own).
+static IDLE_SESSIONS: Mutex<Vec<(System, Session)>> = Mutex::new(Vec::new());
+
+impl Drop for StdioAdapter {
+    fn drop(&mut self) {
+        if self.system.reset_label().is_some() {
+            if let Some(mut s) = self.session.take() {
+                if !s.broken && s.gone().is_none() {
+                    let mut idle = IDLE_SESSIONS.lock().unwrap_or_else(|e| e.into_inner());
+                    idle.push((self.system.clone(), s));
+                    return;
+                }
+                s.stop();
+            }
+        }
+        self.stop();
+    }
+}
+
+impl Adapter for StdioAdapter {
+    fn reset(&mut self) -> Result<(), String> {
+        if self.session.is_none() && self.system.reset_label().is_some() {
+            let mut idle = IDLE_SESSIONS.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(k) = idle.iter().position(|(system, _)| *system == self.system) {
+                self.session = Some(idle.swap_remove(k).1);
+            }
+        }
+        if let (Some(label), Some(s)) = (self.system.reset_label(), self.session.as_mut()) {
+            if s.reset_in_place(label) {
+                return Ok(());
+            }
+        }
+        self.stop();
+        self.session = Some(match &self.system {
+            System::Command(command) => Session::start(command)?,
+            System::Connect { address, .. } => Session::connected(connect(address, self.startup)?)?,
+            System::Listen { address, .. } => Session::connected(accept(address, self.startup)?)?,
+        });
+        Ok(())
+    }
+
+    fn check_alive(&mut self) -> Result<(), String> {
+        match self.session.as_mut().and_then(Session::gone) {
+            Some(why) => Err(format!("{why} at the end of the test")),
+            None => Ok(()),
+        }
+    }
+
+    fn send(&mut self, input: &str) -> Result<(), String> {
+        let p = self.session.as_mut().ok_or("the system is not running")?;
+        let result = if let Some(status) = p.exited {
+            Err(format!("{} before input `{input}`", exit_text(status)))
+        } else if p
+            .input
+            .as_ref()
+            .is_some_and(|tx| tx.send(input.to_owned()).is_ok())
+        {
+            Ok(())
+        } else {
+            let why = p.exit_or("the system closed its standard input");
+            Err(format!("{why} before input `{input}`"))
+        };
+        self.note(result)
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+        let result = self.receive_line(timeout);
+        self.note(result)
+    }
+}
+
 /// Why the system of `command` cannot be tested at all, or `None`: it cannot be started, or the
 /// shell reports within a quarter of a second that it cannot run it (status 126: not
 /// executable, 127: not found), as `ncomplete run` and the pytest runtime check.
 pub fn startup_problem(command: &str) -> Option<String> {
-    let mut adapter = StdioAdapter {
-        command: command.to_owned(),
-        line_timeout: Duration::ZERO,
-        process: None,
+    startup_problem_of(&System::Command(command.to_owned()), Duration::ZERO)
+}
+
+/// Why `system` cannot be tested at all, or `None`: a command as [`startup_problem`] checks it;
+/// a system to connect to that does not accept within `startup` (one that connects to the
+/// tests is waited for by every test).
+pub fn startup_problem_of(system: &System, startup: Duration) -> Option<String> {
+    let command = match system {
+        System::Command(command) => command,
+        System::Connect { address, .. } => return connect(address, startup).err(),
+        System::Listen { .. } => return None,
     };
-    if let Err(e) = adapter.reset() {
-        return Some(e);
-    }
-    let p = adapter.process.as_mut()?;
+    let mut p = match Session::start(command) {
+        Ok(p) => p,
+        Err(e) => return Some(e),
+    };
     let deadline = Instant::now() + Duration::from_millis(250);
+    let mut problem = None;
     while Instant::now() < deadline {
         p.poll_exit();
         if let Some(status) = p.exited {
-            return matches!(status.code(), Some(126 | 127))
+            problem = matches!(status.code(), Some(126 | 127))
                 .then(|| format!("cannot start `{command}`: {}", exit_text(status)));
+            break;
         }
         thread::sleep(POLL);
     }
-    None
+    p.stop();
+    problem
 }
 
 /// The verdict of one execution, with the observed trace and, for `Fail`, the reason.
