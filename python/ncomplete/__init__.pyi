@@ -174,7 +174,7 @@ class Suite:
         ``reads_inputs_at_once = True`` (no input/output race)."""
     def run_process(
         self,
-        command: str,
+        command: Optional[str] = None,
         quiescence_ms: int = 200,
         response_ms: int = 5000,
         startup_ms: int = 1000,
@@ -183,8 +183,13 @@ class Suite:
         junit: Optional[str] = None,
         json: Optional[str] = None,
         html: Optional[str] = None,
+        connect: Optional[str] = None,
+        listen: Optional[str] = None,
+        reset_label: Optional[str] = None,
     ) -> ProcessRun:
-        """Runs the suite against processes of ``command`` as ``ncomplete run --sut`` does."""
+        """Runs the suite as ``ncomplete run`` does against processes of ``command``
+        (``--sut``) or a system over TCP (``connect``/``listen``/``reset_label``: ``--sut-connect``,
+        ``--sut-listen``, ``--sut-reset-label``)."""
     def simulate(self, model: Model, input_enable: bool = False) -> RunResult:
         """Runs the suite exactly against a model of the implementation."""
 

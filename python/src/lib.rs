@@ -14,6 +14,7 @@ use ncomplete::exec::stdio::{
     Adapter, DEFAULT_QUIESCENCE_MS, DEFAULT_RESPONSE_MS, DEFAULT_RETRIES, DEFAULT_STARTUP_MS,
     Observation, SystemOutcome, Timeouts, run_with_retries,
 };
+use ncomplete::exec::tcp::SystemAccess;
 use ncomplete::format::{self, Format, LoadOptions};
 use ncomplete::model::{LabelId, Model};
 use ncomplete::pipeline::Method;
@@ -539,22 +540,26 @@ impl PySuite {
         Ok(run)
     }
 
-    /// run_process(command, quiescence_ms=200, response_ms=5000, startup_ms=1000, retries=20,
-    ///             jobs=1, junit=None, json=None, html=None)
+    /// run_process(command=None, quiescence_ms=200, response_ms=5000, startup_ms=1000,
+    ///             retries=20, jobs=1, junit=None, json=None, html=None, connect=None,
+    ///             listen=None, reset_label=None)
     /// --
     ///
-    /// Runs the suite against processes started from the shell command `command`, exactly as
-    /// `ncomplete run SUITE --sut COMMAND` does (the same library function): one label per line
-    /// on the process's stdin and stdout, a fresh process per test, `jobs` processes at once,
-    /// and the reports `--junit`, `--json` and `--html` write. Returns the verdict, the command's
-    /// exit status and its report.
-    #[pyo3(signature = (command, quiescence_ms=DEFAULT_QUIESCENCE_MS, response_ms=DEFAULT_RESPONSE_MS,
-        startup_ms=DEFAULT_STARTUP_MS, retries=DEFAULT_RETRIES, jobs=1, junit=None, json=None, html=None))]
+    /// Runs the suite against a real system exactly as `ncomplete run SUITE --sut COMMAND` does
+    /// (the same library function): one label per line, a fresh system per test, `jobs` systems
+    /// at once, and the reports `--junit`, `--json` and `--html` write. The system is a process
+    /// started from the shell command `command`, or reached over TCP: `connect="HOST:PORT"` (it
+    /// listens; `--sut-connect`) or `listen="HOST:PORT"` (it connects to us; `--sut-listen`),
+    /// with `reset_label` sent over the open connection instead of reconnecting
+    /// (`--sut-reset-label`). Returns the verdict, the command's exit status and its report.
+    #[pyo3(signature = (command=None, quiescence_ms=DEFAULT_QUIESCENCE_MS,
+        response_ms=DEFAULT_RESPONSE_MS, startup_ms=DEFAULT_STARTUP_MS, retries=DEFAULT_RETRIES,
+        jobs=1, junit=None, json=None, html=None, connect=None, listen=None, reset_label=None))]
     #[allow(clippy::too_many_arguments)]
     fn run_process(
         &self,
         py: Python<'_>,
-        command: String,
+        command: Option<String>,
         quiescence_ms: u64,
         response_ms: u64,
         startup_ms: u64,
@@ -563,9 +568,28 @@ impl PySuite {
         junit: Option<String>,
         json: Option<String>,
         html: Option<String>,
+        connect: Option<String>,
+        listen: Option<String>,
+        reset_label: Option<String>,
     ) -> PyResult<ProcessRun> {
+        let system = match (command, connect, listen) {
+            (Some(command), None, None) if reset_label.is_none() => SystemAccess::Command(command),
+            (None, Some(address), None) => SystemAccess::Connect {
+                address,
+                reset_label,
+            },
+            (None, None, Some(address)) => SystemAccess::Listen {
+                address,
+                reset_label,
+            },
+            _ => {
+                return Err(usage(
+                    "give one of command, connect=\"HOST:PORT\" or listen=\"HOST:PORT\" (reset_label goes with connect or listen)",
+                ));
+            }
+        };
         let request = ncomplete::pipeline::RunRequest {
-            sut: Some(command),
+            sut: Some(system),
             timeouts: Timeouts::from_millis(startup_ms, quiescence_ms, response_ms),
             retries,
             jobs: Some(jobs.max(1)),

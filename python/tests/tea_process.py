@@ -5,11 +5,13 @@ brewing, `silent` swallows the button, `tea` gives up with `tea`."""
 
 from __future__ import annotations
 
+import os
 import select
 import sys
 
 fault = sys.argv[1] if len(sys.argv) > 1 else ""
 state = "idle"
+pending = b""  # bytes read and not yet handled: select() does not see them
 
 
 def say(label: str) -> None:
@@ -18,17 +20,20 @@ def say(label: str) -> None:
 
 
 while True:
-    # After a coin the machine waits 50 ms for the button, then gives up on its own.
-    wait = 0.05 if state == "paid" else None
-    ready, _, _ = select.select([sys.stdin], [], [], wait)
-    if not ready:
-        say("tea" if fault == "tea" else "refund")
-        state = "idle"
+    if b"\n" not in pending:
+        # After a coin the machine waits 50 ms for the button, then gives up on its own.
+        ready, _, _ = select.select([0], [], [], 0.05 if state == "paid" else None)
+        if not ready:
+            say("tea" if fault == "tea" else "refund")
+            state = "idle"
+            continue
+        chunk = os.read(0, 4096)
+        if not chunk:
+            break
+        pending += chunk
         continue
-    line = sys.stdin.readline()
-    if not line:
-        break
-    label = line.rstrip("\n")
+    line, pending = pending.split(b"\n", 1)
+    label = line.decode()
     if (state, label) == ("idle", "coin"):
         state = "paid"
     elif (state, label) == ("paid", "button"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 import shlex
+import subprocess
 import sys
 from typing import Optional
 
@@ -259,3 +260,25 @@ def test_suites_run_against_a_process_as_ncomplete_run_does(tmp_path) -> None:
     # before it read the button: never a failure, inconclusive once every retry raced that way.
     run = suite.run_process(f"{command} refund", retries=2, **timeouts)
     assert run.verdict == "inconclusive" and run.status == 3, run.report
+
+
+def test_suites_run_against_a_system_over_tcp() -> None:
+    tea = ncomplete.load_model(str(MODELS / "tea_machine.dot"))
+    suite = ncomplete.generate(tea, method="ioco-auto", extra_states=1)
+    wrapper = MODELS.parent / "tests" / "fixtures" / "tcp_wrapper.py"
+    script = pathlib.Path(__file__).with_name("tea_process.py")
+    timeouts = {"quiescence_ms": 150, "response_ms": 2000, "startup_ms": 2000}
+    for fault, verdict in (("", "pass"), ("tea", "fail")):
+        system = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {fault}"
+        server = subprocess.Popen(
+            [sys.executable, str(wrapper), "serve", system], stdout=subprocess.PIPE, text=True
+        )
+        try:
+            port = server.stdout.readline().strip()
+            run = suite.run_process(connect=f"127.0.0.1:{port}", **timeouts)
+            assert run.verdict == verdict, run.report
+        finally:
+            server.terminate()
+            server.wait()
+    with pytest.raises(ncomplete.UsageError, match="give one of"):
+        suite.run_process("true", connect="127.0.0.1:1")
