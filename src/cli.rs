@@ -526,6 +526,20 @@ pub struct SimulateArgs {
     /// Delay before each output, in milliseconds (an input arriving meanwhile goes first).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub delay_ms: u64,
+    /// Delay before the output LABEL instead, in milliseconds (a slow reply; repeatable).
+    #[arg(long, value_name = "LABEL=MS", value_parser = parse_output_delay)]
+    pub output_delay: Vec<(String, u64)>,
+}
+
+/// Parses `--output-delay LABEL=MS` (split at the last `=`).
+fn parse_output_delay(s: &str) -> Result<(String, u64), String> {
+    let (label, ms) = s
+        .rsplit_once('=')
+        .ok_or_else(|| format!("expected LABEL=MS, found `{s}`"))?;
+    let ms = ms
+        .parse::<u64>()
+        .map_err(|_| format!("expected a number of milliseconds after `=`, found `{ms}`"))?;
+    Ok((label.to_owned(), ms))
 }
 
 /// How `simulate` picks among several allowed outputs ([`ncomplete::exec::sut::Choice`]).
@@ -1157,6 +1171,11 @@ impl SimulateArgs {
             },
             seed: self.seed,
             delay: std::time::Duration::from_millis(self.delay_ms),
+            output_delays: self
+                .output_delay
+                .iter()
+                .map(|(label, ms)| (label.clone(), std::time::Duration::from_millis(*ms)))
+                .collect(),
         }
     }
 }

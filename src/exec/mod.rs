@@ -13,6 +13,7 @@ pub mod results;
 pub mod simulate;
 pub mod stdio;
 pub mod sut;
+pub mod timeouts;
 pub mod word;
 
 use results::VerdictCounts;
