@@ -483,6 +483,10 @@ pub struct RenderArgs {
     /// (a script and a pytest module), the binary `explore_<model>` with `--format rust`.
     #[arg(long, value_name = "MODEL")]
     pub explore_spec: Option<String>,
+    /// The model the suite was generated from (format from its extension): its per-state and
+    /// per-input timeouts (model annotations) go into the rendered tests.
+    #[arg(long, value_name = "MODEL")]
+    pub spec: Option<String>,
 }
 
 /// The program formats of `render --format`.
@@ -568,7 +572,8 @@ pub struct RunArgs {
     pub suite: String,
     /// The specification the suite was generated from: a words suite's Mealy machine (gives
     /// the outputs its tests expect); for any suite, the model the `--html` report draws with
-    /// the transitions the run covered.
+    /// the transitions the run covered, and whose per-state and per-input timeouts (model
+    /// annotations) lengthen the waits of `--sut`.
     #[arg(long, value_name = "MODEL")]
     pub spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
@@ -1157,6 +1162,7 @@ impl RenderArgs {
             shard: self.shard,
             force: self.force,
             explore_spec: self.explore_spec.clone(),
+            spec: self.spec.clone(),
             quiet,
         }
     }

@@ -311,6 +311,8 @@ pub struct RenderRequest {
     /// Also write an on-the-fly tester embedding this specification model file (format from its
     /// extension).
     pub explore_spec: Option<String>,
+    /// The model the suite was generated from, whose timeout annotations the tests honour.
+    pub spec: Option<String>,
     /// No warnings or progress on stderr.
     pub quiet: bool,
 }
@@ -328,6 +330,10 @@ pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Erro
         Some(path) => Some(load_model(path, &LoadOptions::default(), request.quiet)?),
         None => None,
     };
+    let timeouts = match &request.spec {
+        Some(path) => load_annotated_model(path, &LoadOptions::default(), request.quiet)?.1,
+        None => None,
+    };
     commands::render(
         suite,
         target,
@@ -335,6 +341,7 @@ pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Erro
         request.templates.as_deref(),
         (request.shard, request.force),
         spec.as_ref(),
+        timeouts.map(std::sync::Arc::new),
     )
 }
 

@@ -18,6 +18,7 @@
 //! that prints such a string without a filter fails to render.
 
 use super::escape;
+use crate::exec::timeouts::ModelTimeouts;
 use crate::model::{LabelKind, SuspensionAutomaton};
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
 use minijinja::syntax::SyntaxConfig;
@@ -399,6 +400,7 @@ struct LazyTests {
     model: SuiteModel,
     tests: Vec<TestCase>,
     idents: Vec<String>,
+    timeouts: Option<Arc<ModelTimeouts>>,
 }
 
 impl Object for LazyTests {
@@ -409,7 +411,19 @@ impl Object for LazyTests {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         let k = key.as_usize()?;
         let t = self.tests.get(k)?;
-        Some(test_context(&self.model, t, &self.idents[k]))
+        let ctx = test_context(&self.model, t, &self.idents[k]);
+        Some(match &self.timeouts {
+            None => ctx,
+            Some(timeouts) => {
+                let waits: Vec<Value> = timeouts
+                    .node_quiescence_ms(&self.model, t)
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(node, ms)| ms.map(|ms| context! { node => node, ms => ms }))
+                    .collect();
+                context! { quiescence_ms => waits, ..ctx }
+            }
+        })
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
@@ -470,50 +484,92 @@ fn context_of_part(
     parts: &[Value],
     part: usize,
 ) -> Value {
-    let model = &header.model;
-    let test_idents: Vec<Value> = idents
-        .iter()
-        .map(|ident| {
-            context! {
-                ident => Value::from_safe_string(ident.clone()),
-                ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
-            }
-        })
-        .collect();
-    let tests = LazyTests {
-        model: model.clone(),
+    PartContext {
+        header,
         tests,
         idents,
-    };
-    let ident = escape::unreserved_identifier(&model.name, "_model");
-    let universal = model
-        .inputs
-        .iter()
-        .chain(&model.outputs)
-        .chain(&model.quiescence)
-        .any(|l| escape::needs_universal_charstring(l));
-    context! {
-        generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
-        ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
-        // Titan's C++ namespace of a module name doubles its underscores.
-        ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
-        ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
-        ident => Value::from_safe_string(ident),
-        model => context! {
-            name => model.name.as_str(),
-            inputs => &model.inputs,
-            outputs => &model.outputs,
-            quiescence => model.quiescence.as_deref(),
-            universal => universal,
-        },
-        method => header.method.as_str(),
-        n => header.n,
-        guarantee => header.guarantee.as_str(),
-        tests => Value::from_object(tests),
-        test_idents => test_idents,
-        shard => shard_context(header),
-        parts => parts,
-        part => parts.get(part).cloned().unwrap_or_default(),
+        parts,
+        part,
+    }
+    .with_timeouts(None)
+}
+
+/// The arguments of [`context_of_part`], completed by [`PartContext::with_timeouts`].
+struct PartContext<'a> {
+    header: &'a SuiteHeader,
+    tests: Vec<TestCase>,
+    idents: Vec<String>,
+    parts: &'a [Value],
+    part: usize,
+}
+
+impl PartContext<'_> {
+    /// The context, with the specification's timeout annotations when given: each test's
+    /// `quiescence_ms` (the nodes whose largest annotation is known) and the suite's
+    /// `timeouts.response_ms`; `timeouts` is none for an unannotated suite.
+    fn with_timeouts(self, timeouts: Option<Arc<ModelTimeouts>>) -> Value {
+        let PartContext {
+            header,
+            tests,
+            idents,
+            parts,
+            part,
+        } = self;
+        let model = &header.model;
+        let test_idents: Vec<Value> = idents
+            .iter()
+            .map(|ident| {
+                context! {
+                    ident => Value::from_safe_string(ident.clone()),
+                    ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+                }
+            })
+            .collect();
+        let timeouts_context = timeouts.as_ref().map(|t| {
+            let response_ms: Vec<Value> = model
+                .inputs
+                .iter()
+                .filter_map(|i| t.response_ms(i).map(|ms| context! { input => i, ms => ms }))
+                .collect();
+            context! { response_ms => response_ms }
+        });
+        let tests = LazyTests {
+            model: model.clone(),
+            tests,
+            idents,
+            timeouts,
+        };
+        let ident = escape::unreserved_identifier(&model.name, "_model");
+        let universal = model
+            .inputs
+            .iter()
+            .chain(&model.outputs)
+            .chain(&model.quiescence)
+            .any(|l| escape::needs_universal_charstring(l));
+        context! {
+            generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
+            ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
+            // Titan's C++ namespace of a module name doubles its underscores.
+            ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
+            ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+            ident => Value::from_safe_string(ident),
+            model => context! {
+                name => model.name.as_str(),
+                inputs => &model.inputs,
+                outputs => &model.outputs,
+                quiescence => model.quiescence.as_deref(),
+                universal => universal,
+            },
+            method => header.method.as_str(),
+            n => header.n,
+            guarantee => header.guarantee.as_str(),
+            tests => Value::from_object(tests),
+            test_idents => test_idents,
+            shard => shard_context(header),
+            parts => parts,
+            part => parts.get(part).cloned().unwrap_or_default(),
+            timeouts => timeouts_context,
+        }
     }
 }
 
@@ -582,6 +638,8 @@ pub struct SuiteRenderer {
     idents: escape::TestIdentifiers,
     /// The `spec` of the on-the-fly tester's context ([`explorer_context`]).
     spec: Option<Value>,
+    /// The specification's timeout annotations, rendered into the tests when present.
+    timeouts: Option<Arc<ModelTimeouts>>,
 }
 
 /// The name under which the output path template of `file` is kept in the environment.
@@ -707,7 +765,17 @@ impl SuiteRenderer {
                 .collect(),
             idents: escape::TestIdentifiers::new("_test"),
             spec: spec.map(explorer_context),
+            timeouts: None,
         })
+    }
+
+    /// This renderer with the specification's timeout annotations: each test gets the largest
+    /// annotated quiescence timeout of its nodes (`quiescence_ms`: `node`, `ms`) and the
+    /// context `timeouts` the annotated inputs (`response_ms`: `input`, `ms`); without them
+    /// (`None`) the rendering is that of an unannotated suite, byte for byte.
+    pub fn with_timeouts(mut self, timeouts: Option<Arc<ModelTimeouts>>) -> Self {
+        self.timeouts = timeouts;
+        self
     }
 
     /// Renders the templates of `role` with `ctx`.
@@ -734,14 +802,28 @@ impl SuiteRenderer {
         tests: Vec<TestCase>,
     ) -> Result<Vec<RenderedFile>, RenderError> {
         let idents = tests.iter().map(|t| self.idents.next(&t.name)).collect();
-        let ctx = context_of_part(&self.header, tests, idents, &self.parts, k);
+        let ctx = PartContext {
+            header: &self.header,
+            tests,
+            idents,
+            parts: &self.parts,
+            part: k,
+        }
+        .with_timeouts(self.timeouts.clone());
         self.render(Role::Part, &ctx)
     }
 
     /// Renders the files made once per suite (runtimes, package files), then the on-the-fly
     /// tester's files when there is one.
     pub fn render_suite_files(&self) -> Result<Vec<RenderedFile>, RenderError> {
-        let ctx = context_of_part(&self.header, Vec::new(), Vec::new(), &self.parts, 0);
+        let ctx = PartContext {
+            header: &self.header,
+            tests: Vec::new(),
+            idents: Vec::new(),
+            parts: &self.parts,
+            part: 0,
+        }
+        .with_timeouts(self.timeouts.clone());
         let mut files = self.render(Role::Suite, &ctx)?;
         if let Some(spec) = &self.spec {
             let ctx = context! { spec => spec, ..ctx };
