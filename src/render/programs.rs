@@ -393,6 +393,36 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
     }
 }
 
+/// Per node of `test`: the largest annotated response timeout of the inputs the tester may have
+/// sent last when it reaches the node (for programs that fix a wait per node, TTCN-3).
+fn node_response_ms(
+    model: &SuiteModel,
+    test: &TestCase,
+    timeouts: &ModelTimeouts,
+) -> Vec<Option<u64>> {
+    let mut last: Vec<Option<u64>> = vec![None; test.nodes.len()];
+    for (n, node) in test.nodes.iter().enumerate() {
+        let here = last[n];
+        let mut pass = |next: Next, ms: Option<u64>| {
+            if let Next::Node(k) = next
+                && let Some(slot) = last.get_mut(k as usize)
+            {
+                *slot = (*slot).max(ms);
+            }
+        };
+        match node {
+            TestNode::Send { input, then, race } => {
+                pass(*then, timeouts.response_ms(model.input_name(*input)));
+                race.iter().for_each(|&(_, next)| pass(next, here));
+            }
+            TestNode::Expect { branches } => {
+                branches.iter().for_each(|&(_, next)| pass(next, here))
+            }
+        }
+    }
+    last
+}
+
 /// The `tests` of the template context, built one test at a time as a template reads them, so
 /// rendering holds the test cases and the output, not the context of every test at once.
 #[derive(Debug)]
@@ -415,13 +445,26 @@ impl Object for LazyTests {
         Some(match &self.timeouts {
             None => ctx,
             Some(timeouts) => {
-                let waits: Vec<Value> = timeouts
-                    .node_quiescence_ms(&self.model, t)
-                    .into_iter()
-                    .enumerate()
-                    .filter_map(|(node, ms)| ms.map(|ms| context! { node => node, ms => ms }))
-                    .collect();
-                context! { quiescence_ms => waits, ..ctx }
+                let listed = |waits: Vec<Option<u64>>| -> Vec<Value> {
+                    waits
+                        .into_iter()
+                        .enumerate()
+                        .filter_map(|(node, ms)| {
+                            ms.map(|ms| {
+                                context! {
+                                    node => node,
+                                    ms => ms,
+                                    seconds => Value::from_safe_string(format!("{}.{:03}", ms / 1000, ms % 1000)),
+                                }
+                            })
+                        })
+                        .collect()
+                };
+                context! {
+                    quiescence_ms => listed(timeouts.node_quiescence_ms(&self.model, t)),
+                    response_ms => listed(node_response_ms(&self.model, t, timeouts)),
+                    ..ctx
+                }
             }
         })
     }
