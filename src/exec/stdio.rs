@@ -9,7 +9,8 @@
 //! same hostile systems by `tests/hostile_runners.rs`:
 //! - Three timeouts ([`Timeouts`]): the quiescence timeout where the test allows quiescence, the
 //!   (long) response timeout where it requires an output (always in Mealy suites), and a start-up
-//!   allowance added to every wait until the system's first output.
+//!   allowance added to every wait until the system's first output. The specification's
+//!   timeout annotations raise the first two where they apply ([`super::timeouts`]).
 //! - A system that exits (any status) or is killed fails the running test with its status; the
 //!   exit is detected by waiting on the process, not only by end-of-file on its stdout (a child
 //!   may keep that open). Lines it wrote before exiting are still observed first.
@@ -1729,6 +1730,7 @@ mod tests {
         startup: Duration::ZERO,
         quiescence: Duration::from_millis(1),
         response: Duration::from_millis(1),
+        annotations: None,
     };
 
     /// A system that only reports an output through `pending_output` (as an in-process model

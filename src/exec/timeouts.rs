@@ -339,6 +339,32 @@ timeouts:
     }
 
     #[test]
+    fn annotations_raise_the_defaults_and_never_lower_them() {
+        use super::super::stdio::Timeouts;
+        use std::time::Duration;
+        let (_, t) = slow();
+        let run = Timeouts::from_millis(0, 200, 5000).annotated(Some(t));
+        let here = run.at(Some(900), Some("coin"));
+        assert_eq!(here.quiescence, Duration::from_millis(900));
+        assert_eq!(
+            here.response,
+            Duration::from_millis(5000),
+            "3000 < the default 5000"
+        );
+        let fast =
+            Timeouts::from_millis(0, 2000, 100).annotated(run.annotations.as_deref().cloned());
+        let here = fast.at(Some(900), Some("coin"));
+        assert_eq!(here.quiescence, Duration::from_millis(2000));
+        assert_eq!(here.response, Duration::from_millis(3000));
+        // No annotation where the tester is, or no input sent yet: the defaults.
+        let here = fast.at(None, None);
+        assert_eq!(
+            (here.quiescence, here.response),
+            (fast.quiescence, fast.response)
+        );
+    }
+
+    #[test]
     fn models_without_annotations_have_no_timeouts() {
         let (model, _) = slow();
         assert!(ModelTimeouts::new(&model, &TimeoutAnnotations::default()).is_none());
