@@ -287,3 +287,39 @@ fn explore_waits_the_annotated_timeout_in_the_start_state() {
         assert_eq!(status, 0, "seed {seed}: {stdout}{stderr}");
     }
 }
+
+#[test]
+#[ignore = "a timing sweep (about 40 s): cargo test --test timeouts -- --ignored"]
+fn the_annotated_suite_never_fails_the_slow_implementation_whatever_its_delay() {
+    // Soundness over timing: no delay of the replay up to 800 ms (below the annotation of
+    // 1000 ms) fails a test, with the default quiescence timeout of 200 ms elsewhere.
+    let dir = common::work_dir("timeouts_sweep");
+    let suite = slow_start_suite(&dir);
+    let spec = root("models/slow_start.yaml");
+    for delay in [0, 50, 150, 250, 400, 600, 800] {
+        let sut = format!(
+            "{} simulate {} --output-delay recovered={delay}",
+            env!("CARGO_BIN_EXE_ncomplete"),
+            root("models/slow_start_impl.yaml")
+        );
+        let (status, stdout, stderr) = common::run(&[
+            "run",
+            &suite,
+            "--sut",
+            &sut,
+            "--spec",
+            &spec,
+            "--startup-ms",
+            "0",
+            "--jobs",
+            "2",
+        ]);
+        // A replay that comes before the tester's first input wins the race with `ping`: the
+        // tests that send it first end inconclusive (status 3); none may fail (status 1).
+        assert!(
+            status == 0 || status == 3,
+            "delay {delay}: {stdout}{stderr}"
+        );
+        assert!(stdout.contains(" 0 fail"), "delay {delay}: {stdout}");
+    }
+}
