@@ -181,12 +181,14 @@ fn with_system(cmd: &mut Command) -> &mut Command {
         .env("NCOMPLETE_QUIESCENCE_MS", "200")
 }
 
-#[test]
-fn rendered_pytest_programs_honour_the_annotations() {
-    if !common::pytest_available("pytest programs with timeout annotations") {
-        return;
-    }
-    let dir = common::work_dir("timeouts_pytest");
+/// Renders the slow-start suite in `format` with and without the model's annotations and runs
+/// each rendering with `program` (given the rendering's directory and its name): the annotated
+/// one passes, the plain one fails on the late `recovered`.
+fn rendered_programs_honour_the_annotations(
+    format: &str,
+    program: impl Fn(&Path, &str) -> Command,
+) {
+    let dir = common::work_dir(&format!("timeouts_{format}"));
     let suite = slow_start_suite(&dir);
     let spec = root("models/slow_start.yaml");
     for (name, spec, passes) in [
@@ -194,16 +196,14 @@ fn rendered_pytest_programs_honour_the_annotations() {
         ("plain", None, false),
     ] {
         let out = dir.join(name);
-        render(&suite, "python", &out, spec);
-        let result = with_system(
-            Command::new("python3")
-                .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-                .current_dir(&out),
-        )
-        .output()
-        .unwrap();
-        let text = String::from_utf8_lossy(&result.stdout);
-        assert_eq!(result.status.success(), passes, "{name}: {text}");
+        render(&suite, format, &out, spec);
+        let result = with_system(&mut program(&out, name)).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&result.stdout),
+            String::from_utf8_lossy(&result.stderr)
+        );
+        assert_eq!(result.status.success(), passes, "{format} {name}: {text}");
         if !passes {
             assert!(text.contains("unexpected !recovered"), "{text}");
         }
@@ -211,35 +211,30 @@ fn rendered_pytest_programs_honour_the_annotations() {
 }
 
 #[test]
-fn rendered_cargo_programs_honour_the_annotations() {
-    let dir = common::work_dir("timeouts_cargo");
-    let suite = slow_start_suite(&dir);
-    let spec = root("models/slow_start.yaml");
-    let target = dir.join("target");
-    for (name, spec, passes) in [
-        ("annotated", Some(spec.as_str()), true),
-        ("plain", None, false),
-    ] {
-        let out = dir.join(name);
-        render(&suite, "rust", &out, spec);
-        let result = with_system(
-            Command::new(env!("CARGO"))
-                .args(["test", "--quiet", "--offline"])
-                .env("CARGO_TARGET_DIR", target.join(name))
-                .current_dir(&out),
-        )
-        .output()
-        .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&result.stdout),
-            String::from_utf8_lossy(&result.stderr)
-        );
-        assert_eq!(result.status.success(), passes, "{name}: {text}");
-        if !passes {
-            assert!(text.contains("unexpected !recovered"), "{text}");
-        }
+fn rendered_pytest_programs_honour_the_annotations() {
+    if !common::pytest_available("pytest programs with timeout annotations") {
+        return;
     }
+    rendered_programs_honour_the_annotations("python", |out, _| {
+        let mut cmd = Command::new("python3");
+        cmd.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .current_dir(out);
+        cmd
+    });
+}
+
+#[test]
+fn rendered_cargo_programs_honour_the_annotations() {
+    rendered_programs_honour_the_annotations("rust", |out, name| {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["test", "--quiet", "--offline"])
+            .env(
+                "CARGO_TARGET_DIR",
+                out.with_file_name(format!("target_{name}")),
+            )
+            .current_dir(out);
+        cmd
+    });
 }
 
 #[test]
