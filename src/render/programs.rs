@@ -480,7 +480,14 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
     let mut idents = escape::TestIdentifiers::new("_test");
     let idents = tests.iter().map(|t| idents.next(&t.name)).collect();
     let parts = [part_context(0, 1, tests.len())];
-    context_of_part(header, tests.to_vec(), idents, &parts, 0)
+    PartContext {
+        header,
+        tests: tests.to_vec(),
+        idents,
+        parts: &parts,
+        part: 0,
+    }
+    .with_timeouts(None)
 }
 
 /// The context of part `k` (0-based) of `count`: its number, its file-name suffix (empty for a
@@ -519,25 +526,8 @@ fn shard_context(header: &SuiteHeader) -> Value {
 /// (`test_idents`: `ident`, `ident_upper`) for a template's second pass over the tests. Strings a model or suite
 /// supplies (names, labels, method, guarantee) are plain values that a template can print only
 /// through an escaping filter; identifiers and the generator string are built here and marked
-/// safe. The tests' contexts are built lazily, one test at a time.
-fn context_of_part(
-    header: &SuiteHeader,
-    tests: Vec<TestCase>,
-    idents: Vec<String>,
-    parts: &[Value],
-    part: usize,
-) -> Value {
-    PartContext {
-        header,
-        tests,
-        idents,
-        parts,
-        part,
-    }
-    .with_timeouts(None)
-}
-
-/// The arguments of [`context_of_part`], completed by [`PartContext::with_timeouts`].
+/// safe. The tests' contexts are built lazily, one test at a time. [`PartContext::with_timeouts`]
+/// builds it.
 struct PartContext<'a> {
     header: &'a SuiteHeader,
     tests: Vec<TestCase>,
