@@ -318,3 +318,25 @@ fn the_annotated_suite_never_fails_the_slow_implementation_whatever_its_delay() 
         assert!(stdout.contains(" 0 fail"), "delay {delay}: {stdout}");
     }
 }
+
+#[test]
+fn generate_renders_the_annotations_of_its_model() {
+    let dir = common::work_dir("timeouts_generate");
+    let out = dir.join("rust");
+    let (status, _, stderr) = common::run(&[
+        "generate",
+        &common::fixture("slow_start.dot"),
+        "--n",
+        "4",
+        "--format",
+        "rust",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let lib = std::fs::read_to_string(out.join("src/lib.rs")).unwrap();
+    assert!(lib.contains(r#"response_ms: &[("ping", 2500)],"#), "{lib}");
+    let part = std::fs::read_to_string(out.join("src/part_001.rs")).unwrap();
+    assert!(part.contains("quiescence_ms: &[(0, 1000)"), "{part}");
+}
