@@ -654,6 +654,8 @@ struct Explorer<'a> {
     /// Per specification state: its largest annotated quiescence timeout (annotated
     /// specifications only; [`super::timeouts`]).
     quiescence_ms: Option<Vec<Option<u64>>>,
+    /// The response timeout of the last wait (annotations included), for its failure message.
+    response_wait: Duration,
 }
 
 fn scaled(p: f64) -> usize {
@@ -688,6 +690,7 @@ impl<'a> Explorer<'a> {
                 .annotations
                 .as_ref()
                 .map(|a| a.sa_quiescence_ms(&spec.sa)),
+            response_wait: options.timeouts.response,
         };
         e.visit(init);
         e
@@ -1055,7 +1058,7 @@ impl<'a> Explorer<'a> {
         Err(if label == Some(sa.quiescence()) && !quiescence_allowed {
             format!(
                 "no output within the response timeout of {} ms (expected one of: {}) after {before}",
-                self.options.timeouts.response.as_millis(),
+                self.response_wait.as_millis(),
                 allowed.join(", ")
             )
         } else {
@@ -1162,6 +1165,7 @@ impl<'a> Explorer<'a> {
                     None => timeouts,
                 };
                 let wait = self.execution.output_wait(here, quiescence_allowed);
+                self.response_wait = here.response;
                 let obs = adapter.receive(wait).map_err(|e| self.broken(e))?;
                 self.observe(obs, quiescence_allowed)
             }
