@@ -484,6 +484,10 @@ pub struct RenderArgs {
     /// (a script and a pytest module), the binary `explore_<model>` with `--format rust`.
     #[arg(long, value_name = "MODEL")]
     pub explore_spec: Option<String>,
+    /// The model the suite was generated from (format from its extension): its per-state and
+    /// per-input timeouts (model annotations) go into the rendered tests.
+    #[arg(long, value_name = "MODEL")]
+    pub spec: Option<String>,
 }
 
 /// The program formats of `render --format`.
@@ -527,6 +531,20 @@ pub struct SimulateArgs {
     /// Delay before each output, in milliseconds (an input arriving meanwhile goes first).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub delay_ms: u64,
+    /// Delay before the output LABEL instead, in milliseconds (a slow reply; repeatable).
+    #[arg(long, value_name = "LABEL=MS", value_parser = parse_output_delay)]
+    pub output_delay: Vec<(String, u64)>,
+}
+
+/// Parses `--output-delay LABEL=MS` (split at the last `=`).
+fn parse_output_delay(s: &str) -> Result<(String, u64), String> {
+    let (label, ms) = s
+        .rsplit_once('=')
+        .ok_or_else(|| format!("expected LABEL=MS, found `{s}`"))?;
+    let ms = ms
+        .parse::<u64>()
+        .map_err(|_| format!("expected a number of milliseconds after `=`, found `{ms}`"))?;
+    Ok((label.to_owned(), ms))
 }
 
 /// How `simulate` picks among several allowed outputs ([`ncomplete::exec::sut::Choice`]).
@@ -556,7 +574,8 @@ pub struct RunArgs {
     pub suite: String,
     /// The specification the suite was generated from: a words suite's Mealy machine (gives
     /// the outputs its tests expect); for any suite, the model the `--html` report draws with
-    /// the transitions the run covered.
+    /// the transitions the run covered, and whose per-state and per-input timeouts (model
+    /// annotations) lengthen the waits of `--sut`.
     #[arg(long, value_name = "MODEL")]
     pub spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).
@@ -1187,6 +1206,7 @@ impl RenderArgs {
             shard: self.shard,
             force: self.force,
             explore_spec: self.explore_spec.clone(),
+            spec: self.spec.clone(),
             quiet,
         }
     }
@@ -1201,6 +1221,11 @@ impl SimulateArgs {
             },
             seed: self.seed,
             delay: std::time::Duration::from_millis(self.delay_ms),
+            output_delays: self
+                .output_delay
+                .iter()
+                .map(|(label, ms)| (label.clone(), std::time::Duration::from_millis(*ms)))
+                .collect(),
         }
     }
 }

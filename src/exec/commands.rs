@@ -4,6 +4,7 @@
 use super::results::{ObservedStep, RunResults, TestRecord, VerdictCounts, failure_at_last_step};
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
+use super::timeouts::ModelTimeouts;
 use super::{
     InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_failure, simulation_line,
     simulation_message, simulation_trace, system_for_suite, system_line,
@@ -18,6 +19,7 @@ use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Reads a suite JSON v1 file, streaming it (the file's text is never held whole).
 pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
@@ -358,6 +360,7 @@ pub fn render(
     templates: Option<&Path>,
     (shard, force): (Option<Shard>, bool),
     explore_spec: Option<&Model>,
+    timeouts: Option<Arc<ModelTimeouts>>,
 ) -> Result<Vec<PathBuf>> {
     let explore_spec = explore_spec
         .map(super::explore::specification_automaton)
@@ -381,6 +384,7 @@ pub fn render(
         templates,
         shard,
         explore_spec.as_ref(),
+        timeouts,
     )?;
     dir.commit()?;
     Ok(written.iter().map(|p| out_dir.join(p)).collect())
@@ -412,7 +416,8 @@ fn stream_json_suite(
 /// twice: once for the header and the sizes of the parts, once to render the parts one at a
 /// time, so memory stays in proportion to one part whatever the suite's size. With
 /// `explore_spec`, the format's on-the-fly tester of that specification is written too
-/// (`render --explore-spec`, see [`SuiteRenderer::with_explorer`]).
+/// (`render --explore-spec`, see [`SuiteRenderer::with_explorer`]); with `timeouts`, the
+/// specification's timeout annotations go into the tests ([`SuiteRenderer::with_timeouts`]).
 pub fn render_into(
     suite_path: &str,
     format: Format,
@@ -420,6 +425,7 @@ pub fn render_into(
     templates: Option<&Path>,
     shard: Option<Shard>,
     explore_spec: Option<&SuspensionAutomaton>,
+    timeouts: Option<Arc<ModelTimeouts>>,
 ) -> Result<Vec<PathBuf>> {
     let mut sizes = PartSizes::with_limit(PART_LIMIT);
     let header = stream_json_suite(suite_path, shard, &mut |t| {
@@ -429,7 +435,8 @@ pub fn render_into(
     let sizes = sizes.finish();
     let header = shard_header(&header, shard);
     let mut renderer =
-        SuiteRenderer::with_explorer(&header, format, templates, &sizes, explore_spec)?;
+        SuiteRenderer::with_explorer(&header, format, templates, &sizes, explore_spec)?
+            .with_timeouts(timeouts);
     let mut written = Vec::new();
     let mut write = |files: Vec<RenderedFile>| -> Result<()> {
         write_files(dir, &files)?;
@@ -567,7 +574,7 @@ pub fn explore(
                 command: access.to_string(),
                 message,
             })?;
-            let mut adapter = stdio::LineAdapter::new(system, options.timeouts);
+            let mut adapter = stdio::LineAdapter::new(system, options.timeouts.clone());
             let report = explore(&spec, &mut adapter, options, explore_progress(&progress));
             (report, access.to_string())
         }

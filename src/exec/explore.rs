@@ -651,6 +651,11 @@ struct Explorer<'a> {
     dead_end: bool,
     /// The goals of `Policy::Strategy`.
     play: Option<GoalPlay>,
+    /// Per specification state: its largest annotated quiescence timeout (annotated
+    /// specifications only; [`super::timeouts`]).
+    quiescence_ms: Option<Vec<Option<u64>>>,
+    /// The response timeout of the last wait (annotations included), for its failure message.
+    response_wait: Duration,
 }
 
 fn scaled(p: f64) -> usize {
@@ -680,6 +685,12 @@ impl<'a> Explorer<'a> {
             others: Vec::new(),
             dead_end: false,
             play: (options.policy == Policy::Strategy).then(|| GoalPlay::new(spec, &options.goals)),
+            quiescence_ms: options
+                .timeouts
+                .annotations
+                .as_ref()
+                .map(|a| a.sa_quiescence_ms(&spec.sa)),
+            response_wait: options.timeouts.response,
         };
         e.visit(init);
         e
@@ -1047,7 +1058,7 @@ impl<'a> Explorer<'a> {
         Err(if label == Some(sa.quiescence()) && !quiescence_allowed {
             format!(
                 "no output within the response timeout of {} ms (expected one of: {}) after {before}",
-                self.options.timeouts.response.as_millis(),
+                self.response_wait.as_millis(),
                 allowed.join(", ")
             )
         } else {
@@ -1142,9 +1153,19 @@ impl<'a> Explorer<'a> {
                 self.reset(adapter)
             }
             Move::Wait => {
-                let wait = self
-                    .execution
-                    .output_wait(&self.options.timeouts, quiescence_allowed);
+                let timeouts = &self.options.timeouts;
+                let here = match &self.quiescence_ms {
+                    Some(waits) => {
+                        let last_input = self.run.iter().rev().find(|&&l| sa.alphabet.is_input(l));
+                        &timeouts.at(
+                            waits[self.state.index()],
+                            last_input.map(|&l| sa.alphabet.name(l)),
+                        )
+                    }
+                    None => timeouts,
+                };
+                let wait = self.execution.output_wait(here, quiescence_allowed);
+                self.response_wait = here.response;
                 let obs = adapter.receive(wait).map_err(|e| self.broken(e))?;
                 self.observe(obs, quiescence_allowed)
             }

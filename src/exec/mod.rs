@@ -14,6 +14,7 @@ pub mod simulate;
 pub mod stdio;
 pub mod sut;
 pub mod tcp;
+pub mod timeouts;
 pub mod word;
 
 use results::VerdictCounts;

@@ -15,7 +15,8 @@
 //! same hostile systems by `tests/hostile_runners.rs`:
 //! - Three timeouts ([`Timeouts`]): the quiescence timeout where the test allows quiescence, the
 //!   (long) response timeout where it requires an output (always in Mealy suites), and a start-up
-//!   allowance added to every wait until the system's first output.
+//!   allowance added to every wait until the system's first output. The specification's
+//!   timeout annotations raise the first two where they apply ([`super::timeouts`]).
 //! - A system that exits (any status) or is killed fails the running test with its status; the
 //!   exit is detected by waiting on the process, not only by end-of-file on its stdout (a child
 //!   may keep that open). Lines it wrote before exiting are still observed first.
@@ -71,6 +72,7 @@
 use super::ExecError;
 use super::simulate::TestVerdict;
 use super::tcp::{self, System};
+use super::timeouts::ModelTimeouts;
 use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::io::{Read, Write};
@@ -116,7 +118,7 @@ const PIPE_CHUNK: usize = 512;
 const CANNOT_RUN: [i32; 2] = [126, 127];
 
 /// The timeouts of a run against a system.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Timeouts {
     /// Added to every wait for an output until the system's first output: the time it may take
     /// to start.
@@ -126,6 +128,9 @@ pub struct Timeouts {
     /// How long to wait for an output the test requires (quiescence not allowed, every output
     /// of a Mealy suite), and for the rest of an unfinished line.
     pub response: Duration,
+    /// The specification's per-state and per-input timeouts, which lengthen the waits above
+    /// where they apply ([`super::timeouts`]).
+    pub annotations: Option<Arc<ModelTimeouts>>,
 }
 
 impl Default for Timeouts {
@@ -145,6 +150,34 @@ impl Timeouts {
             startup: Duration::from_millis(startup),
             quiescence: Duration::from_millis(quiescence),
             response: Duration::from_millis(response),
+            annotations: None,
+        }
+    }
+
+    /// These timeouts with the specification's annotations ([`super::timeouts`]).
+    pub fn annotated(self, annotations: Option<ModelTimeouts>) -> Self {
+        Timeouts {
+            annotations: annotations.map(Arc::new),
+            ..self
+        }
+    }
+
+    /// The timeouts at one point of a test: the quiescence timeout raised to `quiescence_ms`
+    /// (the largest annotation of the states the tester may be in) and the response timeout to
+    /// the annotation of `last_input`, the last input sent.
+    pub fn at(&self, quiescence_ms: Option<u64>, last_input: Option<&str>) -> Timeouts {
+        let raise = |default: Duration, ms: Option<u64>| {
+            ms.map_or(default, |ms| default.max(Duration::from_millis(ms)))
+        };
+        let response_ms = match (&self.annotations, last_input) {
+            (Some(a), Some(input)) => a.response_ms(input),
+            _ => None,
+        };
+        Timeouts {
+            startup: self.startup,
+            quiescence: raise(self.quiescence, quiescence_ms),
+            response: raise(self.response, response_ms),
+            annotations: None,
         }
     }
 }
@@ -1183,6 +1216,11 @@ pub fn execute_from(
     let mut trace: Vec<String> = std::mem::take(&mut run.trace);
     let mut steps: Vec<TraceStep> = std::mem::take(&mut run.steps);
     let mut readings = Readings::new(start, adapter.reads_inputs_at_once());
+    // The largest annotated quiescence timeout per node, for an annotated specification.
+    let node_waits = timeouts
+        .annotations
+        .as_ref()
+        .map(|a| a.node_quiescence_ms(model, test));
     let ending = loop {
         let node = match readings.lead() {
             Some(Reading::At { node, read }) if read == readings.sent.len() => node,
@@ -1226,7 +1264,15 @@ pub fn execute_from(
             TestNode::Expect { branches } => {
                 let quiescence_allowed = model.quiescence.is_some()
                     && test.nodes[node].on_output(quiescence_id) != Next::FAIL;
-                let wait = expect_wait(timeouts, quiescence_allowed, seen_output, started);
+                let last_input = steps.iter().rev().find_map(|s| match s {
+                    TraceStep::Input(i) => Some(model.input_name(*i)),
+                    TraceStep::Output(_) => None,
+                });
+                let here = match &node_waits {
+                    Some(w) => &timeouts.at(w[node], last_input),
+                    None => timeouts,
+                };
+                let wait = expect_wait(here, quiescence_allowed, seen_output, started);
                 adapter.receive(wait).map(|obs| {
                     let (id, shown) = match obs {
                         Observation::Output(out) => {
@@ -1241,7 +1287,7 @@ pub fn execute_from(
                     let why = if id == Some(quiescence_id) && !quiescence_allowed {
                         format!(
                             "no output within the response timeout of {} ms (expected one of: {expected})",
-                            timeouts.response.as_millis()
+                            here.response.as_millis()
                         )
                     } else {
                         format!("unexpected {shown} (expected one of: {expected})")
@@ -1446,7 +1492,7 @@ pub fn run_suite_on_system(
         return run_suite_in_parallel(system, model, tests, timeouts, retries, jobs, progress)
             .map_err(system_error);
     }
-    let mut adapter = LineAdapter::new(system.clone(), *timeouts);
+    let mut adapter = LineAdapter::new(system.clone(), timeouts.clone());
     let mut started = Instant::now();
     run_suite_on_adapter(
         &mut adapter,
@@ -1489,7 +1535,7 @@ pub fn run_suite_in_parallel(
             let sender = sender.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                let mut adapter = LineAdapter::new(system.clone(), *timeouts);
+                let mut adapter = LineAdapter::new(system.clone(), timeouts.clone());
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= n {
@@ -1897,6 +1943,7 @@ mod tests {
         startup: Duration::ZERO,
         quiescence: Duration::from_millis(1),
         response: Duration::from_millis(1),
+        annotations: None,
     };
 
     /// A system that only reports an output through `pending_output` (as an in-process model

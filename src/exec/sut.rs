@@ -4,7 +4,7 @@
 //!
 //! The model is a [`SimulatedSystem`] over its own labels: a suspension automaton (TorX thesis
 //! Def. 2.2.12) or a Mealy machine. In a state with outputs the system picks one (the first, or at
-//! random) and writes it after the configured delay, unless an input arrives first (a race, as a
+//! random) and writes it after the configured delay (per output label, `--output-delay`), unless an input arrives first (a race, as a
 //! real system would have). Inputs the model does not accept are ignored with a note on stderr.
 
 use super::ExecError;
@@ -39,6 +39,19 @@ pub struct SutOptions {
     pub seed: Option<u64>,
     /// Delay before each output, during which an input may overtake it.
     pub delay: Duration,
+    /// Delays of particular outputs by name, replacing `delay` for them (a slow reply).
+    pub output_delays: Vec<(String, Duration)>,
+}
+
+impl SutOptions {
+    /// The delay before output `name`.
+    fn delay_of(&self, name: &str) -> Duration {
+        self.output_delays
+            .iter()
+            .rev()
+            .find(|(o, _)| o == name)
+            .map_or(self.delay, |&(_, d)| d)
+    }
 }
 
 /// The labels of a suspension automaton as a suite model (quiescence named as in the model).
@@ -153,7 +166,7 @@ impl Sut {
                     let line = if closed {
                         None
                     } else {
-                        match rx.recv_timeout(options.delay) {
+                        match rx.recv_timeout(options.delay_of(self.labels.output_name(o))) {
                             Ok(line) => Some(line),
                             Err(RecvTimeoutError::Timeout) => None,
                             Err(RecvTimeoutError::Disconnected) => {
@@ -236,6 +249,7 @@ mod tests {
             choice: Choice::First,
             seed: None,
             delay: Duration::ZERO,
+            output_delays: Vec::new(),
         }
     }
 
@@ -270,6 +284,7 @@ mod tests {
                 choice: Choice::Random,
                 seed: Some(seed),
                 delay: Duration::ZERO,
+                output_delays: Vec::new(),
             };
             let a = serve(&sut, "a\n", &options);
             assert_eq!(a, serve(&sut, "a\n", &options), "seeded runs repeat");

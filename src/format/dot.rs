@@ -21,6 +21,7 @@
 use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
+use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
 use crate::model::{Interner, LabelId, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
@@ -296,6 +297,11 @@ struct Parser<'a> {
     edges: Vec<(u32, u32, Label<'a>, usize)>,
     /// The last `label` given to a node in a node statement.
     node_labels: HashMap<u32, (Cow<'a, str>, usize)>,
+    /// Timeout attributes of the attribute list just read: whether it is
+    /// `quiescence_timeout_ms` (else `response_timeout_ms`), the value and its offset.
+    timeout_attributes: Vec<(bool, Cow<'a, str>, usize)>,
+    /// The timeout annotations of node and edge statements.
+    annotations: Vec<Annotation>,
 }
 
 impl<'a> Parser<'a> {
@@ -411,6 +417,13 @@ impl<'a> Parser<'a> {
                         return Err(self.error_at(&next, "`[` opening an attribute list"));
                     }
                     let label = self.attributes()?;
+                    if let Some(&(_, _, at)) = self.timeout_attributes.first() {
+                        return Err(self.lexer.error(
+                            at,
+                            "a timeout in a default attribute statement",
+                            "timeouts on node and edge statements (`s [quiescence_timeout_ms=...]`, `a -> b [label=..., response_timeout_ms=...]`)",
+                        ));
+                    }
                     if is_edge && label.is_some() {
                         edge_label = label;
                     }
@@ -435,10 +448,11 @@ impl<'a> Parser<'a> {
                     members.push(n);
                     if matches!(self.peek()?.tok, Tok::EdgeOp(_)) {
                         self.edge_rest(vec![n], edge_label.clone(), members)?;
-                    } else if self.peek()?.tok == Tok::LBracket
-                        && let Some(label) = self.attributes()?
-                    {
-                        self.node_labels.insert(n, label);
+                    } else if self.peek()?.tok == Tok::LBracket {
+                        if let Some(label) = self.attributes()? {
+                            self.node_labels.insert(n, label);
+                        }
+                        self.node_timeouts(n)?;
                     }
                 }
                 _ => {
@@ -548,6 +562,7 @@ impl<'a> Parser<'a> {
             None
         };
         let label = label.or(edge_label);
+        self.edge_timeouts(label.as_ref().map(|l| &l.0))?;
         // Subgraph endpoints multiply: refuse statements that expand beyond the budget.
         let expanded: usize = chain
             .windows(2)
@@ -572,8 +587,57 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// One or more `[a = b, c = d; ...]` lists; returns the last `label` value.
+    /// The timeout attributes of node `n`'s statement as annotations of its state.
+    fn node_timeouts(&mut self, n: u32) -> Result<(), ParseError> {
+        for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
+            if !quiescence {
+                return Err(self.lexer.error(
+                    at,
+                    "`response_timeout_ms` on a node",
+                    "`quiescence_timeout_ms` on a node (response timeouts go on edges of inputs)",
+                ));
+            }
+            let name = self.nodes[n as usize].0.to_string();
+            self.annotations.push(Annotation {
+                target: Target::State(name),
+                value: value.into_owned(),
+                at,
+            });
+        }
+        Ok(())
+    }
+
+    /// The timeout attributes of an edge statement labelled `label` as annotations of its
+    /// input.
+    fn edge_timeouts(&mut self, label: Option<&Cow<'a, str>>) -> Result<(), ParseError> {
+        for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
+            let label = match label {
+                Some(l) if !quiescence => l.to_string(),
+                _ => {
+                    return Err(self.lexer.error(
+                        at,
+                        if quiescence {
+                            "`quiescence_timeout_ms` on an edge"
+                        } else {
+                            "`response_timeout_ms` on an edge without a label"
+                        },
+                        "`response_timeout_ms` on a labelled edge of an input (quiescence timeouts go on nodes)",
+                    ));
+                }
+            };
+            self.annotations.push(Annotation {
+                target: Target::Label(label),
+                value: value.into_owned(),
+                at,
+            });
+        }
+        Ok(())
+    }
+
+    /// One or more `[a = b, c = d; ...]` lists; returns the last `label` value and keeps the
+    /// timeout attributes in `timeout_attributes`.
     fn attributes(&mut self) -> Result<Label<'a>, ParseError> {
+        self.timeout_attributes.clear();
         let mut label = None;
         while self.peek()?.tok == Tok::LBracket {
             self.bump()?;
@@ -591,8 +655,15 @@ impl<'a> Parser<'a> {
                         let (key, _) = self.id("an attribute name")?;
                         self.expect(Tok::Eq, "`=` after the attribute name")?;
                         let (value, at) = self.id("an attribute value after `=`")?;
-                        if key == "label" {
-                            label = Some((value, at));
+                        match key.as_ref() {
+                            "label" => label = Some((value, at)),
+                            "quiescence_timeout_ms" => {
+                                self.timeout_attributes.push((true, value, at));
+                            }
+                            "response_timeout_ms" => {
+                                self.timeout_attributes.push((false, value, at));
+                            }
+                            _ => {}
                         }
                     }
                     _ => {
@@ -620,11 +691,27 @@ pub fn parse(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Model, Error> {
-    let (raw, state_labels) = parse_raw(text, file, opts, warnings)?;
-    if is_moore(&raw, &state_labels, opts) {
-        return build_moore(raw, &state_labels, name, file, text, opts);
-    }
-    build_model(raw, name, file, text, opts, warnings)
+    parse_with_timeouts(text, file, name, opts, warnings).map(|(m, _)| m)
+}
+
+/// [`parse`] with the model's timeout annotations (`quiescence_timeout_ms` on nodes,
+/// `response_timeout_ms` on edges of inputs; [`super::timeouts`]).
+pub(crate) fn parse_with_timeouts(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Model, TimeoutAnnotations), Error> {
+    let mut annotations = Vec::new();
+    let (raw, state_labels) = parse_raw(text, file, opts, warnings, &mut annotations)?;
+    let model = if is_moore(&raw, &state_labels, opts) {
+        build_moore(raw, &state_labels, name, file, text, opts)?
+    } else {
+        build_model(raw, name, file, text, opts, warnings)?
+    };
+    let timeouts = super::timeouts::resolve(&annotations, &model, file, text)?;
+    Ok((model, timeouts))
 }
 
 /// The label a DOT node statement gave each state, if any.
@@ -754,6 +841,7 @@ fn parse_raw<'a>(
     file: &'a str,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
+    annotations: &mut Vec<Annotation>,
 ) -> Result<(RawGraph<'a>, StateLabels<'a>), ParseError> {
     let mut p = Parser {
         lexer: Lexer { file, text, pos: 0 },
@@ -764,8 +852,11 @@ fn parse_raw<'a>(
         node_labels: HashMap::new(),
         nodes: Vec::new(),
         edges: Vec::new(),
+        timeout_attributes: Vec::new(),
+        annotations: Vec::new(),
     };
     p.graph()?;
+    *annotations = std::mem::take(&mut p.annotations);
     let err =
         |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
     // Node indices -> state ids, skipping start markers.

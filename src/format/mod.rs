@@ -12,6 +12,7 @@ pub mod dot;
 pub mod fsm;
 pub mod native;
 pub mod position;
+pub mod timeouts;
 
 pub(crate) use build::name_problem;
 pub use position::{ParseError, Position, Span, Warning};
@@ -162,6 +163,9 @@ pub struct Loaded {
     pub model: Model,
     /// Warnings, in file order.
     pub warnings: Vec<Warning>,
+    /// The timeout annotations (native `timeouts` key, DOT attributes, or the side file of an
+    /// `.aut` or `.fsm` model; [`timeouts`]).
+    pub timeouts: timeouts::TimeoutAnnotations,
 }
 
 /// Reads and parses a model file; warnings are dropped (use [`load_model_with_warnings`] to show
@@ -226,7 +230,11 @@ pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded
     format_of(path, opts)?;
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = utf8_text(bytes, path)?;
-    parse_model_with_warnings(&text, path, opts)
+    let mut loaded = parse_model_with_warnings(&text, path, opts)?;
+    if matches!(format_of(path, opts)?, Format::Aut | Format::Fsm) {
+        loaded.timeouts = timeouts::load_side_file(path, &loaded.model)?;
+    }
+    Ok(loaded)
 }
 
 /// The text of a file, or the line and column of its first byte that is not UTF-8.
@@ -318,14 +326,25 @@ pub fn parse_model_with_warnings(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let name = model_name(file_name);
     let mut warnings = Vec::new();
-    let model = match format {
-        Format::Aut => aut::parse_with_warnings(text, file_name, &name, opts, &mut warnings)?,
-        Format::Dot => dot::parse(text, file_name, &name, opts, &mut warnings)?,
-        Format::Yaml => native::parse_yaml(text, file_name, &name, opts)?,
-        Format::Json => native::parse_json(text, file_name, &name, opts)?,
-        Format::Fsm => fsm::parse(text, file_name, &name)?,
+    let no_timeouts = |model| (model, timeouts::TimeoutAnnotations::default());
+    let (model, timeouts) = match format {
+        Format::Aut => no_timeouts(aut::parse_with_warnings(
+            text,
+            file_name,
+            &name,
+            opts,
+            &mut warnings,
+        )?),
+        Format::Dot => dot::parse_with_timeouts(text, file_name, &name, opts, &mut warnings)?,
+        Format::Yaml => native::parse_with_timeouts(text, file_name, &name, opts, true)?,
+        Format::Json => native::parse_with_timeouts(text, file_name, &name, opts, false)?,
+        Format::Fsm => no_timeouts(fsm::parse(text, file_name, &name)?),
     };
-    Ok(Loaded { model, warnings })
+    Ok(Loaded {
+        model,
+        warnings,
+        timeouts,
+    })
 }
 
 /// The model formats as the `--model-format` option takes them.

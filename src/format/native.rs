@@ -16,6 +16,10 @@
 //! # mealy: - {from: s0, input: a, output: x, to: s1}
 //! ```
 //!
+//! An optional `timeouts` key annotates states with quiescence timeouts and inputs with response
+//! timeouts, in milliseconds (`timeouts: {quiescence_ms: {paid: 1500}, response_ms: {coin:
+//! 2000}}`; [`super::timeouts`]); its errors are located at the key's value.
+//!
 //! `kind: onfsm` is a nondeterministic Mealy machine: the transitions of `mealy`, several per
 //! state and input allowed (read as its LTS embedding, [`crate::model::Onfsm::to_lts`]).
 //! `kind: moore` is a Moore machine: `states` is required, `state_outputs` lists the output of
@@ -29,6 +33,7 @@
 
 use super::LoadOptions;
 use super::position::{ParseError, describe_char_at, excerpt};
+use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
 use crate::model::{
     Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, Onfsm, StateId,
@@ -109,6 +114,18 @@ struct Document {
     /// Moore only: the output of each state, in the order of `states`.
     state_outputs: Option<Vec<Name>>,
     transitions: Vec<Transition>,
+    /// Timeout annotations ([`super::timeouts`]).
+    timeouts: Option<Timeouts>,
+}
+
+/// The `timeouts` key: quiescence timeouts by state, response timeouts by input, in ms.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Timeouts {
+    #[serde(default)]
+    quiescence_ms: HashMap<Name, Name>,
+    #[serde(default)]
+    response_ms: HashMap<Name, Name>,
 }
 
 /// Where a semantic error sits: the value of a top-level key or the n-th transition.
@@ -142,12 +159,24 @@ enum Syntax {
 
 /// Parses the YAML form of the native schema.
 pub fn parse_yaml(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
-    parse(text, file, name, opts, Syntax::Yaml)
+    parse(text, file, name, opts, Syntax::Yaml).map(|(m, _)| m)
 }
 
 /// Parses the JSON form of the native schema.
 pub fn parse_json(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
-    parse(text, file, name, opts, Syntax::Json)
+    parse(text, file, name, opts, Syntax::Json).map(|(m, _)| m)
+}
+
+/// Parses the native schema in YAML (`yaml`) or JSON, with its timeout annotations.
+pub(crate) fn parse_with_timeouts(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+    yaml: bool,
+) -> Result<(Model, TimeoutAnnotations), Error> {
+    let syntax = if yaml { Syntax::Yaml } else { Syntax::Json };
+    parse(text, file, name, opts, syntax)
 }
 
 fn parse(
@@ -156,7 +185,7 @@ fn parse(
     default_name: &str,
     opts: &LoadOptions,
     syntax: Syntax,
-) -> Result<Model, Error> {
+) -> Result<(Model, TimeoutAnnotations), Error> {
     let doc: Document = match syntax {
         Syntax::Yaml => {
             check_flow_nesting(text, file)?;
@@ -164,10 +193,41 @@ fn parse(
         }
         Syntax::Json => serde_json::from_str(text).map_err(|e| json_error(&e, file, text))?,
     };
-    build(doc, file, default_name, opts).map_err(|p| match p {
+    let annotations = doc.timeouts.as_ref().map(annotations).unwrap_or_default();
+    let model = build(doc, file, default_name, opts).map_err(|p| match p {
         Built::Problem(p) => locate(p, text, file, syntax).into(),
         Built::Other(e) => e,
-    })
+    })?;
+    // Errors in annotations are located at the `timeouts` key's value.
+    let timeouts =
+        super::timeouts::check(&annotations, &model).map_err(|(_, found, expected)| {
+            locate(
+                problem(Place::Key("timeouts"), found, expected),
+                text,
+                file,
+                syntax,
+            )
+        })?;
+    Ok((model, timeouts))
+}
+
+/// The annotations of the `timeouts` key, sorted by name (so the first error is the same in
+/// every run).
+fn annotations(t: &Timeouts) -> Vec<Annotation> {
+    let mut out: Vec<Annotation> = Vec::new();
+    for (map, target) in [
+        (&t.quiescence_ms, Target::State as fn(String) -> Target),
+        (&t.response_ms, Target::Input),
+    ] {
+        let mut entries: Vec<(&Name, &Name)> = map.iter().collect();
+        entries.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+        out.extend(entries.into_iter().map(|(k, v)| Annotation {
+            target: target(k.0.clone()),
+            value: v.0.clone(),
+            at: 0,
+        }));
+    }
+    out
 }
 
 /// Deepest `[`/`{` nesting accepted in YAML: the YAML scanner takes time quadratic in the
@@ -1162,7 +1222,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: []\nstate: [a]\n"),
-            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`"
+            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`, `timeouts`"
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: 3\n"),

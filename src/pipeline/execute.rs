@@ -1,6 +1,6 @@
 //! The commands that execute or render suites: `run`, `explore`, `render` and `simulate`.
 
-use super::load_model;
+use super::{load_annotated_model, load_model};
 use crate::Error;
 use crate::exec::commands::{self, ExploreSystem, SystemRun};
 use crate::exec::explore::{CoverageTarget, ExploreOptions, Policy};
@@ -95,10 +95,15 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
         (None, Some(system)) => format!("system {system}"),
         (None, None) => String::new(),
     };
-    let spec = match &request.spec {
-        Some(path) => Some(load_model(path, &request.load, request.quiet)?),
-        None => None,
+    let (spec, annotations) = match &request.spec {
+        Some(path) => {
+            let (model, annotations) = load_annotated_model(path, &request.load, request.quiet)?;
+            (Some(model), annotations)
+        }
+        None => (None, None),
     };
+    // The specification's per-state and per-input timeouts lengthen the waits.
+    let timeouts = request.timeouts.clone().annotated(annotations);
     let mut results =
         crate::exec::results::RunResults::new(request.junit.clone(), request.json.clone(), system)
             .with_html(
@@ -127,7 +132,7 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
                 spec.as_ref(),
                 &SystemRun {
                     system,
-                    timeouts: &request.timeouts,
+                    timeouts: &timeouts,
                     retries: request.retries,
                     follow: request.follow,
                     jobs: request.jobs.unwrap_or_else(|| {
@@ -241,7 +246,7 @@ impl ExploreRequest {
             max_steps: self.max_steps,
             target: self.until,
             time_limit,
-            timeouts: self.timeouts,
+            timeouts: self.timeouts.clone(),
             goals: Vec::new(),
         })
     }
@@ -265,13 +270,14 @@ pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Res
             "--html needs a file: standard output carries the run's report".into(),
         ));
     }
-    let options = request.options()?;
+    let mut options = request.options()?;
     if request.purpose.is_some() && request.policy != Policy::Strategy {
         return Err(Error::Usage(
             "--purpose and --purpose-regex steer `--policy strategy` (add it)".into(),
         ));
     }
-    let spec_model = load_model(spec, &request.load, request.quiet)?;
+    let (spec_model, annotations) = load_annotated_model(spec, &request.load, request.quiet)?;
+    options.timeouts = options.timeouts.annotated(annotations);
     let implementation = match &request.implementation {
         Some(path) => Some(load_model(path, &request.load, request.quiet)?),
         None => None,
@@ -316,6 +322,8 @@ pub struct RenderRequest {
     /// Also write an on-the-fly tester embedding this specification model file (format from its
     /// extension).
     pub explore_spec: Option<String>,
+    /// The model the suite was generated from, whose timeout annotations the tests honour.
+    pub spec: Option<String>,
     /// No warnings or progress on stderr.
     pub quiet: bool,
 }
@@ -333,6 +341,10 @@ pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Erro
         Some(path) => Some(load_model(path, &LoadOptions::default(), request.quiet)?),
         None => None,
     };
+    let timeouts = match &request.spec {
+        Some(path) => load_annotated_model(path, &LoadOptions::default(), request.quiet)?.1,
+        None => None,
+    };
     commands::render(
         suite,
         target,
@@ -340,6 +352,7 @@ pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Erro
         request.templates.as_deref(),
         (request.shard, request.force),
         spec.as_ref(),
+        timeouts.map(std::sync::Arc::new),
     )
 }
 

@@ -4,6 +4,7 @@
 use super::suite::{BuiltSuite, SuiteRequest, build_suite};
 use super::{Method, load_model, tests_text};
 use crate::Error;
+use crate::exec::timeouts::ModelTimeouts;
 use crate::format::LoadOptions;
 use crate::goals::cases::GoalSource;
 use crate::model::{Completion, Model, SuspensionAutomaton};
@@ -166,8 +167,14 @@ pub struct GeneratedSuite {
 pub fn generate(model_path: &str, options: &GenerateOptions) -> Result<GeneratedSuite, Error> {
     let start = std::time::Instant::now();
     let (dir, suite_path) = destination(model_path, options)?;
-    let model = load_model(model_path, &options.load, options.quiet)?;
-    generate_into(model, model_path, options, (dir, suite_path), start)
+    let (model, timeouts) = super::load_annotated_model(model_path, &options.load, options.quiet)?;
+    generate_into(
+        model,
+        model_path,
+        options,
+        (dir, suite_path, timeouts),
+        start,
+    )
 }
 
 /// [`generate`] for a model in memory, named `name` in messages and in the suite header.
@@ -177,15 +184,15 @@ pub fn generate_model(
     options: &GenerateOptions,
 ) -> Result<GeneratedSuite, Error> {
     let start = std::time::Instant::now();
-    let destination = destination(name, options)?;
-    generate_into(model, name, options, destination, start)
+    let (dir, suite_path) = destination(name, options)?;
+    generate_into(model, name, options, (dir, suite_path, None), start)
 }
 
 fn generate_into(
     model: Model,
     path: &str,
     options: &GenerateOptions,
-    (dir, suite_path): (Option<AtomicDir>, String),
+    (dir, suite_path, timeouts): (Option<AtomicDir>, String, Option<ModelTimeouts>),
     start: std::time::Instant,
 ) -> Result<GeneratedSuite, Error> {
     let mut generated = if let Some(source) = &options.goals {
@@ -193,7 +200,7 @@ fn generate_into(
     } else {
         generate_complete(options, &model, path, &suite_path)?
     };
-    if finish(options, dir, &suite_path)? {
+    if finish(options, dir, &suite_path, timeouts)? {
         generated.suite_path = std::path::Path::new(&options.out)
             .join("suite.json")
             .display()
@@ -248,12 +255,13 @@ fn refuse_words(options: &GenerateOptions, why: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Renders the generated suite into the new directory when a program format was asked for,
-/// then swaps the directory in; returns whether it did.
+/// Renders the generated suite into the new directory when a program format was asked for
+/// (with the model's timeout annotations), then swaps the directory in; returns whether it did.
 fn finish(
     options: &GenerateOptions,
     dir: Option<AtomicDir>,
     suite_path: &str,
+    timeouts: Option<ModelTimeouts>,
 ) -> Result<bool, Error> {
     if let (Some(dir), Some(format)) = (dir, options.format.rendering()) {
         crate::exec::commands::render_into(
@@ -263,6 +271,7 @@ fn finish(
             options.templates.as_deref(),
             None,
             None,
+            timeouts.map(std::sync::Arc::new),
         )?;
         dir.commit()?;
         return Ok(true);

@@ -45,13 +45,24 @@ use crate::suite::mealy::MealyMethod;
 /// Reads a model file (`-`: standard input) as `options` say, printing the parser's warnings on
 /// stderr unless `quiet`.
 pub fn load_model(path: &str, options: &LoadOptions, quiet: bool) -> Result<Model, Error> {
+    load_annotated_model(path, options, quiet).map(|(model, _)| model)
+}
+
+/// [`load_model`] with the model's timeout annotations as runners use them
+/// ([`crate::exec::timeouts`]; `None` when it has none).
+pub fn load_annotated_model(
+    path: &str,
+    options: &LoadOptions,
+    quiet: bool,
+) -> Result<(Model, Option<crate::exec::timeouts::ModelTimeouts>), Error> {
     let loaded = crate::format::load_model_with_warnings(path, options)?;
     if !quiet {
         for w in &loaded.warnings {
             eprintln!("warning: {w}");
         }
     }
-    Ok(loaded.model)
+    let timeouts = crate::exec::timeouts::ModelTimeouts::new(&loaded.model, &loaded.timeouts);
+    Ok((loaded.model, timeouts))
 }
 
 /// A suite generation method: a Mealy method (for Mealy machines), an ioco method (for any model,

@@ -18,6 +18,7 @@
 //! that prints such a string without a filter fails to render.
 
 use super::escape;
+use crate::exec::timeouts::ModelTimeouts;
 use crate::model::{LabelKind, SuspensionAutomaton};
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
 use minijinja::syntax::SyntaxConfig;
@@ -392,6 +393,36 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
     }
 }
 
+/// Per node of `test`: the largest annotated response timeout of the inputs the tester may have
+/// sent last when it reaches the node (for programs that fix a wait per node, TTCN-3).
+fn node_response_ms(
+    model: &SuiteModel,
+    test: &TestCase,
+    timeouts: &ModelTimeouts,
+) -> Vec<Option<u64>> {
+    let mut last: Vec<Option<u64>> = vec![None; test.nodes.len()];
+    for (n, node) in test.nodes.iter().enumerate() {
+        let here = last[n];
+        let mut pass = |next: Next, ms: Option<u64>| {
+            if let Next::Node(k) = next
+                && let Some(slot) = last.get_mut(k as usize)
+            {
+                *slot = (*slot).max(ms);
+            }
+        };
+        match node {
+            TestNode::Send { input, then, race } => {
+                pass(*then, timeouts.response_ms(model.input_name(*input)));
+                race.iter().for_each(|&(_, next)| pass(next, here));
+            }
+            TestNode::Expect { branches } => {
+                branches.iter().for_each(|&(_, next)| pass(next, here))
+            }
+        }
+    }
+    last
+}
+
 /// The `tests` of the template context, built one test at a time as a template reads them, so
 /// rendering holds the test cases and the output, not the context of every test at once.
 #[derive(Debug)]
@@ -399,6 +430,7 @@ struct LazyTests {
     model: SuiteModel,
     tests: Vec<TestCase>,
     idents: Vec<String>,
+    timeouts: Option<Arc<ModelTimeouts>>,
 }
 
 impl Object for LazyTests {
@@ -409,7 +441,32 @@ impl Object for LazyTests {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         let k = key.as_usize()?;
         let t = self.tests.get(k)?;
-        Some(test_context(&self.model, t, &self.idents[k]))
+        let ctx = test_context(&self.model, t, &self.idents[k]);
+        Some(match &self.timeouts {
+            None => ctx,
+            Some(timeouts) => {
+                let listed = |waits: Vec<Option<u64>>| -> Vec<Value> {
+                    waits
+                        .into_iter()
+                        .enumerate()
+                        .filter_map(|(node, ms)| {
+                            ms.map(|ms| {
+                                context! {
+                                    node => node,
+                                    ms => ms,
+                                    seconds => Value::from_safe_string(format!("{}.{:03}", ms / 1000, ms % 1000)),
+                                }
+                            })
+                        })
+                        .collect()
+                };
+                context! {
+                    quiescence_ms => listed(timeouts.node_quiescence_ms(&self.model, t)),
+                    response_ms => listed(node_response_ms(&self.model, t, timeouts)),
+                    ..ctx
+                }
+            }
+        })
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
@@ -423,7 +480,14 @@ pub fn context(header: &SuiteHeader, tests: &[TestCase]) -> Value {
     let mut idents = escape::TestIdentifiers::new("_test");
     let idents = tests.iter().map(|t| idents.next(&t.name)).collect();
     let parts = [part_context(0, 1, tests.len())];
-    context_of_part(header, tests.to_vec(), idents, &parts, 0)
+    PartContext {
+        header,
+        tests: tests.to_vec(),
+        idents,
+        parts: &parts,
+        part: 0,
+    }
+    .with_timeouts(None)
 }
 
 /// The context of part `k` (0-based) of `count`: its number, its file-name suffix (empty for a
@@ -462,58 +526,83 @@ fn shard_context(header: &SuiteHeader) -> Value {
 /// (`test_idents`: `ident`, `ident_upper`) for a template's second pass over the tests. Strings a model or suite
 /// supplies (names, labels, method, guarantee) are plain values that a template can print only
 /// through an escaping filter; identifiers and the generator string are built here and marked
-/// safe. The tests' contexts are built lazily, one test at a time.
-fn context_of_part(
-    header: &SuiteHeader,
+/// safe. The tests' contexts are built lazily, one test at a time. [`PartContext::with_timeouts`]
+/// builds it.
+struct PartContext<'a> {
+    header: &'a SuiteHeader,
     tests: Vec<TestCase>,
     idents: Vec<String>,
-    parts: &[Value],
+    parts: &'a [Value],
     part: usize,
-) -> Value {
-    let model = &header.model;
-    let test_idents: Vec<Value> = idents
-        .iter()
-        .map(|ident| {
-            context! {
-                ident => Value::from_safe_string(ident.clone()),
-                ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
-            }
-        })
-        .collect();
-    let tests = LazyTests {
-        model: model.clone(),
-        tests,
-        idents,
-    };
-    let ident = escape::unreserved_identifier(&model.name, "_model");
-    let universal = model
-        .inputs
-        .iter()
-        .chain(&model.outputs)
-        .chain(&model.quiescence)
-        .any(|l| escape::needs_universal_charstring(l));
-    context! {
-        generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
-        ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
-        // Titan's C++ namespace of a module name doubles its underscores.
-        ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
-        ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
-        ident => Value::from_safe_string(ident),
-        model => context! {
-            name => model.name.as_str(),
-            inputs => &model.inputs,
-            outputs => &model.outputs,
-            quiescence => model.quiescence.as_deref(),
-            universal => universal,
-        },
-        method => header.method.as_str(),
-        n => header.n,
-        guarantee => header.guarantee.as_str(),
-        tests => Value::from_object(tests),
-        test_idents => test_idents,
-        shard => shard_context(header),
-        parts => parts,
-        part => parts.get(part).cloned().unwrap_or_default(),
+}
+
+impl PartContext<'_> {
+    /// The context, with the specification's timeout annotations when given: each test's
+    /// `quiescence_ms` (the nodes whose largest annotation is known) and the suite's
+    /// `timeouts.response_ms`; `timeouts` is none for an unannotated suite.
+    fn with_timeouts(self, timeouts: Option<Arc<ModelTimeouts>>) -> Value {
+        let PartContext {
+            header,
+            tests,
+            idents,
+            parts,
+            part,
+        } = self;
+        let model = &header.model;
+        let test_idents: Vec<Value> = idents
+            .iter()
+            .map(|ident| {
+                context! {
+                    ident => Value::from_safe_string(ident.clone()),
+                    ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+                }
+            })
+            .collect();
+        let timeouts_context = timeouts.as_ref().map(|t| {
+            let response_ms: Vec<Value> = model
+                .inputs
+                .iter()
+                .filter_map(|i| t.response_ms(i).map(|ms| context! { input => i, ms => ms }))
+                .collect();
+            context! { response_ms => response_ms }
+        });
+        let tests = LazyTests {
+            model: model.clone(),
+            tests,
+            idents,
+            timeouts,
+        };
+        let ident = escape::unreserved_identifier(&model.name, "_model");
+        let universal = model
+            .inputs
+            .iter()
+            .chain(&model.outputs)
+            .chain(&model.quiescence)
+            .any(|l| escape::needs_universal_charstring(l));
+        context! {
+            generator => Value::from_safe_string(format!("ncomplete {}", env!("CARGO_PKG_VERSION"))),
+            ident_dashed => Value::from_safe_string(ident.replace('_', "-")),
+            // Titan's C++ namespace of a module name doubles its underscores.
+            ident_cpp => Value::from_safe_string(ident.replace('_', "__")),
+            ident_upper => Value::from_safe_string(ident.to_ascii_uppercase()),
+            ident => Value::from_safe_string(ident),
+            model => context! {
+                name => model.name.as_str(),
+                inputs => &model.inputs,
+                outputs => &model.outputs,
+                quiescence => model.quiescence.as_deref(),
+                universal => universal,
+            },
+            method => header.method.as_str(),
+            n => header.n,
+            guarantee => header.guarantee.as_str(),
+            tests => Value::from_object(tests),
+            test_idents => test_idents,
+            shard => shard_context(header),
+            parts => parts,
+            part => parts.get(part).cloned().unwrap_or_default(),
+            timeouts => timeouts_context,
+        }
     }
 }
 
@@ -582,6 +671,8 @@ pub struct SuiteRenderer {
     idents: escape::TestIdentifiers,
     /// The `spec` of the on-the-fly tester's context ([`explorer_context`]).
     spec: Option<Value>,
+    /// The specification's timeout annotations, rendered into the tests when present.
+    timeouts: Option<Arc<ModelTimeouts>>,
 }
 
 /// The name under which the output path template of `file` is kept in the environment.
@@ -707,7 +798,17 @@ impl SuiteRenderer {
                 .collect(),
             idents: escape::TestIdentifiers::new("_test"),
             spec: spec.map(explorer_context),
+            timeouts: None,
         })
+    }
+
+    /// This renderer with the specification's timeout annotations: each test gets the largest
+    /// annotated quiescence timeout of its nodes (`quiescence_ms`: `node`, `ms`) and the
+    /// context `timeouts` the annotated inputs (`response_ms`: `input`, `ms`); without them
+    /// (`None`) the rendering is that of an unannotated suite, byte for byte.
+    pub fn with_timeouts(mut self, timeouts: Option<Arc<ModelTimeouts>>) -> Self {
+        self.timeouts = timeouts;
+        self
     }
 
     /// Renders the templates of `role` with `ctx`.
@@ -734,14 +835,28 @@ impl SuiteRenderer {
         tests: Vec<TestCase>,
     ) -> Result<Vec<RenderedFile>, RenderError> {
         let idents = tests.iter().map(|t| self.idents.next(&t.name)).collect();
-        let ctx = context_of_part(&self.header, tests, idents, &self.parts, k);
+        let ctx = PartContext {
+            header: &self.header,
+            tests,
+            idents,
+            parts: &self.parts,
+            part: k,
+        }
+        .with_timeouts(self.timeouts.clone());
         self.render(Role::Part, &ctx)
     }
 
     /// Renders the files made once per suite (runtimes, package files), then the on-the-fly
     /// tester's files when there is one.
     pub fn render_suite_files(&self) -> Result<Vec<RenderedFile>, RenderError> {
-        let ctx = context_of_part(&self.header, Vec::new(), Vec::new(), &self.parts, 0);
+        let ctx = PartContext {
+            header: &self.header,
+            tests: Vec::new(),
+            idents: Vec::new(),
+            parts: &self.parts,
+            part: 0,
+        }
+        .with_timeouts(self.timeouts.clone());
         let mut files = self.render(Role::Suite, &ctx)?;
         if let Some(spec) = &self.spec {
             let ctx = context! { spec => spec, ..ctx };
