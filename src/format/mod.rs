@@ -318,11 +318,21 @@ pub fn parse_model_with_warnings(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let name = model_name(file_name);
     let mut warnings = Vec::new();
+    // Symbolic transition systems are instantiated as LTSs (`crate::sts`): named `.sts.*`, or
+    // a YAML/JSON file the native schema refuses that has the top-level key `sts`.
+    if let Some(syntax) = crate::sts::sts_syntax(file_name, format, text, false) {
+        let model = crate::sts::parse_as_model(text, file_name, syntax)?;
+        return Ok(Loaded { model, warnings });
+    }
+    let sts_fallback = |e: Error| match crate::sts::sts_syntax(file_name, format, text, true) {
+        Some(syntax) => crate::sts::parse_as_model(text, file_name, syntax),
+        None => Err(e),
+    };
     let model = match format {
         Format::Aut => aut::parse_with_warnings(text, file_name, &name, opts, &mut warnings)?,
         Format::Dot => dot::parse(text, file_name, &name, opts, &mut warnings)?,
-        Format::Yaml => native::parse_yaml(text, file_name, &name, opts)?,
-        Format::Json => native::parse_json(text, file_name, &name, opts)?,
+        Format::Yaml => native::parse_yaml(text, file_name, &name, opts).or_else(sts_fallback)?,
+        Format::Json => native::parse_json(text, file_name, &name, opts).or_else(sts_fallback)?,
         Format::Fsm => fsm::parse(text, file_name, &name)?,
     };
     Ok(Loaded { model, warnings })

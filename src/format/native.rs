@@ -176,7 +176,7 @@ const MAX_FLOW_NESTING: usize = 100;
 
 /// Refuses YAML whose flow collections nest deeper than [`MAX_FLOW_NESTING`] (brackets in
 /// quoted scalars and comments do not count).
-fn check_flow_nesting(text: &str, file: &str) -> Result<(), ParseError> {
+pub(crate) fn check_flow_nesting(text: &str, file: &str) -> Result<(), ParseError> {
     let b = text.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
@@ -753,7 +753,7 @@ fn split_message(msg: &str, text: &str, offset: Option<usize>) -> (String, Strin
     (here(), format!("valid input ({msg})"))
 }
 
-fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
+pub(crate) fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
     let msg = e.to_string();
     let msg = msg
         .rsplit_once(" at line ")
@@ -770,7 +770,7 @@ fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
     }
 }
 
-fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
+pub(crate) fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
     let msg = e.to_string();
     let (line, column) = match e.location() {
         Some(l) => clamp(text, l.line(), l.column()),
@@ -799,7 +799,7 @@ fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
 
 /// Clamps a reported line and column to the text: parsers may report the line after a final
 /// line break, or a column past the end of a line, for an error at the end of the input.
-fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
+pub(crate) fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
     let lines: Vec<&str> = text.split('\n').collect();
     let line = line.clamp(1, lines.len());
     let len = lines[line - 1].chars().count();
@@ -807,7 +807,7 @@ fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
 }
 
 /// The byte offset of a 1-based line and column (in characters), if inside the text.
-fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
     let start = if line == 1 {
         0
     } else {

@@ -30,8 +30,8 @@ pub use generate::{
     generate, generate_model, sizes,
 };
 pub use models::{
-    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, LanguageInput,
-    MutateRequest, audit, check, convert, distinguish, info, mutate,
+    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, InfoReport,
+    LanguageInput, MutateRequest, audit, check, convert, distinguish, info, info_report, mutate,
 };
 
 use crate::Error;
