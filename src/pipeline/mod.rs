@@ -19,6 +19,7 @@
 mod execute;
 mod generate;
 mod models;
+mod sts;
 #[cfg(test)]
 mod tests;
 
@@ -29,6 +30,7 @@ pub use generate::{
     GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,
     generate, generate_model, sizes,
 };
+pub use sts::{generate_purposes, is_sts_file};
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, InfoReport,
     LanguageInput, MutateRequest, audit, check, convert, distinguish, info, info_report, mutate,

@@ -51,27 +51,11 @@ impl InfoReport {
 /// `ncomplete info` for any model file: an STS (named `.sts.*`, or a YAML/JSON file with the
 /// top-level key `sts`) is described as one, whether or not it has a finite instantiation.
 pub fn info_report(model_path: &str, load: &LoadOptions, quiet: bool) -> Result<InfoReport, Error> {
-    if model_path != format::STDIN_PATH && is_sts_file(model_path, load)? {
+    if super::is_sts_file(model_path, load)? {
         let sts = crate::sts::load_sts(model_path)?;
         return Ok(InfoReport::Sts(crate::sts::sts_info(&sts)));
     }
     info(model_path, load, quiet).map(InfoReport::Model)
-}
-
-/// Whether a model file is an STS: by its name, or for YAML and JSON by its top-level key.
-fn is_sts_file(path: &str, load: &LoadOptions) -> Result<bool, Error> {
-    if crate::sts::load::sts_syntax_of_path(path).is_some() {
-        return Ok(true);
-    }
-    let Some(format) = load.format.or_else(|| Format::from_path(path)) else {
-        return Ok(false);
-    };
-    if !matches!(format, Format::Yaml | Format::Json) {
-        return Ok(false);
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let text = format::utf8_text(bytes, path)?;
-    Ok(crate::sts::sts_syntax(path, format, &text, true).is_some())
 }
 
 /// The options of [`convert`] (`ncomplete convert`).

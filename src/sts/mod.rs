@@ -10,6 +10,12 @@
 //! - `instantiate.rs`: the interpretation `⟦S⟧` (Def. 4.8) as a finite LTS when the domains
 //!   are finite and small, so every LTS command applies to a small STS.
 //! - `info.rs`: the figures `ncomplete info` prints for an STS.
+//! - `solver.rs`: the solver trait (sat/unsat/unknown and witnesses); `z3.rs` its Z3
+//!   implementation (Cargo feature `smt`).
+//! - `symbolic.rs`: symbolic states and the symbolic execution graph (Sec. 4.3, Defs.
+//!   4.10-4.14) unfolded to a depth, infeasible paths pruned by the solver.
+//! - `purposes.rs`: switch-coverage test purposes (Sec. 4.4, Def. 4.16) with their a priori
+//!   coverage, written as `ncomplete-sts-purposes` JSON version 1.
 //!
 //! Model files are recognised as STSs by their name (`.sts.yaml`, `.sts.yml`, `.sts.json`) or,
 //! for other `.yaml`/`.json` files, by the top-level key `sts`.
@@ -20,7 +26,12 @@ pub mod info;
 pub mod instantiate;
 pub mod load;
 pub mod parse;
+pub mod purposes;
+pub mod solver;
+pub mod symbolic;
 pub mod types;
+#[cfg(feature = "smt")]
+pub mod z3;
 
 pub use info::{StsInfo, sts_info};
 pub use instantiate::{InstantiateBudget, InstantiateError, instantiate};
