@@ -10,6 +10,7 @@ pub mod aut;
 mod build;
 pub mod dot;
 pub mod fsm;
+pub(crate) mod locate;
 pub mod native;
 pub mod position;
 

@@ -34,7 +34,7 @@ use crate::model::{
     Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, Onfsm, StateId,
 };
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
@@ -560,136 +560,18 @@ fn build(
 
 /// Deserializes again, failing at `place`, to learn the line and column of a semantic problem.
 fn locate(p: Problem, text: &str, file: &str, syntax: Syntax) -> ParseError {
-    let seed = FailAt { place: p.place };
-    let position = match syntax {
-        Syntax::Yaml => {
-            let d = serde_yaml_ng::Deserializer::from_str(text);
-            seed.deserialize(d)
-                .err()
-                .and_then(|e| e.location().map(|l| (l.line(), l.column())))
-        }
-        Syntax::Json => {
-            let mut d = serde_json::Deserializer::from_str(text);
-            seed.deserialize(&mut d)
-                .err()
-                .map(|e| (e.line(), e.column()))
-        }
+    use super::locate::{Step, value_position};
+    let path = match p.place {
+        Place::Key(k) => vec![Step::Key(k.to_owned())],
+        Place::Transition(k) => vec![Step::Key("transitions".to_owned()), Step::Index(k)],
     };
-    let (line, column) = position.unwrap_or((1, 1));
-    let (line, column) = clamp(text, line, column);
+    let (line, column) = value_position(text, matches!(syntax, Syntax::Yaml), &path);
     ParseError {
         file: file.to_owned(),
         line,
         column,
         found: p.found,
         expected: p.expected,
-    }
-}
-
-/// A seed that walks the document and raises an error inside the value at `place`, so that
-/// the deserializer attaches that value's position.
-struct FailAt {
-    place: Place,
-}
-
-const LOCATED: &str = "located";
-
-impl<'de> DeserializeSeed<'de> for FailAt {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FailAt {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a model")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            match self.place {
-                Place::Transition(k) if key == "transitions" => {
-                    map.next_value_seed(FailAtElement(k))?;
-                }
-                Place::Key(want) if key == want => {
-                    map.next_value_seed(Fail)?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Err(de::Error::custom(LOCATED))
-    }
-}
-
-struct FailAtElement(usize);
-
-impl<'de> DeserializeSeed<'de> for FailAtElement {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FailAtElement {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list of transitions")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        for _ in 0..self.0 {
-            if seq.next_element::<IgnoredAny>()?.is_none() {
-                break;
-            }
-        }
-        seq.next_element_seed(Fail)?;
-        Err(de::Error::custom(LOCATED))
-    }
-}
-
-/// Fails as soon as the deserializer hands it a value.
-struct Fail;
-
-impl<'de> DeserializeSeed<'de> for Fail {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Fail {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("anything")
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(de::Error::custom(LOCATED))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(de::Error::custom(LOCATED))
     }
 }
 

@@ -30,11 +30,11 @@ pub use generate::{
     GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,
     generate, generate_model, sizes,
 };
-pub use sts::{generate_purposes, is_sts_file};
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, InfoReport,
     LanguageInput, MutateRequest, audit, check, convert, distinguish, info, info_report, mutate,
 };
+pub use sts::{generate_purposes, is_sts_file};
 
 use crate::Error;
 use crate::format::LoadOptions;

@@ -46,7 +46,8 @@ pub fn generate_purposes(
     }
     output::refuse_input_as_output("--out", &options.out, &[model_path])?;
     let sts = crate::sts::load_sts(model_path)?;
-    let mut solver = crate::sts::solver::default_solver().map_err(|e| Error::Usage(e.to_string()))?;
+    let mut solver =
+        crate::sts::solver::default_solver().map_err(|e| Error::Usage(e.to_string()))?;
     let limits = SegLimits {
         depth: options.n.unwrap_or(DEFAULT_DEPTH),
         nodes: NODE_BUDGET,

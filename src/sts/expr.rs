@@ -265,20 +265,6 @@ impl Term {
             }
         })
     }
-
-    /// Every parameter the term mentions is below `n` and every variable below `m` (a check
-    /// of the well-formedness [`super::check`] establishes).
-    pub fn mentions_within(&self, vars: usize, params: usize) -> bool {
-        match self {
-            Term::Const(_) => true,
-            Term::Var(i) => *i < vars,
-            Term::Param(i) => *i < params,
-            Term::Unary(_, t) => t.mentions_within(vars, params),
-            Term::Binary(_, a, b) => {
-                a.mentions_within(vars, params) && b.mentions_within(vars, params)
-            }
-        }
-    }
 }
 
 impl Value {

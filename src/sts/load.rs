@@ -23,15 +23,16 @@
 //! character inside the expression (exactly for plain and quoted one-line strings without
 //! escapes, at the string's start otherwise).
 
-use super::check::{Scope, sort_name, value_sort};
+use super::check::{Scope, sort_name};
 use super::expr::{Term, Value};
 use super::parse::{ExprError, KEYWORDS, is_identifier, parse_expr};
 use super::types::{Direction, Enumeration, Gate, Parameter, Sort, Sts, Switch, Type, Variable};
 use crate::format::ParseError;
-use crate::format::native::{check_flow_nesting, clamp, json_error, offset_of, yaml_error};
+use crate::format::locate::{Step, value_position};
+use crate::format::native::{check_flow_nesting, json_error, offset_of, yaml_error};
 use crate::format::position::excerpt;
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
@@ -162,13 +163,6 @@ struct SwitchDoc {
     #[serde(default)]
     assign: BTreeMap<String, Scalar>,
     to: String,
-}
-
-/// A step of the path from the document's root to a value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    Key(String),
-    Index(usize),
 }
 
 /// A semantic error before it has a position: the value's path, and for an expression the
@@ -570,29 +564,8 @@ fn expression(scope: &Scope<'_>, path: Vec<Step>, text: &str, want: Sort) -> Res
         .map_err(|e| expr_problem(path, text, e))
 }
 
-/// The sort of a value, re-exported for the instantiation's messages.
-pub fn sort_of(v: Value) -> Sort {
-    value_sort(v)
-}
-
 fn locate(p: Problem, text: &str, file: &str, syntax: Syntax) -> ParseError {
-    let seed = FailAt { path: &p.path };
-    let reported = match syntax {
-        Syntax::Yaml => {
-            let d = serde_yaml_ng::Deserializer::from_str(text);
-            seed.deserialize(d)
-                .err()
-                .and_then(|e| e.location().map(|l| (l.line(), l.column())))
-        }
-        Syntax::Json => {
-            let mut d = serde_json::Deserializer::from_str(text);
-            seed.deserialize(&mut d)
-                .err()
-                .map(|e| (e.line(), e.column()))
-        }
-    };
-    let (line, column) = reported.unwrap_or((1, 1));
-    let (line, column) = clamp(text, line, column);
+    let (line, column) = value_position(text, syntax == Syntax::Yaml, &p.path);
     let mut offset = offset_of(text, line, column).unwrap_or(0);
     if let Some((inner, expr)) = &p.inner {
         offset = inner_offset(text, offset, expr, syntax).map_or(offset, |start| start + inner);
@@ -624,77 +597,6 @@ fn inner_offset(text: &str, at: usize, expr: &str, syntax: Syntax) -> Option<usi
                     verbatim(start) && text.as_bytes().get(start.wrapping_sub(1)) == Some(&b'"')
                 })
         }
-    }
-}
-
-/// A seed that walks the document along `path` and raises an error at the value there, so
-/// that the deserializer attaches that value's position.
-struct FailAt<'p> {
-    path: &'p [Step],
-}
-
-const LOCATED: &str = "located";
-
-impl<'de> DeserializeSeed<'de> for FailAt<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FailAt<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an STS document")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        if self.path.is_empty() {
-            return Err(de::Error::custom(LOCATED));
-        }
-        while let Some(k) = map.next_key::<String>()? {
-            match &self.path[0] {
-                Step::Key(want) if *want == k => {
-                    map.next_value_seed(FailAt {
-                        path: &self.path[1..],
-                    })?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Err(de::Error::custom(LOCATED))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        if let Some(Step::Index(n)) = self.path.first() {
-            for _ in 0..*n {
-                if seq.next_element::<IgnoredAny>()?.is_none() {
-                    break;
-                }
-            }
-            seq.next_element_seed(FailAt {
-                path: &self.path[1..],
-            })?;
-        }
-        Err(de::Error::custom(LOCATED))
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Err(E::custom(LOCATED))
     }
 }
 

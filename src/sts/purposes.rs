@@ -202,7 +202,12 @@ mod tests {
         for name in ["coffee", "brp", "login"] {
             let sts = bundled(name);
             let p = switch_purposes(&sts, &mut Z3Solver::new(), LIMITS);
-            assert_eq!(p.covered_count(), sts.switches.len(), "{name}: {}", p.summary(&sts));
+            assert_eq!(
+                p.covered_count(),
+                sts.switches.len(),
+                "{name}: {}",
+                p.summary(&sts)
+            );
             // Every purpose's path condition has a witness (the solver says sat).
             for purpose in &p.purposes {
                 let node = &p.seg.nodes[purpose.node];
@@ -235,11 +240,25 @@ switches:
         assert_eq!(p.purposes[0].path, vec![0, 1, 0, 1, 2]);
         assert_eq!(p.purposes.len(), 1);
         let json = p.to_json(&sts);
-        assert!(json.contains("\"format\": \"ncomplete-sts-purposes\""), "{json}");
+        assert!(
+            json.contains("\"format\": \"ncomplete-sts-purposes\""),
+            "{json}"
+        );
         assert!(json.contains("p_3 <= 10"), "{json}");
         // Too shallow an unfolding leaves r2 uncovered, and says so.
-        let shallow = switch_purposes(&sts, &mut Z3Solver::new(), SegLimits { depth: 4, nodes: 100 });
+        let shallow = switch_purposes(
+            &sts,
+            &mut Z3Solver::new(),
+            SegLimits {
+                depth: 4,
+                nodes: 100,
+            },
+        );
         assert_eq!(shallow.covered_count(), 2);
-        assert!(shallow.to_json(&sts).contains("\"uncovered\": [\n      \"r2\""));
+        assert!(
+            shallow
+                .to_json(&sts)
+                .contains("\"uncovered\": [\n      \"r2\"")
+        );
     }
 }

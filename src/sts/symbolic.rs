@@ -85,7 +85,11 @@ impl Sym {
                 a.divisors_non_zero(out);
                 b.divisors_non_zero(out);
                 if matches!(op, BinOp::Div | BinOp::Mod) {
-                    out.push(Sym::binary(BinOp::Ne, (**b).clone(), Sym::Const(Value::Int(0))));
+                    out.push(Sym::binary(
+                        BinOp::Ne,
+                        (**b).clone(),
+                        Sym::Const(Value::Int(0)),
+                    ));
                 }
             }
         }
@@ -126,9 +130,11 @@ pub fn substitute(term: &Term, vars: &[Sym], params: &[usize]) -> Sym {
                 _ => Sym::Unary(*op, Box::new(s)),
             }
         }
-        Term::Binary(op, a, b) => {
-            Sym::binary(*op, substitute(a, vars, params), substitute(b, vars, params))
-        }
+        Term::Binary(op, a, b) => Sym::binary(
+            *op,
+            substitute(a, vars, params),
+            substitute(b, vars, params),
+        ),
     }
 }
 
