@@ -63,7 +63,7 @@ pub enum Error {
         path: String,
         /// Why.
         #[source]
-        source: crate::sts::InstantiateError,
+        source: Box<crate::sts::InstantiateError>,
     },
     /// A state identification construction exceeded its budget.
     #[error(transparent)]

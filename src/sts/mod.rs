@@ -88,7 +88,7 @@ pub fn parse_as_model(
     let sts = parse_sts(text, file, &load::default_model_name(file), syntax)?;
     let lts = instantiate(&sts, &InstantiateBudget::default()).map_err(|source| Error::Sts {
         path: file.to_owned(),
-        source,
+        source: Box::new(source),
     })?;
     Ok(crate::model::Model::Lts(lts))
 }

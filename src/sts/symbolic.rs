@@ -232,7 +232,7 @@ pub fn unfold(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits, until_cover
             next += 1;
             continue;
         }
-        for k in 0..sts.switches.len() {
+        for (k, seen) in covered.iter_mut().enumerate() {
             if let Some(mut child) = successor(sts, solver, &nodes[next], k) {
                 if nodes.len() >= limits.nodes {
                     return Seg {
@@ -241,8 +241,8 @@ pub fn unfold(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits, until_cover
                     };
                 }
                 child.parent = Some((next, k));
-                if !covered[k] {
-                    covered[k] = true;
+                if !*seen {
+                    *seen = true;
                     uncovered -= 1;
                 }
                 nodes.push(child);
