@@ -34,7 +34,7 @@ pub fn is_sts_file(path: &str, load: &LoadOptions) -> Result<bool, Error> {
 }
 
 /// `generate --cover switches` on an STS: the switch-coverage test purposes as
-/// `ncomplete-sts-purposes` JSON (depth `--n`, default [`DEFAULT_DEPTH`]).
+/// `ncomplete-sts-purposes` JSON (depth `--n`, default 40).
 pub fn generate_purposes(
     model_path: &str,
     options: &GenerateOptions,
