@@ -219,7 +219,8 @@ pub enum CoverArg {
     States,
     /// Every transition of a reachable state (quiescence included).
     Transitions,
-    /// Every pair of consecutive transitions.
+    /// Every pair of consecutive transitions; for a symbolic transition system, every switch
+    /// (switch-coverage test purposes by symbolic execution, feature `smt`).
     Switches,
 }
 

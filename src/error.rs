@@ -55,6 +55,16 @@ pub enum Error {
     /// A model file that does not follow its format (`FILE:LINE:COL: found X, expected Y`).
     #[error(transparent)]
     Parse(#[from] crate::format::ParseError),
+    /// A symbolic transition system has no finite instantiation within its budget (or an
+    /// assignment fails on the way).
+    #[error("{path}: {source}")]
+    Sts {
+        /// The STS file.
+        path: String,
+        /// Why.
+        #[source]
+        source: Box<crate::sts::InstantiateError>,
+    },
     /// A state identification construction exceeded its budget.
     #[error(transparent)]
     Identify(#[from] crate::identify::IdentifyError),

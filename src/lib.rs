@@ -64,5 +64,6 @@ pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod rng;
+pub mod sts;
 pub mod suite;
 pub use error::{Error, Result};

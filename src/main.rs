@@ -89,7 +89,7 @@ fn run_man(a: &ManArgs, quiet: bool) -> Result<ExitCode, Error> {
 
 /// `info`: the figures of a model.
 fn run_info(a: InfoArgs, quiet: bool) -> Result<ExitCode, Error> {
-    let info = pipeline::info(&a.model, &a.model_args.options(quiet), quiet)?;
+    let info = pipeline::info_report(&a.model, &a.model_args.options(quiet), quiet)?;
     let text = if a.json {
         info.to_json()
     } else {

@@ -94,7 +94,7 @@ fn py_error(e: Error) -> PyErr {
         | Error::Refused(_)
         | Error::IocoSuite(_)
         | Error::Identify(_) => BudgetError::new_err(message),
-        Error::Model { .. } => ModelError::new_err(message),
+        Error::Model { .. } | Error::Sts { .. } => ModelError::new_err(message),
         Error::Check(_) => CheckError::new_err(message),
         Error::Io { .. } => FileError::new_err(message),
         Error::Usage(_) | Error::Exec(_) | Error::Render(_) => UsageError::new_err(message),

@@ -10,6 +10,7 @@ pub mod aut;
 mod build;
 pub mod dot;
 pub mod fsm;
+pub(crate) mod locate;
 pub mod native;
 pub mod position;
 pub mod timeouts;
@@ -326,7 +327,21 @@ pub fn parse_model_with_warnings(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let name = model_name(file_name);
     let mut warnings = Vec::new();
+    // Symbolic transition systems are instantiated as LTSs (`crate::sts`): named `.sts.*`, or
+    // a YAML/JSON file the native schema refuses that has the top-level key `sts`.
     let no_timeouts = |model| (model, timeouts::TimeoutAnnotations::default());
+    if let Some(syntax) = crate::sts::sts_syntax(file_name, format, text, false) {
+        let model = crate::sts::parse_as_model(text, file_name, syntax)?;
+        return Ok(Loaded {
+            model,
+            warnings,
+            timeouts: timeouts::TimeoutAnnotations::default(),
+        });
+    }
+    let sts_fallback = |e: Error| match crate::sts::sts_syntax(file_name, format, text, true) {
+        Some(syntax) => crate::sts::parse_as_model(text, file_name, syntax).map(no_timeouts),
+        None => Err(e),
+    };
     let (model, timeouts) = match format {
         Format::Aut => no_timeouts(aut::parse_with_warnings(
             text,
@@ -336,8 +351,11 @@ pub fn parse_model_with_warnings(
             &mut warnings,
         )?),
         Format::Dot => dot::parse_with_timeouts(text, file_name, &name, opts, &mut warnings)?,
-        Format::Yaml => native::parse_with_timeouts(text, file_name, &name, opts, true)?,
-        Format::Json => native::parse_with_timeouts(text, file_name, &name, opts, false)?,
+        Format::Yaml => {
+            native::parse_with_timeouts(text, file_name, &name, opts, true).or_else(sts_fallback)?
+        }
+        Format::Json => native::parse_with_timeouts(text, file_name, &name, opts, false)
+            .or_else(sts_fallback)?,
         Format::Fsm => no_timeouts(fsm::parse(text, file_name, &name)?),
     };
     Ok(Loaded {

@@ -39,7 +39,7 @@ use crate::model::{
     Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, Onfsm, StateId,
 };
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
@@ -236,7 +236,7 @@ const MAX_FLOW_NESTING: usize = 100;
 
 /// Refuses YAML whose flow collections nest deeper than [`MAX_FLOW_NESTING`] (brackets in
 /// quoted scalars and comments do not count).
-fn check_flow_nesting(text: &str, file: &str) -> Result<(), ParseError> {
+pub(crate) fn check_flow_nesting(text: &str, file: &str) -> Result<(), ParseError> {
     let b = text.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
@@ -620,136 +620,18 @@ fn build(
 
 /// Deserializes again, failing at `place`, to learn the line and column of a semantic problem.
 fn locate(p: Problem, text: &str, file: &str, syntax: Syntax) -> ParseError {
-    let seed = FailAt { place: p.place };
-    let position = match syntax {
-        Syntax::Yaml => {
-            let d = serde_yaml_ng::Deserializer::from_str(text);
-            seed.deserialize(d)
-                .err()
-                .and_then(|e| e.location().map(|l| (l.line(), l.column())))
-        }
-        Syntax::Json => {
-            let mut d = serde_json::Deserializer::from_str(text);
-            seed.deserialize(&mut d)
-                .err()
-                .map(|e| (e.line(), e.column()))
-        }
+    use super::locate::{Step, value_position};
+    let path = match p.place {
+        Place::Key(k) => vec![Step::Key(k.to_owned())],
+        Place::Transition(k) => vec![Step::Key("transitions".to_owned()), Step::Index(k)],
     };
-    let (line, column) = position.unwrap_or((1, 1));
-    let (line, column) = clamp(text, line, column);
+    let (line, column) = value_position(text, matches!(syntax, Syntax::Yaml), &path);
     ParseError {
         file: file.to_owned(),
         line,
         column,
         found: p.found,
         expected: p.expected,
-    }
-}
-
-/// A seed that walks the document and raises an error inside the value at `place`, so that
-/// the deserializer attaches that value's position.
-struct FailAt {
-    place: Place,
-}
-
-const LOCATED: &str = "located";
-
-impl<'de> DeserializeSeed<'de> for FailAt {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FailAt {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a model")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            match self.place {
-                Place::Transition(k) if key == "transitions" => {
-                    map.next_value_seed(FailAtElement(k))?;
-                }
-                Place::Key(want) if key == want => {
-                    map.next_value_seed(Fail)?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Err(de::Error::custom(LOCATED))
-    }
-}
-
-struct FailAtElement(usize);
-
-impl<'de> DeserializeSeed<'de> for FailAtElement {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FailAtElement {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list of transitions")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        for _ in 0..self.0 {
-            if seq.next_element::<IgnoredAny>()?.is_none() {
-                break;
-            }
-        }
-        seq.next_element_seed(Fail)?;
-        Err(de::Error::custom(LOCATED))
-    }
-}
-
-/// Fails as soon as the deserializer hands it a value.
-struct Fail;
-
-impl<'de> DeserializeSeed<'de> for Fail {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Fail {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("anything")
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        Err(E::custom(LOCATED))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(de::Error::custom(LOCATED))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(de::Error::custom(LOCATED))
     }
 }
 
@@ -813,7 +695,7 @@ fn split_message(msg: &str, text: &str, offset: Option<usize>) -> (String, Strin
     (here(), format!("valid input ({msg})"))
 }
 
-fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
+pub(crate) fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
     let msg = e.to_string();
     let msg = msg
         .rsplit_once(" at line ")
@@ -830,7 +712,7 @@ fn json_error(e: &serde_json::Error, file: &str, text: &str) -> ParseError {
     }
 }
 
-fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
+pub(crate) fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
     let msg = e.to_string();
     let (line, column) = match e.location() {
         Some(l) => clamp(text, l.line(), l.column()),
@@ -859,7 +741,7 @@ fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> ParseError {
 
 /// Clamps a reported line and column to the text: parsers may report the line after a final
 /// line break, or a column past the end of a line, for an error at the end of the input.
-fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
+pub(crate) fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
     let lines: Vec<&str> = text.split('\n').collect();
     let line = line.clamp(1, lines.len());
     let len = lines[line - 1].chars().count();
@@ -867,7 +749,7 @@ fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
 }
 
 /// The byte offset of a 1-based line and column (in characters), if inside the text.
-fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
     let start = if line == 1 {
         0
     } else {

@@ -165,6 +165,13 @@ pub struct GeneratedSuite {
 /// `ncomplete generate`: the suite of the model file `model_path` written as `options` say.
 /// An output that is (or holds) an input is refused before the model is read.
 pub fn generate(model_path: &str, options: &GenerateOptions) -> Result<GeneratedSuite, Error> {
+    if matches!(
+        options.goals,
+        Some(GoalSource::Cover(crate::goals::Coverage::Switches))
+    ) && super::is_sts_file(model_path, &options.load)?
+    {
+        return super::generate_purposes(model_path, options);
+    }
     let start = std::time::Instant::now();
     let (dir, suite_path) = destination(model_path, options)?;
     let (model, timeouts) = super::load_annotated_model(model_path, &options.load, options.quiet)?;

@@ -19,6 +19,7 @@
 mod execute;
 mod generate;
 mod models;
+mod sts;
 mod suite;
 #[cfg(test)]
 mod tests;
@@ -31,9 +32,10 @@ pub use generate::{
     generate, generate_model, sizes,
 };
 pub use models::{
-    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, LanguageInput,
-    MutateRequest, audit, check, convert, distinguish, info, mutate,
+    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, InfoReport,
+    LanguageInput, MutateRequest, audit, check, convert, distinguish, info, info_report, mutate,
 };
+pub use sts::{generate_purposes, is_sts_file};
 pub use suite::{BuiltSuite, SuiteRequest, build_suite};
 
 use crate::Error;

@@ -21,6 +21,43 @@ pub fn info(
     Ok(crate::info::model_info(&model))
 }
 
+/// What `ncomplete info` reports: a model's figures, or an STS's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InfoReport {
+    /// The figures of a model.
+    Model(crate::info::ModelInfo),
+    /// The figures of a symbolic transition system (`crate::sts`).
+    Sts(crate::sts::StsInfo),
+}
+
+impl InfoReport {
+    /// The human-readable report.
+    pub fn to_text(&self) -> String {
+        match self {
+            InfoReport::Model(i) => i.to_text(),
+            InfoReport::Sts(i) => i.to_text(),
+        }
+    }
+
+    /// The JSON report.
+    pub fn to_json(&self) -> String {
+        match self {
+            InfoReport::Model(i) => i.to_json(),
+            InfoReport::Sts(i) => i.to_json(),
+        }
+    }
+}
+
+/// `ncomplete info` for any model file: an STS (named `.sts.*`, or a YAML/JSON file with the
+/// top-level key `sts`) is described as one, whether or not it has a finite instantiation.
+pub fn info_report(model_path: &str, load: &LoadOptions, quiet: bool) -> Result<InfoReport, Error> {
+    if super::is_sts_file(model_path, load)? {
+        let sts = crate::sts::load_sts(model_path)?;
+        return Ok(InfoReport::Sts(crate::sts::sts_info(&sts)));
+    }
+    info(model_path, load, quiet).map(InfoReport::Model)
+}
+
 /// The options of [`convert`] (`ncomplete convert`).
 #[derive(Clone, Debug)]
 pub struct ConvertRequest {

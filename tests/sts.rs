@@ -1,0 +1,263 @@
+//! Symbolic transition systems end to end (`src/sts/`): the bundled STSs (coffee machine of
+//! van den Bos Fig. 1.3, the BRP sender reconstructed from Sec. 4.6, our login protocol) load,
+//! validate against `schema/sts-v1.schema.json`, are described by `info`, instantiated by
+//! `convert`, and tested through their instantiation: `check` and `explore` find every
+//! bundled mutant non-conforming and every refactored variant conforming, over seeds.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("ncomplete runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn dir(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models/sts")
+        .join(sub)
+}
+
+fn files(sub: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir(sub))
+        .expect("models/sts")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".sts.yaml"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The specification a mutant or variant file belongs to: `brp_first.sts.yaml` → `brp.sts.yaml`.
+fn spec_of(path: &str) -> String {
+    let name = Path::new(path).file_name().unwrap().to_string_lossy();
+    let base = name.split(['_', '.']).next().unwrap();
+    dir(&format!("{base}.sts.yaml"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ncomplete-sts-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn bundled_models_validate_against_the_schema_and_are_described_by_info() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/sts-v1.schema.json")).expect("schema");
+    let validator = jsonschema::validator_for(&schema).expect("a JSON Schema");
+    let all = [files(""), files("mutants"), files("variants")].concat();
+    assert_eq!(all.len(), 3 + 12 + 3);
+    for path in &all {
+        let text = std::fs::read_to_string(path).unwrap();
+        let doc: serde_json::Value = serde_yaml_ng::from_str(&text).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{path}: {errors:?}");
+        let (code, out, err) = run(&["info", path]);
+        assert_eq!(code, 0, "{path}: {err}");
+        assert!(out.contains("kind:            sts"), "{out}");
+        assert!(
+            out.contains("instantiation:   ") && out.contains(" states, "),
+            "{out}"
+        );
+    }
+    let (code, out, _) = run(&["info", "--json", &files("")[0]]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kind"], "sts");
+    assert!(v["instantiation"]["finite"]["states"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn check_finds_every_mutant_non_conforming_and_every_variant_conforming() {
+    for m in files("mutants") {
+        let (code, out, err) = run(&["check", &spec_of(&m), &m]);
+        assert_eq!(code, 1, "{m}: {out}{err}");
+        assert!(out.contains("does not conform"), "{out}");
+    }
+    for v in files("variants") {
+        let (code, out, err) = run(&["check", &spec_of(&v), &v]);
+        assert_eq!(code, 0, "{v}: {out}{err}");
+    }
+}
+
+#[test]
+fn explore_fails_every_mutant_and_never_a_variant_over_seeds() {
+    for seed in ["1", "2", "3"] {
+        for m in files("mutants") {
+            let (code, out, err) = run(&[
+                "explore",
+                &spec_of(&m),
+                "--model",
+                &m,
+                "--seed",
+                seed,
+                "--quiet",
+            ]);
+            assert_eq!(code, 1, "{m} seed {seed}: {out}{err}");
+            assert!(out.contains("explore: fail: "), "{out}");
+        }
+        for v in files("variants").iter().chain(&files("")) {
+            let (code, out, err) = run(&[
+                "explore",
+                &spec_of(v),
+                "--model",
+                v,
+                "--seed",
+                seed,
+                "--quiet",
+            ]);
+            assert_eq!(code, 0, "{v} seed {seed}: {out}{err}");
+        }
+    }
+}
+
+#[test]
+fn convert_instantiates_and_the_result_reads_back() {
+    let spec = dir("login.sts.yaml");
+    let out = temp("login.aut");
+    let (code, _, err) = run(&[
+        "convert",
+        spec.to_str().unwrap(),
+        "--to",
+        "yaml",
+        "--out",
+        out.with_extension("yaml").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out.with_extension("yaml")).unwrap();
+    assert!(text.contains("kind: lts"), "{text}");
+    assert!(text.contains("idle{tries=0}"), "{text}");
+    // The instantiation conforms to the STS both ways.
+    let converted = out.with_extension("yaml");
+    let (code, _, err) = run(&["check", spec.to_str().unwrap(), converted.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn sts_json_is_recognised_by_its_top_level_key_and_errors_are_positioned() {
+    let good = temp("counter.json");
+    std::fs::write(
+        &good,
+        r#"{"sts": 1, "variables": [{"name": "x", "type": "int", "min": 0, "max": 3, "initial": 0}],
+ "gates": [{"name": "inc", "kind": "input"}, {"name": "show", "kind": "output", "parameters": [{"name": "v", "type": "int", "min": 0, "max": 3}]}],
+ "initial": "idle",
+ "switches": [{"from": "idle", "gate": "inc", "guard": "x < 3", "assign": {"x": "x + 1"}, "to": "busy"},
+              {"from": "busy", "gate": "show", "guard": "v == x", "to": "idle"}]}"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(&["info", good.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("locations:       2"), "{out}");
+    let (code, out, err) = run(&[
+        "generate",
+        good.to_str().unwrap(),
+        "--cover",
+        "transitions",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("show(3)"), "{out}");
+
+    let bad = temp("bad.sts.yaml");
+    std::fs::write(
+        &bad,
+        "sts: 1\ngates: [{name: a, kind: input}]\ninitial: l\nswitches:\n  - {from: l, gate: a, guard: x > 1, to: l}\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    for args in [
+        vec!["info", bad],
+        vec!["generate", bad],
+        vec!["check", bad, bad],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("bad.sts.yaml:5:31: found unknown name `x`"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn unbounded_parameters_are_refused_with_advice() {
+    let path = temp("open.sts.yaml");
+    std::fs::write(
+        &path,
+        "sts: 1\ngates: [{name: put, kind: input, parameters: [{name: n, type: int, min: 0}]}]\ninitial: l\nswitches:\n  - {from: l, gate: put, to: l}\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(&["info", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("instantiation:   none: parameter `n` of gate `put`"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["generate", path.to_str().unwrap(), "--out", "-"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give it bounds"), "{err}");
+}
+
+/// `generate --cover switches --out -` of a bundled STS.
+fn purposes_of(name: &str) -> (i32, String, String) {
+    let spec = dir(&format!("{name}.sts.yaml"));
+    run(&[
+        "generate",
+        spec.to_str().unwrap(),
+        "--cover",
+        "switches",
+        "--out",
+        "-",
+    ])
+}
+
+#[cfg(feature = "smt")]
+#[test]
+fn generate_cover_switches_writes_purposes_with_full_a_priori_coverage() {
+    for name in ["coffee", "brp", "login"] {
+        let (code, out, err) = purposes_of(name);
+        assert_eq!(code, 0, "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["format"], "ncomplete-sts-purposes");
+        assert_eq!(v["version"], 1);
+        assert_eq!(
+            v["coverage"]["covered"], v["coverage"]["switches"],
+            "{name}: {out}"
+        );
+        assert!(err.contains("a priori switch coverage"), "{err}");
+        // Purposes are written longest first.
+        let lengths: Vec<usize> = v["purposes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["steps"].as_array().unwrap().len())
+            .collect();
+        assert!(lengths.windows(2).all(|w| w[0] >= w[1]), "{lengths:?}");
+        if name == "login" {
+            // The right unlock code is a constraint for the solver, not left to chance.
+            assert!(out.contains("code_") && out.contains("== 42"), "{out}");
+        }
+    }
+}
+
+#[cfg(not(feature = "smt"))]
+#[test]
+fn generate_cover_switches_without_smt_says_how_to_enable_it() {
+    let (code, _, err) = purposes_of("login");
+    assert_eq!(code, 2);
+    assert!(err.contains("--features smt"), "{err}");
+}
