@@ -155,7 +155,13 @@ struct Builder<'a> {
     prefix_inputs: PrefixInputs,
     /// The exact search of line 8 (module documentation); `None`: the local estimate only.
     search: Option<Search>,
+    /// [`Self::choose_lca`] of every set asked for: it depends on the set alone, and the
+    /// estimates ask for the same sets again and again.
+    lca_memo: RefCell<HashMap<Vec<StateId>, LcaChoice>>,
 }
+
+/// The LCA chosen for a set and the pairs its witness loses ([`Builder::choose_lca`]).
+type LcaChoice = Option<(u32, u64)>;
 
 /// What Algorithm 5 does at a set with nothing left to run: the LCA whose witness runs, or a
 /// prefix step.
@@ -498,6 +504,16 @@ impl Builder<'_> {
     /// [`LOOKAHEAD`] labels, then one whose split was injective, then the oldest; with the pairs
     /// it loses (0 when not counted: one LCA, or a set beyond [`LCA_SCORING_LIMIT`]).
     fn choose_lca(&self, p: &[StateId]) -> Option<(u32, u64)> {
+        if let Some(&chosen) = self.lca_memo.borrow().get(p) {
+            return chosen;
+        }
+        let chosen = self.compute_lca_choice(p);
+        self.lca_memo.borrow_mut().insert(p.to_vec(), chosen);
+        chosen
+    }
+
+    /// [`Self::choose_lca`] without the memo.
+    fn compute_lca_choice(&self, p: &[StateId]) -> Option<(u32, u64)> {
         let lcas = self.graph.lcas(p);
         if p.len() > LCA_SCORING_LIMIT {
             return lcas
@@ -681,6 +697,7 @@ fn adaptive_graph_steps(
         sa,
         compat,
         graph,
+        lca_memo: RefCell::default(),
         prefix_inputs: rule,
         search: search.then(|| Search {
             set_limit: SEARCH_SET_LIMIT,
