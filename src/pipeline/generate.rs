@@ -339,12 +339,6 @@ fn generate_complete(
     path: &str,
     suite_path: &str,
 ) -> Result<GeneratedSuite, Error> {
-    if options.method.resolve(model).mealy().is_none() {
-        refuse_words(
-            options,
-            "the ioco methods write suite JSON (--format json); words are for Mealy suites",
-        )?;
-    }
     let (chosen, built) = build_suite(model, path, &suite_request(options))?;
     let (tests, guarantee, stats, choice) = match built {
         BuiltSuite::Mealy(suite) => {

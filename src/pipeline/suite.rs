@@ -33,8 +33,8 @@ pub struct SuiteRequest {
     pub keep_prefixes: bool,
     /// Complete a partial Mealy machine first.
     pub complete: Option<Completion>,
-    /// The Mealy suite is written as words (one line of inputs per test), whose costs the budget
-    /// then counts, instead of suite JSON.
+    /// The suite is written as words (one line of inputs per test), whose costs the budget then
+    /// counts, instead of suite JSON; refused for ioco suites, which are trees.
     pub as_words: bool,
 }
 
@@ -74,6 +74,11 @@ fn build_ioco(
     request: &SuiteRequest,
     method: IocoMethod,
 ) -> Result<BuiltSuite, Error> {
+    if request.as_words {
+        return Err(Error::Usage(
+            "the ioco methods write suite JSON (--format json); words are for Mealy suites".into(),
+        ));
+    }
     let bound = match (request.n, request.extra_states) {
         (Some(n), _) => Bound::States(n),
         (None, Some(e)) => Bound::ExtraStates(e),
