@@ -53,6 +53,7 @@ pub mod audit;
 pub mod check;
 pub mod error;
 pub mod exec;
+pub mod fast_hash;
 pub mod format;
 pub mod goals;
 pub mod identify;

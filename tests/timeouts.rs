@@ -340,3 +340,132 @@ fn generate_renders_the_annotations_of_its_model() {
     let part = std::fs::read_to_string(out.join("src/part_001.rs")).unwrap();
     assert!(part.contains("quiescence_ms: &[(0, 1000)"), "{part}");
 }
+
+/// The slow-start specification without its annotation, written to `dir`.
+fn plain_slow_start(dir: &Path) -> String {
+    let text = std::fs::read_to_string(root("models/slow_start.yaml")).unwrap();
+    let plain: String = text
+        .split_inclusive('\n')
+        .take_while(|line| !line.starts_with("timeouts:"))
+        .collect();
+    assert_ne!(plain, text, "the model has an annotation to strip");
+    let path = dir.join("slow_start_plain.yaml");
+    std::fs::write(&path, plain).unwrap();
+    path.display().to_string()
+}
+
+/// Renders the slow-start suite in `format` with an on-the-fly tester of the annotated and of
+/// the plain specification, and runs each tester (`program`: the rendering's directory and
+/// name, the seed) for a few seeds against the slow implementation: the annotated tester never
+/// fails; the plain one, waiting the default 200 ms in the start state, fails the seeds whose
+/// first move is to wait there.
+fn rendered_explorers_honour_the_annotations(
+    format: &str,
+    program: impl Fn(&Path, &str, &str) -> Command,
+) {
+    let dir = common::work_dir(&format!("timeouts_explore_{format}"));
+    let suite = slow_start_suite(&dir);
+    let plain = plain_slow_start(&dir);
+    for (name, spec, passes) in [
+        ("annotated", root("models/slow_start.yaml"), true),
+        ("plain", plain, false),
+    ] {
+        let out = dir.join(name);
+        let (status, _, stderr) = common::run(&[
+            "render",
+            &suite,
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+            "--explore-spec",
+            &spec,
+            "--quiet",
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+        let mut failed = 0;
+        for seed in ["1", "2", "3", "4"] {
+            let result = with_system(&mut program(&out, name, seed))
+                .output()
+                .unwrap();
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&result.stdout),
+                String::from_utf8_lossy(&result.stderr)
+            );
+            if passes {
+                assert!(result.status.success(), "{format} seed {seed}: {text}");
+            } else if !result.status.success() {
+                assert!(text.contains("unexpected !recovered"), "{text}");
+                failed += 1;
+            }
+        }
+        assert!(
+            passes || failed > 0,
+            "{format}: the plain tester never failed"
+        );
+    }
+}
+
+#[test]
+fn rendered_python_explorers_honour_the_annotations() {
+    rendered_explorers_honour_the_annotations("python", |out, _, seed| {
+        let mut cmd = Command::new("python3");
+        cmd.args(["explore_slow_start.py", "--steps", "6", "--seed", seed])
+            .current_dir(out);
+        cmd
+    });
+}
+
+#[test]
+fn rendered_rust_explorers_honour_the_annotations() {
+    rendered_explorers_honour_the_annotations("rust", |out, name, seed| {
+        let target = out.with_file_name(format!("target_{name}"));
+        let build = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "--offline",
+                "--bin",
+                "explore_slow_start",
+            ])
+            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(out)
+            .output()
+            .unwrap();
+        assert!(
+            build.status.success(),
+            "{}",
+            String::from_utf8_lossy(&build.stderr)
+        );
+        let mut cmd = Command::new(target.join("debug/explore_slow_start"));
+        cmd.args(["--steps", "6", "--seed", seed]);
+        cmd
+    });
+}
+
+#[test]
+fn rendered_explorers_carry_the_response_timeouts() {
+    let dir = common::work_dir("timeouts_explore_response");
+    let suite = slow_start_suite(&dir);
+    for (format, file, expected) in [
+        ("python", "explore_slow_start.py", r#""ping": 2500,"#),
+        ("rust", "src/bin/explore_slow_start/spec.rs", ", 2500),"),
+    ] {
+        let out = dir.join(format);
+        let (status, _, stderr) = common::run(&[
+            "render",
+            &suite,
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+            "--explore-spec",
+            &common::fixture("slow_start.dot"),
+            "--quiet",
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(text.contains(expected), "{format}: {text}");
+    }
+}

@@ -10,10 +10,11 @@
 //! mention quiescence (and has no `.`) describes the same traces as over otr.
 
 use super::observe::{Observable, Observer, Vocabulary};
-use super::regex::{Nfa, Regex};
+use super::regex::{LazyDfa, Regex};
 use super::{CheckError, DEFAULT_BUDGET};
+use crate::fast_hash::FastSet;
 use crate::model::LabelId;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Which clause of conf(D,F) a witness violates.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,63 +70,6 @@ impl LanguageVerdict {
     }
 }
 
-/// A lazily determinised NFA: DFA states are ε-closed NFA state sets.
-struct LazyDfa {
-    nfa: Nfa,
-    live: Vec<bool>,
-    sets: Vec<Vec<u32>>,
-    index: HashMap<Vec<u32>, u32>,
-    step: HashMap<(u32, LabelId), u32>,
-    budget: usize,
-}
-
-impl LazyDfa {
-    fn new(nfa: Nfa, budget: usize) -> Self {
-        let live = nfa.live();
-        let init = nfa.closure(&[nfa.start]);
-        LazyDfa {
-            nfa,
-            live,
-            sets: vec![init.clone()],
-            index: HashMap::from([(init, 0)]),
-            step: HashMap::new(),
-            budget,
-        }
-    }
-
-    fn accepting(&self, d: u32) -> bool {
-        self.sets[d as usize].contains(&self.nfa.accept)
-    }
-
-    fn alive(&self, d: u32) -> bool {
-        self.sets[d as usize].iter().any(|&s| self.live[s as usize])
-    }
-
-    fn next(&mut self, d: u32, l: LabelId) -> Result<u32, CheckError> {
-        if let Some(&t) = self.step.get(&(d, l)) {
-            return Ok(t);
-        }
-        let set = self.nfa.step(&self.sets[d as usize], l);
-        let t = match self.index.get(&set) {
-            Some(&t) => t,
-            None => {
-                if self.sets.len() >= self.budget {
-                    return Err(CheckError::Budget {
-                        what: "determinising a regular expression".into(),
-                        budget: self.budget,
-                    });
-                }
-                let t = self.sets.len() as u32;
-                self.index.insert(set.clone(), t);
-                self.sets.push(set);
-                t
-            }
-        };
-        self.step.insert((d, l), t);
-        Ok(t)
-    }
-}
-
 /// A language of desired or forbidden behaviour.
 #[derive(Copy, Clone, Debug)]
 pub enum Language<'a> {
@@ -159,7 +103,16 @@ impl Acceptor<'_> {
     /// The successor on `l`; `None` when no word with this prefix is in the language.
     fn next(&mut self, d: u32, l: LabelId) -> Result<Option<u32>, CheckError> {
         match self {
-            Acceptor::Regex(a) => a.next(d, l).map(Some),
+            Acceptor::Regex(a) => {
+                let t = a.next(d, l);
+                if a.len() > DEFAULT_BUDGET {
+                    return Err(CheckError::Budget {
+                        what: "determinising a regular expression".into(),
+                        budget: DEFAULT_BUDGET,
+                    });
+                }
+                Ok(t)
+            }
             Acceptor::Traces(o) => o.after(d, l),
         }
     }
@@ -172,10 +125,7 @@ fn acceptor<'a>(
 ) -> Result<Option<(Acceptor<'a>, u32)>, CheckError> {
     Ok(match l {
         None => None,
-        Some(Language::Regex(r)) => Some((
-            Acceptor::Regex(LazyDfa::new(r.compile(vocab)?, DEFAULT_BUDGET)),
-            0,
-        )),
+        Some(Language::Regex(r)) => Some((Acceptor::Regex(LazyDfa::new(r.compile(vocab)?)), 0)),
         Some(Language::Traces(m)) => {
             let o = Observer::new(m, vocab, DEFAULT_BUDGET);
             let init = o.initial();
@@ -214,8 +164,10 @@ pub fn check_language(
     type P = (u32, u32, u32, u32);
     let start: P = (d0, f0, s_obs.initial(), i_obs.initial());
     let mut nodes: Vec<(P, usize, LabelId)> = vec![(start, usize::MAX, LabelId(0))];
-    let mut seen: HashMap<P, ()> = HashMap::from([(start, ())]);
+    let mut seen: FastSet<P> = FastSet::default();
+    seen.insert(start);
     let mut queue = VecDeque::from([0usize]);
+    let mut edges: Vec<(LabelId, u32)> = Vec::new();
     while let Some(k) = queue.pop_front() {
         let ((d, f, s, q), _, _) = nodes[k];
         let in_d = d != NONE && d_dfa.as_ref().is_some_and(|a| a.accepting(d));
@@ -243,8 +195,9 @@ pub fn check_language(
         if !d_alive && (s == NONE || !f_alive) {
             continue;
         }
-        let edges: Vec<(LabelId, u32)> = i_obs.enabled(q)?.to_vec();
-        for (l, q2) in edges {
+        edges.clear();
+        edges.extend_from_slice(i_obs.enabled(q)?);
+        for &(l, q2) in &edges {
             let d2 = match (&mut d_dfa, d) {
                 (Some(a), d) if d != NONE => a.next(d, l)?.unwrap_or(NONE),
                 _ => NONE,
@@ -259,7 +212,7 @@ pub fn check_language(
                 s_obs.after(s, l)?.unwrap_or(NONE)
             };
             let p = (d2, f2, s2, q2);
-            if seen.insert(p, ()).is_none() {
+            if seen.insert(p) {
                 nodes.push((p, k, l));
                 queue.push_back(nodes.len() - 1);
             }

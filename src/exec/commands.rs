@@ -10,10 +10,10 @@ use super::{
     simulation_message, simulation_trace, system_for_suite, system_line,
 };
 use crate::error::{Error, Result};
-use crate::model::{Model, SuspensionAutomaton};
+use crate::model::Model;
 use crate::progress::Progress;
 use crate::render::{
-    Format, PART_LIMIT, PartSizes, RenderedFile, SuiteRenderer, words, write_files,
+    ExplorerSpec, Format, PART_LIMIT, PartSizes, RenderedFile, SuiteRenderer, words, write_files,
 };
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
@@ -351,20 +351,29 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
 /// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
 /// it and swapped in, so no file of an earlier rendering survives; a suite file inside `out_dir`
 /// is carried over); returns the written paths. With `explore_spec`, the format's on-the-fly
-/// tester of that specification model is among them (`render --explore-spec`). A directory
-/// holding another format is refused unless `force`.
+/// tester of that specification model is among them (`render --explore-spec`), honouring the
+/// model's timeout annotations when it has some. A directory holding another format is refused
+/// unless `force`.
 pub fn render(
     suite_path: &str,
     format: Format,
     out_dir: &Path,
     templates: Option<&Path>,
     (shard, force): (Option<Shard>, bool),
-    explore_spec: Option<&Model>,
+    explore_spec: Option<&(Model, Option<ModelTimeouts>)>,
     timeouts: Option<Arc<ModelTimeouts>>,
 ) -> Result<Vec<PathBuf>> {
-    let explore_spec = explore_spec
-        .map(super::explore::specification_automaton)
+    let explore_automaton = explore_spec
+        .map(|(model, _)| super::explore::specification_automaton(model))
         .transpose()?;
+    let explorer =
+        explore_automaton
+            .as_ref()
+            .zip(explore_spec)
+            .map(|(automaton, (_, annotations))| ExplorerSpec {
+                automaton,
+                timeouts: annotations.as_ref(),
+            });
     if let Some(dir) = templates {
         crate::output::refuse_input_inside_dir("--out", out_dir, &[&dir.display().to_string()])?;
     }
@@ -383,7 +392,7 @@ pub fn render(
         dir.path(),
         templates,
         shard,
-        explore_spec.as_ref(),
+        explorer,
         timeouts,
     )?;
     dir.commit()?;
@@ -424,7 +433,7 @@ pub fn render_into(
     dir: &Path,
     templates: Option<&Path>,
     shard: Option<Shard>,
-    explore_spec: Option<&SuspensionAutomaton>,
+    explore_spec: Option<ExplorerSpec<'_>>,
     timeouts: Option<Arc<ModelTimeouts>>,
 ) -> Result<Vec<PathBuf>> {
     let mut sizes = PartSizes::with_limit(PART_LIMIT);

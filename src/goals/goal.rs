@@ -16,10 +16,9 @@
 //! its language; a trace from which no word of the language can be completed is refused.
 
 use super::arena::{Monitor, StateMonitor, SwitchMonitor, TransitionMonitor};
-use crate::check::regex::Nfa;
+use crate::check::regex::LazyDfa;
 use crate::check::{Observable, Regex, Vocabulary};
 use crate::model::{LabelId, Lts, RestrictToReachable, StateId, SuspensionAutomaton};
-use std::collections::HashMap;
 
 /// A goal the tester wants the system to reach.
 #[derive(Clone, Debug)]
@@ -231,12 +230,9 @@ impl Monitor for TestPurpose {
 #[derive(Clone, Debug)]
 pub struct RegexGoal {
     text: String,
-    nfa: Nfa,
-    live: Vec<bool>,
+    dfa: LazyDfa,
     /// Automaton label → NFA label.
     to_vocab: Vec<LabelId>,
-    sets: Vec<Vec<u32>>,
-    index: HashMap<Vec<u32>, u32>,
 }
 
 impl RegexGoal {
@@ -256,14 +252,10 @@ impl RegexGoal {
                 }
             })
             .collect();
-        let live = nfa.live();
         Ok(RegexGoal {
             text: text.to_owned(),
-            nfa,
-            live,
+            dfa: LazyDfa::new(nfa),
             to_vocab,
-            sets: Vec::new(),
-            index: HashMap::new(),
         })
     }
 
@@ -271,37 +263,20 @@ impl RegexGoal {
     pub fn text(&self) -> &str {
         &self.text
     }
-
-    fn intern(&mut self, set: Vec<u32>) -> u32 {
-        if let Some(&k) = self.index.get(&set) {
-            return k;
-        }
-        let k = self.sets.len() as u32;
-        self.index.insert(set.clone(), k);
-        self.sets.push(set);
-        k
-    }
 }
 
 impl Monitor for RegexGoal {
     fn initial(&mut self) -> u32 {
-        let start = self.nfa.closure(&[self.nfa.start]);
-        self.intern(start)
+        0
     }
     fn step(&mut self, m: u32, _: StateId, l: LabelId) -> Option<u32> {
-        if self.accepting(m, StateId(0)) {
+        if self.dfa.accepting(m) {
             return Some(m);
         }
-        let next = self
-            .nfa
-            .step(&self.sets[m as usize], self.to_vocab[l.index()]);
-        if !next.iter().any(|&s| self.live[s as usize]) {
-            return None;
-        }
-        Some(self.intern(next))
+        self.dfa.next(m, self.to_vocab[l.index()])
     }
     fn accepting(&self, m: u32, _: StateId) -> bool {
-        self.sets[m as usize].contains(&self.nfa.accept)
+        self.dfa.accepting(m)
     }
 }
 

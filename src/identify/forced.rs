@@ -70,10 +70,10 @@
 
 use super::canonical::refinement_colours;
 use crate::analysis::Compatibility;
+use crate::fast_hash::FastMap;
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Most origins one game tracks (their pairs are the bits of a `u128`).
 pub const MAX_ORIGINS: usize = 16;
@@ -118,51 +118,9 @@ type Position = Vec<Group>;
 
 /// The index of each explored position. Games intern positions by the hundred thousand; with
 /// SipHash, hashing and probing took about a fifth of `distinguish`'s time on TCP_Linux_Server
-/// merge 4,5 (`perf record`), so [`PositionHasher`] is a multiply-rotate hash (as rustc's
-/// `FxHasher`). Only lookups use the map, never its order.
-type PositionIndex = HashMap<Position, usize, BuildHasherDefault<PositionHasher>>;
-
-/// A fast hash for positions (the keys come from our own exploration, so resistance to chosen
-/// collisions is not needed).
-#[derive(Default)]
-struct PositionHasher(u64);
-
-impl PositionHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for PositionHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.add(n as u64);
-        self.add((n >> 64) as u64);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// merge 4,5 (`perf record`), so the map uses [`FastMap`]. Only lookups use the map, never its
+/// order.
+type PositionIndex = FastMap<Position, usize>;
 
 /// Pairs lost, or `None` where a forbidden pair would be lost (see [`Game::pair`]).
 type Lost = Option<Pairs>;

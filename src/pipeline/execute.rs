@@ -338,7 +338,11 @@ pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Erro
                 "--explore-spec needs --format python or --format rust".into(),
             ));
         }
-        Some(path) => Some(load_model(path, &LoadOptions::default(), request.quiet)?),
+        Some(path) => Some(load_annotated_model(
+            path,
+            &LoadOptions::default(),
+            request.quiet,
+        )?),
         None => None,
     };
     let timeouts = match &request.spec {

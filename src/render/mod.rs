@@ -7,6 +7,6 @@ pub mod programs;
 pub mod words;
 
 pub use programs::{
-    Format, PART_LIMIT, PartLimit, PartSizes, RenderError, RenderedFile, SuiteRenderer,
-    render_suite, render_suite_in_parts, render_suite_with_explorer, write_files,
+    ExplorerSpec, Format, PART_LIMIT, PartLimit, PartSizes, RenderError, RenderedFile,
+    SuiteRenderer, render_suite, render_suite_in_parts, render_suite_with_explorer, write_files,
 };

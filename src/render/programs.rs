@@ -705,8 +705,13 @@ fn template_error(file: &TemplateFile) -> impl Fn(minijinja::Error) -> RenderErr
 /// `labels` (name and kind: `?` input, `!` output, `delta` quiescence, `tau` internal) in label
 /// order, the `quiescence` label's name and index (`quiescence_index`), `states` (names),
 /// the `initial` state and the `transitions` (`source`, `kind`, `label` name, `label_index`,
-/// `target`) in state and label order. Names are model strings: printed through a filter.
-fn explorer_context(spec: &SuspensionAutomaton) -> Value {
+/// `target`) in state and label order. Names are model strings: printed through a filter. With
+/// annotations, `timeouts` holds `quiescence_ms` (per state, the largest annotation of the model
+/// states it stands for, 0 for none) and `response_ms` (`label_index`, `label`, `ms` of each
+/// annotated input); without, `timeouts` is none and the tester is rendered as before, byte for
+/// byte.
+fn explorer_context(explorer: &ExplorerSpec<'_>) -> Value {
+    let spec = explorer.automaton;
     let automaton = spec.automaton();
     let alphabet = &automaton.alphabet;
     let kind = |label| {
@@ -737,6 +742,23 @@ fn explorer_context(spec: &SuspensionAutomaton) -> Value {
             }
         })
         .collect();
+    let timeouts = explorer.timeouts.map(|t| {
+        let quiescence_ms: Vec<u64> = t
+            .sa_quiescence_ms(spec)
+            .into_iter()
+            .map(|ms| ms.unwrap_or(0))
+            .collect();
+        let response_ms: Vec<Value> = alphabet
+            .ids()
+            .filter(|&l| alphabet.kind(l) == LabelKind::Input)
+            .filter_map(|l| {
+                let name = alphabet.name(l);
+                t.response_ms(name)
+                    .map(|ms| context! { label_index => l.index(), label => name, ms => ms })
+            })
+            .collect();
+        context! { quiescence_ms => quiescence_ms, response_ms => response_ms }
+    });
     context! {
         quiescence => alphabet.name(spec.quiescence()),
         quiescence_index => spec.quiescence().index(),
@@ -744,7 +766,19 @@ fn explorer_context(spec: &SuspensionAutomaton) -> Value {
         states => automaton.state_names().to_vec(),
         initial => automaton.initial().index(),
         transitions => transitions,
+        timeouts => timeouts,
     }
+}
+
+/// The specification of an on-the-fly tester (`render --explore-spec`): its suspension
+/// automaton and the timeout annotations of the model it was made from, which the tester honours
+/// as `ncomplete explore` does ([`crate::exec::timeouts`]).
+#[derive(Copy, Clone)]
+pub struct ExplorerSpec<'a> {
+    /// The suspension automaton the tester walks.
+    pub automaton: &'a SuspensionAutomaton,
+    /// The annotations of the model `automaton` was made from, over its labels and states.
+    pub timeouts: Option<&'a ModelTimeouts>,
 }
 
 impl SuiteRenderer {
@@ -771,7 +805,7 @@ impl SuiteRenderer {
         format: Format,
         overrides: Option<&Path>,
         part_sizes: &[usize],
-        spec: Option<&SuspensionAutomaton>,
+        spec: Option<ExplorerSpec<'_>>,
     ) -> Result<Self, RenderError> {
         // The tester's templates are compiled only when it is rendered.
         let files: Vec<&'static TemplateFile> = format
@@ -797,7 +831,7 @@ impl SuiteRenderer {
                 .map(|(k, &n)| part_context(k, count, n))
                 .collect(),
             idents: escape::TestIdentifiers::new("_test"),
-            spec: spec.map(explorer_context),
+            spec: spec.as_ref().map(explorer_context),
             timeouts: None,
         })
     }
@@ -908,7 +942,7 @@ pub fn render_suite_with_explorer(
     tests: &[TestCase],
     format: Format,
     overrides: Option<&Path>,
-    spec: &SuspensionAutomaton,
+    spec: ExplorerSpec<'_>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
     render_suite_with(header, tests, format, overrides, PART_LIMIT, Some(spec))
 }
@@ -919,7 +953,7 @@ fn render_suite_with(
     format: Format,
     overrides: Option<&Path>,
     limit: PartLimit,
-    spec: Option<&SuspensionAutomaton>,
+    spec: Option<ExplorerSpec<'_>>,
 ) -> Result<Vec<RenderedFile>, RenderError> {
     let mut sizes = PartSizes::with_limit(limit);
     for t in tests {
@@ -958,6 +992,13 @@ pub fn write_files(dir: &Path, files: &[RenderedFile]) -> Result<(), RenderError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn explorer(automaton: &SuspensionAutomaton) -> ExplorerSpec<'_> {
+        ExplorerSpec {
+            automaton,
+            timeouts: None,
+        }
+    }
 
     fn render_str(template: &str, ctx: Value) -> Result<String, minijinja::Error> {
         environment().render_str(template, ctx)
@@ -1003,7 +1044,8 @@ mod tests {
             guarantee: "g".into(),
             extra: serde_json::Map::new(),
         };
-        let files = render_suite_with_explorer(&header, &[], Format::Python, None, &spec).unwrap();
+        let files = render_suite_with_explorer(&header, &[], Format::Python, None, explorer(&spec))
+            .unwrap();
         let plain = render_suite(&header, &[], Format::Python, None).unwrap();
         // The tester is one file more, after the suite's.
         assert_eq!(files[..plain.len()], plain[..]);
@@ -1018,7 +1060,8 @@ mod tests {
         assert!(c.contains(r#"(0, "delta", "delta", 0),"#), "{c}");
         assert!(c.contains("INITIAL = [0]"), "{c}");
 
-        let files = render_suite_with_explorer(&header, &[], Format::Rust, None, &spec).unwrap();
+        let files =
+            render_suite_with_explorer(&header, &[], Format::Rust, None, explorer(&spec)).unwrap();
         let plain = render_suite(&header, &[], Format::Rust, None).unwrap();
         assert_eq!(files[..plain.len()], plain[..]);
         let paths: Vec<_> = files[plain.len()..].iter().map(|f| &f.path).collect();
