@@ -24,7 +24,6 @@ use super::ads::LySplittingTree;
 use super::splitting::SplittingTree;
 use super::uio::UioSet;
 use crate::model::{LabelId, Mealy, StateId};
-use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Which identifiers a family holds.
@@ -204,35 +203,14 @@ impl Family {
         let n = m.num_states();
         let mut table = WordTable::default();
         let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
-        // Each block's merged blocks are refined on their own: one level of the tree of blocks
-        // at a time, in parallel; the words are then taken depth first, blocks in the order
-        // they were merged, so that word ids do not depend on the thread count.
-        let mut results: Vec<Vec<(u32, Vec<LabelId>)>> = Vec::new();
-        let mut children: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut level: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
-        while !level.is_empty() {
-            let done: Vec<AdaptiveResult> = level
-                .into_par_iter()
-                .map(|block| adaptive_identifiers(m, tree, ly, block, cfg, weights))
-                .collect();
-            // Blocks are numbered level by level: the next level's come after this one's.
-            let next_start = results.len() + done.len();
-            let mut next_level = Vec::new();
-            for (words, merged) in done {
-                let first = next_start + next_level.len();
-                children.push(first..first + merged.len());
-                next_level.extend(merged);
-                results.push(words);
-            }
-            level = next_level;
-        }
-        let mut stack = vec![0];
-        while let Some(k) = stack.pop() {
-            for (s, w) in std::mem::take(&mut results[k]) {
+        let mut blocks: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+        while let Some(block) = blocks.pop() {
+            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg, weights);
+            for (s, w) in words {
                 let id = table.id(w);
                 per_state[s as usize].push(id);
             }
-            stack.extend(children[k].clone().rev());
+            blocks.extend(merged.into_iter().rev());
         }
         for set in &mut per_state {
             table.normalise(set);
