@@ -22,8 +22,9 @@ pub struct WordTokens {
     /// that width with its length, so that a line is built by fixed-size copies (one move of
     /// [`PADDED`] bytes per input rather than a call copying a few bytes).
     padded: Option<Vec<([u8; PADDED], usize)>>,
-    /// The bytes one input may take in a line: its token and a separator, at least [`PADDED`].
-    widest: usize,
+    /// The bytes an input takes in a line on average over the alphabet: its token and a
+    /// separator, rounded up.
+    mean_width: usize,
 }
 
 /// The width of [`WordTokens`]' padded tokens.
@@ -46,18 +47,18 @@ impl WordTokens {
                 Some((token, name.len() + 1))
             })
             .collect();
-        let widest = names.iter().map(Vec::len).max().unwrap_or(0) + 1;
+        let total: usize = names.iter().map(|name| name.len() + 1).sum();
         WordTokens {
-            widest: widest.max(PADDED),
+            mean_width: total.div_ceil(names.len().max(1)),
             names,
             padded,
         }
     }
 
-    /// Bytes that make [`WordTokens::push_line`] of a word of `len` inputs never grow a buffer
-    /// reserved with them.
-    pub fn line_bound(&self, len: usize) -> usize {
-        len * self.widest + 1
+    /// The bytes [`WordTokens::push_line`] appends for a word of `len` inputs, estimated from
+    /// the mean width of a token (to reserve buffers).
+    pub fn line_estimate(&self, len: usize) -> usize {
+        len * self.mean_width + 1
     }
 
     /// Appends the line of one test to `buf`.
@@ -76,7 +77,6 @@ impl WordTokens {
             buf.push(b'\n');
             return;
         }
-        buf.reserve(word.len() * PADDED);
         for a in word {
             let (token, len) = &padded[a.index()];
             let end = buf.len() + len;
@@ -153,8 +153,8 @@ pub fn write_mealy_suite_with<W: Write>(
             .map(|(block, range, position)| {
                 let mut buf = Vec::new();
                 if format == MealySuiteFormat::Words {
-                    let bound = range.clone().map(|k| tokens.line_bound(block.word(k).len()));
-                    buf.reserve(bound.sum());
+                    let bytes = range.clone().map(|k| tokens.line_estimate(block.word(k).len()));
+                    buf.reserve(bytes.sum::<usize>() + PADDED);
                 }
                 let tests = range.len();
                 for (k, word) in range.map(|k| block.word(k)).enumerate() {
