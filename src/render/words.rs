@@ -33,10 +33,7 @@ const PADDED: usize = 16;
 impl WordTokens {
     /// Tokens for words over inputs named `names` (indexed by input id).
     pub fn new(names: &[String]) -> Self {
-        let names: Vec<Vec<u8>> = names
-            .iter()
-            .map(|n| word_token(n).into_bytes())
-            .collect();
+        let names: Vec<Vec<u8>> = names.iter().map(|n| word_token(n).into_bytes()).collect();
         let padded = names
             .iter()
             .map(|name| {
@@ -153,7 +150,9 @@ pub fn write_mealy_suite_with<W: Write>(
             .map(|(block, range, position)| {
                 let mut buf = Vec::new();
                 if format == MealySuiteFormat::Words {
-                    let bytes = range.clone().map(|k| tokens.line_estimate(block.word(k).len()));
+                    let bytes = range
+                        .clone()
+                        .map(|k| tokens.line_estimate(block.word(k).len()));
                     buf.reserve(bytes.sum::<usize>() + PADDED);
                 }
                 let tests = range.len();
