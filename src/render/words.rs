@@ -10,7 +10,7 @@
 use crate::model::LabelId;
 use crate::suite::json::{LINE_CHUNK, push_test_line};
 use crate::suite::mealy::stream::word_steps;
-use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords};
+use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords, WordBlock};
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -18,25 +18,72 @@ use std::io::{self, Write};
 /// The label names of input words, pre-rendered as tokens of the words format.
 pub struct WordTokens {
     names: Vec<Vec<u8>>,
+    /// When every token with its following space fits [`PADDED`] bytes: each one padded to
+    /// that width with its length, so that a line is built by fixed-size copies (one move of
+    /// [`PADDED`] bytes per input rather than a call copying a few bytes).
+    padded: Option<Vec<([u8; PADDED], usize)>>,
+    /// The bytes an input takes in a line on average over the alphabet: its token and a
+    /// separator, rounded up.
+    mean_width: usize,
 }
+
+/// The width of [`WordTokens`]' padded tokens.
+const PADDED: usize = 16;
 
 impl WordTokens {
     /// Tokens for words over inputs named `names` (indexed by input id).
     pub fn new(names: &[String]) -> Self {
+        let names: Vec<Vec<u8>> = names.iter().map(|n| word_token(n).into_bytes()).collect();
+        let padded = names
+            .iter()
+            .map(|name| {
+                let mut token = [0u8; PADDED];
+                let spaced = token.get_mut(..=name.len())?;
+                spaced[..name.len()].copy_from_slice(name);
+                spaced[name.len()] = b' ';
+                Some((token, name.len() + 1))
+            })
+            .collect();
+        let total: usize = names.iter().map(|name| name.len() + 1).sum();
         WordTokens {
-            names: names.iter().map(|n| word_token(n).into_bytes()).collect(),
+            mean_width: total.div_ceil(names.len().max(1)),
+            names,
+            padded,
         }
+    }
+
+    /// The bytes [`WordTokens::push_line`] appends for a word of `len` inputs, estimated from
+    /// the mean width of a token (to reserve buffers).
+    pub fn line_estimate(&self, len: usize) -> usize {
+        len * self.mean_width + 1
     }
 
     /// Appends the line of one test to `buf`.
     pub fn push_line(&self, buf: &mut Vec<u8>, word: &[LabelId]) {
-        for (k, a) in word.iter().enumerate() {
-            if k > 0 {
-                buf.push(b' ');
+        let Some(padded) = &self.padded else {
+            for (k, a) in word.iter().enumerate() {
+                if k > 0 {
+                    buf.push(b' ');
+                }
+                buf.extend_from_slice(&self.names[a.index()]);
             }
-            buf.extend_from_slice(&self.names[a.index()]);
+            buf.push(b'\n');
+            return;
+        };
+        if word.is_empty() {
+            buf.push(b'\n');
+            return;
         }
-        buf.push(b'\n');
+        for a in word {
+            let (token, len) = &padded[a.index()];
+            let end = buf.len() + len;
+            buf.extend_from_slice(token);
+            buf.truncate(end);
+        }
+        // The space after the last token ends the line.
+        if let Some(last) = buf.last_mut() {
+            *last = b'\n';
+        }
     }
 }
 
@@ -63,7 +110,7 @@ pub fn write_mealy_suite<W: Write>(
 /// every chunk of at least [`LINE_CHUNK`] more, and once at the end.
 ///
 /// The tests are independent, so the stream is a pipeline of chunks of generated tests
-/// ([`SuiteWords::next_chunk`]): while the calling thread writes chunk `k`, the rayon pool renders chunk `k + 1` (in
+/// ([`SuiteWords::next_blocks`]): while the calling thread writes chunk `k`, the rayon pool renders chunk `k + 1` (in
 /// tasks of [`RENDER_TASK`] tests, each into a buffer of its own) and generates chunk `k + 2`.
 /// Chunks are written whole and in order, so the bytes do not depend on the thread count.
 pub fn write_mealy_suite_with<W: Write>(
@@ -86,25 +133,41 @@ pub fn write_mealy_suite_with<W: Write>(
             &shard_header(&header, shard),
         )?),
     };
-    // The buffers of `words`, the first at position `first` of the file, one per render task.
-    let render = |words: &[Vec<LabelId>], first: usize| -> io::Result<Vec<Vec<u8>>> {
-        words
-            .par_chunks(RENDER_TASK)
-            .enumerate()
-            .map(|(task, part)| {
+    // The buffers of `blocks`, the first word at position `first` of the file, one per render
+    // task of at most `RENDER_TASK` words of one block, with their test counts.
+    let render = |blocks: &[WordBlock], first: usize| -> io::Result<Vec<(Vec<u8>, usize)>> {
+        let mut tasks = Vec::new();
+        let mut position = first;
+        for block in blocks {
+            for start in (0..block.len()).step_by(RENDER_TASK) {
+                let end = block.len().min(start + RENDER_TASK);
+                tasks.push((block, start..end, position + start));
+            }
+            position += block.len();
+        }
+        tasks
+            .into_par_iter()
+            .map(|(block, range, position)| {
                 let mut buf = Vec::new();
-                for (k, word) in part.iter().enumerate() {
+                if format == MealySuiteFormat::Words {
+                    let bytes = range
+                        .clone()
+                        .map(|k| tokens.line_estimate(block.word(k).len()));
+                    buf.reserve(bytes.sum::<usize>() + PADDED);
+                }
+                let tests = range.len();
+                for (k, word) in range.map(|k| block.word(k)).enumerate() {
                     match format {
                         MealySuiteFormat::Words => tokens.push_line(&mut buf, word),
                         MealySuiteFormat::Json => push_test_line(
                             &mut buf,
-                            first + task * RENDER_TASK + k,
+                            position + k,
                             &header.model,
                             &suite.test_case(word),
                         )?,
                     }
                 }
-                Ok(buf)
+                Ok((buf, tests))
             })
             .collect()
     };
@@ -122,21 +185,16 @@ pub fn write_mealy_suite_with<W: Write>(
             ticked = stream.generated;
             tick(ticked);
         }
-        if next.words.is_empty() && rendered.is_none() {
+        if next.blocks.is_empty() && rendered.is_none() {
             break;
         }
         let current = std::mem::take(&mut next);
         let to_write = rendered.take();
         let mut written = Ok(());
         rayon::in_place_scope(|scope| {
-            if !current.words.is_empty() {
+            if !current.blocks.is_empty() {
                 let (slot, render) = (&mut rendered, &render);
-                scope.spawn(move |_| {
-                    *slot = Some(Rendered {
-                        buffers: render(&current.words, current.first),
-                        tests: current.words.len(),
-                    });
-                });
+                scope.spawn(move |_| *slot = Some(render(&current.blocks, current.first)));
             }
             let (slot, stream) = (&mut next, &mut stream);
             scope.spawn(move |_| *slot = stream.gather());
@@ -174,31 +232,31 @@ struct TestStream<'a> {
 /// The words of one chunk taken by the shard, the first at position `first` of the file.
 #[derive(Default)]
 struct Chunk {
-    words: Vec<Vec<LabelId>>,
+    blocks: Vec<WordBlock>,
     first: usize,
 }
 
-/// A chunk rendered: one buffer per render task (or the first error), and its test count.
-struct Rendered {
-    buffers: io::Result<Vec<Vec<u8>>>,
-    tests: usize,
-}
+/// A chunk rendered: one buffer per render task with its test count (or the first error).
+type Rendered = io::Result<Vec<(Vec<u8>, usize)>>;
 
 impl TestStream<'_> {
     /// The next chunk of generated tests ([`SuiteWords::next_chunk`]), those of other shards
     /// dropped; every test is counted and assigned to a shard in suite order.
     fn gather(&mut self) -> Chunk {
         let first = self.stats.tests as usize;
-        let mut words = self.words.next_chunk();
-        self.generated += words.len() as u64;
-        if let Some(picker) = &mut self.picker {
-            let index = picker.shard().index;
-            words.retain(|word| picker.assign(word_steps(word)) == index);
+        let mut blocks = self.words.next_blocks();
+        for block in &mut blocks {
+            self.generated += block.len() as u64;
+            if let Some(picker) = &mut self.picker {
+                let index = picker.shard().index;
+                block.retain(|_, word| picker.assign(word_steps(word)) == index);
+            }
+            for word in block.iter() {
+                self.stats.add(word);
+            }
         }
-        for word in &words {
-            self.stats.add(word);
-        }
-        Chunk { words, first }
+        blocks.retain(|block| !block.is_empty());
+        Chunk { blocks, first }
     }
 }
 
@@ -210,18 +268,12 @@ enum TestSink<W: Write> {
 
 impl<W: Write> TestSink<W> {
     fn write(&mut self, chunk: Rendered) -> io::Result<()> {
-        let buffers = chunk.buffers?;
+        let buffers = chunk?;
         match self {
-            TestSink::Words(out) => buffers.iter().try_for_each(|b| out.write_all(b)),
-            TestSink::Json(writer) => {
-                let mut left = chunk.tests;
-                for b in &buffers {
-                    let tests = left.min(RENDER_TASK);
-                    writer.write_rendered(b, tests)?;
-                    left -= tests;
-                }
-                Ok(())
-            }
+            TestSink::Words(out) => buffers.iter().try_for_each(|(b, _)| out.write_all(b)),
+            TestSink::Json(writer) => buffers
+                .iter()
+                .try_for_each(|(b, tests)| writer.write_rendered(b, *tests)),
         }
     }
 }
@@ -645,12 +697,19 @@ mod tests {
         let names = ["a b", "#x", "", "q\"", "plain", "back\\slash"];
         let words = [vec![0u32, 1, 2], vec![3, 4, 5], vec![]];
         let mut out = Vec::new();
-        let tokens = WordTokens::new(&names.map(String::from));
+        let padded = WordTokens::new(&names.map(String::from));
+        assert!(padded.padded.is_some());
+        // A name too long for the padded tokens takes the other path, to the same bytes.
+        let mut with_long = names.map(String::from).to_vec();
+        with_long.push("x".repeat(PADDED));
+        let unpadded = WordTokens::new(&with_long);
+        assert!(unpadded.padded.is_none());
         for word in &words {
-            tokens.push_line(
-                &mut out,
-                &word.iter().map(|&i| LabelId(i)).collect::<Vec<_>>(),
-            );
+            let word: Vec<LabelId> = word.iter().map(|&i| LabelId(i)).collect();
+            let mut line = Vec::new();
+            unpadded.push_line(&mut line, &word);
+            padded.push_line(&mut out, &word);
+            assert!(out.ends_with(&line), "{line:?}");
         }
         let text = format!(
             "{WORDS_MAGIC}\n{}# end: 3 tests\n",

@@ -22,12 +22,14 @@
 //! The suite is generated for the minimised reachable part of the specification; its bound `N`
 //! counts the states of that minimal machine plus `E`.
 
+pub mod block;
 mod estimate;
 pub mod h_method;
 pub mod spy;
 pub mod spyh;
 pub mod stream;
 
+pub use block::WordBlock;
 pub use estimate::SuiteSize;
 
 use crate::identify::mealy::{
@@ -872,17 +874,13 @@ impl MealySuite {
 
     /// Appends `x·h` for every identifier word `h` of `t` (or `x` alone if there is none), then
     /// recurses into the extensions of `x` while it is at most `E` long.
-    fn middles(&self, x: &mut Vec<LabelId>, t: StateId, rel: &mut Vec<Vec<LabelId>>) {
+    fn middles(&self, x: &mut Vec<LabelId>, t: StateId, rel: &mut WordBlock) {
         let sufs = self.family.suffixes(t, x.len(), self.extra);
         if sufs.is_empty() {
-            rel.push(x.clone());
+            rel.push(x);
         }
         for &h in sufs {
-            let word = self.family.word(h);
-            let mut w = Vec::with_capacity(x.len() + word.len());
-            w.extend_from_slice(x);
-            w.extend_from_slice(word);
-            rel.push(w);
+            rel.push_parts(&[x, self.family.word(h)]);
         }
         if x.len() <= self.extra {
             for i in self.spec.input_ids() {
@@ -896,33 +894,33 @@ impl MealySuite {
 
     /// Words of one unit: every word starting with `access(state)·first` (or, for `first =
     /// None`, the bare access sequence), sorted, duplicates removed.
-    fn unit_words(&self, unit: &Unit) -> Vec<Vec<LabelId>> {
+    fn unit_words(&self, unit: &Unit) -> WordBlock {
         let prefix = self
             .access
             .access(unit.state)
             .expect("units are at reachable states");
-        let mut rel: Vec<Vec<LabelId>> = unit.inherited.clone();
+        let mut rel = WordBlock::new();
+        for w in &unit.inherited {
+            rel.push(w);
+        }
         if let Some(a) = unit.first {
             for &h in self.family.suffixes(unit.state, 0, self.extra) {
                 let w = self.family.word(h);
                 if w.first() == Some(&a) {
-                    rel.push(w.to_vec());
+                    rel.push(w);
                 }
             }
             // Middle parts a·y with |y| <= E, enumerated depth first.
             let t = self.spec.step(unit.state, a).expect("complete").0;
             self.middles(&mut vec![a], t, &mut rel);
         }
-        rel.sort_unstable();
-        rel.dedup();
-        rel.into_iter()
-            .map(|r| {
-                let mut w = Vec::with_capacity(prefix.len() + r.len());
-                w.extend_from_slice(&prefix);
-                w.extend_from_slice(&r);
-                w
-            })
-            .collect()
+        rel.sort_dedup();
+        let mut words = WordBlock::new();
+        words.reserve(rel.len(), rel.len() * prefix.len() + rel.stored_symbols());
+        for r in rel.iter() {
+            words.push_parts(&[&prefix, r]);
+        }
+        words
     }
 }
 
@@ -1004,12 +1002,15 @@ impl UnitCursor {
 /// Number of units generated in parallel per batch.
 const BATCH_UNITS: usize = 512;
 
-/// Words [`SuiteWords::next_chunk`] generates at least per call (before prefix removal), or the
+/// Words [`SuiteWords::next_blocks`] generates at least per call (before prefix removal), or the
 /// words of a tree-built suite it returns at most.
 pub const WORD_CHUNK: usize = 4096;
 
+/// Words per block of a tree-built suite in [`SuiteWords::next_blocks`].
+const TREE_BLOCK: usize = 256;
+
 /// The test words of a suite in lexicographic order (an iterator; see [`MealySuite::words`]),
-/// also taken a chunk at a time ([`SuiteWords::next_chunk`]).
+/// also taken a chunk at a time ([`SuiteWords::next_blocks`], [`SuiteWords::next_chunk`]).
 #[derive(Debug)]
 pub struct SuiteWords<'a> {
     suite: &'a MealySuite,
@@ -1024,22 +1025,52 @@ pub struct SuiteWords<'a> {
 
 impl SuiteWords<'_> {
     /// The next words of the stream in order (empty at its end): those `next` would return
-    /// next, at least one, generated in parallel by units and filtered in parallel, since
-    /// whether a word is dropped depends only on the word generated after it (equal, or an
-    /// extension when pruning).
+    /// next, at least one, as vectors (see [`SuiteWords::next_blocks`]).
     pub fn next_chunk(&mut self) -> Vec<Vec<LabelId>> {
-        if let Some(words) = &mut self.tree_words {
-            return words.by_ref().take(WORD_CHUNK).collect();
-        }
         let rest: Vec<Vec<LabelId>> = self.ready.by_ref().collect();
         if !rest.is_empty() {
             return rest;
         }
+        self.next_blocks()
+            .iter()
+            .flat_map(|block| block.iter().map(<[LabelId]>::to_vec))
+            .collect()
+    }
+
+    /// The next words of the stream in order, in blocks holding at least one word (no block
+    /// at the end of the stream), generated in parallel by units (a block per unit) and filtered
+    /// in parallel, since whether a word is dropped depends only on the word generated after it
+    /// (equal, or an extension when pruning). Words already taken by `next` are not repeated,
+    /// but those of a chunk `next` started are not returned here: mix the two only through
+    /// [`SuiteWords::next_chunk`].
+    pub fn next_blocks(&mut self) -> Vec<WordBlock> {
+        if let Some(words) = &mut self.tree_words {
+            let mut blocks = Vec::new();
+            let mut taken = 0;
+            while taken < WORD_CHUNK {
+                let mut block = WordBlock::new();
+                for word in words.by_ref().take(TREE_BLOCK) {
+                    block.push(&word);
+                }
+                if block.is_empty() {
+                    break;
+                }
+                taken += block.len();
+                blocks.push(block);
+            }
+            return blocks;
+        }
         let suite = self.suite;
         loop {
-            let mut raw: Vec<Vec<LabelId>> = self.held.take().into_iter().collect();
+            let mut blocks: Vec<WordBlock> = Vec::new();
+            if let Some(word) = self.held.take() {
+                let mut block = WordBlock::new();
+                block.push(&word);
+                blocks.push(block);
+            }
+            let mut raw = blocks.len();
             let mut ended = false;
-            while raw.len() <= WORD_CHUNK {
+            while raw <= WORD_CHUNK {
                 let mut units = Vec::with_capacity(BATCH_UNITS);
                 while units.len() < BATCH_UNITS {
                     match self.cursor.next(suite) {
@@ -1051,30 +1082,52 @@ impl SuiteWords<'_> {
                     ended = true;
                     break;
                 }
-                let parts: Vec<Vec<Vec<LabelId>>> =
-                    units.par_iter().map(|u| suite.unit_words(u)).collect();
-                raw.extend(parts.into_iter().flatten());
+                let parts: Vec<WordBlock> = units
+                    .par_iter()
+                    .map(|u| suite.unit_words(u))
+                    .filter(|block| !block.is_empty())
+                    .collect();
+                raw += parts.iter().map(WordBlock::len).sum::<usize>();
+                blocks.extend(parts);
             }
             // The last word's successor is not known before the stream ends.
-            let decided = if ended { raw.len() } else { raw.len() - 1 };
-            let keep: Vec<bool> = (0..decided)
-                .into_par_iter()
-                .map(|k| {
-                    raw.get(k + 1).is_none_or(|next| {
-                        next != &raw[k] && !(suite.prune && next.starts_with(&raw[k]))
-                    })
+            if !ended {
+                self.held = blocks.last_mut().and_then(WordBlock::pop);
+            }
+            // The first word after each block: the held word after the last one.
+            let mut after: Vec<Option<&[LabelId]>> = vec![None; blocks.len()];
+            if let Some(last) = after.last_mut() {
+                *last = self.held.as_deref();
+            }
+            for k in (0..blocks.len().saturating_sub(1)).rev() {
+                after[k] = blocks[k + 1].first().or(after[k + 1]);
+            }
+            let keep = |next: Option<&[LabelId]>, word: &[LabelId]| {
+                next.is_none_or(|next| next != word && !(suite.prune && next.starts_with(word)))
+            };
+            let kept: Vec<Vec<bool>> = blocks
+                .par_iter()
+                .zip(&after)
+                .map(|(block, &after)| {
+                    (0..block.len())
+                        .map(|k| {
+                            let next = if k + 1 < block.len() {
+                                Some(block.word(k + 1))
+                            } else {
+                                after
+                            };
+                            keep(next, block.word(k))
+                        })
+                        .collect()
                 })
                 .collect();
-            if !ended {
-                self.held = raw.pop();
-            }
-            let words: Vec<Vec<LabelId>> = raw
-                .into_iter()
-                .zip(keep)
-                .filter_map(|(w, keep)| keep.then_some(w))
-                .collect();
-            if !words.is_empty() || ended {
-                return words;
+            blocks
+                .par_iter_mut()
+                .zip(kept)
+                .for_each(|(block, kept)| block.retain(|k, _| kept[k]));
+            blocks.retain(|block| !block.is_empty());
+            if !blocks.is_empty() || ended {
+                return blocks;
             }
         }
     }
