@@ -103,9 +103,8 @@ impl Domain {
         match self {
             Domain::Classic => {
                 "classic quiescence domain: implementations are LTSs observed through a timeout, \
-                 so after quiescence they show no output, quiescence again leaves them where \
-                 they are, and what they do after quiescence they could do without it; no test \
-                 waits for an output right after quiescence"
+                 so after quiescence they show no output and quiescence again leaves them where \
+                 they are; no test waits for an output right after quiescence"
             }
             Domain::General => {
                 "general quiescence domain of van den Bos: any input-enabled suspension automaton"
