@@ -576,11 +576,7 @@ pub const CLASSIC_METHODS: &[Method] = &[
     // Checked on 3 models only (where ADS suites exist for n - 1) and beaten on none: the
     // adaptive graphs of a suite for n - 1 often separate more than n - 1 demands. Its share is
     // held in the general campaign.
-    (
-        "classic ioco-ads",
-        |s, n| classic(s, IocoMethod::Ads, n),
-        0,
-    ),
+    ("classic ioco-ads", |s, n| classic(s, IocoMethod::Ads, n), 0),
     (
         "classic ioco-counting/maximal",
         |s, n| classic(s, IocoMethod::Counting(IncompatibleSets::Maximal), n),

@@ -453,10 +453,13 @@ thread_local! {
 }
 
 /// Whether the traces of this thread end at every quiescence (tests only; never in a build).
+#[cfg(test)]
 fn rule_3_everywhere() -> bool {
-    #[cfg(test)]
-    return RULE_3_EVERYWHERE.with(|w| w.get());
-    #[cfg(not(test))]
+    RULE_3_EVERYWHERE.with(|w| w.get())
+}
+
+#[cfg(not(test))]
+fn rule_3_everywhere() -> bool {
     false
 }
 
