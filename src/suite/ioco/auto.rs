@@ -588,11 +588,12 @@ mod tests {
         );
         // One chunk, and the repeated tests of it built again to compare them exactly.
         assert!(complete.tests_built <= 3 * OCCURRENCE_CHUNK, "{table}");
-        // A few chunks in all (the winner and the other complete suites built in full), against
-        // the 616,896 of T alone before.
+        // In all 9,936 (a chunk or two of T and of both counting suites before they cannot win,
+        // the winner and the other complete suites in full), against the 616,896 of T alone
+        // before.
         let built: u128 = candidates.iter().map(|c| c.tests_built).sum();
         assert!(
-            built <= 6 * OCCURRENCE_CHUNK,
+            built <= 10 * OCCURRENCE_CHUNK,
             "{built} tests built\n{table}"
         );
         // 3 s at 2 ms per step: 1,501 steps, so 1,502 trace nodes.
