@@ -548,9 +548,10 @@ mod tests {
     /// planned (616,896 tests, 70 h) and leaves 138,092 distinct tests, all of which used to be
     /// built before the 45-test `ioco-ads` suite won (about a minute in release), and `U(S, 12)`
     /// and the counting suite over single states were planned up to a million plan nodes
-    /// before the budget refused them. All three must be abandoned as soon as they cannot win:
-    /// `T` after one chunk of its tests, the bounded traces at the trace-node cap of a 4 s
-    /// suite. The work is counted, not timed.
+    /// before the budget refused them. All three must be abandoned as soon as they cannot win
+    /// (the winner is now the 55-test cover-counting suite, 3 s): `T` after one chunk of its
+    /// tests, the bounded traces at the trace-node cap of a 3 s suite. The work is counted,
+    /// not timed.
     #[test]
     fn a_candidate_that_cannot_win_is_abandoned_after_one_chunk_of_tests() {
         use crate::suite::ioco::normal::OCCURRENCE_CHUNK;
