@@ -558,44 +558,44 @@ fn classic(
 
 /// The methods held to `n`-completeness in the classic domain, against classic candidates.
 pub const CLASSIC_METHODS: &[Method] = &[
+    // The classic candidates are fewer than the general ones: no output after quiescence,
+    // quiescence a self-loop, and what follows quiescence a part of what follows without it
+    // (`testkit::classic_table`). Since that narrowing the suites for n - 1 are beaten on 35 of
+    // 122 model and method pairs (ioco-complete 3 of 11, unconditional and the counting
+    // suites 4-5 of 18, cover-counting 6 of 18, ioco-auto 7 of 18, ioco-ads 0 of 3).
     (
         "classic ioco-complete",
         |s, n| classic(s, IocoMethod::Complete, n),
-        40,
+        20,
     ),
     (
         "classic unconditional",
         |s, n| classic(s, IocoMethod::Unconditional, n),
-        25,
+        20,
     ),
-    // Checked on 3 models only (where ADS suites exist for n - 1), beaten on 1 of them: the
-    // adaptive graphs of a suite for n - 1 often separate more than n - 1 demands.
-    (
-        "classic ioco-ads",
-        |s, n| classic(s, IocoMethod::Ads, n),
-        30,
-    ),
-    // The counting suites for n - 1 are beaten on 7 of 17 models in the classic domain (its
-    // candidates are fewer: no output after quiescence, quiescence a self-loop).
+    // Checked on 3 models only (where ADS suites exist for n - 1) and beaten on none: the
+    // adaptive graphs of a suite for n - 1 often separate more than n - 1 demands. Its share is
+    // held in the general campaign.
+    ("classic ioco-ads", |s, n| classic(s, IocoMethod::Ads, n), 0),
     (
         "classic ioco-counting/maximal",
         |s, n| classic(s, IocoMethod::Counting(IncompatibleSets::Maximal), n),
-        40,
+        20,
     ),
     (
         "classic ioco-counting/largest",
         |s, n| classic(s, IocoMethod::Counting(IncompatibleSets::Largest), n),
-        40,
+        20,
     ),
     (
         "classic ioco-counting/none",
         |s, n| classic(s, IocoMethod::Counting(IncompatibleSets::None), n),
-        25,
+        20,
     ),
     (
         "classic ioco-cover-counting/maximal",
         |s, n| classic(s, IocoMethod::CoverCounting(IncompatibleSets::Maximal), n),
-        50,
+        25,
     ),
     (
         "classic ioco-auto",
@@ -1146,11 +1146,11 @@ mod tests {
             classic: true,
             ..SearchConfig::default()
         };
-        // Over all classic methods the suites for n - 1 are beaten on 54 of 115 models.
+        // Over all classic methods the suites for n - 1 are beaten on 35 of 122 models.
         assert_teeth_of(
             &campaign_of(&models, config, CLASSIC_METHODS),
             CLASSIC_METHODS,
-            40,
+            20,
         );
     }
 

@@ -548,9 +548,10 @@ mod tests {
     /// planned (616,896 tests, 70 h) and leaves 138,092 distinct tests, all of which used to be
     /// built before the 45-test `ioco-ads` suite won (about a minute in release), and `U(S, 12)`
     /// and the counting suite over single states were planned up to a million plan nodes
-    /// before the budget refused them. All three must be abandoned as soon as they cannot win:
-    /// `T` after one chunk of its tests, the bounded traces at the trace-node cap of a 4 s
-    /// suite. The work is counted, not timed.
+    /// before the budget refused them. All three must be abandoned as soon as they cannot win
+    /// (the winner is now the 55-test cover-counting suite, 3 s): `T` after one chunk of its
+    /// tests, the bounded traces at the trace-node cap of a 3 s suite. The work is counted,
+    /// not timed.
     #[test]
     fn a_candidate_that_cannot_win_is_abandoned_after_one_chunk_of_tests() {
         use crate::suite::ioco::normal::OCCURRENCE_CHUNK;
@@ -570,8 +571,14 @@ mod tests {
             timing: budget.timing,
         }
         .to_text();
-        assert_eq!(candidates[chosen].method, IocoMethod::Ads, "{table}");
-        assert_eq!(suite.num_tests(), 45, "{table}");
+        // Since rule 3 of the classic domain the cover-counting suite (55 tests, 321 steps, 7
+        // waits, 3 s) beats ioco-ads (45 tests, 323 steps, 13 waits, 4 s).
+        assert_eq!(
+            candidates[chosen].method,
+            IocoMethod::CoverCounting(IncompatibleSets::Maximal),
+            "{table}"
+        );
+        assert_eq!(suite.num_tests(), 55, "{table}");
         let complete = &candidates[0];
         assert_eq!(complete.method, IocoMethod::Complete);
         assert!(matches!(complete.status, Status::CannotWin(_)), "{table}");
@@ -582,20 +589,21 @@ mod tests {
         );
         // One chunk, and the repeated tests of it built again to compare them exactly.
         assert!(complete.tests_built <= 3 * OCCURRENCE_CHUNK, "{table}");
-        // In all 4,852 (the winner and the cover-counting suites built in full), against the
-        // 616,896 of T alone before.
+        // In all 9,936 (a chunk or two of T and of both counting suites before they cannot win,
+        // the winner and the other complete suites in full), against the 616,896 of T alone
+        // before.
         let built: u128 = candidates.iter().map(|c| c.tests_built).sum();
         assert!(
-            built <= 6 * OCCURRENCE_CHUNK,
+            built <= 10 * OCCURRENCE_CHUNK,
             "{built} tests built\n{table}"
         );
-        // 4 s at 2 ms per step: 2,001 steps, so 2,002 trace nodes.
+        // 3 s at 2 ms per step: 1,501 steps, so 1,502 trace nodes.
         let cap = trace_node_cap(&suite.costs(), &budget.timing);
-        assert_eq!(cap, Some(2_002));
+        assert_eq!(cap, Some(1_502));
         for k in [1, 4] {
             let c = &candidates[k];
             assert!(
-                matches!(&c.status, Status::CannotWin(why) if why.contains("2,002 bounded traces")),
+                matches!(&c.status, Status::CannotWin(why) if why.contains("1,502 bounded traces")),
                 "{table}"
             );
         }

@@ -91,8 +91,10 @@
 //! the same `i`: if their specification states differ the graph of the pair fails the suite;
 //! if not, cutting `σ` from `ρ'` back to `ρ` removes the new visit `ρ'` and (by the same prefix
 //! argument) adds none. Either way a contradiction, so `I ioco S`. In the classic domain the
-//! shortening of `super::domain` (dropping a repeated quiescence) also removes a new visit (an
-//! access sequence never repeats quiescence), so the argument carries over. A unit test and the
+//! shortenings of `super::domain` (dropping a quiescence that loops in `S`, rule 3, or a
+//! repeated one) remove a new visit and add none (a tree edge never loops, so no access
+//! sequence takes such a quiescence, and a later prefix that becomes an access sequence was a
+//! new visit before), so the argument carries over to the classic traces. A unit test and the
 //! adversary check that the suite for `n - 1` is beaten, so a cut one step too early is caught.
 //!
 //! # Plan
@@ -443,6 +445,24 @@ fn build(
     })
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tests only: rule 3 of `super::domain` one step too weak, applied to every quiescence
+    /// (also where it leads to another state), for the test that must catch it.
+    pub(crate) static RULE_3_EVERYWHERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the traces of this thread end at every quiescence (tests only; never in a build).
+#[cfg(test)]
+fn rule_3_everywhere() -> bool {
+    RULE_3_EVERYWHERE.with(|w| w.get())
+}
+
+#[cfg(not(test))]
+fn rule_3_everywhere() -> bool {
+    false
+}
+
 /// Counting relative to the forced cover: the tree edges, and per constraint the new visits
 /// allowed.
 pub(crate) struct Cover<'a> {
@@ -540,6 +560,12 @@ impl BoundedTraces<'_> {
             let mut moves = Vec::new();
             for &(l, t) in a.enabled(q) {
                 if quiet && a.alphabet.is_output(l) {
+                    continue;
+                }
+                // Quiescence looping on `q` itself ends a classic trace: its observation is
+                // the last step (see `super::domain`, rule 3).
+                if classic && l == delta && (t == q || rule_3_everywhere()) {
+                    branches.push((l, Target::Verdict(Verdict::Pass)));
                     continue;
                 }
                 let quiet_t = quiet_after(l, t);

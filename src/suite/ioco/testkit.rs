@@ -366,10 +366,12 @@ pub fn mutant(rng: &mut Rng, spec: &SuspensionAutomaton, faults: usize) -> Suspe
     t.build("mutant")
 }
 
-/// The classic-domain automaton closest to `t` (see `super::domain`): every quiescence
-/// transition into a state that shows another output, or on which quiescence does not loop,
-/// goes to a quiet copy of that state instead (its inputs, quiescence looping, no output).
-/// Tables already classic are returned unchanged.
+/// The classic-domain automaton closest to `t` (see `super::domain`): the suspension automaton
+/// of an LTS observed through a timeout. Quiescence from a state `q` that is not stable (it shows
+/// another output, or quiescence does not loop on it) goes to a quiet copy of `q` (its inputs
+/// and their targets, quiescence looping, no output): the part of `q` that is quiescent, whose
+/// behaviour is a part of `q`'s, as a subset of an LTS's states is of the set. Tables already
+/// in this form are returned unchanged.
 pub fn classic_table(t: &Table) -> Table {
     let delta = t
         .alphabet
@@ -382,27 +384,44 @@ pub fn classic_table(t: &Table) -> Table {
         row[delta] == Some(q as u32) && outs.iter().all(|&x| x == delta || row[x].is_none())
     };
     let mut out = t.clone();
-    let mut copies: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for q in 0..t.edges.len() {
         let Some(target) = t.edges[q][delta].map(|x| x as usize) else {
             continue;
         };
-        if stable(&t.edges[target], target) {
+        if target == q && stable(&t.edges[q], q) {
             continue;
         }
-        let c = *copies.entry(target).or_insert_with(|| {
-            let c = out.edges.len();
-            let mut row = vec![None; t.alphabet.len()];
-            for &a in &ins {
-                row[a] = t.edges[target][a];
-            }
-            row[delta] = Some(c as u32);
-            out.edges.push(row);
-            c
-        });
+        // A quiet copy of a state whose quiet part is already that state's target is not needed.
+        if stable(&t.edges[target], target)
+            && ins.iter().all(|&a| t.edges[target][a] == t.edges[q][a])
+        {
+            continue;
+        }
+        let c = out.edges.len();
+        let mut row = vec![None; t.alphabet.len()];
+        for &a in &ins {
+            row[a] = t.edges[q][a];
+        }
+        row[delta] = Some(c as u32);
+        out.edges.push(row);
         out.edges[q][delta] = Some(c as u32);
     }
     out
+}
+
+/// Whether quiescence from every state of `sa` reaches a quiet part of it: a state that
+/// shows no output but quiescence, loops on quiescence, and has the same input transitions
+/// (what [`classic_table`] builds; the suspension automata of LTSs satisfy the weaker
+/// inclusion of `super::domain`).
+pub fn quiescence_keeps_inputs(sa: &SuspensionAutomaton) -> bool {
+    let delta = sa.quiescence();
+    sa.states().all(|q| {
+        sa.after(q, delta).is_none_or(|t| {
+            sa.alphabet
+                .inputs()
+                .all(|a| sa.after(q, a) == sa.after(t, a))
+        })
+    })
 }
 
 /// [`classic_table`] of a suspension automaton.
