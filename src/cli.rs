@@ -675,7 +675,12 @@ pub struct ExploreArgs {
     /// With an STS model (`smt` feature): execute its switch-coverage test purposes on the
     /// fly, input values chosen by the solver (seeded by --seed), outputs judged by the STS,
     /// without instantiating it; the report gives a posteriori switch coverage.
-    #[arg(long, value_enum, value_name = "switches", conflicts_with = "sts_purposes")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "switches",
+        conflicts_with = "sts_purposes"
+    )]
     pub cover: Option<ExploreCoverArg>,
     /// With an STS model (`smt` feature): execute the switch-coverage test purposes of this
     /// file (what `generate MODEL --cover switches` writes) on the fly, as --cover does.

@@ -229,7 +229,8 @@ fn purposes_of(name: &str) -> (i32, String, String) {
 #[test]
 fn generate_cover_switches_writes_purposes_with_full_a_priori_coverage() {
     let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../schema/sts-purposes-v1.schema.json")).expect("schema");
+        serde_json::from_str(include_str!("../schema/sts-purposes-v1.schema.json"))
+            .expect("schema");
     let purposes_schema = jsonschema::validator_for(&schema).expect("a JSON Schema");
     // The schema refuses what it should: a purpose without steps, an unknown direction.
     for bad in [
@@ -243,10 +244,16 @@ fn generate_cover_switches_writes_purposes_with_full_a_priori_coverage() {
         let (code, out, err) = purposes_of(name);
         assert_eq!(code, 0, "{name}: {err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let complaints: Vec<String> = purposes_schema.iter_errors(&v).map(|e| e.to_string()).collect();
+        let complaints: Vec<String> = purposes_schema
+            .iter_errors(&v)
+            .map(|e| e.to_string())
+            .collect();
         assert!(complaints.is_empty(), "{name}: {complaints:?}");
         // Path conditions are simplified: no `x and true`, no `0 + x`.
-        assert!(!out.contains("and true") && !out.contains("0 + "), "{name}: {out}");
+        assert!(
+            !out.contains("and true") && !out.contains("0 + "),
+            "{name}: {out}"
+        );
         assert_eq!(v["format"], "ncomplete-sts-purposes");
         assert_eq!(v["version"], 1);
         assert_eq!(
@@ -329,8 +336,11 @@ fn switch_purposes_fail_every_mutant_they_reach_and_never_a_variant() {
         let spec = spec_of(&mutant);
         let mut failing = None;
         for seed in ["0", "1", "2"] {
-            let (code, out, err) =
-                explore_purposes(&spec, &["--model", &mutant], &["--seed", seed, "--rounds", "8"]);
+            let (code, out, err) = explore_purposes(
+                &spec,
+                &["--model", &mutant],
+                &["--seed", seed, "--rounds", "8"],
+            );
             assert!(code == 0 || code == 1 || code == 3, "{name}: {out}{err}");
             if code == 1 {
                 failing = Some(out);
@@ -344,19 +354,30 @@ fn switch_purposes_fail_every_mutant_they_reach_and_never_a_variant() {
             );
         } else {
             let out = failing.unwrap_or_else(|| panic!("{name}: no seed detected it"));
-            assert!(out.contains(": fail after") && out.contains("  trace: "), "{out}");
+            assert!(
+                out.contains(": fail after") && out.contains("  trace: "),
+                "{out}"
+            );
             assert!(out.ends_with("verdict: fail\n"), "{out}");
         }
     }
     for variant in files("variants") {
         let spec = spec_of(&variant);
         for seed in ["0", "1", "2", "3", "4"] {
-            let (code, out, err) =
-                explore_purposes(&spec, &["--model", &variant], &["--seed", seed, "--rounds", "3"]);
+            let (code, out, err) = explore_purposes(
+                &spec,
+                &["--model", &variant],
+                &["--seed", seed, "--rounds", "3"],
+            );
             assert!(code == 0 || code == 3, "{variant} seed {seed}: {out}{err}");
         }
     }
 }
+
+/// The quiescence timeout against `ncomplete simulate` of an STS: each of its outputs costs solver
+/// calls, which a loaded machine (a parallel test run) can stretch past the default 200 ms.
+#[cfg(feature = "smt")]
+const SLOW_QUIESCENCE_MS: &str = "2000";
 
 #[cfg(feature = "smt")]
 #[test]
@@ -366,7 +387,13 @@ fn purposes_run_against_simulated_processes_even_with_unbounded_data() {
     let brp = brp.to_str().unwrap();
     let file = temp("brp-purposes.json");
     let (code, _, err) = run(&[
-        "--quiet", "generate", brp, "--cover", "switches", "--out", file.to_str().unwrap(),
+        "--quiet",
+        "generate",
+        brp,
+        "--cover",
+        "switches",
+        "--out",
+        file.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
     let sut = format!("{BIN} simulate {brp} --choose random --seed 5");
@@ -381,6 +408,8 @@ fn purposes_run_against_simulated_processes_even_with_unbounded_data() {
         &sut,
         "--out",
         report.to_str().unwrap(),
+        "--quiescence-ms",
+        SLOW_QUIESCENCE_MS,
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let json: serde_json::Value =
@@ -394,8 +423,15 @@ fn purposes_run_against_simulated_processes_even_with_unbounded_data() {
     // A mutant simulated as a process fails (its extra `error!` is written before `button?`).
     let coffee = dir("coffee.sts.yaml");
     let mutant = dir("mutants/coffee_switch.sts.yaml");
-    let sut = format!("{BIN} simulate {} --choose random --seed 1", mutant.display());
-    let (code, out, _) = explore_purposes(coffee.to_str().unwrap(), &["--sut", &sut], &[]);
+    let sut = format!(
+        "{BIN} simulate {} --choose random --seed 1",
+        mutant.display()
+    );
+    let (code, out, _) = explore_purposes(
+        coffee.to_str().unwrap(),
+        &["--sut", &sut],
+        &["--quiescence-ms", SLOW_QUIESCENCE_MS],
+    );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("!error"), "{out}");
     // Unbounded parameters: no instantiation is possible, purposes and simulation still run.
@@ -417,7 +453,11 @@ switches:
     .unwrap();
     let u = unbounded.to_str().unwrap();
     let sut = format!("{BIN} simulate {u} --choose random --seed 2");
-    let (code, out, err) = explore_purposes(u, &["--sut", &sut], &["--seed", "4"]);
+    let (code, out, err) = explore_purposes(
+        u,
+        &["--sut", &sut],
+        &["--seed", "4", "--quiescence-ms", SLOW_QUIESCENCE_MS],
+    );
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("coverage 3/3 (100.0%)"), "{out}");
     // An off-by-one system fails: it answers x + 3.

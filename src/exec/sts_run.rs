@@ -319,7 +319,9 @@ impl Walker<'_> {
             .filter(|(g, _)| self.sts.gates[*g].direction == Direction::Output)
         else {
             return Ok((
-                Step::Fail(format!("output `{label}` is no output gate value of the STS")),
+                Step::Fail(format!(
+                    "output `{label}` is no output gate value of the STS"
+                )),
                 None,
             ));
         };
@@ -381,17 +383,20 @@ impl Walker<'_> {
         for (i, &k) in purpose.switches.iter().enumerate() {
             let switch = &self.sts.switches[k];
             let gate = &self.sts.gates[switch.gate];
-            let symbols: Vec<usize> = (first_symbol..first_symbol + gate.parameters.len()).collect();
+            let symbols: Vec<usize> =
+                (first_symbol..first_symbol + gate.parameters.len()).collect();
             first_symbol += gate.parameters.len();
             let (step, values) = if gate.direction == Direction::Input {
                 if let Some(o) = adapter.pending_output(SEND_GRACE)? {
                     // An output where the purpose sends an input leaves it (`observe` without
                     // an expected switch never continues).
-                    return Ok(match self.observe(Observation::Output(o), &mut on, None)?.0 {
-                        Step::Fail(r) => (PurposeVerdict::Fail, r),
-                        Step::Leave(r) => (PurposeVerdict::Inconclusive, r),
-                        Step::Continue => (PurposeVerdict::Inconclusive, String::new()),
-                    });
+                    return Ok(
+                        match self.observe(Observation::Output(o), &mut on, None)?.0 {
+                            Step::Fail(r) => (PurposeVerdict::Fail, r),
+                            Step::Leave(r) => (PurposeVerdict::Inconclusive, r),
+                            Step::Continue => (PurposeVerdict::Inconclusive, String::new()),
+                        },
+                    );
                 }
                 let Some(all) =
                     random_solution(self.solver, &node.symbols, &fixed, &symbols, &mut self.rng)
@@ -414,7 +419,8 @@ impl Walker<'_> {
                 self.trace.push(format!("?{label}"));
                 let states = std::mem::take(&mut self.states);
                 self.states = self.after(&states, switch.gate, &values, true)?;
-                self.unread = (!adapter.reads_inputs_at_once()).then(|| (states, switch.gate, values.clone()));
+                self.unread = (!adapter.reads_inputs_at_once())
+                    .then(|| (states, switch.gate, values.clone()));
                 on = self
                     .sts
                     .successor(&on, switch, &values)
@@ -469,7 +475,12 @@ pub fn run_purposes(
     let mut outcomes = Vec::new();
     let mut steps_to_failure = None;
     let rounds = options.rounds.max(1);
-    for (i, purpose) in purposes.iter().cycle().take(purposes.len() * rounds).enumerate() {
+    for (i, purpose) in purposes
+        .iter()
+        .cycle()
+        .take(purposes.len() * rounds)
+        .enumerate()
+    {
         let mut attempts = 0;
         let (verdict, reason) = loop {
             attempts += 1;
@@ -508,6 +519,94 @@ pub fn run_purposes(
         steps: walker.steps,
         steps_to_failure,
     })
+}
+
+/// Random on-the-fly testing of an STS without purposes (the TorXakis-like baseline of the
+/// thesis' Table 4.1): at every step, with even odds, an input — a random input switch of a
+/// tracked state whose guard the solver can satisfy, with random values — or an observation,
+/// judged as in [`run_purposes`]. No resets. Returns the inputs and outputs up to and including
+/// the first failing observation, `None` when `max_steps` pass without one.
+pub fn random_run(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    adapter: &mut dyn Adapter,
+    seed: u64,
+    max_steps: u64,
+    timeouts: &Timeouts,
+) -> Result<Option<u64>, String> {
+    let mut walker = Walker {
+        sts,
+        solver,
+        rng: SplitMix64::new(seed),
+        exercised: vec![false; sts.switches.len()],
+        steps: 0,
+        trace: Vec::new(),
+        states: vec![sts.initial_state()],
+        unread: None,
+    };
+    adapter.reset()?;
+    let started = Instant::now();
+    let mut on = sts.initial_state();
+    while walker.steps < max_steps {
+        let input = if walker.rng.below(2) == 0 {
+            walker.random_input()
+        } else {
+            None
+        };
+        let observation = match input {
+            Some((gate, values)) => {
+                if let Some(o) = adapter.pending_output(SEND_GRACE)? {
+                    Some(Observation::Output(o))
+                } else {
+                    adapter.send(&sts.show_gate_value(gate, &values))?;
+                    walker.steps += 1;
+                    let states = std::mem::take(&mut walker.states);
+                    walker.states = walker.after(&states, gate, &values, true)?;
+                    walker.unread =
+                        (!adapter.reads_inputs_at_once()).then_some((states, gate, values));
+                    None
+                }
+            }
+            None => Some(adapter.receive(expect_wait(timeouts, true, true, started))?),
+        };
+        if let Some(observation) = observation
+            && let (Step::Fail(_), _) = walker.observe(observation, &mut on, None)?
+        {
+            return Ok(Some(walker.steps));
+        }
+        if walker.states.is_empty() {
+            // An input no tracked state enables: ioco allows anything after it.
+            return Ok(None);
+        }
+    }
+    Ok(None)
+}
+
+impl Walker<'_> {
+    /// A random input enabled in a random tracked state, with random values, if the solver
+    /// finds one.
+    fn random_input(&mut self) -> Option<(usize, Vec<Value>)> {
+        let state = self.states[self.rng.below(self.states.len())].clone();
+        let mut candidates: Vec<usize> = (0..self.sts.switches.len())
+            .filter(|&k| {
+                let s = &self.sts.switches[k];
+                s.from == state.location && self.sts.gates[s.gate].direction == Direction::Input
+            })
+            .collect();
+        while !candidates.is_empty() {
+            let k = candidates.remove(self.rng.below(candidates.len()));
+            let gate = self.sts.switches[k].gate;
+            let symbols = self.sts.parameter_symbols(gate);
+            let constraints = self.sts.guard_in(&state, k)?;
+            let free: Vec<usize> = (0..symbols.len()).collect();
+            if let Some(values) =
+                random_solution(self.solver, &symbols, &constraints, &free, &mut self.rng)
+            {
+                return Some((gate, values));
+            }
+        }
+        None
+    }
 }
 
 impl StsRunReport {
@@ -678,5 +777,54 @@ impl Adapter for StsAdapter<'_> {
     /// on its way before any input.
     fn pending_output(&mut self, _grace: Duration) -> Result<Option<String>, String> {
         self.system.output().map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(all(test, feature = "smt"))]
+mod tests {
+    use super::*;
+    use crate::sts::load::{Syntax, parse_sts};
+    use crate::sts::z3::Z3Solver;
+
+    fn bundled(path: &str) -> Sts {
+        let file = format!("{}/models/sts/{path}.sts.yaml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        parse_sts(&text, &file, path, Syntax::Yaml).unwrap()
+    }
+
+    #[test]
+    fn random_runs_fail_a_mutant_and_not_the_specification() {
+        let spec = bundled("brp");
+        let mutant = bundled("mutants/brp_toggle");
+        let timeouts = Timeouts::default();
+        let mut found = 0;
+        for seed in 0..5 {
+            let mut adapter = StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed);
+            let steps = random_run(
+                &spec,
+                &mut Z3Solver::new(),
+                &mut adapter,
+                seed,
+                400,
+                &timeouts,
+            )
+            .unwrap();
+            found += usize::from(steps.is_some());
+            let mut adapter = StsAdapter::new(&spec, Box::new(Z3Solver::new()), seed);
+            let steps = random_run(
+                &spec,
+                &mut Z3Solver::new(),
+                &mut adapter,
+                seed,
+                200,
+                &timeouts,
+            )
+            .unwrap();
+            assert_eq!(steps, None, "seed {seed}: the specification never fails");
+        }
+        assert!(
+            found >= 4,
+            "the toggle fault is found within 400 steps: {found}/5"
+        );
     }
 }

@@ -257,7 +257,11 @@ pub fn serve_sts(
                             output.flush()?;
                             continue;
                         }
-                        Ok(None) => {}
+                        // The solver could not give values: wait for an input instead.
+                        Ok(None) => match rx.recv() {
+                            Ok(line) => take_sts_input(&mut system, &line, &mut notes)?,
+                            Err(_) => return Ok(()),
+                        },
                         Err(e) => {
                             writeln!(notes, "simulate: model error: {e}")?;
                             return Ok(());
@@ -265,9 +269,7 @@ pub fn serve_sts(
                     }
                 }
             }
-            if !closed {
-                continue;
-            }
+            continue;
         }
         match rx.recv() {
             Ok(line) => take_sts_input(&mut system, &line, &mut notes)?,

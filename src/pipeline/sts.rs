@@ -12,9 +12,9 @@ use crate::exec::stdio::LineAdapter;
 use crate::exec::sts_run::{
     PurposePath, PurposeVerdict, StsAdapter, StsRunOptions, purposes_from_json, run_purposes,
 };
-use crate::progress::Progress;
 use crate::format::{self, Format, LoadOptions};
 use crate::output;
+use crate::progress::Progress;
 use crate::sts::symbolic::SegLimits;
 
 /// The default depth of the symbolic execution graph when `--n` does not give one.
@@ -168,7 +168,14 @@ pub fn explore_purposes(
             // As `explore --model`: the implementation's choices from a seed of their own.
             let seed = request.seed ^ 0x9E37_79B9_7F4A_7C15;
             let mut adapter = StsAdapter::new(&implementation, system_solver, seed);
-            let report = run_purposes(&sts, solver.as_mut(), &purposes, &mut adapter, &options, tick);
+            let report = run_purposes(
+                &sts,
+                solver.as_mut(),
+                &purposes,
+                &mut adapter,
+                &options,
+                tick,
+            );
             (report, format!("model {path}"))
         }
         (None, Some(access)) => {
@@ -177,7 +184,14 @@ pub fn explore_purposes(
                 message,
             })?;
             let mut adapter = LineAdapter::new(system, options.timeouts.clone());
-            let report = run_purposes(&sts, solver.as_mut(), &purposes, &mut adapter, &options, tick);
+            let report = run_purposes(
+                &sts,
+                solver.as_mut(),
+                &purposes,
+                &mut adapter,
+                &options,
+                tick,
+            );
             (report, access.to_string())
         }
         (None, None) => {

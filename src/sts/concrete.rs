@@ -249,9 +249,7 @@ impl<'a> StsSystem<'a> {
     /// Produces an output: a random enabled output switch with random values satisfying its
     /// guard; `None` when quiescent.
     pub fn output(&mut self) -> Result<Option<String>, StepError> {
-        let mut enabled = self
-            .sts
-            .output_switches(self.solver.as_mut(), &self.state);
+        let mut enabled = self.sts.output_switches(self.solver.as_mut(), &self.state);
         while !enabled.is_empty() {
             let pick = if self.random {
                 self.rng.below(enabled.len())
@@ -333,7 +331,7 @@ switches:
         assert_eq!(sys.output().unwrap(), None, "quiescent after the output");
         // The same seed gives the same values; the generator varies them.
         let mut seen = std::collections::BTreeSet::new();
-        for seed in 0..10 {
+        for seed in 0..40 {
             let mut sys = StsSystem::new(&sts, Box::new(Z3Solver::new()), seed, true);
             sys.input("put(2000)").unwrap();
             seen.insert(sys.output().unwrap().unwrap());

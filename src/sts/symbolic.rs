@@ -78,9 +78,10 @@ impl Sym {
             }
         }
         let commutes = matches!(op, BinOp::And | BinOp::Or | BinOp::Add | BinOp::Mul);
-        for (c, other, dropped) in [(&a, &b, &b), (&b, &a, &a)]
-            .into_iter()
-            .take(if commutes { 2 } else { 1 })
+        for (c, other, dropped) in
+            [(&a, &b, &b), (&b, &a, &a)]
+                .into_iter()
+                .take(if commutes { 2 } else { 1 })
         {
             let Sym::Const(v) = c else { continue };
             match (op, v) {
@@ -103,7 +104,7 @@ impl Sym {
     }
 
     /// `not t`, simplified: a constant negated, double negation removed.
-    pub fn not(t: Sym) -> Sym {
+    pub fn negation(t: Sym) -> Sym {
         match t {
             Sym::Const(Value::Bool(b)) => Sym::Const(Value::Bool(!b)),
             Sym::Unary(UnOp::Not, inner) => *inner,
@@ -169,7 +170,7 @@ pub fn substitute(term: &Term, vars: &[Sym], params: &[usize]) -> Sym {
         Term::Const(v) => Sym::Const(*v),
         Term::Var(i) => vars[*i].clone(),
         Term::Param(i) => Sym::Symbol(params[*i]),
-        Term::Unary(UnOp::Not, t) => Sym::not(substitute(t, vars, params)),
+        Term::Unary(UnOp::Not, t) => Sym::negation(substitute(t, vars, params)),
         Term::Unary(UnOp::Neg, t) => match substitute(t, vars, params) {
             Sym::Const(Value::Int(n)) if n.checked_neg().is_some() => Sym::Const(Value::Int(-n)),
             s => Sym::Unary(UnOp::Neg, Box::new(s)),
@@ -350,14 +351,10 @@ mod tests {
         assert_eq!(Sym::binary(BinOp::Mul, int(1), sym(1)), sym(1));
         // `0 - x` is not `x`.
         assert_ne!(Sym::binary(BinOp::Sub, int(0), sym(1)), sym(1));
-        assert_eq!(Sym::not(Sym::not(gt.clone())), gt);
-        assert_eq!(Sym::not(boolean(true)), boolean(false));
+        assert_eq!(Sym::negation(Sym::negation(gt.clone())), gt);
+        assert_eq!(Sym::negation(boolean(true)), boolean(false));
         // A side with a division is kept: dividing by zero makes the guard false.
-        let div = Sym::binary(
-            BinOp::Eq,
-            Sym::binary(BinOp::Div, int(1), sym(0)),
-            int(1),
-        );
+        let div = Sym::binary(BinOp::Eq, Sym::binary(BinOp::Div, int(1), sym(0)), int(1));
         assert!(matches!(
             Sym::binary(BinOp::Or, boolean(true), div),
             Sym::Binary(BinOp::Or, _, _)
