@@ -8,7 +8,7 @@ use super::execute::{ExploreRequest, StsPurposes};
 use super::generate::{GenerateOptions, GeneratedSuite, SuiteFileFormat};
 use crate::Error;
 use crate::exec::ExecError;
-use crate::exec::stdio::LineAdapter;
+use crate::exec::stdio::{Adapter, LineAdapter};
 use crate::exec::sts_run::{
     PurposePath, PurposeVerdict, StsAdapter, StsRunOptions, purposes_from_json, run_purposes,
 };
@@ -161,45 +161,44 @@ pub fn explore_purposes(
         Some((purposes.len() * request.rounds.max(1)) as u64),
     );
     let tick = |done: usize| progress.set_position(done as u64);
-    let (report, command) = match (&request.implementation, &request.sut) {
-        (Some(path), _) => {
-            let implementation = crate::sts::load_sts(path)?;
+    let implementation = match &request.implementation {
+        Some(path) => Some(crate::sts::load_sts(path)?),
+        None => None,
+    };
+    let (mut adapter, command): (Box<dyn Adapter + '_>, String) = match (
+        &implementation,
+        &request.sut,
+    ) {
+        (Some(model), _) => {
             let system_solver = crate::sts::solver::default_solver().map_err(no_solver)?;
             // As `explore --model`: the implementation's choices from a seed of their own.
             let seed = request.seed ^ 0x9E37_79B9_7F4A_7C15;
-            let mut adapter = StsAdapter::new(&implementation, system_solver, seed);
-            let report = run_purposes(
-                &sts,
-                solver.as_mut(),
-                &purposes,
-                &mut adapter,
-                &options,
-                tick,
-            );
-            (report, format!("model {path}"))
+            let adapter = StsAdapter::new(model, system_solver, seed);
+            (Box::new(adapter), format!("model {}", model.name))
         }
         (None, Some(access)) => {
             let system = access.open().map_err(|message| ExecError::System {
                 command: access.to_string(),
                 message,
             })?;
-            let mut adapter = LineAdapter::new(system, options.timeouts.clone());
-            let report = run_purposes(
-                &sts,
-                solver.as_mut(),
-                &purposes,
-                &mut adapter,
-                &options,
-                tick,
-            );
-            (report, access.to_string())
+            let adapter = LineAdapter::new(system, options.timeouts.clone());
+            (Box::new(adapter), access.to_string())
         }
         (None, None) => {
             return Err(Error::Usage(
-                "give --sut COMMAND, --sut-connect HOST:PORT, --sut-listen HOST:PORT or --model IMPL.sts.yaml".into(),
-            ));
+                    "give --sut COMMAND, --sut-connect HOST:PORT, --sut-listen HOST:PORT or --model IMPL.sts.yaml".into(),
+                ));
         }
     };
+    let report = run_purposes(
+        &sts,
+        solver.as_mut(),
+        &purposes,
+        adapter.as_mut(),
+        &options,
+        tick,
+    );
+    drop(adapter);
     progress.finish();
     let report = report.map_err(|message| ExecError::System { command, message })?;
     if let Some(path) = &request.out {
