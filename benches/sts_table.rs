@@ -16,8 +16,8 @@ use ncomplete::sts::z3::Z3Solver;
 use ncomplete::sts::{Sts, load_sts};
 
 /// Rounds of the purposes and steps of a random run before giving up on a mutant.
-const ROUNDS: usize = 200;
-const RANDOM_STEPS: u64 = 20_000;
+const ROUNDS: usize = 20;
+const RANDOM_STEPS: u64 = 2_000;
 /// The thesis' Table 4.1: switch coverage and TorXakis, per mutant, sum, geometric mean.
 const THESIS: [(u64, u64); 6] = [(44, 12), (16, 234), (8, 12), (6, 18), (18, 1620), (164, 76)];
 
