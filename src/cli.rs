@@ -672,6 +672,35 @@ pub struct ExploreArgs {
     /// diagram, and the model drawn with covered and missed transitions.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
+    /// With an STS model (`smt` feature): execute its switch-coverage test purposes on the
+    /// fly, input values chosen by the solver (seeded by --seed), outputs judged by the STS,
+    /// without instantiating it; the report gives a posteriori switch coverage.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "switches",
+        conflicts_with = "sts_purposes"
+    )]
+    pub cover: Option<ExploreCoverArg>,
+    /// With an STS model (`smt` feature): execute the switch-coverage test purposes of this
+    /// file (what `generate MODEL --cover switches` writes) on the fly, as --cover does.
+    #[arg(long = "purposes", value_name = "FILE")]
+    pub sts_purposes: Option<String>,
+    /// With --cover or --purposes: attempts per purpose while the system leaves it in a way the
+    /// STS allows (each attempt with fresh values).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub attempts: usize,
+    /// With --cover or --purposes: execute the whole set of purposes this many times (fresh
+    /// values each time), stopping at the first failure.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub rounds: usize,
+}
+
+/// Coverage criteria of `explore --cover` (an STS's test purposes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExploreCoverArg {
+    /// Every switch of the STS: its switch-coverage test purposes.
+    Switches,
 }
 
 /// How `explore` chooses its moves ([`ncomplete::exec::explore::Policy`]).
@@ -1284,6 +1313,15 @@ impl ExploreArgs {
             out: self.out.clone(),
             html: self.html.clone(),
             quiet,
+            sts_purposes: match (&self.cover, &self.sts_purposes) {
+                (Some(ExploreCoverArg::Switches), _) => {
+                    Some(ncomplete::pipeline::StsPurposes::Switches)
+                }
+                (None, Some(file)) => Some(ncomplete::pipeline::StsPurposes::File(file.clone())),
+                (None, None) => None,
+            },
+            attempts: self.attempts,
+            rounds: self.rounds,
         }
     }
 }

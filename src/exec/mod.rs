@@ -1,6 +1,7 @@
 //! Execution of test suites: exactly, in simulation against a model of the implementation
 //! ([`simulate`]), or against a real process speaking the stdio protocol ([`stdio`]); and the
-//! reverse direction, a model acting as a system under test on stdin/stdout ([`sut`]).
+//! reverse direction, a model acting as a system under test on stdin/stdout ([`sut`]); and
+//! switch-coverage purposes of an STS executed on the fly ([`sts_run`]).
 //!
 //! Verdicts follow the suite JSON v1 semantics (van den Bos Def. 3.12 test cases with `retry`
 //! leaves for branches the system may take under fairness): a test fails when some execution
@@ -12,6 +13,7 @@ pub mod report_html;
 pub mod results;
 pub mod simulate;
 pub mod stdio;
+pub mod sts_run;
 pub mod sut;
 pub mod tcp;
 pub mod timeouts;

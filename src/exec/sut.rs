@@ -6,11 +6,13 @@
 //! Def. 2.2.12) or a Mealy machine. In a state with outputs the system picks one (the first, or at
 //! random) and writes it after the configured delay (per output label, `--output-delay`), unless an input arrives first (a race, as a
 //! real system would have). Inputs the model does not accept are ignored with a note on stderr.
+//! An STS is served on concrete states by [`serve_sts`] (values chosen with the solver).
 
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
 use crate::model::{LabelId, Mealy, Onfsm, SuspensionAutomaton};
 use crate::rng::SplitMix64;
+use crate::sts::concrete::StsSystem;
 use crate::suite::SuiteModel;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -125,16 +127,7 @@ impl Sut {
         mut notes: impl Write,
         options: &SutOptions,
     ) -> std::io::Result<()> {
-        let (tx, rx) = mpsc::channel::<String>();
-        thread::spawn(move || {
-            for line in input.lines() {
-                let Ok(line) = line else { return };
-                let label = line.trim();
-                if !label.is_empty() && tx.send(label.to_owned()).is_err() {
-                    return;
-                }
-            }
-        });
+        let rx = read_lines(input);
         let mut rng = SplitMix64::new(options.seed.unwrap_or_else(fresh_seed));
         let quiescence = self.system.quiescence();
         let mut q = self.system.initial();
@@ -218,7 +211,102 @@ impl Sut {
     }
 }
 
-fn fresh_seed() -> u64 {
+/// Serves the stdio protocol as the STS `sts` on concrete states ([`StsSystem`], no
+/// instantiation, so data domains may be unbounded) until `input` ends: an input line naming a
+/// gate value some switch enables is taken, others are ignored with a note; while an output
+/// switch is enabled, an output is written after the delay unless an input arrives first.
+/// `--choose first` takes the first enabled output switch and the solver's first values,
+/// `random` a seeded random switch and random values.
+pub fn serve_sts(
+    sts: &crate::sts::Sts,
+    solver: Box<dyn crate::sts::solver::Solver>,
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    mut notes: impl Write,
+    options: &SutOptions,
+) -> std::io::Result<()> {
+    let rx = read_lines(input);
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let mut system = StsSystem::new(sts, solver, seed, options.choice == Choice::Random);
+    let mut closed = false;
+    let mut after_close = 0usize;
+    loop {
+        if system.has_output() {
+            let line = if closed {
+                None
+            } else {
+                match rx.recv_timeout(options.delay) {
+                    Ok(line) => Some(line),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => {
+                        closed = true;
+                        None
+                    }
+                }
+            };
+            match line {
+                Some(line) => take_sts_input(&mut system, &line, &mut notes)?,
+                None => {
+                    after_close += usize::from(closed);
+                    if after_close > MAX_OUTPUTS_AFTER_EOF {
+                        return Ok(());
+                    }
+                    match system.output() {
+                        Ok(Some(o)) => {
+                            writeln!(output, "{o}")?;
+                            output.flush()?;
+                            continue;
+                        }
+                        // The solver could not give values: wait for an input instead.
+                        Ok(None) => match rx.recv() {
+                            Ok(line) => take_sts_input(&mut system, &line, &mut notes)?,
+                            Err(_) => return Ok(()),
+                        },
+                        Err(e) => {
+                            writeln!(notes, "simulate: model error: {e}")?;
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            continue;
+        }
+        match rx.recv() {
+            Ok(line) => take_sts_input(&mut system, &line, &mut notes)?,
+            Err(_) => return Ok(()),
+        }
+    }
+}
+
+fn take_sts_input(
+    system: &mut StsSystem<'_>,
+    line: &str,
+    notes: &mut impl Write,
+) -> std::io::Result<()> {
+    match system.input(line) {
+        Ok(true) => Ok(()),
+        Ok(false) => writeln!(notes, "simulate: ignoring input `{line}`"),
+        Err(e) => writeln!(notes, "simulate: model error: {e}"),
+    }
+}
+
+/// The non-empty lines of `input`, trimmed, read by a thread.
+fn read_lines(input: impl BufRead + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel::<String>();
+    thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { return };
+            let label = line.trim();
+            if !label.is_empty() && tx.send(label.to_owned()).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// A seed from the clock and the process id.
+pub fn fresh_seed() -> u64 {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

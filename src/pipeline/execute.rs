@@ -187,6 +187,22 @@ pub struct ExploreRequest {
     pub html: Option<String>,
     /// No warnings or progress on stderr.
     pub quiet: bool,
+    /// With an STS: its switch-coverage purposes, executed on the fly instead of exploring the
+    /// instantiation.
+    pub sts_purposes: Option<StsPurposes>,
+    /// Attempts per STS purpose while it ends inconclusive.
+    pub attempts: usize,
+    /// Times the STS purposes are executed, stopping at the first failure.
+    pub rounds: usize,
+}
+
+/// Which switch-coverage test purposes `explore` executes on an STS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StsPurposes {
+    /// Those `generate --cover switches` would write, computed in process.
+    Switches,
+    /// Those of a purposes file.
+    File(String),
 }
 
 impl Default for ExploreRequest {
@@ -206,6 +222,9 @@ impl Default for ExploreRequest {
             out: None,
             html: None,
             quiet: false,
+            sts_purposes: None,
+            attempts: 5,
+            rounds: 1,
         }
     }
 }
@@ -269,6 +288,9 @@ pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Res
         return Err(Error::Usage(
             "--html needs a file: standard output carries the run's report".into(),
         ));
+    }
+    if let Some(purposes) = &request.sts_purposes {
+        return super::sts::explore_purposes(spec, purposes, request, out);
     }
     let mut options = request.options()?;
     if request.purpose.is_some() && request.policy != Policy::Strategy {
@@ -367,6 +389,11 @@ pub fn simulate(
     options: &crate::exec::sut::SutOptions,
     quiet: bool,
 ) -> Result<(), Error> {
+    if super::sts::is_sts_file(model_path, load)?
+        && let Ok(solver) = crate::sts::solver::default_solver()
+    {
+        return super::sts::simulate_sts(model_path, solver, options);
+    }
     let model = load_model(model_path, load, quiet)?;
     commands::simulate(&model, options)
 }

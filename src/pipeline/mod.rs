@@ -25,7 +25,8 @@ mod suite;
 mod tests;
 
 pub use execute::{
-    ExploreRequest, RenderRequest, RunOutcome, RunRequest, explore, render, run, simulate,
+    ExploreRequest, RenderRequest, RunOutcome, RunRequest, StsPurposes, explore, render, run,
+    simulate,
 };
 pub use generate::{
     GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,

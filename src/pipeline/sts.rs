@@ -1,11 +1,20 @@
 //! The commands over symbolic transition systems (`crate::sts`): telling an STS file from
-//! other models, and `generate --cover switches` on one (switch-coverage test purposes, van den
-//! Bos Sec. 4.4, through the SMT solver of the `smt` feature).
+//! other models, `generate --cover switches` on one (switch-coverage test purposes, van den
+//! Bos Sec. 4.4, through the SMT solver of the `smt` feature), `explore --cover switches |
+//! --purposes FILE` executing the purposes on the fly, and `simulate` of an STS on concrete
+//! states.
 
+use super::execute::{ExploreRequest, StsPurposes};
 use super::generate::{GenerateOptions, GeneratedSuite, SuiteFileFormat};
 use crate::Error;
+use crate::exec::ExecError;
+use crate::exec::stdio::{Adapter, LineAdapter};
+use crate::exec::sts_run::{
+    PurposePath, PurposeVerdict, StsAdapter, StsRunOptions, purposes_from_json, run_purposes,
+};
 use crate::format::{self, Format, LoadOptions};
 use crate::output;
+use crate::progress::Progress;
 use crate::sts::symbolic::SegLimits;
 
 /// The default depth of the symbolic execution graph when `--n` does not give one.
@@ -62,5 +71,144 @@ pub fn generate_purposes(
         stats: None,
         choice: None,
         summary: purposes.summary(&sts),
+    })
+}
+
+/// `simulate` of an STS with a solver: the STS serves the stdio protocol on concrete states
+/// (`exec::sut::serve_sts`), whatever its data domains.
+pub fn simulate_sts(
+    model_path: &str,
+    solver: Box<dyn crate::sts::solver::Solver>,
+    options: &crate::exec::sut::SutOptions,
+) -> Result<(), Error> {
+    let sts = crate::sts::load_sts(model_path)?;
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    crate::exec::sut::serve_sts(
+        &sts,
+        solver,
+        stdin,
+        std::io::stdout(),
+        std::io::stderr(),
+        options,
+    )
+    .map_err(|e| Error::io("<stdio>", e))
+}
+
+/// The purposes `explore --cover switches` or `--purposes FILE` executes on `sts`.
+fn purpose_paths(
+    sts: &crate::sts::Sts,
+    solver: &mut dyn crate::sts::solver::Solver,
+    which: &StsPurposes,
+) -> Result<Vec<PurposePath>, Error> {
+    match which {
+        StsPurposes::Switches => {
+            let limits = SegLimits {
+                depth: DEFAULT_DEPTH,
+                nodes: NODE_BUDGET,
+            };
+            let purposes = crate::sts::purposes::switch_purposes(sts, solver, limits);
+            Ok(purposes
+                .purposes
+                .iter()
+                .map(|p| PurposePath {
+                    switches: p.path.clone(),
+                    node: purposes.seg.nodes[p.node].clone(),
+                })
+                .collect())
+        }
+        StsPurposes::File(path) => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            let text = format::utf8_text(bytes, path)?;
+            purposes_from_json(sts, solver, &text).map_err(|e| Error::Usage(format!("{path}: {e}")))
+        }
+    }
+}
+
+/// `explore MODEL.sts.yaml --cover switches | --purposes FILE`: the STS's switch-coverage test
+/// purposes executed on the fly against the system (`exec::sts_run`); the report (a line per
+/// purpose, a posteriori switch coverage) goes to `out`, JSON to `--out`. Exit status 1 on a
+/// failure, 3 when a purpose passed in no round and none failed, else 0.
+pub fn explore_purposes(
+    spec: &str,
+    which: &StsPurposes,
+    request: &ExploreRequest,
+    out: &mut dyn std::io::Write,
+) -> Result<u8, Error> {
+    if request.html.is_some() {
+        return Err(Error::Usage(
+            "--html is not available for STS purposes: use --out FILE for the JSON report".into(),
+        ));
+    }
+    if !is_sts_file(spec, &request.load)? {
+        return Err(Error::Usage(format!(
+            "--cover switches and --purposes execute the test purposes of an STS; {spec} is not one (name it `.sts.yaml`)"
+        )));
+    }
+    let sts = crate::sts::load_sts(spec)?;
+    let no_solver = |e: crate::sts::solver::NoSolver| Error::Usage(e.to_string());
+    let mut solver = crate::sts::solver::default_solver().map_err(no_solver)?;
+    let purposes = purpose_paths(&sts, solver.as_mut(), which)?;
+    let options = StsRunOptions {
+        seed: request.seed,
+        attempts: request.attempts,
+        rounds: request.rounds,
+        timeouts: request.timeouts.clone(),
+    };
+    let progress = Progress::new(
+        !request.quiet,
+        "explore",
+        "purposes",
+        Some((purposes.len() * request.rounds.max(1)) as u64),
+    );
+    let tick = |done: usize| progress.set_position(done as u64);
+    let implementation = match &request.implementation {
+        Some(path) => Some(crate::sts::load_sts(path)?),
+        None => None,
+    };
+    let (mut adapter, command): (Box<dyn Adapter + '_>, String) = match (
+        &implementation,
+        &request.sut,
+    ) {
+        (Some(model), _) => {
+            let system_solver = crate::sts::solver::default_solver().map_err(no_solver)?;
+            // As `explore --model`: the implementation's choices from a seed of their own.
+            let seed = request.seed ^ 0x9E37_79B9_7F4A_7C15;
+            let adapter = StsAdapter::new(model, system_solver, seed);
+            (Box::new(adapter), format!("model {}", model.name))
+        }
+        (None, Some(access)) => {
+            let system = access.open().map_err(|message| ExecError::System {
+                command: access.to_string(),
+                message,
+            })?;
+            let adapter = LineAdapter::new(system, options.timeouts.clone());
+            (Box::new(adapter), access.to_string())
+        }
+        (None, None) => {
+            return Err(Error::Usage(
+                    "give --sut COMMAND, --sut-connect HOST:PORT, --sut-listen HOST:PORT or --model IMPL.sts.yaml".into(),
+                ));
+        }
+    };
+    let report = run_purposes(
+        &sts,
+        solver.as_mut(),
+        &purposes,
+        adapter.as_mut(),
+        &options,
+        tick,
+    );
+    drop(adapter);
+    progress.finish();
+    let report = report.map_err(|message| ExecError::System { command, message })?;
+    if let Some(path) = &request.out {
+        crate::output::write_file(path, report.to_json(request.seed).as_bytes())?;
+    }
+    out.write_all(report.to_text().as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))?;
+    Ok(match report.verdict() {
+        PurposeVerdict::Pass => 0,
+        PurposeVerdict::Fail => 1,
+        PurposeVerdict::Inconclusive => crate::exec::commands::INCONCLUSIVE_EXIT_STATUS,
     })
 }

@@ -14,6 +14,9 @@
 //!   implementation (Cargo feature `smt`).
 //! - `symbolic.rs`: symbolic states and the symbolic execution graph (Sec. 4.3, Defs.
 //!   4.10-4.14) unfolded to a depth, infeasible paths pruned by the solver.
+//! - `concrete.rs`: concrete execution without instantiation (labels read back, enabled
+//!   switches, quiescence and gate values by the solver, random where free), and `StsSystem`,
+//!   an STS acting as a system under test (`ncomplete simulate X.sts.yaml`).
 //! - `purposes.rs`: switch-coverage test purposes (Sec. 4.4, Def. 4.16) with their a priori
 //!   coverage, written as `ncomplete-sts-purposes` JSON version 1.
 //!
@@ -21,6 +24,7 @@
 //! for other `.yaml`/`.json` files, by the top-level key `sts`.
 
 pub mod check;
+pub mod concrete;
 pub mod expr;
 pub mod info;
 pub mod instantiate;

@@ -66,14 +66,61 @@ pub struct Seg {
 }
 
 impl Sym {
-    fn binary(op: BinOp, a: Sym, b: Sym) -> Sym {
+    /// `a op b`, simplified: constants folded, and the identities `true and x = x`,
+    /// `false and x = false`, `false or x = x`, `true or x = true`, `x + 0 = x`, `x - 0 = x`,
+    /// `x * 1 = x` (either side where the operator commutes). A side that is dropped must hold
+    /// no `/` or `%`, so that a division by zero still makes the guard false, as evaluation does.
+    pub fn binary(op: BinOp, a: Sym, b: Sym) -> Sym {
         if let (Sym::Const(x), Sym::Const(y)) = (&a, &b) {
             let t = Term::Binary(op, Box::new(Term::Const(*x)), Box::new(Term::Const(*y)));
             if let Ok(v) = t.eval(&[], &[]) {
                 return Sym::Const(v);
             }
         }
+        let commutes = matches!(op, BinOp::And | BinOp::Or | BinOp::Add | BinOp::Mul);
+        for (c, other, dropped) in
+            [(&a, &b, &b), (&b, &a, &a)]
+                .into_iter()
+                .take(if commutes { 2 } else { 1 })
+        {
+            let Sym::Const(v) = c else { continue };
+            match (op, v) {
+                (BinOp::And, Value::Bool(true)) | (BinOp::Or, Value::Bool(false)) => {
+                    return other.clone();
+                }
+                (BinOp::Add, Value::Int(0)) | (BinOp::Mul, Value::Int(1)) => return other.clone(),
+                (BinOp::And, Value::Bool(false)) | (BinOp::Or, Value::Bool(true))
+                    if !dropped.divides() =>
+                {
+                    return c.clone();
+                }
+                _ => {}
+            }
+        }
+        if op == BinOp::Sub && b == Sym::Const(Value::Int(0)) {
+            return a;
+        }
         Sym::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    /// `not t`, simplified: a constant negated, double negation removed.
+    pub fn negation(t: Sym) -> Sym {
+        match t {
+            Sym::Const(Value::Bool(b)) => Sym::Const(Value::Bool(!b)),
+            Sym::Unary(UnOp::Not, inner) => *inner,
+            t => Sym::Unary(UnOp::Not, Box::new(t)),
+        }
+    }
+
+    /// Whether the term holds a `/` or `%`.
+    fn divides(&self) -> bool {
+        match self {
+            Sym::Const(_) | Sym::Symbol(_) => false,
+            Sym::Unary(_, t) => t.divides(),
+            Sym::Binary(op, a, b) => {
+                matches!(op, BinOp::Div | BinOp::Mod) || a.divides() || b.divides()
+            }
+        }
     }
 
     /// The conjuncts `d != 0` for every divisor `d` of a `/` or `%` in the term.
@@ -123,13 +170,11 @@ pub fn substitute(term: &Term, vars: &[Sym], params: &[usize]) -> Sym {
         Term::Const(v) => Sym::Const(*v),
         Term::Var(i) => vars[*i].clone(),
         Term::Param(i) => Sym::Symbol(params[*i]),
-        Term::Unary(op, t) => {
-            let s = substitute(t, vars, params);
-            match (op, &s) {
-                (UnOp::Not, Sym::Const(Value::Bool(b))) => Sym::Const(Value::Bool(!b)),
-                _ => Sym::Unary(*op, Box::new(s)),
-            }
-        }
+        Term::Unary(UnOp::Not, t) => Sym::negation(substitute(t, vars, params)),
+        Term::Unary(UnOp::Neg, t) => match substitute(t, vars, params) {
+            Sym::Const(Value::Int(n)) if n.checked_neg().is_some() => Sym::Const(Value::Int(-n)),
+            s => Sym::Unary(UnOp::Neg, Box::new(s)),
+        },
         Term::Binary(op, a, b) => Sym::binary(
             *op,
             substitute(a, vars, params),
@@ -204,10 +249,9 @@ pub fn successor(
     })
 }
 
-/// The symbolic execution graph of `sts` unfolded breadth-first within `limits`, children in
-/// switch order; with `until_covered`, unfolding stops once every switch labels some edge.
-pub fn unfold(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits, until_covered: bool) -> Seg {
-    let root = SegNode {
+/// The root `(l0, m_ini, true)` of the symbolic execution graph.
+pub fn root(sts: &Sts) -> SegNode {
+    SegNode {
         location: sts.initial,
         vars: sts
             .variables
@@ -219,8 +263,13 @@ pub fn unfold(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits, until_cover
         parent: None,
         depth: 0,
         answer: Sat::Sat,
-    };
-    let mut nodes = vec![root];
+    }
+}
+
+/// The symbolic execution graph of `sts` unfolded breadth-first within `limits`, children in
+/// switch order; with `until_covered`, unfolding stops once every switch labels some edge.
+pub fn unfold(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits, until_covered: bool) -> Seg {
+    let mut nodes = vec![root(sts)];
     let mut covered = vec![false; sts.switches.len()];
     let mut uncovered = sts.switches.len();
     let mut next = 0;
@@ -266,5 +315,49 @@ impl Seg {
         }
         path.reverse();
         path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(i: usize) -> Sym {
+        Sym::Symbol(i)
+    }
+    fn int(n: i64) -> Sym {
+        Sym::Const(Value::Int(n))
+    }
+    fn boolean(b: bool) -> Sym {
+        Sym::Const(Value::Bool(b))
+    }
+
+    #[test]
+    fn constants_are_folded_in_and_or_not_and_arithmetic() {
+        let gt = Sym::binary(BinOp::Gt, sym(0), int(3));
+        assert_eq!(Sym::binary(BinOp::And, gt.clone(), boolean(true)), gt);
+        assert_eq!(Sym::binary(BinOp::And, boolean(true), gt.clone()), gt);
+        assert_eq!(Sym::binary(BinOp::Or, boolean(false), gt.clone()), gt);
+        assert_eq!(
+            Sym::binary(BinOp::And, gt.clone(), boolean(false)),
+            boolean(false)
+        );
+        assert_eq!(
+            Sym::binary(BinOp::Or, boolean(true), gt.clone()),
+            boolean(true)
+        );
+        assert_eq!(Sym::binary(BinOp::Add, int(0), sym(1)), sym(1));
+        assert_eq!(Sym::binary(BinOp::Sub, sym(1), int(0)), sym(1));
+        assert_eq!(Sym::binary(BinOp::Mul, int(1), sym(1)), sym(1));
+        // `0 - x` is not `x`.
+        assert_ne!(Sym::binary(BinOp::Sub, int(0), sym(1)), sym(1));
+        assert_eq!(Sym::negation(Sym::negation(gt.clone())), gt);
+        assert_eq!(Sym::negation(boolean(true)), boolean(false));
+        // A side with a division is kept: dividing by zero makes the guard false.
+        let div = Sym::binary(BinOp::Eq, Sym::binary(BinOp::Div, int(1), sym(0)), int(1));
+        assert!(matches!(
+            Sym::binary(BinOp::Or, boolean(true), div),
+            Sym::Binary(BinOp::Or, _, _)
+        ));
     }
 }

@@ -1,0 +1,171 @@
+//! Table 4.1 of van den Bos' thesis in our setting: inputs and outputs until a mutant of an STS
+//! is detected, by switch-coverage test purposes executed on the fly (`explore --cover
+//! switches`, longest purpose first, the whole set repeated until a failure) and by seeded
+//! random STS exploration (the TorXakis-like baseline: random inputs with solver-chosen values,
+//! random observations). Each cell is the mean over `STS_TABLE_RUNS` seeded runs (default 100);
+//! the sum and geometric mean of the means follow, with the thesis' figures beside (its six
+//! BRP mutants are its own, so its rows do not correspond to ours by name).
+//!
+//! Run: `cargo bench --features smt --bench sts_table`.
+
+use ncomplete::exec::stdio::Timeouts;
+use ncomplete::exec::sts_run::{PurposePath, StsAdapter, StsRunOptions, random_run, run_purposes};
+use ncomplete::sts::purposes::switch_purposes;
+use ncomplete::sts::symbolic::SegLimits;
+use ncomplete::sts::z3::Z3Solver;
+use ncomplete::sts::{Sts, load_sts};
+
+/// Rounds of the purposes and steps of a random run before giving up on a mutant.
+const ROUNDS: usize = 20;
+const RANDOM_STEPS: u64 = 2_000;
+/// The thesis' Table 4.1: switch coverage and TorXakis, per mutant, sum, geometric mean.
+const THESIS: [(u64, u64); 6] = [(44, 12), (16, 234), (8, 12), (6, 18), (18, 1620), (164, 76)];
+
+fn model(path: &str) -> Sts {
+    load_sts(&format!(
+        "{}/models/sts/{path}.sts.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn purposes(sts: &Sts) -> Vec<PurposePath> {
+    let limits = SegLimits {
+        depth: 40,
+        nodes: 100_000,
+    };
+    let p = switch_purposes(sts, &mut Z3Solver::new(), limits);
+    p.purposes
+        .iter()
+        .map(|q| PurposePath {
+            switches: q.path.clone(),
+            node: p.seg.nodes[q.node].clone(),
+        })
+        .collect()
+}
+
+/// Mean of the detected runs' steps, and how many runs detected the mutant.
+fn mean(runs: &[Option<u64>]) -> (f64, usize) {
+    let found: Vec<u64> = runs.iter().flatten().copied().collect();
+    let m = if found.is_empty() {
+        f64::NAN
+    } else {
+        found.iter().sum::<u64>() as f64 / found.len() as f64
+    };
+    (m, found.len())
+}
+
+fn geomean(xs: &[f64]) -> f64 {
+    let logs: Vec<f64> = xs
+        .iter()
+        .filter(|x| x.is_finite())
+        .map(|x| x.ln())
+        .collect();
+    (logs.iter().sum::<f64>() / logs.len() as f64).exp()
+}
+
+fn main() {
+    let runs: u64 = std::env::var("STS_TABLE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let timeouts = Timeouts::default();
+    println!(
+        "Inputs and outputs to detection, mean over {runs} seeded runs (detected/runs); thesis Table 4.1 beside"
+    );
+    println!(
+        "{:<22} {:>16} {:>16}   {:<10} {:>8} {:>9}",
+        "mutant", "switch coverage", "random", "thesis", "sw. cov.", "TorXakis"
+    );
+    let mut ours = (Vec::new(), Vec::new());
+    let mut row = 0;
+    for spec_name in ["brp", "coffee", "login"] {
+        let spec = model(spec_name);
+        let paths = purposes(&spec);
+        let mut mutants: Vec<String> =
+            std::fs::read_dir(format!("{}/models/sts/mutants", env!("CARGO_MANIFEST_DIR")))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(&format!("{spec_name}_")))
+                .map(|n| n.trim_end_matches(".sts.yaml").to_owned())
+                .collect();
+        mutants.sort();
+        for name in mutants {
+            let mutant = model(&format!("mutants/{name}"));
+            let mut sc = Vec::new();
+            let mut random = Vec::new();
+            for seed in 0..runs {
+                let mut adapter =
+                    StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
+                let options = StsRunOptions {
+                    seed,
+                    attempts: 5,
+                    rounds: ROUNDS,
+                    timeouts: timeouts.clone(),
+                };
+                let report = run_purposes(
+                    &spec,
+                    &mut Z3Solver::new(),
+                    &paths,
+                    &mut adapter,
+                    &options,
+                    |_| {},
+                )
+                .unwrap();
+                sc.push(report.steps_to_failure);
+                let mut adapter =
+                    StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
+                random.push(
+                    random_run(
+                        &spec,
+                        &mut Z3Solver::new(),
+                        &mut adapter,
+                        seed,
+                        RANDOM_STEPS,
+                        &timeouts,
+                    )
+                    .unwrap(),
+                );
+            }
+            let (a, na) = mean(&sc);
+            let (b, nb) = mean(&random);
+            ours.0.push(a);
+            ours.1.push(b);
+            let thesis = THESIS
+                .get(row)
+                .map(|(s, t)| (format!("Mutant {}", row + 1), s.to_string(), t.to_string()))
+                .unwrap_or_default();
+            row += 1;
+            println!(
+                "{name:<22} {:>16} {:>16}   {:<10} {:>8} {:>9}",
+                format!("{a:.1} ({na}/{runs})"),
+                format!("{b:.1} ({nb}/{runs})"),
+                thesis.0,
+                thesis.1,
+                thesis.2
+            );
+        }
+    }
+    let sum = |xs: &[f64]| xs.iter().filter(|x| x.is_finite()).sum::<f64>();
+    println!(
+        "{:<22} {:>16.1} {:>16.1}   {:<10} {:>8} {:>9}",
+        "sum (detected)",
+        sum(&ours.0),
+        sum(&ours.1),
+        "Sum",
+        256,
+        1972
+    );
+    println!(
+        "{:<22} {:>16.1} {:>16.1}   {:<10} {:>8} {:>9}",
+        "geometric mean",
+        geomean(&ours.0),
+        geomean(&ours.1),
+        "Geom. mean",
+        21.5,
+        64.9
+    );
+    println!(
+        "A mutant no run detected (NaN) is left out of the sum and mean: switch coverage never reaches its fault."
+    );
+}

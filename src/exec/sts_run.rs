@@ -1,0 +1,830 @@
+//! On-the-fly execution of switch-coverage test purposes of an STS against a system (van den
+//! Bos Sec. 4.4 and its on-the-fly algorithm; `ncomplete explore X.sts.yaml --cover switches`
+//! or `--purposes FILE`), and an STS in process as the system ([`StsAdapter`]).
+//!
+//! A purpose is a path `r1 … rn` of the symbolic execution graph with its path condition over
+//! the path's symbols. It is walked step by step after a reset:
+//! - an input step gets concrete values from the solver for the path condition with the values
+//!   of earlier steps fixed (so the rest of the path stays feasible), random where the
+//!   condition leaves freedom (seeded: the same seed and system give the same run); the label
+//!   `gate(v1,…)` is sent;
+//! - an output step waits for an output (the stdio timeouts), parsed as a gate value.
+//!
+//! The tester tracks the concrete semantic states (Def. 4.5) the trace can lead to: once inputs
+//! and outputs are concrete the STS's interpretation is followed exactly, without instantiating
+//! it. An output no tracked state enables, a label that is no output gate value, or quiescence
+//! where every tracked state certainly enables an output (the solver finds values for a guard)
+//! is `fail`: ioco is violated on that trace. An output the STS allows but that does not take
+//! the purpose's switch, or quiescence where the purpose expects an output, ends the attempt
+//! `inconclusive` (it is not continued towards the purpose: the path from the new state is
+//! not the purpose's); the purpose is then retried with fresh values, up to its attempts.
+//! Reaching the purpose's end, and then one more observation the STS allows (a test case ends
+//! with an observation), is `pass`. The set of purposes is executed `rounds` times (the thesis
+//! repeats the whole set before a purpose is tried again); a run stops at the first `fail`.
+//!
+//! The input/output race: an output read after an input was sent may have been written before
+//! the system read the input. When the system does not read inputs at once, an output that the
+//! states after the last input do not allow is also checked against the states before it (the
+//! output first, then the input); only when neither reading allows it is it a `fail`.
+//!
+//! A posteriori switch coverage: the switches the observed traces were taken through, counted
+//! where the trace determines the switch (one tracked state, one switch enabling the step).
+
+use super::stdio::{Adapter, Observation, Timeouts, expect_wait};
+use crate::rng::SplitMix64;
+use crate::sts::concrete::{StsSystem, random_solution};
+use crate::sts::expr::{BinOp, Value};
+use crate::sts::solver::Solver;
+use crate::sts::symbolic::{SegNode, Sym, root, successor};
+use crate::sts::types::{Direction, SemState, Sts};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// How long the tester listens for an output already on its way before it sends an input.
+const SEND_GRACE: Duration = Duration::from_millis(20);
+
+/// A purpose to execute: its switches and the node of the symbolic execution graph it reaches
+/// (symbols and path condition).
+#[derive(Clone, Debug)]
+pub struct PurposePath {
+    /// The switches, in order.
+    pub switches: Vec<usize>,
+    /// The symbolic state at its end.
+    pub node: SegNode,
+}
+
+/// Why purpose paths could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PurposeError {
+    /// The purposes file is not what `generate --cover switches` writes.
+    #[error("{0}")]
+    Shape(String),
+    /// A switch named in the file is not in the model.
+    #[error("purpose {purpose}: the model has no switch `{switch}`")]
+    UnknownSwitch {
+        /// The purpose's number, from 1.
+        purpose: usize,
+        /// The name.
+        switch: String,
+    },
+    /// The path is not a path of the model's symbolic execution graph.
+    #[error(
+        "purpose {purpose}: switch `{switch}` at step {step} does not continue the path (wrong location, or its guard contradicts the path condition)"
+    )]
+    NotAPath {
+        /// The purpose's number, from 1.
+        purpose: usize,
+        /// The switch.
+        switch: String,
+        /// Its step, from 1.
+        step: usize,
+    },
+}
+
+/// The symbolic path of `switches` from the root, checked with the solver.
+pub fn purpose_path(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    switches: Vec<usize>,
+    number: usize,
+) -> Result<PurposePath, PurposeError> {
+    let mut node = root(sts);
+    for (i, &k) in switches.iter().enumerate() {
+        node = successor(sts, solver, &node, k).ok_or_else(|| PurposeError::NotAPath {
+            purpose: number,
+            switch: sts.switches[k].name.clone(),
+            step: i + 1,
+        })?;
+    }
+    Ok(PurposePath { switches, node })
+}
+
+/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`.
+pub fn purposes_from_json(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    text: &str,
+) -> Result<Vec<PurposePath>, PurposeError> {
+    let shape = |m: &str| PurposeError::Shape(m.to_owned());
+    let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        PurposeError::Shape(format!(
+            "not JSON at line {}, column {}: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if doc["format"] != crate::sts::purposes::FORMAT
+        || doc["version"] != crate::sts::purposes::VERSION
+    {
+        return Err(shape(
+            "expected `\"format\": \"ncomplete-sts-purposes\"`, `\"version\": 1` (what `generate --cover switches` writes)",
+        ));
+    }
+    if doc["model"] != sts.name.as_str() {
+        return Err(PurposeError::Shape(format!(
+            "the purposes are of model {}, not of {}",
+            doc["model"], sts.name
+        )));
+    }
+    let purposes = doc["purposes"]
+        .as_array()
+        .ok_or_else(|| shape("`purposes` must be an array"))?;
+    let mut out = Vec::new();
+    for (i, p) in purposes.iter().enumerate() {
+        let steps = p["steps"]
+            .as_array()
+            .ok_or_else(|| shape("every purpose needs its `steps` array"))?;
+        let mut switches = Vec::new();
+        for step in steps {
+            let name = step["switch"]
+                .as_str()
+                .ok_or_else(|| shape("every step needs its `switch` name"))?;
+            let k = sts
+                .switches
+                .iter()
+                .position(|s| s.name == name)
+                .ok_or_else(|| PurposeError::UnknownSwitch {
+                    purpose: i + 1,
+                    switch: name.to_owned(),
+                })?;
+            switches.push(k);
+        }
+        out.push(purpose_path(sts, solver, switches, i + 1)?);
+    }
+    Ok(out)
+}
+
+/// The verdict of a purpose.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PurposeVerdict {
+    /// The purpose's end was reached.
+    Pass,
+    /// The system left the purpose in a way the STS allows, every attempt.
+    Inconclusive,
+    /// The system did what the STS does not allow.
+    Fail,
+}
+
+impl PurposeVerdict {
+    /// `pass`, `inconclusive` or `fail`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PurposeVerdict::Pass => "pass",
+            PurposeVerdict::Inconclusive => "inconclusive",
+            PurposeVerdict::Fail => "fail",
+        }
+    }
+}
+
+/// What executing one purpose gave.
+#[derive(Clone, Debug)]
+pub struct PurposeOutcome {
+    /// The purpose's switches, by name.
+    pub switches: Vec<String>,
+    /// Its verdict.
+    pub verdict: PurposeVerdict,
+    /// Attempts made.
+    pub attempts: usize,
+    /// The trace of the last attempt (`?in`, `!out`, `delta` for quiescence).
+    pub trace: Vec<String>,
+    /// Why it ended so (the failing observation, or what left the purpose).
+    pub reason: String,
+}
+
+/// A run of purposes.
+#[derive(Clone, Debug)]
+pub struct StsRunReport {
+    /// The model's name.
+    pub model: String,
+    /// Per purpose executed, in order (the run stops at the first failure).
+    pub purposes: Vec<PurposeOutcome>,
+    /// Purposes given.
+    pub total: usize,
+    /// Rounds asked for (the purposes executed at most `total * rounds` times).
+    pub rounds: usize,
+    /// Per switch of the model, whether an observed trace was taken through it.
+    pub exercised: Vec<bool>,
+    /// Switch names, for the report.
+    pub switch_names: Vec<String>,
+    /// Inputs sent and observations made (quiescence included).
+    pub steps: u64,
+    /// Inputs and observations up to and including the failing one, if any.
+    pub steps_to_failure: Option<u64>,
+}
+
+/// The options of a run.
+#[derive(Clone, Debug)]
+pub struct StsRunOptions {
+    /// Seed of the tester's value choices.
+    pub seed: u64,
+    /// Attempts per purpose while it ends inconclusive.
+    pub attempts: usize,
+    /// Times the whole set of purposes is executed (each time with fresh values), stopping at
+    /// the first failure: the thesis' repetition "all test purposes are executed before these
+    /// are tried again".
+    pub rounds: usize,
+    /// The stdio timeouts.
+    pub timeouts: Timeouts,
+}
+
+enum Step {
+    Continue,
+    Leave(String),
+    Fail(String),
+}
+
+struct Walker<'a> {
+    sts: &'a Sts,
+    solver: &'a mut dyn Solver,
+    rng: SplitMix64,
+    exercised: Vec<bool>,
+    steps: u64,
+    trace: Vec<String>,
+    states: Vec<SemState>,
+    /// The states before the last input and the input, while the system may not have read it.
+    unread: Option<(Vec<SemState>, usize, Vec<Value>)>,
+}
+
+impl Walker<'_> {
+    /// The tracked states after a gate value, marking a switch exercised where the step
+    /// determines it; a model error is the message of the `Err`.
+    fn after(
+        &mut self,
+        from: &[SemState],
+        gate: usize,
+        values: &[Value],
+        mark: bool,
+    ) -> Result<Vec<SemState>, String> {
+        let mut next: Vec<SemState> = Vec::new();
+        for state in from {
+            let steps = self
+                .sts
+                .steps(state, gate, values)
+                .map_err(|e| e.to_string())?;
+            if mark && from.len() == 1 && steps.len() == 1 {
+                self.exercised[steps[0].0] = true;
+            }
+            for (_, s) in steps {
+                if !next.contains(&s) {
+                    next.push(s);
+                }
+            }
+        }
+        Ok(next)
+    }
+
+    /// Judges an observation; `expected` is the purpose's output switch and the on-purpose
+    /// state, or `None` where the purpose expects an input.
+    fn observe(
+        &mut self,
+        observation: Observation,
+        on: &mut SemState,
+        expected: Option<usize>,
+    ) -> Result<(Step, Option<Vec<Value>>), String> {
+        self.steps += 1;
+        let label = match observation {
+            Observation::Quiescence => {
+                self.trace.push("delta".into());
+                self.unread = None;
+                let states = std::mem::take(&mut self.states);
+                let quiet: Vec<SemState> = states
+                    .into_iter()
+                    .filter(|s| self.sts.may_be_quiescent(self.solver, s))
+                    .collect();
+                if quiet.is_empty() {
+                    return Ok((
+                        Step::Fail("quiescence, where the STS requires an output".into()),
+                        None,
+                    ));
+                }
+                self.states = quiet;
+                return Ok((
+                    Step::Leave(match expected {
+                        Some(k) => format!(
+                            "quiescence, where the purpose expects switch `{}`",
+                            self.sts.switches[k].name
+                        ),
+                        None => "quiescence".into(),
+                    }),
+                    None,
+                ));
+            }
+            Observation::Output(label) => label,
+        };
+        self.trace.push(format!("!{label}"));
+        let Some((gate, values)) = self
+            .sts
+            .parse_gate_value(&label)
+            .filter(|(g, _)| self.sts.gates[*g].direction == Direction::Output)
+        else {
+            return Ok((
+                Step::Fail(format!(
+                    "output `{label}` is no output gate value of the STS"
+                )),
+                None,
+            ));
+        };
+        let states = std::mem::take(&mut self.states);
+        let mut after = self.after(&states, gate, &values, true)?;
+        let mut raced = false;
+        if after.is_empty()
+            && let Some((before, input, input_values)) = self.unread.take()
+        {
+            // The output first, then the input the system had not read yet.
+            let first = self.after(&before, gate, &values, false)?;
+            after = self.after(&first, input, &input_values, false)?;
+            raced = true;
+        }
+        self.unread = None;
+        if after.is_empty() {
+            return Ok((
+                Step::Fail(format!("output `{label}`, which the STS does not allow")),
+                None,
+            ));
+        }
+        self.states = after;
+        let on_purpose = !raced
+            && expected.is_some_and(|k| {
+                let s = &self.sts.switches[k];
+                s.gate == gate && self.sts.enabled(on, s, &values)
+            });
+        if !on_purpose {
+            return Ok((
+                Step::Leave(format!("output `{label}` leaves the purpose")),
+                None,
+            ));
+        }
+        let k = expected.unwrap_or_default();
+        *on = self
+            .sts
+            .successor(on, &self.sts.switches[k], &values)
+            .map_err(|e| e.to_string())?;
+        Ok((Step::Continue, Some(values)))
+    }
+
+    /// One attempt at a purpose.
+    fn attempt(
+        &mut self,
+        purpose: &PurposePath,
+        adapter: &mut dyn Adapter,
+        timeouts: &Timeouts,
+    ) -> Result<(PurposeVerdict, String), String> {
+        adapter.reset()?;
+        let started = Instant::now();
+        let mut seen_output = false;
+        self.trace.clear();
+        self.unread = None;
+        self.states = vec![self.sts.initial_state()];
+        let mut on = self.sts.initial_state();
+        let node = &purpose.node;
+        let mut fixed: Vec<Sym> = node.condition.clone();
+        let mut first_symbol = 0;
+        for (i, &k) in purpose.switches.iter().enumerate() {
+            let switch = &self.sts.switches[k];
+            let gate = &self.sts.gates[switch.gate];
+            let symbols: Vec<usize> =
+                (first_symbol..first_symbol + gate.parameters.len()).collect();
+            first_symbol += gate.parameters.len();
+            let (step, values) = if gate.direction == Direction::Input {
+                if let Some(o) = adapter.pending_output(SEND_GRACE)? {
+                    // An output where the purpose sends an input leaves it (`observe` without
+                    // an expected switch never continues).
+                    return Ok(
+                        match self.observe(Observation::Output(o), &mut on, None)?.0 {
+                            Step::Fail(r) => (PurposeVerdict::Fail, r),
+                            Step::Leave(r) => (PurposeVerdict::Inconclusive, r),
+                            Step::Continue => (PurposeVerdict::Inconclusive, String::new()),
+                        },
+                    );
+                }
+                let Some(all) =
+                    random_solution(self.solver, &node.symbols, &fixed, &symbols, &mut self.rng)
+                else {
+                    return Ok((
+                        PurposeVerdict::Inconclusive,
+                        format!("the solver found no values for step {}", i + 1),
+                    ));
+                };
+                let values: Vec<Value> = symbols.iter().map(|&s| all[s]).collect();
+                if !self.sts.enabled(&on, switch, &values) {
+                    return Ok((
+                        PurposeVerdict::Inconclusive,
+                        format!("the solver's values do not enable switch `{}`", switch.name),
+                    ));
+                }
+                let label = self.sts.show_gate_value(switch.gate, &values);
+                adapter.send(&label)?;
+                self.steps += 1;
+                self.trace.push(format!("?{label}"));
+                let states = std::mem::take(&mut self.states);
+                self.states = self.after(&states, switch.gate, &values, true)?;
+                self.unread = (!adapter.reads_inputs_at_once())
+                    .then(|| (states, switch.gate, values.clone()));
+                on = self
+                    .sts
+                    .successor(&on, switch, &values)
+                    .map_err(|e| e.to_string())?;
+                (Step::Continue, Some(values))
+            } else {
+                let wait = expect_wait(timeouts, true, seen_output, started);
+                let observation = adapter.receive(wait)?;
+                seen_output |= matches!(observation, Observation::Output(_));
+                self.observe(observation, &mut on, Some(k))?
+            };
+            match step {
+                Step::Fail(r) => return Ok((PurposeVerdict::Fail, r)),
+                Step::Leave(r) => return Ok((PurposeVerdict::Inconclusive, r)),
+                Step::Continue => {}
+            }
+            for (&s, v) in symbols.iter().zip(values.unwrap_or_default()) {
+                fixed.push(Sym::binary(BinOp::Eq, Sym::Symbol(s), Sym::Const(v)));
+            }
+        }
+        // A test case ends with an observation (Def. 3.12): what the system does at the
+        // purpose's end must be allowed too.
+        let wait = expect_wait(timeouts, true, seen_output, started);
+        let observation = adapter.receive(wait)?;
+        if let (Step::Fail(r), _) = self.observe(observation, &mut on, None)? {
+            return Ok((PurposeVerdict::Fail, r));
+        }
+        Ok((PurposeVerdict::Pass, "the purpose's end is reached".into()))
+    }
+}
+
+/// Executes `purposes` against the system behind `adapter`; `progress` is told each purpose's
+/// number when it is done. An `Err` is the system's failure to run (or a model error met).
+pub fn run_purposes(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    purposes: &[PurposePath],
+    adapter: &mut dyn Adapter,
+    options: &StsRunOptions,
+    mut progress: impl FnMut(usize),
+) -> Result<StsRunReport, String> {
+    let mut walker = Walker {
+        sts,
+        solver,
+        rng: SplitMix64::new(options.seed),
+        exercised: vec![false; sts.switches.len()],
+        steps: 0,
+        trace: Vec::new(),
+        states: Vec::new(),
+        unread: None,
+    };
+    let mut outcomes = Vec::new();
+    let mut steps_to_failure = None;
+    let rounds = options.rounds.max(1);
+    for (i, purpose) in purposes
+        .iter()
+        .cycle()
+        .take(purposes.len() * rounds)
+        .enumerate()
+    {
+        let mut attempts = 0;
+        let (verdict, reason) = loop {
+            attempts += 1;
+            let (verdict, reason) = walker.attempt(purpose, adapter, &options.timeouts)?;
+            if verdict != PurposeVerdict::Inconclusive || attempts >= options.attempts.max(1) {
+                break (verdict, reason);
+            }
+        };
+        if verdict != PurposeVerdict::Fail {
+            adapter.check_alive()?;
+        }
+        outcomes.push(PurposeOutcome {
+            switches: purpose
+                .switches
+                .iter()
+                .map(|&k| sts.switches[k].name.clone())
+                .collect(),
+            verdict,
+            attempts,
+            trace: walker.trace.clone(),
+            reason,
+        });
+        progress(i + 1);
+        if verdict == PurposeVerdict::Fail {
+            steps_to_failure = Some(walker.steps);
+            break;
+        }
+    }
+    Ok(StsRunReport {
+        model: sts.name.clone(),
+        purposes: outcomes,
+        total: purposes.len(),
+        rounds,
+        exercised: walker.exercised,
+        switch_names: sts.switches.iter().map(|s| s.name.clone()).collect(),
+        steps: walker.steps,
+        steps_to_failure,
+    })
+}
+
+/// Random on-the-fly testing of an STS without purposes (the TorXakis-like baseline of the
+/// thesis' Table 4.1): at every step, with even odds, an input — a random input switch of a
+/// tracked state whose guard the solver can satisfy, with random values — or an observation,
+/// judged as in [`run_purposes`]. No resets. Returns the inputs and outputs up to and including
+/// the first failing observation, `None` when `max_steps` pass without one.
+pub fn random_run(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    adapter: &mut dyn Adapter,
+    seed: u64,
+    max_steps: u64,
+    timeouts: &Timeouts,
+) -> Result<Option<u64>, String> {
+    let mut walker = Walker {
+        sts,
+        solver,
+        rng: SplitMix64::new(seed),
+        exercised: vec![false; sts.switches.len()],
+        steps: 0,
+        trace: Vec::new(),
+        states: vec![sts.initial_state()],
+        unread: None,
+    };
+    adapter.reset()?;
+    let started = Instant::now();
+    let mut on = sts.initial_state();
+    while walker.steps < max_steps {
+        let input = if walker.rng.below(2) == 0 {
+            walker.random_input()
+        } else {
+            None
+        };
+        let observation = match input {
+            Some((gate, values)) => {
+                if let Some(o) = adapter.pending_output(SEND_GRACE)? {
+                    Some(Observation::Output(o))
+                } else {
+                    adapter.send(&sts.show_gate_value(gate, &values))?;
+                    walker.steps += 1;
+                    let states = std::mem::take(&mut walker.states);
+                    walker.states = walker.after(&states, gate, &values, true)?;
+                    walker.unread =
+                        (!adapter.reads_inputs_at_once()).then_some((states, gate, values));
+                    None
+                }
+            }
+            None => Some(adapter.receive(expect_wait(timeouts, true, true, started))?),
+        };
+        if let Some(observation) = observation
+            && let (Step::Fail(_), _) = walker.observe(observation, &mut on, None)?
+        {
+            return Ok(Some(walker.steps));
+        }
+        if walker.states.is_empty() {
+            // An input no tracked state enables: ioco allows anything after it.
+            return Ok(None);
+        }
+    }
+    Ok(None)
+}
+
+impl Walker<'_> {
+    /// A random input enabled in a random tracked state, with random values, if the solver
+    /// finds one.
+    fn random_input(&mut self) -> Option<(usize, Vec<Value>)> {
+        let state = self.states[self.rng.below(self.states.len())].clone();
+        let mut candidates: Vec<usize> = (0..self.sts.switches.len())
+            .filter(|&k| {
+                let s = &self.sts.switches[k];
+                s.from == state.location && self.sts.gates[s.gate].direction == Direction::Input
+            })
+            .collect();
+        while !candidates.is_empty() {
+            let k = candidates.remove(self.rng.below(candidates.len()));
+            let gate = self.sts.switches[k].gate;
+            let symbols = self.sts.parameter_symbols(gate);
+            let constraints = self.sts.guard_in(&state, k)?;
+            let free: Vec<usize> = (0..symbols.len()).collect();
+            if let Some(values) =
+                random_solution(self.solver, &symbols, &constraints, &free, &mut self.rng)
+            {
+                return Some((gate, values));
+            }
+        }
+        None
+    }
+}
+
+impl StsRunReport {
+    /// The run's verdict: `fail` if a purpose failed, else `inconclusive` if some purpose
+    /// passed in no round, else `pass`.
+    pub fn verdict(&self) -> PurposeVerdict {
+        if self
+            .purposes
+            .iter()
+            .any(|p| p.verdict == PurposeVerdict::Fail)
+        {
+            return PurposeVerdict::Fail;
+        }
+        let mut passed = vec![false; self.total];
+        for (i, p) in self.purposes.iter().enumerate() {
+            passed[i % self.total.max(1)] |= p.verdict == PurposeVerdict::Pass;
+        }
+        if passed.iter().all(|&p| p) {
+            PurposeVerdict::Pass
+        } else {
+            PurposeVerdict::Inconclusive
+        }
+    }
+
+    /// Switches exercised.
+    pub fn exercised_count(&self) -> usize {
+        self.exercised.iter().filter(|&&e| e).count()
+    }
+
+    fn unexercised(&self) -> Vec<&str> {
+        self.switch_names
+            .iter()
+            .zip(&self.exercised)
+            .filter(|(_, e)| !**e)
+            .map(|(n, _)| n.as_str())
+            .collect()
+    }
+
+    /// The report as text: a line per purpose, the failing trace, a posteriori coverage.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (i, p) in self.purposes.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{}purpose {}/{} ({} steps: {}): {} after {} attempt{}: {}",
+                if self.rounds > 1 {
+                    format!("round {}, ", i / self.total.max(1) + 1)
+                } else {
+                    String::new()
+                },
+                i % self.total.max(1) + 1,
+                self.total,
+                p.switches.len(),
+                p.switches.join(" "),
+                p.verdict.as_str(),
+                p.attempts,
+                if p.attempts == 1 { "" } else { "s" },
+                p.reason
+            );
+            if p.verdict == PurposeVerdict::Fail {
+                let _ = writeln!(s, "  trace: {}", p.trace.join(" "));
+            }
+        }
+        let n = self.switch_names.len();
+        let _ = writeln!(
+            s,
+            "a posteriori switch coverage {}/{} ({:.1}%){}",
+            self.exercised_count(),
+            n,
+            if n == 0 {
+                100.0
+            } else {
+                100.0 * self.exercised_count() as f64 / n as f64
+            },
+            match self.unexercised() {
+                u if u.is_empty() => String::new(),
+                u => format!("; not exercised: {}", u.join(", ")),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "{} inputs and outputs; verdict: {}",
+            self.steps,
+            self.verdict().as_str()
+        );
+        s
+    }
+
+    /// The report as JSON (`ncomplete-sts-run`, version 1).
+    pub fn to_json(&self, seed: u64) -> String {
+        let purposes: Vec<serde_json::Value> = self
+            .purposes
+            .iter()
+            .map(|p| {
+                json!({
+                    "switches": p.switches,
+                    "verdict": p.verdict.as_str(),
+                    "attempts": p.attempts,
+                    "reason": p.reason,
+                    "trace": p.trace,
+                })
+            })
+            .collect();
+        let doc = json!({
+            "format": "ncomplete-sts-run",
+            "version": 1,
+            "model": self.model,
+            "seed": seed,
+            "verdict": self.verdict().as_str(),
+            "purposes_given": self.total,
+            "rounds": self.rounds,
+            "inputs_and_outputs": self.steps,
+            "inputs_and_outputs_to_failure": self.steps_to_failure,
+            "a_posteriori_coverage": {
+                "switches": self.switch_names.len(),
+                "exercised": self.exercised_count(),
+                "not_exercised": self.unexercised(),
+            },
+            "purposes": purposes,
+        });
+        let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
+        text.push('\n');
+        text
+    }
+}
+
+/// An STS in process as the system under test ([`StsSystem`]: outputs and their values chosen
+/// by a seeded generator and the solver; inputs no switch enables are ignored).
+pub struct StsAdapter<'a> {
+    system: StsSystem<'a>,
+}
+
+impl<'a> StsAdapter<'a> {
+    /// The implementation `sts`, its choices seeded by `seed`.
+    pub fn new(sts: &'a Sts, solver: Box<dyn Solver>, seed: u64) -> Self {
+        StsAdapter {
+            system: StsSystem::new(sts, solver, seed, true),
+        }
+    }
+}
+
+impl Adapter for StsAdapter<'_> {
+    fn reset(&mut self) -> Result<(), String> {
+        self.system.reset();
+        Ok(())
+    }
+
+    fn send(&mut self, input: &str) -> Result<(), String> {
+        self.system
+            .input(input)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn receive(&mut self, _timeout: Duration) -> Result<Observation, String> {
+        Ok(match self.system.output().map_err(|e| e.to_string())? {
+            Some(o) => Observation::Output(o),
+            None => Observation::Quiescence,
+        })
+    }
+
+    /// The model steps on an input when it is sent.
+    fn reads_inputs_at_once(&self) -> bool {
+        true
+    }
+
+    /// The model outputs as soon as it can (as `simulate --delay-ms 0`): an enabled output is
+    /// on its way before any input.
+    fn pending_output(&mut self, _grace: Duration) -> Result<Option<String>, String> {
+        self.system.output().map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(all(test, feature = "smt"))]
+mod tests {
+    use super::*;
+    use crate::sts::load::{Syntax, parse_sts};
+    use crate::sts::z3::Z3Solver;
+
+    fn bundled(path: &str) -> Sts {
+        let file = format!("{}/models/sts/{path}.sts.yaml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        parse_sts(&text, &file, path, Syntax::Yaml).unwrap()
+    }
+
+    #[test]
+    fn random_runs_fail_a_mutant_and_not_the_specification() {
+        let spec = bundled("brp");
+        let mutant = bundled("mutants/brp_toggle");
+        let timeouts = Timeouts::default();
+        let mut found = 0;
+        for seed in 0..5 {
+            let mut adapter = StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed);
+            let steps = random_run(
+                &spec,
+                &mut Z3Solver::new(),
+                &mut adapter,
+                seed,
+                400,
+                &timeouts,
+            )
+            .unwrap();
+            found += usize::from(steps.is_some());
+            let mut adapter = StsAdapter::new(&spec, Box::new(Z3Solver::new()), seed);
+            let steps = random_run(
+                &spec,
+                &mut Z3Solver::new(),
+                &mut adapter,
+                seed,
+                200,
+                &timeouts,
+            )
+            .unwrap();
+            assert_eq!(steps, None, "seed {seed}: the specification never fails");
+        }
+        assert!(
+            found >= 4,
+            "the toggle fault is found within 400 steps: {found}/5"
+        );
+    }
+}
