@@ -354,6 +354,22 @@ fn plain_slow_start(dir: &Path) -> String {
     path.display().to_string()
 }
 
+/// Renders `suite` in `format` into `out` with the on-the-fly tester of `spec`.
+fn render_explorer(suite: &str, format: &str, out: &Path, spec: &str) {
+    let (status, _, stderr) = common::run(&[
+        "render",
+        suite,
+        "--format",
+        format,
+        "--out",
+        out.to_str().unwrap(),
+        "--explore-spec",
+        spec,
+        "--quiet",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+}
+
 /// Renders the slow-start suite in `format` with an on-the-fly tester of the annotated and of
 /// the plain specification, and runs each tester (`program`: the rendering's directory and
 /// name, the seed) for a few seeds against the slow implementation: the annotated tester never
@@ -371,18 +387,7 @@ fn rendered_explorers_honour_the_annotations(
         ("plain", plain, false),
     ] {
         let out = dir.join(name);
-        let (status, _, stderr) = common::run(&[
-            "render",
-            &suite,
-            "--format",
-            format,
-            "--out",
-            out.to_str().unwrap(),
-            "--explore-spec",
-            &spec,
-            "--quiet",
-        ]);
-        assert_eq!(status, 0, "{stderr}");
+        render_explorer(&suite, format, &out, &spec);
         let mut failed = 0;
         for seed in ["1", "2", "3", "4"] {
             let result = with_system(&mut program(&out, name, seed))
@@ -453,18 +458,7 @@ fn rendered_explorers_carry_the_response_timeouts() {
         ("rust", "src/bin/explore_slow_start/spec.rs", ", 2500),"),
     ] {
         let out = dir.join(format);
-        let (status, _, stderr) = common::run(&[
-            "render",
-            &suite,
-            "--format",
-            format,
-            "--out",
-            out.to_str().unwrap(),
-            "--explore-spec",
-            &common::fixture("slow_start.dot"),
-            "--quiet",
-        ]);
-        assert_eq!(status, 0, "{stderr}");
+        render_explorer(&suite, format, &out, &common::fixture("slow_start.dot"));
         let text = std::fs::read_to_string(out.join(file)).unwrap();
         assert!(text.contains(expected), "{format}: {text}");
     }
