@@ -460,26 +460,74 @@ impl NfaScratch {
     }
 }
 
-/// A Thompson NFA: one start and one accepting state.
+/// Per state, a list of items, all lists in one vector (compressed rows): no allocation per
+/// state, whatever the size of the automaton.
+#[derive(Clone, Debug)]
+struct Adjacency<T> {
+    /// The items of state `s` are `items[start[s]..start[s + 1]]`.
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Adjacency<T> {
+    /// The lists of `n` states from (state, item) pairs, each list in the order of the pairs.
+    fn of(n: usize, pairs: &[(u32, T)]) -> Self {
+        let mut start = vec![0u32; n + 1];
+        for &(s, _) in pairs {
+            start[s as usize + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut next: Vec<u32> = start[..n].to_vec();
+        let mut items: Vec<Option<T>> = vec![None; pairs.len()];
+        for &(s, item) in pairs {
+            items[next[s as usize] as usize] = Some(item);
+            next[s as usize] += 1;
+        }
+        Adjacency {
+            start,
+            items: items.into_iter().flatten().collect(),
+        }
+    }
+
+    fn get(&self, s: u32) -> &[T] {
+        &self.items[self.start[s as usize] as usize..self.start[s as usize + 1] as usize]
+    }
+}
+
+/// A Thompson NFA under construction: a state count and its ε and labelled edges as pairs.
+struct NfaBuilder {
+    states: u32,
+    eps: Vec<(u32, u32)>,
+    edges: Vec<(u32, (Sym, u32))>,
+}
+
+impl NfaBuilder {
+    fn state(&mut self) -> u32 {
+        self.states += 1;
+        self.states - 1
+    }
+}
+
+/// A Thompson NFA: one start and one accepting state, its edges in compressed rows.
 #[derive(Clone, Debug)]
 pub(crate) struct Nfa {
-    pub eps: Vec<Vec<u32>>,
-    pub edges: Vec<Vec<(Sym, u32)>>,
+    eps: Adjacency<u32>,
+    edges: Adjacency<(Sym, u32)>,
     pub start: u32,
     pub accept: u32,
 }
 
 impl Nfa {
-    fn state(&mut self) -> u32 {
-        self.eps.push(Vec::new());
-        self.edges.push(Vec::new());
-        (self.eps.len() - 1) as u32
+    fn num_states(&self) -> usize {
+        self.eps.start.len() - 1
     }
 
     /// Work space for [`Nfa::closure_into`] and [`Nfa::step_into`], sized to this automaton.
     pub fn scratch(&self) -> NfaScratch {
         NfaScratch {
-            mark: vec![0; self.eps.len()],
+            mark: vec![0; self.num_states()],
             stamp: 0,
             stack: Vec::new(),
         }
@@ -514,7 +562,7 @@ impl Nfa {
         }
         while let Some(s) = scratch.stack.pop() {
             out.push(s);
-            for &t in &self.eps[s as usize] {
+            for &t in self.eps.get(s) {
                 if scratch.mark[t as usize] != stamp {
                     scratch.mark[t as usize] = stamp;
                     scratch.stack.push(t);
@@ -536,7 +584,8 @@ impl Nfa {
     pub fn step_into(&self, set: &[u32], l: LabelId, scratch: &mut NfaScratch, out: &mut Vec<u32>) {
         let edges = &self.edges;
         let targets = set.iter().flat_map(|&s| {
-            edges[s as usize]
+            edges
+                .get(s)
                 .iter()
                 .filter(move |&&(sym, _)| sym == Sym::Any || sym == Sym::Label(l))
                 .map(|&(_, t)| t)
@@ -546,21 +595,18 @@ impl Nfa {
 
     /// Per state: whether the accepting state is reachable from it.
     pub fn live(&self) -> Vec<bool> {
-        let n = self.eps.len();
-        let mut rev: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for s in 0..n {
-            for &t in &self.eps[s] {
-                rev[t as usize].push(s as u32);
-            }
-            for &(_, t) in &self.edges[s] {
-                rev[t as usize].push(s as u32);
-            }
+        let n = self.num_states();
+        let mut reversed: Vec<(u32, u32)> = Vec::with_capacity(self.eps.items.len());
+        for s in 0..n as u32 {
+            reversed.extend(self.eps.get(s).iter().map(|&t| (t, s)));
+            reversed.extend(self.edges.get(s).iter().map(|&(_, t)| (t, s)));
         }
+        let rev = Adjacency::of(n, &reversed);
         let mut live = vec![false; n];
         live[self.accept as usize] = true;
         let mut stack = vec![self.accept];
         while let Some(t) = stack.pop() {
-            for &s in &rev[t as usize] {
+            for &s in rev.get(t) {
                 if !live[s as usize] {
                     live[s as usize] = true;
                     stack.push(s);
@@ -608,22 +654,25 @@ impl Regex {
 
     /// Compiles to an NFA over `vocab`, failing on a label no model has.
     pub(crate) fn compile(&self, vocab: &Vocabulary) -> Result<Nfa, RegexError> {
-        let mut nfa = Nfa {
+        let mut b = NfaBuilder {
+            states: 0,
             eps: Vec::new(),
             edges: Vec::new(),
-            start: 0,
-            accept: 0,
         };
-        let (s, a) = self.fragment(&self.root, &mut nfa, vocab)?;
-        nfa.start = s;
-        nfa.accept = a;
-        Ok(nfa)
+        let (start, accept) = self.fragment(&self.root, &mut b, vocab)?;
+        let n = b.states as usize;
+        Ok(Nfa {
+            eps: Adjacency::of(n, &b.eps),
+            edges: Adjacency::of(n, &b.edges),
+            start,
+            accept,
+        })
     }
 
     fn fragment(
         &self,
         n: &Node,
-        nfa: &mut Nfa,
+        nfa: &mut NfaBuilder,
         vocab: &Vocabulary,
     ) -> Result<(u32, u32), RegexError> {
         let s = nfa.state();
@@ -649,35 +698,35 @@ impl Regex {
                         expected: format!("one of {}", known.join(", ")),
                     });
                 };
-                nfa.edges[s as usize].push((Sym::Label(l), a));
+                nfa.edges.push((s, (Sym::Label(l), a)));
             }
-            Node::Any => nfa.edges[s as usize].push((Sym::Any, a)),
-            Node::Epsilon => nfa.eps[s as usize].push(a),
+            Node::Any => nfa.edges.push((s, (Sym::Any, a))),
+            Node::Epsilon => nfa.eps.push((s, a)),
             Node::Concat(items) => {
                 let mut prev = s;
                 for item in items {
                     let (is, ia) = self.fragment(item, nfa, vocab)?;
-                    nfa.eps[prev as usize].push(is);
+                    nfa.eps.push((prev, is));
                     prev = ia;
                 }
-                nfa.eps[prev as usize].push(a);
+                nfa.eps.push((prev, a));
             }
             Node::Alt(branches) => {
                 for b in branches {
                     let (bs, ba) = self.fragment(b, nfa, vocab)?;
-                    nfa.eps[s as usize].push(bs);
-                    nfa.eps[ba as usize].push(a);
+                    nfa.eps.push((s, bs));
+                    nfa.eps.push((ba, a));
                 }
             }
             Node::Star(c) | Node::Plus(c) | Node::Opt(c) => {
                 let (cs, ca) = self.fragment(c, nfa, vocab)?;
-                nfa.eps[s as usize].push(cs);
-                nfa.eps[ca as usize].push(a);
+                nfa.eps.push((s, cs));
+                nfa.eps.push((ca, a));
                 if !matches!(n, Node::Plus(_)) {
-                    nfa.eps[s as usize].push(a);
+                    nfa.eps.push((s, a));
                 }
                 if !matches!(n, Node::Opt(_)) {
-                    nfa.eps[ca as usize].push(cs);
+                    nfa.eps.push((ca, cs));
                 }
             }
         }
