@@ -159,7 +159,8 @@ fn a_slow_start_state_passes_with_its_timeout_and_fails_the_default_one() {
     );
 }
 
-fn render(suite: &str, format: &str, out: &Path, spec: Option<&str>) {
+/// `render suite --format format --out out`, then `extra` arguments; asserts that it succeeds.
+fn render(suite: &str, format: &str, out: &Path, extra: &[&str]) {
     let mut args = vec![
         "render",
         suite,
@@ -168,9 +169,7 @@ fn render(suite: &str, format: &str, out: &Path, spec: Option<&str>) {
         "--out",
         out.to_str().unwrap(),
     ];
-    if let Some(spec) = spec {
-        args.extend(["--spec", spec]);
-    }
+    args.extend(extra);
     let (status, _, stderr) = common::run(&args);
     assert_eq!(status, 0, "{stderr}");
 }
@@ -196,7 +195,8 @@ fn rendered_programs_honour_the_annotations(
         ("plain", None, false),
     ] {
         let out = dir.join(name);
-        render(&suite, format, &out, spec);
+        let spec: Vec<&str> = spec.into_iter().flat_map(|s| ["--spec", s]).collect();
+        render(&suite, format, &out, &spec);
         let result = with_system(&mut program(&out, name)).output().unwrap();
         let text = format!(
             "{}{}",
@@ -243,8 +243,8 @@ fn ttcn_timers_start_with_the_annotated_timeouts() {
     let suite = slow_start_suite(&dir);
     let spec = root("models/slow_start.yaml");
     let (annotated, plain) = (dir.join("annotated"), dir.join("plain"));
-    render(&suite, "ttcn", &annotated, Some(&spec));
-    render(&suite, "ttcn", &plain, None);
+    render(&suite, "ttcn", &annotated, &["--spec", &spec]);
+    render(&suite, "ttcn", &plain, &[]);
     let part = |d: &Path| std::fs::read_to_string(d.join("slow_start_part_001.ttcn")).unwrap();
     let (annotated, plain) = (part(&annotated), part(&plain));
     // The testcases that begin by observing the start state wait its annotated timeout.
@@ -354,22 +354,6 @@ fn plain_slow_start(dir: &Path) -> String {
     path.display().to_string()
 }
 
-/// Renders `suite` in `format` into `out` with the on-the-fly tester of `spec`.
-fn render_explorer(suite: &str, format: &str, out: &Path, spec: &str) {
-    let (status, _, stderr) = common::run(&[
-        "render",
-        suite,
-        "--format",
-        format,
-        "--out",
-        out.to_str().unwrap(),
-        "--explore-spec",
-        spec,
-        "--quiet",
-    ]);
-    assert_eq!(status, 0, "{stderr}");
-}
-
 /// Renders the slow-start suite in `format` with an on-the-fly tester of the annotated and of
 /// the plain specification, and runs each tester (`program`: the rendering's directory and
 /// name, the seed) for a few seeds against the slow implementation: the annotated tester never
@@ -387,7 +371,7 @@ fn rendered_explorers_honour_the_annotations(
         ("plain", plain, false),
     ] {
         let out = dir.join(name);
-        render_explorer(&suite, format, &out, &spec);
+        render(&suite, format, &out, &["--explore-spec", &spec, "--quiet"]);
         let mut failed = 0;
         for seed in ["1", "2", "3", "4"] {
             let result = with_system(&mut program(&out, name, seed))
@@ -458,7 +442,8 @@ fn rendered_explorers_carry_the_response_timeouts() {
         ("rust", "src/bin/explore_slow_start/spec.rs", ", 2500),"),
     ] {
         let out = dir.join(format);
-        render_explorer(&suite, format, &out, &common::fixture("slow_start.dot"));
+        let spec = common::fixture("slow_start.dot");
+        render(&suite, format, &out, &["--explore-spec", &spec, "--quiet"]);
         let text = std::fs::read_to_string(out.join(file)).unwrap();
         assert!(text.contains(expected), "{format}: {text}");
     }

@@ -332,12 +332,13 @@ pub(crate) enum Sym {
 /// Memory is a few words per DFA state and per step taken, with no allocation per state: the
 /// sets lie end to end in one arena, interned through a map from their hash to the first state
 /// with that hash (states of equal hash are chained), and whether a state accepts is computed
-/// once, when it is made. On a 300,000-label expression this halved the time of `check
-/// --desired-file` and brought its growth from 1x to 10x the input close to linear.
+/// once, when it is made (`docs/src/design/linear-scaling.md` has the figures).
 #[derive(Clone, Debug)]
 pub(crate) struct LazyDfa {
     nfa: Nfa,
     live: Vec<bool>,
+    /// Whether acceptance is reachable from the initial state (from every other state it is).
+    initial_alive: bool,
     scratch: NfaScratch,
     /// The successor set being computed (kept for its capacity).
     successor: Vec<u32>,
@@ -357,9 +358,11 @@ impl LazyDfa {
         let live = nfa.live();
         let scratch = nfa.scratch();
         let init = nfa.closure(&[nfa.start]);
+        let initial_alive = init.iter().any(|&s| live[s as usize]);
         let mut dfa = LazyDfa {
             nfa,
             live,
+            initial_alive,
             scratch,
             successor: Vec::new(),
             arena: Vec::new(),
@@ -383,9 +386,10 @@ impl LazyDfa {
         self.accepting[d as usize]
     }
 
-    /// Whether acceptance is reachable from `d` (false only for a dead initial state).
+    /// Whether acceptance is reachable from `d`: states other than the initial one are made
+    /// only when it is.
     pub fn alive(&self, d: u32) -> bool {
-        self.set(d).iter().any(|&s| self.live[s as usize])
+        d != 0 || self.initial_alive
     }
 
     fn set(&self, d: u32) -> &[u32] {

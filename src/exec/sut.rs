@@ -156,18 +156,8 @@ impl Sut {
                     continue;
                 }
                 Some((o, t)) if o != quiescence => {
-                    let line = if closed {
-                        None
-                    } else {
-                        match rx.recv_timeout(options.delay_of(self.labels.output_name(o))) {
-                            Ok(line) => Some(line),
-                            Err(RecvTimeoutError::Timeout) => None,
-                            Err(RecvTimeoutError::Disconnected) => {
-                                closed = true;
-                                None
-                            }
-                        }
-                    };
+                    let delay = options.delay_of(self.labels.output_name(o));
+                    let line = line_within(&rx, delay, &mut closed);
                     if line.is_none() {
                         if closed {
                             // Input has ended: finish the outputs up to quiescence, boundedly.
@@ -232,18 +222,7 @@ pub fn serve_sts(
     let mut after_close = 0usize;
     loop {
         if system.has_output() {
-            let line = if closed {
-                None
-            } else {
-                match rx.recv_timeout(options.delay) {
-                    Ok(line) => Some(line),
-                    Err(RecvTimeoutError::Timeout) => None,
-                    Err(RecvTimeoutError::Disconnected) => {
-                        closed = true;
-                        None
-                    }
-                }
-            };
+            let line = line_within(&rx, options.delay, &mut closed);
             match line {
                 Some(line) => take_sts_input(&mut system, &line, &mut notes)?,
                 None => {
@@ -287,6 +266,22 @@ fn take_sts_input(
         Ok(true) => Ok(()),
         Ok(false) => writeln!(notes, "simulate: ignoring input `{line}`"),
         Err(e) => writeln!(notes, "simulate: model error: {e}"),
+    }
+}
+
+/// The next input line if one arrives within `delay` (while an output is due); `None` when none
+/// does or input has ended, which sets `closed` (and then returns at once).
+fn line_within(rx: &mpsc::Receiver<String>, delay: Duration, closed: &mut bool) -> Option<String> {
+    if *closed {
+        return None;
+    }
+    match rx.recv_timeout(delay) {
+        Ok(line) => Some(line),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => {
+            *closed = true;
+            None
+        }
     }
 }
 
