@@ -39,7 +39,7 @@ fn purposes(sts: &Sts) -> Vec<PurposePath> {
         .iter()
         .map(|q| PurposePath {
             switches: q.path.clone(),
-            node: p.seg.nodes[q.node].clone(),
+            node: q.end.clone(),
         })
         .collect()
 }
@@ -102,6 +102,8 @@ fn main() {
                     attempts: 5,
                     rounds: ROUNDS,
                     timeouts: timeouts.clone(),
+                    criterion: ncomplete::sts::purposes::Criterion::SWITCHES,
+                    items: Vec::new(),
                 };
                 let report = run_purposes(
                     &spec,

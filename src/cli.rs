@@ -222,6 +222,10 @@ pub enum CoverArg {
     /// Every pair of consecutive transitions; for a symbolic transition system, every switch
     /// (switch-coverage test purposes by symbolic execution, feature `smt`).
     Switches,
+    /// For a symbolic transition system: every switch, every feasible pair of consecutive
+    /// switches, and every switch at the bounds of the integer variables its guard reads
+    /// (feature `smt`; the STS needs finite gate domains).
+    SwitchPairs,
 }
 
 #[derive(Args)]
@@ -288,7 +292,7 @@ pub struct GenerateArgs {
     #[arg(
         long,
         value_enum,
-        value_name = "states|transitions|switches",
+        value_name = "states|transitions|switches|switch-pairs",
         conflicts_with_all = ["purpose", "purpose_regex"]
     )]
     pub cover: Option<CoverArg>,
@@ -310,12 +314,11 @@ impl GenerateArgs {
         if let Some(source) = self.goal.goal_source() {
             return Some(source);
         }
-        self.cover.map(|c| {
-            GoalSource::Cover(match c {
-                CoverArg::States => Coverage::States,
-                CoverArg::Transitions => Coverage::Transitions,
-                CoverArg::Switches => Coverage::Switches,
-            })
+        self.cover.map(|c| match c {
+            CoverArg::States => GoalSource::Cover(Coverage::States),
+            CoverArg::Transitions => GoalSource::Cover(Coverage::Transitions),
+            CoverArg::Switches => GoalSource::Cover(Coverage::Switches),
+            CoverArg::SwitchPairs => GoalSource::StsSwitchPairs,
         })
     }
 
@@ -672,18 +675,18 @@ pub struct ExploreArgs {
     /// diagram, and the model drawn with covered and missed transitions.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// With an STS model (`smt` feature): execute its switch-coverage test purposes on the
+    /// With an STS model (`smt` feature): execute its test purposes of this criterion on the
     /// fly, input values chosen by the solver (seeded by --seed), outputs judged by the STS,
-    /// without instantiating it; the report gives a posteriori switch coverage.
+    /// without instantiating it; the report gives the criterion's a posteriori coverage.
     #[arg(
         long,
         value_enum,
-        value_name = "switches",
+        value_name = "switches|switch-pairs",
         conflicts_with = "sts_purposes"
     )]
     pub cover: Option<ExploreCoverArg>,
-    /// With an STS model (`smt` feature): execute the switch-coverage test purposes of this
-    /// file (what `generate MODEL --cover switches` writes) on the fly, as --cover does.
+    /// With an STS model (`smt` feature): execute the test purposes of this file (what
+    /// `generate MODEL --cover switches|switch-pairs` writes) on the fly, as --cover does.
     #[arg(long = "purposes", value_name = "FILE")]
     pub sts_purposes: Option<String>,
     /// With --cover or --purposes: attempts per purpose while the system leaves it in a way the
@@ -701,6 +704,9 @@ pub struct ExploreArgs {
 pub enum ExploreCoverArg {
     /// Every switch of the STS: its switch-coverage test purposes.
     Switches,
+    /// Every switch, every feasible pair of consecutive switches, and every switch at the
+    /// bounds of the integer variables its guard reads (finite gate domains needed).
+    SwitchPairs,
 }
 
 /// How `explore` chooses its moves ([`ncomplete::exec::explore::Policy`]).
@@ -1314,9 +1320,12 @@ impl ExploreArgs {
             html: self.html.clone(),
             quiet,
             sts_purposes: match (&self.cover, &self.sts_purposes) {
-                (Some(ExploreCoverArg::Switches), _) => {
-                    Some(ncomplete::pipeline::StsPurposes::Switches)
-                }
+                (Some(cover), _) => Some(ncomplete::pipeline::StsPurposes::Cover(match cover {
+                    ExploreCoverArg::Switches => ncomplete::sts::purposes::Criterion::SWITCHES,
+                    ExploreCoverArg::SwitchPairs => {
+                        ncomplete::sts::purposes::Criterion::SWITCH_PAIRS
+                    }
+                })),
                 (None, Some(file)) => Some(ncomplete::pipeline::StsPurposes::File(file.clone())),
                 (None, None) => None,
             },

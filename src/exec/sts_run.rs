@@ -35,7 +35,9 @@ use crate::rng::SplitMix64;
 use crate::sts::concrete::{StsSystem, random_solution};
 use crate::sts::expr::{BinOp, Value};
 use crate::sts::solver::Solver;
-use crate::sts::symbolic::{SegNode, Sym, root, successor};
+use crate::sts::purposes::{Criterion, Item, Pin, pinned_path, ratio, step_items};
+use crate::sts::symbolic::{SegNode, Sym};
+use std::collections::HashMap;
 use crate::sts::types::{Direction, SemState, Sts};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -82,30 +84,31 @@ pub enum PurposeError {
     },
 }
 
-/// The symbolic path of `switches` from the root, checked with the solver.
+/// The symbolic path of `switches` from the root with its pins, checked with the solver.
 pub fn purpose_path(
     sts: &Sts,
     solver: &mut dyn Solver,
     switches: Vec<usize>,
+    pins: &[Pin],
     number: usize,
 ) -> Result<PurposePath, PurposeError> {
-    let mut node = root(sts);
-    for (i, &k) in switches.iter().enumerate() {
-        node = successor(sts, solver, &node, k).ok_or_else(|| PurposeError::NotAPath {
+    match pinned_path(sts, solver, &switches, pins) {
+        Ok((node, _)) => Ok(PurposePath { switches, node }),
+        Err(step) => Err(PurposeError::NotAPath {
             purpose: number,
-            switch: sts.switches[k].name.clone(),
-            step: i + 1,
-        })?;
+            switch: sts.switches[switches[step - 1]].name.clone(),
+            step,
+        }),
     }
-    Ok(PurposePath { switches, node })
 }
 
-/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`.
+/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`, with the criterion
+/// that selected them (`cover`; switch coverage when absent).
 pub fn purposes_from_json(
     sts: &Sts,
     solver: &mut dyn Solver,
     text: &str,
-) -> Result<Vec<PurposePath>, PurposeError> {
+) -> Result<(Vec<PurposePath>, Criterion), PurposeError> {
     let shape = |m: &str| PurposeError::Shape(m.to_owned());
     let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         PurposeError::Shape(format!(
@@ -127,6 +130,13 @@ pub fn purposes_from_json(
             doc["model"], sts.name
         )));
     }
+    let criterion = match doc.get("cover") {
+        None => Criterion::SWITCHES,
+        Some(c) => c
+            .as_str()
+            .and_then(Criterion::from_name)
+            .ok_or_else(|| shape("`cover` must be `switches` or `switch-pairs`"))?,
+    };
     let purposes = doc["purposes"]
         .as_array()
         .ok_or_else(|| shape("`purposes` must be an array"))?;
@@ -150,9 +160,37 @@ pub fn purposes_from_json(
                 })?;
             switches.push(k);
         }
-        out.push(purpose_path(sts, solver, switches, i + 1)?);
+        let mut pins = Vec::new();
+        for pin in p.get("pins").map_or(Ok(&Vec::new()), |x| {
+            x.as_array().ok_or_else(|| shape("`pins` must be an array"))
+        })? {
+            let bad = || {
+                PurposeError::Shape(format!(
+                    "purpose {}: a pin needs `step` (1 to {}), `variable` (an integer variable of the model) and `value`",
+                    i + 1,
+                    switches.len()
+                ))
+            };
+            let step = pin["step"]
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|n| (1..=switches.len()).contains(n))
+                .ok_or_else(bad)?;
+            let variable = pin["variable"]
+                .as_str()
+                .and_then(|name| sts.variables.iter().position(|v| v.name == name))
+                .filter(|&v| matches!(sts.variables[v].ty, crate::sts::types::Type::Int { .. }))
+                .ok_or_else(bad)?;
+            let value = pin["value"].as_i64().ok_or_else(bad)?;
+            pins.push(Pin {
+                step,
+                variable,
+                value,
+            });
+        }
+        out.push(purpose_path(sts, solver, switches, &pins, i + 1)?);
     }
-    Ok(out)
+    Ok((out, criterion))
 }
 
 /// The verdict of a purpose.
@@ -207,6 +245,11 @@ pub struct StsRunReport {
     pub exercised: Vec<bool>,
     /// Switch names, for the report.
     pub switch_names: Vec<String>,
+    /// The criterion whose items beyond switches are counted (`items`).
+    pub criterion: Criterion,
+    /// The criterion's items beyond switches, by name, each with whether an observed trace
+    /// covered it (empty for switch coverage).
+    pub items: Vec<(String, bool)>,
     /// Inputs sent and observations made (quiescence included).
     pub steps: u64,
     /// Inputs and observations up to and including the failing one, if any.
@@ -226,6 +269,10 @@ pub struct StsRunOptions {
     pub rounds: usize,
     /// The stdio timeouts.
     pub timeouts: Timeouts,
+    /// The criterion whose a posteriori coverage is reported beyond switches.
+    pub criterion: Criterion,
+    /// Its feasible items beyond switches ([`crate::sts::purposes::feasible_items`]).
+    pub items: Vec<Item>,
 }
 
 enum Step {
@@ -244,6 +291,13 @@ struct Walker<'a> {
     states: Vec<SemState>,
     /// The states before the last input and the input, while the system may not have read it.
     unread: Option<(Vec<SemState>, usize, Vec<Value>)>,
+    criterion: Criterion,
+    /// The position of each item of the criterion beyond switches.
+    item_index: HashMap<Item, usize>,
+    /// Per item, whether an observed trace covered it.
+    items_exercised: Vec<bool>,
+    /// The switch the trace's last step determined, if it did.
+    last: Option<usize>,
 }
 
 impl Walker<'_> {
@@ -263,7 +317,16 @@ impl Walker<'_> {
                 .steps(state, gate, values)
                 .map_err(|e| e.to_string())?;
             if mark && from.len() == 1 && steps.len() == 1 {
-                self.exercised[steps[0].0] = true;
+                let k = steps[0].0;
+                self.exercised[k] = true;
+                for item in step_items(self.sts, self.criterion, self.last, state, k) {
+                    if let Some(&i) = self.item_index.get(&item) {
+                        self.items_exercised[i] = true;
+                    }
+                }
+                self.last = Some(k);
+            } else if mark {
+                self.last = None;
             }
             for (_, s) in steps {
                 if !next.contains(&s) {
@@ -375,6 +438,7 @@ impl Walker<'_> {
         let mut seen_output = false;
         self.trace.clear();
         self.unread = None;
+        self.last = None;
         self.states = vec![self.sts.initial_state()];
         let mut on = self.sts.initial_state();
         let node = &purpose.node;
@@ -471,6 +535,15 @@ pub fn run_purposes(
         trace: Vec::new(),
         states: Vec::new(),
         unread: None,
+        criterion: options.criterion,
+        item_index: options
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (*x, i))
+            .collect(),
+        items_exercised: vec![false; options.items.len()],
+        last: None,
     };
     let mut outcomes = Vec::new();
     let mut steps_to_failure = None;
@@ -516,6 +589,13 @@ pub fn run_purposes(
         rounds,
         exercised: walker.exercised,
         switch_names: sts.switches.iter().map(|s| s.name.clone()).collect(),
+        criterion: options.criterion,
+        items: options
+            .items
+            .iter()
+            .zip(&walker.items_exercised)
+            .map(|(x, &e)| (x.name(sts), e))
+            .collect(),
         steps: walker.steps,
         steps_to_failure,
     })
@@ -543,6 +623,10 @@ pub fn random_run(
         trace: Vec::new(),
         states: vec![sts.initial_state()],
         unread: None,
+        criterion: Criterion::SWITCHES,
+        item_index: HashMap::new(),
+        items_exercised: Vec::new(),
+        last: None,
     };
     adapter.reset()?;
     let started = Instant::now();
@@ -670,22 +754,34 @@ impl StsRunReport {
                 let _ = writeln!(s, "  trace: {}", p.trace.join(" "));
             }
         }
-        let n = self.switch_names.len();
         let _ = writeln!(
             s,
-            "a posteriori switch coverage {}/{} ({:.1}%){}",
-            self.exercised_count(),
-            n,
-            if n == 0 {
-                100.0
-            } else {
-                100.0 * self.exercised_count() as f64 / n as f64
-            },
+            "a posteriori switch coverage {}{}",
+            ratio(self.exercised_count(), self.switch_names.len()),
             match self.unexercised() {
                 u if u.is_empty() => String::new(),
                 u => format!("; not exercised: {}", u.join(", ")),
             }
         );
+        if self.criterion != Criterion::SWITCHES {
+            let missed: Vec<&str> = self
+                .items
+                .iter()
+                .filter(|(_, e)| !e)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let _ = writeln!(
+                s,
+                "a posteriori {} coverage {} (pairs and bounds){}",
+                self.criterion.name(),
+                ratio(self.items.len() - missed.len(), self.items.len()),
+                if missed.is_empty() {
+                    String::new()
+                } else {
+                    format!("; not exercised: {}", missed.join(", "))
+                }
+            );
+        }
         let _ = writeln!(
             s,
             "{} inputs and outputs; verdict: {}",
@@ -710,7 +806,7 @@ impl StsRunReport {
                 })
             })
             .collect();
-        let doc = json!({
+        let mut doc = json!({
             "format": "ncomplete-sts-run",
             "version": 1,
             "model": self.model,
@@ -727,6 +823,20 @@ impl StsRunReport {
             },
             "purposes": purposes,
         });
+        if self.criterion != Criterion::SWITCHES {
+            let missed: Vec<&str> = self
+                .items
+                .iter()
+                .filter(|(_, e)| !e)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            doc["a_posteriori_item_coverage"] = json!({
+                "criterion": self.criterion.name(),
+                "items": self.items.len(),
+                "exercised": self.items.len() - missed.len(),
+                "not_exercised": missed,
+            });
+        }
         let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
         text.push('\n');
         text
@@ -826,5 +936,77 @@ mod tests {
             found >= 4,
             "the toggle fault is found within 400 steps: {found}/5"
         );
+    }
+
+    /// Whether the purposes of `criterion` on `spec` fail `mutant` (one round, seed 1).
+    fn detects(spec: &Sts, criterion: Criterion, mutant: &Sts) -> bool {
+        let purposes =
+            crate::sts::purposes::item_purposes(spec, &mut Z3Solver::new(), criterion).unwrap();
+        let paths: Vec<PurposePath> = purposes
+            .purposes
+            .into_iter()
+            .map(|p| PurposePath {
+                switches: p.path,
+                node: p.end,
+            })
+            .collect();
+        let mut adapter = StsAdapter::new(mutant, Box::new(Z3Solver::new()), 7);
+        let options = StsRunOptions {
+            seed: 1,
+            attempts: 5,
+            rounds: 1,
+            timeouts: Timeouts::default(),
+            criterion,
+            items: Vec::new(),
+        };
+        let report = run_purposes(
+            spec,
+            &mut Z3Solver::new(),
+            &paths,
+            &mut adapter,
+            &options,
+            |_| {},
+        )
+        .unwrap();
+        report.verdict() == PurposeVerdict::Fail
+    }
+
+    #[test]
+    fn switch_pair_coverage_needs_both_pairs_and_bounds() {
+        // The three mutants switch coverage misses: each half of switch-pair coverage alone
+        // misses some, the whole criterion detects all.
+        let pairs_only = Criterion {
+            pairs: true,
+            bounds: false,
+        };
+        let bounds_only = Criterion {
+            pairs: false,
+            bounds: true,
+        };
+        for (spec, mutant, by_pairs, by_bounds) in [
+            ("brp", "brp_last", false, true),
+            ("brp", "brp_last_dk", false, true),
+            ("login", "login_assign", true, false),
+        ] {
+            let spec = bundled(spec);
+            let mutant = bundled(&format!("mutants/{mutant}"));
+            assert!(
+                detects(&spec, Criterion::SWITCH_PAIRS, &mutant),
+                "{}: switch-pairs",
+                mutant.name
+            );
+            assert_eq!(
+                detects(&spec, pairs_only, &mutant),
+                by_pairs,
+                "{}: pairs without bounds",
+                mutant.name
+            );
+            assert_eq!(
+                detects(&spec, bounds_only, &mutant),
+                by_bounds,
+                "{}: bounds without pairs",
+                mutant.name
+            );
+        }
     }
 }

@@ -525,6 +525,9 @@ pub enum GoalSource {
     Regex(String),
     /// A coverage criterion.
     Cover(Coverage),
+    /// Switch-pair coverage of a symbolic transition system (`--cover switch-pairs`): test
+    /// purposes of an STS, never goals of an automaton.
+    StsSwitchPairs,
 }
 
 /// The goals a source names on `sa`, with the suite's method name.
@@ -537,6 +540,9 @@ pub fn load_goals(
         GoalSource::Cover(c) => Ok((
             coverage_goals(sa, *c, budget)?,
             format!("cover-{}", c.as_str()),
+        )),
+        GoalSource::StsSwitchPairs => Err(crate::Error::Usage(
+            "--cover switch-pairs selects test purposes of a symbolic transition system (`.sts.yaml`); for an automaton, --cover switches already covers every pair of consecutive transitions".into(),
         )),
         GoalSource::Regex(text) => {
             let regex = crate::check::Regex::parse(text, "--purpose-regex")

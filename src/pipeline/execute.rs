@@ -196,11 +196,11 @@ pub struct ExploreRequest {
     pub rounds: usize,
 }
 
-/// Which switch-coverage test purposes `explore` executes on an STS.
+/// Which test purposes `explore` executes on an STS.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StsPurposes {
-    /// Those `generate --cover switches` would write, computed in process.
-    Switches,
+    /// Those `generate --cover switches|switch-pairs` would write, computed in process.
+    Cover(crate::sts::purposes::Criterion),
     /// Those of a purposes file.
     File(String),
 }

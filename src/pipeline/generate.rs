@@ -165,12 +165,17 @@ pub struct GeneratedSuite {
 /// `ncomplete generate`: the suite of the model file `model_path` written as `options` say.
 /// An output that is (or holds) an input is refused before the model is read.
 pub fn generate(model_path: &str, options: &GenerateOptions) -> Result<GeneratedSuite, Error> {
-    if matches!(
-        options.goals,
-        Some(GoalSource::Cover(crate::goals::Coverage::Switches))
-    ) && super::is_sts_file(model_path, &options.load)?
+    let criterion = match options.goals {
+        Some(GoalSource::Cover(crate::goals::Coverage::Switches)) => {
+            Some(crate::sts::purposes::Criterion::SWITCHES)
+        }
+        Some(GoalSource::StsSwitchPairs) => Some(crate::sts::purposes::Criterion::SWITCH_PAIRS),
+        _ => None,
+    };
+    if let Some(criterion) = criterion
+        && super::is_sts_file(model_path, &options.load)?
     {
-        return super::generate_purposes(model_path, options);
+        return super::generate_purposes(model_path, criterion, options);
     }
     let start = std::time::Instant::now();
     let (dir, suite_path) = destination(model_path, options)?;

@@ -15,7 +15,16 @@ use crate::exec::sts_run::{
 use crate::format::{self, Format, LoadOptions};
 use crate::output;
 use crate::progress::Progress;
+use crate::sts::purposes::{Criterion, feasible_items, select_purposes};
 use crate::sts::symbolic::SegLimits;
+
+/// The refusal of a criterion that enumerates the semantic states of an STS too large for it.
+fn finite_only(criterion: Criterion, e: crate::sts::instantiate::InstantiateError) -> Error {
+    Error::Usage(format!(
+        "--cover {} searches the reachable semantic states of the STS, as instantiation does: {e}; or use --cover switches",
+        criterion.name()
+    ))
+}
 
 /// The default depth of the symbolic execution graph when `--n` does not give one.
 pub const DEFAULT_DEPTH: usize = 40;
@@ -42,10 +51,11 @@ pub fn is_sts_file(path: &str, load: &LoadOptions) -> Result<bool, Error> {
     Ok(crate::sts::sts_syntax(path, format, &text, true).is_some())
 }
 
-/// `generate --cover switches` on an STS: the switch-coverage test purposes as
-/// `ncomplete-sts-purposes` JSON (depth `--n`, default 40).
+/// `generate --cover switches|switch-pairs` on an STS: the test purposes of the criterion as
+/// `ncomplete-sts-purposes` JSON (switch coverage's unfolding to depth `--n`, default 40).
 pub fn generate_purposes(
     model_path: &str,
+    criterion: Criterion,
     options: &GenerateOptions,
 ) -> Result<GeneratedSuite, Error> {
     if options.format != SuiteFileFormat::Json {
@@ -61,13 +71,14 @@ pub fn generate_purposes(
         depth: options.n.unwrap_or(DEFAULT_DEPTH),
         nodes: NODE_BUDGET,
     };
-    let purposes = crate::sts::purposes::switch_purposes(&sts, solver.as_mut(), limits);
+    let purposes = select_purposes(&sts, solver.as_mut(), criterion, limits)
+        .map_err(|e| finite_only(criterion, e))?;
     format::write_text(Some(&options.out), &purposes.to_json(&sts))?;
     Ok(GeneratedSuite {
         method: None,
         suite_path: options.out.clone(),
         tests: purposes.purposes.len().to_string(),
-        guarantee: "switch coverage (not n-complete)".into(),
+        guarantee: format!("{} coverage (not n-complete)", criterion.name()),
         stats: None,
         choice: None,
         summary: purposes.summary(&sts),
@@ -94,27 +105,30 @@ pub fn simulate_sts(
     .map_err(|e| Error::io("<stdio>", e))
 }
 
-/// The purposes `explore --cover switches` or `--purposes FILE` executes on `sts`.
+/// The purposes `explore --cover switches|switch-pairs` or `--purposes FILE` executes on
+/// `sts`, with their criterion.
 fn purpose_paths(
     sts: &crate::sts::Sts,
     solver: &mut dyn crate::sts::solver::Solver,
     which: &StsPurposes,
-) -> Result<Vec<PurposePath>, Error> {
+) -> Result<(Vec<PurposePath>, Criterion), Error> {
     match which {
-        StsPurposes::Switches => {
+        StsPurposes::Cover(criterion) => {
             let limits = SegLimits {
                 depth: DEFAULT_DEPTH,
                 nodes: NODE_BUDGET,
             };
-            let purposes = crate::sts::purposes::switch_purposes(sts, solver, limits);
-            Ok(purposes
+            let purposes = select_purposes(sts, solver, *criterion, limits)
+                .map_err(|e| finite_only(*criterion, e))?;
+            let paths = purposes
                 .purposes
-                .iter()
+                .into_iter()
                 .map(|p| PurposePath {
-                    switches: p.path.clone(),
-                    node: purposes.seg.nodes[p.node].clone(),
+                    switches: p.path,
+                    node: p.end,
                 })
-                .collect())
+                .collect();
+            Ok((paths, *criterion))
         }
         StsPurposes::File(path) => {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -147,12 +161,24 @@ pub fn explore_purposes(
     let sts = crate::sts::load_sts(spec)?;
     let no_solver = |e: crate::sts::solver::NoSolver| Error::Usage(e.to_string());
     let mut solver = crate::sts::solver::default_solver().map_err(no_solver)?;
-    let purposes = purpose_paths(&sts, solver.as_mut(), which)?;
+    let (purposes, criterion) = purpose_paths(&sts, solver.as_mut(), which)?;
+    let items = if criterion == Criterion::SWITCHES {
+        Vec::new()
+    } else {
+        feasible_items(&sts, criterion)
+            .map_err(|e| finite_only(criterion, e))?
+            .into_iter()
+            .map(|(item, _)| item)
+            .filter(|item| !matches!(item, crate::sts::purposes::Item::Switch(_)))
+            .collect()
+    };
     let options = StsRunOptions {
         seed: request.seed,
         attempts: request.attempts,
         rounds: request.rounds,
         timeouts: request.timeouts.clone(),
+        criterion,
+        items,
     };
     let progress = Progress::new(
         !request.quiet,

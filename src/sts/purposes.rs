@@ -1,48 +1,459 @@
-//! Switch-coverage test purposes (van den Bos Sec. 4.4): a test purpose (Def. 4.16) is a path
-//! `r0 … rn` of the symbolic execution graph with the path condition of the state it reaches;
-//! a set of purposes has a priori switch coverage `|⋃ {r0, …, rn}| / |R|`.
+//! Test purposes of an STS (van den Bos Sec. 4.4): a test purpose (Def. 4.16) is a path
+//! `r0 … rn` of the symbolic execution graph with the path condition of the state it reaches.
+//! Two selection criteria choose them.
 //!
-//! Purposes are found breadth-first, as the thesis suggests: the graph is unfolded until every
-//! switch labels an edge (or the depth or node budget is reached); then, switch by switch in
-//! file order, a switch not on an earlier purpose's path gets the path to the first node (in
-//! breadth-first order) it leads to, so each purpose is a shortest path for its switch. A path
-//! that is a prefix of another purpose's is dropped (it covers nothing more). Purposes are
-//! written longest first, the order of the thesis' case study.
+//! **Switch coverage** (the thesis' criterion): a set of purposes has a priori switch coverage
+//! `|⋃ {r0, …, rn}| / |R|`. Purposes are found breadth-first, as the thesis suggests: the graph
+//! is unfolded until every switch labels an edge (or the depth or node budget is reached);
+//! then, switch by switch in file order, a switch not on an earlier purpose's path gets the
+//! path to the first node (in breadth-first order) it leads to, so each purpose is a shortest
+//! path for its switch.
 //!
-//! Switch coverage is a selection criterion: it is sound (a purpose's verdict `fail` means
-//! non-conformance) but not exhaustive, and it is NOT n-completeness: a system that conforms on
-//! every covered path can still fail elsewhere.
+//! **Switch-pair coverage** (`switch-pairs`, ours): its items are every switch, every pair of
+//! consecutive switches `(r, r')` some trace of `⟦S⟧` takes (Chow's switch pairs, lifted from
+//! FSM transitions to STS switches), and every switch taken with an integer variable its guard
+//! reads at one of the variable's declared bounds (boundary values of the data, after
+//! White and Cohen's domain testing: a bounded counter such as a chunk index or a retry count
+//! is driven to its extremes). The feasible items and a shortest trace for each are found by
+//! breadth-first search over the reachable semantic states (Def. 4.5) paired with the last
+//! switch, so the STS needs finite gate domains, as for instantiation; each trace's switches
+//! are then lifted to a symbolic path, a boundary item *pinning* its variable's value at its
+//! step (a conjunct `term == bound` of the path condition), so that the solver's values keep
+//! the item. Item by item in search order, an item no earlier purpose covers gets its trace.
+//! A priori, a purpose covers the switches and pairs of its path and the bounds it pins or its
+//! symbolic state makes constant.
+//!
+//! Either way a path that is a prefix of another purpose's (with no pin the other lacks) is
+//! dropped, and purposes are written longest first, the order of the thesis' case study.
+//!
+//! Both are selection criteria: sound (a purpose's verdict `fail` means non-conformance) but
+//! not exhaustive, and NOT n-completeness: a system that conforms on every covered path can
+//! still fail elsewhere.
 
+use super::expr::{BinOp, Term, Value};
+use super::instantiate::{InstantiateBudget, InstantiateError, gate_values};
 use super::solver::{Sat, Solver};
-use super::symbolic::{Seg, SegLimits, unfold};
-use super::types::Sts;
+use super::symbolic::{SegLimits, SegNode, Sym, root, successor, unfold};
+use super::types::{SemState, Sts, Type};
 use serde_json::json;
+use std::collections::{HashMap, HashSet};
 
 /// The identifier of the purposes file format.
 pub const FORMAT: &str = "ncomplete-sts-purposes";
 /// Its version.
 pub const VERSION: u64 = 1;
 
-/// One test purpose: a node of the symbolic execution graph.
+/// A selection criterion for test purposes: switch coverage, optionally strengthened by the
+/// items of switch-pair coverage (the flags exist apart so that tests can weaken it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Criterion {
+    /// Every feasible pair of consecutive switches.
+    pub pairs: bool,
+    /// Every switch with each bounded integer variable its guard reads at each bound.
+    pub bounds: bool,
+}
+
+impl Criterion {
+    /// Switch coverage (Sec. 4.4).
+    pub const SWITCHES: Criterion = Criterion {
+        pairs: false,
+        bounds: false,
+    };
+    /// Switch-pair coverage: switches, pairs of switches and boundary values.
+    pub const SWITCH_PAIRS: Criterion = Criterion {
+        pairs: true,
+        bounds: true,
+    };
+
+    /// The name in files and on the command line (`switches`, `switch-pairs`; the weakened
+    /// ones of tests `pairs-without-bounds`, `bounds-without-pairs`).
+    pub fn name(self) -> &'static str {
+        match (self.pairs, self.bounds) {
+            (false, false) => "switches",
+            (true, true) => "switch-pairs",
+            (true, false) => "pairs-without-bounds",
+            (false, true) => "bounds-without-pairs",
+        }
+    }
+
+    /// The criterion of a name [`Criterion::name`] gives.
+    pub fn from_name(name: &str) -> Option<Criterion> {
+        [
+            Criterion::SWITCHES,
+            Criterion::SWITCH_PAIRS,
+            Criterion {
+                pairs: true,
+                bounds: false,
+            },
+            Criterion {
+                pairs: false,
+                bounds: true,
+            },
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
+
+    /// What the criterion is, for files and reports.
+    pub fn description(self) -> &'static str {
+        if self == Criterion::SWITCHES {
+            "switch coverage (van den Bos Sec. 4.4); not n-complete"
+        } else {
+            "switch-pair coverage (every switch, every feasible pair of consecutive switches, every switch at the declared bounds of the integer variables its guard reads); not n-complete"
+        }
+    }
+}
+
+/// An item of a criterion: what a purpose covers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// A switch.
+    Switch(usize),
+    /// Two switches taken one after the other.
+    Pair(usize, usize),
+    /// A switch taken from a state where an integer variable its guard reads is at a bound.
+    Bound {
+        /// The switch.
+        switch: usize,
+        /// The variable.
+        variable: usize,
+        /// The bound.
+        value: i64,
+    },
+}
+
+impl Item {
+    /// The item as reports name it: `r`, `r1,r2`, `r[x=4]`.
+    pub fn name(&self, sts: &Sts) -> String {
+        match *self {
+            Item::Switch(k) => sts.switches[k].name.clone(),
+            Item::Pair(a, b) => format!("{},{}", sts.switches[a].name, sts.switches[b].name),
+            Item::Bound {
+                switch,
+                variable,
+                value,
+            } => format!(
+                "{}[{}={value}]",
+                sts.switches[switch].name, sts.variables[variable].name
+            ),
+        }
+    }
+}
+
+/// A boundary item's pin: at `step` (from 1), the variable's value before the step's switch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    /// The step, from 1.
+    pub step: usize,
+    /// The variable.
+    pub variable: usize,
+    /// Its value.
+    pub value: i64,
+}
+
+/// The integer variables with declared bounds that a switch's guard reads, in order.
+fn guard_bounds(sts: &Sts, switch: usize) -> Vec<(usize, Vec<i64>)> {
+    fn read(term: &Term, out: &mut Vec<usize>) {
+        match term {
+            Term::Var(v) => out.push(*v),
+            Term::Const(_) | Term::Param(_) => {}
+            Term::Unary(_, t) => read(t, out),
+            Term::Binary(_, a, b) => {
+                read(a, out);
+                read(b, out);
+            }
+        }
+    }
+    let mut vars = Vec::new();
+    read(&sts.switches[switch].guard, &mut vars);
+    vars.sort_unstable();
+    vars.dedup();
+    vars.into_iter()
+        .filter_map(|v| match sts.variables[v].ty {
+            Type::Int { min, max } => {
+                let mut bounds: Vec<i64> = min.into_iter().chain(max).collect();
+                bounds.dedup();
+                (!bounds.is_empty()).then_some((v, bounds))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The items of `criterion` that taking switch `k` from `state`, after the switch `last` (if
+/// the step before took a known one), covers.
+pub fn step_items(
+    sts: &Sts,
+    criterion: Criterion,
+    last: Option<usize>,
+    state: &SemState,
+    k: usize,
+) -> Vec<Item> {
+    let mut items = vec![Item::Switch(k)];
+    if criterion.pairs
+        && let Some(p) = last
+    {
+        items.push(Item::Pair(p, k));
+    }
+    if criterion.bounds {
+        for (variable, bounds) in guard_bounds(sts, k) {
+            for value in bounds {
+                if state.values[variable] == Value::Int(value) {
+                    items.push(Item::Bound {
+                        switch: k,
+                        variable,
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    items
+}
+
+/// Every item of `criterion` some trace of `⟦S⟧` covers, in breadth-first order, each with the
+/// switches of a shortest trace covering it at its last step: a breadth-first search over the
+/// reachable semantic states paired with the last switch taken (Chow's pairs need it), within
+/// the instantiation's budget; an STS with unbounded gate parameters is refused.
+pub fn feasible_items(
+    sts: &Sts,
+    criterion: Criterion,
+) -> Result<Vec<(Item, Vec<usize>)>, InstantiateError> {
+    let budget = InstantiateBudget::default();
+    let values = gate_values(sts, &budget)?;
+    type Key = (SemState, Option<usize>);
+    let mut index: HashMap<Key, usize> = HashMap::new();
+    let mut nodes: Vec<(Key, Option<(usize, usize)>)> = Vec::new();
+    let start = (sts.initial_state(), None);
+    index.insert(start.clone(), 0);
+    nodes.push((start, None));
+    let path = |nodes: &[(Key, Option<(usize, usize)>)], mut i: usize| {
+        let mut path = Vec::new();
+        while let Some((parent, k)) = nodes[i].1 {
+            path.push(k);
+            i = parent;
+        }
+        path.reverse();
+        path
+    };
+    let mut seen: HashSet<Item> = HashSet::new();
+    let mut found = Vec::new();
+    let mut next = 0;
+    while next < nodes.len() {
+        let ((state, last), _) = nodes[next].clone();
+        for (k, switch) in sts.switches.iter().enumerate() {
+            if switch.from != state.location {
+                continue;
+            }
+            let items = step_items(sts, criterion, last, &state, k);
+            let mut enabled = false;
+            for params in &values[switch.gate] {
+                if !sts.enabled(&state, switch, params) {
+                    continue;
+                }
+                enabled = true;
+                let key = (
+                    sts.successor(&state, switch, params)?,
+                    criterion.pairs.then_some(k),
+                );
+                if !index.contains_key(&key) {
+                    if nodes.len() >= budget.states {
+                        return Err(InstantiateError::TooManyStates {
+                            limit: budget.states,
+                        });
+                    }
+                    index.insert(key.clone(), nodes.len());
+                    nodes.push((key, Some((next, k))));
+                }
+            }
+            if enabled {
+                for item in items {
+                    if seen.insert(item) {
+                        let mut p = path(&nodes, next);
+                        p.push(k);
+                        found.push((item, p));
+                    }
+                }
+            }
+        }
+        next += 1;
+    }
+    Ok(found)
+}
+
+/// The symbolic path of `switches` from the root with `pins` added to its path condition (a
+/// pin before its step's switch), and the variables' terms before each step; `Err(step)` (from
+/// 1) names the step where the solver found the path infeasible.
+pub fn pinned_path(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    switches: &[usize],
+    pins: &[Pin],
+) -> Result<(SegNode, Vec<Vec<Sym>>), usize> {
+    let mut node = root(sts);
+    let mut sources = Vec::with_capacity(switches.len());
+    for (i, &k) in switches.iter().enumerate() {
+        for pin in pins.iter().filter(|p| p.step == i + 1) {
+            match Sym::binary(
+                BinOp::Eq,
+                node.vars[pin.variable].clone(),
+                Sym::Const(Value::Int(pin.value)),
+            ) {
+                Sym::Const(Value::Bool(true)) => {}
+                Sym::Const(Value::Bool(false)) => return Err(i + 1),
+                c => node.condition.push(c),
+            }
+        }
+        sources.push(node.vars.clone());
+        node = successor(sts, solver, &node, k).ok_or(i + 1)?;
+    }
+    Ok((node, sources))
+}
+
+/// One test purpose: a path of the symbolic execution graph.
 #[derive(Clone, Debug)]
 pub struct Purpose {
-    /// The node the path leads to.
-    pub node: usize,
     /// The switches of the path.
     pub path: Vec<usize>,
+    /// Values of variables the path condition fixes (boundary items).
+    pub pins: Vec<Pin>,
+    /// The symbolic state the path reaches (its symbols and path condition, pins included).
+    pub end: SegNode,
 }
 
 /// The purposes of an STS with their a priori coverage.
 #[derive(Clone, Debug)]
 pub struct Purposes {
-    /// The unfolded graph the purposes are paths of.
-    pub seg: Seg,
+    /// The criterion they were selected by.
+    pub criterion: Criterion,
     /// The purposes, longest first.
     pub purposes: Vec<Purpose>,
     /// Per switch, whether a purpose covers it.
     pub covered: Vec<bool>,
-    /// The depth bound used.
+    /// The criterion's feasible items beyond switches (empty for switch coverage).
+    pub items: Vec<Item>,
+    /// Per item, whether a purpose covers it.
+    pub items_covered: Vec<bool>,
+    /// The depth bound used (switch coverage's unfolding).
     pub depth: usize,
+    /// Whether the unfolding stopped at its node budget.
+    pub truncated: bool,
+}
+
+/// Drops purposes that are prefixes of others whose path condition has every conjunct of
+/// theirs (pins included) and orders the rest longest first, in creation order among equals.
+fn prune_and_order(purposes: &mut Vec<Purpose>) {
+    let all: Vec<(Vec<usize>, Vec<Sym>)> = purposes
+        .iter()
+        .map(|p| (p.path.clone(), p.end.condition.clone()))
+        .collect();
+    purposes.retain(|p| {
+        !all.iter().any(|(q, condition)| {
+            q.len() > p.path.len()
+                && q.starts_with(&p.path)
+                && p.end.condition.iter().all(|c| condition.contains(c))
+        })
+    });
+    // A stable sort keeps creation order among equal lengths.
+    purposes.sort_by(|a, b| b.path.len().cmp(&a.path.len()));
+}
+
+/// Purposes of `sts` by `criterion`: switch coverage by [`switch_purposes`] within `limits`,
+/// the stronger criteria by [`item_purposes`].
+pub fn select_purposes(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    criterion: Criterion,
+    limits: SegLimits,
+) -> Result<Purposes, InstantiateError> {
+    if criterion == Criterion::SWITCHES {
+        Ok(switch_purposes(sts, solver, limits))
+    } else {
+        item_purposes(sts, solver, criterion)
+    }
+}
+
+/// Purposes covering every feasible item of `criterion` ([`feasible_items`]), item by item in
+/// search order; an item whose lifted path the solver refutes stays uncovered.
+pub fn item_purposes(
+    sts: &Sts,
+    solver: &mut dyn Solver,
+    criterion: Criterion,
+) -> Result<Purposes, InstantiateError> {
+    let feasible = feasible_items(sts, criterion)?;
+    let items: Vec<Item> = feasible
+        .iter()
+        .map(|(item, _)| *item)
+        .filter(|item| !matches!(item, Item::Switch(_)))
+        .collect();
+    let position: HashMap<Item, usize> = items.iter().enumerate().map(|(i, x)| (*x, i)).collect();
+    let mut covered = vec![false; sts.switches.len()];
+    let mut items_covered = vec![false; items.len()];
+    let mut purposes = Vec::new();
+    for (item, path) in feasible {
+        let done = match item {
+            Item::Switch(k) => covered[k],
+            _ => items_covered[position[&item]],
+        };
+        if done {
+            continue;
+        }
+        let pins = match item {
+            Item::Bound {
+                variable, value, ..
+            } => vec![Pin {
+                step: path.len(),
+                variable,
+                value,
+            }],
+            _ => Vec::new(),
+        };
+        let Ok((end, sources)) = pinned_path(sts, solver, &path, &pins) else {
+            continue;
+        };
+        let mut last = None;
+        for (i, &k) in path.iter().enumerate() {
+            covered[k] = true;
+            let mut mark = |x: Item| {
+                if let Some(&j) = position.get(&x) {
+                    items_covered[j] = true;
+                }
+            };
+            if let Some(p) = last {
+                mark(Item::Pair(p, k));
+            }
+            last = Some(k);
+            for (variable, bounds) in guard_bounds(sts, k) {
+                for value in bounds {
+                    // The bound holds when the term is that constant or the path condition
+                    // has the conjunct (a pin of this step or of another on the same term).
+                    let at = Sym::binary(
+                        BinOp::Eq,
+                        sources[i][variable].clone(),
+                        Sym::Const(Value::Int(value)),
+                    );
+                    if at == Sym::Const(Value::Bool(true)) || end.condition.contains(&at) {
+                        mark(Item::Bound {
+                            switch: k,
+                            variable,
+                            value,
+                        });
+                    }
+                }
+            }
+        }
+        purposes.push(Purpose { path, pins, end });
+    }
+    prune_and_order(&mut purposes);
+    Ok(Purposes {
+        criterion,
+        purposes,
+        covered,
+        items,
+        items_covered,
+        depth: 0,
+        truncated: false,
+    })
 }
 
 /// Switch-coverage purposes of `sts` within `limits`.
@@ -57,7 +468,7 @@ pub fn switch_purposes(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits) ->
         }
     }
     let mut covered = vec![false; sts.switches.len()];
-    let mut purposes: Vec<Purpose> = Vec::new();
+    let mut purposes: Vec<(usize, Purpose)> = Vec::new();
     for k in 0..sts.switches.len() {
         if covered[k] {
             continue;
@@ -67,20 +478,27 @@ pub fn switch_purposes(sts: &Sts, solver: &mut dyn Solver, limits: SegLimits) ->
         for &r in &path {
             covered[r] = true;
         }
-        purposes.push(Purpose { node, path });
+        purposes.push((
+            node,
+            Purpose {
+                path,
+                pins: Vec::new(),
+                end: seg.nodes[node].clone(),
+            },
+        ));
     }
-    let paths: Vec<Vec<usize>> = purposes.iter().map(|p| p.path.clone()).collect();
-    purposes.retain(|p| {
-        !paths
-            .iter()
-            .any(|q| q.len() > p.path.len() && q.starts_with(&p.path))
-    });
-    purposes.sort_by(|a, b| b.path.len().cmp(&a.path.len()).then(a.node.cmp(&b.node)));
+    // Equal lengths in breadth-first (node) order.
+    purposes.sort_by_key(|(node, _)| *node);
+    let mut purposes: Vec<Purpose> = purposes.into_iter().map(|(_, p)| p).collect();
+    prune_and_order(&mut purposes);
     Purposes {
-        seg,
+        criterion: Criterion::SWITCHES,
         purposes,
         covered,
+        items: Vec::new(),
+        items_covered: Vec::new(),
         depth: limits.depth,
+        truncated: seg.truncated,
     }
 }
 
@@ -88,6 +506,11 @@ impl Purposes {
     /// Switches covered.
     pub fn covered_count(&self) -> usize {
         self.covered.iter().filter(|&&c| c).count()
+    }
+
+    /// Items (beyond switches) covered.
+    pub fn items_covered_count(&self) -> usize {
+        self.items_covered.iter().filter(|&&c| c).count()
     }
 
     /// Inputs and outputs over all purposes.
@@ -103,7 +526,7 @@ impl Purposes {
             .purposes
             .iter()
             .map(|p| {
-                let node = &self.seg.nodes[p.node];
+                let node = &p.end;
                 let steps: Vec<serde_json::Value> = p
                     .path
                     .iter()
@@ -125,11 +548,19 @@ impl Purposes {
                     .iter()
                     .map(|c| c.to_expr(sts, &node.symbols).to_string())
                     .collect();
-                json!({
+                let mut purpose = json!({
                     "steps": steps,
                     "constraint": constraint,
                     "solver": match node.answer { Sat::Sat => "sat", Sat::Unsat => "unsat", Sat::Unknown => "unknown" },
-                })
+                });
+                if !p.pins.is_empty() {
+                    purpose["pins"] = p
+                        .pins
+                        .iter()
+                        .map(|pin| json!({"step": pin.step, "variable": sts.variables[pin.variable].name, "value": pin.value}))
+                        .collect();
+                }
+                purpose
             })
             .collect();
         let uncovered: Vec<&str> = sts
@@ -139,11 +570,12 @@ impl Purposes {
             .filter(|(_, c)| !**c)
             .map(|(s, _)| s.name.as_str())
             .collect();
-        let doc = json!({
+        let mut doc = json!({
             "format": FORMAT,
             "version": VERSION,
             "model": sts.name,
-            "criterion": "switch coverage (van den Bos Sec. 4.4); not n-complete",
+            "cover": self.criterion.name(),
+            "criterion": self.criterion.description(),
             "depth": self.depth,
             "coverage": {
                 "switches": sts.switches.len(),
@@ -153,6 +585,20 @@ impl Purposes {
             "inputs_and_outputs": self.steps(),
             "purposes": purposes,
         });
+        if self.criterion != Criterion::SWITCHES {
+            let uncovered: Vec<String> = self
+                .items
+                .iter()
+                .zip(&self.items_covered)
+                .filter(|(_, c)| !**c)
+                .map(|(x, _)| x.name(sts))
+                .collect();
+            doc["item_coverage"] = json!({
+                "items": self.items.len(),
+                "covered": self.items_covered_count(),
+                "uncovered": uncovered,
+            });
+        }
         let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
         text.push('\n');
         text
@@ -161,23 +607,43 @@ impl Purposes {
     /// The one-line summary: purposes, steps and a priori coverage.
     pub fn summary(&self, sts: &Sts) -> String {
         format!(
-            "{} switch-coverage test purposes, {} inputs and outputs, a priori switch coverage {}/{} ({:.1}%){}\n",
+            "{} {} test purposes, {} inputs and outputs, a priori switch coverage {}{}{}\n",
             self.purposes.len(),
-            self.steps(),
-            self.covered_count(),
-            sts.switches.len(),
-            if sts.switches.is_empty() {
-                100.0
+            if self.criterion == Criterion::SWITCHES {
+                "switch-coverage"
             } else {
-                100.0 * self.covered_count() as f64 / sts.switches.len() as f64
+                "switch-pair-coverage"
             },
-            if self.seg.truncated {
+            self.steps(),
+            ratio(self.covered_count(), sts.switches.len()),
+            if self.criterion == Criterion::SWITCHES {
+                String::new()
+            } else {
+                format!(
+                    ", a priori {} coverage {} (pairs and bounds)",
+                    self.criterion.name(),
+                    ratio(self.items_covered_count(), self.items.len())
+                )
+            },
+            if self.truncated {
                 " (unfolding stopped at its node budget)"
             } else {
                 ""
             }
         )
     }
+}
+
+/// `covered/total (percent%)`, 100% of nothing.
+pub fn ratio(covered: usize, total: usize) -> String {
+    format!(
+        "{covered}/{total} ({:.1}%)",
+        if total == 0 {
+            100.0
+        } else {
+            100.0 * covered as f64 / total as f64
+        }
+    )
 }
 
 #[cfg(all(test, feature = "smt"))]
@@ -210,7 +676,7 @@ mod tests {
             );
             // Every purpose's path condition has a witness (the solver says sat).
             for purpose in &p.purposes {
-                let node = &p.seg.nodes[purpose.node];
+                let node = &purpose.end;
                 let w = Z3Solver::new().witness(&node.symbols, &node.condition);
                 assert!(w.is_some(), "{name}: no witness for {:?}", purpose.path);
             }
