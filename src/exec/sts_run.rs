@@ -22,15 +22,22 @@
 //! with an observation), is `pass`. The set of purposes is executed `rounds` times (the thesis
 //! repeats the whole set before a purpose is tried again); a run stops at the first `fail`.
 //!
-//! The input/output race: an output read after an input was sent may have been written before
-//! the system read the input. When the system does not read inputs at once, an output that the
-//! states after the last input do not allow is also checked against the states before it (the
-//! output first, then the input); only when neither reading allows it is it a `fail`.
+//! The input/output race (van den Bos Sec. 2.7.4, `Moves(q, a, x) = {T(q, a), T(q, x)}`, the
+//! rule of [`super::stdio`]): an output read after inputs were sent may have been written before
+//! the system read some of them. When the system does not read inputs at once, the tester keeps,
+//! besides the states after every input sent (the followed reading), the other *readings* since
+//! the reset: states with the number of inputs sent the system has read in them (at most
+//! [`MAX_INPUTS_IN_FLIGHT`] unread). Sending an input keeps the reading in which it is unread;
+//! an output steps every reading, and a reading that has an input unread may then read it (and
+//! the next ones); quiescence drops the readings with an input unread. An observation fails only
+//! when no reading allows it; readings that caught up with every input join the followed states.
+//! A reading in which the system read an input the STS does not enable allows anything after it
+//! (ioco), so the attempt can then no longer fail.
 //!
 //! A posteriori switch coverage: the switches the observed traces were taken through, counted
 //! where the trace determines the switch (one tracked state, one switch enabling the step).
 
-use super::stdio::{Adapter, Observation, Timeouts, expect_wait};
+use super::stdio::{Adapter, MAX_INPUTS_IN_FLIGHT, Observation, Timeouts, expect_wait};
 use crate::rng::SplitMix64;
 use crate::sts::concrete::{StsSystem, random_solution};
 use crate::sts::expr::{BinOp, Value};
@@ -289,8 +296,12 @@ struct Walker<'a> {
     steps: u64,
     trace: Vec<String>,
     states: Vec<SemState>,
-    /// The states before the last input and the input, while the system may not have read it.
-    unread: Option<(Vec<SemState>, usize, Vec<Value>)>,
+    /// The inputs sent since the reset, while the system may not read them at once.
+    sent: Vec<(usize, Vec<Value>)>,
+    /// The readings with an input unread: a state and the number of `sent` read in it.
+    others: Vec<(SemState, usize)>,
+    /// A reading read an input the STS does not enable: anything is allowed after it.
+    dead_end: bool,
     criterion: Criterion,
     /// The position of each item of the criterion beyond switches.
     item_index: HashMap<Item, usize>,
@@ -337,6 +348,55 @@ impl Walker<'_> {
         Ok(next)
     }
 
+    /// Reading `(state, read)` and those in which the system read the next unread inputs too:
+    /// readings that read every input sent go to `caught_up`, the others to `still`.
+    fn read_on(
+        &mut self,
+        state: SemState,
+        read: usize,
+        caught_up: &mut Vec<SemState>,
+        still: &mut Vec<(SemState, usize)>,
+    ) -> Result<(), String> {
+        let Some((gate, values)) = self.sent.get(read).cloned() else {
+            if !caught_up.contains(&state) {
+                caught_up.push(state);
+            }
+            return Ok(());
+        };
+        let next = self.after(std::slice::from_ref(&state), gate, &values, false)?;
+        if next.is_empty() {
+            self.dead_end = true;
+        }
+        for s in next {
+            self.read_on(s, read + 1, caught_up, still)?;
+        }
+        if self.sent.len() - read < MAX_INPUTS_IN_FLIGHT && !still.contains(&(state.clone(), read))
+        {
+            still.push((state, read));
+        }
+        Ok(())
+    }
+
+    /// An input sent: the followed states step it; where the system may read it later, the
+    /// states before it become a reading with it unread.
+    fn sent_input(
+        &mut self,
+        gate: usize,
+        values: &[Value],
+        reads_at_once: bool,
+    ) -> Result<(), String> {
+        let states = std::mem::take(&mut self.states);
+        self.states = self.after(&states, gate, values, true)?;
+        if !reads_at_once {
+            let read = self.sent.len();
+            self.sent.push((gate, values.to_vec()));
+            self.others.extend(states.into_iter().map(|s| (s, read)));
+            let sent = self.sent.len();
+            self.others.retain(|(_, read)| sent - read < MAX_INPUTS_IN_FLIGHT);
+        }
+        Ok(())
+    }
+
     /// Judges an observation; `expected` is the purpose's output switch and the on-purpose
     /// state, or `None` where the purpose expects an input.
     fn observe(
@@ -349,13 +409,14 @@ impl Walker<'_> {
         let label = match observation {
             Observation::Quiescence => {
                 self.trace.push("delta".into());
-                self.unread = None;
+                // Quiescence only once every input sent is read.
+                self.others.clear();
                 let states = std::mem::take(&mut self.states);
                 let quiet: Vec<SemState> = states
                     .into_iter()
                     .filter(|s| self.sts.may_be_quiescent(self.solver, s))
                     .collect();
-                if quiet.is_empty() {
+                if quiet.is_empty() && !self.dead_end {
                     return Ok((
                         Step::Fail("quiescence, where the STS requires an output".into()),
                         None,
@@ -390,17 +451,24 @@ impl Walker<'_> {
         };
         let states = std::mem::take(&mut self.states);
         let mut after = self.after(&states, gate, &values, true)?;
-        let mut raced = false;
-        if after.is_empty()
-            && let Some((before, input, input_values)) = self.unread.take()
-        {
-            // The output first, then the input the system had not read yet.
-            let first = self.after(&before, gate, &values, false)?;
-            after = self.after(&first, input, &input_values, false)?;
-            raced = true;
+        // The other readings: the output first, then the inputs the system may have read since.
+        let raced = after.is_empty();
+        let mut still = Vec::new();
+        for (state, read) in std::mem::take(&mut self.others) {
+            for s in self.after(&[state], gate, &values, false)? {
+                self.read_on(s, read, &mut after, &mut still)?;
+            }
         }
-        self.unread = None;
+        self.others = still;
         if after.is_empty() {
+            if self.dead_end {
+                return Ok((
+                    Step::Leave(format!(
+                        "output `{label}` after an input the STS does not enable in some reading (ioco allows anything there)"
+                    )),
+                    None,
+                ));
+            }
             return Ok((
                 Step::Fail(format!("output `{label}`, which the STS does not allow")),
                 None,
@@ -437,7 +505,9 @@ impl Walker<'_> {
         let started = Instant::now();
         let mut seen_output = false;
         self.trace.clear();
-        self.unread = None;
+        self.sent.clear();
+        self.others.clear();
+        self.dead_end = false;
         self.last = None;
         self.states = vec![self.sts.initial_state()];
         let mut on = self.sts.initial_state();
@@ -481,10 +551,7 @@ impl Walker<'_> {
                 adapter.send(&label)?;
                 self.steps += 1;
                 self.trace.push(format!("?{label}"));
-                let states = std::mem::take(&mut self.states);
-                self.states = self.after(&states, switch.gate, &values, true)?;
-                self.unread = (!adapter.reads_inputs_at_once())
-                    .then(|| (states, switch.gate, values.clone()));
+                self.sent_input(switch.gate, &values, adapter.reads_inputs_at_once())?;
                 on = self
                     .sts
                     .successor(&on, switch, &values)
@@ -534,7 +601,9 @@ pub fn run_purposes(
         steps: 0,
         trace: Vec::new(),
         states: Vec::new(),
-        unread: None,
+        sent: Vec::new(),
+        others: Vec::new(),
+        dead_end: false,
         criterion: options.criterion,
         item_index: options
             .items
@@ -622,7 +691,9 @@ pub fn random_run(
         steps: 0,
         trace: Vec::new(),
         states: vec![sts.initial_state()],
-        unread: None,
+        sent: Vec::new(),
+        others: Vec::new(),
+        dead_end: false,
         criterion: Criterion::SWITCHES,
         item_index: HashMap::new(),
         items_exercised: Vec::new(),
@@ -644,10 +715,7 @@ pub fn random_run(
                 } else {
                     adapter.send(&sts.show_gate_value(gate, &values))?;
                     walker.steps += 1;
-                    let states = std::mem::take(&mut walker.states);
-                    walker.states = walker.after(&states, gate, &values, true)?;
-                    walker.unread =
-                        (!adapter.reads_inputs_at_once()).then_some((states, gate, values));
+                    walker.sent_input(gate, &values, adapter.reads_inputs_at_once())?;
                     None
                 }
             }

@@ -17,7 +17,8 @@
 //! - `concrete.rs`: concrete execution without instantiation (labels read back, enabled
 //!   switches, quiescence and gate values by the solver, random where free), and `StsSystem`,
 //!   an STS acting as a system under test (`ncomplete simulate X.sts.yaml`).
-//! - `purposes.rs`: switch-coverage test purposes (Sec. 4.4, Def. 4.16) with their a priori
+//! - `purposes.rs`: test purposes (Sec. 4.4, Def. 4.16) by switch coverage or by switch-pair
+//!   coverage (pairs of switches, guard variables at their bounds), with their a priori
 //!   coverage, written as `ncomplete-sts-purposes` JSON version 1.
 //!
 //! Model files are recognised as STSs by their name (`.sts.yaml`, `.sts.yml`, `.sts.json`) or,
