@@ -407,8 +407,14 @@ fn switch_pair_purposes(name: &str, tag: &str) -> String {
         .collect();
     assert!(complaints.is_empty(), "{name}: {complaints:?}");
     assert_eq!(v["cover"], "switch-pairs");
-    assert_eq!(v["coverage"]["covered"], v["coverage"]["switches"], "{text}");
-    assert_eq!(v["item_coverage"]["covered"], v["item_coverage"]["items"], "{text}");
+    assert_eq!(
+        v["coverage"]["covered"], v["coverage"]["switches"],
+        "{text}"
+    );
+    assert_eq!(
+        v["item_coverage"]["covered"], v["item_coverage"]["items"],
+        "{text}"
+    );
     if name == "brp" {
         // Pairs and the chunk index at its bound: the fourth frame and a lost last chunk of
         // four (BRP's longest purposes), which switch coverage never reaches.
@@ -485,7 +491,12 @@ fn switch_pair_purposes_fail_every_mutant_and_never_a_variant() {
         .into_iter()
         .map(|name| {
             let file = switch_pair_purposes(name, "mutants");
-            (dir(&format!("{name}.sts.yaml")).to_string_lossy().into_owned(), file)
+            (
+                dir(&format!("{name}.sts.yaml"))
+                    .to_string_lossy()
+                    .into_owned(),
+                file,
+            )
         })
         .collect();
     let file_of = |spec: &str| {
@@ -688,7 +699,9 @@ fn race_sweep(delays: &[u64], seeds: &[&str]) -> Vec<String> {
             .flat_map(|d| seeds.iter().map(move |s| (*d, *s)))
             .map(|(delay, seed)| {
                 scope.spawn(move || {
-                    let sut = format!("{BIN} simulate {model} --choose random --seed {seed} --delay-ms {delay}");
+                    let sut = format!(
+                        "{BIN} simulate {model} --choose random --seed {seed} --delay-ms {delay}"
+                    );
                     let (code, out, err) = run(&[
                         "--quiet",
                         "explore",
@@ -702,7 +715,10 @@ fn race_sweep(delays: &[u64], seeds: &[&str]) -> Vec<String> {
                         "--quiescence-ms",
                         SLOW_QUIESCENCE_MS,
                     ]);
-                    assert!(code == 0 || code == 1 || code == 3, "delay {delay}: {out}{err}");
+                    assert!(
+                        code == 0 || code == 1 || code == 3,
+                        "delay {delay}: {out}{err}"
+                    );
                     (code == 1).then(|| format!("delay {delay} ms, seed {seed}: {out}"))
                 })
             })

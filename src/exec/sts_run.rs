@@ -41,12 +41,12 @@ use super::stdio::{Adapter, MAX_INPUTS_IN_FLIGHT, Observation, Timeouts, expect_
 use crate::rng::SplitMix64;
 use crate::sts::concrete::{StsSystem, random_solution};
 use crate::sts::expr::{BinOp, Value};
-use crate::sts::solver::Solver;
 use crate::sts::purposes::{Criterion, Item, Pin, pinned_path, ratio, step_items};
+use crate::sts::solver::Solver;
 use crate::sts::symbolic::{SegNode, Sym};
-use std::collections::HashMap;
 use crate::sts::types::{Direction, SemState, Sts};
 use serde_json::json;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -392,7 +392,8 @@ impl Walker<'_> {
             self.sent.push((gate, values.to_vec()));
             self.others.extend(states.into_iter().map(|s| (s, read)));
             let sent = self.sent.len();
-            self.others.retain(|(_, read)| sent - read < MAX_INPUTS_IN_FLIGHT);
+            self.others
+                .retain(|(_, read)| sent - read < MAX_INPUTS_IN_FLIGHT);
         }
         Ok(())
     }

@@ -1,8 +1,8 @@
 //! The commands over symbolic transition systems (`crate::sts`): telling an STS file from
-//! other models, `generate --cover switches` on one (switch-coverage test purposes, van den
-//! Bos Sec. 4.4, through the SMT solver of the `smt` feature), `explore --cover switches |
-//! --purposes FILE` executing the purposes on the fly, and `simulate` of an STS on concrete
-//! states.
+//! other models, `generate --cover switches|switch-pairs` on one (switch-coverage test
+//! purposes, van den Bos Sec. 4.4, or switch-pair coverage's, through the SMT solver of the
+//! `smt` feature), `explore --cover switches|switch-pairs | --purposes FILE` executing the
+//! purposes on the fly, and `simulate` of an STS on concrete states.
 
 use super::execute::{ExploreRequest, StsPurposes};
 use super::generate::{GenerateOptions, GeneratedSuite, SuiteFileFormat};

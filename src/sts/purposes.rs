@@ -355,7 +355,7 @@ fn prune_and_order(purposes: &mut Vec<Purpose>) {
         })
     });
     // A stable sort keeps creation order among equal lengths.
-    purposes.sort_by(|a, b| b.path.len().cmp(&a.path.len()));
+    purposes.sort_by_key(|p| std::cmp::Reverse(p.path.len()));
 }
 
 /// Purposes of `sts` by `criterion`: switch coverage by [`switch_purposes`] within `limits`,
