@@ -35,13 +35,7 @@ fn purposes(sts: &Sts) -> Vec<PurposePath> {
         nodes: 100_000,
     };
     let p = switch_purposes(sts, &mut Z3Solver::new(), limits);
-    p.purposes
-        .iter()
-        .map(|q| PurposePath {
-            switches: q.path.clone(),
-            node: q.end.clone(),
-        })
-        .collect()
+    p.purposes.into_iter().map(PurposePath::from).collect()
 }
 
 /// Mean of the detected runs' steps, and how many runs detected the mutant.

@@ -63,6 +63,15 @@ pub struct PurposePath {
     pub node: SegNode,
 }
 
+impl From<crate::sts::purposes::Purpose> for PurposePath {
+    fn from(p: crate::sts::purposes::Purpose) -> Self {
+        PurposePath {
+            switches: p.path,
+            node: p.end,
+        }
+    }
+}
+
 /// Why purpose paths could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PurposeError {
@@ -798,6 +807,15 @@ impl StsRunReport {
             .collect()
     }
 
+    /// The criterion's items beyond switches that no observed trace covered.
+    fn items_missed(&self) -> Vec<&str> {
+        self.items
+            .iter()
+            .filter(|(_, e)| !e)
+            .map(|(n, _)| n.as_str())
+            .collect()
+    }
+
     /// The report as text: a line per purpose, the failing trace, a posteriori coverage.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
@@ -833,12 +851,7 @@ impl StsRunReport {
             }
         );
         if self.criterion != Criterion::SWITCHES {
-            let missed: Vec<&str> = self
-                .items
-                .iter()
-                .filter(|(_, e)| !e)
-                .map(|(n, _)| n.as_str())
-                .collect();
+            let missed = self.items_missed();
             let _ = writeln!(
                 s,
                 "a posteriori {} coverage {} (pairs and bounds){}",
@@ -893,12 +906,7 @@ impl StsRunReport {
             "purposes": purposes,
         });
         if self.criterion != Criterion::SWITCHES {
-            let missed: Vec<&str> = self
-                .items
-                .iter()
-                .filter(|(_, e)| !e)
-                .map(|(n, _)| n.as_str())
-                .collect();
+            let missed = self.items_missed();
             doc["a_posteriori_item_coverage"] = json!({
                 "criterion": self.criterion.name(),
                 "items": self.items.len(),
@@ -1011,14 +1019,7 @@ mod tests {
     fn detects(spec: &Sts, criterion: Criterion, mutant: &Sts) -> bool {
         let purposes =
             crate::sts::purposes::item_purposes(spec, &mut Z3Solver::new(), criterion).unwrap();
-        let paths: Vec<PurposePath> = purposes
-            .purposes
-            .into_iter()
-            .map(|p| PurposePath {
-                switches: p.path,
-                node: p.end,
-            })
-            .collect();
+        let paths: Vec<PurposePath> = purposes.purposes.into_iter().map(Into::into).collect();
         let mut adapter = StsAdapter::new(mutant, Box::new(Z3Solver::new()), 7);
         let options = StsRunOptions {
             seed: 1,

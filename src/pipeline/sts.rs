@@ -120,14 +120,7 @@ fn purpose_paths(
             };
             let purposes = select_purposes(sts, solver, *criterion, limits)
                 .map_err(|e| finite_only(*criterion, e))?;
-            let paths = purposes
-                .purposes
-                .into_iter()
-                .map(|p| PurposePath {
-                    switches: p.path,
-                    node: p.end,
-                })
-                .collect();
+            let paths = purposes.purposes.into_iter().map(Into::into).collect();
             Ok((paths, *criterion))
         }
         StsPurposes::File(path) => {
