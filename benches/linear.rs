@@ -55,6 +55,11 @@ fn check_desired(n: usize) -> impl FnMut() {
 }
 
 fn main() {
+    // `cargo bench --bench linear -- check` runs only the rows whose case contains "check".
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .unwrap_or_default();
     println!(
         "{:<34} {:>10} {:>10} {:>10} {:>10} {:>7}",
         "case", "n", "1x ms", "10n", "10x ms", "ratio"
@@ -69,7 +74,10 @@ fn main() {
             ms(large) / ms(small).max(1e-9)
         );
     };
-    for n in [4_000usize, 40_000, 100_000] {
+    for n in [4_000usize, 40_000, 100_000]
+        .into_iter()
+        .filter(|_| "info".contains(&filter))
+    {
         let (small, large) = (mealy_cycle(n), mealy_cycle(10 * n));
         let t1 = best(3, || {
             std::hint::black_box(model_info(&small));
@@ -79,7 +87,10 @@ fn main() {
         });
         row("info: Mealy cycle", n, t1, t10);
     }
-    for n in [3_000usize, 30_000] {
+    for n in [3_000usize, 30_000]
+        .into_iter()
+        .filter(|_| "check".contains(&filter))
+    {
         let t1 = best(3, check_desired(n));
         let t10 = best(3, check_desired(10 * n));
         row("check --desired: labels", n, t1, t10);

@@ -14,7 +14,6 @@ use super::regex::{LazyDfa, Regex};
 use super::{CheckError, DEFAULT_BUDGET};
 use crate::fast_hash::FastSet;
 use crate::model::LabelId;
-use std::collections::VecDeque;
 
 /// Which clause of conf(D,F) a witness violates.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -80,6 +79,7 @@ pub enum Language<'a> {
 }
 
 /// A deterministic acceptor of a [`Language`], built lazily.
+#[allow(clippy::large_enum_variant, reason = "at most two acceptors per check")]
 enum Acceptor<'a> {
     Regex(LazyDfa),
     Traces(Observer<'a>),
@@ -134,6 +134,71 @@ fn acceptor<'a>(
     })
 }
 
+/// A product state: (D state, F state, spec state, impl state); `NONE` for a D or F state
+/// when the language is empty or no word of it starts with the trace, and for the spec state
+/// off the specification.
+type ProductState = (u32, u32, u32, u32);
+const NONE: u32 = u32::MAX;
+
+/// The product states seen by the search. A state with a D state is first looked up among the
+/// few seen with the same D state (a chain through the nodes, indexed by D state), so that a long
+/// desired expression, whose DFA states are made in the order the search meets them, is
+/// searched without random access to a large hash table; a D state met with more than
+/// `CHAIN` product states moves to the hash set, which keeps every lookup O(1).
+#[derive(Default)]
+struct SeenStates {
+    /// Per D state: the last node with it (or `NONE`), and how many there are (`MOVED` once
+    /// they are in `hashed`).
+    by_desired: Vec<(u32, u8)>,
+    /// Per node: the previous node with the same D state (or `NONE`).
+    previous: Vec<u32>,
+    hashed: FastSet<ProductState>,
+}
+
+impl SeenStates {
+    const CHAIN: u8 = 8;
+    const MOVED: u8 = u8::MAX;
+
+    /// Records `p`, to be node `node` if new (`nodes` holds the earlier ones); whether it is.
+    fn insert(
+        &mut self,
+        p: ProductState,
+        node: usize,
+        nodes: &[(ProductState, usize, LabelId)],
+    ) -> bool {
+        debug_assert_eq!(node, self.previous.len());
+        let d = p.0 as usize;
+        if p.0 != NONE && self.by_desired.len() <= d {
+            self.by_desired.resize(d + 1, (NONE, 0));
+        }
+        let chained = p.0 != NONE && self.by_desired[d].1 != Self::MOVED;
+        if !chained {
+            let new = self.hashed.insert(p);
+            if new {
+                self.previous.push(NONE);
+            }
+            return new;
+        }
+        let (last, count) = self.by_desired[d];
+        let link = |j: u32| (j != NONE).then_some(j);
+        let chain = std::iter::successors(link(last), |&j| link(self.previous[j as usize]));
+        if chain.clone().any(|j| nodes[j as usize].0 == p) {
+            return false;
+        }
+        if count == Self::CHAIN {
+            let moved: Vec<ProductState> = chain.map(|j| nodes[j as usize].0).collect();
+            self.hashed.extend(moved);
+            self.hashed.insert(p);
+            self.by_desired[d] = (NONE, Self::MOVED);
+            self.previous.push(NONE);
+        } else {
+            self.previous.push(last);
+            self.by_desired[d] = (node as u32, count + 1);
+        }
+        true
+    }
+}
+
 /// Decides `imp conf(D,F) spec`; an absent `desired` or `forbidden` is the empty language.
 pub fn check_language(
     spec: Observable<'_>,
@@ -158,18 +223,16 @@ pub fn check_language(
     };
     let mut s_obs = Observer::new(spec, &vocab, DEFAULT_BUDGET);
     let mut i_obs = Observer::new(imp, &vocab, DEFAULT_BUDGET);
-    const NONE: u32 = u32::MAX;
-    // A product state: (D state, F state, spec state or NONE, impl state); D/F state NONE when the
-    // language is empty or no word of it starts with the trace.
-    type P = (u32, u32, u32, u32);
-    let start: P = (d0, f0, s_obs.initial(), i_obs.initial());
-    let mut nodes: Vec<(P, usize, LabelId)> = vec![(start, usize::MAX, LabelId(0))];
-    let mut seen: FastSet<P> = FastSet::default();
-    seen.insert(start);
-    let mut queue = VecDeque::from([0usize]);
+    let start: ProductState = (d0, f0, s_obs.initial(), i_obs.initial());
+    let mut nodes: Vec<(ProductState, usize, LabelId)> = vec![(start, usize::MAX, LabelId(0))];
+    let mut seen = SeenStates::default();
+    seen.insert(start, 0, &nodes);
     let mut edges: Vec<(LabelId, u32)> = Vec::new();
-    while let Some(k) = queue.pop_front() {
-        let ((d, f, s, q), _, _) = nodes[k];
+    // Nodes are appended in breadth-first order, so the queue is the tail of `nodes`.
+    for k in 0.. {
+        let Some(&((d, f, s, q), _, _)) = nodes.get(k) else {
+            break;
+        };
         let in_d = d != NONE && d_dfa.as_ref().is_some_and(|a| a.accepting(d));
         let in_f = f != NONE && f_dfa.as_ref().is_some_and(|a| a.accepting(f));
         let violation = if s == NONE && in_d {
@@ -212,9 +275,8 @@ pub fn check_language(
                 s_obs.after(s, l)?.unwrap_or(NONE)
             };
             let p = (d2, f2, s2, q2);
-            if seen.insert(p) {
+            if seen.insert(p, nodes.len(), &nodes) {
                 nodes.push((p, k, l));
-                queue.push_back(nodes.len() - 1);
             }
         }
     }
@@ -272,6 +334,36 @@ mod tests {
         );
         // Forbidden behaviour outside the specification is fine, as is desired behaviour in it.
         assert_eq!(conf(spec, imp, Some("(a x)*"), Some("a y")), "conforms");
+    }
+
+    /// The chains by D state (and their move to the hash set past `CHAIN` entries) answer as a
+    /// plain set does, duplicates included.
+    #[test]
+    fn seen_states_agree_with_a_set() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let mut seen = SeenStates::default();
+        let mut reference = std::collections::HashSet::new();
+        let mut nodes: Vec<(ProductState, usize, LabelId)> = Vec::new();
+        for _ in 0..5_000 {
+            // Some D states met often (their chains move), many met a few times.
+            let d = match rng.below(4) {
+                0 => NONE,
+                1 => rng.below(3) as u32,
+                _ => 3 + rng.below(2_000) as u32,
+            };
+            let p = (d, NONE, rng.below(40) as u32, rng.below(3) as u32);
+            let new = seen.insert(p, nodes.len(), &nodes);
+            assert_eq!(new, reference.insert(p), "{p:?}");
+            if new {
+                nodes.push((p, 0, LabelId(0)));
+            }
+        }
+        assert!(seen.by_desired.iter().any(|&(_, n)| n == SeenStates::MOVED));
+        assert!(
+            seen.by_desired
+                .iter()
+                .any(|&(_, n)| n > 0 && n < SeenStates::MOVED)
+        );
     }
 
     #[test]

@@ -329,10 +329,16 @@ pub(crate) enum Sym {
 /// accepting state is still reachable (sets without such a state are never made: a step into one
 /// is `None`); state 0 is the initial one.
 ///
+/// A DFA state is the set of *important* NFA states of an ε-closure (those with a labelled
+/// edge, and the accepting one): two closures with the same important states have the same
+/// future, so they are one DFA state, and the set of a long concatenation is a single state.
+///
 /// Memory is a few words per DFA state and per step taken, with no allocation per state: the
-/// sets lie end to end in one arena, interned through a map from their hash to the first state
-/// with that hash (states of equal hash are chained), and whether a state accepts is computed
-/// once, when it is made (`docs/src/design/linear-scaling.md` has the figures).
+/// sets lie end to end in one arena; a single-state set is found through an index by NFA
+/// state, a larger one through a map from its hash to the first state with that hash (states
+/// of equal hash are chained). Steps taken are kept in a dense row per DFA state when the
+/// vocabulary is small, in a map otherwise, so the common case touches memory in the order the
+/// states were made (`docs/src/design/linear-scaling.md` has the figures).
 #[derive(Clone, Debug)]
 pub(crate) struct LazyDfa {
     nfa: Nfa,
@@ -346,10 +352,62 @@ pub(crate) struct LazyDfa {
     arena: Vec<u32>,
     starts: Vec<usize>,
     accepting: Vec<bool>,
-    /// The first DFA state of each set hash; `same_hash[d]` is the next one with d's hash.
+    /// Per NFA state `s`, the DFA state whose set is `{s}` (or `NO_STATE`).
+    by_single: Vec<u32>,
+    /// The first DFA state of each hash of a larger set; `same_hash[d]` is the next one with
+    /// d's hash.
     by_hash: FastMap<u64, u32>,
     same_hash: Vec<u32>,
-    step: FastMap<(u32, LabelId), Option<u32>>,
+    step: StepCache,
+}
+
+/// No DFA state (also: a step not taken yet, in a dense row).
+const NO_STATE: u32 = u32::MAX;
+/// A step taken to no state (acceptance out of reach), in a dense row.
+const DEAD_STEP: u32 = u32::MAX - 1;
+/// Vocabularies up to this size get a dense row of steps per DFA state.
+const DENSE_LABELS: usize = 16;
+
+/// The steps of the DFA taken so far.
+#[derive(Clone, Debug)]
+enum StepCache {
+    /// `rows[d * labels + l]`: the successor, `NO_STATE` if not taken, `DEAD_STEP` if dead.
+    Dense {
+        labels: usize,
+        rows: Vec<u32>,
+    },
+    Sparse(FastMap<(u32, LabelId), Option<u32>>),
+}
+
+impl StepCache {
+    fn get(&self, d: u32, l: LabelId) -> Option<Option<u32>> {
+        match self {
+            StepCache::Dense { labels, rows } => match rows[d as usize * labels + l.index()] {
+                NO_STATE => None,
+                DEAD_STEP => Some(None),
+                t => Some(Some(t)),
+            },
+            StepCache::Sparse(map) => map.get(&(d, l)).copied(),
+        }
+    }
+
+    fn insert(&mut self, d: u32, l: LabelId, t: Option<u32>) {
+        match self {
+            StepCache::Dense { labels, rows } => {
+                rows[d as usize * *labels + l.index()] = t.unwrap_or(DEAD_STEP);
+            }
+            StepCache::Sparse(map) => {
+                map.insert((d, l), t);
+            }
+        }
+    }
+
+    /// Room for the steps of one more DFA state.
+    fn add_state(&mut self) {
+        if let StepCache::Dense { labels, rows } = self {
+            rows.resize(rows.len() + *labels, NO_STATE);
+        }
+    }
 }
 
 impl LazyDfa {
@@ -359,7 +417,16 @@ impl LazyDfa {
         let scratch = nfa.scratch();
         let init = nfa.closure(&[nfa.start]);
         let initial_alive = init.iter().any(|&s| live[s as usize]);
+        let step = if nfa.labels <= DENSE_LABELS {
+            StepCache::Dense {
+                labels: nfa.labels,
+                rows: Vec::new(),
+            }
+        } else {
+            StepCache::Sparse(FastMap::default())
+        };
         let mut dfa = LazyDfa {
+            by_single: vec![NO_STATE; nfa.num_states()],
             nfa,
             live,
             initial_alive,
@@ -370,9 +437,9 @@ impl LazyDfa {
             accepting: Vec::new(),
             by_hash: FastMap::default(),
             same_hash: Vec::new(),
-            step: FastMap::default(),
+            step,
         };
-        dfa.intern(&init, FastBuild::default().hash_one(&init));
+        dfa.intern(&init);
         dfa
     }
 
@@ -396,33 +463,47 @@ impl LazyDfa {
         &self.arena[self.starts[d as usize]..self.starts[d as usize + 1]]
     }
 
-    /// The DFA state of the sorted set `set` of hash `hash`, if there is one.
-    fn find(&self, set: &[u32], hash: u64) -> Option<u32> {
-        let mut d = *self.by_hash.get(&hash)?;
-        while self.set(d) != set {
-            d = self.same_hash[d as usize];
-            if d == u32::MAX {
-                return None;
+    /// The DFA state of the sorted set `set`, made if new.
+    fn intern(&mut self, set: &[u32]) -> u32 {
+        if let [s] = set {
+            let d = self.by_single[*s as usize];
+            if d != NO_STATE {
+                return d;
             }
+            let d = self.push(set);
+            self.by_single[*s as usize] = d;
+            self.same_hash.push(NO_STATE);
+            return d;
         }
-        Some(d)
+        let hash = FastBuild::default().hash_one(set);
+        let first = self.by_hash.get(&hash).copied();
+        let mut d = first.unwrap_or(NO_STATE);
+        while d != NO_STATE {
+            if self.set(d) == set {
+                return d;
+            }
+            d = self.same_hash[d as usize];
+        }
+        let d = self.push(set);
+        self.by_hash.insert(hash, d);
+        self.same_hash.push(first.unwrap_or(NO_STATE));
+        d
     }
 
-    /// Adds the set of hash `hash` as a new DFA state.
-    fn intern(&mut self, set: &[u32], hash: u64) -> u32 {
+    /// Adds `set` as a new DFA state (the caller indexes it).
+    fn push(&mut self, set: &[u32]) -> u32 {
         let d = self.accepting.len() as u32;
         self.arena.extend_from_slice(set);
         self.starts.push(self.arena.len());
         self.accepting
             .push(set.binary_search(&self.nfa.accept).is_ok());
-        let first = self.by_hash.insert(hash, d);
-        self.same_hash.push(first.unwrap_or(u32::MAX));
+        self.step.add_state();
         d
     }
 
     /// The successor of `d` on `l`, made if new; `None` when acceptance is out of reach.
     pub fn next(&mut self, d: u32, l: LabelId) -> Option<u32> {
-        if let Some(&t) = self.step.get(&(d, l)) {
+        if let Some(t) = self.step.get(d, l) {
             return t;
         }
         let range = self.starts[d as usize]..self.starts[d as usize + 1];
@@ -430,16 +511,12 @@ impl LazyDfa {
         self.nfa
             .step_into(&self.arena[range], l, &mut self.scratch, &mut set);
         let t = if set.iter().any(|&s| self.live[s as usize]) {
-            let hash = FastBuild::default().hash_one(&set);
-            Some(match self.find(&set, hash) {
-                Some(t) => t,
-                None => self.intern(&set, hash),
-            })
+            Some(self.intern(&set))
         } else {
             None
         };
         self.successor = set;
-        self.step.insert((d, l), t);
+        self.step.insert(d, l, t);
         t
     }
 }
@@ -519,6 +596,11 @@ impl NfaBuilder {
 pub(crate) struct Nfa {
     eps: Adjacency<u32>,
     edges: Adjacency<(Sym, u32)>,
+    /// Per state: whether it has a labelled edge or is the accepting state (the states a
+    /// closure is represented by).
+    important: Vec<bool>,
+    /// The size of the vocabulary the labels are drawn from.
+    labels: usize,
     pub start: u32,
     pub accept: u32,
 }
@@ -537,14 +619,14 @@ impl Nfa {
         }
     }
 
-    /// The ε-closure of a set of states, sorted.
+    /// The important states of the ε-closure of a set of states, sorted.
     pub fn closure(&self, set: &[u32]) -> Vec<u32> {
         let mut out = Vec::new();
         self.closure_into(set.iter().copied(), &mut self.scratch(), &mut out);
         out
     }
 
-    /// The ε-closure of `seeds`, sorted, in `out`. Time in the size of the closure and
+    /// The important states of the ε-closure of `seeds`, sorted, in `out`. Time in the size of the closure and
     /// its ε edges, not of the whole automaton (a DFA state of a long concatenation is a handful
     /// of NFA states, and determinising it takes one closure per step), and no allocation once
     /// the scratch buffers have grown.
@@ -565,7 +647,9 @@ impl Nfa {
             }
         }
         while let Some(s) = scratch.stack.pop() {
-            out.push(s);
+            if self.important[s as usize] {
+                out.push(s);
+            }
             for &t in self.eps.get(s) {
                 if scratch.mark[t as usize] != stamp {
                     scratch.mark[t as usize] = stamp;
@@ -576,7 +660,7 @@ impl Nfa {
         out.sort_unstable();
     }
 
-    /// The ε-closed successor set of `set` on `l`.
+    /// The important states of the ε-closed successor set of `set` on `l`.
     #[cfg(test)]
     pub fn step(&self, set: &[u32], l: LabelId) -> Vec<u32> {
         let mut out = Vec::new();
@@ -584,7 +668,7 @@ impl Nfa {
         out
     }
 
-    /// The ε-closed successor set of `set` on `l`, sorted, in `out`.
+    /// The important states of the ε-closed successor set of `set` on `l`, sorted, in `out`.
     pub fn step_into(&self, set: &[u32], l: LabelId, scratch: &mut NfaScratch, out: &mut Vec<u32>) {
         let edges = &self.edges;
         let targets = set.iter().flat_map(|&s| {
@@ -665,9 +749,15 @@ impl Regex {
         };
         let (start, accept) = self.fragment(&self.root, &mut b, vocab)?;
         let n = b.states as usize;
+        let edges = Adjacency::of(n, &b.edges);
+        let important = (0..n as u32)
+            .map(|s| s == accept || !edges.get(s).is_empty())
+            .collect();
         Ok(Nfa {
             eps: Adjacency::of(n, &b.eps),
-            edges: Adjacency::of(n, &b.edges),
+            edges,
+            important,
+            labels: vocab.len(),
             start,
             accept,
         })
