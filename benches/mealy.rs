@@ -132,7 +132,10 @@ fn run_random_case(n: usize, seed: u64, out: &Path) {
 fn doubling_table() {
     let exe = std::env::current_exe().unwrap();
     let out = std::env::temp_dir().join(format!("ncomplete-bench-{}.txt", std::process::id()));
-    let peer = match std::process::Command::new("hybrid-ads").arg("--help").output() {
+    let peer = match std::process::Command::new("hybrid-ads")
+        .arg("--help")
+        .output()
+    {
         Ok(_) => "hybrid-ads is installed but not run by this table",
         Err(_) => "hybrid-ads is not installed here: no peer figures",
     };

@@ -159,9 +159,22 @@ fn a_mealy_refusal_names_every_budget_and_advises_only_the_possible() {
             "{method}: {err}"
         );
         assert!(!err.contains("--extra-states"), "{method}: {err}");
-        assert_eq!(err.contains("--method auto"), method != "auto", "{method}: {err}");
+        assert_eq!(
+            err.contains("--method auto"),
+            method != "auto",
+            "{method}: {err}"
+        );
     }
-    let o = ncomplete(&["generate", TCP, "--method", "hads", "--extra-states", "1", "--max-tests", "3"]);
+    let o = ncomplete(&[
+        "generate",
+        TCP,
+        "--method",
+        "hads",
+        "--extra-states",
+        "1",
+        "--max-tests",
+        "3",
+    ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("a smaller --extra-states"), "{err}");
 }

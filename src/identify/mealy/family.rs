@@ -465,15 +465,16 @@ impl Responses {
             }
         }
         self.sorted.clear();
-        self.sorted.extend(
-            self.keys
-                .iter()
-                .zip(&self.ends)
-                .enumerate()
-                .map(|(k, (&key, &end))| {
-                    (u128::from(key) << 64) | (u128::from(end) << 32) | k as u128
-                }),
-        );
+        self.sorted
+            .extend(
+                self.keys
+                    .iter()
+                    .zip(&self.ends)
+                    .enumerate()
+                    .map(|(k, (&key, &end))| {
+                        (u128::from(key) << 64) | (u128::from(end) << 32) | k as u128
+                    }),
+            );
         self.sorted.sort_unstable();
     }
 }
