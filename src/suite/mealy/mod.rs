@@ -704,7 +704,7 @@ impl MealySuite {
     /// it has one run, two steps and two nodes per input. Bytes are bounded for the suite JSON
     /// (`json`) or the words format.
     pub fn costs(&self, json: bool) -> crate::suite::costs::SuiteCosts {
-        use crate::suite::costs::{Figure, SuiteCosts, frame_bytes};
+        use crate::suite::costs::frame_bytes;
         // One walk over a tree gives its size and its longest test.
         let (size, longest_test) = match &self.tree {
             Some((_, tree)) => {
