@@ -216,7 +216,7 @@ fn hads_family(
 }
 
 /// Lower bounds of the cost figures of every identifier-family suite for `extra` extra states
-/// on the minimised machine `min`, from [`estimate::least_suite_size`]: known before the
+/// on the minimised machine `min`, from `estimate::least_suite_size`: known before the
 /// identifiers are built. Bytes and the longest test are left unknown.
 pub fn least_costs(min: &Mealy, access: &AccessTree, extra: usize) -> SuiteCosts {
     let least = estimate::least_suite_size(min, access, extra);
@@ -602,10 +602,10 @@ impl MealySuite {
         }
         let min = minimize_mealy(spec);
         let access = AccessTree::new(&min);
-        if opts.method.family().is_some() {
-            if let Err(refusal) = precheck(&least_costs(&min, &access, opts.extra_states)) {
-                return Ok(Err(refusal));
-            }
+        if opts.method.family().is_some()
+            && let Err(refusal) = precheck(&least_costs(&min, &access, opts.extra_states))
+        {
+            return Ok(Err(refusal));
         }
         let tree = SplittingTree::new(&min);
         let needs_ads = matches!(

@@ -463,7 +463,9 @@ fn least_costs_bound_every_family_suite_from_below() {
                 })
                 .unwrap();
                 assert!(called, "{method:?}: the precheck runs for family methods");
-                let refusal = refused.err().expect("refused before the identifiers");
+                let Err(refusal) = refused else {
+                    panic!("{method:?}: refused before the identifiers");
+                };
                 assert_eq!(refusal.flag, "--max-tests");
                 assert_eq!(refusal.more[0].flag, "--max-nodes", "every refused budget");
             }
