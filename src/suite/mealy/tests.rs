@@ -432,15 +432,7 @@ fn least_costs_bound_every_family_suite_from_below() {
         ));
         for e in 0..2 {
             let least = least_costs(&m, &AccessTree::new(&m), e);
-            for method in [
-                MealyMethod::W,
-                MealyMethod::Wp,
-                MealyMethod::Hsi,
-                MealyMethod::HsiSt,
-                MealyMethod::Hads,
-                MealyMethod::Uio,
-                MealyMethod::Uiov,
-            ] {
+            for &method in MealyMethod::ALL.iter().filter(|m| m.family().is_some()) {
                 let suite = MealySuite::new(&m, MealySuiteOptions::new(method, e)).unwrap();
                 let costs = suite.costs(false);
                 for (l, u) in [
