@@ -5,8 +5,9 @@
 //!
 //! Run: `cargo bench --bench mealy` (add `-- --esm1` for ESM with one extra state, `-- --methods`
 //! for the per-method table of the automata-wiki models against the best published peer figures,
-//! `-- --methods --big` to add m173 with one extra state). Suites are written in the words format
-//! to a temporary file. Wall time on a shared machine includes waiting
+//! `-- --methods --big` to add m173 with one extra state, `-- --doubling` for the growth table of
+//! seeded random complete machines from 25k to 400k states, which needs no model files). Suites
+//! are written in the words format to a temporary file. Wall time on a shared machine includes waiting
 //! for a core; the `cpu s` column is user plus system time of the case.
 
 use ncomplete::format::LoadOptions;
@@ -75,8 +76,130 @@ fn run_case(model: &Path, method_name: &str, e: usize, out: &Path) {
     );
 }
 
+/// SplitMix64, the seeded generator of the doubling rows.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+/// A seeded random complete Mealy machine: `n` states, 5 inputs, 3 outputs, every transition's
+/// target and output uniform (the issue-29 measurement). Not necessarily minimal or connected:
+/// the suite minimises it, and the table reports the states of the minimised machine.
+fn random_machine(n: usize, seed: u64) -> Mealy {
+    const INPUTS: [&str; 5] = ["a", "b", "c", "d", "e"];
+    const OUTPUTS: [&str; 3] = ["x", "y", "z"];
+    let mut rng = SplitMix64(seed);
+    let mut edges = Vec::with_capacity(n * INPUTS.len());
+    for s in 0..n as u32 {
+        for i in INPUTS {
+            let t = rng.below(n as u64) as u32;
+            edges.push((s, i, OUTPUTS[rng.below(3) as usize], t));
+        }
+    }
+    ncomplete::model::mealy_from_named("random", n, &edges).expect("a valid machine")
+}
+
+/// Child of the doubling table: generate, build the hads E=0 suite (minimisation, trees,
+/// identifiers), write it; print "states tests symbols wall_s cpu_s peak_kb build_s".
+fn run_random_case(n: usize, seed: u64, out: &Path) {
+    let m = random_machine(n, seed);
+    let (cpu0, t0) = (cpu_seconds(), Instant::now());
+    let suite = MealySuite::new(&m, MealySuiteOptions::new(MealyMethod::Hads, 0)).unwrap();
+    let build = t0.elapsed().as_secs_f64();
+    let file = std::fs::File::create(out).unwrap();
+    let stats = write_words(BufWriter::with_capacity(1 << 20, file), &suite).unwrap();
+    println!(
+        "{} {} {} {:.2} {:.2} {} {:.2}",
+        suite.spec().num_states(),
+        stats.tests,
+        stats.symbols,
+        t0.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu0,
+        peak_kb(),
+        build
+    );
+}
+
+/// The doubling table of issue 29: hads E=0 on random machines of 25k..400k states, each in a
+/// child process, with the growth of wall and CPU time against the previous row.
+fn doubling_table() {
+    let exe = std::env::current_exe().unwrap();
+    let out = std::env::temp_dir().join(format!("ncomplete-bench-{}.txt", std::process::id()));
+    let peer = match std::process::Command::new("hybrid-ads")
+        .arg("--help")
+        .output()
+    {
+        Ok(_) => "hybrid-ads is installed but not run by this table",
+        Err(_) => "hybrid-ads is not installed here: no peer figures",
+    };
+    println!("random complete Mealy machines, 5 inputs, 3 outputs, seed 29, hads E=0; {peer}");
+    println!(
+        "{:>8} {:>8} {:>11} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "states", "tests", "symbols", "wall s", "cpu s", "peak MB", "build s", "x wall", "x cpu"
+    );
+    let mut previous: Option<(f64, f64)> = None;
+    for n in [25_000usize, 50_000, 100_000, 200_000, 400_000] {
+        let res = std::process::Command::new(&exe)
+            .args(["--random-case", &n.to_string(), "29", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let line = String::from_utf8_lossy(&res.stdout);
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 7 {
+            println!("{n}: failed: {}", String::from_utf8_lossy(&res.stderr));
+            previous = None;
+            continue;
+        }
+        let num = |k: usize| f[k].parse::<f64>().unwrap_or(0.0);
+        let (wall, cpu) = (num(3), num(4));
+        let growth = |x: f64, p: f64| {
+            if p > 0.0 {
+                format!("{:.2}", x / p)
+            } else {
+                "-".into()
+            }
+        };
+        let (gw, gc) = previous.map_or(("-".into(), "-".into()), |(pw, pc)| {
+            (growth(wall, pw), growth(cpu, pc))
+        });
+        println!(
+            "{:>8} {:>8} {:>11} {:>8.2} {:>8.2} {:>8.1} {:>8.2} {:>8} {:>8}",
+            f[0],
+            f[1],
+            f[2],
+            wall,
+            cpu,
+            num(5) / 1024.0,
+            num(6),
+            gw,
+            gc
+        );
+        previous = Some((wall, cpu));
+    }
+    let _ = std::fs::remove_file(out);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(k) = args.iter().position(|a| a == "--random-case") {
+        run_random_case(
+            args[k + 1].parse().unwrap(),
+            args[k + 2].parse().unwrap(),
+            Path::new(&args[k + 3]),
+        );
+        return;
+    }
+    if args.iter().any(|a| a == "--doubling") {
+        doubling_table();
+        return;
+    }
     if let Some(k) = args.iter().position(|a| a == "--case") {
         run_case(
             Path::new(&args[k + 1]),

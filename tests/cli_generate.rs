@@ -134,3 +134,47 @@ fn spy_writes_the_same_suite_as_before_its_tree_was_compacted() {
     let before = std::fs::read("tests/fixtures/spy-tcp-linux-client-e1.words").unwrap();
     assert!(out.stdout == before, "the SPY suite changed");
 }
+
+/// Every budget a Mealy suite exceeds is named in one refusal, and at no extra states the advice
+/// does not suggest fewer of them.
+#[test]
+fn a_mealy_refusal_names_every_budget_and_advises_only_the_possible() {
+    for method in ["hads", "wp", "auto"] {
+        let o = ncomplete(&[
+            "generate",
+            TCP,
+            "--method",
+            method,
+            "--max-tests",
+            "3",
+            "--max-nodes",
+            "10",
+            "--out",
+            "-",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{method}: {err}");
+        assert!(
+            err.contains("(--max-tests), and ") && err.contains("(--max-nodes)"),
+            "{method}: {err}"
+        );
+        assert!(!err.contains("--extra-states"), "{method}: {err}");
+        assert_eq!(
+            err.contains("--method auto"),
+            method != "auto",
+            "{method}: {err}"
+        );
+    }
+    let o = ncomplete(&[
+        "generate",
+        TCP,
+        "--method",
+        "hads",
+        "--extra-states",
+        "1",
+        "--max-tests",
+        "3",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("a smaller --extra-states"), "{err}");
+}

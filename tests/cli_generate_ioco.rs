@@ -279,7 +279,7 @@ fn a_mealy_suite_over_budget_is_refused_before_the_file_is_created() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("(--max-tests); try a smaller --extra-states"),
+        err.contains("(--max-tests)") && err.contains("try a smaller --extra-states"),
         "{err}"
     );
     assert!(!std::path::Path::new(&out).exists());

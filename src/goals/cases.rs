@@ -473,6 +473,7 @@ pub fn coverage_goals(
             limit: budget.max_tests,
             flag: "--max-tests",
             advice: "choose a coarser coverage criterion or raise the limit".into(),
+            more: Vec::new(),
         })));
     }
     Ok(coverage.goals(sa))

@@ -14,7 +14,7 @@ use crate::Error;
 use crate::model::{Completion, Model};
 use crate::suite::costs::Budget;
 use crate::suite::ioco::{self, Bound, IocoMethod, IocoSuite};
-use crate::suite::mealy::{MealySuite, MealySuiteOptions};
+use crate::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 
 /// What a suite is built with.
 #[derive(Clone, Debug, Default)]
@@ -145,16 +145,23 @@ fn build_mealy(
         extra_states: request.extra_states.unwrap_or(0),
         prune_prefixes: !request.keep_prefixes,
     };
-    let suite =
-        MealySuite::new(completed.as_ref().unwrap_or(mealy), options).map_err(model_error)?;
-    suite.costs(!request.as_words).check(
-        &request.budget,
-        &format!(
-            "{} suite for {} extra states (counted before prefix removal)",
-            method.name(),
-            options.extra_states
-        ),
-        "try a smaller --extra-states",
-    )?;
+    let name = format!(
+        "{} suite for {} extra states (counted before prefix removal)",
+        method.name(),
+        options.extra_states
+    );
+    // Never advise the impossible: no smaller --extra-states at 0, no other method after auto.
+    let advice = match (options.extra_states, method) {
+        (0, MealyMethod::Auto) => "raise the limits named".to_owned(),
+        (0, _) => "raise the limits named, or try --method auto (the smallest suite)".to_owned(),
+        (_, MealyMethod::Auto) => "raise the limits named, or try a smaller --extra-states".to_owned(),
+        _ => "raise the limits named, try a smaller --extra-states, or try --method auto (the smallest suite)".to_owned(),
+    };
+    let json = !request.as_words;
+    let suite = MealySuite::new_within(completed.as_ref().unwrap_or(mealy), options, |least| {
+        least.check(&request.budget, &name, &advice)
+    })
+    .map_err(model_error)??;
+    suite.costs(json).check(&request.budget, &name, &advice)?;
     Ok(suite)
 }

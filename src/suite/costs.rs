@@ -294,12 +294,9 @@ impl Default for Budget {
     }
 }
 
-/// A suite refused because one of its figures exceeds its limit.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the {suite} would have {value} {figure}, over the limit of {} ({flag}); {advice}",
-    thousands(*limit)
-)]
+/// A suite refused because one or more of its figures exceed their limits: the first in budget
+/// order in the fields, the others in `more`, so one refusal names every limit to raise.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CostRefusal {
     /// Which suite (`unconditional suite for n = 5`).
     pub suite: String,
@@ -313,7 +310,49 @@ pub struct CostRefusal {
     pub flag: &'static str,
     /// What the user can do.
     pub advice: String,
+    /// The other figures over their limits, in budget order.
+    pub more: Vec<Overrun>,
 }
+
+/// One more figure over its limit in a [`CostRefusal`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overrun {
+    /// Which figure.
+    pub figure: &'static str,
+    /// Its value.
+    pub value: Figure,
+    /// The limit.
+    pub limit: u128,
+    /// The flag that sets the limit.
+    pub flag: &'static str,
+}
+
+impl std::fmt::Display for CostRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {} would have {} {}, over the limit of {} ({})",
+            self.suite,
+            self.value,
+            self.figure,
+            thousands(self.limit),
+            self.flag
+        )?;
+        for o in &self.more {
+            write!(
+                f,
+                ", and {} {}, over the limit of {} ({})",
+                o.value,
+                o.figure,
+                thousands(o.limit),
+                o.flag
+            )?;
+        }
+        write!(f, "; {}", self.advice)
+    }
+}
+
+impl std::error::Error for CostRefusal {}
 
 impl SuiteCosts {
     /// The figures in budget order, with their names, limits and flags.
@@ -343,26 +382,35 @@ impl SuiteCosts {
         seconds_text(self.seconds(timing))
     }
 
-    /// The first figure over its limit, as a refusal naming the figure, the limit and the flag.
+    /// Every figure over its limit, as one refusal naming each figure, its limit and its flag.
     pub fn check(
         &self,
         budget: &Budget,
         suite: &str,
         advice: &str,
     ) -> Result<(), Box<CostRefusal>> {
-        for (figure, value, limit, flag) in self.checks(budget) {
-            if value.exceeds(limit) {
-                return Err(Box::new(CostRefusal {
-                    suite: suite.to_owned(),
-                    figure,
-                    value,
-                    limit,
-                    flag,
-                    advice: advice.to_owned(),
-                }));
-            }
-        }
-        Ok(())
+        let mut over = self
+            .checks(budget)
+            .into_iter()
+            .filter(|&(_, value, limit, _)| value.exceeds(limit))
+            .map(|(figure, value, limit, flag)| Overrun {
+                figure,
+                value,
+                limit,
+                flag,
+            });
+        let Some(first) = over.next() else {
+            return Ok(());
+        };
+        Err(Box::new(CostRefusal {
+            suite: suite.to_owned(),
+            figure: first.figure,
+            value: first.value,
+            limit: first.limit,
+            flag: first.flag,
+            advice: advice.to_owned(),
+            more: over.collect(),
+        }))
     }
 
     /// One line: `tests 3, runs 9, steps 27, waits 4, nodes 12, longest 4, bytes 1,024,
@@ -441,6 +489,17 @@ mod tests {
         };
         let e = costs.check(&slow, "s", "a").unwrap_err();
         assert_eq!((e.figure, e.flag), ("estimated seconds", "--max-seconds"));
+        // Every figure over its limit is named in the one refusal, in budget order.
+        let both = Budget {
+            max_tests: 9,
+            max_seconds: 299,
+            ..Budget::default()
+        };
+        assert_eq!(
+            costs.check(&both, "s", "a").unwrap_err().to_string(),
+            "the s would have 10 tests, over the limit of 9 (--max-tests), and 300 estimated \
+             seconds, over the limit of 299 (--max-seconds); a"
+        );
         assert!(
             costs
                 .summary(&Timing::default())

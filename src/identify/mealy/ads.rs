@@ -149,27 +149,25 @@ impl LySplittingTree {
         nd.children = children;
     }
 
+    /// Refines the blocks in rounds, largest first. The blocks still to refine (unsplit, two or
+    /// more states, not found unsplittable) wait in buckets by size: a round takes the largest
+    /// bucket whole, in node order, and every block of it ends split or stuck, while the blocks
+    /// a round makes are smaller, so no round scans the whole tree.
     fn build(&mut self, table: &Table) {
-        let mut stuck = vec![false; 1];
+        let mut by_size: Vec<Vec<u32>> = vec![Vec::new(); self.nodes[0].block.len() + 1];
+        if self.nodes[0].block.len() > 1 {
+            by_size[self.nodes[0].block.len()].push(0);
+        }
+        let mut max = by_size.len() - 1;
         loop {
-            stuck.resize(self.nodes.len(), false);
-            let open: Vec<u32> = (0..self.nodes.len() as u32)
-                .filter(|&v| {
-                    let nd = &self.nodes[v as usize];
-                    nd.sigma.is_none() && nd.block.len() > 1 && !stuck[v as usize]
-                })
-                .collect();
-            let Some(max) = open
-                .iter()
-                .map(|&v| self.nodes[v as usize].block.len())
-                .max()
-            else {
+            while max > 0 && by_size[max].is_empty() {
+                max -= 1;
+            }
+            if max == 0 {
                 break;
-            };
-            let work: Vec<u32> = open
-                .into_iter()
-                .filter(|&v| self.nodes[v as usize].block.len() == max)
-                .collect();
+            }
+            let work = std::mem::take(&mut by_size[max]);
+            let made_from = self.nodes.len();
             let mut split_now: Vec<u32> = Vec::new();
             // Blocks that could be split later in this round through an implication (c):
             // `waiting[target]` lists `(block, input)` with `δ(block, input) = target`.
@@ -241,10 +239,9 @@ impl LySplittingTree {
                     queue.push(b);
                 }
             }
-            for &b in &work {
-                if self.nodes[b as usize].sigma.is_none() {
-                    stuck.resize(self.nodes.len(), false);
-                    stuck[b as usize] = true;
+            for (v, node) in self.nodes.iter().enumerate().skip(made_from) {
+                if node.block.len() > 1 {
+                    by_size[node.block.len()].push(v as u32);
                 }
             }
         }

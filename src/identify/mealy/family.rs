@@ -203,9 +203,19 @@ impl Family {
         let n = m.num_states();
         let mut table = WordTable::default();
         let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let leaves = Leaves::new(m, tree);
+        let mut responses = Responses::default();
         let mut blocks: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
         while let Some(block) = blocks.pop() {
-            let (words, merged) = adaptive_identifiers(m, tree, ly, block, cfg, weights);
+            let context = AdaptiveContext {
+                m,
+                tree,
+                ly,
+                leaves: &leaves,
+                cfg,
+                weights,
+            };
+            let (words, merged) = adaptive_identifiers(&context, block, &mut responses);
             for (s, w) in words {
                 let id = table.id(w);
                 per_state[s as usize].push(id);
@@ -262,9 +272,65 @@ impl Family {
     }
 }
 
+/// The splitting-tree leaf of every state and a preorder numbering of the tree's nodes, made
+/// once per family: the lowest common ancestor of a set of leaves is that of its first and last
+/// in preorder, so it costs one pass over the set and one ancestor walk, not a walk per state.
+struct Leaves<'a> {
+    tree: &'a SplittingTree,
+    leaf: Vec<u32>,
+    preorder: Vec<u32>,
+}
+
+impl<'a> Leaves<'a> {
+    fn new(m: &Mealy, tree: &'a SplittingTree) -> Self {
+        let mut preorder = vec![0u32; tree.num_nodes()];
+        let mut stack = vec![0u32];
+        let mut next = 0;
+        while let Some(v) = stack.pop() {
+            preorder[v as usize] = next;
+            next += 1;
+            stack.extend(tree.children(v).iter().rev());
+        }
+        Leaves {
+            tree,
+            leaf: m.states().map(|s| tree.leaf(s)).collect(),
+            preorder,
+        }
+    }
+
+    /// The leaf of state `s`.
+    #[inline]
+    fn of(&self, s: u32) -> u32 {
+        self.leaf[s as usize]
+    }
+
+    /// The position among `children` (the children of an ancestor of the leaf of `s`, in
+    /// order) of the one above that leaf: the last whose preorder number is not after the
+    /// leaf's, found by binary search rather than by walking up from the leaf.
+    fn child_towards(&self, children: &[u32], s: u32) -> usize {
+        let x = self.preorder[self.of(s) as usize];
+        children.partition_point(|&c| self.preorder[c as usize] <= x) - 1
+    }
+
+    /// The lowest common ancestor of the leaves of `states` (not empty).
+    fn lca(&self, states: impl IntoIterator<Item = u32>) -> u32 {
+        let mut leaves = states.into_iter().map(|s| self.of(s));
+        let first = leaves.next().expect("a state");
+        let (mut lo, mut hi) = (first, first);
+        for x in leaves {
+            if self.preorder[x as usize] < self.preorder[lo as usize] {
+                lo = x;
+            } else if self.preorder[x as usize] > self.preorder[hi as usize] {
+                hi = x;
+            }
+        }
+        self.tree.lca(lo, hi)
+    }
+}
+
 /// Candidate separating words for a block: the splitting-tree nodes of the tree induced by the
 /// block's leaves, top-down, at most `limit`.
-fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -> Vec<u32> {
+fn candidates(tree: &SplittingTree, block: &[u32], leaves: &Leaves, limit: usize) -> Vec<u32> {
     let mut out = Vec::new();
     let mut queue: std::collections::VecDeque<Vec<u32>> = std::collections::VecDeque::new();
     queue.push_back(block.to_vec());
@@ -272,10 +338,7 @@ fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -
         if out.len() >= limit {
             break;
         }
-        let mut top = leaf[group[0] as usize];
-        for &s in &group[1..] {
-            top = tree.lca(top, leaf[s as usize]);
-        }
+        let top = leaves.lca(group.iter().copied());
         if !tree.is_internal(top) {
             continue;
         }
@@ -283,11 +346,7 @@ fn candidates(tree: &SplittingTree, block: &[u32], leaf: &[u32], limit: usize) -
         let children = tree.children(top);
         let mut parts: Vec<Vec<u32>> = vec![Vec::new(); children.len()];
         for &s in &group {
-            let mut x = leaf[s as usize];
-            while tree.parent(x) != Some(top) {
-                x = tree.parent(x).expect("below top");
-            }
-            let pos = children.iter().position(|&c| c == x).expect("a child");
+            let pos = leaves.child_towards(children, s);
             parts[pos].push(s);
         }
         queue.extend(parts.into_iter().filter(|p| p.len() > 1));
@@ -334,22 +393,129 @@ type AdaptiveResult = (Vec<(u32, Vec<LabelId>)>, Vec<Vec<u32>>);
 /// the word applied so far.
 type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
 
+/// What the adaptive sequences of one family are built from: the machine, its trees, the leaves
+/// of the states in the splitting tree (made once per family, not per block), the choice of
+/// splitting words and the per-state weights of the cost score.
+struct AdaptiveContext<'a> {
+    m: &'a Mealy,
+    tree: &'a SplittingTree,
+    ly: &'a LySplittingTree,
+    leaves: &'a Leaves<'a>,
+    cfg: AdaptiveConfig,
+    weights: Option<&'a [(f64, f64)]>,
+}
+
+/// The responses of distinct states to one word, made so that evaluating a candidate allocates
+/// nothing per state and sorts plain integers: the `k`-th state's outputs as one number `keys[k]`
+/// (ordered as the output words are: the word in base |O| when it fits in 64 bits, else its rank
+/// among the words), its end state `ends[k]`, and `sorted`, the entries `key·2⁶⁴ + end·2³² + k`
+/// in increasing order, i.e. the states sorted by (outputs, end state, index).
+#[derive(Default)]
+struct Responses {
+    keys: Vec<u64>,
+    ends: Vec<u32>,
+    sorted: Vec<u128>,
+    /// The output words, flat, when they do not fit in a key.
+    outs: Vec<LabelId>,
+    order: Vec<u32>,
+}
+
+impl Responses {
+    /// Runs `word` from each of `states` (of a complete machine) and sorts the results.
+    fn compute(&mut self, m: &Mealy, states: &[u32], word: &[LabelId]) {
+        let radix = m.outputs.len().max(1) as u64;
+        let len = word.len();
+        let packed = u32::try_from(len)
+            .ok()
+            .and_then(|l| radix.checked_pow(l))
+            .is_some();
+        self.keys.clear();
+        self.ends.clear();
+        self.outs.clear();
+        for &q in states {
+            let mut cur = StateId(q);
+            let mut key = 0u64;
+            for &a in word {
+                let (t, o) = m.step(cur, a).expect("complete");
+                if packed {
+                    key = key * radix + u64::from(o.0);
+                } else {
+                    self.outs.push(o);
+                }
+                cur = t;
+            }
+            self.keys.push(key);
+            self.ends.push(cur.0);
+        }
+        if !packed {
+            // Rank the output words: equal words share a rank, ranks follow the words' order.
+            self.order.clear();
+            self.order.extend(0..states.len() as u32);
+            let outs = &self.outs;
+            let word_of = |k: u32| &outs[k as usize * len..][..len];
+            self.order
+                .sort_unstable_by(|&x, &y| word_of(x).cmp(word_of(y)).then(x.cmp(&y)));
+            let mut rank = 0u64;
+            for i in 0..self.order.len() {
+                let k = self.order[i];
+                if i > 0 && word_of(self.order[i - 1]) != word_of(k) {
+                    rank += 1;
+                }
+                self.keys[k as usize] = rank;
+            }
+        }
+        self.sorted.clear();
+        self.sorted
+            .extend(
+                self.keys
+                    .iter()
+                    .zip(&self.ends)
+                    .enumerate()
+                    .map(|(k, (&key, &end))| {
+                        (u128::from(key) << 64) | (u128::from(end) << 32) | k as u128
+                    }),
+            );
+        self.sorted.sort_unstable();
+    }
+}
+
+/// Whether two entries of [`Responses::sorted`] have the same outputs.
+#[inline]
+fn same_outputs(x: u128, y: u128) -> bool {
+    x >> 64 == y >> 64
+}
+
+/// Whether two entries of [`Responses::sorted`] have the same outputs and end state.
+#[inline]
+fn merge(x: u128, y: u128) -> bool {
+    x >> 32 == y >> 32
+}
+
 /// An adaptive distinguishing sequence that may merge states: every node applies, to the current
 /// states of the initial states it still confuses, the Lee–Yannakakis sequence of their lowest
 /// common block when it is split (a valid word: nothing merges), and otherwise the candidate
 /// splitting-tree word that merges the fewest states, then splits into the most classes, then is
 /// shortest. Returns the input word the sequence applies from each state of `block` and the sets
 /// of initial states whose current states merged (they need a top-up).
+///
+/// A node costs its distinct current states times the candidates' lengths (and one sort of
+/// integers per candidate): candidates are run into reused buffers ([`Responses`]), and the
+/// initial states are mapped to their current state's response by binary search, so no
+/// per-state vector is made per candidate.
 fn adaptive_identifiers(
-    m: &Mealy,
-    tree: &SplittingTree,
-    ly: &LySplittingTree,
+    context: &AdaptiveContext,
     block: Vec<u32>,
-    cfg: AdaptiveConfig,
-    weights: Option<&[(f64, f64)]>,
+    resp: &mut Responses,
 ) -> AdaptiveResult {
+    let AdaptiveContext {
+        m,
+        tree,
+        ly,
+        leaves,
+        cfg,
+        weights,
+    } = *context;
     let weight = |s: u32| weights.map_or((1.0, 0.0), |w| w[s as usize]);
-    let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
     let mut words: Vec<(u32, Vec<LabelId>)> = Vec::with_capacity(block.len());
     let mut merged: Vec<Vec<u32>> = Vec::new();
     let root: Vec<(u32, u32)> = block.into_iter().map(|s| (s, s)).collect();
@@ -374,20 +540,17 @@ fn adaptive_identifiers(
             cands.push(sigma.to_vec());
         }
         cands.extend(
-            candidates(tree, &currents, &leaf, cfg.candidates)
+            candidates(tree, &currents, leaves, cfg.candidates)
                 .into_iter()
                 .map(|v| tree.word(v)),
         );
         if cfg.input_candidates {
             for a in m.input_ids() {
-                let image: Vec<u32> = currents
-                    .iter()
-                    .map(|&q| m.step(StateId(q), a).expect("complete").0.0)
-                    .collect();
-                let mut top = leaf[image[0] as usize];
-                for &q in &image[1..] {
-                    top = tree.lca(top, leaf[q as usize]);
-                }
+                let top = leaves.lca(
+                    currents
+                        .iter()
+                        .map(|&q| m.step(StateId(q), a).expect("complete").0.0),
+                );
                 let mut w = vec![a];
                 if tree.is_internal(top) {
                     w.extend(tree.word(top));
@@ -395,7 +558,8 @@ fn adaptive_identifiers(
                 cands.push(w);
             }
         }
-        // Weight of each distinct current state: the weights of the initial states at it.
+        // Weight of each distinct current state (in the order of `currents`): the weights of
+        // the initial states at it.
         let mut cur_weight: Vec<(u32, f64, f64)> = Vec::new();
         if cfg.cost_score {
             let mut by_cur: Vec<(u32, u32)> = set.iter().map(|&(i, c)| (c, i)).collect();
@@ -411,33 +575,19 @@ fn adaptive_identifiers(
                 }
             }
         }
-        let cost_of = |q: u32| -> (f64, f64) {
-            let k = cur_weight
-                .binary_search_by_key(&q, |x| x.0)
-                .expect("every current has a weight");
-            (cur_weight[k].1, cur_weight[k].2)
-        };
         // (merged currents, -classes, length) or the estimated cost; then candidate index.
         let mut best: Option<((f64, isize, usize), usize)> = None;
         for (c, w) in cands.iter().enumerate() {
-            let mut resp: Vec<(Vec<LabelId>, u32, u32)> = currents
-                .iter()
-                .map(|&q| {
-                    let outs = m.run(StateId(q), w);
-                    let end = m.after(StateId(q), w).expect("complete");
-                    (outs, end.0, q)
-                })
-                .collect();
-            resp.sort_unstable();
+            resp.compute(m, &currents, w);
+            let order = &resp.sorted;
             let mut classes = 0;
             let mut merges = 0;
-            for k in 0..resp.len() {
-                if k == 0 || resp[k - 1].0 != resp[k].0 {
+            for k in 0..order.len() {
+                if k == 0 || !same_outputs(order[k - 1], order[k]) {
                     classes += 1;
                 }
-                let same_prev = k > 0 && resp[k - 1].0 == resp[k].0 && resp[k - 1].1 == resp[k].1;
-                let same_next =
-                    k + 1 < resp.len() && resp[k + 1].0 == resp[k].0 && resp[k + 1].1 == resp[k].1;
+                let same_prev = k > 0 && merge(order[k - 1], order[k]);
+                let same_next = k + 1 < order.len() && merge(order[k + 1], order[k]);
                 if same_prev || same_next {
                     merges += 1;
                 }
@@ -450,17 +600,15 @@ fn adaptive_identifiers(
                 let per_level = f64::from(cfg.level_cost);
                 let mut cost = 0.0;
                 let mut k = 0;
-                while k < resp.len() {
+                while k < order.len() {
                     let mut j = k;
                     let mut group_w = 0.0;
-                    while j < resp.len() && resp[j].0 == resp[k].0 {
-                        let (wq, wlq) = cost_of(resp[j].2);
+                    while j < order.len() && same_outputs(order[j], order[k]) {
+                        let (_, wq, wlq) = cur_weight[order[j] as u32 as usize];
                         group_w += wq;
                         cost += wq * w.len() as f64;
-                        let merged = (j > k && resp[j - 1].1 == resp[j].1)
-                            || (j + 1 < resp.len()
-                                && resp[j + 1].0 == resp[j].0
-                                && resp[j + 1].1 == resp[j].1);
+                        let merged = (j > k && merge(order[j - 1], order[j]))
+                            || (j + 1 < order.len() && merge(order[j + 1], order[j]));
                         if merged {
                             cost += wlq + wq * top_up;
                         }
@@ -481,12 +629,13 @@ fn adaptive_identifiers(
         }
         let (_, c) = best.expect("a block of distinct states has a separating candidate");
         let w = &cands[c];
-        let mut next: Vec<(Vec<LabelId>, u32, u32)> = set
+        resp.compute(m, &currents, w);
+        // (outputs, initial state, index of the current state in `currents`), sorted.
+        let mut next: Vec<(u64, u32, u32)> = set
             .iter()
             .map(|&(init, cur)| {
-                let outs = m.run(StateId(cur), w);
-                let end = m.after(StateId(cur), w).expect("complete");
-                (outs, init, end.0)
+                let k = currents.binary_search(&cur).expect("a current state");
+                (resp.keys[k], init, k as u32)
             })
             .collect();
         next.sort_unstable();
@@ -499,7 +648,11 @@ fn adaptive_identifiers(
             }
             let mut wk = word.clone();
             wk.extend_from_slice(w);
-            groups.push((next[k..j].iter().map(|x| (x.1, x.2)).collect(), wk));
+            let pairs = next[k..j]
+                .iter()
+                .map(|&(_, init, q)| (init, resp.ends[q as usize]))
+                .collect();
+            groups.push((pairs, wk));
             k = j;
         }
         stack.extend(groups.into_iter().rev());
@@ -519,7 +672,7 @@ fn greedy_identifiers(
     block: Vec<u32>,
 ) -> Vec<(u32, Vec<Vec<LabelId>>)> {
     let n = m.num_states();
-    let leaf: Vec<u32> = m.states().map(|s| tree.leaf(s)).collect();
+    let leaves = Leaves::new(m, tree);
     let mut ids: Vec<Vec<Vec<LabelId>>> = vec![Vec::new(); n];
     let members = block.clone();
     let mut stack: Vec<Vec<u32>> = vec![block];
@@ -527,7 +680,7 @@ fn greedy_identifiers(
         if block.len() < 2 {
             continue;
         }
-        let cands = candidates(tree, &block, &leaf, 16);
+        let cands = candidates(tree, &block, &leaves, 16);
         let mut best: Option<BestSplit> = None;
         for c in cands {
             let w = tree.word(c);

@@ -14,9 +14,15 @@ pub struct SuiteSize {
     pub tests: u64,
 }
 
-/// The size of the suite of `family` for `extra` extra states on the complete machine `m`,
-/// counting every `(p, x, h)` once (saturating on overflow).
-pub fn suite_size(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) -> SuiteSize {
+/// Calls `visit(j, cnt, len)` for every middle length `j` in `0..=extra + 1`, where `cnt[t]` is
+/// the number of canonical `(p, x)` with `|x| = j` reaching state `t` and `len[t]` their total
+/// length (saturating on overflow).
+fn for_each_middle_length(
+    m: &Mealy,
+    access: &AccessTree,
+    extra: usize,
+    mut visit: impl FnMut(usize, &[u64], &[u64]),
+) {
     let n = m.num_states();
     let mut cnt = vec![0u64; n];
     let mut len = vec![0u64; n];
@@ -24,7 +30,6 @@ pub fn suite_size(m: &Mealy, access: &AccessTree, family: &Family, extra: usize)
         cnt[s.index()] = 1;
         len[s.index()] = access.depth(s).expect("reachable") as u64;
     }
-    let mut size = SuiteSize::default();
     for j in 0..=extra + 1 {
         if j > 0 {
             let mut c2 = vec![0u64; n];
@@ -46,8 +51,16 @@ pub fn suite_size(m: &Mealy, access: &AccessTree, family: &Family, extra: usize)
             cnt = c2;
             len = l2;
         }
-        for t in 0..n {
-            let (c, l) = (cnt[t], len[t]);
+        visit(j, &cnt, &len);
+    }
+}
+
+/// The size of the suite of `family` for `extra` extra states on the complete machine `m`,
+/// counting every `(p, x, h)` once (saturating on overflow).
+pub fn suite_size(m: &Mealy, access: &AccessTree, family: &Family, extra: usize) -> SuiteSize {
+    let mut size = SuiteSize::default();
+    for_each_middle_length(m, access, extra, |j, cnt, len| {
+        for (t, (&c, &l)) in cnt.iter().zip(len).enumerate() {
             if c == 0 {
                 continue;
             }
@@ -64,7 +77,25 @@ pub fn suite_size(m: &Mealy, access: &AccessTree, family: &Family, extra: usize)
                 .saturating_add(l.saturating_mul(k))
                 .saturating_add(c.saturating_mul(total));
         }
-    }
+    });
+    size
+}
+
+/// A lower bound on [`suite_size`] for every family, known before the identifiers are built:
+/// each `(p, x)` makes at least one test, and when the machine has two or more states every
+/// identifier has a word of at least one input after it.
+pub fn least_suite_size(m: &Mealy, access: &AccessTree, extra: usize) -> SuiteSize {
+    let per_identifier = u64::from(m.num_states() > 1);
+    let mut size = SuiteSize::default();
+    for_each_middle_length(m, access, extra, |_, cnt, len| {
+        for (&c, &l) in cnt.iter().zip(len) {
+            size.tests = size.tests.saturating_add(c);
+            size.symbols = size
+                .symbols
+                .saturating_add(l)
+                .saturating_add(c.saturating_mul(per_identifier));
+        }
+    });
     size
 }
 

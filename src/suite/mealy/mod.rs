@@ -37,6 +37,7 @@ use crate::identify::mealy::{
     uio_sequences,
 };
 use crate::model::{LabelId, Mealy, ModelError, StateId};
+use crate::suite::costs::{CostRefusal, Figure, SuiteCosts};
 use crate::suite::{SuiteHeader, SuiteModel, TestCase};
 use rayon::prelude::*;
 
@@ -214,12 +215,39 @@ fn hads_family(
     Family::build_adaptive(m, tree, ly, HADS_CONFIG, Some(&weights))
 }
 
-/// The refusal of a test tree (H, SPY) over its budget: `what` exceeds `budget`.
-fn tree_budget_error(what: String, budget: usize) -> ModelError {
+/// Lower bounds of the cost figures of every identifier-family suite for `extra` extra states
+/// on the minimised machine `min`, from `estimate::least_suite_size`: known before the
+/// identifiers are built. Bytes and the longest test are left unknown.
+pub fn least_costs(min: &Mealy, access: &AccessTree, extra: usize) -> SuiteCosts {
+    let least = estimate::least_suite_size(min, access, extra);
+    let at_least = |x: u128| match x.checked_sub(1) {
+        Some(below) => Figure::MoreThan(below),
+        None => Figure::Exact(0),
+    };
+    let (tests, symbols) = (u128::from(least.tests), u128::from(least.symbols));
+    SuiteCosts {
+        tests: at_least(tests),
+        runs: at_least(tests),
+        steps: at_least(2 * symbols),
+        waits: Figure::Exact(0),
+        nodes: at_least(2 * symbols),
+        longest: Figure::Unknown,
+        bytes: Figure::Unknown,
+    }
+}
+
+/// The refusal of a test tree (H, SPY) over its budget: `what` exceeds `budget`. A smaller
+/// `--extra-states` is advised only when there are extra states to remove.
+fn tree_budget_error(what: String, budget: usize, extra: usize) -> ModelError {
+    let advice = if extra > 0 {
+        "use --method auto or hads, or a smaller --extra-states"
+    } else {
+        "use --method auto or hads"
+    };
     ModelError::Budget {
         what,
         budget,
-        advice: "use --method auto or hads, or a smaller --extra-states".into(),
+        advice: advice.into(),
     }
 }
 
@@ -237,6 +265,7 @@ fn check_h_pairs(method: &str, min: &Mealy, extra: usize) -> Result<(), ModelErr
             min.num_inputs()
         ),
         h_method::H_PAIR_BUDGET as usize,
+        extra,
     ))
 }
 
@@ -249,6 +278,7 @@ fn tree_nodes_error(method: &str, min: &Mealy, extra: usize, budget: usize) -> M
             min.num_inputs()
         ),
         budget,
+        extra,
     )
 }
 
@@ -544,6 +574,19 @@ impl MealySuite {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(spec: &Mealy, opts: MealySuiteOptions) -> Result<MealySuite, ModelError> {
+        Ok(Self::new_within(spec, opts, |_| Ok(()))?.expect("nothing is refused"))
+    }
+
+    /// [`MealySuite::new`] under a budget known before the identifiers are built: for the
+    /// identifier-family methods, `precheck` is given lower bounds of the suite's costs
+    /// ([`least_costs`]) once the machine is minimised, and its refusal is returned before any
+    /// identifier or tree is built (the test-tree methods and `auto`, whose suites share
+    /// prefixes, are checked on their built suite by the caller only).
+    pub fn new_within(
+        spec: &Mealy,
+        opts: MealySuiteOptions,
+        precheck: impl FnOnce(&SuiteCosts) -> Result<(), Box<CostRefusal>>,
+    ) -> Result<Result<MealySuite, Box<CostRefusal>>, ModelError> {
         spec.require_complete()?;
         let k = spec.num_inputs() as u64;
         let middles = (0..opts.extra_states).try_fold(1u64, |acc, _| acc.checked_mul(k));
@@ -559,6 +602,11 @@ impl MealySuite {
         }
         let min = minimize_mealy(spec);
         let access = AccessTree::new(&min);
+        if opts.method.family().is_some()
+            && let Err(refusal) = precheck(&least_costs(&min, &access, opts.extra_states))
+        {
+            return Ok(Err(refusal));
+        }
         let tree = SplittingTree::new(&min);
         let needs_ads = matches!(
             opts.method,
@@ -605,7 +653,7 @@ impl MealySuite {
                 family
             }
         };
-        Ok(MealySuite {
+        Ok(Ok(MealySuite {
             spec: min,
             access,
             family,
@@ -613,7 +661,7 @@ impl MealySuite {
             method: opts.method,
             extra: opts.extra_states,
             prune: opts.prune_prefixes,
-        })
+        }))
     }
 
     /// The minimised specification the suite tests against.
@@ -656,7 +704,7 @@ impl MealySuite {
     /// it has one run, two steps and two nodes per input. Bytes are bounded for the suite JSON
     /// (`json`) or the words format.
     pub fn costs(&self, json: bool) -> crate::suite::costs::SuiteCosts {
-        use crate::suite::costs::{Figure, SuiteCosts, frame_bytes};
+        use crate::suite::costs::frame_bytes;
         // One walk over a tree gives its size and its longest test.
         let (size, longest_test) = match &self.tree {
             Some((_, tree)) => {

@@ -408,3 +408,59 @@ fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
     }
     assert!(per_size[2] >= 1 && per_size[3] >= 1, "{per_size:?}");
 }
+
+/// The costs known before the identifiers are built bound every identifier-family suite's
+/// counted costs from below, and a precheck that refuses stops the build before it.
+#[test]
+fn least_costs_bound_every_family_suite_from_below() {
+    use crate::suite::costs::{Budget, Figure};
+    let lower = |f: Figure| match f {
+        Figure::MoreThan(x) => x + 1,
+        Figure::Exact(x) => x,
+        other => panic!("not a lower bound: {other:?}"),
+    };
+    let upper = |f: Figure| match f {
+        Figure::AtMost(x) | Figure::Exact(x) => x,
+        other => panic!("not an upper bound: {other:?}"),
+    };
+    for seed in 0..12u64 {
+        let m = crate::identify::mealy::minimize_mealy(&random_mealy(
+            seed,
+            1 + seed as usize % 9,
+            2 + seed as usize % 2,
+            2,
+        ));
+        for e in 0..2 {
+            let least = least_costs(&m, &AccessTree::new(&m), e);
+            for &method in MealyMethod::ALL.iter().filter(|m| m.family().is_some()) {
+                let suite = MealySuite::new(&m, MealySuiteOptions::new(method, e)).unwrap();
+                let costs = suite.costs(false);
+                for (l, u) in [
+                    (least.tests, costs.tests),
+                    (least.steps, costs.steps),
+                    (least.nodes, costs.nodes),
+                ] {
+                    assert!(lower(l) <= upper(u), "seed {seed} E={e} {method:?}");
+                }
+                // A budget one below the least tests is refused by the precheck.
+                let tight = Budget {
+                    max_tests: lower(least.tests) - 1,
+                    max_nodes: 1,
+                    ..Budget::default()
+                };
+                let mut called = false;
+                let refused = MealySuite::new_within(&m, MealySuiteOptions::new(method, e), |l| {
+                    called = true;
+                    l.check(&tight, "suite", "advice")
+                })
+                .unwrap();
+                assert!(called, "{method:?}: the precheck runs for family methods");
+                let Err(refusal) = refused else {
+                    panic!("{method:?}: refused before the identifiers");
+                };
+                assert_eq!(refusal.flag, "--max-tests");
+                assert_eq!(refusal.more[0].flag, "--max-nodes", "every refused budget");
+            }
+        }
+    }
+}
