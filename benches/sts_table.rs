@@ -1,7 +1,7 @@
 //! Table 4.1 of van den Bos' thesis in our setting: inputs and outputs until a mutant of an STS
 //! is detected, by switch-coverage test purposes executed on the fly (`explore --cover
-//! switches`, longest purpose first, the whole set repeated until a failure) and by seeded
-//! random STS exploration (the TorXakis-like baseline: random inputs with solver-chosen values,
+//! switches`, longest purpose first, the whole set repeated until a failure), by switch-pair
+//! purposes (`--cover switch-pairs`, the same way) and by seeded random STS exploration (the TorXakis-like baseline: random inputs with solver-chosen values,
 //! random observations). Each cell is the mean over `STS_TABLE_RUNS` seeded runs (default 100);
 //! the sum and geometric mean of the means follow, with the thesis' figures beside (its six
 //! BRP mutants are its own, so its rows do not correspond to ours by name).
@@ -10,7 +10,7 @@
 
 use ncomplete::exec::stdio::Timeouts;
 use ncomplete::exec::sts_run::{PurposePath, StsAdapter, StsRunOptions, random_run, run_purposes};
-use ncomplete::sts::purposes::switch_purposes;
+use ncomplete::sts::purposes::{Criterion, item_purposes, switch_purposes};
 use ncomplete::sts::symbolic::SegLimits;
 use ncomplete::sts::z3::Z3Solver;
 use ncomplete::sts::{Sts, load_sts};
@@ -29,13 +29,48 @@ fn model(path: &str) -> Sts {
     .unwrap()
 }
 
-fn purposes(sts: &Sts) -> Vec<PurposePath> {
+fn purposes(sts: &Sts, criterion: Criterion) -> Vec<PurposePath> {
     let limits = SegLimits {
         depth: 40,
         nodes: 100_000,
     };
-    let p = switch_purposes(sts, &mut Z3Solver::new(), limits);
+    let p = if criterion == Criterion::SWITCHES {
+        switch_purposes(sts, &mut Z3Solver::new(), limits)
+    } else {
+        item_purposes(sts, &mut Z3Solver::new(), criterion).unwrap()
+    };
     p.purposes.into_iter().map(PurposePath::from).collect()
+}
+
+/// Inputs and outputs until `paths` (purposes of `criterion`) fail `mutant`, repeated for at
+/// most `ROUNDS` rounds; `None` if they never do.
+fn purposes_run(
+    spec: &Sts,
+    mutant: &Sts,
+    paths: &[PurposePath],
+    criterion: Criterion,
+    seed: u64,
+    timeouts: &Timeouts,
+) -> Option<u64> {
+    let mut adapter = StsAdapter::new(mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
+    let options = StsRunOptions {
+        seed,
+        attempts: 5,
+        rounds: ROUNDS,
+        timeouts: timeouts.clone(),
+        criterion,
+        items: Vec::new(),
+    };
+    run_purposes(
+        spec,
+        &mut Z3Solver::new(),
+        paths,
+        &mut adapter,
+        &options,
+        |_| {},
+    )
+    .unwrap()
+    .steps_to_failure
 }
 
 /// Mean of the detected runs' steps, and how many runs detected the mutant.
@@ -68,14 +103,15 @@ fn main() {
         "Inputs and outputs to detection, mean over {runs} seeded runs (detected/runs); thesis Table 4.1 beside"
     );
     println!(
-        "{:<22} {:>16} {:>16}   {:<10} {:>8} {:>9}",
-        "mutant", "switch coverage", "random", "thesis", "sw. cov.", "TorXakis"
+        "{:<22} {:>16} {:>16} {:>16}   {:<10} {:>8} {:>9}",
+        "mutant", "switch coverage", "switch pairs", "random", "thesis", "sw. cov.", "TorXakis"
     );
-    let mut ours = (Vec::new(), Vec::new());
+    let mut ours: [Vec<f64>; 3] = Default::default();
     let mut row = 0;
     for spec_name in ["brp", "coffee", "login"] {
         let spec = model(spec_name);
-        let paths = purposes(&spec);
+        let switches = purposes(&spec, Criterion::SWITCHES);
+        let pairs = purposes(&spec, Criterion::SWITCH_PAIRS);
         let mut mutants: Vec<String> =
             std::fs::read_dir(format!("{}/models/sts/mutants", env!("CARGO_MANIFEST_DIR")))
                 .unwrap()
@@ -86,32 +122,27 @@ fn main() {
         mutants.sort();
         for name in mutants {
             let mutant = model(&format!("mutants/{name}"));
-            let mut sc = Vec::new();
-            let mut random = Vec::new();
+            let mut found: [Vec<Option<u64>>; 3] = Default::default();
             for seed in 0..runs {
-                let mut adapter =
-                    StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
-                let options = StsRunOptions {
-                    seed,
-                    attempts: 5,
-                    rounds: ROUNDS,
-                    timeouts: timeouts.clone(),
-                    criterion: ncomplete::sts::purposes::Criterion::SWITCHES,
-                    items: Vec::new(),
-                };
-                let report = run_purposes(
+                found[0].push(purposes_run(
                     &spec,
-                    &mut Z3Solver::new(),
-                    &paths,
-                    &mut adapter,
-                    &options,
-                    |_| {},
-                )
-                .unwrap();
-                sc.push(report.steps_to_failure);
+                    &mutant,
+                    &switches,
+                    Criterion::SWITCHES,
+                    seed,
+                    &timeouts,
+                ));
+                found[1].push(purposes_run(
+                    &spec,
+                    &mutant,
+                    &pairs,
+                    Criterion::SWITCH_PAIRS,
+                    seed,
+                    &timeouts,
+                ));
                 let mut adapter =
                     StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
-                random.push(
+                found[2].push(
                     random_run(
                         &spec,
                         &mut Z3Solver::new(),
@@ -123,22 +154,23 @@ fn main() {
                     .unwrap(),
                 );
             }
-            let (a, na) = mean(&sc);
-            let (b, nb) = mean(&random);
-            ours.0.push(a);
-            ours.1.push(b);
+            let cells: Vec<String> = found
+                .iter()
+                .zip(ours.iter_mut())
+                .map(|(runs_of, column)| {
+                    let (m, n) = mean(runs_of);
+                    column.push(m);
+                    format!("{m:.1} ({n}/{runs})")
+                })
+                .collect();
             let thesis = THESIS
                 .get(row)
                 .map(|(s, t)| (format!("Mutant {}", row + 1), s.to_string(), t.to_string()))
                 .unwrap_or_default();
             row += 1;
             println!(
-                "{name:<22} {:>16} {:>16}   {:<10} {:>8} {:>9}",
-                format!("{a:.1} ({na}/{runs})"),
-                format!("{b:.1} ({nb}/{runs})"),
-                thesis.0,
-                thesis.1,
-                thesis.2
+                "{name:<22} {:>16} {:>16} {:>16}   {:<10} {:>8} {:>9}",
+                cells[0], cells[1], cells[2], thesis.0, thesis.1, thesis.2
             );
         }
     }
@@ -153,12 +185,13 @@ fn main() {
     ];
     for (ours_name, total, thesis_name, cover, random) in totals {
         println!(
-            "{ours_name:<22} {:>16.1} {:>16.1}   {thesis_name:<10} {cover:>8} {random:>9}",
-            total(&ours.0),
-            total(&ours.1),
+            "{ours_name:<22} {:>16.1} {:>16.1} {:>16.1}   {thesis_name:<10} {cover:>8} {random:>9}",
+            total(&ours[0]),
+            total(&ours[1]),
+            total(&ours[2]),
         );
     }
     println!(
-        "A mutant no run detected (NaN) is left out of the sum and mean: switch coverage never reaches its fault."
+        "A mutant no run detected (NaN) is left out of the sum and mean: the criterion never reaches its fault."
     );
 }
