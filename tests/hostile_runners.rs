@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::work_dir;
+use common::{titan, work_dir};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -373,13 +373,39 @@ impl Drop for Target {
     }
 }
 
+/// The fixtures whose TTCN-3 failures carry no reason: an unexpected output or a timeout is a
+/// `setverdict(fail)` of the testcase's alt statement, which knows neither the trace nor the
+/// label (a line without a newline is never received, so the response timer ends the test).
+/// The Titan port's own reasons (an exit, a signal, a closed connection, invalid UTF-8, a long
+/// line) are those of the other runners without the trace.
+const TTCN_WITHOUT_REASON: [&str; 6] = [
+    "unknown_label",
+    "no_newline",
+    "flood",
+    "hang",
+    "unit_separator",
+    "outer_space",
+];
+
 /// What a runner's report of `fixture` must contain over `transport`: over TCP a process's
 /// exit or signal is the connection closed.
-fn reason(fixture: &Hostile, transport: Transport) -> &'static str {
+fn reason(runner: &str, fixture: &Hostile, transport: Transport) -> &'static str {
+    if runner == "ttcn" {
+        if TTCN_WITHOUT_REASON.contains(&fixture.name) {
+            return "Verdict: fail";
+        }
+        if transport == Transport::Stdio {
+            return fixture.reason.split("; trace:").next().unwrap();
+        }
+    }
     match (transport, fixture.name) {
         (Transport::Stdio, _) => fixture.reason,
         (_, "exit" | "crash_with_child" | "signal") => {
-            "the system closed the connection; trace: ?ping"
+            if runner == "ttcn" {
+                "the system closed the connection"
+            } else {
+                "the system closed the connection; trace: ?ping"
+            }
         }
         (_, "crash_behind_output") => "the system closed the connection",
         _ => fixture.reason,
@@ -424,12 +450,16 @@ fn check(
     ]
     .into();
     assert_eq!(verdicts(&report), expected, "{context}");
-    assert_eq!(
-        out.status.success(),
-        fixture.pass.iter().all(|&p| p),
-        "{context}"
-    );
-    assert!(report.contains(reason(fixture, transport)), "{context}");
+    // A Titan executable ends with status 0 whatever the verdicts (an error is another status):
+    // its overall verdict is in the console.
+    let passed = if runner == "ttcn" {
+        assert!(out.status.success(), "{context}");
+        report.contains("Overall verdict: pass")
+    } else {
+        out.status.success()
+    };
+    assert_eq!(passed, fixture.pass.iter().all(|&p| p), "{context}");
+    assert!(report.contains(reason(runner, fixture, transport)), "{context}");
     // Nothing waits for the 30 s sleeps of the fixtures or the 1 GB line.
     assert!(elapsed < Duration::from_secs(25), "{context}");
     let left = leftovers(&marker);
@@ -565,6 +595,42 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
                     })
                 },
             );
+        }
+    }
+}
+
+/// Milliseconds as the seconds of a Titan module parameter.
+fn seconds(ms: &str) -> String {
+    format!("{:.3}", ms.parse::<f64>().unwrap() / 1000.0)
+}
+
+#[test]
+fn the_ttcn_runtime_gives_every_hostile_system_its_verdict() {
+    if !titan::available() {
+        return;
+    }
+    let settings = titan::Settings {
+        quiescence_s: &seconds(QUIESCENCE_MS),
+        response_s: &seconds(RESPONSE_MS),
+        retries: 0,
+    };
+    for (k, (suite, fixtures)) in suites("ttcn").into_iter().enumerate() {
+        let dir = work_dir(&format!("hostile-ttcn-{k}"));
+        render(&suite, "ttcn", &dir);
+        titan::build(&dir);
+        let control = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.unwrap().file_name().into_string().ok())
+            .find_map(|n| n.strip_suffix("_control.ttcn").map(|m| format!("{m}_control")))
+            .unwrap();
+        for (fixture, transport) in over_transports(fixtures) {
+            let cmd = |_: &Target| titan::command(&dir, &control, &settings);
+            check("ttcn", fixture, transport, cmd, |report| {
+                titan::verdicts(report)
+                    .into_iter()
+                    .map(|(name, verdict)| (name, verdict == "pass"))
+                    .collect()
+            });
         }
     }
 }
