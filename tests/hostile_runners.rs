@@ -1,4 +1,4 @@
-//! The hostile systems of `tests/fixtures/hostile/` against the three runners: `ncomplete run
+//! The hostile systems of `tests/fixtures/hostile/` against the runners: `ncomplete run
 //! --sut`, the generated pytest module and the generated Cargo package, all on the suite
 //! `pingpong.suite.json`. Each runner must give every fixture the expected verdict per test, with
 //! the reason, and leave no process behind (on Linux: no process whose environment carries the
@@ -10,6 +10,11 @@
 //! (`--sut-connect`, `NCOMPLETE_CONNECT`), and one that connects to the tester (`--sut-listen`,
 //! `NCOMPLETE_LISTEN`). The verdicts must be those over stdio; where a fixture's point is its
 //! process (an exit, a signal), the reason is that the system closed the connection.
+//!
+//! Where Eclipse Titan is installed, the TTCN-3 rendering of each suite is built once and run the
+//! same way (module parameters for the timeouts, no retries): the same verdicts, the port's own
+//! reasons without the trace, except the named lists `TTCN_WITHOUT_REASON`,
+//! `TTCN_OTHER_VERDICTS` and `TTCN_NOT_RUN`; skipped with a message without Titan.
 //!
 //! The Python part needs pytest (see `tests/e2e_programs.rs`: skipped with a message locally when
 //! it is missing, an error under `CI=true`).
