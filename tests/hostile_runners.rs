@@ -623,8 +623,8 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
 
 /// The suite not yet run under Titan: the 256 KiB input to a system that never reads ends the
 /// second testcase in a Titan runtime error (`Fd_And_Timeout_User::remove_all_fds Internal
-/// error 4: fdCount: 1` when the port's handlers are uninstalled with a write still pending),
-/// aborting the executable; the port's write handling needs fixing first.
+/// error 4: fdCount: 1`, from the port's handler bookkeeping; cause not yet found), aborting the
+/// executable: the port needs fixing first.
 const TTCN_NOT_RUN: &str = "hostile-big-input-ttcn.suite.json";
 
 /// Milliseconds as the seconds of a Titan module parameter.
