@@ -195,23 +195,29 @@ fn marker(runner: &str, fixture: &str) -> String {
     format!("{}-{run}-{runner}-{fixture}", std::process::id())
 }
 
-/// Processes still running with `marker` in their environment (Linux; elsewhere none are seen),
-/// after giving killed ones a moment to go.
-fn leftovers(marker: &str) -> Vec<String> {
+/// Processes running now with `marker` in their environment (Linux; elsewhere none are seen).
+fn marked_processes(marker: &str) -> Vec<String> {
     let needle = format!("{MARKER}={marker}\0").into_bytes();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let dir = entry.path();
+        let Ok(env) = std::fs::read(dir.join("environ")) else {
+            continue;
+        };
+        if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
+            let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            found.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+        }
+    }
+    found
+}
+
+/// Processes still running with `marker` in their environment, after giving killed ones a
+/// moment to go.
+fn leftovers(marker: &str) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-            let dir = entry.path();
-            let Ok(env) = std::fs::read(dir.join("environ")) else {
-                continue;
-            };
-            if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
-                let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-                found.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
-            }
-        }
+        let found = marked_processes(marker);
         if found.is_empty() || Instant::now() > deadline {
             return found;
         }
@@ -1075,13 +1081,14 @@ fn an_interrupted_runner_leaves_no_system_behind() {
             .spawn()
             .unwrap();
         std::thread::sleep(after);
-        // The runner carries the marker too: wait for a system beside it.
+        // The runner carries the marker too: wait for a system beside it (one scan at a time,
+        // so that the signal comes while the run is still going).
         let deadline = Instant::now() + Duration::from_secs(30);
-        while leftovers(&marker).len() < 2 && Instant::now() < deadline {
+        while marked_processes(&marker).len() < 2 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(100));
         }
         assert!(
-            leftovers(&marker).len() >= 2,
+            marked_processes(&marker).len() >= 2,
             "{runner}: no system running to interrupt"
         );
         let pid = i32::try_from(child.id()).unwrap();
