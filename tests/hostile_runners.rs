@@ -1,4 +1,4 @@
-//! The hostile systems of `tests/fixtures/hostile/` against the three runners: `ncomplete run
+//! The hostile systems of `tests/fixtures/hostile/` against the runners: `ncomplete run
 //! --sut`, the generated pytest module and the generated Cargo package, all on the suite
 //! `pingpong.suite.json`. Each runner must give every fixture the expected verdict per test, with
 //! the reason, and leave no process behind (on Linux: no process whose environment carries the
@@ -11,6 +11,11 @@
 //! `NCOMPLETE_LISTEN`). The verdicts must be those over stdio; where a fixture's point is its
 //! process (an exit, a signal), the reason is that the system closed the connection.
 //!
+//! Where Eclipse Titan is installed, the TTCN-3 rendering of each suite is built once and run the
+//! same way (module parameters for the timeouts, no retries): the same verdicts, the port's own
+//! reasons without the trace, except the named lists `TTCN_WITHOUT_REASON`,
+//! `TTCN_OTHER_VERDICTS` and `TTCN_NOT_RUN`; skipped with a message without Titan.
+//!
 //! The Python part needs pytest (see `tests/e2e_programs.rs`: skipped with a message locally when
 //! it is missing, an error under `CI=true`).
 
@@ -18,7 +23,7 @@
 
 mod common;
 
-use common::work_dir;
+use common::{titan, work_dir};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -190,23 +195,29 @@ fn marker(runner: &str, fixture: &str) -> String {
     format!("{}-{run}-{runner}-{fixture}", std::process::id())
 }
 
-/// Processes still running with `marker` in their environment (Linux; elsewhere none are seen),
-/// after giving killed ones a moment to go.
-fn leftovers(marker: &str) -> Vec<String> {
+/// Processes running now with `marker` in their environment (Linux; elsewhere none are seen).
+fn marked_processes(marker: &str) -> Vec<String> {
     let needle = format!("{MARKER}={marker}\0").into_bytes();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let dir = entry.path();
+        let Ok(env) = std::fs::read(dir.join("environ")) else {
+            continue;
+        };
+        if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
+            let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            found.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+        }
+    }
+    found
+}
+
+/// Processes still running with `marker` in their environment, after giving killed ones a
+/// moment to go.
+fn leftovers(marker: &str) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-            let dir = entry.path();
-            let Ok(env) = std::fs::read(dir.join("environ")) else {
-                continue;
-            };
-            if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
-                let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-                found.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
-            }
-        }
+        let found = marked_processes(marker);
         if found.is_empty() || Instant::now() > deadline {
             return found;
         }
@@ -373,13 +384,49 @@ impl Drop for Target {
     }
 }
 
+/// The fixtures whose TTCN-3 failures carry no reason: an unexpected output or a timeout is a
+/// `setverdict(fail)` of the testcase's alt statement, which knows neither the trace nor the
+/// label (a line without a newline is never received, so the response timer ends the test).
+/// The Titan port's own reasons (an exit, a signal, a closed connection, invalid UTF-8, a long
+/// line) are those of the other runners without the trace.
+const TTCN_WITHOUT_REASON: [&str; 6] = [
+    "unknown_label",
+    "no_newline",
+    "flood",
+    "hang",
+    "unit_separator",
+    "outer_space",
+];
+
+/// The fixtures on which the TTCN-3 runtime's verdicts differ from the other runners', with its
+/// verdicts: the rendered testcases have no start-up allowance (running.md), so the slow
+/// starter's late answer to `maybe` (after the 300 ms quiescence timeout of t0002) fails t0002,
+/// over stdio and when the port connects (the system starts with the connection); when the port
+/// listens, the wrapper's dialers have started their systems before the testcase accepts them.
+const TTCN_OTHER_VERDICTS: [(&str, Transport, [bool; 2]); 2] = [
+    ("slow_startup", Transport::Stdio, [true, false]),
+    ("slow_startup", Transport::Connect, [true, false]),
+];
+
 /// What a runner's report of `fixture` must contain over `transport`: over TCP a process's
 /// exit or signal is the connection closed.
-fn reason(fixture: &Hostile, transport: Transport) -> &'static str {
+fn reason(runner: &str, fixture: &Hostile, transport: Transport) -> &'static str {
+    if runner == "ttcn" {
+        if TTCN_WITHOUT_REASON.contains(&fixture.name) {
+            return "Verdict: fail";
+        }
+        if transport == Transport::Stdio {
+            return fixture.reason.split("; trace:").next().unwrap();
+        }
+    }
     match (transport, fixture.name) {
         (Transport::Stdio, _) => fixture.reason,
         (_, "exit" | "crash_with_child" | "signal") => {
-            "the system closed the connection; trace: ?ping"
+            if runner == "ttcn" {
+                "the system closed the connection"
+            } else {
+                "the system closed the connection; trace: ?ping"
+            }
         }
         (_, "crash_behind_output") => "the system closed the connection",
         _ => fixture.reason,
@@ -418,18 +465,29 @@ fn check(
         "{runner} on {} over {transport:?} ({elapsed:?}):\n{report}",
         fixture.name
     );
-    let expected: BTreeMap<String, bool> = [
-        ("t0001".to_owned(), fixture.pass[0]),
-        ("t0002".to_owned(), fixture.pass[1]),
-    ]
-    .into();
+    let other = TTCN_OTHER_VERDICTS
+        .iter()
+        .find(|(name, over, _)| *name == fixture.name && *over == transport);
+    let pass = match other {
+        Some((_, _, pass)) if runner == "ttcn" => *pass,
+        _ => fixture.pass,
+    };
+    let expected: BTreeMap<String, bool> =
+        [("t0001".to_owned(), pass[0]), ("t0002".to_owned(), pass[1])].into();
     assert_eq!(verdicts(&report), expected, "{context}");
-    assert_eq!(
-        out.status.success(),
-        fixture.pass.iter().all(|&p| p),
+    // A Titan executable ends with status 0 whatever the verdicts (an error is another status):
+    // its overall verdict is in the console.
+    let passed = if runner == "ttcn" {
+        assert!(out.status.success(), "{context}");
+        report.contains("Overall verdict: pass")
+    } else {
+        out.status.success()
+    };
+    assert_eq!(passed, pass.iter().all(|&p| p), "{context}");
+    assert!(
+        report.contains(reason(runner, fixture, transport)),
         "{context}"
     );
-    assert!(report.contains(reason(fixture, transport)), "{context}");
     // Nothing waits for the 30 s sleeps of the fixtures or the 1 GB line.
     assert!(elapsed < Duration::from_secs(25), "{context}");
     let left = leftovers(&marker);
@@ -565,6 +623,55 @@ fn the_pytest_runtime_gives_every_hostile_system_its_verdict() {
                     })
                 },
             );
+        }
+    }
+}
+
+/// The suite not yet run under Titan: the 256 KiB input to a system that never reads ends the
+/// second testcase in a Titan runtime error (`Fd_And_Timeout_User::remove_all_fds Internal
+/// error 4: fdCount: 1`, from the port's handler bookkeeping; cause not yet found), aborting the
+/// executable: the port needs fixing first.
+const TTCN_NOT_RUN: &str = "hostile-big-input-ttcn.suite.json";
+
+/// Milliseconds as the seconds of a Titan module parameter.
+fn seconds(ms: &str) -> String {
+    format!("{:.3}", ms.parse::<f64>().unwrap() / 1000.0)
+}
+
+#[test]
+fn the_ttcn_runtime_gives_every_hostile_system_its_verdict() {
+    if !titan::available() {
+        return;
+    }
+    let settings = titan::Settings {
+        quiescence_s: &seconds(QUIESCENCE_MS),
+        response_s: &seconds(RESPONSE_MS),
+        retries: 0,
+    };
+    for (k, (suite, fixtures)) in suites("ttcn").into_iter().enumerate() {
+        if suite.ends_with(TTCN_NOT_RUN) {
+            eprintln!("NOT RUN under Titan: {TTCN_NOT_RUN} (see TTCN_NOT_RUN)");
+            continue;
+        }
+        let dir = work_dir(&format!("hostile-ttcn-{k}"));
+        render(&suite, "ttcn", &dir);
+        titan::build(&dir);
+        let control = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.unwrap().file_name().into_string().ok())
+            .find_map(|n| {
+                n.strip_suffix("_control.ttcn")
+                    .map(|m| format!("{m}_control"))
+            })
+            .unwrap();
+        for (fixture, transport) in over_transports(fixtures) {
+            let cmd = |_: &Target| titan::command(&dir, &control, &settings);
+            check("ttcn", fixture, transport, cmd, |report| {
+                titan::verdicts(report)
+                    .into_iter()
+                    .map(|(name, verdict)| (name, verdict == "pass"))
+                    .collect()
+            });
         }
     }
 }
@@ -974,13 +1081,14 @@ fn an_interrupted_runner_leaves_no_system_behind() {
             .spawn()
             .unwrap();
         std::thread::sleep(after);
-        // The runner carries the marker too: wait for a system beside it.
+        // The runner carries the marker too: wait for a system beside it (one scan at a time,
+        // so that the signal comes while the run is still going).
         let deadline = Instant::now() + Duration::from_secs(30);
-        while leftovers(&marker).len() < 2 && Instant::now() < deadline {
+        while marked_processes(&marker).len() < 2 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(100));
         }
         assert!(
-            leftovers(&marker).len() >= 2,
+            marked_processes(&marker).len() >= 2,
             "{runner}: no system running to interrupt"
         );
         let pid = i32::try_from(child.id()).unwrap();

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{fixture, root, work_dir};
+use common::{fixture, root, titan, work_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -263,113 +263,6 @@ fn a_suite_over_the_part_limit_renders_several_parts_in_suite_order() {
     assert_eq!(sizes, [limit, limit, 1]);
 }
 
-/// Whether Titan's compiler and Makefile generator are on the PATH.
-fn titan_available() -> bool {
-    let found = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if found("compiler") && found("ttcn3_makefilegen") {
-        return true;
-    }
-    eprintln!(
-        "SKIPPED: building the TTCN-3 suites with Eclipse Titan: `compiler` and \
-         `ttcn3_makefilegen` are not on the PATH (apt-get install eclipse-titan)"
-    );
-    false
-}
-
-/// Builds a rendering with Titan (single mode) and returns the executable.
-fn titan_build(dir: &Path) -> PathBuf {
-    let mut modules: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".ttcn"))
-        .collect();
-    modules.sort();
-    let makefile = Command::new("ttcn3_makefilegen")
-        .args(["-s", "-e", "suite"])
-        .args(&modules)
-        .args(["LabelPort.hh", "LabelPort.cc"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        makefile.status.success(),
-        "{}",
-        String::from_utf8_lossy(&makefile.stderr)
-    );
-    // The test port includes the definitions module's generated header, which the Makefile
-    // does not list as its dependency: generate the C++ first, then compile in parallel.
-    let generate = Command::new("make")
-        .arg("compile")
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        generate.status.success(),
-        "{}",
-        String::from_utf8_lossy(&generate.stderr)
-    );
-    let make = Command::new("make")
-        .args(["-j2"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&make.stdout),
-        String::from_utf8_lossy(&make.stderr)
-    );
-    assert!(make.status.success(), "Titan build failed:\n{log}");
-    assert!(!log.contains(": error:"), "{log}");
-    dir.join("suite")
-}
-
-/// Runs the control part of the control module `module` against `sut`; returns the final verdict of every testcase
-/// (the last execution's, after the retries) and the whole console output.
-fn titan_run(dir: &Path, module: &str, sut: &str) -> (Vec<(String, String)>, String) {
-    let cfg = dir.join("run.cfg");
-    std::fs::write(
-        &cfg,
-        format!(
-            "[MODULE_PARAMETERS]\nQUIESCENCE_TIMEOUT := 0.4\nRESPONSE_TIMEOUT := 3.0\n\
-             MAX_RETRIES := 30\n[LOGGING]\nFileMask := ERROR | WARNING\n\
-             ConsoleMask := ERROR | VERDICTOP | TESTCASE | STATISTICS\n\
-             [EXECUTE]\n{module}.control\n"
-        ),
-    )
-    .unwrap();
-    let out = Command::new(dir.join("suite"))
-        .arg(&cfg)
-        .current_dir(dir)
-        .env("NCOMPLETE_SUT", sut)
-        .output()
-        .unwrap();
-    let console = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut verdicts: Vec<(String, String)> = Vec::new();
-    for line in console.lines() {
-        let Some(rest) = line.strip_prefix("Test case ") else {
-            continue;
-        };
-        let Some((name, verdict)) = rest.split_once(" finished. Verdict: ") else {
-            continue;
-        };
-        let verdict = verdict.split(' ').next().unwrap().to_owned();
-        match verdicts.last_mut() {
-            Some(last) if last.0 == name => last.1 = verdict,
-            _ => verdicts.push((name.to_owned(), verdict)),
-        }
-    }
-    (verdicts, console)
-}
-
 /// `ncomplete simulate` of `model`; its outputs wait 40 ms (longer than the port's send grace),
 /// so an input sent meanwhile goes first, as a real system reading its input would let it.
 fn simulate(model: &str, choose: &str) -> String {
@@ -378,18 +271,18 @@ fn simulate(model: &str, choose: &str) -> String {
 
 #[test]
 fn titan_builds_and_runs_the_rendered_suites() {
-    if !titan_available() {
+    if !titan::available() {
         return;
     }
     // The hand-written coffee suite: races, retries and quiescence.
     let dir = work_dir("ttcn-titan-coffee");
     render(&root().join("tests/fixtures/coffee.suite.json"), &dir);
-    titan_build(&dir);
+    titan::build(&dir);
     let module = "coffee_deluxe_control";
-    let (verdicts, console) = titan_run(&dir, module, &simulate(&fixture("coffee.aut"), "random"));
+    let (verdicts, console) = titan::run(&dir, module, &simulate(&fixture("coffee.aut"), "random"));
     assert_eq!(verdicts.len(), 4, "{console}");
     assert!(verdicts.iter().all(|(_, v)| v == "pass"), "{console}");
-    let (verdicts, console) = titan_run(
+    let (verdicts, console) = titan::run(
         &dir,
         module,
         &simulate(&fixture("coffee-faulty.aut"), "first"),
@@ -404,7 +297,7 @@ fn titan_builds_and_runs_the_rendered_suites() {
         "exec sh '{}'",
         root().join("tests/fixtures/hostile/exit.sh").display()
     );
-    let (verdicts, console) = titan_run(&dir, module, &exits);
+    let (verdicts, console) = titan::run(&dir, module, &exits);
     assert!(verdicts.iter().any(|(_, v)| v == "fail"), "{console}");
     assert!(
         console.contains("reason: the system exited with status 0"),
@@ -417,9 +310,9 @@ fn titan_builds_and_runs_the_rendered_suites() {
     let suite = root().join("generated/tea_machine/suite.json");
     render_in_parts(&suite, &dir, 3);
     assert_eq!(check_structure(&suite, &dir, "tea_machine"), 3);
-    titan_build(&dir);
+    titan::build(&dir);
     let model = root().join("models/tea_machine.dot");
-    let (verdicts, console) = titan_run(
+    let (verdicts, console) = titan::run(
         &dir,
         "tea_machine_control",
         &simulate(&model.display().to_string(), "random"),
@@ -438,7 +331,7 @@ fn titan_builds_and_runs_the_rendered_suites() {
         ),
     )
     .unwrap();
-    let (verdicts, console) = titan_run(
+    let (verdicts, console) = titan::run(
         &dir,
         "tea_machine_control",
         &simulate(&faulty.display().to_string(), "first"),

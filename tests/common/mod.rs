@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod suite_json;
+pub mod titan;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -22,6 +22,8 @@ namespace coffeemachine__tests {
 
 // The longest output line accepted, newline excluded.
 static const size_t MAX_LINE_BYTES = 64 * 1024;
+// How many chunks of 8 KiB one event reads at most, before the event loop runs again.
+static const int READ_CHUNKS = 16;
 // How often the port checks whether the system has exited, in seconds.
 static const double EXIT_POLL = 0.05;
 // How long to wait for the exit status after the system closed a pipe, in steps of 10 ms.
@@ -449,11 +451,13 @@ void LabelPort::take_output(const char *data, size_t length)
 	}
 }
 
-// Reads what the system has written; false at the end of its output.
+// Reads what the system has written, at most READ_CHUNKS chunks per call (a system that writes
+// without end must not keep the timers of the testcase from running); false at the end of its
+// output.
 bool LabelPort::read_available()
 {
 	char chunk[8192];
-	for (;;) {
+	for (int chunks = 0; chunks < READ_CHUNKS; chunks++) {
 		ssize_t n = read(from_system, chunk, sizeof chunk);
 		if (n > 0) {
 			take_output(chunk, n);
@@ -465,6 +469,7 @@ bool LabelPort::read_available()
 			fail(std::string("cannot read the output: ") + strerror(errno));
 		}
 	}
+	return true;
 }
 
 // Fails the testcase once the system has exited (waiting a moment for its status when it has
