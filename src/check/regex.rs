@@ -850,6 +850,37 @@ mod tests {
         set.contains(&nfa.accept)
     }
 
+    /// The lazy DFA answers as the NFA does, with its steps in dense rows (this vocabulary) and
+    /// in the map of large vocabularies alike.
+    #[test]
+    fn lazy_dfa_agrees_with_the_nfa_whatever_its_step_cache() {
+        let v = vocab();
+        let labels: Vec<LabelId> = ["a", "b", "x"].iter().map(|l| v.get(l).unwrap()).collect();
+        let mut rng = crate::rng::SplitMix64::new(11);
+        for re in ["(a|b)*a x", "a (b x)+ a?", "(a|b x)* x", "a . b*"] {
+            let nfa = Regex::parse(re, "re").unwrap().compile(&v).unwrap();
+            let mut dense = LazyDfa::new(nfa.clone());
+            assert!(matches!(dense.step, StepCache::Dense { .. }));
+            let mut sparse = LazyDfa::new(nfa.clone());
+            sparse.step = StepCache::Sparse(FastMap::default());
+            for _ in 0..200 {
+                let word: Vec<LabelId> = (0..rng.below(7)).map(|_| *rng.pick(&labels)).collect();
+                let mut set = nfa.closure(&[nfa.start]);
+                for &l in &word {
+                    set = nfa.step(&set, l);
+                }
+                let in_nfa = set.contains(&nfa.accept);
+                for dfa in [&mut dense, &mut sparse] {
+                    let mut d = Some(0);
+                    for &l in &word {
+                        d = d.and_then(|d| dfa.next(d, l));
+                    }
+                    assert_eq!(d.is_some_and(|d| dfa.accepting(d)), in_nfa, "{re} {word:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn operators() {
         assert!(accepts("(a|b)*a x", &["b", "a", "b", "a", "x"]));
