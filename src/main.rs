@@ -11,6 +11,11 @@ use ncomplete::suite::ioco::IncompatibleSets;
 use ncomplete::suite::names::Shard;
 use std::process::ExitCode;
 
+/// The suite writers' pool threads allocate and free word blocks and buffers concurrently;
+/// mimalloc keeps them from contending for one arena lock (docs/src/design/scaling.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// n-complete test suites (ioco and Mealy) from behavioural models.
 mod cli;
 use cli::*;

@@ -10,7 +10,7 @@
 use crate::model::LabelId;
 use crate::suite::json::{LINE_CHUNK, push_test_line};
 use crate::suite::mealy::stream::word_steps;
-use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords, WordBlock};
+use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords, WORD_CHUNK, WordBlock};
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -120,6 +120,19 @@ pub fn write_mealy_suite_with<W: Write>(
     shard: Option<Shard>,
     tick: &mut dyn FnMut(u64),
 ) -> io::Result<SuiteStats> {
+    write_in_chunks(out, suite, format, shard, tick, WORD_CHUNK)
+}
+
+/// [`write_mealy_suite_with`] with chunks of about `chunk` generated words (the bytes written
+/// do not depend on it).
+fn write_in_chunks<W: Write>(
+    out: W,
+    suite: &MealySuite,
+    format: MealySuiteFormat,
+    shard: Option<Shard>,
+    tick: &mut dyn FnMut(u64),
+    chunk: usize,
+) -> io::Result<SuiteStats> {
     let header = suite.header();
     let tokens = WordTokens::new(suite.spec().inputs.names());
     let mut sink = match format {
@@ -172,7 +185,7 @@ pub fn write_mealy_suite_with<W: Write>(
             .collect()
     };
     let mut stream = TestStream {
-        words: suite.words(),
+        words: suite.words().chunked(chunk),
         picker: shard.map(ShardPicker::new),
         stats: SuiteStats::default(),
         generated: 0,
@@ -770,15 +783,17 @@ mod tests {
     }
 
     #[test]
-    fn bytes_are_identical_for_one_two_and_four_threads() {
+    fn bytes_are_identical_for_one_two_and_four_threads_and_any_chunk_size() {
         use crate::identify::mealy::tests_support::random_mealy;
         let m = random_mealy(5, 10, 4, 2);
-        // More than two chunks of tests, so that writing, rendering and generating overlap.
+        // Chunks of 1,024 words, so that W's suite spans more than two and writing, rendering
+        // and generating overlap; the default chunk size too, for the path users take.
+        const CHUNK: usize = 1024;
         for method in [MealyMethod::W, MealyMethod::Hads, MealyMethod::H] {
             let suite = MealySuite::new(&m, MealySuiteOptions::new(method, 3)).unwrap();
             for format in [MealySuiteFormat::Words, MealySuiteFormat::Json] {
                 for shard in [None, Some(Shard { index: 2, count: 3 })] {
-                    let bytes_with = |threads: usize| {
+                    let written = |threads: usize, chunk: usize| {
                         let pool = rayon::ThreadPoolBuilder::new()
                             .num_threads(threads)
                             .build()
@@ -786,28 +801,32 @@ mod tests {
                         pool.install(|| {
                             let mut out = Vec::new();
                             let mut ticks = Vec::new();
-                            let stats =
-                                write_mealy_suite_with(&mut out, &suite, format, shard, &mut |n| {
-                                    ticks.push(n)
-                                })
-                                .unwrap();
+                            let stats = write_in_chunks(
+                                &mut out,
+                                &suite,
+                                format,
+                                shard,
+                                &mut |n| ticks.push(n),
+                                chunk,
+                            )
+                            .unwrap();
                             (out, stats, ticks)
                         })
                     };
-                    let one = bytes_with(1);
+                    let case = format!("{method:?} {format:?} {shard:?}");
+                    let one = written(1, CHUNK);
                     // W's suite spans more than two chunks; the smaller suites of the other
                     // methods are compared all the same.
                     let generated = *one.2.last().unwrap();
                     if method == MealyMethod::W {
-                        assert!(generated > 2 * LINE_CHUNK as u64, "{method:?}: {generated}");
+                        assert!(generated > 2 * CHUNK as u64, "{case}: {generated}");
                     }
                     for threads in [2, 4] {
-                        let many = bytes_with(threads);
-                        assert!(
-                            one == many,
-                            "{method:?} {format:?} {shard:?}: {threads} threads"
-                        );
+                        assert!(one == written(threads, CHUNK), "{case}: {threads} threads");
                     }
+                    // The progress ticks follow the chunks; the bytes and figures do not.
+                    let (out, stats, _) = written(2, WORD_CHUNK);
+                    assert!(one.0 == out && one.1 == stats, "{case}: default chunks");
                 }
             }
         }

@@ -904,6 +904,7 @@ impl MealySuite {
             cursor: UnitCursor::new(self),
             ready: Vec::new().into_iter(),
             held: None,
+            chunk: WORD_CHUNK,
         }
     }
 
@@ -1047,12 +1048,17 @@ impl UnitCursor {
     }
 }
 
-/// Number of units generated in parallel per batch.
-const BATCH_UNITS: usize = 512;
+/// Number of units generated in parallel per batch (at most; fewer when the chunk is smaller).
+const BATCH_UNITS: usize = 2048;
 
 /// Words [`SuiteWords::next_blocks`] generates at least per call (before prefix removal), or the
-/// words of a tree-built suite it returns at most.
-pub const WORD_CHUNK: usize = 4096;
+/// words of a tree-built suite it returns at most, unless set by [`SuiteWords::chunked`]. A
+/// chunk is the unit of synchronisation of the writing pipeline
+/// ([`crate::render::words::write_mealy_suite_with`]): large enough that its parallel parts
+/// outweigh the barrier after it (4,096 words gave a 2-thread/1-thread wall ratio of about 0.8
+/// on ESM E=1; this size, with the allocator of the binary, about 0.6), small enough to keep
+/// the chunks in flight a few megabytes.
+pub const WORD_CHUNK: usize = 32768;
 
 /// Words per block of a tree-built suite in [`SuiteWords::next_blocks`].
 const TREE_BLOCK: usize = 256;
@@ -1069,9 +1075,20 @@ pub struct SuiteWords<'a> {
     ready: std::vec::IntoIter<Vec<LabelId>>,
     /// The last word generated, kept or dropped by the word after it.
     held: Option<Vec<LabelId>>,
+    /// The words per chunk ([`WORD_CHUNK`] unless set by [`SuiteWords::chunked`]).
+    chunk: usize,
 }
 
 impl SuiteWords<'_> {
+    /// The same stream taken in chunks of about `words` words (at least 1) rather than
+    /// [`WORD_CHUNK`]: the words and their order do not change, only how many a call of
+    /// [`SuiteWords::next_blocks`] returns (tests use small chunks to cross chunk boundaries
+    /// often).
+    pub fn chunked(mut self, words: usize) -> Self {
+        self.chunk = words.max(1);
+        self
+    }
+
     /// The next words of the stream in order (empty at its end): those `next` would return
     /// next, at least one, as vectors (see [`SuiteWords::next_blocks`]).
     pub fn next_chunk(&mut self) -> Vec<Vec<LabelId>> {
@@ -1095,7 +1112,7 @@ impl SuiteWords<'_> {
         if let Some(words) = &mut self.tree_words {
             let mut blocks = Vec::new();
             let mut taken = 0;
-            while taken < WORD_CHUNK {
+            while taken < self.chunk {
                 let mut block = WordBlock::new();
                 for word in words.by_ref().take(TREE_BLOCK) {
                     block.push(&word);
@@ -1118,9 +1135,10 @@ impl SuiteWords<'_> {
             }
             let mut raw = blocks.len();
             let mut ended = false;
-            while raw <= WORD_CHUNK {
-                let mut units = Vec::with_capacity(BATCH_UNITS);
-                while units.len() < BATCH_UNITS {
+            while raw <= self.chunk {
+                let batch = BATCH_UNITS.min(self.chunk);
+                let mut units = Vec::with_capacity(batch);
+                while units.len() < batch {
                     match self.cursor.next(suite) {
                         Some(u) => units.push(u),
                         None => break,
