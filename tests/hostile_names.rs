@@ -663,12 +663,16 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                 }
                 tokens.push(Token::Number(text[start..i].to_owned()));
             }
-            b':' | b'=' if bytes.get(i + 1) == Some(&b'=') => {
+            b':' | b'=' | b'!' if bytes.get(i + 1) == Some(&b'=') => {
+                tokens.push(Token::Punct(text[i..i + 2].to_owned()));
+                i += 2;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'>') => {
                 tokens.push(Token::Punct(text[i..i + 2].to_owned()));
                 i += 2;
             }
             b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b',' | b'.' | b'&' | b':' | b'<'
-            | b'+' => {
+            | b'>' | b'+' | b'*' | b'?' => {
                 tokens.push(Token::Punct((b as char).to_string()));
                 i += 1;
             }
@@ -704,8 +708,8 @@ const TTCN_KEYWORDS: &[&str] = &[
 ];
 
 /// The token structure with every charstring expression (literals and `char(...)` quadruples
-/// joined by `&`) replaced by one decoded [`Token::Str`], and the `universal` of the port type
-/// dropped.
+/// joined by `&`) replaced by one decoded [`Token::Str`], the `universal` of the port type
+/// dropped, and `f_label(...)` around a message (of a universal charstring port) removed.
 fn fold_charstrings(tokens: &[Token]) -> Result<Vec<Token>, String> {
     let mut out: Vec<Token> = Vec::new();
     let mut i = 0;
@@ -737,9 +741,14 @@ fn fold_charstrings(tokens: &[Token]) -> Result<Vec<Token>, String> {
         };
         match piece {
             Some((s, len)) => {
+                // Joined to a charstring before the `&` (not to a call's result).
                 let joined = i > 0
                     && tokens[i - 1] == Token::Punct("&".to_owned())
-                    && matches!(out.last(), Some(Token::Punct(p)) if p == "&");
+                    && matches!(out.last(), Some(Token::Punct(p)) if p == "&")
+                    && matches!(
+                        out.len().checked_sub(2).map(|k| &out[k]),
+                        Some(Token::Str(_))
+                    );
                 if joined {
                     out.pop();
                     match out.last_mut() {
@@ -759,18 +768,127 @@ fn fold_charstrings(tokens: &[Token]) -> Result<Vec<Token>, String> {
             }
         }
     }
-    Ok(out)
+    // A universal charstring port's messages pass through `f_label(...)`: the charstring alone.
+    let mut unwrapped: Vec<Token> = Vec::with_capacity(out.len());
+    let mut k = 0;
+    while k < out.len() {
+        match &out[k..] {
+            [
+                Token::Ident(f),
+                Token::Punct(open),
+                Token::Str(label),
+                Token::Punct(close),
+                ..,
+            ] if f == "f_label" && open == "(" && close == ")" => {
+                unwrapped.push(Token::Str(label.clone()));
+                k += 4;
+            }
+            _ => {
+                unwrapped.push(out[k].clone());
+                k += 1;
+            }
+        }
+    }
+    Ok(unwrapped)
 }
 
-/// Checks rendered TTCN-3 text: tokens as above, every charstring a label of the model, the
-/// testcase and module identifiers valid, not keywords and unique.
+/// A piece of the reasons the TTCN-3 testcases give: fixed text, a label of the model, or the
+/// list of expected outputs (`nothing`, or labels, outputs after `!`, joined by `, `).
+enum Piece {
+    Text(&'static str),
+    Label,
+    List,
+}
+
+/// The reasons' charstrings: the fixed texts of the definitions module, and the texts the
+/// testcases put together from labels (`ncomplete run`'s messages without the trace).
+const REASONS: &[&[Piece]] = {
+    use Piece::{Label, List, Text};
+    &[
+        &[Text("")],
+        &[Text("unexpected !")],
+        &[Text("output !")],
+        &[Text(")")],
+        &[Text(" ms")],
+        &[Text("the system wrote `")],
+        &[Text(
+            "` without a newline and did not finish the line within ",
+        )],
+        &[Text("no output within the response timeout of ")],
+        &[Text(" ms (expected one of: ")],
+        &[List],
+        &[Text(" (expected one of: "), List, Text(")")],
+        &[
+            Text("unexpected !"),
+            Label,
+            Text(" (expected one of: "),
+            List,
+            Text(")"),
+        ],
+        &[
+            Text(" arrived before input ?"),
+            Label,
+            Text(" could be sent (allowed instead: "),
+            List,
+            Text(")"),
+        ],
+        &[
+            Text("output !"),
+            Label,
+            Text(" arrived before input ?"),
+            Label,
+            Text(" could be sent (allowed instead: "),
+            List,
+            Text(")"),
+        ],
+        &[Text("the test fails after input ?"), Label],
+    ]
+};
+
+/// Whether `s` is made of `pieces` with labels from `labels` (trying every way to split it).
+fn made_of(s: &str, pieces: &[Piece], labels: &BTreeSet<String>) -> bool {
+    match pieces.split_first() {
+        None => s.is_empty(),
+        Some((Piece::Text(t), rest)) => s.strip_prefix(t).is_some_and(|r| made_of(r, rest, labels)),
+        Some((Piece::Label, rest)) => labels.iter().any(|l| {
+            s.strip_prefix(l.as_str())
+                .is_some_and(|r| made_of(r, rest, labels))
+        }),
+        Some((Piece::List, rest)) => {
+            if s.strip_prefix("nothing")
+                .is_some_and(|r| made_of(r, rest, labels))
+            {
+                return true;
+            }
+            labels.iter().any(|l| {
+                [
+                    s.strip_prefix('!').and_then(|r| r.strip_prefix(l.as_str())),
+                    s.strip_prefix(l.as_str()),
+                ]
+                .into_iter()
+                .flatten()
+                .any(|r| {
+                    made_of(r, rest, labels)
+                        || r.strip_prefix(", ")
+                            .is_some_and(|r| made_of(r, pieces, labels))
+                })
+            })
+        }
+    }
+}
+
+/// Checks rendered TTCN-3 text: tokens as above, every charstring a label of the model or a
+/// reason made of labels ([`REASONS`]), the testcase and module identifiers valid, not keywords
+/// and unique.
 fn check_ttcn(text: &str, labels: &BTreeSet<String>, tests: usize) -> Result<Vec<Token>, String> {
     let tokens = fold_charstrings(&tokenize(text)?)?;
     let mut testcases = BTreeSet::new();
     for (k, token) in tokens.iter().enumerate() {
         match token {
-            Token::Str(s) if !labels.contains(s) => {
-                return Err(format!("charstring {s:?} is not a label"));
+            Token::Str(s)
+                if !labels.contains(s) && !REASONS.iter().any(|r| made_of(s, r, labels)) =>
+            {
+                return Err(format!("charstring {s:?} is neither a label nor a reason"));
             }
             Token::Ident(kw) if kw == "testcase" || kw == "module" => {
                 let Some(Token::Ident(id)) = tokens.get(k + 1) else {
@@ -924,12 +1042,18 @@ proptest! {
             .map_err(TestCaseError::fail)?;
         prop_assert_eq!(skeleton(&tokens), skeleton(&plain_tokens));
 
-        // Every charstring of the plain rendering maps to the hostile one at the same place.
+        // Every label of the plain rendering maps to the hostile one at the same place (the
+        // other charstrings are reasons, checked above).
         let strings = |t: &[Token]| -> Vec<String> {
             t.iter().filter_map(|t| match t { Token::Str(s) => Some(s.clone()), _ => None }).collect()
         };
-        let mapped: Vec<String> = strings(&plain_tokens).iter().map(|s| map[s].clone()).collect();
-        prop_assert_eq!(strings(&tokens), mapped);
+        let (hostile_strings, plain_strings) = (strings(&tokens), strings(&plain_tokens));
+        prop_assert_eq!(hostile_strings.len(), plain_strings.len());
+        for (h, p) in hostile_strings.iter().zip(&plain_strings) {
+            if let Some(label) = map.get(p) {
+                prop_assert_eq!(h, label);
+            }
+        }
 
         // The Rust package: the model name and labels appear only as literals and comments; the
         // package and crate names stay valid Cargo names.

@@ -249,14 +249,14 @@ fn ttcn_timers_start_with_the_annotated_timeouts() {
     let (annotated, plain) = (part(&annotated), part(&plain));
     // The testcases that begin by observing the start state wait its annotated timeout.
     let starts = annotated
-        .matches("T_quiescence.start(f_at_least(QUIESCENCE_TIMEOUT, 1.000));")
+        .matches("T_quiescence.start(f_at_least(QUIESCENCE_TIMEOUT, 1.000) + f_startup_left());")
         .count();
     assert!(starts >= 1, "{annotated}");
     assert!(!plain.contains("f_at_least"), "{plain}");
     assert_eq!(
         annotated.replace(
-            "T_quiescence.start(f_at_least(QUIESCENCE_TIMEOUT, 1.000));",
-            "T_quiescence.start;"
+            "T_quiescence.start(f_at_least(QUIESCENCE_TIMEOUT, 1.000) + f_startup_left());",
+            "T_quiescence.start(QUIESCENCE_TIMEOUT + f_startup_left());"
         ),
         plain
     );

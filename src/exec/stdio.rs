@@ -952,7 +952,10 @@ fn quiescence_name(model: &SuiteModel) -> &str {
     model.quiescence.as_deref().unwrap_or("quiescence")
 }
 
-fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
+/// The outputs (and quiescence) that `list` does not fail on, as messages list them after
+/// "expected one of:" (`nothing` for none); the TTCN-3 rendering writes the same text into its
+/// verdicts' reasons.
+pub(crate) fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
     let names: Vec<String> = list
         .iter()
         .filter(|&&(_, n)| n != Next::FAIL)

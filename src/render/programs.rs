@@ -18,6 +18,7 @@
 //! that prints such a string without a filter fails to render.
 
 use super::escape;
+use crate::exec::stdio::allowed;
 use crate::exec::timeouts::ModelTimeouts;
 use crate::model::{LabelKind, SuspensionAutomaton};
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
@@ -370,6 +371,7 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
                 input => model.input_name(*input),
                 then => reference(*then),
                 branches => race.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+                expected => allowed(model, race),
             },
             TestNode::Expect { branches } => context! {
                 index => k,
@@ -381,6 +383,7 @@ fn test_context(model: &SuiteModel, t: &TestCase, ident: &str) -> Value {
                     .iter()
                     .any(|&(o, n)| o.index() == quiescence_id && n != Next::FAIL),
                 branches => branches.iter().map(|&(o, n)| branch(o, n)).collect::<Vec<_>>(),
+                expected => allowed(model, branches),
             },
         })
         .collect();

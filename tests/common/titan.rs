@@ -120,6 +120,20 @@ pub fn verdicts(console: &str) -> Vec<(String, String)> {
     verdicts
 }
 
+/// A console output with the reasons of the verdicts as they were given: Titan logs a reason as
+/// a charstring, a backslash before each backslash and quote.
+pub fn unescaped(console: &str) -> String {
+    let mut text = String::with_capacity(console.len());
+    let mut chars = console.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => text.extend(chars.next()),
+            _ => text.push(c),
+        }
+    }
+    text
+}
+
 /// Runs the control part of the control module `module` against the command `sut` (timeouts
 /// 0.4 s and 3 s, up to 30 retries); returns the final verdict of every testcase and the whole
 /// console output.

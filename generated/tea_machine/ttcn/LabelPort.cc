@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace tea__machine__tests {
 
@@ -35,6 +36,12 @@ static const char *CLOSED = "the system closed the connection";
 static int kept_socket = -1;
 static int listener = -1;
 static std::string listener_address;
+// For the external functions of the testcases (one port per process): when the start-up
+// allowance of the running system ends, whether it has written an output since it started, and
+// the line it has begun.
+static long long startup_deadline = 0;
+static bool output_seen = true;
+static const std::string *open_line = NULL;
 
 LabelPort::LabelPort(const char *par_port_name)
 	: LabelPort_BASE(par_port_name), tcp(false), broken(false), pid(-1), to_system(-1),
@@ -45,6 +52,7 @@ LabelPort::LabelPort(const char *par_port_name)
 LabelPort::~LabelPort()
 {
 	stop_system();
+	if (open_line == &line) open_line = NULL;
 }
 
 void LabelPort::set_parameter(const char *parameter_name, const char *parameter_value)
@@ -106,6 +114,51 @@ static bool valid_utf8(const std::string& s)
 		k += extra + 1;
 	}
 	return true;
+}
+
+// Whether code point `c` is whitespace (Unicode White_Space) or a control character (Cc).
+static bool is_whitespace(unsigned int c)
+{
+	return (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0x85 || c == 0xa0 || c == 0x1680 ||
+		(c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+		c == 0x205f || c == 0x3000;
+}
+
+static bool is_control(unsigned int c)
+{
+	return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
+// A label (UTF-8) as every ncomplete runner shows it in messages: control characters anywhere,
+// and whitespace at either end, as \u{..} (lowercase hexadecimal), the rest as it is.
+static std::string shown(const std::string& label)
+{
+	std::vector<unsigned int> codes;
+	std::vector<size_t> starts;
+	for (size_t k = 0; k < label.size();) {
+		unsigned char c = label[k];
+		size_t extra = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : 3;
+		unsigned int code = extra == 0 ? c : extra == 1 ? c & 0x1f : extra == 2 ? c & 0x0f : c & 0x07;
+		for (size_t j = 1; j <= extra && k + j < label.size(); j++) {
+			code = (code << 6) | (label[k + j] & 0x3f);
+		}
+		starts.push_back(k);
+		codes.push_back(code);
+		k += extra + 1;
+	}
+	starts.push_back(label.size());
+	std::string out;
+	for (size_t k = 0; k < codes.size(); k++) {
+		bool end = k == 0 || k + 1 == codes.size();
+		if (is_control(codes[k]) || (end && is_whitespace(codes[k]))) {
+			char escaped[16];
+			snprintf(escaped, sizeof escaped, "\\u%c%x}", '{', codes[k]);
+			out += escaped;
+		} else {
+			out.append(label, starts[k], starts[k + 1] - starts[k]);
+		}
+	}
+	return out;
 }
 
 static std::string trimmed(const std::string& s)
@@ -319,6 +372,9 @@ void LabelPort::connect_system()
 	to_system = fd;
 	from_system = fd;
 	Handler_Add_Fd_Read(from_system);
+	startup_deadline = now_ms() + startup_ms();
+	output_seen = false;
+	open_line = &line;
 	if (reset_in_place) {
 		pending = reset_label + "\n";
 		write_pending();
@@ -387,12 +443,15 @@ void LabelPort::start_system()
 	fcntl(from_system, F_SETFD, FD_CLOEXEC);
 	Handler_Add_Fd_Read(from_system);
 	Handler_Set_Timer(EXIT_POLL, FALSE, TRUE, TRUE);
+	startup_deadline = now_ms() + startup_ms();
+	output_seen = false;
+	open_line = &line;
 }
 
 void LabelPort::stop_system()
 {
 	if (tcp) {
-		if (from_system >= 0) Uninstall_Handler();
+		if (from_system >= 0) remove_handlers();
 		if (keep_connection()) {
 			kept_socket = from_system;
 		} else if (from_system >= 0) {
@@ -414,7 +473,7 @@ void LabelPort::stop_system()
 		waitpid(pid, NULL, 0);
 		pid = -1;
 	}
-	if (to_system >= 0 || from_system >= 0) Uninstall_Handler();
+	if (to_system >= 0 || from_system >= 0) remove_handlers();
 	if (to_system >= 0) close(to_system);
 	if (from_system >= 0) close(from_system);
 	to_system = -1;
@@ -422,6 +481,18 @@ void LabelPort::stop_system()
 	line.clear();
 	pending.clear();
 	writing = false;
+}
+
+// Removes the port's descriptors one by one, then its exit poll. Titan 8.2's Uninstall_Handler
+// alone cannot remove two descriptors of one port (the stdout pipe, and the stdin pipe while an
+// input waits to be written to a system that does not read): it ends the testcase with
+// "Fd_And_Timeout_User::remove_all_fds Internal error 4".
+void LabelPort::remove_handlers()
+{
+	if (writing) Handler_Remove_Fd_Write(to_system);
+	writing = false;
+	if (from_system >= 0) Handler_Remove_Fd_Read(from_system);
+	Uninstall_Handler();
 }
 
 void LabelPort::fail(const std::string& why)
@@ -447,6 +518,7 @@ void LabelPort::take_output(const char *data, size_t length)
 		if (!valid_utf8(line)) fail("the system wrote invalid UTF-8 (`" + quoted(line) + "`)");
 		if (label.empty()) fail("the system wrote an empty line (the protocol is one label per line)");
 		line.clear();
+		output_seen = true;
 		incoming_message(CHARSTRING(label.size(), label.data()));
 	}
 }
@@ -591,6 +663,30 @@ void LabelPort::outgoing_send(const CHARSTRING& send_par)
 	pending.append((const char *)send_par, send_par.lengthof());
 	pending.push_back('\n');
 	write_pending();
+}
+
+// `text` (UTF-8) as a value of the port's message type.
+static CHARSTRING as_label(const std::string& text)
+{
+	return CHARSTRING(text.size(), text.data());
+}
+
+// The external functions of the definitions module (see there).
+FLOAT f__startup__left()
+{
+	long long left = startup_deadline - now_ms();
+	return FLOAT(output_seen || left <= 0 ? 0.0 : left / 1000.0);
+}
+
+CHARSTRING f__shown(const CHARSTRING& p__label)
+{
+	return as_label(shown(std::string((const char *)p__label, p__label.lengthof())));
+}
+
+CHARSTRING f__unfinished__line()
+{
+	if (open_line == NULL || open_line->empty()) return as_label(std::string());
+	return as_label(quoted(*open_line));
 }
 
 } /* end of namespace */

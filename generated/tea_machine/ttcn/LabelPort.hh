@@ -12,7 +12,10 @@
 // 64 KiB, or ends its output in the middle of a line fails the running testcase with the
 // reason; none of these is quiescence. Inputs are written without blocking, so a system that
 // does not read cannot block the tester. Quiescence and response timeouts are the timers of the
-// testcases (module parameters QUIESCENCE_TIMEOUT and RESPONSE_TIMEOUT).
+// testcases (module parameters QUIESCENCE_TIMEOUT and RESPONSE_TIMEOUT); the port answers their
+// external functions (definitions module): what is left of the start-up allowance
+// (NCOMPLETE_STARTUP_MS milliseconds from the system's start, default 1000, until its first
+// output), an output as messages show it, and the line the system has begun.
 //
 // The same line protocol over TCP instead (as `ncomplete run --sut-connect` and `--sut-listen`):
 // the test port parameter `connect` (else NCOMPLETE_CONNECT) names the HOST:PORT of a system that
@@ -50,6 +53,7 @@ private:
 	void connect_system();
 	bool keep_connection();
 	void stop_system();
+	void remove_handlers();
 	void write_pending();
 	void take_output(const char *data, size_t length);
 	bool read_available();
