@@ -14,6 +14,7 @@ use ncomplete::sts::purposes::{Criterion, item_purposes, switch_purposes};
 use ncomplete::sts::symbolic::SegLimits;
 use ncomplete::sts::z3::Z3Solver;
 use ncomplete::sts::{Sts, load_sts};
+use rayon::prelude::*;
 
 /// Rounds of the purposes and steps of a random run before giving up on a mutant.
 const ROUNDS: usize = 20;
@@ -122,38 +123,44 @@ fn main() {
         mutants.sort();
         for name in mutants {
             let mutant = model(&format!("mutants/{name}"));
-            let mut found: [Vec<Option<u64>>; 3] = Default::default();
-            for seed in 0..runs {
-                found[0].push(purposes_run(
-                    &spec,
-                    &mutant,
-                    &switches,
-                    Criterion::SWITCHES,
-                    seed,
-                    &timeouts,
-                ));
-                found[1].push(purposes_run(
-                    &spec,
-                    &mutant,
-                    &pairs,
-                    Criterion::SWITCH_PAIRS,
-                    seed,
-                    &timeouts,
-                ));
-                let mut adapter =
-                    StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
-                found[2].push(
-                    random_run(
-                        &spec,
-                        &mut Z3Solver::new(),
-                        &mut adapter,
-                        seed,
-                        RANDOM_STEPS,
-                        &timeouts,
-                    )
-                    .unwrap(),
-                );
-            }
+            // Seeds run in parallel; each run is seeded on its own, so the table does not
+            // depend on the thread count.
+            let per_seed: Vec<[Option<u64>; 3]> = (0..runs)
+                .into_par_iter()
+                .map(|seed| {
+                    let mut adapter =
+                        StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
+                    [
+                        purposes_run(
+                            &spec,
+                            &mutant,
+                            &switches,
+                            Criterion::SWITCHES,
+                            seed,
+                            &timeouts,
+                        ),
+                        purposes_run(
+                            &spec,
+                            &mutant,
+                            &pairs,
+                            Criterion::SWITCH_PAIRS,
+                            seed,
+                            &timeouts,
+                        ),
+                        random_run(
+                            &spec,
+                            &mut Z3Solver::new(),
+                            &mut adapter,
+                            seed,
+                            RANDOM_STEPS,
+                            &timeouts,
+                        )
+                        .unwrap(),
+                    ]
+                })
+                .collect();
+            let found: [Vec<Option<u64>>; 3] =
+                std::array::from_fn(|k| per_seed.iter().map(|r| r[k]).collect());
             let cells: Vec<String> = found
                 .iter()
                 .zip(ours.iter_mut())
