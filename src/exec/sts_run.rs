@@ -118,13 +118,25 @@ pub fn purpose_path(
     }
 }
 
-/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`, with the criterion
-/// that selected them (`cover`; switch coverage when absent).
+/// What a purposes file holds for a run: its purposes, the criterion that selected them and
+/// the criterion's feasible items beyond switches when the file lists them.
+#[derive(Clone, Debug)]
+pub struct PurposeFile {
+    /// The purposes, in the file's order.
+    pub paths: Vec<PurposePath>,
+    /// `cover` (switch coverage when absent).
+    pub criterion: Criterion,
+    /// `item_coverage.feasible`; `None` when the file has no such key (a file written before
+    /// the key existed, or of switch coverage).
+    pub items: Option<Vec<Item>>,
+}
+
+/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`.
 pub fn purposes_from_json(
     sts: &Sts,
     solver: &mut dyn Solver,
     text: &str,
-) -> Result<(Vec<PurposePath>, Criterion), PurposeError> {
+) -> Result<PurposeFile, PurposeError> {
     let shape = |m: &str| PurposeError::Shape(m.to_owned());
     let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         PurposeError::Shape(format!(
@@ -206,7 +218,27 @@ pub fn purposes_from_json(
         }
         out.push(purpose_path(sts, solver, switches, &pins, i + 1)?);
     }
-    Ok((out, criterion))
+    let items = match doc.get("item_coverage").and_then(|c| c.get("feasible")) {
+        None => None,
+        Some(list) => Some(
+            list.as_array()
+                .ok_or_else(|| shape("`item_coverage.feasible` must be an array"))?
+                .iter()
+                .map(|x| {
+                    Item::from_json(sts, x).ok_or_else(|| {
+                        PurposeError::Shape(format!(
+                            "`item_coverage.feasible`: {x} is no item of the model (`{{\"switches\": [r1, r2]}}` or `{{\"switch\": r, \"variable\": x, \"value\": n}}`)"
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    Ok(PurposeFile {
+        paths: out,
+        criterion,
+        items,
+    })
 }
 
 /// The verdict of a purpose.
@@ -1013,6 +1045,36 @@ mod tests {
             found >= 4,
             "the toggle fault is found within 400 steps: {found}/5"
         );
+    }
+
+    #[test]
+    fn a_purposes_file_gives_back_its_feasible_items() {
+        let sts = bundled("brp");
+        let purposes = crate::sts::purposes::item_purposes(
+            &sts,
+            &mut Z3Solver::new(),
+            Criterion::SWITCH_PAIRS,
+        )
+        .unwrap();
+        assert!(!purposes.items.is_empty());
+        let text = purposes.to_json(&sts);
+        let file = purposes_from_json(&sts, &mut Z3Solver::new(), &text).unwrap();
+        assert_eq!(file.criterion, Criterion::SWITCH_PAIRS);
+        assert_eq!(file.items.as_ref(), Some(&purposes.items));
+        assert_eq!(file.paths.len(), purposes.purposes.len());
+        // A file written before the key existed still reads, without items.
+        let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        doc["item_coverage"]
+            .as_object_mut()
+            .unwrap()
+            .remove("feasible");
+        let old = purposes_from_json(&sts, &mut Z3Solver::new(), &doc.to_string()).unwrap();
+        assert_eq!(old.items, None);
+        // An item of another model is refused with the shape expected.
+        doc["item_coverage"]["feasible"] =
+            json!([{"switch": "no_such", "variable": "i", "value": 1}]);
+        let err = purposes_from_json(&sts, &mut Z3Solver::new(), &doc.to_string()).unwrap_err();
+        assert!(err.to_string().contains("no item of the model"), "{err}");
     }
 
     /// Whether the purposes of `criterion` on `spec` fail `mutant` (one round, seed 1).
