@@ -323,6 +323,35 @@ pub struct StsRunOptions {
     pub items: Vec<Item>,
 }
 
+/// Attempts per purpose unless told otherwise (`explore --attempts`' default).
+pub const DEFAULT_ATTEMPTS: usize = 5;
+
+impl StsRunOptions {
+    /// A run of `rounds` rounds seeded with `seed`, with [`DEFAULT_ATTEMPTS`] attempts per
+    /// purpose and no items beyond switches counted (see [`StsRunOptions::with_items`]).
+    pub fn new(seed: u64, rounds: usize, timeouts: Timeouts, criterion: Criterion) -> Self {
+        StsRunOptions {
+            seed,
+            attempts: DEFAULT_ATTEMPTS,
+            rounds,
+            timeouts,
+            criterion,
+            items: Vec::new(),
+        }
+    }
+
+    /// The same with `attempts` attempts per purpose.
+    pub fn with_attempts(self, attempts: usize) -> Self {
+        StsRunOptions { attempts, ..self }
+    }
+
+    /// The same counting the a posteriori coverage of `items` (the criterion's feasible items
+    /// beyond switches).
+    pub fn with_items(self, items: Vec<Item>) -> Self {
+        StsRunOptions { items, ..self }
+    }
+}
+
 enum Step {
     Continue,
     Leave(String),
@@ -1083,14 +1112,7 @@ mod tests {
             crate::sts::purposes::item_purposes(spec, &mut Z3Solver::new(), criterion).unwrap();
         let paths: Vec<PurposePath> = purposes.purposes.into_iter().map(Into::into).collect();
         let mut adapter = StsAdapter::new(mutant, Box::new(Z3Solver::new()), 7);
-        let options = StsRunOptions {
-            seed: 1,
-            attempts: 5,
-            rounds: 1,
-            timeouts: Timeouts::default(),
-            criterion,
-            items: Vec::new(),
-        };
+        let options = StsRunOptions::new(1, 1, Timeouts::default(), criterion);
         let report = run_purposes(
             spec,
             &mut Z3Solver::new(),

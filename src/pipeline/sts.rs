@@ -177,15 +177,14 @@ pub fn explore_purposes(
         criterion,
         items,
     } = purpose_paths(&sts, solver.as_mut(), which)?;
-    let items = items.unwrap_or_default();
-    let options = StsRunOptions {
-        seed: request.seed,
-        attempts: request.attempts,
-        rounds: request.rounds,
-        timeouts: request.timeouts.clone(),
+    let options = StsRunOptions::new(
+        request.seed,
+        request.rounds,
+        request.timeouts.clone(),
         criterion,
-        items,
-    };
+    )
+    .with_attempts(request.attempts)
+    .with_items(items.unwrap_or_default());
     let progress = Progress::new(
         !request.quiet,
         "explore",
