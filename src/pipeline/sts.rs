@@ -15,7 +15,7 @@ use crate::exec::sts_run::{
 use crate::format::{self, Format, LoadOptions};
 use crate::output;
 use crate::progress::Progress;
-use crate::sts::purposes::{Criterion, Item, feasible_items, select_purposes};
+use crate::sts::purposes::{Criterion, beyond_switches, feasible_items, select_purposes};
 use crate::sts::symbolic::SegLimits;
 
 /// The refusal of a criterion that enumerates the semantic states of an STS too large for it.
@@ -136,13 +136,7 @@ fn purpose_paths(
             if file.items.is_none() && file.criterion != Criterion::SWITCHES {
                 let feasible = feasible_items(sts, file.criterion)
                     .map_err(|e| finite_only(file.criterion, e))?;
-                file.items = Some(
-                    feasible
-                        .into_iter()
-                        .map(|(item, _)| item)
-                        .filter(|item| !matches!(item, Item::Switch(_)))
-                        .collect(),
-                );
+                file.items = Some(beyond_switches(&feasible));
             }
             Ok(file)
         }

@@ -333,6 +333,16 @@ pub fn feasible_items(
     Ok(found)
 }
 
+/// The items of [`feasible_items`] other than switches, in its order: what a criterion's item
+/// coverage counts.
+pub fn beyond_switches(feasible: &[(Item, Vec<usize>)]) -> Vec<Item> {
+    feasible
+        .iter()
+        .map(|(item, _)| *item)
+        .filter(|item| !matches!(item, Item::Switch(_)))
+        .collect()
+}
+
 /// The symbolic path of `switches` from the root with `pins` added to its path condition (a
 /// pin before its step's switch), and the variables' terms before each step; `Err(step)` (from
 /// 1) names the step where the solver found the path infeasible.
@@ -433,11 +443,7 @@ pub fn item_purposes(
     criterion: Criterion,
 ) -> Result<Purposes, InstantiateError> {
     let feasible = feasible_items(sts, criterion)?;
-    let items: Vec<Item> = feasible
-        .iter()
-        .map(|(item, _)| *item)
-        .filter(|item| !matches!(item, Item::Switch(_)))
-        .collect();
+    let items = beyond_switches(&feasible);
     let position: HashMap<Item, usize> = items.iter().enumerate().map(|(i, x)| (*x, i)).collect();
     let mut covered = vec![false; sts.switches.len()];
     let mut items_covered = vec![false; items.len()];
