@@ -2,8 +2,11 @@
 //! is detected, by switch-coverage test purposes executed on the fly (`explore --cover
 //! switches`, longest purpose first, the whole set repeated until a failure), by switch-pair
 //! purposes (`--cover switch-pairs`, the same way) and by seeded random STS exploration (the TorXakis-like baseline: random inputs with solver-chosen values,
-//! random observations). Each cell is the mean over `STS_TABLE_RUNS` seeded runs (default 100);
-//! the sum and geometric mean of the means follow, with the thesis' figures beside (its six
+//! random observations). Each cell is the mean over the runs that detected the mutant, of
+//! `STS_TABLE_RUNS` seeded runs (default 100), with their count; a run gives up after
+//! `STS_TABLE_ROUNDS` rounds of the purposes (default 5) or `STS_TABLE_STEPS` random steps
+//! (default 2,000), so a mutant a criterion never reaches costs a bounded time (`-`: no run
+//! detected it). The sum and geometric mean of the means of detected mutants follow, with the thesis' figures beside (its six
 //! BRP mutants are its own, so its rows do not correspond to ours by name).
 //!
 //! Run: `cargo bench --features smt --bench sts_table`.
@@ -14,10 +17,14 @@ use ncomplete::sts::purposes::{Criterion, item_purposes, switch_purposes};
 use ncomplete::sts::symbolic::SegLimits;
 use ncomplete::sts::z3::Z3Solver;
 use ncomplete::sts::{Sts, load_sts};
+use rayon::prelude::*;
 
-/// Rounds of the purposes and steps of a random run before giving up on a mutant.
-const ROUNDS: usize = 20;
-const RANDOM_STEPS: u64 = 2_000;
+/// Rounds of the purposes before a run gives up on a mutant, unless `STS_TABLE_ROUNDS` says
+/// otherwise: the bound on a run's cost where a criterion never reaches a mutant's fault (every
+/// round executes every purpose, up to its attempts).
+const DEFAULT_ROUNDS: usize = 5;
+/// Steps of a random run before it gives up, unless `STS_TABLE_STEPS` says otherwise.
+const DEFAULT_RANDOM_STEPS: u64 = 2_000;
 /// The thesis' Table 4.1: switch coverage and TorXakis, per mutant, sum, geometric mean.
 const THESIS: [(u64, u64); 6] = [(44, 12), (16, 234), (8, 12), (6, 18), (18, 1620), (164, 76)];
 
@@ -43,24 +50,18 @@ fn purposes(sts: &Sts, criterion: Criterion) -> Vec<PurposePath> {
 }
 
 /// Inputs and outputs until `paths` (purposes of `criterion`) fail `mutant`, repeated for at
-/// most `ROUNDS` rounds; `None` if they never do.
+/// most `rounds` rounds; `None` if they never do.
 fn purposes_run(
     spec: &Sts,
     mutant: &Sts,
     paths: &[PurposePath],
     criterion: Criterion,
     seed: u64,
+    rounds: usize,
     timeouts: &Timeouts,
 ) -> Option<u64> {
     let mut adapter = StsAdapter::new(mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
-    let options = StsRunOptions {
-        seed,
-        attempts: 5,
-        rounds: ROUNDS,
-        timeouts: timeouts.clone(),
-        criterion,
-        items: Vec::new(),
-    };
+    let options = StsRunOptions::new(seed, rounds, timeouts.clone(), criterion);
     run_purposes(
         spec,
         &mut Z3Solver::new(),
@@ -93,14 +94,25 @@ fn geomean(xs: &[f64]) -> f64 {
     (logs.iter().sum::<f64>() / logs.len() as f64).exp()
 }
 
-fn main() {
-    let runs: u64 = std::env::var("STS_TABLE_RUNS")
+/// A positive number from the environment variable `name`, else `default`.
+fn env_or<T: std::str::FromStr + PartialOrd + Default>(name: &str, default: T) -> T {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
+        .filter(|v| *v > T::default())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let runs: u64 = env_or("STS_TABLE_RUNS", 100);
+    let rounds: usize = env_or("STS_TABLE_ROUNDS", DEFAULT_ROUNDS);
+    let random_steps: u64 = env_or("STS_TABLE_STEPS", DEFAULT_RANDOM_STEPS);
     let timeouts = Timeouts::default();
     println!(
-        "Inputs and outputs to detection, mean over {runs} seeded runs (detected/runs); thesis Table 4.1 beside"
+        "Inputs and outputs to detection, mean over the runs that detected the mutant (detected/runs) of {runs} seeded runs; thesis Table 4.1 beside"
+    );
+    println!(
+        "A run gives up after {rounds} rounds of the purposes (STS_TABLE_ROUNDS) or {random_steps} random steps (STS_TABLE_STEPS)"
     );
     println!(
         "{:<22} {:>16} {:>16} {:>16}   {:<10} {:>8} {:>9}",
@@ -122,45 +134,57 @@ fn main() {
         mutants.sort();
         for name in mutants {
             let mutant = model(&format!("mutants/{name}"));
-            let mut found: [Vec<Option<u64>>; 3] = Default::default();
-            for seed in 0..runs {
-                found[0].push(purposes_run(
-                    &spec,
-                    &mutant,
-                    &switches,
-                    Criterion::SWITCHES,
-                    seed,
-                    &timeouts,
-                ));
-                found[1].push(purposes_run(
-                    &spec,
-                    &mutant,
-                    &pairs,
-                    Criterion::SWITCH_PAIRS,
-                    seed,
-                    &timeouts,
-                ));
-                let mut adapter =
-                    StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
-                found[2].push(
-                    random_run(
-                        &spec,
-                        &mut Z3Solver::new(),
-                        &mut adapter,
-                        seed,
-                        RANDOM_STEPS,
-                        &timeouts,
-                    )
-                    .unwrap(),
-                );
-            }
+            // Seeds run in parallel; each run is seeded on its own, so the table does not
+            // depend on the thread count.
+            let per_seed: Vec<[Option<u64>; 3]> = (0..runs)
+                .into_par_iter()
+                .map(|seed| {
+                    let mut adapter =
+                        StsAdapter::new(&mutant, Box::new(Z3Solver::new()), seed ^ 0x9E37_79B9);
+                    [
+                        purposes_run(
+                            &spec,
+                            &mutant,
+                            &switches,
+                            Criterion::SWITCHES,
+                            seed,
+                            rounds,
+                            &timeouts,
+                        ),
+                        purposes_run(
+                            &spec,
+                            &mutant,
+                            &pairs,
+                            Criterion::SWITCH_PAIRS,
+                            seed,
+                            rounds,
+                            &timeouts,
+                        ),
+                        random_run(
+                            &spec,
+                            &mut Z3Solver::new(),
+                            &mut adapter,
+                            seed,
+                            random_steps,
+                            &timeouts,
+                        )
+                        .unwrap(),
+                    ]
+                })
+                .collect();
+            let found: [Vec<Option<u64>>; 3] =
+                std::array::from_fn(|k| per_seed.iter().map(|r| r[k]).collect());
             let cells: Vec<String> = found
                 .iter()
                 .zip(ours.iter_mut())
                 .map(|(runs_of, column)| {
                     let (m, n) = mean(runs_of);
                     column.push(m);
-                    format!("{m:.1} ({n}/{runs})")
+                    if n == 0 {
+                        format!("- (0/{runs})")
+                    } else {
+                        format!("{m:.1} ({n}/{runs})")
+                    }
                 })
                 .collect();
             let thesis = THESIS
@@ -192,6 +216,6 @@ fn main() {
         );
     }
     println!(
-        "A mutant no run detected (NaN) is left out of the sum and mean: the criterion never reaches its fault."
+        "A mutant no run detected within the bound (-) is left out of the sum and geometric mean (the thesis' table has no such cell: every mutant was detected by both)."
     );
 }

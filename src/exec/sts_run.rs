@@ -118,13 +118,25 @@ pub fn purpose_path(
     }
 }
 
-/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`, with the criterion
-/// that selected them (`cover`; switch coverage when absent).
+/// What a purposes file holds for a run: its purposes, the criterion that selected them and
+/// the criterion's feasible items beyond switches when the file lists them.
+#[derive(Clone, Debug)]
+pub struct PurposeFile {
+    /// The purposes, in the file's order.
+    pub paths: Vec<PurposePath>,
+    /// `cover` (switch coverage when absent).
+    pub criterion: Criterion,
+    /// `item_coverage.feasible`; `None` when the file has no such key (a file written before
+    /// the key existed, or of switch coverage).
+    pub items: Option<Vec<Item>>,
+}
+
+/// The purposes of an `ncomplete-sts-purposes` JSON document for `sts`.
 pub fn purposes_from_json(
     sts: &Sts,
     solver: &mut dyn Solver,
     text: &str,
-) -> Result<(Vec<PurposePath>, Criterion), PurposeError> {
+) -> Result<PurposeFile, PurposeError> {
     let shape = |m: &str| PurposeError::Shape(m.to_owned());
     let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         PurposeError::Shape(format!(
@@ -206,7 +218,27 @@ pub fn purposes_from_json(
         }
         out.push(purpose_path(sts, solver, switches, &pins, i + 1)?);
     }
-    Ok((out, criterion))
+    let items = match doc.get("item_coverage").and_then(|c| c.get("feasible")) {
+        None => None,
+        Some(list) => Some(
+            list.as_array()
+                .ok_or_else(|| shape("`item_coverage.feasible` must be an array"))?
+                .iter()
+                .map(|x| {
+                    Item::from_json(sts, x).ok_or_else(|| {
+                        PurposeError::Shape(format!(
+                            "`item_coverage.feasible`: {x} is no item of the model (`{{\"switches\": [r1, r2]}}` or `{{\"switch\": r, \"variable\": x, \"value\": n}}`)"
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    Ok(PurposeFile {
+        paths: out,
+        criterion,
+        items,
+    })
 }
 
 /// The verdict of a purpose.
@@ -289,6 +321,35 @@ pub struct StsRunOptions {
     pub criterion: Criterion,
     /// Its feasible items beyond switches ([`crate::sts::purposes::feasible_items`]).
     pub items: Vec<Item>,
+}
+
+/// Attempts per purpose unless told otherwise (`explore --attempts`' default).
+pub const DEFAULT_ATTEMPTS: usize = 5;
+
+impl StsRunOptions {
+    /// A run of `rounds` rounds seeded with `seed`, with [`DEFAULT_ATTEMPTS`] attempts per
+    /// purpose and no items beyond switches counted (see [`StsRunOptions::with_items`]).
+    pub fn new(seed: u64, rounds: usize, timeouts: Timeouts, criterion: Criterion) -> Self {
+        StsRunOptions {
+            seed,
+            attempts: DEFAULT_ATTEMPTS,
+            rounds,
+            timeouts,
+            criterion,
+            items: Vec::new(),
+        }
+    }
+
+    /// The same with `attempts` attempts per purpose.
+    pub fn with_attempts(self, attempts: usize) -> Self {
+        StsRunOptions { attempts, ..self }
+    }
+
+    /// The same counting the a posteriori coverage of `items` (the criterion's feasible items
+    /// beyond switches).
+    pub fn with_items(self, items: Vec<Item>) -> Self {
+        StsRunOptions { items, ..self }
+    }
 }
 
 enum Step {
@@ -1015,20 +1076,43 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_purposes_file_gives_back_its_feasible_items() {
+        let sts = bundled("brp");
+        let purposes = crate::sts::purposes::item_purposes(
+            &sts,
+            &mut Z3Solver::new(),
+            Criterion::SWITCH_PAIRS,
+        )
+        .unwrap();
+        assert!(!purposes.items.is_empty());
+        let text = purposes.to_json(&sts);
+        let file = purposes_from_json(&sts, &mut Z3Solver::new(), &text).unwrap();
+        assert_eq!(file.criterion, Criterion::SWITCH_PAIRS);
+        assert_eq!(file.items.as_ref(), Some(&purposes.items));
+        assert_eq!(file.paths.len(), purposes.purposes.len());
+        // A file written before the key existed still reads, without items.
+        let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        doc["item_coverage"]
+            .as_object_mut()
+            .unwrap()
+            .remove("feasible");
+        let old = purposes_from_json(&sts, &mut Z3Solver::new(), &doc.to_string()).unwrap();
+        assert_eq!(old.items, None);
+        // An item of another model is refused with the shape expected.
+        doc["item_coverage"]["feasible"] =
+            json!([{"switch": "no_such", "variable": "i", "value": 1}]);
+        let err = purposes_from_json(&sts, &mut Z3Solver::new(), &doc.to_string()).unwrap_err();
+        assert!(err.to_string().contains("no item of the model"), "{err}");
+    }
+
     /// Whether the purposes of `criterion` on `spec` fail `mutant` (one round, seed 1).
     fn detects(spec: &Sts, criterion: Criterion, mutant: &Sts) -> bool {
         let purposes =
             crate::sts::purposes::item_purposes(spec, &mut Z3Solver::new(), criterion).unwrap();
         let paths: Vec<PurposePath> = purposes.purposes.into_iter().map(Into::into).collect();
         let mut adapter = StsAdapter::new(mutant, Box::new(Z3Solver::new()), 7);
-        let options = StsRunOptions {
-            seed: 1,
-            attempts: 5,
-            rounds: 1,
-            timeouts: Timeouts::default(),
-            criterion,
-            items: Vec::new(),
-        };
+        let options = StsRunOptions::new(1, 1, Timeouts::default(), criterion);
         let report = run_purposes(
             spec,
             &mut Z3Solver::new(),

@@ -10,12 +10,12 @@ use crate::Error;
 use crate::exec::ExecError;
 use crate::exec::stdio::{Adapter, LineAdapter};
 use crate::exec::sts_run::{
-    PurposePath, PurposeVerdict, StsAdapter, StsRunOptions, purposes_from_json, run_purposes,
+    PurposeFile, PurposeVerdict, StsAdapter, StsRunOptions, purposes_from_json, run_purposes,
 };
 use crate::format::{self, Format, LoadOptions};
 use crate::output;
 use crate::progress::Progress;
-use crate::sts::purposes::{Criterion, feasible_items, select_purposes};
+use crate::sts::purposes::{Criterion, beyond_switches, feasible_items, select_purposes};
 use crate::sts::symbolic::SegLimits;
 
 /// The refusal of a criterion that enumerates the semantic states of an STS too large for it.
@@ -106,12 +106,14 @@ pub fn simulate_sts(
 }
 
 /// The purposes `explore --cover switches|switch-pairs` or `--purposes FILE` executes on
-/// `sts`, with their criterion.
+/// `sts`, with their criterion and its feasible items beyond switches: those the selection
+/// found, or those the file lists (searched again only for a file without them, which needs
+/// finite domains).
 fn purpose_paths(
     sts: &crate::sts::Sts,
     solver: &mut dyn crate::sts::solver::Solver,
     which: &StsPurposes,
-) -> Result<(Vec<PurposePath>, Criterion), Error> {
+) -> Result<PurposeFile, Error> {
     match which {
         StsPurposes::Cover(criterion) => {
             let limits = SegLimits {
@@ -120,13 +122,23 @@ fn purpose_paths(
             };
             let purposes = select_purposes(sts, solver, *criterion, limits)
                 .map_err(|e| finite_only(*criterion, e))?;
-            let paths = purposes.purposes.into_iter().map(Into::into).collect();
-            Ok((paths, *criterion))
+            Ok(PurposeFile {
+                paths: purposes.purposes.into_iter().map(Into::into).collect(),
+                criterion: *criterion,
+                items: Some(purposes.items),
+            })
         }
         StsPurposes::File(path) => {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
             let text = format::utf8_text(bytes, path)?;
-            purposes_from_json(sts, solver, &text).map_err(|e| Error::Usage(format!("{path}: {e}")))
+            let mut file = purposes_from_json(sts, solver, &text)
+                .map_err(|e| Error::Usage(format!("{path}: {e}")))?;
+            if file.items.is_none() && file.criterion != Criterion::SWITCHES {
+                let feasible = feasible_items(sts, file.criterion)
+                    .map_err(|e| finite_only(file.criterion, e))?;
+                file.items = Some(beyond_switches(&feasible));
+            }
+            Ok(file)
         }
     }
 }
@@ -154,25 +166,19 @@ pub fn explore_purposes(
     let sts = crate::sts::load_sts(spec)?;
     let no_solver = |e: crate::sts::solver::NoSolver| Error::Usage(e.to_string());
     let mut solver = crate::sts::solver::default_solver().map_err(no_solver)?;
-    let (purposes, criterion) = purpose_paths(&sts, solver.as_mut(), which)?;
-    let items = if criterion == Criterion::SWITCHES {
-        Vec::new()
-    } else {
-        feasible_items(&sts, criterion)
-            .map_err(|e| finite_only(criterion, e))?
-            .into_iter()
-            .map(|(item, _)| item)
-            .filter(|item| !matches!(item, crate::sts::purposes::Item::Switch(_)))
-            .collect()
-    };
-    let options = StsRunOptions {
-        seed: request.seed,
-        attempts: request.attempts,
-        rounds: request.rounds,
-        timeouts: request.timeouts.clone(),
+    let PurposeFile {
+        paths: purposes,
         criterion,
         items,
-    };
+    } = purpose_paths(&sts, solver.as_mut(), which)?;
+    let options = StsRunOptions::new(
+        request.seed,
+        request.rounds,
+        request.timeouts.clone(),
+        criterion,
+    )
+    .with_attempts(request.attempts)
+    .with_items(items.unwrap_or_default());
     let progress = Progress::new(
         !request.quiet,
         "explore",

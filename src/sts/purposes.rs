@@ -140,6 +140,58 @@ impl Item {
     }
 }
 
+impl Item {
+    /// The item in a purposes file's `item_coverage.feasible`: a switch `{"switch": "r"}`, a
+    /// pair `{"switches": ["r1", "r2"]}`, a bound `{"switch": "r", "variable": "x", "value": 4}`.
+    pub fn to_json(&self, sts: &Sts) -> serde_json::Value {
+        let name = |k: usize| sts.switches[k].name.as_str();
+        match *self {
+            Item::Switch(k) => json!({"switch": name(k)}),
+            Item::Pair(a, b) => json!({"switches": [name(a), name(b)]}),
+            Item::Bound {
+                switch,
+                variable,
+                value,
+            } => json!({
+                "switch": name(switch),
+                "variable": sts.variables[variable].name,
+                "value": value,
+            }),
+        }
+    }
+
+    /// The item [`Item::to_json`] wrote, `None` when the value is not one of `sts` (an unknown
+    /// switch, a variable that is not an integer variable, another shape).
+    pub fn from_json(sts: &Sts, value: &serde_json::Value) -> Option<Item> {
+        let switch = |v: &serde_json::Value| {
+            let name = v.as_str()?;
+            sts.switches.iter().position(|s| s.name == name)
+        };
+        let object = value.as_object()?;
+        if let Some(pair) = object.get("switches") {
+            return match pair.as_array()?.as_slice() {
+                [a, b] if object.len() == 1 => Some(Item::Pair(switch(a)?, switch(b)?)),
+                _ => None,
+            };
+        }
+        let k = switch(object.get("switch")?)?;
+        match (object.get("variable"), object.get("value")) {
+            (None, None) if object.len() == 1 => Some(Item::Switch(k)),
+            (Some(variable), Some(bound)) if object.len() == 3 => {
+                let name = variable.as_str()?;
+                let variable = sts.variables.iter().position(|v| v.name == name)?;
+                matches!(sts.variables[variable].ty, Type::Int { .. }).then_some(())?;
+                Some(Item::Bound {
+                    switch: k,
+                    variable,
+                    value: bound.as_i64()?,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A boundary item's pin: at `step` (from 1), the variable's value before the step's switch.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pin {
@@ -281,6 +333,16 @@ pub fn feasible_items(
     Ok(found)
 }
 
+/// The items of [`feasible_items`] other than switches, in its order: what a criterion's item
+/// coverage counts.
+pub fn beyond_switches(feasible: &[(Item, Vec<usize>)]) -> Vec<Item> {
+    feasible
+        .iter()
+        .map(|(item, _)| *item)
+        .filter(|item| !matches!(item, Item::Switch(_)))
+        .collect()
+}
+
 /// The symbolic path of `switches` from the root with `pins` added to its path condition (a
 /// pin before its step's switch), and the variables' terms before each step; `Err(step)` (from
 /// 1) names the step where the solver found the path infeasible.
@@ -381,11 +443,7 @@ pub fn item_purposes(
     criterion: Criterion,
 ) -> Result<Purposes, InstantiateError> {
     let feasible = feasible_items(sts, criterion)?;
-    let items: Vec<Item> = feasible
-        .iter()
-        .map(|(item, _)| *item)
-        .filter(|item| !matches!(item, Item::Switch(_)))
-        .collect();
+    let items = beyond_switches(&feasible);
     let position: HashMap<Item, usize> = items.iter().enumerate().map(|(i, x)| (*x, i)).collect();
     let mut covered = vec![false; sts.switches.len()];
     let mut items_covered = vec![false; items.len()];
@@ -597,6 +655,7 @@ impl Purposes {
                 "items": self.items.len(),
                 "covered": self.items_covered_count(),
                 "uncovered": uncovered,
+                "feasible": self.items.iter().map(|x| x.to_json(sts)).collect::<Vec<_>>(),
             });
         }
         let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
