@@ -584,26 +584,77 @@ fn unused_label(name: &str, format: Format) -> String {
 /// hold is written as well as it can (a Moore machine in `.aut` as its Mealy translation), and
 /// an LTS, which `.fsm` cannot hold at all, in the YAML schema.
 pub fn write_model(model: &Model, format: Format) -> String {
+    write_with(model, &timeouts::TimeoutAnnotations::default(), format)
+}
+
+/// A model's text with its timeout annotations ([`write_model_annotated`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnnotatedText {
+    /// The model file's text, holding the annotations when the format has room for them
+    /// (YAML, JSON, DOT).
+    pub model: String,
+    /// The text of the side file `MODEL.timeouts` ([`timeouts::side_file`]) for formats without
+    /// room (`.aut`, `.fsm`); `None` when there are no annotations or the model text holds them.
+    pub side_file: Option<String>,
+}
+
+/// [`write_model`] with the model's timeout annotations where the format has room for them: the
+/// native `timeouts` key, DOT node and edge attributes, or (`.aut`, `.fsm`) a side file whose
+/// names are those the written file gives states and inputs when read back (`.aut` numbers
+/// states, `.fsm` states and inputs). Without annotations the text is [`write_model`]'s. The
+/// error says why a name cannot be written in a side file.
+pub fn write_model_annotated(
+    model: &Model,
+    annotations: &timeouts::TimeoutAnnotations,
+    format: Format,
+) -> Result<AnnotatedText, String> {
+    let side_file = match (model, format) {
+        _ if annotations.is_empty() => None,
+        (_, Format::Aut) => {
+            let numbered = |s: usize| s.to_string();
+            let renamed = annotations.renamed(model, numbered, |i| i.to_owned());
+            Some(timeouts::write_side_file(&renamed)?)
+        }
+        (Model::Mealy(m), Format::Fsm) => {
+            let ids = fsm::file_ids(m);
+            let input = |i: &str| m.inputs.get(i).map_or_else(String::new, |i| i.0.to_string());
+            let renamed = annotations.renamed(model, |s| ids[s].to_string(), input);
+            Some(timeouts::write_side_file(&renamed)?)
+        }
+        _ => None,
+    };
+    Ok(AnnotatedText {
+        model: write_with(model, annotations, format),
+        side_file,
+    })
+}
+
+/// [`write_model`] with the annotations in the text where the format has room for them.
+fn write_with(
+    model: &Model,
+    annotations: &timeouts::TimeoutAnnotations,
+    format: Format,
+) -> String {
     match (model, format) {
         (Model::Lts(l), Format::Aut | Format::Dot) if l.onfsm().is_some() => {
             let o = l.onfsm().expect("matched");
             if format == Format::Aut {
                 aut::write_onfsm(o)
             } else {
-                dot::write_onfsm(o)
+                dot::write_onfsm(o, annotations)
             }
         }
         (Model::Lts(l), Format::Aut) => aut::write_lts(l),
         (Model::Mealy(m), Format::Aut) => aut::write_mealy(m),
-        (Model::Lts(l), Format::Dot) => dot::write_lts(l),
+        (Model::Lts(l), Format::Dot) => dot::write_lts(l, annotations),
         (Model::Mealy(m), Format::Dot) => match m.state_outputs() {
-            Some(outs) => dot::write_moore(m, outs),
-            None => dot::write_mealy(m),
+            Some(outs) => dot::write_moore(m, outs, annotations),
+            None => dot::write_mealy(m, annotations),
         },
         (Model::Mealy(m), Format::Fsm) => fsm::write(m),
-        (Model::Lts(_), Format::Fsm) => native::write_yaml(model),
-        (model, Format::Yaml) => native::write_yaml(model),
-        (model, Format::Json) => native::write_json(model),
+        (Model::Lts(_), Format::Fsm) => native::write_annotated(model, annotations, true),
+        (model, Format::Yaml) => native::write_annotated(model, annotations, true),
+        (model, Format::Json) => native::write_annotated(model, annotations, false),
     }
 }
 
