@@ -1047,7 +1047,11 @@ pub fn write_mealy(m: &Mealy, annotations: &TimeoutAnnotations) -> String {
 /// The DOT text of a Moore machine (the Mealy translation of one, [`Mealy::state_outputs`]) as
 /// AALpy writes it: record nodes labelled `name|output`, edges labelled by their input; with
 /// its timeout annotations as attributes.
-pub fn write_moore(m: &Mealy, state_outputs: &[LabelId], annotations: &TimeoutAnnotations) -> String {
+pub fn write_moore(
+    m: &Mealy,
+    state_outputs: &[LabelId],
+    annotations: &TimeoutAnnotations,
+) -> String {
     let states = m.state_names();
     let mut out = String::with_capacity(64 + m.num_transitions() * 30);
     out.push_str("digraph ");
@@ -1101,15 +1105,25 @@ pub fn write_onfsm(m: &Onfsm, annotations: &TimeoutAnnotations) -> String {
 pub fn write_lts(lts: &Lts, annotations: &TimeoutAnnotations) -> String {
     let mut out = String::with_capacity(64 + lts.num_transitions() * 40);
     let (a, states) = (&lts.alphabet, lts.state_names());
-    write_header(&mut out, &lts.name, states, lts.initial().index(), annotations);
-    let labels: Vec<String> = a
-        .ids()
-        .map(|l| super::aut::marked_label(a, l))
-        .collect();
+    write_header(
+        &mut out,
+        &lts.name,
+        states,
+        lts.initial().index(),
+        annotations,
+    );
+    let labels: Vec<String> = a.ids().map(|l| super::aut::marked_label(a, l)).collect();
     for (s, l, t) in lts.triples() {
         let input = (a.kind(l) == LabelKind::Input).then(|| a.name(l));
         let ends = (s.index(), t.index());
-        write_edge(&mut out, states, ends, &labels[l.index()], input, annotations);
+        write_edge(
+            &mut out,
+            states,
+            ends,
+            &labels[l.index()],
+            input,
+            annotations,
+        );
     }
     out.push_str("}\n");
     out
@@ -1395,7 +1409,13 @@ name" -> 1 [label=delta]
         assert_eq!(m.step(StateId(1), b), Some((StateId(1), LabelId(1))));
         assert_eq!(m.step(StateId(0), b), None);
         // Written back as AALpy writes it, it reads as the same machine.
-        let back = match parse_ok(&write_moore(&m, m.state_outputs().unwrap(), &TimeoutAnnotations::default())).0 {
+        let back = match parse_ok(&write_moore(
+            &m,
+            m.state_outputs().unwrap(),
+            &TimeoutAnnotations::default(),
+        ))
+        .0
+        {
             Model::Mealy(b) => b,
             other => panic!("{other:?}"),
         };

@@ -617,7 +617,11 @@ pub fn write_model_annotated(
         }
         (Model::Mealy(m), Format::Fsm) => {
             let ids = fsm::file_ids(m);
-            let input = |i: &str| m.inputs.get(i).map_or_else(String::new, |i| i.0.to_string());
+            let input = |i: &str| {
+                m.inputs
+                    .get(i)
+                    .map_or_else(String::new, |i| i.0.to_string())
+            };
             let renamed = annotations.renamed(model, |s| ids[s].to_string(), input);
             Some(timeouts::write_side_file(&renamed)?)
         }
@@ -630,11 +634,7 @@ pub fn write_model_annotated(
 }
 
 /// [`write_model`] with the annotations in the text where the format has room for them.
-fn write_with(
-    model: &Model,
-    annotations: &timeouts::TimeoutAnnotations,
-    format: Format,
-) -> String {
+fn write_with(model: &Model, annotations: &timeouts::TimeoutAnnotations, format: Format) -> String {
     match (model, format) {
         (Model::Lts(l), Format::Aut | Format::Dot) if l.onfsm().is_some() => {
             let o = l.onfsm().expect("matched");

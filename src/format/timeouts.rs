@@ -94,13 +94,20 @@ pub fn write_side_file(annotations: &TimeoutAnnotations) -> Result<String, Strin
     ] {
         for (name, ms) in map {
             let marked = keyword == "response" && name.starts_with('?');
-            if name.is_empty() || marked || name.contains(|c: char| c == '#' || c.is_whitespace())
-            {
-                let what = if keyword == "response" { "input" } else { "state" };
+            if name.is_empty() || marked || name.contains(|c: char| c == '#' || c.is_whitespace()) {
+                let what = if keyword == "response" {
+                    "input"
+                } else {
+                    "state"
+                };
                 return Err(format!(
                     "the {keyword} timeout of the {what} `{}` cannot be written in a side file, whose names are single words without `#`{}",
                     excerpt(name),
-                    if what == "input" { " not starting with `?`" } else { "" }
+                    if what == "input" {
+                        " not starting with `?`"
+                    } else {
+                        ""
+                    }
                 ));
             }
             out.push_str(&format!("{keyword} {name} {ms}\n"));

@@ -33,8 +33,9 @@ pub use generate::{
     generate, generate_model, sizes,
 };
 pub use models::{
-    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest, InfoReport,
-    LanguageInput, MutateRequest, audit, check, convert, distinguish, info, info_report, mutate,
+    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,
+    InfoReport, LanguageInput, MutateRequest, audit, check, convert, distinguish, info,
+    info_report, mutate,
 };
 pub use sts::{generate_purposes, is_sts_file};
 pub use suite::{BuiltSuite, SuiteRequest, build_suite};

@@ -128,9 +128,8 @@ pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<Converted, 
             "{model_path}: cannot convert to {to} without changing the model: {why}; use --to yaml or json"
         )));
     }
-    let written = format::write_model_annotated(&model, &annotations, to).map_err(|why| {
-        Error::Usage(format!("{model_path}: {why}; use --to yaml, json or dot"))
-    })?;
+    let written = format::write_model_annotated(&model, &annotations, to)
+        .map_err(|why| Error::Usage(format!("{model_path}: {why}; use --to yaml, json or dot")))?;
     if written.side_file.is_some() && request.out.as_deref().is_none_or(|o| o == "-") {
         return Err(Error::Usage(format!(
             "{model_path}: the model has timeout annotations, which {to} cannot hold: they go to the side file FILE.timeouts beside --out FILE; give --out FILE, or use --to yaml, json or dot"
@@ -162,7 +161,11 @@ fn carried_annotations(
         let names: Vec<String> = (annotations.quiescence_ms.keys())
             .map(|s| format!("`{}`", crate::format::position::excerpt(s)))
             .collect();
-        let option = if opts.minimize { "--minimize" } else { "--suspension" };
+        let option = if opts.minimize {
+            "--minimize"
+        } else {
+            "--suspension"
+        };
         return Err(Error::Usage(format!(
             "{model_path}: {option} renames or merges the states, so the quiescence timeouts of the states {} would name states the converted model does not have; convert without {option}, or remove those annotations first",
             names.join(", ")
