@@ -742,6 +742,37 @@ mod tests {
         }
     }
 
+    #[test]
+    fn annotations_read_back_from_every_format() {
+        let text = "digraph t {\n  __start0 -> a;\n  a [quiescence_timeout_ms=10];\n  a -> b [label=\"?go\" response_timeout_ms=20];\n  b -> a [label=\"!done\"];\n  b -> b [label=\"?go\" response_timeout_ms=20];\n}\n";
+        let loaded = parse_model_with_warnings(text, "t.dot", &LoadOptions::default()).unwrap();
+        let annotations = loaded.timeouts;
+        assert_eq!(annotations.quiescence_ms.get("a"), Some(&10));
+        assert_eq!(annotations.response_ms.get("go"), Some(&20));
+        for f in Format::ALL {
+            let written = write_model_annotated(&loaded.model, &annotations, f).unwrap();
+            let file = format!("t.{}", f.name());
+            let back =
+                parse_model_with_warnings(&written.model, &file, &LoadOptions::default()).unwrap();
+            let read = match &written.side_file {
+                Some(side) => {
+                    let list = timeouts::parse_side_file(side, "side").unwrap();
+                    timeouts::resolve(&list, &back.model, "side", side).unwrap()
+                }
+                None => back.timeouts,
+            };
+            let expected = if f == Format::Aut {
+                annotations.renamed(&loaded.model, |s| s.to_string(), str::to_owned)
+            } else {
+                annotations.clone()
+            };
+            assert_eq!(read, expected, "{f}");
+            assert_eq!(written.side_file.is_some(), f == Format::Aut, "{f}");
+            let plain = write_model(&loaded.model, f);
+            assert_eq!(written.model == plain, f == Format::Aut, "{f}");
+        }
+    }
+
     /// The streamed UTF-8 check against the whole-text one.
     mod utf8 {
         use super::super::{first_non_utf8, utf8_text};
