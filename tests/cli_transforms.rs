@@ -494,6 +494,17 @@ fn models_without_annotations_convert_as_before() {
             assert!(!text.contains("timeout"), "{name} {to}");
         }
         let out = convert_to(&path, "aut", &format!("plain_{name}.aut"), &[]);
-        assert!(!std::path::Path::new(&format!("{out}.timeouts")).exists());
+        let side = format!("{out}.timeouts");
+        assert!(!std::path::Path::new(&side).exists());
+        // A side file left beside the output would be read with it: convert warns.
+        std::fs::write(&side, "quiescence 0 5\n").unwrap();
+        let o = ncomplete(&["convert", &path, "--to", "aut", "--out", &out]);
+        assert!(o.status.success());
+        assert!(
+            stderr(&o).contains("has no timeout annotations"),
+            "{}",
+            stderr(&o)
+        );
+        std::fs::remove_file(&side).unwrap();
     }
 }

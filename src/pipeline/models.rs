@@ -130,10 +130,23 @@ pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<Converted, 
     }
     let written = format::write_model_annotated(&model, &annotations, to)
         .map_err(|why| Error::Usage(format!("{model_path}: {why}; use --to yaml, json or dot")))?;
-    if written.side_file.is_some() && request.out.as_deref().is_none_or(|o| o == "-") {
-        return Err(Error::Usage(format!(
-            "{model_path}: the model has timeout annotations, which {to} cannot hold: they go to the side file FILE.timeouts beside --out FILE; give --out FILE, or use --to yaml, json or dot"
-        )));
+    let out_file = request.out.as_deref().filter(|o| *o != "-");
+    match out_file {
+        None if written.side_file.is_some() => {
+            return Err(Error::Usage(format!(
+                "{model_path}: the model has timeout annotations, which {to} cannot hold: they go to the side file FILE.timeouts beside --out FILE; give --out FILE, or use --to yaml, json or dot"
+            )));
+        }
+        // A side file left from an earlier conversion would be read with the new model.
+        Some(out) if matches!(to, Format::Aut | Format::Fsm) && written.side_file.is_none() => {
+            let side = format::timeouts::side_file(out);
+            if !request.quiet && std::path::Path::new(&side).exists() {
+                eprintln!(
+                    "warning: {side} exists and is read with {out}, but {model_path} has no timeout annotations; remove it unless they are meant for the converted model"
+                );
+            }
+        }
+        _ => {}
     }
     Ok(Converted {
         text: written.model,
