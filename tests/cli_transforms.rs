@@ -473,6 +473,13 @@ fn annotations_without_room_are_refused_not_dropped() {
         annotated(&with_response),
         annotations(&[], &[("insert coin", 5)])
     );
+    // An intermediate state of a nondeterministic Mealy machine's LTS is not written in DOT.
+    let onfsm = scratch(
+        "o.yaml",
+        "kind: onfsm\ninputs: [a]\noutputs: [x, y]\ninitial: s0\ntransitions:\n  - {from: s0, input: a, output: x, to: s0}\n  - {from: s0, input: a, output: y, to: s0}\ntimeouts: {quiescence_ms: {s0/a: 7}}\n",
+    );
+    let err = fails_with_2(&["convert", &onfsm, "--to", "dot"]);
+    assert!(err.contains("`s0/a`, an intermediate state"), "{err}");
     let _ = std::fs::remove_file(format!("{out}.timeouts"));
     let err = fails_with_2(&["convert", &with_response, "--to", "aut", "--out", &out]);
     assert!(err.contains("`insert coin`"), "{err}");

@@ -608,6 +608,16 @@ pub fn write_model_annotated(
     annotations: &timeouts::TimeoutAnnotations,
     format: Format,
 ) -> Result<AnnotatedText, String> {
+    // A nondeterministic Mealy machine is written without the intermediate states of its LTS.
+    if let (Model::Lts(l), Format::Aut | Format::Dot) = (model, format)
+        && let Some(o) = l.onfsm()
+        && let Some(s) = (annotations.quiescence_ms.keys()).find(|s| !o.state_names().contains(s))
+    {
+        return Err(format!(
+            "the quiescence timeout of `{}`, an intermediate state of the nondeterministic Mealy machine, has no state to go on in {format}",
+            position::excerpt(s)
+        ));
+    }
     let side_file = match (model, format) {
         _ if annotations.is_empty() => None,
         (_, Format::Aut) => {

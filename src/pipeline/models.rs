@@ -129,7 +129,7 @@ pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<Converted, 
         )));
     }
     let written = format::write_model_annotated(&model, &annotations, to)
-        .map_err(|why| Error::Usage(format!("{model_path}: {why}; use --to yaml, json or dot")))?;
+        .map_err(|why| Error::Usage(format!("{model_path}: {why}; use --to yaml or json")))?;
     let out_file = request.out.as_deref().filter(|o| *o != "-");
     match out_file {
         None if written.side_file.is_some() => {
