@@ -898,7 +898,8 @@ pub struct ConvertArgs {
     /// Target format.
     #[arg(long, value_name = "aut|dot|yaml|json|fsm")]
     pub to: Format,
-    /// Output file (`-` or absent: standard output).
+    /// Output file (`-` or absent: standard output). The model's timeout annotations, which
+    /// `.aut` and `.fsm` have no room for, go to the side file FILE.timeouts.
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
     #[command(flatten)]

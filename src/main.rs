@@ -106,8 +106,7 @@ fn run_info(a: InfoArgs, quiet: bool) -> Result<ExitCode, Error> {
 
 /// `convert`: a model in another format, optionally transformed.
 fn run_convert(a: ConvertArgs, quiet: bool) -> Result<ExitCode, Error> {
-    let text = pipeline::convert(&a.model, &a.to_request(quiet))?;
-    format::write_text(a.out.as_deref(), &text)?;
+    pipeline::convert(&a.model, &a.to_request(quiet))?.write(a.out.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -372,6 +372,22 @@ pub fn write_file(path: &str, bytes: &[u8]) -> Result<()> {
     out.commit()
 }
 
+/// Writes files that belong together (a model and its side file), each whole or not at all:
+/// every file is written to its temporary name first, so an error while writing any of them
+/// changes none; the renames come last, in order.
+pub fn write_files_together(files: &[(&str, &[u8])]) -> Result<()> {
+    let mut written = Vec::with_capacity(files.len());
+    for &(path, bytes) in files {
+        let mut f = AtomicFile::create(path).map_err(|e| Error::io(path, e))?;
+        f.write_all(bytes).map_err(|e| Error::io(path, e))?;
+        written.push((path, f));
+    }
+    for (path, f) in written {
+        f.commit().map_err(|e| Error::io(path, e))?;
+    }
+    Ok(())
+}
+
 /// [`write_file`] for a path that is not `-`.
 pub fn write_path(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;

@@ -23,7 +23,7 @@ use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
-use crate::model::{Interner, LabelId, Lts, Mealy, Model, Onfsm, StateId};
+use crate::model::{Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -973,7 +973,13 @@ fn write_quoted(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn write_header(out: &mut String, name: &str, states: &[String], initial: usize) {
+fn write_header(
+    out: &mut String,
+    name: &str,
+    states: &[String],
+    initial: usize,
+    annotations: &TimeoutAnnotations,
+) {
     out.push_str("digraph ");
     write_id(out, name);
     out.push_str(" {\n    __start0 [label=\"\" shape=\"none\"];\n    __start0 -> ");
@@ -984,38 +990,68 @@ fn write_header(out: &mut String, name: &str, states: &[String], initial: usize)
         write_id(out, s);
         out.push_str(" [shape=\"circle\" label=");
         write_quoted(out, s);
+        write_quiescence(out, s, annotations);
         out.push_str("];\n");
     }
     out.push('\n');
 }
 
-fn write_edge(out: &mut String, states: &[String], from: usize, to: usize, label: &str) {
+/// ` quiescence_timeout_ms=MS` when state `s` is annotated.
+fn write_quiescence(out: &mut String, s: &str, annotations: &TimeoutAnnotations) {
+    if let Some(ms) = annotations.quiescence_ms.get(s) {
+        let _ = write!(out, " quiescence_timeout_ms={ms}");
+    }
+}
+
+/// An edge; `input` is the input its label names, whose response timeout (if annotated) it
+/// carries: the parser reads `response_timeout_ms` on an edge as the timeout of the edge's
+/// input, so every edge of an annotated input repeats it.
+fn write_edge(
+    out: &mut String,
+    states: &[String],
+    (from, to): (usize, usize),
+    label: &str,
+    input: Option<&str>,
+    annotations: &TimeoutAnnotations,
+) {
     out.push_str("    ");
     write_id(out, &states[from]);
     out.push_str(" -> ");
     write_id(out, &states[to]);
     out.push_str(" [label=");
     write_quoted(out, label);
+    if let Some(ms) = input.and_then(|i| annotations.response_ms.get(i)) {
+        let _ = write!(out, " response_timeout_ms={ms}");
+    }
     out.push_str("];\n");
 }
 
-/// The DOT text of a Mealy machine in the automata-wiki style (`__start0`, `label="in / out"`).
-pub fn write_mealy(m: &Mealy) -> String {
+/// The DOT text of a Mealy machine in the automata-wiki style (`__start0`, `label="in / out"`),
+/// with its timeout annotations as attributes (none when `annotations` is empty).
+pub fn write_mealy(m: &Mealy, annotations: &TimeoutAnnotations) -> String {
     let mut out = String::with_capacity(64 + m.num_transitions() * 40);
-    write_header(&mut out, &m.name, m.state_names(), m.initial().index());
+    let states = m.state_names();
+    write_header(&mut out, &m.name, states, m.initial().index(), annotations);
     let mut label = String::new();
     for (s, i, o, t) in m.quads() {
         label.clear();
-        let _ = write!(label, "{} / {}", m.inputs.name(i), m.outputs.name(o));
-        write_edge(&mut out, m.state_names(), s.index(), t.index(), &label);
+        let input = m.inputs.name(i);
+        let _ = write!(label, "{input} / {}", m.outputs.name(o));
+        let ends = (s.index(), t.index());
+        write_edge(&mut out, states, ends, &label, Some(input), annotations);
     }
     out.push_str("}\n");
     out
 }
 
 /// The DOT text of a Moore machine (the Mealy translation of one, [`Mealy::state_outputs`]) as
-/// AALpy writes it: record nodes labelled `name|output`, edges labelled by their input.
-pub fn write_moore(m: &Mealy, state_outputs: &[LabelId]) -> String {
+/// AALpy writes it: record nodes labelled `name|output`, edges labelled by their input; with
+/// its timeout annotations as attributes.
+pub fn write_moore(
+    m: &Mealy,
+    state_outputs: &[LabelId],
+    annotations: &TimeoutAnnotations,
+) -> String {
     let states = m.state_names();
     let mut out = String::with_capacity(64 + m.num_transitions() * 30);
     out.push_str("digraph ");
@@ -1028,6 +1064,7 @@ pub fn write_moore(m: &Mealy, state_outputs: &[LabelId]) -> String {
         write_id(&mut out, s);
         out.push_str(" [shape=\"record\" style=\"rounded\" label=");
         write_quoted(&mut out, &format!("{s}|{}", m.outputs.name(*o)));
+        write_quiescence(&mut out, s, annotations);
         out.push_str("];\n");
     }
     out.push('\n');
@@ -1036,48 +1073,56 @@ pub fn write_moore(m: &Mealy, state_outputs: &[LabelId]) -> String {
     let mut quads: Vec<_> = m.quads().collect();
     quads.sort_by(|a, b| (a.0, m.inputs.name(a.1)).cmp(&(b.0, m.inputs.name(b.1))));
     for (s, i, _, t) in quads {
-        write_edge(&mut out, states, s.index(), t.index(), m.inputs.name(i));
+        let input = m.inputs.name(i);
+        let ends = (s.index(), t.index());
+        write_edge(&mut out, states, ends, input, Some(input), annotations);
     }
     out.push_str("}\n");
     out
 }
 
 /// The DOT text of a nondeterministic Mealy machine: `label="in / out"` edges, several per
-/// state and input (AALpy's `onfsm` files, with spaces around the `/`).
-pub fn write_onfsm(m: &Onfsm) -> String {
+/// state and input (AALpy's `onfsm` files, with spaces around the `/`); with its timeout
+/// annotations as attributes.
+pub fn write_onfsm(m: &Onfsm, annotations: &TimeoutAnnotations) -> String {
     let mut out = String::with_capacity(64 + m.quads().len() * 40);
-    write_header(&mut out, &m.name, m.state_names(), m.initial().index());
+    let states = m.state_names();
+    write_header(&mut out, &m.name, states, m.initial().index(), annotations);
     let mut label = String::new();
     for (s, i, o, t) in m.quads_by_name() {
         label.clear();
-        let _ = write!(label, "{} / {}", m.inputs.name(i), m.outputs.name(o));
-        write_edge(&mut out, m.state_names(), s.index(), t.index(), &label);
+        let input = m.inputs.name(i);
+        let _ = write!(label, "{input} / {}", m.outputs.name(o));
+        let ends = (s.index(), t.index());
+        write_edge(&mut out, states, ends, &label, Some(input), annotations);
     }
     out.push_str("}\n");
     out
 }
 
-/// The DOT text of an LTS with `?a`, `!x`, `tau` and `delta` edge labels.
-pub fn write_lts(lts: &Lts) -> String {
+/// The DOT text of an LTS with `?a`, `!x`, `tau` and `delta` edge labels, with its timeout
+/// annotations as attributes.
+pub fn write_lts(lts: &Lts, annotations: &TimeoutAnnotations) -> String {
     let mut out = String::with_capacity(64 + lts.num_transitions() * 40);
+    let (a, states) = (&lts.alphabet, lts.state_names());
     write_header(
         &mut out,
         &lts.name,
-        lts.state_names(),
+        states,
         lts.initial().index(),
+        annotations,
     );
-    let labels: Vec<String> = lts
-        .alphabet
-        .ids()
-        .map(|l| super::aut::marked_label(&lts.alphabet, l))
-        .collect();
+    let labels: Vec<String> = a.ids().map(|l| super::aut::marked_label(a, l)).collect();
     for (s, l, t) in lts.triples() {
+        let input = (a.kind(l) == LabelKind::Input).then(|| a.name(l));
+        let ends = (s.index(), t.index());
         write_edge(
             &mut out,
-            lts.state_names(),
-            s.index(),
-            t.index(),
+            states,
+            ends,
             &labels[l.index()],
+            input,
+            annotations,
         );
     }
     out.push_str("}\n");
@@ -1364,7 +1409,13 @@ name" -> 1 [label=delta]
         assert_eq!(m.step(StateId(1), b), Some((StateId(1), LabelId(1))));
         assert_eq!(m.step(StateId(0), b), None);
         // Written back as AALpy writes it, it reads as the same machine.
-        let back = match parse_ok(&write_moore(&m, m.state_outputs().unwrap())).0 {
+        let back = match parse_ok(&write_moore(
+            &m,
+            m.state_outputs().unwrap(),
+            &TimeoutAnnotations::default(),
+        ))
+        .0
+        {
             Model::Mealy(b) => b,
             other => panic!("{other:?}"),
         };
@@ -1394,7 +1445,7 @@ name" -> 1 [label=delta]
         let m = mealy(text);
         let mut m2 = m.clone();
         m2.name = "g".into();
-        assert_eq!(write_mealy(&m2), text);
+        assert_eq!(write_mealy(&m2, &TimeoutAnnotations::default()), text);
     }
 }
 

@@ -281,18 +281,27 @@ impl<'w> Table<'w> {
     }
 }
 
+/// The file id of each state (by state id) as [`write`] numbers them: the initial state first,
+/// then the others in id order.
+pub(crate) fn file_ids(m: &Mealy) -> Vec<usize> {
+    let initial = m.initial().index();
+    (0..m.num_states())
+        .map(|s| match s.cmp(&initial) {
+            std::cmp::Ordering::Less => s + 1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => s,
+        })
+        .collect()
+}
+
 /// The `.fsm` text of a Mealy machine (type 3 when it is a Moore machine, else type 2); see the
 /// module documentation for the numbering.
 pub fn write(m: &Mealy) -> String {
     let n = m.num_states();
     let p = m.num_inputs();
-    // File id of each state: the initial state first, then the others in id order.
+    let file_id = file_ids(m);
     let mut order: Vec<StateId> = vec![m.initial()];
     order.extend(m.states().filter(|&s| s != m.initial()));
-    let mut file_id = vec![0usize; n];
-    for (k, s) in order.iter().enumerate() {
-        file_id[s.index()] = k;
-    }
     let kind = if m.state_outputs().is_some() {
         MOORE
     } else {

@@ -864,9 +864,48 @@ impl Writer {
         }
         self.out.push('\n');
     }
+
+    /// The `timeouts` key last (after `transitions`): the maps `quiescence_ms` and
+    /// `response_ms` in name order, each on one line.
+    fn timeouts(&mut self, annotations: &TimeoutAnnotations) {
+        if self.yaml {
+            self.out.push_str("timeouts:\n");
+        } else {
+            self.out.push_str(",\n  \"timeouts\": {\n");
+        }
+        let maps = [
+            ("quiescence_ms", &annotations.quiescence_ms),
+            ("response_ms", &annotations.response_ms),
+        ];
+        let maps: Vec<_> = maps.into_iter().filter(|(_, m)| !m.is_empty()).collect();
+        for (k, (key, map)) in maps.iter().enumerate() {
+            if self.yaml {
+                let _ = write!(self.out, "  {key}: {{");
+            } else {
+                let _ = write!(self.out, "    \"{key}\": {{");
+            }
+            for (n, (name, ms)) in map.iter().enumerate() {
+                if n > 0 {
+                    self.out.push_str(", ");
+                }
+                self.scalar(name);
+                let _ = write!(self.out, ": {ms}");
+            }
+            self.out.push('}');
+            if !self.yaml && k + 1 < maps.len() {
+                self.out.push(',');
+            }
+            self.out.push('\n');
+        }
+        if !self.yaml {
+            self.out.push_str("  }");
+        }
+    }
 }
 
-fn write(model: &Model, yaml: bool) -> String {
+/// [`write_yaml`] (`yaml`) or [`write_json`] with the `timeouts` key (last) when `annotations`
+/// are not empty.
+pub fn write_annotated(model: &Model, annotations: &TimeoutAnnotations, yaml: bool) -> String {
     let mut w = Writer {
         out: String::new(),
         yaml,
@@ -988,19 +1027,25 @@ fn write(model: &Model, yaml: bool) -> String {
         }
     }
     if !yaml {
-        w.out.push_str("  ]\n}\n");
+        w.out.push_str("  ]");
+    }
+    if !annotations.is_empty() {
+        w.timeouts(annotations);
+    }
+    if !yaml {
+        w.out.push_str("\n}\n");
     }
     w.out
 }
 
 /// The YAML text of a model in the native schema.
 pub fn write_yaml(model: &Model) -> String {
-    write(model, true)
+    write_annotated(model, &TimeoutAnnotations::default(), true)
 }
 
 /// The JSON text of a model in the native schema.
 pub fn write_json(model: &Model) -> String {
-    write(model, false)
+    write_annotated(model, &TimeoutAnnotations::default(), false)
 }
 
 #[cfg(test)]

@@ -42,6 +42,78 @@ impl TimeoutAnnotations {
     pub fn is_empty(&self) -> bool {
         self.quiescence_ms.is_empty() && self.response_ms.is_empty()
     }
+
+    /// The annotations with states and inputs renamed as a writer names them: `state` maps a
+    /// state's index in `model` to its new name, `input` an input's name. An annotation naming
+    /// no state of `model` is dropped (annotations are [`check`]ed against the model they come
+    /// with, so there is none).
+    pub fn renamed(
+        &self,
+        model: &Model,
+        state: impl Fn(usize) -> String,
+        input: impl Fn(&str) -> String,
+    ) -> TimeoutAnnotations {
+        let states = state_names(model);
+        TimeoutAnnotations {
+            quiescence_ms: (self.quiescence_ms.iter())
+                .filter_map(|(name, &ms)| {
+                    let k = states.iter().position(|s| s == name)?;
+                    Some((state(k), ms))
+                })
+                .collect(),
+            response_ms: (self.response_ms.iter())
+                .map(|(name, &ms)| (input(name), ms))
+                .collect(),
+        }
+    }
+
+    /// The annotations as [`check`] takes them (states, then inputs, in name order; no
+    /// offsets).
+    pub fn to_annotations(&self) -> Vec<Annotation> {
+        let states = (self.quiescence_ms.iter()).map(|(n, ms)| (Target::State(n.clone()), ms));
+        let inputs = (self.response_ms.iter()).map(|(n, ms)| (Target::Input(n.clone()), ms));
+        states
+            .chain(inputs)
+            .map(|(target, ms)| Annotation {
+                target,
+                value: ms.to_string(),
+                at: 0,
+            })
+            .collect()
+    }
+}
+
+/// The text of a side file holding `annotations` (one line each, states then inputs, in name
+/// order), which [`parse_side_file`] reads back as them; the error names an annotation whose
+/// name a side file cannot hold (empty, with whitespace or `#`, or an input starting with `?`).
+pub fn write_side_file(annotations: &TimeoutAnnotations) -> Result<String, String> {
+    let mut out = String::new();
+    for (keyword, map) in [
+        ("quiescence", &annotations.quiescence_ms),
+        ("response", &annotations.response_ms),
+    ] {
+        for (name, ms) in map {
+            let marked = keyword == "response" && name.starts_with('?');
+            if name.is_empty() || marked || name.contains(|c: char| c == '#' || c.is_whitespace()) {
+                let what = if keyword == "response" {
+                    "input"
+                } else {
+                    "state"
+                };
+                return Err(format!(
+                    "the {keyword} timeout of the {what} `{}` cannot be written in a side file, whose names are single words without `#`{}",
+                    excerpt(name),
+                    if what == "input" {
+                        " not starting with `?`"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            out.push_str(&format!("{keyword} {name} {ms}\n"));
+        }
+    }
+    Ok(out)
 }
 
 /// What an annotation is on, as written.

@@ -33,8 +33,9 @@ pub use generate::{
     generate, generate_model, sizes,
 };
 pub use models::{
-    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, DistinguishRequest, InfoReport,
-    LanguageInput, MutateRequest, audit, check, convert, distinguish, info, info_report, mutate,
+    AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,
+    InfoReport, LanguageInput, MutateRequest, audit, check, convert, distinguish, info,
+    info_report, mutate,
 };
 pub use sts::{generate_purposes, is_sts_file};
 pub use suite::{BuiltSuite, SuiteRequest, build_suite};
@@ -58,14 +59,24 @@ pub fn load_annotated_model(
     options: &LoadOptions,
     quiet: bool,
 ) -> Result<(Model, Option<crate::exec::timeouts::ModelTimeouts>), Error> {
+    let (model, annotations) = load_model_and_annotations(path, options, quiet)?;
+    let timeouts = crate::exec::timeouts::ModelTimeouts::new(&model, &annotations);
+    Ok((model, timeouts))
+}
+
+/// [`load_model`] with the model's timeout annotations as written ([`crate::format::timeouts`]).
+pub fn load_model_and_annotations(
+    path: &str,
+    options: &LoadOptions,
+    quiet: bool,
+) -> Result<(Model, crate::format::timeouts::TimeoutAnnotations), Error> {
     let loaded = crate::format::load_model_with_warnings(path, options)?;
     if !quiet {
         for w in &loaded.warnings {
             eprintln!("warning: {w}");
         }
     }
-    let timeouts = crate::exec::timeouts::ModelTimeouts::new(&loaded.model, &loaded.timeouts);
-    Ok((loaded.model, timeouts))
+    Ok((loaded.model, loaded.timeouts))
 }
 
 /// A suite generation method: a Mealy method (for Mealy machines), an ioco method (for any model,

@@ -74,16 +74,46 @@ pub struct ConvertRequest {
     pub quiet: bool,
 }
 
+/// What `ncomplete convert` writes: the model text and, for a model with timeout annotations in
+/// a format without room for them (`.aut`, `.fsm`), the text of its side file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Converted {
+    /// The model file's text.
+    pub text: String,
+    /// The side file's text, written to `OUT.timeouts` ([`format::timeouts::side_file`]).
+    pub side_file: Option<String>,
+}
+
+impl Converted {
+    /// Writes the text to `out` (`None` or `-`: standard output) and the side file beside it,
+    /// both whole or neither ([`convert`] refuses a side file without an output file).
+    pub fn write(&self, out: Option<&str>) -> Result<(), Error> {
+        match (out, &self.side_file) {
+            (Some(out), Some(side)) if out != "-" => {
+                let side_path = format::timeouts::side_file(out);
+                output::write_files_together(&[
+                    (out, self.text.as_bytes()),
+                    (&side_path, side.as_bytes()),
+                ])
+            }
+            _ => format::write_text(out, &self.text),
+        }
+    }
+}
+
 /// `ncomplete convert`: the model file after the requested transformations, as text in the
-/// target format (written to `request.out` by the caller).
-pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<String, Error> {
+/// target format with its timeout annotations (written to `request.out` by the caller with
+/// [`Converted::write`]).
+pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<Converted, Error> {
     use crate::model::{Transformed, transform};
     if let Some(out) = &request.out {
         output::refuse_input_as_output("--out", out, &[model_path])?;
     }
-    let model = load_model(model_path, &request.load, request.quiet)?;
+    let (model, annotations) =
+        super::load_model_and_annotations(model_path, &request.load, request.quiet)?;
     let opts = &request.transform;
     opts.check(&model).map_err(Error::Usage)?;
+    let from_mealy = matches!(model, Model::Mealy(_));
     let model = match transform(model, opts).map_err(|source| Error::Model {
         path: model_path.to_owned(),
         source,
@@ -91,13 +121,76 @@ pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<String, Err
         Transformed::Model(m) => m,
         Transformed::Suspension(sa) => Model::Lts(format::suspension_as_lts(&sa)),
     };
+    let annotations = carried_annotations(model_path, annotations, from_mealy, opts, &model)?;
     let to = request.to;
     if let Some(why) = format::unrepresentable(&model, to) {
         return Err(Error::Usage(format!(
             "{model_path}: cannot convert to {to} without changing the model: {why}; use --to yaml or json"
         )));
     }
-    Ok(format::write_model(&model, to))
+    let written = format::write_model_annotated(&model, &annotations, to)
+        .map_err(|why| Error::Usage(format!("{model_path}: {why}; use --to yaml or json")))?;
+    let out_file = request.out.as_deref().filter(|o| *o != "-");
+    match out_file {
+        None if written.side_file.is_some() => {
+            return Err(Error::Usage(format!(
+                "{model_path}: the model has timeout annotations, which {to} cannot hold: they go to the side file FILE.timeouts beside --out FILE; give --out FILE, or use --to yaml, json or dot"
+            )));
+        }
+        // A side file left from an earlier conversion would be read with the new model.
+        Some(out) if matches!(to, Format::Aut | Format::Fsm) && written.side_file.is_none() => {
+            let side = format::timeouts::side_file(out);
+            if !request.quiet && std::path::Path::new(&side).exists() {
+                eprintln!(
+                    "warning: {side} exists and is read with {out}, but {model_path} has no timeout annotations; remove it unless they are meant for the converted model"
+                );
+            }
+        }
+        _ => {}
+    }
+    Ok(Converted {
+        text: written.model,
+        side_file: written.side_file,
+    })
+}
+
+/// The timeout annotations of the model file `model_path` as they apply to the model `convert`
+/// writes after the transformations `opts` (`from_mealy`: the file holds a Mealy machine).
+/// Completion keeps every state and input (a sink state has no annotation), and a suspension
+/// automaton keeps the inputs, so those annotations are carried as they are. A suspension
+/// automaton of an LTS names its states after sets of the LTS's states, and minimisation merges
+/// states, so quiescence timeouts are refused there rather than dropped or misapplied (that of a
+/// Mealy machine keeps the machine's states and adds intermediate ones). Finally every
+/// annotation must name a state or an input of the written model.
+fn carried_annotations(
+    model_path: &str,
+    annotations: format::timeouts::TimeoutAnnotations,
+    from_mealy: bool,
+    opts: &TransformOptions,
+    converted: &Model,
+) -> Result<format::timeouts::TimeoutAnnotations, Error> {
+    let to_suspension = opts.suspension || (opts.minimize && !from_mealy);
+    if to_suspension && (!from_mealy || opts.minimize) && !annotations.quiescence_ms.is_empty() {
+        let names: Vec<String> = (annotations.quiescence_ms.keys())
+            .map(|s| format!("`{}`", crate::format::position::excerpt(s)))
+            .collect();
+        let option = if opts.minimize {
+            "--minimize"
+        } else {
+            "--suspension"
+        };
+        return Err(Error::Usage(format!(
+            "{model_path}: {option} renames or merges the states, so the quiescence timeouts of the states {} would name states the converted model does not have; convert without {option}, or remove those annotations first",
+            names.join(", ")
+        )));
+    }
+    format::timeouts::check(&annotations.to_annotations(), converted).map_err(
+        |(_, found, expected)| {
+            Error::Usage(format!(
+                "{model_path}: the converted model cannot keep the timeout annotations: found {found}, expected {expected}"
+            ))
+        },
+    )
 }
 
 /// A language of `check`'s conf(D,F): a regular expression, a file holding one, or the traces

@@ -418,7 +418,8 @@ fn check_info_convert_mutate_distinguish_and_audit_on_bundled_models() {
             quiet: true,
         },
     )
-    .unwrap();
+    .unwrap()
+    .text;
     std::fs::write(&yaml, text).unwrap();
     let again = super::info(&path_text(&yaml), &Default::default(), true).unwrap();
     assert_eq!(again, info);
