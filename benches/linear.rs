@@ -16,25 +16,12 @@ use ncomplete::info::model_info;
 use ncomplete::model::{Model, lts_from_marked, mealy_from_named};
 use std::time::{Duration, Instant};
 
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::cpu_time;
+
 /// Runs per size of a row.
 const RUNS: usize = 5;
-
-/// The CPU time the process has used, all threads (the wall clock where it cannot be read).
-fn cpu_time() -> Duration {
-    #[cfg(unix)]
-    {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `t` is a valid timespec for the call to fill.
-        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0 {
-            return Duration::new(t.tv_sec as u64, t.tv_nsec as u32);
-        }
-    }
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
 
 /// The best (CPU, wall) times of `small` and of `large` over [`RUNS`] runs each, taken
 /// alternately so that a busy spell of the machine weighs on both sizes alike.

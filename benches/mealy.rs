@@ -18,6 +18,9 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+#[path = "common/cpu.rs"]
+mod cpu;
+
 /// Parses a model file with the crate's DOT reader.
 fn read_dot(path: &Path) -> Mealy {
     let path = path.to_str().expect("UTF-8 path");
@@ -39,15 +42,10 @@ fn peak_kb() -> u64 {
         .unwrap_or(0)
 }
 
-/// User plus system CPU seconds of this process (the machine may be shared, so wall time alone
-/// overstates our cost).
+/// CPU seconds of this process (the machine may be shared, so wall time alone overstates our
+/// cost).
 fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |x| x.1);
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    // Fields after the command name: state is 0, utime is 11, stime is 12 (clock ticks).
-    (ticks(11) + ticks(12)) / 100.0
+    cpu::cpu_time().as_secs_f64()
 }
 
 fn method(name: &str) -> MealyMethod {
