@@ -225,14 +225,28 @@ pub fn least_costs(min: &Mealy, access: &AccessTree, extra: usize) -> SuiteCosts
         None => Figure::Exact(0),
     };
     let (tests, symbols) = (u128::from(least.tests), u128::from(least.symbols));
+    chain_costs(tests, symbols, at_least, Figure::Unknown, Figure::Unknown)
+}
+
+/// The cost figures of a Mealy suite of `tests` tests and `symbols` inputs in all, each count
+/// turned into a figure by `figure` (an upper or a lower bound): every test is a send/expect
+/// chain, so it has one run, and two steps and two nodes per input; every output is required,
+/// so no quiescence is observed.
+fn chain_costs(
+    tests: u128,
+    symbols: u128,
+    figure: impl Fn(u128) -> Figure,
+    longest: Figure,
+    bytes: Figure,
+) -> SuiteCosts {
     SuiteCosts {
-        tests: at_least(tests),
-        runs: at_least(tests),
-        steps: at_least(2 * symbols),
+        tests: figure(tests),
+        runs: figure(tests),
+        steps: figure(2 * symbols),
         waits: Figure::Exact(0),
-        nodes: at_least(2 * symbols),
-        longest: Figure::Unknown,
-        bytes: Figure::Unknown,
+        nodes: figure(2 * symbols),
+        longest,
+        bytes,
     }
 }
 
@@ -763,16 +777,7 @@ impl MealySuite {
                 + self.header().method.len() as u128;
             frame + tests + symbols * (qi + 1)
         };
-        SuiteCosts {
-            tests: bound(tests),
-            runs: bound(tests),
-            steps: bound(2 * symbols),
-            // Every output of a Mealy test is required: no quiescence is observed.
-            waits: Figure::Exact(0),
-            nodes: bound(2 * symbols),
-            longest: Figure::AtMost(longest),
-            bytes: bound(bytes),
-        }
+        chain_costs(tests, symbols, bound, Figure::AtMost(longest), bound(bytes))
     }
 
     /// An upper bound on the inputs of one test of a family suite.
