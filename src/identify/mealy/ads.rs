@@ -34,6 +34,9 @@ struct LyNode {
 pub struct LySplittingTree {
     nodes: Vec<LyNode>,
     leaf_of: Vec<u32>,
+    /// A preorder number of every node: a subtree's nodes are a range of numbers, so the lowest
+    /// node containing a set of states is the common ancestor of its first and last leaf.
+    preorder: Vec<u32>,
 }
 
 impl LySplittingTree {
@@ -51,11 +54,20 @@ impl LySplittingTree {
                 children: Vec::new(),
             }],
             leaf_of: vec![0; table.n],
+            preorder: Vec::new(),
         };
         if table.n > n {
             t.leaf_of[n] = NONE;
         }
         t.build(&table);
+        t.preorder = vec![0; t.nodes.len()];
+        let mut stack = vec![0u32];
+        let mut next = 0;
+        while let Some(v) = stack.pop() {
+            t.preorder[v as usize] = next;
+            next += 1;
+            stack.extend(&t.nodes[v as usize].children);
+        }
         t
     }
 
@@ -74,8 +86,9 @@ impl LySplittingTree {
         x
     }
 
-    /// The lowest node whose block contains all `states` (`None` if one is the sink).
-    fn lowest_containing(&self, states: &[u32]) -> Option<u32> {
+    /// The lowest node whose block contains all `states` (`None` if one is the sink), in a tree
+    /// still growing (no preorder yet): one walk up per state.
+    fn lowest_containing_while_building(&self, states: &[u32]) -> Option<u32> {
         let mut it = states.iter().map(|&s| self.leaf_of[s as usize]);
         let first = it.next()?;
         if first == NONE {
@@ -89,6 +102,26 @@ impl LySplittingTree {
             v = self.lca(v, l);
         }
         Some(v)
+    }
+
+    /// The lowest node whose block contains all `states` (`None` if one is the sink) once the
+    /// tree is built: the common ancestor of the leaves first and last in preorder, so one walk
+    /// up the tree.
+    fn lowest_containing(&self, states: &[u32]) -> Option<u32> {
+        let mut it = states.iter().map(|&s| self.leaf_of[s as usize]);
+        let first = it.next()?;
+        let (mut lo, mut hi) = (first, first);
+        for l in std::iter::once(first).chain(it) {
+            if l == NONE {
+                return None;
+            }
+            if self.preorder[l as usize] < self.preorder[lo as usize] {
+                lo = l;
+            } else if self.preorder[l as usize] > self.preorder[hi as usize] {
+                hi = l;
+            }
+        }
+        Some(self.lca(lo, hi))
     }
 
     /// Whether `a` keeps the states of `block` apart (no two with equal output and target).
@@ -196,7 +229,7 @@ impl LySplittingTree {
                         continue;
                     }
                     let image: Vec<u32> = block.iter().map(|&s| table.step(s, a).0).collect();
-                    let Some(v) = self.lowest_containing(&image) else {
+                    let Some(v) = self.lowest_containing_while_building(&image) else {
                         continue;
                     };
                     if let Some(sv) = self.nodes[v as usize].sigma.clone() {

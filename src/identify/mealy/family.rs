@@ -21,6 +21,7 @@
 //! prefixes) that separates them, which is what m-completeness of the HSI scheme needs.
 
 use super::ads::LySplittingTree;
+use super::radix;
 use super::splitting::SplittingTree;
 use super::uio::UioSet;
 use crate::model::{LabelId, Mealy, StateId};
@@ -272,84 +273,109 @@ impl Family {
     }
 }
 
-/// The splitting-tree leaf of every state and a preorder numbering of the tree's nodes, made
-/// once per family: the lowest common ancestor of a set of leaves is that of its first and last
-/// in preorder, so it costs one pass over the set and one ancestor walk, not a walk per state.
+/// A preorder numbering of the splitting tree's nodes and the preorder number of every state's
+/// leaf, made once per family. A subtree's nodes have consecutive numbers, so the lowest common
+/// ancestor of a set of leaves is that of its first and last in preorder, and sorting the states
+/// of a block by their leaf's number lays out every subtree's states as one range.
 struct Leaves<'a> {
     tree: &'a SplittingTree,
-    leaf: Vec<u32>,
+    /// The preorder number of each state's leaf.
+    rank: Vec<u32>,
+    /// The node with each preorder number.
+    node_at: Vec<u32>,
+    /// The preorder number of each node.
     preorder: Vec<u32>,
 }
 
 impl<'a> Leaves<'a> {
     fn new(m: &Mealy, tree: &'a SplittingTree) -> Self {
         let mut preorder = vec![0u32; tree.num_nodes()];
+        let mut node_at = Vec::with_capacity(tree.num_nodes());
         let mut stack = vec![0u32];
-        let mut next = 0;
         while let Some(v) = stack.pop() {
-            preorder[v as usize] = next;
-            next += 1;
+            preorder[v as usize] = node_at.len() as u32;
+            node_at.push(v);
             stack.extend(tree.children(v).iter().rev());
         }
         Leaves {
             tree,
-            leaf: m.states().map(|s| tree.leaf(s)).collect(),
+            rank: m
+                .states()
+                .map(|s| preorder[tree.leaf(s) as usize])
+                .collect(),
+            node_at,
             preorder,
         }
     }
 
-    /// The leaf of state `s`.
-    #[inline]
-    fn of(&self, s: u32) -> u32 {
-        self.leaf[s as usize]
-    }
-
-    /// The position among `children` (the children of an ancestor of the leaf of `s`, in
-    /// order) of the one above that leaf: the last whose preorder number is not after the
-    /// leaf's, found by binary search rather than by walking up from the leaf.
-    fn child_towards(&self, children: &[u32], s: u32) -> usize {
-        let x = self.preorder[self.of(s) as usize];
-        children.partition_point(|&c| self.preorder[c as usize] <= x) - 1
+    /// The lowest common ancestor of the leaves with preorder numbers `lo <= hi`, found by
+    /// descending from node `v`, an ancestor of both whose subtree's numbers end before `end`:
+    /// while one child's range holds both numbers, go down to it. Returns the node and the end
+    /// of its range.
+    fn lca_below(&self, mut v: u32, mut end: u32, lo: u32, hi: u32) -> (u32, u32) {
+        loop {
+            let children = self.tree.children(v);
+            if children.is_empty() {
+                return (v, end);
+            }
+            // The first child's number follows v's, and `lo` is a leaf below v, so i >= 0.
+            let i = children.partition_point(|&c| self.preorder[c as usize] <= lo) - 1;
+            let child_end = children
+                .get(i + 1)
+                .map_or(end, |&c| self.preorder[c as usize]);
+            if hi >= child_end {
+                return (v, end);
+            }
+            (v, end) = (children[i], child_end);
+        }
     }
 
     /// The lowest common ancestor of the leaves of `states` (not empty).
     fn lca(&self, states: impl IntoIterator<Item = u32>) -> u32 {
-        let mut leaves = states.into_iter().map(|s| self.of(s));
-        let first = leaves.next().expect("a state");
-        let (mut lo, mut hi) = (first, first);
-        for x in leaves {
-            if self.preorder[x as usize] < self.preorder[lo as usize] {
-                lo = x;
-            } else if self.preorder[x as usize] > self.preorder[hi as usize] {
-                hi = x;
-            }
-        }
-        self.tree.lca(lo, hi)
+        let mut ranks = states.into_iter().map(|s| self.rank[s as usize]);
+        let first = ranks.next().expect("a state");
+        let (lo, hi) = ranks.fold((first, first), |(lo, hi), r| (lo.min(r), hi.max(r)));
+        self.tree
+            .lca(self.node_at[lo as usize], self.node_at[hi as usize])
     }
 }
 
 /// Candidate separating words for a block: the splitting-tree nodes of the tree induced by the
-/// block's leaves, top-down, at most `limit`.
+/// block's leaves, top-down (breadth first, children in order), at most `limit`.
+///
+/// The block's leaf numbers are sorted once; a group of the search is then a range of them
+/// below a known node (the child of the previous top that holds it), its top node the common
+/// ancestor of the range's ends found by descending from there, and its parts (one per child
+/// of the top holding some of its leaves) the subranges cut at the children's numbers. Most
+/// groups span several children of that node, so most descents take no step.
 fn candidates(tree: &SplittingTree, block: &[u32], leaves: &Leaves, limit: usize) -> Vec<u32> {
+    let mut ranks: Vec<u32> = block.iter().map(|&s| leaves.rank[s as usize]).collect();
+    ranks.sort_unstable();
     let mut out = Vec::new();
-    let mut queue: std::collections::VecDeque<Vec<u32>> = std::collections::VecDeque::new();
-    queue.push_back(block.to_vec());
-    while let Some(group) = queue.pop_front() {
+    let root_end = tree.num_nodes() as u32;
+    // (range of `ranks`, a node above its leaves, the end of that node's numbers)
+    let mut queue = std::collections::VecDeque::from([(0, ranks.len(), 0, root_end)]);
+    while let Some((lo, hi, above, above_end)) = queue.pop_front() {
         if out.len() >= limit {
             break;
         }
-        let top = leaves.lca(group.iter().copied());
+        let (top, top_end) = leaves.lca_below(above, above_end, ranks[lo], ranks[hi - 1]);
         if !tree.is_internal(top) {
             continue;
         }
         out.push(top);
         let children = tree.children(top);
-        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); children.len()];
-        for &s in &group {
-            let pos = leaves.child_towards(children, s);
-            parts[pos].push(s);
+        let mut start = lo;
+        for (i, &child) in children.iter().enumerate() {
+            let child_end = children
+                .get(i + 1)
+                .map_or(top_end, |&c| leaves.preorder[c as usize]);
+            let end = start + ranks[start..hi].partition_point(|&r| r < child_end);
+            if end - start > 1 {
+                queue.push_back((start, end, child, child_end));
+            }
+            start = end;
         }
-        queue.extend(parts.into_iter().filter(|p| p.len() > 1));
     }
     out
 }
@@ -418,6 +444,8 @@ struct Responses {
     /// The output words, flat, when they do not fit in a key.
     outs: Vec<LabelId>,
     order: Vec<u32>,
+    /// The second buffer of the radix sort of `sorted`.
+    scratch: Vec<u128>,
 }
 
 impl Responses {
@@ -475,9 +503,18 @@ impl Responses {
                         (u128::from(key) << 64) | (u128::from(end) << 32) | k as u128
                     }),
             );
-        self.sorted.sort_unstable();
+        // Built in index order, so sorting stably by the upper bits sorts the whole entries.
+        if self.sorted.len() < RADIX_SORT_FROM {
+            self.sorted.sort_unstable();
+        } else {
+            radix::sort_by_upper_bits(&mut self.sorted, &mut self.scratch);
+        }
     }
 }
+
+/// Response tables of at least this many states are radix-sorted; smaller ones fit in cache,
+/// where a comparison sort is as fast.
+const RADIX_SORT_FROM: usize = 4096;
 
 /// Whether two entries of [`Responses::sorted`] have the same outputs.
 #[inline]

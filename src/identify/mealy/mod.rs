@@ -7,6 +7,7 @@
 mod access;
 mod ads;
 mod family;
+mod radix;
 mod splitting;
 mod uio;
 
