@@ -789,7 +789,11 @@ fn explore_html_report_shows_verdict_traces_failure_reason_and_switch_coverage()
         "{html}"
     );
     assert_eq!(html.matches("<tr id=\"switch-").count(), switches);
-    assert_eq!(html.matches("class=\"covered\"><td class=\"name\">").count(), switches);
+    assert_eq!(
+        html.matches("class=\"covered\"><td class=\"name\">")
+            .count(),
+        switches
+    );
     assert!(!html.contains("id=\"switches-missed\""));
     // One row per purpose, each with its trace: concrete water amounts and coffee values.
     let purposes = out.lines().filter(|l| l.starts_with("purpose ")).count();
@@ -800,7 +804,10 @@ fn explore_html_report_shows_verdict_traces_failure_reason_and_switch_coverage()
             .any(|(i, _)| html[i + gate.len()..].starts_with(|c: char| c.is_ascii_digit()))
     };
     assert!(with_value("?water(") && with_value("!coffee("), "{html}");
-    assert!(html.contains("<code>c &gt;= t - 5 and c &lt;= t</code>"), "{html}");
+    assert!(
+        html.contains("<code>c &gt;= t - 5 and c &lt;= t</code>"),
+        "{html}"
+    );
     assert!(html.contains("<code>t := t + w</code>"));
     assert!(!html.contains("c <= t"));
     assert_tags_balanced(&html);
@@ -898,7 +905,10 @@ switches:
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(!html.contains("<b>&") && !html.contains("<idle") && !html.contains("go<&>"));
     assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "{html}");
-    assert!(html.contains("&lt;idle &amp; &#39;ready&#39;&gt;"), "{html}");
+    assert!(
+        html.contains("&lt;idle &amp; &#39;ready&#39;&gt;"),
+        "{html}"
+    );
     assert!(html.contains("go&lt;&amp;&gt;"));
     assert!(html.contains("<code>p &lt; 3</code>"));
     assert_tags_balanced(&html);
@@ -935,8 +945,8 @@ switches:
     assert_eq!(code, 2, "{err}");
 }
 
-/// A model whose gate parameters are bounded (`BOUNDED`) or not (`UNBOUNDED`), the same switches
-/// and name: switch-pair coverage can search the first only.
+/// An STS whose gate parameters [`twin`] bounds or not (`BOUNDS_P`, `BOUNDS_Q`), with the same
+/// name and switches either way: switch-pair coverage can search the bounded one only.
 #[cfg(feature = "smt")]
 const TWIN_STS: &str = "sts: 1
 name: twin
@@ -954,6 +964,8 @@ switches:
   - {name: wipe, from: idle, gate: clear, assign: {n: 0}, to: idle}
 ";
 
+/// [`TWIN_STS`] in the temporary file `name`, its parameters bounded or not, `echo`'s guard
+/// replaced by `echo` (a mutant); the file's path.
 #[cfg(feature = "smt")]
 fn twin(name: &str, bounded: bool, echo: &str) -> String {
     let (p, q) = if bounded {
@@ -999,6 +1011,10 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
         args.extend_from_slice(extra);
         run(&args)
     };
+    // `run` is for suites: a purposes file is refused with the command that executes it.
+    let (code, _, err) = run(&["run", switches_file, "--model", &unbounded]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("explore MODEL.sts.yaml --purposes"), "{err}");
     let sut = simulated(&unbounded);
     let (code, out, err) = explore_file(
         switches_file,
@@ -1006,7 +1022,10 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
         &["--quiescence-ms", SLOW_QUIESCENCE_MS],
     );
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("a posteriori switch coverage 3/3 (100.0%)"), "{out}");
+    assert!(
+        out.contains("a posteriori switch coverage 3/3 (100.0%)"),
+        "{out}"
+    );
     assert!(out.ends_with("verdict: pass\n"), "{out}");
     let sut = simulated(&mutant);
     let (code, out, err) = explore_file(
@@ -1015,7 +1034,10 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
         &["--quiescence-ms", SLOW_QUIESCENCE_MS],
     );
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("!ack(") && out.ends_with("verdict: fail\n"), "{out}");
+    assert!(
+        out.contains("!ack(") && out.ends_with("verdict: fail\n"),
+        "{out}"
+    );
 
     // Switch-pair coverage needs the feasible items, found over the semantic states: refused on
     // the unbounded STS, written for its bounded twin (same name and switches).
@@ -1079,6 +1101,24 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
     let (code, out, err) = explore_file(pairs_file, &["--model", &mutant], &["--rounds", "2"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.ends_with("verdict: fail\n"), "{out}");
+    // The figure is the file's: with one item fewer listed, one item fewer is counted.
+    let mut fewer = doc.clone();
+    fewer["item_coverage"]["feasible"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    let fewer_file = temp("twin-pairs-fewer.json");
+    std::fs::write(&fewer_file, fewer.to_string()).unwrap();
+    let (code, out, err) =
+        explore_file(fewer_file.to_str().unwrap(), &["--model", &unbounded], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let less = feasible - 1;
+    assert!(
+        out.contains(&format!(
+            "a posteriori switch-pairs coverage {less}/{less} (100.0%)"
+        )),
+        "{out}"
+    );
     // Without the `feasible` list the items would have to be searched: refused on this model.
     let mut old = doc.clone();
     old["item_coverage"]

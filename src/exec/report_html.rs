@@ -9,7 +9,9 @@
 //! arrows from the tester to the system, outputs arrows back, quiescence δ a marked wait on
 //! the tester's lifeline, and the offending last step highlighted with what was expected
 //! there); and the specification drawn with the transitions the run covered and those it
-//! missed.
+//! missed. An STS run's page (`explore MODEL.sts.yaml --cover ... --html FILE`) is this one with
+//! a row per purpose and the STS's switches as its coverage section
+//! ([`super::sts_report_html`]).
 //!
 //! Coverage ([`SpecCoverage`]) is counted on the specification's suspension automaton (TorX
 //! Def. 2.2.12; a Mealy machine through `q --i--> q/i --o--> q'`), over its reachable states and
@@ -625,9 +627,7 @@ pub(super) fn percent(a: usize, b: usize) -> f64 {
 
 /// A coverage bar filled to `percent`.
 pub(super) fn bar(percent: f64) -> String {
-    format!(
-        "<div class=\"bar\"><div class=\"fill\" style=\"width:{percent:.1}%\"></div></div>\n"
-    )
+    format!("<div class=\"bar\"><div class=\"fill\" style=\"width:{percent:.1}%\"></div></div>\n")
 }
 
 /// The first [`MISSED_LISTED`] reachable transitions the run did not take.

@@ -290,3 +290,130 @@ impl HtmlReport<'static> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::sts_run::PurposeOutcome;
+    use crate::sts::load::{Syntax, parse_sts};
+
+    const HOSTILE: &str = r#"sts: 1
+name: "<m>&"
+variables: [{name: n, type: int, min: 0, max: 3, initial: 0}]
+gates:
+  - {name: put, kind: input, parameters: [{name: p, type: int, min: 0, max: 3}]}
+  - {name: ack, kind: output}
+initial: "<a>"
+switches:
+  - {name: "s<1>", from: "<a>", gate: put, guard: p < n + 1, assign: {n: p}, to: "b&c"}
+  - {name: done, from: "b&c", gate: ack, to: "<a>"}
+"#;
+
+    fn outcome(verdict: PurposeVerdict, trace: &[&str], reason: &str) -> PurposeOutcome {
+        PurposeOutcome {
+            switches: vec!["s<1>".into(), "done".into()],
+            verdict,
+            attempts: 5,
+            trace: trace.iter().map(|s| s.to_string()).collect(),
+            reason: reason.into(),
+        }
+    }
+
+    fn report(outcomes: Vec<PurposeOutcome>, criterion: Criterion) -> StsRunReport {
+        StsRunReport {
+            model: "<m>&".into(),
+            purposes: outcomes,
+            total: 1,
+            rounds: 2,
+            exercised: vec![true, false],
+            switch_names: vec!["s<1>".into(), "done".into()],
+            criterion,
+            items: vec![("s<1>,done".into(), true), ("done,s<1>".into(), false)],
+            steps: 5,
+            steps_to_failure: None,
+        }
+    }
+
+    fn facts() -> StsRunFacts<'static> {
+        StsRunFacts {
+            spec: "<spec>.sts.yaml",
+            purposes_source: "--cover switch-pairs".into(),
+            system: "model <m>&",
+            seed: 4,
+            attempts: 5,
+            time: None,
+        }
+    }
+
+    #[test]
+    fn the_run_verdict_counts_rounds_and_every_model_text_is_escaped() {
+        let sts = parse_sts(HOSTILE, "h.sts.yaml", "h", Syntax::Yaml).unwrap();
+        // Inconclusive in round 1, passed in round 2: the run passes (as its exit status), the
+        // counts show both purposes executed, each row its trace with the values.
+        let passed = report(
+            vec![
+                outcome(
+                    PurposeVerdict::Inconclusive,
+                    &["?put(0)", "delta"],
+                    "quiescence, where the purpose expects switch `done`",
+                ),
+                outcome(
+                    PurposeVerdict::Pass,
+                    &["?put(0)", "!ack", "delta"],
+                    "the purpose's end is reached",
+                ),
+            ],
+            Criterion::SWITCH_PAIRS,
+        );
+        let html = HtmlReport::of_sts_run(&sts, &[], &passed, &facts()).render();
+        assert!(html.contains("<p id=\"verdict\" class=\"badge pass\">pass</p>"));
+        assert!(html.contains("<span class=\"number\" id=\"count-inconclusive\">1</span>"));
+        assert!(html.contains("<td class=\"name\">round 2, purpose 1/1</td>"));
+        assert!(html.contains("<code class=\"trace\">?put(0) δ</code>"));
+        assert!(html.contains("<code class=\"trace\">?put(0) !ack δ</code>"));
+        assert!(html.contains("<b id=\"switches-covered\">1/2 (50.0%)</b>"));
+        assert!(html.contains("<p class=\"failure\" id=\"switches-missed\">Not covered: done</p>"));
+        assert!(html.contains("<b id=\"items-covered\">1/2 (50.0%)</b>"));
+        assert!(!html.contains("id=\"failures\""));
+        for raw in ["<m>", "<a>", "s<1>", "b&c", "p < n", "<spec>"] {
+            assert!(!html.contains(raw), "{raw} unescaped");
+        }
+        for escaped in [
+            "&lt;m&gt;&amp;",
+            "&lt;a&gt;",
+            "s&lt;1&gt;,done",
+            "b&amp;c",
+            "<code>p &lt; n + 1</code>",
+            "<code>n := p</code>",
+            "<code>?put(p)</code>",
+            "&lt;spec&gt;.sts.yaml",
+        ] {
+            assert!(html.contains(escaped), "{escaped}");
+        }
+        for tag in html.split('<').skip(1) {
+            let tag = tag.split('>').next().unwrap();
+            assert_eq!(tag.matches('"').count() % 2, 0, "{tag}");
+        }
+        // A failure: the fail badge, the reason above the drawn trace, the step in red; switch
+        // coverage alone lists no items.
+        let mut failed = report(
+            vec![outcome(
+                PurposeVerdict::Fail,
+                &["?put(0)", "!<x>"],
+                "output `<x>` is no output gate value of the STS",
+            )],
+            Criterion::SWITCHES,
+        );
+        failed.rounds = 1;
+        failed.steps_to_failure = Some(2);
+        let html = HtmlReport::of_sts_run(&sts, &[], &failed, &facts()).render();
+        assert!(html.contains("<p id=\"verdict\" class=\"badge fail\">fail</p>"));
+        assert!(html.contains(
+            "<p class=\"failure\">output `&lt;x&gt;` is no output gate value of the STS</p>"
+        ));
+        assert!(html.contains("<g class=\"step fail\">"));
+        assert!(html.contains("<td class=\"name\">purpose 1/1</td>"));
+        assert!(html.contains("inputs and outputs to failure</th><td>2</td>"));
+        assert!(!html.contains("items-covered"));
+    }
+}
