@@ -89,10 +89,11 @@ pub fn generate_purposes(
 
 /// `run FILE` where FILE holds STS test purposes (`ncomplete-sts-purposes`, told by the start
 /// of the file): a usage error saying that `explore` executes them. `Ok` for any other file,
-/// or one that cannot be read (the suite reader then says why).
+/// one that cannot be read (the suite reader then says why) and anything but a regular file (a
+/// pipe's start is the suite's, not to be consumed here).
 pub fn refuse_purposes_as_suite(path: &str) -> Result<(), Error> {
     use std::io::Read as _;
-    if path == format::STDIN_PATH {
+    if path == format::STDIN_PATH || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return Ok(());
     }
     let mut start = Vec::new();
