@@ -12,9 +12,9 @@
 use super::{IocoOptions, Method};
 use crate::Error;
 use crate::model::{Completion, Model};
-use crate::suite::costs::Budget;
+use crate::suite::costs::{Budget, SuiteCosts};
 use crate::suite::ioco::{self, Bound, IocoMethod, IocoSuite};
-use crate::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
+use crate::suite::mealy::{LeastCosts, MealyMethod, MealySuite, MealySuiteOptions};
 
 /// What a suite is built with.
 #[derive(Clone, Debug, Default)]
@@ -106,6 +106,26 @@ fn build_ioco(
     })
 }
 
+/// What to do about a Mealy suite over `budget`, never advising the impossible: a smaller
+/// `--extra-states` only when there are extra states and the method's suite without them is not
+/// already over the budget by its lower bounds, `--method auto` only for another method and when
+/// its lower bounds (the least of every suite it could choose) are within the budget.
+fn mealy_advice(least: LeastCosts<'_>, budget: &Budget) -> String {
+    let fits = |costs: SuiteCosts| costs.check(budget, "", "").is_ok();
+    let (method, extra) = (least.method(), least.extra_states());
+    let mut ways = vec!["raise the limits named"];
+    if extra > 0 && fits(least.of(method, 0)) {
+        ways.push("try a smaller --extra-states");
+    }
+    if method != MealyMethod::Auto && fits(least.of(MealyMethod::Auto, extra)) {
+        ways.push("try --method auto (the smallest suite)");
+    }
+    match ways.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
+        _ => ways.concat(),
+    }
+}
+
 /// A Mealy method: the suite of the minimised (and, if asked, completed) machine.
 fn build_mealy(
     model: &Model,
@@ -150,18 +170,16 @@ fn build_mealy(
         method.name(),
         options.extra_states
     );
-    // Never advise the impossible: no smaller --extra-states at 0, no other method after auto.
-    let advice = match (options.extra_states, method) {
-        (0, MealyMethod::Auto) => "raise the limits named".to_owned(),
-        (0, _) => "raise the limits named, or try --method auto (the smallest suite)".to_owned(),
-        (_, MealyMethod::Auto) => "raise the limits named, or try a smaller --extra-states".to_owned(),
-        _ => "raise the limits named, try a smaller --extra-states, or try --method auto (the smallest suite)".to_owned(),
-    };
     let json = !request.as_words;
+    let budget = &request.budget;
     let suite = MealySuite::new_within(completed.as_ref().unwrap_or(mealy), options, |least| {
-        least.check(&request.budget, &name, &advice)
+        least
+            .suite()
+            .check(budget, &name, &mealy_advice(least, budget))
     })
     .map_err(model_error)??;
-    suite.costs(json).check(&request.budget, &name, &advice)?;
+    suite
+        .costs(json)
+        .check(budget, &name, &mealy_advice(suite.least_costs(), budget))?;
     Ok(suite)
 }
