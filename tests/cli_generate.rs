@@ -184,7 +184,10 @@ fn a_mealy_refusal_names_every_budget_and_advises_only_the_possible() {
         "{err}"
     );
     let err = refusal(TCP, "auto", "1", &["--max-tests", "3"]);
-    assert!(!err.contains("--extra-states") && !err.contains("--method"), "{err}");
+    assert!(
+        !err.contains("--extra-states") && !err.contains("--method"),
+        "{err}"
+    );
     let err = refusal(TCP, "auto", "1", &["--max-tests", "20"]);
     assert!(err.contains("or try a smaller --extra-states"), "{err}");
     assert!(!err.contains("--method"), "{err}");

@@ -183,3 +183,48 @@ fn build_mealy(
         .check(budget, &name, &mealy_advice(suite.least_costs(), budget))?;
     Ok(suite)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::mealy::tests_support::random_mealy;
+
+    /// The advice never suggests fewer extra states at none, never the method used, and
+    /// `auto` exactly when another method was used and `auto`'s least costs fit the budget.
+    #[test]
+    fn mealy_advice_never_suggests_the_impossible() {
+        let m = random_mealy(4, 7, 3, 2);
+        for extra in 0..2 {
+            for method in MealyMethod::ALL {
+                let suite = MealySuite::new(&m, MealySuiteOptions::new(method, extra)).unwrap();
+                let least = suite.least_costs();
+                let auto_tests = match least.of(MealyMethod::Auto, extra).tests {
+                    crate::suite::costs::Figure::MoreThan(x) => x + 1,
+                    other => panic!("{other:?}"),
+                };
+                for max_tests in [1, auto_tests - 1, auto_tests, 1_000_000] {
+                    let budget = Budget {
+                        max_tests,
+                        ..Budget::default()
+                    };
+                    let advice = mealy_advice(least, &budget);
+                    assert!(advice.starts_with("raise the limits named"), "{advice}");
+                    // At no extra states never; else when the method fits without them.
+                    let fewer = extra > 0 && least.of(method, 0).check(&budget, "", "").is_ok();
+                    assert_eq!(
+                        advice.contains("--extra-states"),
+                        fewer,
+                        "{method:?} E={extra} max {max_tests}: {advice}"
+                    );
+                    let named = format!("--method {} ", method.name());
+                    assert!(!advice.contains(&named), "{method:?}: {advice}");
+                    assert_eq!(
+                        advice.contains("--method auto"),
+                        method != MealyMethod::Auto && max_tests >= auto_tests,
+                        "{method:?} E={extra} max {max_tests}: {advice}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -144,8 +144,7 @@ pub fn least_shared_tree(m: &Mealy, access: &AccessTree) -> (SuiteSize, u64) {
     let mut outside = 0u64;
     let mut access_symbols = 0u64;
     for &s in access.bfs_order() {
-        access_symbols =
-            access_symbols.saturating_add(access.depth(s).expect("reachable") as u64);
+        access_symbols = access_symbols.saturating_add(access.depth(s).expect("reachable") as u64);
         for a in m.input_ids() {
             outside += u64::from(access.tree_child(s, a).is_none());
         }

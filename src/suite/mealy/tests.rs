@@ -458,7 +458,10 @@ fn least_costs_bound_every_method_suite_from_below() {
                 }
                 if let Some((TreeMethod::Spy | TreeMethod::Spyh, tree)) = &suite.tree {
                     let nodes = estimate::least_shared_tree(&m, &access).1;
-                    assert!(nodes <= tree.num_nodes() as u64, "seed {seed} E={e} {method:?}");
+                    assert!(
+                        nodes <= tree.num_nodes() as u64,
+                        "seed {seed} E={e} {method:?}"
+                    );
                     if matches!(method, MealyMethod::Spy | MealyMethod::Spyh) {
                         seen[2] |= nodes == tree.num_nodes() as u64;
                     }
@@ -509,8 +512,7 @@ fn a_budget_below_the_least_costs_is_refused_before_building_naming_every_budget
                 assert_eq!(more, ["--max-nodes"], "{method:?}: every refused budget");
                 // One test more is within the least tests: only the nodes are refused.
                 let refused = MealySuite::new_within(&m, MealySuiteOptions::new(method, e), |l| {
-                    l.suite()
-                        .check(&tight(least_tests + 1), "suite", "advice")
+                    l.suite().check(&tight(least_tests + 1), "suite", "advice")
                 })
                 .unwrap();
                 let Err(refusal) = refused else {
