@@ -217,8 +217,8 @@ fn hads_family(
 
 /// Lower bounds of the cost figures of a `method` suite for `extra` extra states on the
 /// minimised machine `min`, known before any identifier or test tree is built: the identifier
-/// families from [`estimate::least_suite_size`], H from [`estimate::least_h_tree`], SPY and SPYH
-/// from [`estimate::least_shared_tree`], and `auto` the least of all of them figure by figure, so
+/// families from `estimate::least_suite_size`, H from `estimate::least_h_tree`, SPY and SPYH
+/// from `estimate::least_shared_tree`, and `auto` the least of all of them figure by figure, so
 /// a budget refused by it is refused by every suite `auto` could choose. They bound the figures
 /// the budgets are checked against ([`MealySuite::costs`], counted before prefix removal). Bytes
 /// and the longest test are left unknown.
