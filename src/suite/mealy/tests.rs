@@ -409,6 +409,16 @@ fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
     assert!(per_size[2] >= 1 && per_size[3] >= 1, "{per_size:?}");
 }
 
+/// The least value a lower-bound figure of [`least_costs`] allows.
+fn least_value(f: crate::suite::costs::Figure) -> u128 {
+    use crate::suite::costs::Figure;
+    match f {
+        Figure::MoreThan(x) => x + 1,
+        Figure::Exact(x) => x,
+        other => panic!("not a lower bound: {other:?}"),
+    }
+}
+
 /// The costs known before the identifiers are built bound every method's counted costs from
 /// below, for random machines of 1 to 9 states and 0 to 2 extra states (each figure the budgets
 /// check, and for the SPY and SPYH trees the node count their node budgets check), and the bounds
@@ -416,11 +426,7 @@ fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
 #[test]
 fn least_costs_bound_every_method_suite_from_below() {
     use crate::suite::costs::Figure;
-    let lower = |f: Figure| match f {
-        Figure::MoreThan(x) => x + 1,
-        Figure::Exact(x) => x,
-        other => panic!("not a lower bound: {other:?}"),
-    };
+    let lower = least_value;
     let upper = |f: Figure| match f {
         Figure::AtMost(x) | Figure::Exact(x) => x,
         other => panic!("not an upper bound: {other:?}"),
@@ -497,10 +503,7 @@ fn a_budget_below_the_least_costs_is_refused_before_building_naming_every_budget
                 };
                 let refused = MealySuite::new_within(&m, MealySuiteOptions::new(method, e), |l| {
                     let least = l.suite();
-                    least_tests = match least.tests {
-                        crate::suite::costs::Figure::MoreThan(x) => x + 1,
-                        other => panic!("{other:?}"),
-                    };
+                    least_tests = least_value(least.tests);
                     least.check(&tight(least_tests), "suite", "advice")
                 })
                 .unwrap();
@@ -528,12 +531,7 @@ fn a_budget_below_the_least_costs_is_refused_before_building_naming_every_budget
 /// meet is refused for `auto` by them.
 #[test]
 fn auto_least_costs_are_at_most_every_methods() {
-    use crate::suite::costs::Figure;
-    let value = |f: Figure| match f {
-        Figure::MoreThan(x) => x + 1,
-        Figure::Exact(x) => x,
-        other => panic!("{other:?}"),
-    };
+    let value = least_value;
     for seed in 0..6u64 {
         let m = minimize_mealy(&random_mealy(seed, 4 + seed as usize, 3, 2));
         let access = AccessTree::new(&m);
