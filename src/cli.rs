@@ -672,7 +672,9 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
     /// Also write a self-contained HTML report: the verdict, a failing trace as a sequence
-    /// diagram, and the model drawn with covered and missed transitions.
+    /// diagram, and the model drawn with covered and missed transitions; with --cover or
+    /// --purposes, a row per purpose with its trace and data values, and the STS's switches
+    /// with their a posteriori coverage.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
     /// With an STS model (`smt` feature): execute its test purposes of this criterion on the

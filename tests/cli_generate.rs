@@ -135,46 +135,65 @@ fn spy_writes_the_same_suite_as_before_its_tree_was_compacted() {
     assert!(out.stdout == before, "the SPY suite changed");
 }
 
-/// Every budget a Mealy suite exceeds is named in one refusal, and at no extra states the advice
-/// does not suggest fewer of them.
+/// Every budget a Mealy suite exceeds is named in one refusal, made before the suite is built
+/// from its least costs, and the advice names only what those do not already refuse: no fewer
+/// extra states at none (or when none would not do either), never the method used, `auto` only
+/// when its least costs are within the limits.
 #[test]
 fn a_mealy_refusal_names_every_budget_and_advises_only_the_possible() {
-    for method in ["hads", "wp", "auto"] {
-        let o = ncomplete(&[
+    let refusal = |model: &str, method: &str, extra: &str, limits: &[&str]| {
+        let mut args = vec![
             "generate",
-            TCP,
+            model,
             "--method",
             method,
-            "--max-tests",
-            "3",
-            "--max-nodes",
-            "10",
+            "--extra-states",
+            extra,
             "--out",
             "-",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{method}: {err}");
+        ];
+        args.extend_from_slice(limits);
+        let o = ncomplete(&args);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{method} E={extra}: {err}");
+        err
+    };
+    // TCP: 15 states, 10 inputs, 136 transitions outside the spanning tree. Every suite has at
+    // least 15 tests (auto's least), a family suite at least 151 (1,511 with an extra state).
+    let tiny = ["--max-tests", "3", "--max-nodes", "10"];
+    for method in [
+        "w", "wp", "hsi", "hsi-st", "hads", "uio", "uiov", "h", "spy", "spyh", "auto",
+    ] {
+        let err = refusal(TCP, method, "0", &tiny);
         assert!(
             err.contains("(--max-tests), and ") && err.contains("(--max-nodes)"),
             "{method}: {err}"
         );
         assert!(!err.contains("--extra-states"), "{method}: {err}");
-        assert_eq!(
-            err.contains("--method auto"),
-            method != "auto",
-            "{method}: {err}"
-        );
+        // Even auto's least tests are over 3: no other method is advised.
+        assert!(!err.contains("--method"), "{method}: {err}");
+        assert!(err.contains("raise the limits named"), "{method}: {err}");
     }
-    let o = ncomplete(&[
-        "generate",
-        TCP,
-        "--method",
-        "hads",
-        "--extra-states",
-        "1",
-        "--max-tests",
-        "3",
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("a smaller --extra-states"), "{err}");
+    let err = refusal(TCP, "hads", "0", &["--max-tests", "100"]);
+    assert!(err.contains("would have >150 tests"), "{err}");
+    assert!(err.contains("or try --method auto"), "{err}");
+    assert!(!err.contains("--extra-states"), "{err}");
+    let err = refusal(TCP, "hads", "1", &["--max-tests", "200"]);
+    assert!(
+        err.contains("try a smaller --extra-states, or try --method auto"),
+        "{err}"
+    );
+    let err = refusal(TCP, "auto", "1", &["--max-tests", "3"]);
+    assert!(
+        !err.contains("--extra-states") && !err.contains("--method"),
+        "{err}"
+    );
+    let err = refusal(TCP, "auto", "1", &["--max-tests", "20"]);
+    assert!(err.contains("or try a smaller --extra-states"), "{err}");
+    assert!(!err.contains("--method"), "{err}");
+    // The SPY tree of 20 extra states would outgrow its node budget while it is built; the least
+    // costs refuse it first, by the flag's limit.
+    let err = refusal(LY, "spy", "20", &["--max-tests", "3"]);
+    assert!(err.contains("(--max-tests)"), "{err}");
+    assert!(!err.contains("node count"), "{err}");
 }

@@ -751,3 +751,383 @@ fn purposes_never_fail_a_conforming_process_over_a_fine_delay_sweep() {
         assert!(failures.is_empty(), "{failures:#?}");
     }
 }
+
+/// Every quote of an HTML document delimits an attribute: an even number per tag, so no model
+/// text opened or closed one.
+#[cfg(feature = "smt")]
+fn assert_tags_balanced(html: &str) {
+    for tag in html.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap();
+        assert_eq!(tag.matches('"').count() % 2, 0, "{tag}");
+    }
+}
+
+#[cfg(feature = "smt")]
+#[test]
+fn explore_html_report_shows_verdict_traces_failure_reason_and_switch_coverage() {
+    let coffee = dir("coffee.sts.yaml");
+    let coffee = coffee.to_str().unwrap();
+    let switches = ncomplete::sts::load_sts(coffee).unwrap().switches.len();
+    // The specification against itself: pass, every purpose's trace with the water poured
+    // and the coffee brewed, full a posteriori coverage, the guards as written (escaped).
+    let html_path = temp("coffee-pass.html");
+    let html_arg = html_path.to_str().unwrap();
+    let (code, out, err) = explore_purposes(
+        coffee,
+        &["--model", coffee],
+        &["--seed", "3", "--html", html_arg],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.contains("<p id=\"verdict\" class=\"badge pass\">pass</p>"));
+    let figure = format!("{switches}/{switches} (100.0%)");
+    assert!(out.contains(&figure), "{out}");
+    assert!(
+        html.contains(&format!(
+            "A posteriori switch coverage: <b id=\"switches-covered\">{figure}</b>"
+        )),
+        "{html}"
+    );
+    assert_eq!(html.matches("<tr id=\"switch-").count(), switches);
+    assert_eq!(
+        html.matches("class=\"covered\"><td class=\"name\">")
+            .count(),
+        switches
+    );
+    assert!(!html.contains("id=\"switches-missed\""));
+    // One row per purpose, each with its trace: concrete water amounts and coffee values.
+    let purposes = out.lines().filter(|l| l.starts_with("purpose ")).count();
+    assert!(purposes > 1, "{out}");
+    assert_eq!(html.matches("<code class=\"trace\">").count(), purposes);
+    let with_value = |gate: &str| {
+        html.match_indices(gate)
+            .any(|(i, _)| html[i + gate.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    assert!(with_value("?water(") && with_value("!coffee("), "{html}");
+    assert!(
+        html.contains("<code>c &gt;= t - 5 and c &lt;= t</code>"),
+        "{html}"
+    );
+    assert!(html.contains("<code>t := t + w</code>"));
+    assert!(!html.contains("c <= t"));
+    assert_tags_balanced(&html);
+    // A model in process gives the same report for the same seed.
+    let again = temp("coffee-pass-again.html");
+    let (code, _, _) = explore_purposes(
+        coffee,
+        &["--model", coffee],
+        &["--seed", "3", "--html", again.to_str().unwrap()],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), html);
+
+    // A mutant brewing too little coffee: fail, with the reason and the failing trace drawn.
+    let mutant = dir("mutants/coffee_guard.sts.yaml");
+    let html_path = temp("coffee-fail.html");
+    let json_path = temp("coffee-fail.json");
+    let failing = ["0", "1", "2", "3", "4"].into_iter().find(|seed| {
+        let (code, out, err) = explore_purposes(
+            coffee,
+            &["--model", mutant.to_str().unwrap()],
+            &[
+                "--seed",
+                seed,
+                "--rounds",
+                "3",
+                "--html",
+                html_path.to_str().unwrap(),
+                "--out",
+                json_path.to_str().unwrap(),
+            ],
+        );
+        assert!(code == 0 || code == 1 || code == 3, "{out}{err}");
+        code == 1
+    });
+    assert!(failing.is_some(), "no seed detected coffee_guard");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let failed = json["purposes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["verdict"] == "fail")
+        .unwrap();
+    let reason = failed["reason"].as_str().unwrap();
+    assert!(reason.contains("which the STS does not allow"), "{reason}");
+    assert!(html.contains("<p id=\"verdict\" class=\"badge fail\">fail</p>"));
+    assert!(
+        html.contains(&format!("<p class=\"failure\">{reason}</p>")),
+        "{reason}\n{html}"
+    );
+    assert!(html.contains("<g class=\"step fail\">"), "{html}");
+    let last = failed["trace"].as_array().unwrap().last().unwrap();
+    assert!(last.as_str().unwrap().starts_with("!coffee("), "{last}");
+    assert!(html.contains(&format!(
+        "inputs and outputs to failure</th><td>{}</td>",
+        json["inputs_and_outputs_to_failure"]
+    )));
+    let exercised = json["a_posteriori_coverage"]["exercised"].as_u64().unwrap();
+    assert!(html.contains(&format!(
+        "<b id=\"switches-covered\">{exercised}/{switches} ("
+    )));
+    assert_tags_balanced(&html);
+}
+
+#[cfg(feature = "smt")]
+#[test]
+fn sts_html_reports_escape_model_and_system_text() {
+    // Location and switch names are free text; guards hold `<` and `&&`-like operators.
+    let model = temp("hostile.sts.yaml");
+    std::fs::write(
+        &model,
+        r#"sts: 1
+name: "<b>&\"x\""
+variables: [{name: v, type: int, min: 0, max: 5, initial: 0}]
+gates:
+  - {name: put, kind: input, parameters: [{name: p, type: int, min: 0, max: 5}]}
+  - {name: get, kind: output, parameters: [{name: q, type: int, min: 0, max: 5}]}
+initial: "<idle & 'ready'>"
+switches:
+  - {name: "go<&>", from: "<idle & 'ready'>", gate: put, guard: p < 3, assign: {v: p}, to: "\"busy\""}
+  - {name: back, from: "\"busy\"", gate: get, guard: q == v and q <= 2, to: "<idle & 'ready'>"}
+"#,
+    )
+    .unwrap();
+    let model = model.to_str().unwrap();
+    let html_path = temp("hostile.html");
+    let (code, out, err) = explore_purposes(
+        model,
+        &["--model", model],
+        &["--html", html_path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(!html.contains("<b>&") && !html.contains("<idle") && !html.contains("go<&>"));
+    assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "{html}");
+    assert!(
+        html.contains("&lt;idle &amp; &#39;ready&#39;&gt;"),
+        "{html}"
+    );
+    assert!(html.contains("go&lt;&amp;&gt;"));
+    assert!(html.contains("<code>p &lt; 3</code>"));
+    assert_tags_balanced(&html);
+    // A system writing markup: its line is the failure reason and the trace, escaped.
+    let html_path = temp("hostile-system.html");
+    let (code, out, err) = explore_purposes(
+        model,
+        &["--sut", "echo '<script>&amp;'; cat >/dev/null"],
+        &[
+            "--html",
+            html_path.to_str().unwrap(),
+            "--quiescence-ms",
+            SLOW_QUIESCENCE_MS,
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(!html.to_lowercase().contains("<script"), "{html}");
+    assert!(html.contains("!&lt;script&gt;&amp;amp;"), "{html}");
+    assert!(html.contains("no output gate value of the STS"), "{html}");
+    assert_tags_balanced(&html);
+    // The report is never written over an input.
+    let (code, _, err) = run(&[
+        "--quiet",
+        "explore",
+        model,
+        "--purposes",
+        model,
+        "--model",
+        model,
+        "--html",
+        model,
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// An STS whose gate parameters [`twin`] bounds or not (`BOUNDS_P`, `BOUNDS_Q`), with the same
+/// name and switches either way: switch-pair coverage can search the bounded one only.
+#[cfg(feature = "smt")]
+const TWIN_STS: &str = "sts: 1
+name: twin
+variables:
+  - {name: n, type: int, min: 0, max: 2, initial: 0}
+  - {name: v, type: int, initial: 0}
+gates:
+  - {name: put, kind: input, parameters: [{name: p, type: int BOUNDS_P}]}
+  - {name: ack, kind: output, parameters: [{name: q, type: int BOUNDS_Q}]}
+  - {name: clear, kind: input}
+initial: idle
+switches:
+  - {name: store, from: idle, gate: put, guard: n < 2, assign: {n: n + 1, v: p}, to: busy}
+  - {name: echo, from: busy, gate: ack, guard: q == v + 1, to: idle}
+  - {name: wipe, from: idle, gate: clear, assign: {n: 0}, to: idle}
+";
+
+/// [`TWIN_STS`] in the temporary file `name`, its parameters bounded or not, `echo`'s guard
+/// replaced by `echo` (a mutant); the file's path.
+#[cfg(feature = "smt")]
+fn twin(name: &str, bounded: bool, echo: &str) -> String {
+    let (p, q) = if bounded {
+        (", min: 0, max: 8", ", min: 0, max: 9")
+    } else {
+        ("", "")
+    };
+    let path = temp(name);
+    std::fs::write(
+        &path,
+        TWIN_STS
+            .replace(" BOUNDS_P", p)
+            .replace(" BOUNDS_Q", q)
+            .replace("q == v + 1", echo),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[cfg(feature = "smt")]
+#[test]
+fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
+    let unbounded = twin("twin-unbounded.sts.yaml", false, "q == v + 1");
+    let mutant = twin("twin-mutant.sts.yaml", false, "q == v + 2");
+    // Switch coverage: purposes generated from the unbounded STS, executed from the file
+    // against the simulated specification (pass, every switch) and a simulated mutant (fail).
+    let switches_file = temp("twin-switches.json");
+    let switches_file = switches_file.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "--quiet",
+        "generate",
+        &unbounded,
+        "--cover",
+        "switches",
+        "--out",
+        switches_file,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let simulated = |model: &str| format!("{BIN} simulate {model} --choose random --seed 3");
+    let explore_file = |file: &str, system: &[&str], extra: &[&str]| {
+        let mut args = vec!["--quiet", "explore", &unbounded, "--purposes", file];
+        args.extend_from_slice(system);
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    // `run` is for suites: a purposes file is refused with the command that executes it.
+    let (code, _, err) = run(&["run", switches_file, "--model", &unbounded]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("explore MODEL.sts.yaml --purposes"), "{err}");
+    let sut = simulated(&unbounded);
+    let (code, out, err) = explore_file(
+        switches_file,
+        &["--sut", &sut],
+        &["--quiescence-ms", SLOW_QUIESCENCE_MS],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("a posteriori switch coverage 3/3 (100.0%)"),
+        "{out}"
+    );
+    assert!(out.ends_with("verdict: pass\n"), "{out}");
+    let sut = simulated(&mutant);
+    let (code, out, err) = explore_file(
+        switches_file,
+        &["--sut", &sut],
+        &["--quiescence-ms", SLOW_QUIESCENCE_MS],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("!ack(") && out.ends_with("verdict: fail\n"),
+        "{out}"
+    );
+
+    // Switch-pair coverage needs the feasible items, found over the semantic states: refused on
+    // the unbounded STS, written for its bounded twin (same name and switches).
+    let (code, _, err) = run(&[
+        "--quiet",
+        "generate",
+        &unbounded,
+        "--cover",
+        "switch-pairs",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let bounded = twin("twin-bounded.sts.yaml", true, "q == v + 1");
+    let pairs_file = temp("twin-pairs.json");
+    let pairs_file = pairs_file.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "--quiet",
+        "generate",
+        &bounded,
+        "--cover",
+        "switch-pairs",
+        "--out",
+        pairs_file,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(pairs_file).unwrap()).unwrap();
+    let feasible = doc["item_coverage"]["feasible"].as_array().unwrap().len();
+    assert!(feasible >= 4, "{doc}");
+    // The file's items, executed against the unbounded STS: its a posteriori item coverage is
+    // counted against the file's `feasible` list, with no search of the model.
+    let report = temp("twin-pairs-run.json");
+    let html = temp("twin-pairs-run.html");
+    let (code, out, err) = explore_file(
+        pairs_file,
+        &["--model", &unbounded],
+        &[
+            "--out",
+            report.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let figure = format!("{feasible}/{feasible} (100.0%)");
+    assert!(
+        out.contains(&format!("a posteriori switch-pairs coverage {figure}")),
+        "{out}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["verdict"], "pass");
+    assert_eq!(json["a_posteriori_item_coverage"]["items"], feasible);
+    assert_eq!(json["a_posteriori_item_coverage"]["exercised"], feasible);
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        html.contains(&format!("<b id=\"items-covered\">{figure}</b>")),
+        "{html}"
+    );
+    let (code, out, err) = explore_file(pairs_file, &["--model", &mutant], &["--rounds", "2"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.ends_with("verdict: fail\n"), "{out}");
+    // The figure is the file's: with one item fewer listed, one item fewer is counted.
+    let mut fewer = doc.clone();
+    fewer["item_coverage"]["feasible"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    let fewer_file = temp("twin-pairs-fewer.json");
+    std::fs::write(&fewer_file, fewer.to_string()).unwrap();
+    let (code, out, err) =
+        explore_file(fewer_file.to_str().unwrap(), &["--model", &unbounded], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let less = feasible - 1;
+    assert!(
+        out.contains(&format!(
+            "a posteriori switch-pairs coverage {less}/{less} (100.0%)"
+        )),
+        "{out}"
+    );
+    // Without the `feasible` list the items would have to be searched: refused on this model.
+    let mut old = doc.clone();
+    old["item_coverage"]
+        .as_object_mut()
+        .unwrap()
+        .remove("feasible");
+    let old_file = temp("twin-pairs-old.json");
+    std::fs::write(&old_file, old.to_string()).unwrap();
+    let (code, out, err) = explore_file(old_file.to_str().unwrap(), &["--model", &unbounded], &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("--cover switches"), "{err}");
+}

@@ -13,6 +13,7 @@ pub mod report_html;
 pub mod results;
 pub mod simulate;
 pub mod stdio;
+pub mod sts_report_html;
 pub mod sts_run;
 pub mod sut;
 pub mod tcp;

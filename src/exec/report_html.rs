@@ -9,7 +9,9 @@
 //! arrows from the tester to the system, outputs arrows back, quiescence δ a marked wait on
 //! the tester's lifeline, and the offending last step highlighted with what was expected
 //! there); and the specification drawn with the transitions the run covered and those it
-//! missed.
+//! missed. An STS run's page (`explore MODEL.sts.yaml --cover ... --html FILE`) is this one with
+//! a row per purpose and the STS's switches as its coverage section
+//! ([`super::sts_report_html`]).
 //!
 //! Coverage ([`SpecCoverage`]) is counted on the specification's suspension automaton (TorX
 //! Def. 2.2.12; a Mealy machine through `q --i--> q/i --o--> q'`), over its reachable states and
@@ -252,22 +254,42 @@ impl SpecCoverage {
 /// Everything the report shows.
 #[derive(Debug)]
 pub struct HtmlReport<'a> {
-    title: String,
-    counts: VerdictCounts,
+    pub(super) title: String,
+    /// The run's verdict (for a suite the worst test verdict; an STS run's rounds decide
+    /// otherwise, [`super::sts_run::StsRunReport::verdict`]).
+    pub(super) verdict: TestVerdict,
+    pub(super) counts: VerdictCounts,
     /// Name and value of each line of the summary table.
-    facts: Vec<(&'static str, String)>,
-    records: Cow<'a, [TestRecord]>,
-    /// The specification's name or path and its coverage; or why it is not drawn.
-    spec: Result<(String, &'a SpecCoverage), &'static str>,
-    /// What coverage counts in this kind of run.
-    coverage_note: &'static str,
+    pub(super) facts: Vec<(&'static str, String)>,
+    pub(super) records: Cow<'a, [TestRecord]>,
+    /// Whether the table of tests shows every record's trace (an STS run: the data values the
+    /// tester chose and the system answered).
+    pub(super) traces_in_table: bool,
+    /// What the coverage section shows.
+    pub(super) coverage: CoverageView<'a>,
+}
+
+/// The coverage section of a report.
+#[derive(Debug)]
+pub(super) enum CoverageView<'a> {
+    /// The specification's name or path, its suspension automaton with what the run covered,
+    /// and what coverage counts in this kind of run.
+    Automaton {
+        name: String,
+        coverage: &'a SpecCoverage,
+        note: &'static str,
+    },
+    /// No specification was given: the advice.
+    Absent(&'static str),
+    /// The switches (and criterion items) of an STS the run covered a posteriori.
+    Switches(super::sts_report_html::SwitchCoverage),
 }
 
 /// The advice a report without a specification gives.
 pub const NO_SPEC_ADVICE: &str = "No specification was given, so the model is not drawn and no \
      coverage is counted: run again with --spec MODEL (the model the suite was generated from).";
 
-fn seconds(time: Duration) -> String {
+pub(super) fn seconds(time: Duration) -> String {
     format!("{:.3} s", time.as_secs_f64())
 }
 
@@ -303,19 +325,28 @@ impl<'a> HtmlReport<'a> {
             facts.push(("total time", seconds(time)));
         }
         let simulated = records.iter().all(|r| r.time.is_none());
+        let counts = VerdictCounts::of(records.iter().map(|r| r.verdict));
         HtmlReport {
             title: format!("ncomplete run: {}", header.model.name),
-            counts: VerdictCounts::of(records.iter().map(|r| r.verdict)),
+            verdict: counts.verdict(),
+            counts,
             facts,
             records: Cow::Borrowed(records),
-            spec: spec
-                .map(|(path, c)| (path.to_owned(), c))
-                .ok_or(NO_SPEC_ADVICE),
-            coverage_note: if simulated {
-                "In simulation every execution the implementation model allows is explored: a \
-                 transition is covered when some explored execution of some test takes it."
-            } else {
-                "A transition is covered when the last observed execution of some test takes it."
+            traces_in_table: false,
+            coverage: match spec {
+                Some((path, coverage)) => CoverageView::Automaton {
+                    name: path.to_owned(),
+                    coverage,
+                    note: if simulated {
+                        "In simulation every execution the implementation model allows is \
+                         explored: a transition is covered when some explored execution of some \
+                         test takes it."
+                    } else {
+                        "A transition is covered when the last observed execution of some test \
+                         takes it."
+                    },
+                },
+                None => CoverageView::Absent(NO_SPEC_ADVICE),
             },
         }
     }
@@ -380,18 +411,23 @@ impl<'a> HtmlReport<'a> {
         }
         HtmlReport {
             title: format!("ncomplete explore: {}", sa.name),
+            verdict: record.verdict,
             counts: VerdictCounts::of([record.verdict]),
             facts,
             records: Cow::Owned(vec![record]),
-            spec: Ok((sa.name.clone(), coverage)),
-            coverage_note: "A transition is covered when the exploration took it (in the reading \
-                 of the observations it followed).",
+            traces_in_table: false,
+            coverage: CoverageView::Automaton {
+                name: sa.name.clone(),
+                coverage,
+                note: "A transition is covered when the exploration took it (in the reading of \
+                       the observations it followed).",
+            },
         }
     }
 
     /// The HTML document.
     pub fn render(&self) -> String {
-        let verdict = self.counts.verdict();
+        let verdict = self.verdict;
         let mut h = String::new();
         let _ = write!(
             h,
@@ -476,6 +512,13 @@ impl<'a> HtmlReport<'a> {
             if let Some(m) = &r.message {
                 h.push_str(&html_text(m));
             }
+            if self.traces_in_table {
+                let _ = write!(
+                    h,
+                    "<br><code class=\"trace\">{}</code>",
+                    html_text(&marked_trace(&r.trace))
+                );
+            }
             let drawn = v == TestVerdict::Fail
                 && !r.trace.is_empty()
                 && last_drawn.is_some_and(|last| k <= last);
@@ -523,37 +566,40 @@ impl<'a> HtmlReport<'a> {
 
     fn model(&self, h: &mut String) {
         h.push_str("<section id=\"model\">\n<h2>Specification and coverage</h2>\n");
-        let (name, coverage) = match &self.spec {
-            Ok(spec) => spec,
-            Err(advice) => {
+        let (name, coverage, note) = match &self.coverage {
+            CoverageView::Automaton {
+                name,
+                coverage,
+                note,
+            } => (name, coverage, note),
+            CoverageView::Absent(advice) => {
                 let _ = writeln!(
                     h,
                     "<p class=\"note\" id=\"no-spec\">{advice}</p>\n</section>"
                 );
                 return;
             }
-        };
-        let c = coverage.counts();
-        let percent = |a: usize, b: usize| {
-            if b == 0 {
-                100.0
-            } else {
-                100.0 * a as f64 / b as f64
+            CoverageView::Switches(switches) => {
+                switches.render(h);
+                h.push_str("</section>\n");
+                return;
             }
         };
+        let c = coverage.counts();
         let transitions = percent(c.transitions, c.transitions_total);
         let _ = writeln!(
             h,
             "<p>The suspension automaton of {} (quiescence as δ).</p>\n\
              <p class=\"coverage\" id=\"coverage-figure\">Transitions covered: <b id=\"transitions-covered\">{}</b> of {} ({transitions:.1}%), states visited: <b id=\"states-visited\">{}</b> of {} ({:.1}%).</p>\n\
-             <div class=\"bar\"><div class=\"fill\" style=\"width:{transitions:.1}%\"></div></div>\n<p class=\"note\">{}</p>",
+             {}<p class=\"note\">{}</p>",
             html_text(name),
             c.transitions,
             c.transitions_total,
             c.states,
             c.states_total,
             percent(c.states, c.states_total),
-            self.coverage_note
+            bar(transitions),
+            note
         );
         if c.states_total > DRAWN_STATES || c.transitions_total > DRAWN_TRANSITIONS {
             let _ = writeln!(
@@ -568,6 +614,20 @@ impl<'a> HtmlReport<'a> {
         missed_list(coverage, c, h);
         h.push_str("</section>\n");
     }
+}
+
+/// `a` of `b` in percent (100% of nothing).
+pub(super) fn percent(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        100.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+/// A coverage bar filled to `percent`.
+pub(super) fn bar(percent: f64) -> String {
+    format!("<div class=\"bar\"><div class=\"fill\" style=\"width:{percent:.1}%\"></div></div>\n")
 }
 
 /// The first [`MISSED_LISTED`] reachable transitions the run did not take.
@@ -651,6 +711,12 @@ svg text{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 .model .covered text{fill:#1b5e20}
 .model .missed text{fill:#757575}
 .model text.edge-label{paint-order:stroke;stroke:#fff;stroke-width:3px;font-size:11px}
+.list{width:100%;font-size:.92em;margin-top:8px}
+.list th,.list td{border-bottom:1px solid #eceff1;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+.list tr.covered td.mark{color:#2e7d32;font-weight:700}
+.list tr.missed td{color:#757575}
+.list tr.missed td.mark{color:#c62828;font-weight:700}
+code.trace{color:#37474f;overflow-wrap:anywhere}
 .legend span{margin-right:18px}
 .legend .covered{color:#2e7d32;font-weight:700}.legend .missed{color:#757575}
 .scroll{overflow-x:auto;border:1px solid #eceff1;border-radius:4px}
@@ -658,6 +724,22 @@ footer{margin-top:36px;color:#90a4ae;font-size:.85em}
 ";
 
 const LEGEND: &str = "<p class=\"legend\"><span class=\"covered\">━ covered transition</span><span class=\"missed\">╌ missed transition</span><span>● green: visited state</span><span>→ initial state</span></p>\n";
+
+/// A trace as runners print it: `?in !out δ`, `(empty trace)` when there is no step.
+fn marked_trace(trace: &[ObservedStep]) -> String {
+    if trace.is_empty() {
+        return "(empty trace)".to_owned();
+    }
+    let steps: Vec<String> = trace
+        .iter()
+        .map(|step| match step {
+            ObservedStep::Input(name) => format!("?{name}"),
+            ObservedStep::Output(name) => format!("!{name}"),
+            ObservedStep::Quiescence => "δ".to_owned(),
+        })
+        .collect();
+    steps.join(" ")
+}
 
 /// Cuts `s` to `max` characters, ending in `…` when cut.
 fn shortened(s: &str, max: usize) -> Cow<'_, str> {

@@ -62,6 +62,7 @@ pub struct RunOutcome {
 /// `ncomplete run`: the suite file `suite` executed against a model or a process, one line per
 /// test and the summary written to `out`.
 pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<RunOutcome, Error> {
+    super::sts::refuse_purposes_as_suite(suite)?;
     let inputs: Vec<&str> = [
         Some(suite),
         request.spec.as_deref(),

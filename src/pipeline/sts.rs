@@ -8,7 +8,9 @@ use super::execute::{ExploreRequest, StsPurposes};
 use super::generate::{GenerateOptions, GeneratedSuite, SuiteFileFormat};
 use crate::Error;
 use crate::exec::ExecError;
+use crate::exec::report_html::HtmlReport;
 use crate::exec::stdio::{Adapter, LineAdapter};
+use crate::exec::sts_report_html::StsRunFacts;
 use crate::exec::sts_run::{
     PurposeFile, PurposeVerdict, StsAdapter, StsRunOptions, purposes_from_json, run_purposes,
 };
@@ -85,6 +87,32 @@ pub fn generate_purposes(
     })
 }
 
+/// `run FILE` where FILE holds STS test purposes (`ncomplete-sts-purposes`, told by the start
+/// of the file): a usage error saying that `explore` executes them. `Ok` for any other file,
+/// one that cannot be read (the suite reader then says why) and anything but a regular file (a
+/// pipe's start is the suite's, not to be consumed here).
+pub fn refuse_purposes_as_suite(path: &str) -> Result<(), Error> {
+    use std::io::Read as _;
+    if path == format::STDIN_PATH || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let mut start = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut start));
+    // Quotes inside JSON strings are escaped: this is the document's own `format` member.
+    let marker = format!("\"format\":\"{}\"", crate::sts::purposes::FORMAT);
+    let start: String = String::from_utf8_lossy(&start)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if read.is_ok() && start.contains(&marker) {
+        return Err(Error::Usage(format!(
+            "{path} holds test purposes of an STS ({}), not a suite: execute them on the fly with `ncomplete explore MODEL.sts.yaml --purposes {path} --sut COMMAND` (or --model IMPL.sts.yaml), which takes --out FILE and --html FILE for the reports",
+            crate::sts::purposes::FORMAT
+        )));
+    }
+    Ok(())
+}
+
 /// `simulate` of an STS with a solver: the STS serves the stdio protocol on concrete states
 /// (`exec::sut::serve_sts`), whatever its data domains.
 pub fn simulate_sts(
@@ -145,7 +173,8 @@ fn purpose_paths(
 
 /// `explore MODEL.sts.yaml --cover switches | --purposes FILE`: the STS's switch-coverage test
 /// purposes executed on the fly against the system (`exec::sts_run`); the report (a line per
-/// purpose, a posteriori switch coverage) goes to `out`, JSON to `--out`. Exit status 1 on a
+/// purpose, a posteriori switch coverage) goes to `out`, JSON to `--out`, a self-contained
+/// HTML report to `--html` (`exec::sts_report_html`). Exit status 1 on a
 /// failure, 3 when a purpose passed in no round and none failed, else 0.
 pub fn explore_purposes(
     spec: &str,
@@ -153,10 +182,13 @@ pub fn explore_purposes(
     request: &ExploreRequest,
     out: &mut dyn std::io::Write,
 ) -> Result<u8, Error> {
-    if request.html.is_some() {
-        return Err(Error::Usage(
-            "--html is not available for STS purposes: use --out FILE for the JSON report".into(),
-        ));
+    if let StsPurposes::File(file) = which {
+        let inputs = [spec, file.as_str()];
+        for (option, path) in [("--out", &request.out), ("--html", &request.html)] {
+            if let Some(path) = path {
+                output::refuse_input_as_output(option, path, &inputs)?;
+            }
+        }
     }
     if !is_sts_file(spec, &request.load)? {
         return Err(Error::Usage(format!(
@@ -215,6 +247,7 @@ pub fn explore_purposes(
                 ));
         }
     };
+    let started = std::time::Instant::now();
     let report = run_purposes(
         &sts,
         solver.as_mut(),
@@ -223,11 +256,31 @@ pub fn explore_purposes(
         &options,
         tick,
     );
+    let elapsed = started.elapsed();
     drop(adapter);
     progress.finish();
-    let report = report.map_err(|message| ExecError::System { command, message })?;
+    let report = report.map_err(|message| ExecError::System {
+        command: command.clone(),
+        message,
+    })?;
     if let Some(path) = &request.out {
         crate::output::write_file(path, report.to_json(request.seed).as_bytes())?;
+    }
+    if let Some(path) = &request.html {
+        let facts = StsRunFacts {
+            spec,
+            purposes_source: match which {
+                StsPurposes::Cover(criterion) => format!("--cover {}", criterion.name()),
+                StsPurposes::File(file) => format!("from {file}"),
+            },
+            system: &command,
+            seed: request.seed,
+            attempts: options.attempts,
+            // A model in process gives the same report for the same seed: no time.
+            time: implementation.is_none().then_some(elapsed),
+        };
+        let html = HtmlReport::of_sts_run(&sts, &purposes, &report, &facts);
+        crate::output::write_file(path, html.render().as_bytes())?;
     }
     out.write_all(report.to_text().as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;

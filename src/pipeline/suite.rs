@@ -12,9 +12,9 @@
 use super::{IocoOptions, Method};
 use crate::Error;
 use crate::model::{Completion, Model};
-use crate::suite::costs::Budget;
+use crate::suite::costs::{Budget, SuiteCosts};
 use crate::suite::ioco::{self, Bound, IocoMethod, IocoSuite};
-use crate::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
+use crate::suite::mealy::{LeastCosts, MealyMethod, MealySuite, MealySuiteOptions};
 
 /// What a suite is built with.
 #[derive(Clone, Debug, Default)]
@@ -106,6 +106,26 @@ fn build_ioco(
     })
 }
 
+/// What to do about a Mealy suite over `budget`, never advising the impossible: a smaller
+/// `--extra-states` only when there are extra states and the method's suite without them is not
+/// already over the budget by its lower bounds, `--method auto` only for another method and when
+/// its lower bounds (the least of every suite it could choose) are within the budget.
+fn mealy_advice(least: LeastCosts<'_>, budget: &Budget) -> String {
+    let fits = |costs: SuiteCosts| costs.check(budget, "", "").is_ok();
+    let (method, extra) = (least.method(), least.extra_states());
+    let mut ways = vec!["raise the limits named"];
+    if extra > 0 && fits(least.of(method, 0)) {
+        ways.push("try a smaller --extra-states");
+    }
+    if method != MealyMethod::Auto && fits(least.of(MealyMethod::Auto, extra)) {
+        ways.push("try --method auto (the smallest suite)");
+    }
+    match ways.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
+        _ => ways.concat(),
+    }
+}
+
 /// A Mealy method: the suite of the minimised (and, if asked, completed) machine.
 fn build_mealy(
     model: &Model,
@@ -150,18 +170,61 @@ fn build_mealy(
         method.name(),
         options.extra_states
     );
-    // Never advise the impossible: no smaller --extra-states at 0, no other method after auto.
-    let advice = match (options.extra_states, method) {
-        (0, MealyMethod::Auto) => "raise the limits named".to_owned(),
-        (0, _) => "raise the limits named, or try --method auto (the smallest suite)".to_owned(),
-        (_, MealyMethod::Auto) => "raise the limits named, or try a smaller --extra-states".to_owned(),
-        _ => "raise the limits named, try a smaller --extra-states, or try --method auto (the smallest suite)".to_owned(),
-    };
     let json = !request.as_words;
+    let budget = &request.budget;
     let suite = MealySuite::new_within(completed.as_ref().unwrap_or(mealy), options, |least| {
-        least.check(&request.budget, &name, &advice)
+        least
+            .suite()
+            .check(budget, &name, &mealy_advice(least, budget))
     })
     .map_err(model_error)??;
-    suite.costs(json).check(&request.budget, &name, &advice)?;
+    suite
+        .costs(json)
+        .check(budget, &name, &mealy_advice(suite.least_costs(), budget))?;
     Ok(suite)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::mealy::tests_support::random_mealy;
+
+    /// The advice never suggests fewer extra states at none, never the method used, and
+    /// `auto` exactly when another method was used and `auto`'s least costs fit the budget.
+    #[test]
+    fn mealy_advice_never_suggests_the_impossible() {
+        let m = random_mealy(4, 7, 3, 2);
+        for extra in 0..2 {
+            for method in MealyMethod::ALL {
+                let suite = MealySuite::new(&m, MealySuiteOptions::new(method, extra)).unwrap();
+                let least = suite.least_costs();
+                let auto_tests = match least.of(MealyMethod::Auto, extra).tests {
+                    crate::suite::costs::Figure::MoreThan(x) => x + 1,
+                    other => panic!("{other:?}"),
+                };
+                for max_tests in [1, auto_tests - 1, auto_tests, 1_000_000] {
+                    let budget = Budget {
+                        max_tests,
+                        ..Budget::default()
+                    };
+                    let advice = mealy_advice(least, &budget);
+                    assert!(advice.starts_with("raise the limits named"), "{advice}");
+                    // At no extra states never; else when the method fits without them.
+                    let fewer = extra > 0 && least.of(method, 0).check(&budget, "", "").is_ok();
+                    assert_eq!(
+                        advice.contains("--extra-states"),
+                        fewer,
+                        "{method:?} E={extra} max {max_tests}: {advice}"
+                    );
+                    let named = format!("--method {} ", method.name());
+                    assert!(!advice.contains(&named), "{method:?}: {advice}");
+                    assert_eq!(
+                        advice.contains("--method auto"),
+                        method != MealyMethod::Auto && max_tests >= auto_tests,
+                        "{method:?} E={extra} max {max_tests}: {advice}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -215,17 +215,73 @@ fn hads_family(
     Family::build_adaptive(m, tree, ly, HADS_CONFIG, Some(&weights))
 }
 
-/// Lower bounds of the cost figures of every identifier-family suite for `extra` extra states
-/// on the minimised machine `min`, from `estimate::least_suite_size`: known before the
-/// identifiers are built. Bytes and the longest test are left unknown.
-pub fn least_costs(min: &Mealy, access: &AccessTree, extra: usize) -> SuiteCosts {
-    let least = estimate::least_suite_size(min, access, extra);
+/// Lower bounds of the cost figures of a `method` suite for `extra` extra states on the
+/// minimised machine `min`, known before any identifier or test tree is built: the identifier
+/// families from `estimate::least_suite_size`, H from `estimate::least_h_tree`, SPY and SPYH
+/// from `estimate::least_shared_tree`, and `auto` the least of all of them figure by figure, so
+/// a budget refused by it is refused by every suite `auto` could choose. They bound the figures
+/// the budgets are checked against ([`MealySuite::costs`], counted before prefix removal). Bytes
+/// and the longest test are left unknown.
+pub fn least_costs(
+    min: &Mealy,
+    access: &AccessTree,
+    method: MealyMethod,
+    extra: usize,
+) -> SuiteCosts {
+    let family = || estimate::least_suite_size(min, access, extra);
+    let h = || estimate::least_h_tree(min, access, extra);
+    let shared = || estimate::least_shared_tree(min, access).0;
+    let least = match method {
+        MealyMethod::H => h(),
+        MealyMethod::Spy | MealyMethod::Spyh => shared(),
+        MealyMethod::Auto => [family(), h(), shared()]
+            .into_iter()
+            .reduce(|x, y| SuiteSize {
+                tests: x.tests.min(y.tests),
+                symbols: x.symbols.min(y.symbols),
+            })
+            .expect("three candidates"),
+        _ => family(),
+    };
     let at_least = |x: u128| match x.checked_sub(1) {
         Some(below) => Figure::MoreThan(below),
         None => Figure::Exact(0),
     };
     let (tests, symbols) = (u128::from(least.tests), u128::from(least.symbols));
     chain_costs(tests, symbols, at_least, Figure::Unknown, Figure::Unknown)
+}
+
+/// What is known of a Mealy suite's costs before it is built: [`least_costs`] of the minimised
+/// machine for the requested method and extra states, and of any other, so a refusal can say
+/// which alternatives are not already refused.
+#[derive(Copy, Clone, Debug)]
+pub struct LeastCosts<'a> {
+    min: &'a Mealy,
+    access: &'a AccessTree,
+    method: MealyMethod,
+    extra: usize,
+}
+
+impl LeastCosts<'_> {
+    /// The lower bounds of the requested suite.
+    pub fn suite(&self) -> SuiteCosts {
+        self.of(self.method, self.extra)
+    }
+
+    /// The lower bounds of a `method` suite for `extra` extra states on the same machine.
+    pub fn of(&self, method: MealyMethod, extra: usize) -> SuiteCosts {
+        least_costs(self.min, self.access, method, extra)
+    }
+
+    /// The requested method.
+    pub fn method(&self) -> MealyMethod {
+        self.method
+    }
+
+    /// The requested extra states.
+    pub fn extra_states(&self) -> usize {
+        self.extra
+    }
 }
 
 /// The cost figures of a Mealy suite of `tests` tests and `symbols` inputs in all, each count
@@ -281,6 +337,30 @@ fn check_h_pairs(method: &str, min: &Mealy, extra: usize) -> Result<(), ModelErr
         h_method::H_PAIR_BUDGET as usize,
         extra,
     ))
+}
+
+/// Refuses, before building, a test tree whose method is known to exceed a limit no flag
+/// raises: H and SPYH by their pairs of traces ([`check_h_pairs`]), SPY and SPYH when their
+/// least node count ([`estimate::least_shared_tree`]) exceeds their node budget.
+fn check_tree_limits(
+    min: &Mealy,
+    access: &AccessTree,
+    opts: MealySuiteOptions,
+) -> Result<(), ModelError> {
+    let extra = opts.extra_states;
+    let (name, node_budget) = match opts.method {
+        MealyMethod::H => return check_h_pairs("H", min, extra),
+        MealyMethod::Spy => ("SPY", spy::SPY_NODE_BUDGET),
+        MealyMethod::Spyh => {
+            check_h_pairs("SPYH", min, extra)?;
+            ("SPYH", spyh::SPYH_NODE_BUDGET)
+        }
+        _ => return Ok(()),
+    };
+    if estimate::least_shared_tree(min, access).1 > node_budget as u64 {
+        return Err(tree_nodes_error(name, min, extra, node_budget));
+    }
+    Ok(())
 }
 
 /// The refusal of a `method` test tree (SPY, SPYH) that grew past `budget` nodes.
@@ -591,15 +671,15 @@ impl MealySuite {
         Ok(Self::new_within(spec, opts, |_| Ok(()))?.expect("nothing is refused"))
     }
 
-    /// [`MealySuite::new`] under a budget known before the identifiers are built: for the
-    /// identifier-family methods, `precheck` is given lower bounds of the suite's costs
-    /// ([`least_costs`]) once the machine is minimised, and its refusal is returned before any
-    /// identifier or tree is built (the test-tree methods and `auto`, whose suites share
-    /// prefixes, are checked on their built suite by the caller only).
+    /// [`MealySuite::new`] under a budget known before the identifiers are built: for every
+    /// method, `precheck` is given lower bounds of the suite's costs ([`LeastCosts`]) once the
+    /// machine is minimised, and its refusal is returned before any identifier or tree is built.
+    /// A SPY or SPYH tree whose least node count already exceeds its node budget is refused
+    /// then too.
     pub fn new_within(
         spec: &Mealy,
         opts: MealySuiteOptions,
-        precheck: impl FnOnce(&SuiteCosts) -> Result<(), Box<CostRefusal>>,
+        precheck: impl FnOnce(LeastCosts<'_>) -> Result<(), Box<CostRefusal>>,
     ) -> Result<Result<MealySuite, Box<CostRefusal>>, ModelError> {
         spec.require_complete()?;
         let k = spec.num_inputs() as u64;
@@ -616,9 +696,16 @@ impl MealySuite {
         }
         let min = minimize_mealy(spec);
         let access = AccessTree::new(&min);
-        if opts.method.family().is_some()
-            && let Err(refusal) = precheck(&least_costs(&min, &access, opts.extra_states))
-        {
+        let least = LeastCosts {
+            min: &min,
+            access: &access,
+            method: opts.method,
+            extra: opts.extra_states,
+        };
+        // The limits no flag raises come first, so the refusal of a flag's limit never advises
+        // raising it for a suite that cannot be built anyway.
+        check_tree_limits(&min, &access, opts)?;
+        if let Err(refusal) = precheck(least) {
             return Ok(Err(refusal));
         }
         let tree = SplittingTree::new(&min);
@@ -629,7 +716,6 @@ impl MealySuite {
         let mut h_tree = None;
         let family = match opts.method.family() {
             None if opts.method == MealyMethod::H => {
-                check_h_pairs("H", &min, opts.extra_states)?;
                 let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
                 h_tree = Some((TreeMethod::H, h));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
@@ -645,7 +731,6 @@ impl MealySuite {
                 family
             }
             None if opts.method == MealyMethod::Spyh => {
-                check_h_pairs("SPYH", &min, opts.extra_states)?;
                 let spyh_tree = spyh::build_spyh(&min, &access, &tree, opts.extra_states)
                     .ok_or_else(|| {
                         tree_nodes_error("SPYH", &min, opts.extra_states, spyh::SPYH_NODE_BUDGET)
@@ -676,6 +761,17 @@ impl MealySuite {
             extra: opts.extra_states,
             prune: opts.prune_prefixes,
         }))
+    }
+
+    /// The lower bounds of this suite's costs and of the other methods' on its machine
+    /// ([`least_costs`]), as the precheck of [`MealySuite::new_within`] saw them.
+    pub fn least_costs(&self) -> LeastCosts<'_> {
+        LeastCosts {
+            min: &self.spec,
+            access: &self.access,
+            method: self.method,
+            extra: self.extra,
+        }
     }
 
     /// The minimised specification the suite tests against.

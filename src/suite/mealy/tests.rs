@@ -409,57 +409,138 @@ fn tree_methods_fail_exactly_the_inequivalent_machines_within_the_bound() {
     assert!(per_size[2] >= 1 && per_size[3] >= 1, "{per_size:?}");
 }
 
-/// The costs known before the identifiers are built bound every identifier-family suite's
-/// counted costs from below, and a precheck that refuses stops the build before it.
-#[test]
-fn least_costs_bound_every_family_suite_from_below() {
-    use crate::suite::costs::{Budget, Figure};
-    let lower = |f: Figure| match f {
+/// The least value a lower-bound figure of [`least_costs`] allows.
+fn least_value(f: crate::suite::costs::Figure) -> u128 {
+    use crate::suite::costs::Figure;
+    match f {
         Figure::MoreThan(x) => x + 1,
         Figure::Exact(x) => x,
         other => panic!("not a lower bound: {other:?}"),
-    };
+    }
+}
+
+/// The costs known before the identifiers are built bound every method's counted costs from
+/// below, for random machines of 1 to 9 states and 0 to 2 extra states (each figure the budgets
+/// check, and for the SPY and SPYH trees the node count their node budgets check), and the bounds
+/// are attained somewhere, so a bound one step too strong fails here.
+#[test]
+fn least_costs_bound_every_method_suite_from_below() {
+    use crate::suite::costs::Figure;
+    let lower = least_value;
     let upper = |f: Figure| match f {
         Figure::AtMost(x) | Figure::Exact(x) => x,
         other => panic!("not an upper bound: {other:?}"),
     };
-    for seed in 0..12u64 {
+    // Per method: whether the least tests, steps (and tree nodes) were attained by some suite.
+    let mut attained: std::collections::BTreeMap<&str, [bool; 3]> = Default::default();
+    for seed in 0..18u64 {
         let m = crate::identify::mealy::minimize_mealy(&random_mealy(
             seed,
             1 + seed as usize % 9,
             2 + seed as usize % 2,
             2,
         ));
-        for e in 0..2 {
-            let least = least_costs(&m, &AccessTree::new(&m), e);
-            for &method in MealyMethod::ALL.iter().filter(|m| m.family().is_some()) {
+        let access = AccessTree::new(&m);
+        for e in 0..3 {
+            for method in MealyMethod::ALL {
+                let least = least_costs(&m, &access, method, e);
                 let suite = MealySuite::new(&m, MealySuiteOptions::new(method, e)).unwrap();
                 let costs = suite.costs(false);
-                for (l, u) in [
+                let seen = attained.entry(method.name()).or_default();
+                for (k, (l, u)) in [
                     (least.tests, costs.tests),
                     (least.steps, costs.steps),
                     (least.nodes, costs.nodes),
-                ] {
-                    assert!(lower(l) <= upper(u), "seed {seed} E={e} {method:?}");
+                    (least.runs, costs.runs),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let (l, u) = (lower(l), upper(u));
+                    assert!(l <= u, "seed {seed} E={e} {method:?} figure {k}: {l} > {u}");
+                    if k < 2 && l == u {
+                        seen[k] = true;
+                    }
                 }
-                // A budget one below the least tests is refused by the precheck.
-                let tight = Budget {
-                    max_tests: lower(least.tests) - 1,
+                if let Some((TreeMethod::Spy | TreeMethod::Spyh, tree)) = &suite.tree {
+                    let nodes = estimate::least_shared_tree(&m, &access).1;
+                    assert!(
+                        nodes <= tree.num_nodes() as u64,
+                        "seed {seed} E={e} {method:?}"
+                    );
+                    if matches!(method, MealyMethod::Spy | MealyMethod::Spyh) {
+                        seen[2] |= nodes == tree.num_nodes() as u64;
+                    }
+                }
+            }
+        }
+    }
+    for (method, [tests, steps, nodes]) in attained {
+        // The SPY and SPYH test bound (the access sequences and one more), also `auto`'s, is
+        // attained only by a machine with one state and one input, which is not among these.
+        let shared = matches!(method, "spy" | "spyh" | "auto");
+        assert!(tests || shared, "{method}: least tests never attained");
+        assert!(steps, "{method}: least steps never attained");
+        let trees = matches!(method, "spy" | "spyh");
+        assert!(nodes || !trees, "{method}: least tree nodes never attained");
+    }
+}
+
+/// For every method, a budget its least costs exceed is refused by the precheck, before any
+/// identifier or tree is built, and the refusal names every budget exceeded.
+#[test]
+fn a_budget_below_the_least_costs_is_refused_before_building_naming_every_budget() {
+    use crate::suite::costs::Budget;
+    for seed in [2u64, 5, 7] {
+        let m = random_mealy(seed, 6, 3, 2);
+        for e in 0..2 {
+            for method in MealyMethod::ALL {
+                let mut least_tests = 0;
+                let tight = |least_tests: u128| Budget {
+                    max_tests: least_tests - 1,
                     max_nodes: 1,
                     ..Budget::default()
                 };
-                let mut called = false;
                 let refused = MealySuite::new_within(&m, MealySuiteOptions::new(method, e), |l| {
-                    called = true;
-                    l.check(&tight, "suite", "advice")
+                    let least = l.suite();
+                    least_tests = least_value(least.tests);
+                    least.check(&tight(least_tests), "suite", "advice")
                 })
                 .unwrap();
-                assert!(called, "{method:?}: the precheck runs for family methods");
                 let Err(refusal) = refused else {
-                    panic!("{method:?}: refused before the identifiers");
+                    panic!("{method:?}: refused before building");
                 };
-                assert_eq!(refusal.flag, "--max-tests");
-                assert_eq!(refusal.more[0].flag, "--max-nodes", "every refused budget");
+                assert_eq!(refusal.flag, "--max-tests", "{method:?}");
+                let more: Vec<&str> = refusal.more.iter().map(|o| o.flag).collect();
+                assert_eq!(more, ["--max-nodes"], "{method:?}: every refused budget");
+                // One test more is within the least tests: only the nodes are refused.
+                let refused = MealySuite::new_within(&m, MealySuiteOptions::new(method, e), |l| {
+                    l.suite().check(&tight(least_tests + 1), "suite", "advice")
+                })
+                .unwrap();
+                let Err(refusal) = refused else {
+                    panic!("{method:?}: refused before building");
+                };
+                assert_eq!((refusal.flag, refusal.more.len()), ("--max-nodes", 0));
+            }
+        }
+    }
+}
+
+/// `auto`'s least costs are the least of its candidates', so no budget a method's suite could
+/// meet is refused for `auto` by them.
+#[test]
+fn auto_least_costs_are_at_most_every_methods() {
+    let value = least_value;
+    for seed in 0..6u64 {
+        let m = minimize_mealy(&random_mealy(seed, 4 + seed as usize, 3, 2));
+        let access = AccessTree::new(&m);
+        for e in 0..3 {
+            let auto = least_costs(&m, &access, MealyMethod::Auto, e);
+            for method in MealyMethod::ALL {
+                let other = least_costs(&m, &access, method, e);
+                assert!(value(auto.tests) <= value(other.tests), "{method:?}");
+                assert!(value(auto.steps) <= value(other.steps), "{method:?}");
             }
         }
     }
