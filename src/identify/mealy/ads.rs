@@ -60,14 +60,7 @@ impl LySplittingTree {
             t.leaf_of[n] = NONE;
         }
         t.build(&table);
-        t.preorder = vec![0; t.nodes.len()];
-        let mut stack = vec![0u32];
-        let mut next = 0;
-        while let Some(v) = stack.pop() {
-            t.preorder[v as usize] = next;
-            next += 1;
-            stack.extend(&t.nodes[v as usize].children);
-        }
+        t.preorder = super::preorder(t.nodes.len(), |v| &t.nodes[v as usize].children).0;
         t
     }
 

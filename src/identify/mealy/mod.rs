@@ -17,6 +17,21 @@ pub use family::{AdaptiveConfig, Family, FamilyKind};
 pub use splitting::{SplittingTree, longest_shortest_separating, minimize_mealy};
 pub use uio::{UioSet, uio_sequences};
 
+/// The preorder numbers of a tree's nodes (root 0, children visited in their order, so siblings'
+/// numbers increase): every subtree's nodes are one range of numbers. Returns the number of each
+/// node and the node with each number.
+fn preorder<'t>(num_nodes: usize, children: impl Fn(u32) -> &'t [u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut number = vec![0u32; num_nodes];
+    let mut node_at = Vec::with_capacity(num_nodes);
+    let mut stack = vec![0u32];
+    while let Some(v) = stack.pop() {
+        number[v as usize] = node_at.len() as u32;
+        node_at.push(v);
+        stack.extend(children(v).iter().rev());
+    }
+    (number, node_at)
+}
+
 /// Seeded pseudo-random machines for tests.
 #[cfg(test)]
 pub(crate) mod tests_support {
