@@ -7,73 +7,8 @@
 
 mod common;
 
+use common::browser::{chromium, headless, screenshot};
 use common::{fixture, run, work_dir};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// The Chromium binary, if one is installed.
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|name| {
-            Command::new(name)
-                .arg("--version")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        })
-}
-
-/// Runs headless Chromium on `page` with `extra` arguments (a fresh profile, no network
-/// services), killed after a minute; returns its standard output.
-fn headless(browser: &str, page: &Path, profile: &Path, extra: &[&str]) -> String {
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).ok();
-        text
-    });
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().ok();
-            panic!("headless Chromium did not finish within a minute");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    reader.join().unwrap()
-}
-
-/// Where test artifacts are kept: `target/test-artifacts`.
-fn artifacts() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("test-artifacts");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn a_failing_simulated_run_writes_a_report_that_a_browser_shows() {
@@ -107,11 +42,7 @@ fn a_failing_simulated_run_writes_a_report_that_a_browser_shows() {
     assert!(text.contains("<tr id=\"test-3\" class=\"fail\" data-verdict=\"fail\">"));
     assert!(text.contains("id=\"transitions-covered\">"));
 
-    let Some(browser) = chromium() else {
-        eprintln!(
-            "SKIPPED: the HTML report in a browser: Chromium is not installed \
-             (apt-get install chromium; .ci/run installs it)"
-        );
+    let Some(browser) = chromium("the HTML report") else {
         return;
     };
     let profile = dir.join("profile");
@@ -153,20 +84,7 @@ fn a_failing_simulated_run_writes_a_report_that_a_browser_shows() {
         "{dom}"
     );
 
-    let screenshot = artifacts().join("html-report-failing.png");
-    std::fs::remove_file(&screenshot).ok();
-    headless(
-        browser,
-        &html,
-        &profile,
-        &[
-            &format!("--screenshot={}", screenshot.display()),
-            "--window-size=1280,2000",
-        ],
-    );
-    let png = std::fs::read(&screenshot).expect("Chromium wrote the screenshot");
-    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 20_000);
-    eprintln!("screenshot of the report: {}", screenshot.display());
+    screenshot(browser, &html, &profile, "html-report-failing.png");
 }
 
 #[test]

@@ -2,7 +2,10 @@
 //! van den Bos Fig. 1.3, the BRP sender reconstructed from Sec. 4.6, our login protocol) load,
 //! validate against `schema/sts-v1.schema.json`, are described by `info`, instantiated by
 //! `convert`, and tested through their instantiation: `check` and `explore` find every
-//! bundled mutant non-conforming and every refactored variant conforming, over seeds.
+//! bundled mutant non-conforming and every refactored variant conforming, over seeds. The
+//! STS HTML report is checked in headless Chromium too (`common::browser`).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,8 +50,10 @@ fn spec_of(path: &str) -> String {
         .into_owned()
 }
 
+/// A path for scratch file `name` under Cargo's temporary directory for tests (each test uses
+/// its own names).
 fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ncomplete-sts-{}", std::process::id()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sts");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }
@@ -872,6 +877,31 @@ fn explore_html_report_shows_verdict_traces_failure_reason_and_switch_coverage()
         "<b id=\"switches-covered\">{exercised}/{switches} ("
     )));
     assert_tags_balanced(&html);
+
+    // A browser shows it: the verdict, the reason, the failing step and the coverage figure
+    // are in the DOM Chromium builds from the page, and a screenshot is kept.
+    let Some(browser) = common::browser::chromium("the STS HTML report") else {
+        return;
+    };
+    let profile = temp("chromium-profile");
+    let dom = common::browser::headless(browser, &html_path, &profile, &["--dump-dom"]);
+    assert!(
+        dom.contains("<p id=\"verdict\" class=\"badge fail\">fail</p>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains(&format!("<p class=\"failure\">{reason}</p>")),
+        "{dom}"
+    );
+    assert!(dom.contains("<g class=\"step fail\">"), "{dom}");
+    assert!(
+        dom.contains(&format!(
+            "<b id=\"switches-covered\">{exercised}/{switches} ("
+        )),
+        "{dom}"
+    );
+    assert_eq!(dom.matches("<tr id=\"switch-").count(), switches, "{dom}");
+    common::browser::screenshot(browser, &html_path, &profile, "sts-report-failing.png");
 }
 
 #[cfg(feature = "smt")]

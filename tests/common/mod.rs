@@ -2,6 +2,7 @@
 //! some of them).
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod suite_json;
 pub mod titan;
 
