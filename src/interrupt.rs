@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn registered_files_and_directories_are_removed_and_others_kept() {
-        let dir = std::env::temp_dir().join(format!("ncomplete-interrupt-{}", std::process::id()));
+        let dir = crate::scratch::Scratch::new("interrupt");
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("sub/f"), "x").unwrap();
         std::fs::write(dir.join("a.tmp"), "x").unwrap();
@@ -184,6 +184,5 @@ mod tests {
         assert!(pending.is_empty());
         assert!(!dir.join("sub").exists() && !dir.join("a.tmp").exists());
         assert!(dir.join("kept").exists());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -65,6 +65,8 @@ pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod rng;
+#[cfg(test)]
+mod scratch;
 pub mod sts;
 pub mod suite;
 pub use error::{Error, Result};

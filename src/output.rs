@@ -703,12 +703,8 @@ pub fn relative_inside(file: &Path, dir: &Path) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("ncomplete-output-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("output-{name}"))
     }
 
     fn entries(dir: &Path) -> Vec<String> {
@@ -736,7 +732,6 @@ mod tests {
         drop(g);
         assert_eq!(fs::read_to_string(&target).unwrap(), "new contents");
         assert_eq!(entries(&dir), ["a.txt"]);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -751,7 +746,6 @@ mod tests {
         b.commit().unwrap();
         assert_eq!(fs::read(&target).unwrap(), vec![b'b'; 20_000]);
         assert_eq!(entries(&dir), ["t"]);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -824,7 +818,6 @@ mod tests {
         d.commit().unwrap();
         assert_eq!(marked_kind(&target).as_deref(), Some("rust"));
         AtomicDir::create(&target, "rust", false).unwrap();
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -841,6 +834,5 @@ mod tests {
         refuse_input_as_output("--out", "-", &[m]).unwrap();
         assert!(refuse_input_inside_dir("--out", &dir, &[m]).is_err());
         refuse_input_inside_dir("--out", &dir.join("x"), &[m]).unwrap();
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -35,7 +35,7 @@ fn words_are_sorted_prefix_free_and_deterministic() {
 
 #[test]
 fn every_method_writes_a_suite_the_model_passes() {
-    let dir = std::env::temp_dir().join(format!("ncomplete-generate-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-generate");
     std::fs::create_dir_all(&dir).unwrap();
     // The SPY tree is held in memory: beyond its budget it is refused with advice.
     let refused = ncomplete(&["generate", LY, "--method", "spy", "--extra-states", "20"]);

@@ -34,11 +34,8 @@ fn run(args: &[&str]) -> (i32, Vec<u8>, String) {
 }
 
 fn temp(name: &str) -> String {
-    std::env::temp_dir()
-        .join(format!(
-            "ncomplete-cli-generate-{}-{name}",
-            std::process::id()
-        ))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ncomplete-cli-generate-{name}"))
         .display()
         .to_string()
 }

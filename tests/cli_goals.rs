@@ -19,8 +19,8 @@ fn path(rel: &str) -> String {
 }
 
 fn temp(name: &str) -> String {
-    std::env::temp_dir()
-        .join(format!("ncomplete-cli-goals-{}-{name}", std::process::id()))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ncomplete-cli-goals-{name}"))
         .display()
         .to_string()
 }

@@ -23,7 +23,8 @@ fn model(name: &str) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ncomplete-learned-{}-{name}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ncomplete-learned-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -31,7 +31,7 @@ fn model(name: &str) -> String {
 }
 
 fn scratch(name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ncomplete-limits-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-limits");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
@@ -69,13 +69,17 @@ fn extra_state_bounds_are_refused_before_building_and_never_wrap() {
         "--extra-states",
         "18446744073709551615",
         "--out",
-        std::env::temp_dir()
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("ncomplete-limits-never")
             .to_str()
             .unwrap(),
     ]);
     assert!(err.contains("exceed"), "{err}");
-    assert!(!std::env::temp_dir().join("ncomplete-limits-never").exists());
+    assert!(
+        !std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("ncomplete-limits-never")
+            .exists()
+    );
 }
 
 #[test]

@@ -42,7 +42,7 @@ fn reports_table_3_2_metrics_of_fig_3_1() {
 
 #[test]
 fn writes_reproducible_suite_and_dot_files() {
-    let dir = std::env::temp_dir().join(format!("ncomplete-distinguish-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-distinguish");
     std::fs::create_dir_all(&dir).unwrap();
     let suite = dir.join("s.json");
     let dot = dir.join("g.dot");
@@ -154,7 +154,7 @@ fn compatibility_beyond_the_pair_budget_is_a_clean_error() {
 
 #[test]
 fn top_ups_are_drawn_only_on_request() {
-    let dir = std::env::temp_dir().join(format!("ncomplete-dot-topups-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-dot-topups");
     std::fs::create_dir_all(&dir).unwrap();
     let dot = dir.join("g.dot");
     let dot = dot.to_str().unwrap();

@@ -516,7 +516,7 @@ proptest! {
 
 #[test]
 fn byte_order_marks_are_accepted_and_bad_bytes_located() {
-    let dir = std::env::temp_dir().join(format!("ncomplete-formats-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-formats");
     std::fs::create_dir_all(&dir).unwrap();
     for (file, text) in bundled() {
         let with_bom = format!("\u{feff}{text}");

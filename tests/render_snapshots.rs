@@ -96,7 +96,7 @@ fn rust_snapshots() {
 fn templates_can_be_overridden_from_a_directory() {
     let text = std::fs::read_to_string(root().join("tests/fixtures/mealy.suite.json")).unwrap();
     let (header, tests) = read_suite(&text).unwrap();
-    let dir = std::env::temp_dir().join(format!("ncomplete-templates-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-templates");
     std::fs::create_dir_all(dir.join("ttcn")).unwrap();
     std::fs::write(
         dir.join("ttcn/part.ttcn.j2"),

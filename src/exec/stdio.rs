@@ -2227,8 +2227,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn an_exit_is_seen_while_a_child_keeps_the_output_open_and_the_child_is_killed() {
-        let dir = std::env::temp_dir().join(format!("ncomplete-stdio-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::Scratch::new("stdio");
         let pid_file = dir.join("child.pid");
         let command = format!(
             "read l; sleep 30 & echo $! > '{}'; exit 3",
@@ -2255,7 +2254,6 @@ mod tests {
             thread::sleep(POLL);
         }
         assert!(!alive(), "the child survived");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[cfg(unix)]

@@ -571,8 +571,7 @@ fn shared_paths_give_the_per_goal_suites_on_bundled_models() {
 
 #[test]
 fn counted_bytes_are_the_size_of_the_written_file() {
-    let dir = std::env::temp_dir().join(format!("ncomplete-goal-bytes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch::Scratch::new("goal-bytes");
     let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
     // A Mealy machine (path tests of the shared tree), and a model whose goals are each solved
     // by their own game.
@@ -597,7 +596,6 @@ fn counted_bytes_are_the_size_of_the_written_file() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(kinds, [true, true, false, false]);
 }
 

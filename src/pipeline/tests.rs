@@ -15,12 +15,8 @@ fn model(name: &str) -> String {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("ncomplete-pipeline-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::new(&format!("pipeline-{name}"))
 }
 
 fn path_text(path: &Path) -> String {
