@@ -285,6 +285,10 @@ impl Write for AtomicFile {
         self.writer()?.write_all(buf)
     }
 
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.writer()?.write_vectored(bufs)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.writer()?.flush()
     }
@@ -354,6 +358,13 @@ impl Write for Output {
         match self {
             Output::Stdout(w) => w.write_all(buf),
             Output::File(f) => f.write_all(buf),
+        }
+    }
+
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write_vectored(bufs),
+            Output::File(f) => f.write_vectored(bufs),
         }
     }
 
