@@ -427,7 +427,8 @@ pub struct BudgetArgs {
     /// Refuse suites with more send/expect nodes (over all tests) than this.
     #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_NODES)]
     pub max_nodes: u128,
-    /// Refuse suites whose JSON would have more bytes than this.
+    /// Refuse suites whose file (suite JSON, or words with --format words) would have more
+    /// bytes than this.
     #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_BYTES)]
     pub max_bytes: u128,
     /// Refuse suites whose estimated time to run every path once (runs × --run-ms, waits ×

@@ -196,4 +196,14 @@ fn a_mealy_refusal_names_every_budget_and_advises_only_the_possible() {
     let err = refusal(LY, "spy", "20", &["--max-tests", "3"]);
     assert!(err.contains("(--max-tests)"), "{err}");
     assert!(!err.contains("node count"), "{err}");
+    // So does a byte budget, by the least bytes of the format written.
+    for format in ["json", "words"] {
+        let err = refusal(LY, "spy", "20", &["--max-bytes", "10", "--format", format]);
+        assert!(
+            err.contains("bytes of the suite file, over the limit of 10 (--max-bytes)"),
+            "{format}: {err}"
+        );
+        assert!(err.contains("would have >"), "{format}: {err}");
+        assert!(!err.contains("node count"), "{format}: {err}");
+    }
 }

@@ -173,14 +173,16 @@ fn build_mealy(
     let json = !request.as_words;
     let budget = &request.budget;
     let suite = MealySuite::new_within(completed.as_ref().unwrap_or(mealy), options, |least| {
+        let least = least.in_format(json);
         least
             .suite()
             .check(budget, &name, &mealy_advice(least, budget))
     })
     .map_err(model_error)??;
+    let least = suite.least_costs().in_format(json);
     suite
         .costs(json)
-        .check(budget, &name, &mealy_advice(suite.least_costs(), budget))?;
+        .check(budget, &name, &mealy_advice(least, budget))?;
     Ok(suite)
 }
 

@@ -144,7 +144,7 @@ pub struct Budget {
     pub max_steps: u128,
     /// Most nodes over all tests (`--max-nodes`).
     pub max_nodes: u128,
-    /// Most bytes of suite JSON (`--max-bytes`).
+    /// Most bytes of the suite file (`--max-bytes`): suite JSON, or a Mealy words file.
     pub max_bytes: u128,
     /// Most plan nodes (shared test fragments) an ioco suite may have while it is planned,
     /// counted over all plans alive at once (the plan and its normal form, every nested suite).
@@ -368,7 +368,12 @@ impl SuiteCosts {
                 "--max-seconds",
             ),
             ("nodes", self.nodes, budget.max_nodes, "--max-nodes"),
-            ("bytes of JSON", self.bytes, budget.max_bytes, "--max-bytes"),
+            (
+                "bytes of the suite file",
+                self.bytes,
+                budget.max_bytes,
+                "--max-bytes",
+            ),
         ]
     }
 

@@ -220,13 +220,15 @@ fn hads_family(
 /// families from `estimate::least_suite_size`, H from `estimate::least_h_tree`, SPY and SPYH
 /// from `estimate::least_shared_tree`, and `auto` the least of all of them figure by figure, so
 /// a budget refused by it is refused by every suite `auto` could choose. They bound the figures
-/// the budgets are checked against ([`MealySuite::costs`], counted before prefix removal). Bytes
-/// and the longest test are left unknown.
+/// the budgets are checked against ([`MealySuite::costs`], counted before prefix removal).
+/// Bytes are bounded for the file format `json` names (`Some(true)` suite JSON, `Some(false)`
+/// words, [`least_bytes`]) and left unknown without one; the longest test is left unknown.
 pub fn least_costs(
     min: &Mealy,
     access: &AccessTree,
     method: MealyMethod,
     extra: usize,
+    json: Option<bool>,
 ) -> SuiteCosts {
     let family = || estimate::least_suite_size(min, access, extra);
     let h = || estimate::least_h_tree(min, access, extra);
@@ -248,7 +250,35 @@ pub fn least_costs(
         None => Figure::Exact(0),
     };
     let (tests, symbols) = (u128::from(least.tests), u128::from(least.symbols));
-    chain_costs(tests, symbols, at_least, Figure::Unknown, Figure::Unknown)
+    let bytes = json.map_or(Figure::Unknown, |json| {
+        at_least(least_bytes(min, tests, symbols, json))
+    });
+    chain_costs(tests, symbols, at_least, Figure::Unknown, bytes)
+}
+
+/// A lower bound on the bytes of a Mealy suite of at least `tests` tests and `symbols` inputs
+/// (counted before prefix removal, as [`MealySuite::costs`] bounds them from above), the
+/// header left out.
+///
+/// - Words: a test of `k > 0` inputs is a line of `k` tokens, each followed by a space or the
+///   newline, so every input takes its token's length plus one byte.
+/// - Suite JSON: every input is a node `{"send":I,"then":R,"race":{}}` (27 bytes besides `I`
+///   and `R`) and a node `{"expect":{O:R}}` (14 besides `O` and `R`), with a reference `R` of at
+///   least one byte each, at least one comma between nodes per input (a test of `k` inputs has
+///   `2k - 1`), and its token in the test's name; every test line has its prefix (3 bytes or
+///   more) and the frame `{"name":"","root":0,"nodes":[]}` (31 bytes).
+pub fn least_bytes(min: &Mealy, tests: u128, symbols: u128, json: bool) -> u128 {
+    let least = |lengths: &mut dyn Iterator<Item = usize>| lengths.min().unwrap_or(0) as u128;
+    let inputs = min.inputs.names();
+    let token = |n: &String| crate::suite::names::word_token(n);
+    if !json {
+        return symbols * (least(&mut inputs.iter().map(|n| token(n).len())) + 1);
+    }
+    let quoted = |n: &str| serde_json::to_string(n).map_or(n.len() + 2, |q| q.len());
+    let input = least(&mut inputs.iter().map(|n| quoted(n)));
+    let output = least(&mut min.outputs.names().iter().map(|n| quoted(n)));
+    let in_name = least(&mut inputs.iter().map(|n| quoted(&token(n)) - 2));
+    tests * (3 + 31) + symbols * (27 + 14 + 2 + 1 + input + output + in_name)
 }
 
 /// What is known of a Mealy suite's costs before it is built: [`least_costs`] of the minimised
@@ -260,9 +290,18 @@ pub struct LeastCosts<'a> {
     access: &'a AccessTree,
     method: MealyMethod,
     extra: usize,
+    json: Option<bool>,
 }
 
 impl LeastCosts<'_> {
+    /// The same bounds with bytes bounded for suite JSON (`json`) or words files.
+    pub fn in_format(self, json: bool) -> Self {
+        LeastCosts {
+            json: Some(json),
+            ..self
+        }
+    }
+
     /// The lower bounds of the requested suite.
     pub fn suite(&self) -> SuiteCosts {
         self.of(self.method, self.extra)
@@ -270,7 +309,7 @@ impl LeastCosts<'_> {
 
     /// The lower bounds of a `method` suite for `extra` extra states on the same machine.
     pub fn of(&self, method: MealyMethod, extra: usize) -> SuiteCosts {
-        least_costs(self.min, self.access, method, extra)
+        least_costs(self.min, self.access, method, extra, self.json)
     }
 
     /// The requested method.
@@ -701,6 +740,7 @@ impl MealySuite {
             access: &access,
             method: opts.method,
             extra: opts.extra_states,
+            json: None,
         };
         // The limits no flag raises come first, so the refusal of a flag's limit never advises
         // raising it for a suite that cannot be built anyway.
@@ -771,6 +811,7 @@ impl MealySuite {
             access: &self.access,
             method: self.method,
             extra: self.extra,
+            json: None,
         }
     }
 

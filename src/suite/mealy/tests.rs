@@ -443,7 +443,7 @@ fn least_costs_bound_every_method_suite_from_below() {
         let access = AccessTree::new(&m);
         for e in 0..3 {
             for method in MealyMethod::ALL {
-                let least = least_costs(&m, &access, method, e);
+                let least = least_costs(&m, &access, method, e, None);
                 let suite = MealySuite::new(&m, MealySuiteOptions::new(method, e)).unwrap();
                 let costs = suite.costs(false);
                 let seen = attained.entry(method.name()).or_default();
@@ -484,6 +484,95 @@ fn least_costs_bound_every_method_suite_from_below() {
         let trees = matches!(method, "spy" | "spyh");
         assert!(nodes || !trees, "{method}: least tree nodes never attained");
     }
+}
+
+/// The least bytes known before building bound from below the bytes of every method's suite as
+/// written without prefix removal, in words and in suite JSON, and the upper bound the budget is
+/// checked against after building, on random machines whose names differ in length and need
+/// quoting; so a refusal before building is one the built suite would get too.
+#[test]
+fn least_bytes_bound_the_written_suites_from_below() {
+    use crate::render::words::{MealySuiteFormat, write_mealy_suite};
+    use crate::suite::costs::Figure;
+    let inputs = ["go", "a longer input", "q\"uote", "x"];
+    let outputs = ["ok", "an output with spaces", "\\"];
+    let mut rng = crate::rng::SplitMix64::new(29);
+    for seed in 0..12u64 {
+        let n = 1 + seed as usize % 6;
+        let k = 2 + seed as usize % 3;
+        let mut edges = Vec::new();
+        for s in 0..n as u32 {
+            for input in &inputs[..k] {
+                let output = outputs[rng.below(outputs.len())];
+                edges.push((s, *input, output, rng.below(n) as u32));
+            }
+        }
+        let m = crate::identify::mealy::minimize_mealy(
+            &crate::model::mealy_from_named("m", n, &edges).unwrap(),
+        );
+        let access = AccessTree::new(&m);
+        for e in 0..2 {
+            for method in MealyMethod::ALL {
+                let options = MealySuiteOptions {
+                    prune_prefixes: false,
+                    ..MealySuiteOptions::new(method, e)
+                };
+                let suite = MealySuite::new(&m, options).unwrap();
+                for (json, format) in [
+                    (false, MealySuiteFormat::Words),
+                    (true, MealySuiteFormat::Json),
+                ] {
+                    let least = least_value(least_costs(&m, &access, method, e, Some(json)).bytes);
+                    let Figure::AtMost(upper) = suite.costs(json).bytes else {
+                        panic!("the built suite's bytes are bounded");
+                    };
+                    let mut file = Vec::new();
+                    write_mealy_suite(&mut file, &suite, format).unwrap();
+                    let written = file.len() as u128;
+                    let what = format!("seed {seed} E={e} {method:?} {format:?}");
+                    assert!(
+                        least <= written,
+                        "{what}: least {least} > written {written}"
+                    );
+                    assert!(
+                        written <= upper,
+                        "{what}: written {written} > upper {upper}"
+                    );
+                    assert!(least > 0, "{what}");
+                }
+            }
+        }
+    }
+    // With inputs of one length a words line is exactly the least bytes of its inputs, so the
+    // bound is attained by a suite whose least inputs are (its header aside): one byte more
+    // per input would fail here.
+    let mut attained = false;
+    for seed in 0..12u64 {
+        let m = random_mealy(seed, 1 + seed as usize % 6, 2, 2);
+        let access = AccessTree::new(&m);
+        for method in MealyMethod::ALL {
+            let options = MealySuiteOptions {
+                prune_prefixes: false,
+                ..MealySuiteOptions::new(method, 0)
+            };
+            let suite = MealySuite::new(&m, options).unwrap();
+            let least = least_value(least_costs(&m, &access, method, 0, Some(false)).bytes);
+            let mut file = Vec::new();
+            write_mealy_suite(&mut file, &suite, MealySuiteFormat::Words).unwrap();
+            let text = String::from_utf8(file).unwrap();
+            let body: usize = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.is_empty())
+                .map(|l| l.len() + 1)
+                .sum();
+            assert!(least <= body as u128, "seed {seed} {method:?}");
+            attained |= least == body as u128;
+        }
+    }
+    assert!(
+        attained,
+        "the least bytes of a words file are never attained"
+    );
 }
 
 /// For every method, a budget its least costs exceed is refused by the precheck, before any
@@ -536,9 +625,9 @@ fn auto_least_costs_are_at_most_every_methods() {
         let m = minimize_mealy(&random_mealy(seed, 4 + seed as usize, 3, 2));
         let access = AccessTree::new(&m);
         for e in 0..3 {
-            let auto = least_costs(&m, &access, MealyMethod::Auto, e);
+            let auto = least_costs(&m, &access, MealyMethod::Auto, e, None);
             for method in MealyMethod::ALL {
-                let other = least_costs(&m, &access, method, e);
+                let other = least_costs(&m, &access, method, e, None);
                 assert!(value(auto.tests) <= value(other.tests), "{method:?}");
                 assert!(value(auto.steps) <= value(other.steps), "{method:?}");
             }
