@@ -23,6 +23,7 @@ use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
+use crate::fast_hash::FastMap;
 use crate::model::{Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -275,6 +276,25 @@ fn is_keyword(tok: &Tok<'_>, kw: &str) -> bool {
     matches!(tok, Tok::Id(s, true) if s.eq_ignore_ascii_case(kw))
 }
 
+/// What a statement starts with, from its first token.
+#[derive(Clone, Copy)]
+enum Statement {
+    /// `}`.
+    Close,
+    /// `;`.
+    Semicolon,
+    /// End of file.
+    End,
+    /// `node`, `edge` (true) or `graph` defaults.
+    Defaults(bool),
+    /// `{` or `subgraph`.
+    Subgraph,
+    /// A node id, or the name of an `ID = ID` statement.
+    Id,
+    /// Anything else (an error).
+    Other,
+}
+
 /// Subgraphs nested deeper than this are refused (the parser recurses on them).
 const MAX_NESTING: usize = 100;
 
@@ -284,6 +304,21 @@ const EDGES_PER_BYTE: usize = 4;
 /// A label value with the offset where it was written.
 type Label<'a> = Option<(Cow<'a, str>, usize)>;
 
+/// An edge label as an index into [`Parser::labels`], with the offset where it was written.
+type LabelRef = Option<(u32, usize)>;
+
+/// An edge between node indices: its label (an index into [`Parser::labels`], [`NO_LABEL`] for
+/// none) and the offset of the label or, without one, of the edge op.
+struct ParsedEdge {
+    from: u32,
+    to: u32,
+    label: u32,
+    offset: usize,
+}
+
+/// [`ParsedEdge::label`] of an edge without a label.
+const NO_LABEL: u32 = u32::MAX;
+
 struct Parser<'a> {
     lexer: Lexer<'a>,
     peeked: Option<Token<'a>>,
@@ -291,12 +326,22 @@ struct Parser<'a> {
     /// Current subgraph nesting.
     depth: usize,
     /// Node name -> node index; nodes in first-mention order.
-    node_index: HashMap<Cow<'a, str>, u32>,
+    node_index: FastMap<Cow<'a, str>, u32>,
     nodes: Vec<(Cow<'a, str>, usize)>,
-    /// Edges between node indices with their label and the offset of the label or edge op.
-    edges: Vec<(u32, u32, Label<'a>, usize)>,
+    /// Edges in file order.
+    edges: Vec<ParsedEdge>,
+    /// The distinct edge label texts (of edge statements and default `edge [label=...]`), in
+    /// first-seen order, and their index.
+    labels: Vec<Cow<'a, str>>,
+    label_index: FastMap<Cow<'a, str>, u32>,
+    /// The endpoint nodes of the edge statements being read, endpoint after endpoint. A stack:
+    /// the statements of a subgraph endpoint push above and pop back to where they started.
+    chain: Vec<u32>,
+    /// Where each endpoint of [`Parser::chain`] starts, with the offset of the edge op before
+    /// it (0 for a statement's first endpoint); a stack like `chain`.
+    endpoints: Vec<(usize, usize)>,
     /// The last `label` given to a node in a node statement.
-    node_labels: HashMap<u32, (Cow<'a, str>, usize)>,
+    node_labels: FastMap<u32, (Cow<'a, str>, usize)>,
     /// Timeout attributes of the attribute list just read: whether it is
     /// `quiescence_timeout_ms` (else `response_timeout_ms`), the value and its offset.
     timeout_attributes: Vec<(bool, Cow<'a, str>, usize)>,
@@ -353,13 +398,24 @@ impl<'a> Parser<'a> {
     }
 
     fn node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
-        if let Some(&i) = self.node_index.get(&name) {
+        if let Some(&i) = self.node_index.get(name.as_ref()) {
             return i;
         }
         let i = self.nodes.len() as u32;
         self.node_index.insert(name.clone(), i);
         self.nodes.push((name, at));
         i
+    }
+
+    /// The index of edge label `text` in [`Parser::labels`], interning it if new.
+    fn edge_label(&mut self, (text, at): (Cow<'a, str>, usize)) -> (u32, usize) {
+        if let Some(&i) = self.label_index.get(text.as_ref()) {
+            return (i, at);
+        }
+        let i = self.labels.len() as u32;
+        self.label_index.insert(text.clone(), i);
+        self.labels.push(text);
+        (i, at)
     }
 
     fn graph(&mut self) -> Result<(), ParseError> {
@@ -391,27 +447,38 @@ impl<'a> Parser<'a> {
     /// label; `members` collects the nodes mentioned (for subgraphs used as edge endpoints).
     fn statements(
         &mut self,
-        mut edge_label: Label<'a>,
+        mut edge_label: LabelRef,
         members: &mut Vec<u32>,
     ) -> Result<(), ParseError> {
         loop {
-            let t = self.peek()?.clone();
-            match &t.tok {
-                Tok::RBrace => {
+            // What the next token starts, decided on the peeked token without copying it.
+            let next = match &self.peek()?.tok {
+                Tok::RBrace => Statement::Close,
+                Tok::Semi => Statement::Semicolon,
+                Tok::Eof => Statement::End,
+                Tok::LBrace => Statement::Subgraph,
+                t @ Tok::Id(_, true) if is_keyword(t, "subgraph") => Statement::Subgraph,
+                t @ Tok::Id(_, true) if is_keyword(t, "edge") => Statement::Defaults(true),
+                t @ Tok::Id(_, true) if is_keyword(t, "node") || is_keyword(t, "graph") => {
+                    Statement::Defaults(false)
+                }
+                Tok::Id(..) => Statement::Id,
+                _ => Statement::Other,
+            };
+            match next {
+                Statement::Close => {
                     self.bump()?;
                     return Ok(());
                 }
-                Tok::Semi => {
+                Statement::Semicolon => {
                     self.bump()?;
                 }
-                Tok::Eof => return Err(self.error_at(&t, "a statement or `}` closing the graph")),
-                Tok::Id(_, true)
-                    if ["node", "edge", "graph"]
-                        .iter()
-                        .any(|k| is_keyword(&t.tok, k)) =>
-                {
+                Statement::End => {
+                    let t = self.bump()?;
+                    return Err(self.error_at(&t, "a statement or `}` closing the graph"));
+                }
+                Statement::Defaults(is_edge) => {
                     self.bump()?;
-                    let is_edge = is_keyword(&t.tok, "edge");
                     if self.peek()?.tok != Tok::LBracket {
                         let next = self.bump()?;
                         return Err(self.error_at(&next, "`[` opening an attribute list"));
@@ -424,19 +491,18 @@ impl<'a> Parser<'a> {
                             "timeouts on node and edge statements (`s [quiescence_timeout_ms=...]`, `a -> b [label=..., response_timeout_ms=...]`)",
                         ));
                     }
-                    if is_edge && label.is_some() {
-                        edge_label = label;
+                    if is_edge && let Some(label) = label {
+                        edge_label = Some(self.edge_label(label));
                     }
                 }
-                Tok::LBrace => {
-                    let first = self.subgraph(edge_label.clone(), members)?;
-                    self.edge_rest(first, edge_label.clone(), members)?;
+                Statement::Subgraph => {
+                    let inner = self.subgraph(edge_label, members)?;
+                    let first = self.endpoints.len();
+                    self.endpoints.push((self.chain.len(), 0));
+                    self.chain.extend_from_slice(&inner);
+                    self.edge_rest(first, edge_label, members)?;
                 }
-                Tok::Id(_, true) if is_keyword(&t.tok, "subgraph") => {
-                    let first = self.subgraph(edge_label.clone(), members)?;
-                    self.edge_rest(first, edge_label.clone(), members)?;
-                }
-                Tok::Id(..) => {
+                Statement::Id => {
                     let (name, at) = self.id("a node id")?;
                     if self.peek()?.tok == Tok::Eq {
                         self.bump()?;
@@ -447,7 +513,10 @@ impl<'a> Parser<'a> {
                     let n = self.node(name, at);
                     members.push(n);
                     if matches!(self.peek()?.tok, Tok::EdgeOp(_)) {
-                        self.edge_rest(vec![n], edge_label.clone(), members)?;
+                        let first = self.endpoints.len();
+                        self.endpoints.push((self.chain.len(), 0));
+                        self.chain.push(n);
+                        self.edge_rest(first, edge_label, members)?;
                     } else if self.peek()?.tok == Tok::LBracket {
                         if let Some(label) = self.attributes()? {
                             self.node_labels.insert(n, label);
@@ -455,8 +524,8 @@ impl<'a> Parser<'a> {
                         self.node_timeouts(n)?;
                     }
                 }
-                _ => {
-                    self.bump()?;
+                Statement::Other => {
+                    let t = self.bump()?;
                     return Err(
                         self.error_at(&t, "a statement (node, edge, attribute or subgraph) or `}`")
                     );
@@ -468,7 +537,7 @@ impl<'a> Parser<'a> {
     /// `[subgraph [ID]] { ... }`; returns the nodes mentioned inside.
     fn subgraph(
         &mut self,
-        edge_label: Label<'a>,
+        edge_label: LabelRef,
         members: &mut Vec<u32>,
     ) -> Result<Vec<u32>, ParseError> {
         if is_keyword(&self.peek()?.tok, "subgraph") {
@@ -505,16 +574,15 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The rest of an edge statement after its first endpoint: `(-> endpoint)+ [attrs]`. A
-    /// subgraph endpoint without an edge is just a subgraph statement.
+    /// The rest of an edge statement after its first endpoint, `(-> endpoint)+ [attrs]`; the
+    /// first endpoint is `endpoints[first]`, the top of the endpoint stack, and is popped with
+    /// the others at the end. A subgraph endpoint without an edge is just a subgraph statement.
     fn edge_rest(
         &mut self,
-        first: Vec<u32>,
-        edge_label: Label<'a>,
+        first: usize,
+        edge_label: LabelRef,
         members: &mut Vec<u32>,
     ) -> Result<(), ParseError> {
-        let mut chain = vec![first];
-        let mut ops = Vec::new();
         while let Tok::EdgeOp(directed) = self.peek()?.tok {
             let op = self.bump()?;
             if directed != self.directed {
@@ -525,30 +593,34 @@ impl<'a> Parser<'a> {
                 };
                 return Err(self.error_at(&op, expected));
             }
-            ops.push(op.span.start);
-            let next = self.peek()?.clone();
-            let endpoint = match &next.tok {
-                Tok::LBrace => self.subgraph(edge_label.clone(), members)?,
-                Tok::Id(..) if is_keyword(&next.tok, "subgraph") => {
-                    self.subgraph(edge_label.clone(), members)?
-                }
-                Tok::Id(..) => {
-                    let (name, at) = self.id("a node id")?;
-                    self.port()?;
-                    let n = self.node(name, at);
-                    members.push(n);
-                    vec![n]
-                }
+            let is_subgraph = match &self.peek()?.tok {
+                Tok::LBrace => true,
+                t @ Tok::Id(..) => is_keyword(t, "subgraph"),
                 _ => {
-                    self.bump()?;
+                    let next = self.bump()?;
                     return Err(self.error_at(&next, "a node id or a subgraph after the edge"));
                 }
             };
-            chain.push(endpoint);
+            if is_subgraph {
+                // Its statements use the stacks above this statement's endpoints and pop them.
+                let inner = self.subgraph(edge_label, members)?;
+                self.endpoints.push((self.chain.len(), op.span.start));
+                self.chain.extend_from_slice(&inner);
+            } else {
+                let (name, at) = self.id("a node id")?;
+                self.port()?;
+                let n = self.node(name, at);
+                members.push(n);
+                self.endpoints.push((self.chain.len(), op.span.start));
+                self.chain.push(n);
+            }
         }
-        if ops.is_empty() {
+        let chain_start = self.endpoints[first].0;
+        if self.endpoints.len() == first + 1 {
+            self.endpoints.truncate(first);
+            self.chain.truncate(chain_start);
             if self.peek()?.tok == Tok::LBracket {
-                let t = self.peek()?.clone();
+                let t = self.bump()?;
                 return Err(self.error_at(
                     &t,
                     "an edge `->` (attributes follow nodes and edges, not subgraphs)",
@@ -561,29 +633,42 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let label = label.or(edge_label);
-        self.edge_timeouts(label.as_ref().map(|l| &l.0))?;
+        let label = match label {
+            Some(l) => Some(self.edge_label(l)),
+            None => edge_label,
+        };
+        self.edge_timeouts(label)?;
+        // Endpoint k is chain[ends[k].0..end(k)].
+        let ends = &self.endpoints[first..];
+        let chain_len = self.chain.len();
+        let end = |k: usize| ends.get(k + 1).map_or(chain_len, |e| e.0);
         // Subgraph endpoints multiply: refuse statements that expand beyond the budget.
-        let expanded: usize = chain
-            .windows(2)
-            .map(|p| p[0].len().saturating_mul(p[1].len()))
+        let expanded: usize = (1..ends.len())
+            .map(|k| (end(k - 1) - ends[k - 1].0).saturating_mul(end(k) - ends[k].0))
             .fold(0, usize::saturating_add);
         let budget = EDGES_PER_BYTE * self.lexer.text.len() + 1_000_000;
         if self.edges.len().saturating_add(expanded) > budget {
             return Err(self.lexer.error(
-                ops[0],
+                ends[1].1,
                 format!("an edge statement that expands to {expanded} edges"),
                 format!("at most {budget} edges in all (subgraph endpoints multiply)"),
             ));
         }
-        for (k, pair) in chain.windows(2).enumerate() {
-            for &from in &pair[0] {
-                for &to in &pair[1] {
-                    let offset = label.as_ref().map_or(ops[k], |l| l.1);
-                    self.edges.push((from, to, label.clone(), offset));
+        for k in 1..ends.len() {
+            let (id, offset) = label.unwrap_or((NO_LABEL, ends[k].1));
+            for &from in &self.chain[ends[k - 1].0..ends[k].0] {
+                for &to in &self.chain[ends[k].0..end(k)] {
+                    self.edges.push(ParsedEdge {
+                        from,
+                        to,
+                        label: id,
+                        offset,
+                    });
                 }
             }
         }
+        self.endpoints.truncate(first);
+        self.chain.truncate(chain_start);
         Ok(())
     }
 
@@ -609,10 +694,10 @@ impl<'a> Parser<'a> {
 
     /// The timeout attributes of an edge statement labelled `label` as annotations of its
     /// input.
-    fn edge_timeouts(&mut self, label: Option<&Cow<'a, str>>) -> Result<(), ParseError> {
+    fn edge_timeouts(&mut self, label: LabelRef) -> Result<(), ParseError> {
         for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
             let label = match label {
-                Some(l) if !quiescence => l.to_string(),
+                Some((l, _)) if !quiescence => self.labels[l as usize].to_string(),
                 _ => {
                     return Err(self.lexer.error(
                         at,
@@ -642,8 +727,7 @@ impl<'a> Parser<'a> {
         while self.peek()?.tok == Tok::LBracket {
             self.bump()?;
             loop {
-                let t = self.peek()?.clone();
-                match t.tok {
+                match self.peek()?.tok {
                     Tok::RBracket => {
                         self.bump()?;
                         break;
@@ -667,7 +751,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                     _ => {
-                        self.bump()?;
+                        let t = self.bump()?;
                         return Err(self.error_at(&t, "an attribute `name = value` or `]`"));
                     }
                 }
@@ -848,10 +932,14 @@ fn parse_raw<'a>(
         peeked: None,
         directed: true,
         depth: 0,
-        node_index: HashMap::new(),
-        node_labels: HashMap::new(),
+        node_index: FastMap::default(),
+        node_labels: FastMap::default(),
         nodes: Vec::new(),
         edges: Vec::new(),
+        labels: Vec::new(),
+        label_index: FastMap::default(),
+        chain: Vec::new(),
+        endpoints: Vec::new(),
         timeout_attributes: Vec::new(),
         annotations: Vec::new(),
     };
@@ -872,7 +960,16 @@ fn parse_raw<'a>(
     }
     let mut initial: Option<(u32, usize)> = None;
     raw.edges.reserve(p.edges.len());
-    for (from, to, label, offset) in p.edges {
+    // Parser label -> raw label, numbered in the order the state edges first use them (labels
+    // of start-marker edges and unused defaults are not raw labels).
+    let mut raw_label = vec![u32::MAX; p.labels.len()];
+    for ParsedEdge {
+        from,
+        to,
+        label,
+        offset,
+    } in p.edges
+    {
         let (f, t) = (state_of[from as usize], state_of[to as usize]);
         if t == u32::MAX {
             return Err(err(
@@ -895,14 +992,23 @@ fn parse_raw<'a>(
             }
             continue;
         }
-        let Some((label, label_at)) = label else {
+        if label == NO_LABEL {
             return Err(err(
                 offset,
                 "an edge without a label".into(),
                 "`[label=\"input / output\"]` or an LTS label such as `[label=\"?a\"]`",
             ));
+        }
+        let label = match raw_label[label as usize] {
+            u32::MAX => {
+                // A labelled edge's offset is its label's.
+                let text = std::mem::take(&mut p.labels[label as usize]);
+                let r = raw.push_distinct_label(text, offset);
+                raw_label[label as usize] = r;
+                r
+            }
+            r => r,
         };
-        let label = raw.intern_label(label, label_at);
         raw.edges.push(RawEdge {
             from: f,
             to: t,
