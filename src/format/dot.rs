@@ -29,10 +29,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok<'a> {
-    /// A bare, numeric, quoted or HTML id, with whether it was bare (keywords are bare ids).
-    Id(Cow<'a, str>, bool),
+/// A token: its kind and span, nothing owned, so that peeking copies 24 bytes. The text of an id
+/// is taken from its span when the parser wants it ([`Lexer::value`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Tok {
+    /// A bare, numeric, quoted or HTML id (keywords are bare ids).
+    Id(IdKind),
     LBrace,
     RBrace,
     LBracket,
@@ -47,9 +49,23 @@ enum Tok<'a> {
     Eof,
 }
 
-#[derive(Clone, Debug)]
-struct Token<'a> {
-    tok: Tok<'a>,
+/// What kind of id a [`Tok::Id`] is, which says how its text is read from its span.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum IdKind {
+    /// An identifier (or keyword): the span.
+    Bare,
+    /// A numeral: the span.
+    Numeral,
+    /// `<...>`: the span without its outer brackets.
+    Html,
+    /// `"..."`: the span without its quotes, with escapes (`\"`, `\\`, line continuations)
+    /// resolved when `escaped`.
+    Quoted { escaped: bool },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    tok: Tok,
     span: Span,
 }
 
@@ -64,7 +80,77 @@ fn is_id_start(b: u8) -> bool {
 }
 
 fn is_id_continue(b: u8) -> bool {
-    is_id_start(b) || b.is_ascii_digit()
+    ID_CONTINUE[b as usize]
+}
+
+/// [`is_id_continue`] as a table: letters, digits, `_` and every byte of a multi-byte UTF-8
+/// character.
+static ID_CONTINUE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+        b += 1;
+    }
+    t
+};
+
+/// Scans a double-quoted string whose opening quote is at `open`: the offset of the closing
+/// quote and whether the text has escapes to resolve ([`unescape`]), or `None` when it is not
+/// closed.
+fn scan_quoted(b: &[u8], open: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
+    let mut i = open + 1;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return Some((i, escaped)),
+            b'\\' => match b.get(i + 1) {
+                Some(b'"' | b'\n' | b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                Some(b'\r') if b.get(i + 2) == Some(&b'\n') => {
+                    escaped = true;
+                    i += 3;
+                }
+                _ => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The value of the inside of a quoted string: `\"` is a quote, `\\` a backslash,
+/// backslash-newline continues the line, every other backslash stays as written (Graphviz
+/// escapes such as `\n` are kept verbatim). The writer doubles every backslash, so any text reads
+/// back as written.
+fn unescape(inner: &str) -> String {
+    let b = inner.as_bytes();
+    let mut out = String::with_capacity(inner.len());
+    let (mut i, mut chunk) = (0, 0);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        // The text before the backslash is kept, then `skip` bytes are dropped, `keep` kept.
+        let (skip, keep) = match b.get(i + 1) {
+            Some(b'"' | b'\\') => (1, 1),
+            Some(b'\n') => (2, 0),
+            Some(b'\r') if b.get(i + 2) == Some(&b'\n') => (3, 0),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(&inner[chunk..i]);
+        chunk = i + skip;
+        i += skip + keep;
+    }
+    out.push_str(&inner[chunk..]);
+    out
 }
 
 impl<'a> Lexer<'a> {
@@ -108,7 +194,7 @@ impl<'a> Lexer<'a> {
             .map_or(self.text.len(), |i| self.pos + i);
     }
 
-    fn next(&mut self) -> Result<Token<'a>, ParseError> {
+    fn next(&mut self) -> Result<Token, ParseError> {
         self.skip_trivia()?;
         let b = self.text.as_bytes();
         let start = self.pos;
@@ -139,7 +225,7 @@ impl<'a> Lexer<'a> {
                 while end < b.len() && is_id_continue(b[end]) {
                     end += 1;
                 }
-                (Tok::Id(Cow::Borrowed(&self.text[start..end]), true), end)
+                (Tok::Id(IdKind::Bare), end)
             }
             _ => {
                 return Err(self.error(
@@ -156,8 +242,28 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// The text of id token `t` of kind `kind`.
+    fn value(&self, t: &Token, kind: IdKind) -> Cow<'a, str> {
+        let (start, end) = (t.span.start, t.span.end);
+        match kind {
+            IdKind::Bare | IdKind::Numeral => Cow::Borrowed(&self.text[start..end]),
+            IdKind::Html | IdKind::Quoted { escaped: false } => {
+                Cow::Borrowed(&self.text[start + 1..end - 1])
+            }
+            IdKind::Quoted { escaped: true } => {
+                Cow::Owned(unescape(&self.text[start + 1..end - 1]))
+            }
+        }
+    }
+
+    /// Whether `t` is the keyword `kw` (a bare id, any case).
+    fn is_keyword(&self, t: &Token, kw: &str) -> bool {
+        t.tok == Tok::Id(IdKind::Bare)
+            && self.text[t.span.start..t.span.end].eq_ignore_ascii_case(kw)
+    }
+
     /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
-    fn numeral(&self) -> Result<(Tok<'a>, usize), ParseError> {
+    fn numeral(&self) -> Result<(Tok, usize), ParseError> {
         let b = self.text.as_bytes();
         let start = self.pos;
         let mut i = start;
@@ -184,63 +290,19 @@ impl<'a> Lexer<'a> {
                 "a number, an id or an edge `->`",
             ));
         }
-        Ok((Tok::Id(Cow::Borrowed(&self.text[start..i]), false), i))
+        Ok((Tok::Id(IdKind::Numeral), i))
     }
 
-    /// A double-quoted string: `\"` is a quote, `\\` a backslash, backslash-newline continues
-    /// the line, every other backslash stays as written (Graphviz escapes such as `\n` are kept
-    /// verbatim). The writer doubles every backslash, so any text reads back as written.
-    fn quoted(&self) -> Result<(Tok<'a>, usize), ParseError> {
-        let b = self.text.as_bytes();
-        let open = self.pos;
-        let start = open + 1;
-        let mut i = start;
-        let mut owned: Option<String> = None;
-        let mut chunk = start;
-        while i < b.len() {
-            match b[i] {
-                b'"' => {
-                    let s = match owned {
-                        None => Cow::Borrowed(&self.text[start..i]),
-                        Some(mut s) => {
-                            s.push_str(&self.text[chunk..i]);
-                            Cow::Owned(s)
-                        }
-                    };
-                    return Ok((Tok::Id(s, false), i + 1));
-                }
-                b'\\' if b.get(i + 1) == Some(&b'"') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i]);
-                    chunk = i + 1;
-                    i += 2;
-                }
-                b'\\' if b.get(i + 1) == Some(&b'\n') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i]);
-                    chunk = i + 2;
-                    i += 2;
-                }
-                b'\\' if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i]);
-                    chunk = i + 3;
-                    i += 3;
-                }
-                b'\\' if b.get(i + 1) == Some(&b'\\') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i + 1]);
-                    chunk = i + 2;
-                    i += 2;
-                }
-                _ => i += 1,
-            }
+    /// A double-quoted string ([`scan_quoted`]).
+    fn quoted(&self) -> Result<(Tok, usize), ParseError> {
+        match scan_quoted(self.text.as_bytes(), self.pos) {
+            Some((close, escaped)) => Ok((Tok::Id(IdKind::Quoted { escaped }), close + 1)),
+            None => Err(self.error(self.pos, "an unterminated string", "a closing `\"`")),
         }
-        Err(self.error(open, "an unterminated string", "a closing `\"`"))
     }
 
     /// An HTML string `<...>` with balanced angle brackets; the value is the text inside.
-    fn html(&self) -> Result<(Tok<'a>, usize), ParseError> {
+    fn html(&self) -> Result<(Tok, usize), ParseError> {
         let b = self.text.as_bytes();
         let open = self.pos;
         let mut depth = 0usize;
@@ -250,10 +312,7 @@ impl<'a> Lexer<'a> {
                 b'>' => {
                     depth -= 1;
                     if depth == 0 {
-                        return Ok((
-                            Tok::Id(Cow::Borrowed(&self.text[open + 1..i]), false),
-                            i + 1,
-                        ));
+                        return Ok((Tok::Id(IdKind::Html), i + 1));
                     }
                 }
                 _ => {}
@@ -263,17 +322,12 @@ impl<'a> Lexer<'a> {
     }
 }
 
-fn describe(tok: &Token<'_>, text: &str) -> String {
+fn describe(tok: &Token, text: &str) -> String {
     match &tok.tok {
         Tok::Eof => "end of file".to_owned(),
-        Tok::Id(s, true) => format!("`{}`", excerpt(s)),
         Tok::Id(..) => format!("`{}`", excerpt(&text[tok.span.start..tok.span.end])),
         _ => format!("`{}`", &text[tok.span.start..tok.span.end]),
     }
-}
-
-fn is_keyword(tok: &Tok<'_>, kw: &str) -> bool {
-    matches!(tok, Tok::Id(s, true) if s.eq_ignore_ascii_case(kw))
 }
 
 /// What a statement starts with, from its first token.
@@ -321,13 +375,17 @@ const NO_LABEL: u32 = u32::MAX;
 
 struct Parser<'a> {
     lexer: Lexer<'a>,
-    peeked: Option<Token<'a>>,
+    peeked: Option<Token>,
     directed: bool,
     /// Current subgraph nesting.
     depth: usize,
     /// Node name -> node index; nodes in first-mention order.
     node_index: FastMap<Cow<'a, str>, u32>,
     nodes: Vec<(Cow<'a, str>, usize)>,
+    /// The last two nodes looked up in `node_index` (`u32::MAX` for none yet), and how many
+    /// lookups there were (which says the slot to replace).
+    recent: [u32; 2],
+    lookups: usize,
     /// Edges in file order.
     edges: Vec<ParsedEdge>,
     /// The distinct edge label texts (of edge statements and default `edge [label=...]`), in
@@ -350,26 +408,30 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&mut self) -> Result<&Token<'a>, ParseError> {
-        if self.peeked.is_none() {
-            self.peeked = Some(self.lexer.next()?);
+    fn peek(&mut self) -> Result<Token, ParseError> {
+        match self.peeked {
+            Some(t) => Ok(t),
+            None => {
+                let t = self.lexer.next()?;
+                self.peeked = Some(t);
+                Ok(t)
+            }
         }
-        Ok(self.peeked.as_ref().expect("just filled"))
     }
 
-    fn bump(&mut self) -> Result<Token<'a>, ParseError> {
+    fn bump(&mut self) -> Result<Token, ParseError> {
         match self.peeked.take() {
             Some(t) => Ok(t),
             None => self.lexer.next(),
         }
     }
 
-    fn error_at(&self, tok: &Token<'_>, expected: impl Into<String>) -> ParseError {
+    fn error_at(&self, tok: &Token, expected: impl Into<String>) -> ParseError {
         self.lexer
             .error(tok.span.start, describe(tok, self.lexer.text), expected)
     }
 
-    fn expect(&mut self, want: Tok<'static>, expected: &str) -> Result<Token<'a>, ParseError> {
+    fn expect(&mut self, want: Tok, expected: &str) -> Result<Token, ParseError> {
         let t = self.bump()?;
         if t.tok == want {
             Ok(t)
@@ -381,15 +443,18 @@ impl<'a> Parser<'a> {
     /// An id, with `"a" + "b"` concatenation of quoted strings.
     fn id(&mut self, expected: &str) -> Result<(Cow<'a, str>, usize), ParseError> {
         let t = self.bump()?;
-        let Tok::Id(mut s, bare) = t.tok else {
+        let Tok::Id(kind) = t.tok else {
             return Err(self.error_at(&t, expected));
         };
-        if !bare {
+        let mut s = self.lexer.value(&t, kind);
+        if kind != IdKind::Bare {
             while self.peek()?.tok == Tok::Plus {
                 self.bump()?;
                 let next = self.bump()?;
                 match next.tok {
-                    Tok::Id(more, false) => s.to_mut().push_str(&more),
+                    Tok::Id(more) if more != IdKind::Bare => {
+                        s.to_mut().push_str(&self.lexer.value(&next, more));
+                    }
                     _ => return Err(self.error_at(&next, "a quoted string after `+`")),
                 }
             }
@@ -398,9 +463,22 @@ impl<'a> Parser<'a> {
     }
 
     fn node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
-        if let Some(&i) = self.node_index.get(name.as_ref()) {
-            return i;
+        // Edge lists are often grouped by source: the last two nodes found are tried first.
+        for &i in &self.recent {
+            if self.nodes.get(i as usize).is_some_and(|n| n.0 == name) {
+                return i;
+            }
         }
+        let i = match self.node_index.get(name.as_ref()) {
+            Some(&i) => i,
+            None => self.new_node(name, at),
+        };
+        self.recent[self.lookups & 1] = i;
+        self.lookups += 1;
+        i
+    }
+
+    fn new_node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
         let i = self.nodes.len() as u32;
         self.node_index.insert(name.clone(), i);
         self.nodes.push((name, at));
@@ -420,12 +498,12 @@ impl<'a> Parser<'a> {
 
     fn graph(&mut self) -> Result<(), ParseError> {
         let mut t = self.bump()?;
-        if is_keyword(&t.tok, "strict") {
+        if self.lexer.is_keyword(&t, "strict") {
             t = self.bump()?;
         }
-        self.directed = if is_keyword(&t.tok, "digraph") {
+        self.directed = if self.lexer.is_keyword(&t, "digraph") {
             true
-        } else if is_keyword(&t.tok, "graph") {
+        } else if self.lexer.is_keyword(&t, "graph") {
             false
         } else {
             return Err(self.error_at(&t, "`digraph` or `graph`"));
@@ -452,16 +530,16 @@ impl<'a> Parser<'a> {
     ) -> Result<(), ParseError> {
         loop {
             // What the next token starts, decided on the peeked token without copying it.
-            let next = match &self.peek()?.tok {
+            let t = self.peek()?;
+            let kw = |k| self.lexer.is_keyword(&t, k);
+            let next = match t.tok {
                 Tok::RBrace => Statement::Close,
                 Tok::Semi => Statement::Semicolon,
                 Tok::Eof => Statement::End,
                 Tok::LBrace => Statement::Subgraph,
-                t @ Tok::Id(_, true) if is_keyword(t, "subgraph") => Statement::Subgraph,
-                t @ Tok::Id(_, true) if is_keyword(t, "edge") => Statement::Defaults(true),
-                t @ Tok::Id(_, true) if is_keyword(t, "node") || is_keyword(t, "graph") => {
-                    Statement::Defaults(false)
-                }
+                Tok::Id(IdKind::Bare) if kw("subgraph") => Statement::Subgraph,
+                Tok::Id(IdKind::Bare) if kw("edge") => Statement::Defaults(true),
+                Tok::Id(IdKind::Bare) if kw("node") || kw("graph") => Statement::Defaults(false),
                 Tok::Id(..) => Statement::Id,
                 _ => Statement::Other,
             };
@@ -540,7 +618,8 @@ impl<'a> Parser<'a> {
         edge_label: LabelRef,
         members: &mut Vec<u32>,
     ) -> Result<Vec<u32>, ParseError> {
-        if is_keyword(&self.peek()?.tok, "subgraph") {
+        let t = self.peek()?;
+        if self.lexer.is_keyword(&t, "subgraph") {
             self.bump()?;
             if matches!(self.peek()?.tok, Tok::Id(..)) {
                 self.id("a subgraph name")?;
@@ -593,9 +672,10 @@ impl<'a> Parser<'a> {
                 };
                 return Err(self.error_at(&op, expected));
             }
-            let is_subgraph = match &self.peek()?.tok {
+            let next = self.peek()?;
+            let is_subgraph = match next.tok {
                 Tok::LBrace => true,
-                t @ Tok::Id(..) => is_keyword(t, "subgraph"),
+                Tok::Id(..) => self.lexer.is_keyword(&next, "subgraph"),
                 _ => {
                     let next = self.bump()?;
                     return Err(self.error_at(&next, "a node id or a subgraph after the edge"));
@@ -935,6 +1015,8 @@ fn parse_raw<'a>(
         node_index: FastMap::default(),
         node_labels: FastMap::default(),
         nodes: Vec::new(),
+        recent: [u32::MAX; 2],
+        lookups: 0,
         edges: Vec::new(),
         labels: Vec::new(),
         label_index: FastMap::default(),
@@ -1582,6 +1664,91 @@ mod more_error_shapes {
                 .to_string();
             assert_eq!(&got, want, "input: {text:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod quoted_strings {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The quoted-string reading of the tokenizer before tokens kept only their spans (it built
+    /// the value while scanning): the value and the offset after the closing quote.
+    fn reference(text: &str) -> Option<(String, usize)> {
+        let b = text.as_bytes();
+        let (mut out, mut i, mut chunk) = (String::new(), 1, 1);
+        while i < b.len() {
+            match (b[i], b.get(i + 1), b.get(i + 2)) {
+                (b'"', ..) => {
+                    out.push_str(&text[chunk..i]);
+                    return Some((out, i + 1));
+                }
+                (b'\\', Some(b'"'), _) => {
+                    out.push_str(&text[chunk..i]);
+                    chunk = i + 1;
+                    i += 2;
+                }
+                (b'\\', Some(b'\n'), _) => {
+                    out.push_str(&text[chunk..i]);
+                    chunk = i + 2;
+                    i += 2;
+                }
+                (b'\\', Some(b'\r'), Some(b'\n')) => {
+                    out.push_str(&text[chunk..i]);
+                    chunk = i + 3;
+                    i += 3;
+                }
+                (b'\\', Some(b'\\'), _) => {
+                    out.push_str(&text[chunk..i + 1]);
+                    chunk = i + 2;
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    }
+
+    fn lexed(text: &str) -> Option<(String, usize)> {
+        let mut lexer = Lexer {
+            file: "t.dot",
+            text,
+            pos: 0,
+        };
+        let t = lexer.next().ok()?;
+        let Tok::Id(kind) = t.tok else {
+            panic!("a quoted string lexed as {t:?}")
+        };
+        Some((lexer.value(&t, kind).into_owned(), t.span.end))
+    }
+
+    proptest! {
+        #[test]
+        fn values_and_ends_are_those_of_the_old_reading(
+            body in proptest::collection::vec(
+                prop_oneof![
+                    Just("a"), Just(" "), Just("\\"), Just("\""), Just("\n"), Just("\r"),
+                    Just("é"), Just("/"),
+                ],
+                0..24,
+            )
+        ) {
+            let text = format!("\"{}", body.concat());
+            prop_assert_eq!(lexed(&text), reference(&text));
+        }
+    }
+
+    #[test]
+    fn escapes_concatenation_and_html_ids() {
+        let text = "digraph { __start0 -> \"a\\\"b\" + <c<d>> + \"e\\\\\\\nf\"; \"a\\\"b\" -> x [label=\"in\\n\" + \" / \\\\o\"] }";
+        let mut w = Vec::new();
+        let m = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w).unwrap();
+        let Model::Mealy(m) = m else {
+            panic!("expected Mealy, got {m:?}")
+        };
+        assert_eq!(m.state_names(), ["a\"bc<d>e\\f", "a\"b", "x"]);
+        assert_eq!(m.inputs.names(), ["in\\n"]);
+        assert_eq!(m.outputs.names(), ["\\o"]);
     }
 }
 
