@@ -15,8 +15,18 @@
 //!
 //! Initial state: the target of `__start0 -> X` (a node named `__start...` is not a state), else
 //! `--initial NAME`, else the source of the first edge with a warning. Nodes declared without
-//! edges are states too; states are numbered in first-mention order. Tokens borrow from the input,
-//! so the 266k-edge ESM model parses without a per-token allocation.
+//! edges are states too; states are numbered in first-mention order.
+//!
+//! Speed (the 9.6 MB, 266k-edge ESM model is read before every ESM suite, issue 29): a token is
+//! its kind and byte span only (24 bytes, `Copy`), so peeking copies nothing owned; an id's text
+//! is a slice of the input, made an owned string only for a quoted string with escapes or a `+`
+//! concatenation. Edge labels are interned as the parser reads them (one hash lookup per edge
+//! statement; the raw labels are numbered afterwards in the order the state edges first use
+//! them, as before), the endpoints of edge statements live on two reusable stacks instead of
+//! vectors per statement, node names and labels are looked up in [`FastMap`]s, and the last two
+//! nodes found are compared before hashing (edge lists are usually grouped by source). The ESM
+//! parse went from about 150 ms to about 80 ms (`cargo bench --bench parse`,
+//! docs/src/design/scaling.md).
 
 use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
@@ -74,6 +84,10 @@ struct Lexer<'a> {
     text: &'a str,
     pos: usize,
 }
+
+/// The parser's results: the error is boxed, so that the `Ok` side of the many small results
+/// (a token is 24 bytes, a `ParseError` 88) is what gets moved.
+type PResult<T> = Result<T, Box<ParseError>>;
 
 fn is_id_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
@@ -159,11 +173,11 @@ impl<'a> Lexer<'a> {
         at: usize,
         found: impl Into<String>,
         expected: impl Into<String>,
-    ) -> ParseError {
-        ParseError::at(self.file, self.text, at, found, expected)
+    ) -> Box<ParseError> {
+        Box::new(ParseError::at(self.file, self.text, at, found, expected))
     }
 
-    fn skip_trivia(&mut self) -> Result<(), ParseError> {
+    fn skip_trivia(&mut self) -> PResult<()> {
         let b = self.text.as_bytes();
         loop {
             match b.get(self.pos) {
@@ -194,7 +208,7 @@ impl<'a> Lexer<'a> {
             .map_or(self.text.len(), |i| self.pos + i);
     }
 
-    fn next(&mut self) -> Result<Token, ParseError> {
+    fn next(&mut self) -> PResult<Token> {
         self.skip_trivia()?;
         let b = self.text.as_bytes();
         let start = self.pos;
@@ -263,7 +277,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
-    fn numeral(&self) -> Result<(Tok, usize), ParseError> {
+    fn numeral(&self) -> PResult<(Tok, usize)> {
         let b = self.text.as_bytes();
         let start = self.pos;
         let mut i = start;
@@ -294,7 +308,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A double-quoted string ([`scan_quoted`]).
-    fn quoted(&self) -> Result<(Tok, usize), ParseError> {
+    fn quoted(&self) -> PResult<(Tok, usize)> {
         match scan_quoted(self.text.as_bytes(), self.pos) {
             Some((close, escaped)) => Ok((Tok::Id(IdKind::Quoted { escaped }), close + 1)),
             None => Err(self.error(self.pos, "an unterminated string", "a closing `\"`")),
@@ -302,7 +316,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// An HTML string `<...>` with balanced angle brackets; the value is the text inside.
-    fn html(&self) -> Result<(Tok, usize), ParseError> {
+    fn html(&self) -> PResult<(Tok, usize)> {
         let b = self.text.as_bytes();
         let open = self.pos;
         let mut depth = 0usize;
@@ -408,7 +422,7 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&mut self) -> Result<Token, ParseError> {
+    fn peek(&mut self) -> PResult<Token> {
         match self.peeked {
             Some(t) => Ok(t),
             None => {
@@ -419,19 +433,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn bump(&mut self) -> Result<Token, ParseError> {
+    fn bump(&mut self) -> PResult<Token> {
         match self.peeked.take() {
             Some(t) => Ok(t),
             None => self.lexer.next(),
         }
     }
 
-    fn error_at(&self, tok: &Token, expected: impl Into<String>) -> ParseError {
+    fn error_at(&self, tok: &Token, expected: impl Into<String>) -> Box<ParseError> {
         self.lexer
             .error(tok.span.start, describe(tok, self.lexer.text), expected)
     }
 
-    fn expect(&mut self, want: Tok, expected: &str) -> Result<Token, ParseError> {
+    fn expect(&mut self, want: Tok, expected: &str) -> PResult<Token> {
         let t = self.bump()?;
         if t.tok == want {
             Ok(t)
@@ -441,7 +455,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An id, with `"a" + "b"` concatenation of quoted strings.
-    fn id(&mut self, expected: &str) -> Result<(Cow<'a, str>, usize), ParseError> {
+    fn id(&mut self, expected: &str) -> PResult<(Cow<'a, str>, usize)> {
         let t = self.bump()?;
         let Tok::Id(kind) = t.tok else {
             return Err(self.error_at(&t, expected));
@@ -496,7 +510,7 @@ impl<'a> Parser<'a> {
         (i, at)
     }
 
-    fn graph(&mut self) -> Result<(), ParseError> {
+    fn graph(&mut self) -> PResult<()> {
         let mut t = self.bump()?;
         if self.lexer.is_keyword(&t, "strict") {
             t = self.bump()?;
@@ -523,11 +537,7 @@ impl<'a> Parser<'a> {
 
     /// Statements up to and including the closing `}`; `edge_label` is the scope's default edge
     /// label; `members` collects the nodes mentioned (for subgraphs used as edge endpoints).
-    fn statements(
-        &mut self,
-        mut edge_label: LabelRef,
-        members: &mut Vec<u32>,
-    ) -> Result<(), ParseError> {
+    fn statements(&mut self, mut edge_label: LabelRef, members: &mut Vec<u32>) -> PResult<()> {
         loop {
             // What the next token starts, decided on the peeked token without copying it.
             let t = self.peek()?;
@@ -613,11 +623,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[subgraph [ID]] { ... }`; returns the nodes mentioned inside.
-    fn subgraph(
-        &mut self,
-        edge_label: LabelRef,
-        members: &mut Vec<u32>,
-    ) -> Result<Vec<u32>, ParseError> {
+    fn subgraph(&mut self, edge_label: LabelRef, members: &mut Vec<u32>) -> PResult<Vec<u32>> {
         let t = self.peek()?;
         if self.lexer.is_keyword(&t, "subgraph") {
             self.bump()?;
@@ -642,7 +648,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[: ID [: ID]]` after a node id (ports are ignored).
-    fn port(&mut self) -> Result<(), ParseError> {
+    fn port(&mut self) -> PResult<()> {
         for _ in 0..2 {
             if self.peek()?.tok != Tok::Colon {
                 break;
@@ -661,7 +667,7 @@ impl<'a> Parser<'a> {
         first: usize,
         edge_label: LabelRef,
         members: &mut Vec<u32>,
-    ) -> Result<(), ParseError> {
+    ) -> PResult<()> {
         while let Tok::EdgeOp(directed) = self.peek()?.tok {
             let op = self.bump()?;
             if directed != self.directed {
@@ -753,7 +759,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The timeout attributes of node `n`'s statement as annotations of its state.
-    fn node_timeouts(&mut self, n: u32) -> Result<(), ParseError> {
+    fn node_timeouts(&mut self, n: u32) -> PResult<()> {
         for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
             if !quiescence {
                 return Err(self.lexer.error(
@@ -774,7 +780,7 @@ impl<'a> Parser<'a> {
 
     /// The timeout attributes of an edge statement labelled `label` as annotations of its
     /// input.
-    fn edge_timeouts(&mut self, label: LabelRef) -> Result<(), ParseError> {
+    fn edge_timeouts(&mut self, label: LabelRef) -> PResult<()> {
         for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
             let label = match label {
                 Some((l, _)) if !quiescence => self.labels[l as usize].to_string(),
@@ -801,7 +807,7 @@ impl<'a> Parser<'a> {
 
     /// One or more `[a = b, c = d; ...]` lists; returns the last `label` value and keeps the
     /// timeout attributes in `timeout_attributes`.
-    fn attributes(&mut self) -> Result<Label<'a>, ParseError> {
+    fn attributes(&mut self) -> PResult<Label<'a>> {
         self.timeout_attributes.clear();
         let mut label = None;
         while self.peek()?.tok == Tok::LBracket {
@@ -1025,7 +1031,7 @@ fn parse_raw<'a>(
         timeout_attributes: Vec::new(),
         annotations: Vec::new(),
     };
-    p.graph()?;
+    p.graph().map_err(|e| *e)?;
     *annotations = std::mem::take(&mut p.annotations);
     let err =
         |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
