@@ -389,7 +389,10 @@ const NO_LABEL: u32 = u32::MAX;
 
 struct Parser<'a> {
     lexer: Lexer<'a>,
-    peeked: Option<Token>,
+    /// The next token, read one ahead; a lexing error waits in `lex_error` until the parser
+    /// wants that token, so errors come in the order of the text.
+    ahead: Token,
+    lex_error: Option<Box<ParseError>>,
     directed: bool,
     /// Current subgraph nesting.
     depth: usize,
@@ -423,20 +426,23 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn peek(&mut self) -> PResult<Token> {
-        match self.peeked {
-            Some(t) => Ok(t),
-            None => {
-                let t = self.lexer.next()?;
-                self.peeked = Some(t);
-                Ok(t)
-            }
+        match self.lex_error.take() {
+            Some(e) => Err(e),
+            None => Ok(self.ahead),
         }
     }
 
     fn bump(&mut self) -> PResult<Token> {
-        match self.peeked.take() {
-            Some(t) => Ok(t),
-            None => self.lexer.next(),
+        let t = self.peek()?;
+        self.advance();
+        Ok(t)
+    }
+
+    /// Reads the token after [`Parser::ahead`] (the end of file repeats).
+    fn advance(&mut self) {
+        match self.lexer.next() {
+            Ok(t) => self.ahead = t,
+            Err(e) => self.lex_error = Some(e),
         }
     }
 
@@ -1015,7 +1021,11 @@ fn parse_raw<'a>(
 ) -> Result<(RawGraph<'a>, StateLabels<'a>), ParseError> {
     let mut p = Parser {
         lexer: Lexer { file, text, pos: 0 },
-        peeked: None,
+        ahead: Token {
+            tok: Tok::Eof,
+            span: Span::new(0, 0),
+        },
+        lex_error: None,
         directed: true,
         depth: 0,
         node_index: FastMap::default(),
@@ -1031,6 +1041,7 @@ fn parse_raw<'a>(
         timeout_attributes: Vec::new(),
         annotations: Vec::new(),
     };
+    p.advance();
     p.graph().map_err(|e| *e)?;
     *annotations = std::mem::take(&mut p.annotations);
     let err =
@@ -1661,6 +1672,58 @@ mod more_error_shapes {
             (
                 "digraph { a -> subgraph [ }",
                 "t.dot:1:25: found `[`, expected `{` opening the subgraph",
+            ),
+        ];
+        for (text, want) in cases {
+            let mut w = Vec::new();
+            let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod error_order {
+    use super::*;
+
+    /// The parser reads one token ahead: a lexing error in that token must not hide the parser
+    /// error at the token before it.
+    #[test]
+    fn a_bad_token_after_the_error_does_not_hide_it() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "digraph { a [label ] \"",
+                "t.dot:1:20: found `]`, expected `=` after the attribute name",
+            ),
+            (
+                "digraph { a -> ; \"x",
+                "t.dot:1:16: found `;`, expected a node id or a subgraph after the edge",
+            ),
+            (
+                "digraph { a -> b [label=\"x\" + y \"",
+                "t.dot:1:31: found `y`, expected a quoted string after `+`",
+            ),
+            (
+                "graf \"",
+                "t.dot:1:1: found `graf`, expected `digraph` or `graph`",
+            ),
+            (
+                "digraph { } x \"",
+                "t.dot:1:13: found `x`, expected end of file after the graph's closing `}`",
+            ),
+            (
+                "digraph { a -- b /*",
+                "t.dot:1:13: found `--`, expected `->` (the graph is a digraph)",
+            ),
+            (
+                "digraph { a [=b] <",
+                "t.dot:1:14: found `=`, expected an attribute `name = value` or `]`",
+            ),
+            (
+                "digraph { a -> b [label=\"?a\"] ; \"",
+                "t.dot:1:33: found an unterminated string, expected a closing `\"`",
             ),
         ];
         for (text, want) in cases {
