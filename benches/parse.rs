@@ -2,7 +2,8 @@
 //! `../shared/models` or `/work/shared/models`; skipped when absent) and the bundled models.
 //! Prints a table: file, size, states, transitions, best and median of several parses.
 //!
-//! Run with `cargo bench --bench parse`.
+//! Run with `cargo bench --bench parse`; `NCOMPLETE_BENCH_FILTER=esm` times only the files whose
+//! path contains `esm`.
 
 use ncomplete::format::{LoadOptions, parse_model};
 use ncomplete::model::Model;
@@ -46,6 +47,9 @@ fn main() {
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models"),
         &mut files,
     );
+    if let Ok(filter) = std::env::var("NCOMPLETE_BENCH_FILTER") {
+        files.retain(|p| p.to_string_lossy().contains(&filter));
+    }
     println!(
         "{:<58} {:>10} {:>7} {:>8} {:>10} {:>10}",
         "model", "bytes", "states", "trans", "best ms", "median ms"

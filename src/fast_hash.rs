@@ -4,7 +4,9 @@
 //!
 //! SipHash, the standard library's default, took about a fifth of `distinguish`'s time on game
 //! positions and the largest share of `check --desired-file` on long expressions (`perf
-//! record`). Only lookups may use these maps, never their iteration order: output must not depend
+//! record`). The DOT parser also keys node names and edge labels of the model file by it
+//! (`format::dot`): a file crafted for collisions could only slow down the reading of that same
+//! file, which the user chose to load. Only lookups may use these maps, never their iteration order: output must not depend
 //! on hashing.
 
 use std::collections::{HashMap, HashSet};

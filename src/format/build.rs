@@ -20,9 +20,11 @@ use super::LoadOptions;
 use super::position::Warning;
 use super::position::{ParseError, excerpt};
 use crate::error::Error;
+use crate::fast_hash::FastMap;
 use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// A distinct edge label and the byte offset of its first use.
 pub(crate) struct RawLabel<'a> {
@@ -62,6 +64,14 @@ impl<'a> RawGraph<'a> {
         }
         let i = self.labels.len() as u32;
         self.label_index.insert(text.clone(), i);
+        self.labels.push(RawLabel { text, offset });
+        i
+    }
+
+    /// Appends label `text` (first use at `offset`), which the caller knows is not among the
+    /// labels yet, and returns its index; [`RawGraph::intern_label`] will not find it.
+    pub fn push_distinct_label(&mut self, text: Cow<'a, str>, offset: usize) -> u32 {
+        let i = self.labels.len() as u32;
         self.labels.push(RawLabel { text, offset });
         i
     }
@@ -358,6 +368,39 @@ fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result
     }
 }
 
+/// Whether two Mealy transitions have the same source and input but different outputs or
+/// targets: one pass remembering the first edge of each source and input (in a table of
+/// `states x inputs` when that is not much larger than the edge list, else in a hash map), so
+/// that the deterministic machines, nearly all, skip the sort of [`first_mealy_conflict`].
+fn has_mealy_conflict(raw: &RawGraph<'_>, ids: &[(LabelId, LabelId)], inputs: usize) -> bool {
+    let differ =
+        |a: &RawEdge, b: &RawEdge| a.to != b.to || ids[a.label as usize] != ids[b.label as usize];
+    let cells = raw.states.len().saturating_mul(inputs);
+    if cells <= 4 * raw.edges.len() + 4096 {
+        let mut first = vec![u32::MAX; cells];
+        for (k, e) in raw.edges.iter().enumerate() {
+            let cell = &mut first[e.from as usize * inputs + ids[e.label as usize].0.index()];
+            match *cell {
+                u32::MAX => *cell = k as u32,
+                f if differ(&raw.edges[f as usize], e) => return true,
+                _ => {}
+            }
+        }
+    } else {
+        let mut first: FastMap<(u32, LabelId), &RawEdge> = FastMap::default();
+        for e in &raw.edges {
+            match first.entry((e.from, ids[e.label as usize].0)) {
+                Entry::Vacant(v) => {
+                    v.insert(e);
+                }
+                Entry::Occupied(f) if differ(f.get(), e) => return true,
+                Entry::Occupied(_) => {}
+            }
+        }
+    }
+    false
+}
+
 /// The first pair of Mealy transitions with the same source and input but different outputs or
 /// targets: the offset of the second and a description naming the first.
 fn first_mealy_conflict(
@@ -366,6 +409,9 @@ fn first_mealy_conflict(
     inputs: &Interner,
     text: &str,
 ) -> Option<(usize, String)> {
+    if !has_mealy_conflict(raw, ids, inputs.len()) {
+        return None;
+    }
     let mut order: Vec<u32> = (0..raw.edges.len() as u32).collect();
     let key = |e: &RawEdge| (e.from, ids[e.label as usize].0);
     order.sort_by_key(|&k| {

@@ -15,23 +15,38 @@
 //!
 //! Initial state: the target of `__start0 -> X` (a node named `__start...` is not a state), else
 //! `--initial NAME`, else the source of the first edge with a warning. Nodes declared without
-//! edges are states too; states are numbered in first-mention order. Tokens borrow from the input,
-//! so the 266k-edge ESM model parses without a per-token allocation.
+//! edges are states too; states are numbered in first-mention order.
+//!
+//! Speed (the 9.6 MB, 266k-edge ESM model is read before every ESM suite, issue 29): a token is
+//! its kind and byte span only (24 bytes, `Copy`), so peeking copies nothing owned; an id's text
+//! is a slice of the input, made an owned string only for a quoted string with escapes or a `+`
+//! concatenation. Edge labels are interned as the parser reads them (one hash lookup per edge
+//! statement; the raw labels are numbered afterwards in the order the state edges first use
+//! them, as before), the endpoints of edge statements live on two reusable stacks instead of
+//! vectors per statement, node names and labels are looked up in [`FastMap`]s, and the last two
+//! nodes found are compared before hashing (edge lists are usually grouped by source). The
+//! parser reads one token ahead, always; a lexing error in that token waits until the parser
+//! wants the token, so a parser error before it is still the one reported. Parse errors are
+//! boxed inside the parser, so its results are small. The ESM parse went from about 135 ms to
+//! about 56 ms (`cargo bench --bench parse`, docs/src/design/scaling.md).
 
 use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
+use crate::fast_hash::FastMap;
 use crate::model::{Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok<'a> {
-    /// A bare, numeric, quoted or HTML id, with whether it was bare (keywords are bare ids).
-    Id(Cow<'a, str>, bool),
+/// A token: its kind and span, nothing owned, so that peeking copies 24 bytes. The text of an id
+/// is taken from its span when the parser wants it ([`Lexer::value`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Tok {
+    /// A bare, numeric, quoted or HTML id (keywords are bare ids).
+    Id(IdKind),
     LBrace,
     RBrace,
     LBracket,
@@ -46,9 +61,23 @@ enum Tok<'a> {
     Eof,
 }
 
-#[derive(Clone, Debug)]
-struct Token<'a> {
-    tok: Tok<'a>,
+/// What kind of id a [`Tok::Id`] is, which says how its text is read from its span.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum IdKind {
+    /// An identifier (or keyword): the span.
+    Bare,
+    /// A numeral: the span.
+    Numeral,
+    /// `<...>`: the span without its outer brackets.
+    Html,
+    /// `"..."`: the span without its quotes, with escapes (`\"`, `\\`, line continuations)
+    /// resolved when `escaped`.
+    Quoted { escaped: bool },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    tok: Tok,
     span: Span,
 }
 
@@ -58,12 +87,86 @@ struct Lexer<'a> {
     pos: usize,
 }
 
+/// The parser's results: the error is boxed, so that the `Ok` side of the many small results
+/// (a token is 24 bytes, a `ParseError` 88) is what gets moved.
+type PResult<T> = Result<T, Box<ParseError>>;
+
 fn is_id_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
 
 fn is_id_continue(b: u8) -> bool {
-    is_id_start(b) || b.is_ascii_digit()
+    ID_CONTINUE[b as usize]
+}
+
+/// [`is_id_continue`] as a table: letters, digits, `_` and every byte of a multi-byte UTF-8
+/// character.
+static ID_CONTINUE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+        b += 1;
+    }
+    t
+};
+
+/// Scans a double-quoted string whose opening quote is at `open`: the offset of the closing
+/// quote and whether the text has escapes to resolve ([`unescape`]), or `None` when it is not
+/// closed.
+fn scan_quoted(b: &[u8], open: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
+    let mut i = open + 1;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return Some((i, escaped)),
+            b'\\' => match b.get(i + 1) {
+                Some(b'"' | b'\n' | b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                Some(b'\r') if b.get(i + 2) == Some(&b'\n') => {
+                    escaped = true;
+                    i += 3;
+                }
+                _ => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The value of the inside of a quoted string: `\"` is a quote, `\\` a backslash,
+/// backslash-newline continues the line, every other backslash stays as written (Graphviz
+/// escapes such as `\n` are kept verbatim). The writer doubles every backslash, so any text reads
+/// back as written.
+fn unescape(inner: &str) -> String {
+    let b = inner.as_bytes();
+    let mut out = String::with_capacity(inner.len());
+    let (mut i, mut chunk) = (0, 0);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        // The text before the backslash is kept, then `skip` bytes are dropped, `keep` kept.
+        let (skip, keep) = match b.get(i + 1) {
+            Some(b'"' | b'\\') => (1, 1),
+            Some(b'\n') => (2, 0),
+            Some(b'\r') if b.get(i + 2) == Some(&b'\n') => (3, 0),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(&inner[chunk..i]);
+        chunk = i + skip;
+        i += skip + keep;
+    }
+    out.push_str(&inner[chunk..]);
+    out
 }
 
 impl<'a> Lexer<'a> {
@@ -72,11 +175,11 @@ impl<'a> Lexer<'a> {
         at: usize,
         found: impl Into<String>,
         expected: impl Into<String>,
-    ) -> ParseError {
-        ParseError::at(self.file, self.text, at, found, expected)
+    ) -> Box<ParseError> {
+        Box::new(ParseError::at(self.file, self.text, at, found, expected))
     }
 
-    fn skip_trivia(&mut self) -> Result<(), ParseError> {
+    fn skip_trivia(&mut self) -> PResult<()> {
         let b = self.text.as_bytes();
         loop {
             match b.get(self.pos) {
@@ -107,7 +210,7 @@ impl<'a> Lexer<'a> {
             .map_or(self.text.len(), |i| self.pos + i);
     }
 
-    fn next(&mut self) -> Result<Token<'a>, ParseError> {
+    fn next(&mut self) -> PResult<Token> {
         self.skip_trivia()?;
         let b = self.text.as_bytes();
         let start = self.pos;
@@ -138,7 +241,7 @@ impl<'a> Lexer<'a> {
                 while end < b.len() && is_id_continue(b[end]) {
                     end += 1;
                 }
-                (Tok::Id(Cow::Borrowed(&self.text[start..end]), true), end)
+                (Tok::Id(IdKind::Bare), end)
             }
             _ => {
                 return Err(self.error(
@@ -155,8 +258,28 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// The text of id token `t` of kind `kind`.
+    fn value(&self, t: &Token, kind: IdKind) -> Cow<'a, str> {
+        let (start, end) = (t.span.start, t.span.end);
+        match kind {
+            IdKind::Bare | IdKind::Numeral => Cow::Borrowed(&self.text[start..end]),
+            IdKind::Html | IdKind::Quoted { escaped: false } => {
+                Cow::Borrowed(&self.text[start + 1..end - 1])
+            }
+            IdKind::Quoted { escaped: true } => {
+                Cow::Owned(unescape(&self.text[start + 1..end - 1]))
+            }
+        }
+    }
+
+    /// Whether `t` is the keyword `kw` (a bare id, any case).
+    fn is_keyword(&self, t: &Token, kw: &str) -> bool {
+        t.tok == Tok::Id(IdKind::Bare)
+            && self.text[t.span.start..t.span.end].eq_ignore_ascii_case(kw)
+    }
+
     /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
-    fn numeral(&self) -> Result<(Tok<'a>, usize), ParseError> {
+    fn numeral(&self) -> PResult<(Tok, usize)> {
         let b = self.text.as_bytes();
         let start = self.pos;
         let mut i = start;
@@ -183,63 +306,19 @@ impl<'a> Lexer<'a> {
                 "a number, an id or an edge `->`",
             ));
         }
-        Ok((Tok::Id(Cow::Borrowed(&self.text[start..i]), false), i))
+        Ok((Tok::Id(IdKind::Numeral), i))
     }
 
-    /// A double-quoted string: `\"` is a quote, `\\` a backslash, backslash-newline continues
-    /// the line, every other backslash stays as written (Graphviz escapes such as `\n` are kept
-    /// verbatim). The writer doubles every backslash, so any text reads back as written.
-    fn quoted(&self) -> Result<(Tok<'a>, usize), ParseError> {
-        let b = self.text.as_bytes();
-        let open = self.pos;
-        let start = open + 1;
-        let mut i = start;
-        let mut owned: Option<String> = None;
-        let mut chunk = start;
-        while i < b.len() {
-            match b[i] {
-                b'"' => {
-                    let s = match owned {
-                        None => Cow::Borrowed(&self.text[start..i]),
-                        Some(mut s) => {
-                            s.push_str(&self.text[chunk..i]);
-                            Cow::Owned(s)
-                        }
-                    };
-                    return Ok((Tok::Id(s, false), i + 1));
-                }
-                b'\\' if b.get(i + 1) == Some(&b'"') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i]);
-                    chunk = i + 1;
-                    i += 2;
-                }
-                b'\\' if b.get(i + 1) == Some(&b'\n') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i]);
-                    chunk = i + 2;
-                    i += 2;
-                }
-                b'\\' if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i]);
-                    chunk = i + 3;
-                    i += 3;
-                }
-                b'\\' if b.get(i + 1) == Some(&b'\\') => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[chunk..i + 1]);
-                    chunk = i + 2;
-                    i += 2;
-                }
-                _ => i += 1,
-            }
+    /// A double-quoted string ([`scan_quoted`]).
+    fn quoted(&self) -> PResult<(Tok, usize)> {
+        match scan_quoted(self.text.as_bytes(), self.pos) {
+            Some((close, escaped)) => Ok((Tok::Id(IdKind::Quoted { escaped }), close + 1)),
+            None => Err(self.error(self.pos, "an unterminated string", "a closing `\"`")),
         }
-        Err(self.error(open, "an unterminated string", "a closing `\"`"))
     }
 
     /// An HTML string `<...>` with balanced angle brackets; the value is the text inside.
-    fn html(&self) -> Result<(Tok<'a>, usize), ParseError> {
+    fn html(&self) -> PResult<(Tok, usize)> {
         let b = self.text.as_bytes();
         let open = self.pos;
         let mut depth = 0usize;
@@ -249,10 +328,7 @@ impl<'a> Lexer<'a> {
                 b'>' => {
                     depth -= 1;
                     if depth == 0 {
-                        return Ok((
-                            Tok::Id(Cow::Borrowed(&self.text[open + 1..i]), false),
-                            i + 1,
-                        ));
+                        return Ok((Tok::Id(IdKind::Html), i + 1));
                     }
                 }
                 _ => {}
@@ -262,17 +338,31 @@ impl<'a> Lexer<'a> {
     }
 }
 
-fn describe(tok: &Token<'_>, text: &str) -> String {
+fn describe(tok: &Token, text: &str) -> String {
     match &tok.tok {
         Tok::Eof => "end of file".to_owned(),
-        Tok::Id(s, true) => format!("`{}`", excerpt(s)),
         Tok::Id(..) => format!("`{}`", excerpt(&text[tok.span.start..tok.span.end])),
         _ => format!("`{}`", &text[tok.span.start..tok.span.end]),
     }
 }
 
-fn is_keyword(tok: &Tok<'_>, kw: &str) -> bool {
-    matches!(tok, Tok::Id(s, true) if s.eq_ignore_ascii_case(kw))
+/// What a statement starts with, from its first token.
+#[derive(Clone, Copy)]
+enum Statement {
+    /// `}`.
+    Close,
+    /// `;`.
+    Semicolon,
+    /// End of file.
+    End,
+    /// `node`, `edge` (true) or `graph` defaults.
+    Defaults(bool),
+    /// `{` or `subgraph`.
+    Subgraph,
+    /// A node id, or the name of an `ID = ID` statement.
+    Id,
+    /// Anything else (an error).
+    Other,
 }
 
 /// Subgraphs nested deeper than this are refused (the parser recurses on them).
@@ -284,19 +374,51 @@ const EDGES_PER_BYTE: usize = 4;
 /// A label value with the offset where it was written.
 type Label<'a> = Option<(Cow<'a, str>, usize)>;
 
+/// An edge label as an index into [`Parser::labels`], with the offset where it was written.
+type LabelRef = Option<(u32, usize)>;
+
+/// An edge between node indices: its label (an index into [`Parser::labels`], [`NO_LABEL`] for
+/// none) and the offset of the label or, without one, of the edge op.
+struct ParsedEdge {
+    from: u32,
+    to: u32,
+    label: u32,
+    offset: usize,
+}
+
+/// [`ParsedEdge::label`] of an edge without a label.
+const NO_LABEL: u32 = u32::MAX;
+
 struct Parser<'a> {
     lexer: Lexer<'a>,
-    peeked: Option<Token<'a>>,
+    /// The next token, read one ahead; a lexing error waits in `lex_error` until the parser
+    /// wants that token, so errors come in the order of the text.
+    ahead: Token,
+    lex_error: Option<Box<ParseError>>,
     directed: bool,
     /// Current subgraph nesting.
     depth: usize,
     /// Node name -> node index; nodes in first-mention order.
-    node_index: HashMap<Cow<'a, str>, u32>,
+    node_index: FastMap<Cow<'a, str>, u32>,
     nodes: Vec<(Cow<'a, str>, usize)>,
-    /// Edges between node indices with their label and the offset of the label or edge op.
-    edges: Vec<(u32, u32, Label<'a>, usize)>,
+    /// The last two nodes looked up in `node_index` (`u32::MAX` for none yet), and how many
+    /// lookups there were (which says the slot to replace).
+    recent: [u32; 2],
+    lookups: usize,
+    /// Edges in file order.
+    edges: Vec<ParsedEdge>,
+    /// The distinct edge label texts (of edge statements and default `edge [label=...]`), in
+    /// first-seen order, and their index.
+    labels: Vec<Cow<'a, str>>,
+    label_index: FastMap<Cow<'a, str>, u32>,
+    /// The endpoint nodes of the edge statements being read, endpoint after endpoint. A stack:
+    /// the statements of a subgraph endpoint push above and pop back to where they started.
+    chain: Vec<u32>,
+    /// Where each endpoint of [`Parser::chain`] starts, with the offset of the edge op before
+    /// it (0 for a statement's first endpoint); a stack like `chain`.
+    endpoints: Vec<(usize, usize)>,
     /// The last `label` given to a node in a node statement.
-    node_labels: HashMap<u32, (Cow<'a, str>, usize)>,
+    node_labels: FastMap<u32, (Cow<'a, str>, usize)>,
     /// Timeout attributes of the attribute list just read: whether it is
     /// `quiescence_timeout_ms` (else `response_timeout_ms`), the value and its offset.
     timeout_attributes: Vec<(bool, Cow<'a, str>, usize)>,
@@ -305,26 +427,33 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&mut self) -> Result<&Token<'a>, ParseError> {
-        if self.peeked.is_none() {
-            self.peeked = Some(self.lexer.next()?);
-        }
-        Ok(self.peeked.as_ref().expect("just filled"))
-    }
-
-    fn bump(&mut self) -> Result<Token<'a>, ParseError> {
-        match self.peeked.take() {
-            Some(t) => Ok(t),
-            None => self.lexer.next(),
+    fn peek(&mut self) -> PResult<Token> {
+        match self.lex_error.take() {
+            Some(e) => Err(e),
+            None => Ok(self.ahead),
         }
     }
 
-    fn error_at(&self, tok: &Token<'_>, expected: impl Into<String>) -> ParseError {
+    fn bump(&mut self) -> PResult<Token> {
+        let t = self.peek()?;
+        self.advance();
+        Ok(t)
+    }
+
+    /// Reads the token after [`Parser::ahead`] (the end of file repeats).
+    fn advance(&mut self) {
+        match self.lexer.next() {
+            Ok(t) => self.ahead = t,
+            Err(e) => self.lex_error = Some(e),
+        }
+    }
+
+    fn error_at(&self, tok: &Token, expected: impl Into<String>) -> Box<ParseError> {
         self.lexer
             .error(tok.span.start, describe(tok, self.lexer.text), expected)
     }
 
-    fn expect(&mut self, want: Tok<'static>, expected: &str) -> Result<Token<'a>, ParseError> {
+    fn expect(&mut self, want: Tok, expected: &str) -> PResult<Token> {
         let t = self.bump()?;
         if t.tok == want {
             Ok(t)
@@ -334,17 +463,20 @@ impl<'a> Parser<'a> {
     }
 
     /// An id, with `"a" + "b"` concatenation of quoted strings.
-    fn id(&mut self, expected: &str) -> Result<(Cow<'a, str>, usize), ParseError> {
+    fn id(&mut self, expected: &str) -> PResult<(Cow<'a, str>, usize)> {
         let t = self.bump()?;
-        let Tok::Id(mut s, bare) = t.tok else {
+        let Tok::Id(kind) = t.tok else {
             return Err(self.error_at(&t, expected));
         };
-        if !bare {
+        let mut s = self.lexer.value(&t, kind);
+        if kind != IdKind::Bare {
             while self.peek()?.tok == Tok::Plus {
                 self.bump()?;
                 let next = self.bump()?;
                 match next.tok {
-                    Tok::Id(more, false) => s.to_mut().push_str(&more),
+                    Tok::Id(more) if more != IdKind::Bare => {
+                        s.to_mut().push_str(&self.lexer.value(&next, more));
+                    }
                     _ => return Err(self.error_at(&next, "a quoted string after `+`")),
                 }
             }
@@ -353,23 +485,47 @@ impl<'a> Parser<'a> {
     }
 
     fn node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
-        if let Some(&i) = self.node_index.get(&name) {
-            return i;
+        // Edge lists are often grouped by source: the last two nodes found are tried first.
+        for &i in &self.recent {
+            if self.nodes.get(i as usize).is_some_and(|n| n.0 == name) {
+                return i;
+            }
         }
+        let i = match self.node_index.get(name.as_ref()) {
+            Some(&i) => i,
+            None => self.new_node(name, at),
+        };
+        self.recent[self.lookups & 1] = i;
+        self.lookups += 1;
+        i
+    }
+
+    fn new_node(&mut self, name: Cow<'a, str>, at: usize) -> u32 {
         let i = self.nodes.len() as u32;
         self.node_index.insert(name.clone(), i);
         self.nodes.push((name, at));
         i
     }
 
-    fn graph(&mut self) -> Result<(), ParseError> {
+    /// The index of edge label `text` in [`Parser::labels`], interning it if new.
+    fn edge_label(&mut self, (text, at): (Cow<'a, str>, usize)) -> (u32, usize) {
+        if let Some(&i) = self.label_index.get(text.as_ref()) {
+            return (i, at);
+        }
+        let i = self.labels.len() as u32;
+        self.label_index.insert(text.clone(), i);
+        self.labels.push(text);
+        (i, at)
+    }
+
+    fn graph(&mut self) -> PResult<()> {
         let mut t = self.bump()?;
-        if is_keyword(&t.tok, "strict") {
+        if self.lexer.is_keyword(&t, "strict") {
             t = self.bump()?;
         }
-        self.directed = if is_keyword(&t.tok, "digraph") {
+        self.directed = if self.lexer.is_keyword(&t, "digraph") {
             true
-        } else if is_keyword(&t.tok, "graph") {
+        } else if self.lexer.is_keyword(&t, "graph") {
             false
         } else {
             return Err(self.error_at(&t, "`digraph` or `graph`"));
@@ -389,29 +545,36 @@ impl<'a> Parser<'a> {
 
     /// Statements up to and including the closing `}`; `edge_label` is the scope's default edge
     /// label; `members` collects the nodes mentioned (for subgraphs used as edge endpoints).
-    fn statements(
-        &mut self,
-        mut edge_label: Label<'a>,
-        members: &mut Vec<u32>,
-    ) -> Result<(), ParseError> {
+    fn statements(&mut self, mut edge_label: LabelRef, members: &mut Vec<u32>) -> PResult<()> {
         loop {
-            let t = self.peek()?.clone();
-            match &t.tok {
-                Tok::RBrace => {
+            // What the next token starts, decided on the peeked token without copying it.
+            let t = self.peek()?;
+            let kw = |k| self.lexer.is_keyword(&t, k);
+            let next = match t.tok {
+                Tok::RBrace => Statement::Close,
+                Tok::Semi => Statement::Semicolon,
+                Tok::Eof => Statement::End,
+                Tok::LBrace => Statement::Subgraph,
+                Tok::Id(IdKind::Bare) if kw("subgraph") => Statement::Subgraph,
+                Tok::Id(IdKind::Bare) if kw("edge") => Statement::Defaults(true),
+                Tok::Id(IdKind::Bare) if kw("node") || kw("graph") => Statement::Defaults(false),
+                Tok::Id(..) => Statement::Id,
+                _ => Statement::Other,
+            };
+            match next {
+                Statement::Close => {
                     self.bump()?;
                     return Ok(());
                 }
-                Tok::Semi => {
+                Statement::Semicolon => {
                     self.bump()?;
                 }
-                Tok::Eof => return Err(self.error_at(&t, "a statement or `}` closing the graph")),
-                Tok::Id(_, true)
-                    if ["node", "edge", "graph"]
-                        .iter()
-                        .any(|k| is_keyword(&t.tok, k)) =>
-                {
+                Statement::End => {
+                    let t = self.bump()?;
+                    return Err(self.error_at(&t, "a statement or `}` closing the graph"));
+                }
+                Statement::Defaults(is_edge) => {
                     self.bump()?;
-                    let is_edge = is_keyword(&t.tok, "edge");
                     if self.peek()?.tok != Tok::LBracket {
                         let next = self.bump()?;
                         return Err(self.error_at(&next, "`[` opening an attribute list"));
@@ -424,19 +587,18 @@ impl<'a> Parser<'a> {
                             "timeouts on node and edge statements (`s [quiescence_timeout_ms=...]`, `a -> b [label=..., response_timeout_ms=...]`)",
                         ));
                     }
-                    if is_edge && label.is_some() {
-                        edge_label = label;
+                    if is_edge && let Some(label) = label {
+                        edge_label = Some(self.edge_label(label));
                     }
                 }
-                Tok::LBrace => {
-                    let first = self.subgraph(edge_label.clone(), members)?;
-                    self.edge_rest(first, edge_label.clone(), members)?;
+                Statement::Subgraph => {
+                    let inner = self.subgraph(edge_label, members)?;
+                    let first = self.endpoints.len();
+                    self.endpoints.push((self.chain.len(), 0));
+                    self.chain.extend_from_slice(&inner);
+                    self.edge_rest(first, edge_label, members)?;
                 }
-                Tok::Id(_, true) if is_keyword(&t.tok, "subgraph") => {
-                    let first = self.subgraph(edge_label.clone(), members)?;
-                    self.edge_rest(first, edge_label.clone(), members)?;
-                }
-                Tok::Id(..) => {
+                Statement::Id => {
                     let (name, at) = self.id("a node id")?;
                     if self.peek()?.tok == Tok::Eq {
                         self.bump()?;
@@ -447,7 +609,10 @@ impl<'a> Parser<'a> {
                     let n = self.node(name, at);
                     members.push(n);
                     if matches!(self.peek()?.tok, Tok::EdgeOp(_)) {
-                        self.edge_rest(vec![n], edge_label.clone(), members)?;
+                        let first = self.endpoints.len();
+                        self.endpoints.push((self.chain.len(), 0));
+                        self.chain.push(n);
+                        self.edge_rest(first, edge_label, members)?;
                     } else if self.peek()?.tok == Tok::LBracket {
                         if let Some(label) = self.attributes()? {
                             self.node_labels.insert(n, label);
@@ -455,8 +620,8 @@ impl<'a> Parser<'a> {
                         self.node_timeouts(n)?;
                     }
                 }
-                _ => {
-                    self.bump()?;
+                Statement::Other => {
+                    let t = self.bump()?;
                     return Err(
                         self.error_at(&t, "a statement (node, edge, attribute or subgraph) or `}`")
                     );
@@ -466,12 +631,9 @@ impl<'a> Parser<'a> {
     }
 
     /// `[subgraph [ID]] { ... }`; returns the nodes mentioned inside.
-    fn subgraph(
-        &mut self,
-        edge_label: Label<'a>,
-        members: &mut Vec<u32>,
-    ) -> Result<Vec<u32>, ParseError> {
-        if is_keyword(&self.peek()?.tok, "subgraph") {
+    fn subgraph(&mut self, edge_label: LabelRef, members: &mut Vec<u32>) -> PResult<Vec<u32>> {
+        let t = self.peek()?;
+        if self.lexer.is_keyword(&t, "subgraph") {
             self.bump()?;
             if matches!(self.peek()?.tok, Tok::Id(..)) {
                 self.id("a subgraph name")?;
@@ -494,7 +656,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[: ID [: ID]]` after a node id (ports are ignored).
-    fn port(&mut self) -> Result<(), ParseError> {
+    fn port(&mut self) -> PResult<()> {
         for _ in 0..2 {
             if self.peek()?.tok != Tok::Colon {
                 break;
@@ -505,16 +667,15 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The rest of an edge statement after its first endpoint: `(-> endpoint)+ [attrs]`. A
-    /// subgraph endpoint without an edge is just a subgraph statement.
+    /// The rest of an edge statement after its first endpoint, `(-> endpoint)+ [attrs]`; the
+    /// first endpoint is `endpoints[first]`, the top of the endpoint stack, and is popped with
+    /// the others at the end. A subgraph endpoint without an edge is just a subgraph statement.
     fn edge_rest(
         &mut self,
-        first: Vec<u32>,
-        edge_label: Label<'a>,
+        first: usize,
+        edge_label: LabelRef,
         members: &mut Vec<u32>,
-    ) -> Result<(), ParseError> {
-        let mut chain = vec![first];
-        let mut ops = Vec::new();
+    ) -> PResult<()> {
         while let Tok::EdgeOp(directed) = self.peek()?.tok {
             let op = self.bump()?;
             if directed != self.directed {
@@ -525,30 +686,35 @@ impl<'a> Parser<'a> {
                 };
                 return Err(self.error_at(&op, expected));
             }
-            ops.push(op.span.start);
-            let next = self.peek()?.clone();
-            let endpoint = match &next.tok {
-                Tok::LBrace => self.subgraph(edge_label.clone(), members)?,
-                Tok::Id(..) if is_keyword(&next.tok, "subgraph") => {
-                    self.subgraph(edge_label.clone(), members)?
-                }
-                Tok::Id(..) => {
-                    let (name, at) = self.id("a node id")?;
-                    self.port()?;
-                    let n = self.node(name, at);
-                    members.push(n);
-                    vec![n]
-                }
+            let next = self.peek()?;
+            let is_subgraph = match next.tok {
+                Tok::LBrace => true,
+                Tok::Id(..) => self.lexer.is_keyword(&next, "subgraph"),
                 _ => {
-                    self.bump()?;
+                    let next = self.bump()?;
                     return Err(self.error_at(&next, "a node id or a subgraph after the edge"));
                 }
             };
-            chain.push(endpoint);
+            if is_subgraph {
+                // Its statements use the stacks above this statement's endpoints and pop them.
+                let inner = self.subgraph(edge_label, members)?;
+                self.endpoints.push((self.chain.len(), op.span.start));
+                self.chain.extend_from_slice(&inner);
+            } else {
+                let (name, at) = self.id("a node id")?;
+                self.port()?;
+                let n = self.node(name, at);
+                members.push(n);
+                self.endpoints.push((self.chain.len(), op.span.start));
+                self.chain.push(n);
+            }
         }
-        if ops.is_empty() {
+        let chain_start = self.endpoints[first].0;
+        if self.endpoints.len() == first + 1 {
+            self.endpoints.truncate(first);
+            self.chain.truncate(chain_start);
             if self.peek()?.tok == Tok::LBracket {
-                let t = self.peek()?.clone();
+                let t = self.bump()?;
                 return Err(self.error_at(
                     &t,
                     "an edge `->` (attributes follow nodes and edges, not subgraphs)",
@@ -561,34 +727,47 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let label = label.or(edge_label);
-        self.edge_timeouts(label.as_ref().map(|l| &l.0))?;
+        let label = match label {
+            Some(l) => Some(self.edge_label(l)),
+            None => edge_label,
+        };
+        self.edge_timeouts(label)?;
+        // Endpoint k is chain[ends[k].0..end(k)].
+        let ends = &self.endpoints[first..];
+        let chain_len = self.chain.len();
+        let end = |k: usize| ends.get(k + 1).map_or(chain_len, |e| e.0);
         // Subgraph endpoints multiply: refuse statements that expand beyond the budget.
-        let expanded: usize = chain
-            .windows(2)
-            .map(|p| p[0].len().saturating_mul(p[1].len()))
+        let expanded: usize = (1..ends.len())
+            .map(|k| (end(k - 1) - ends[k - 1].0).saturating_mul(end(k) - ends[k].0))
             .fold(0, usize::saturating_add);
         let budget = EDGES_PER_BYTE * self.lexer.text.len() + 1_000_000;
         if self.edges.len().saturating_add(expanded) > budget {
             return Err(self.lexer.error(
-                ops[0],
+                ends[1].1,
                 format!("an edge statement that expands to {expanded} edges"),
                 format!("at most {budget} edges in all (subgraph endpoints multiply)"),
             ));
         }
-        for (k, pair) in chain.windows(2).enumerate() {
-            for &from in &pair[0] {
-                for &to in &pair[1] {
-                    let offset = label.as_ref().map_or(ops[k], |l| l.1);
-                    self.edges.push((from, to, label.clone(), offset));
+        for k in 1..ends.len() {
+            let (id, offset) = label.unwrap_or((NO_LABEL, ends[k].1));
+            for &from in &self.chain[ends[k - 1].0..ends[k].0] {
+                for &to in &self.chain[ends[k].0..end(k)] {
+                    self.edges.push(ParsedEdge {
+                        from,
+                        to,
+                        label: id,
+                        offset,
+                    });
                 }
             }
         }
+        self.endpoints.truncate(first);
+        self.chain.truncate(chain_start);
         Ok(())
     }
 
     /// The timeout attributes of node `n`'s statement as annotations of its state.
-    fn node_timeouts(&mut self, n: u32) -> Result<(), ParseError> {
+    fn node_timeouts(&mut self, n: u32) -> PResult<()> {
         for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
             if !quiescence {
                 return Err(self.lexer.error(
@@ -609,10 +788,10 @@ impl<'a> Parser<'a> {
 
     /// The timeout attributes of an edge statement labelled `label` as annotations of its
     /// input.
-    fn edge_timeouts(&mut self, label: Option<&Cow<'a, str>>) -> Result<(), ParseError> {
+    fn edge_timeouts(&mut self, label: LabelRef) -> PResult<()> {
         for (quiescence, value, at) in std::mem::take(&mut self.timeout_attributes) {
             let label = match label {
-                Some(l) if !quiescence => l.to_string(),
+                Some((l, _)) if !quiescence => self.labels[l as usize].to_string(),
                 _ => {
                     return Err(self.lexer.error(
                         at,
@@ -636,14 +815,13 @@ impl<'a> Parser<'a> {
 
     /// One or more `[a = b, c = d; ...]` lists; returns the last `label` value and keeps the
     /// timeout attributes in `timeout_attributes`.
-    fn attributes(&mut self) -> Result<Label<'a>, ParseError> {
+    fn attributes(&mut self) -> PResult<Label<'a>> {
         self.timeout_attributes.clear();
         let mut label = None;
         while self.peek()?.tok == Tok::LBracket {
             self.bump()?;
             loop {
-                let t = self.peek()?.clone();
-                match t.tok {
+                match self.peek()?.tok {
                     Tok::RBracket => {
                         self.bump()?;
                         break;
@@ -667,7 +845,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                     _ => {
-                        self.bump()?;
+                        let t = self.bump()?;
                         return Err(self.error_at(&t, "an attribute `name = value` or `]`"));
                     }
                 }
@@ -845,17 +1023,28 @@ fn parse_raw<'a>(
 ) -> Result<(RawGraph<'a>, StateLabels<'a>), ParseError> {
     let mut p = Parser {
         lexer: Lexer { file, text, pos: 0 },
-        peeked: None,
+        ahead: Token {
+            tok: Tok::Eof,
+            span: Span::new(0, 0),
+        },
+        lex_error: None,
         directed: true,
         depth: 0,
-        node_index: HashMap::new(),
-        node_labels: HashMap::new(),
+        node_index: FastMap::default(),
+        node_labels: FastMap::default(),
         nodes: Vec::new(),
+        recent: [u32::MAX; 2],
+        lookups: 0,
         edges: Vec::new(),
+        labels: Vec::new(),
+        label_index: FastMap::default(),
+        chain: Vec::new(),
+        endpoints: Vec::new(),
         timeout_attributes: Vec::new(),
         annotations: Vec::new(),
     };
-    p.graph()?;
+    p.advance();
+    p.graph().map_err(|e| *e)?;
     *annotations = std::mem::take(&mut p.annotations);
     let err =
         |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
@@ -872,7 +1061,16 @@ fn parse_raw<'a>(
     }
     let mut initial: Option<(u32, usize)> = None;
     raw.edges.reserve(p.edges.len());
-    for (from, to, label, offset) in p.edges {
+    // Parser label -> raw label, numbered in the order the state edges first use them (labels
+    // of start-marker edges and unused defaults are not raw labels).
+    let mut raw_label = vec![u32::MAX; p.labels.len()];
+    for ParsedEdge {
+        from,
+        to,
+        label,
+        offset,
+    } in p.edges
+    {
         let (f, t) = (state_of[from as usize], state_of[to as usize]);
         if t == u32::MAX {
             return Err(err(
@@ -895,14 +1093,23 @@ fn parse_raw<'a>(
             }
             continue;
         }
-        let Some((label, label_at)) = label else {
+        if label == NO_LABEL {
             return Err(err(
                 offset,
                 "an edge without a label".into(),
                 "`[label=\"input / output\"]` or an LTS label such as `[label=\"?a\"]`",
             ));
+        }
+        let label = match raw_label[label as usize] {
+            u32::MAX => {
+                // A labelled edge's offset is its label's.
+                let text = std::mem::take(&mut p.labels[label as usize]);
+                let r = raw.push_distinct_label(text, offset);
+                raw_label[label as usize] = r;
+                r
+            }
+            r => r,
         };
-        let label = raw.intern_label(label, label_at);
         raw.edges.push(RawEdge {
             from: f,
             to: t,
@@ -1476,6 +1683,143 @@ mod more_error_shapes {
                 .to_string();
             assert_eq!(&got, want, "input: {text:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod error_order {
+    use super::*;
+
+    /// The parser reads one token ahead: a lexing error in that token must not hide the parser
+    /// error at the token before it.
+    #[test]
+    fn a_bad_token_after_the_error_does_not_hide_it() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "digraph { a [label ] \"",
+                "t.dot:1:20: found `]`, expected `=` after the attribute name",
+            ),
+            (
+                "digraph { a -> ; \"x",
+                "t.dot:1:16: found `;`, expected a node id or a subgraph after the edge",
+            ),
+            (
+                "digraph { a -> b [label=\"x\" + y \"",
+                "t.dot:1:31: found `y`, expected a quoted string after `+`",
+            ),
+            (
+                "graf \"",
+                "t.dot:1:1: found `graf`, expected `digraph` or `graph`",
+            ),
+            (
+                "digraph { } x \"",
+                "t.dot:1:13: found `x`, expected end of file after the graph's closing `}`",
+            ),
+            (
+                "digraph { a -- b /*",
+                "t.dot:1:13: found `--`, expected `->` (the graph is a digraph)",
+            ),
+            (
+                "digraph { a [=b] <",
+                "t.dot:1:14: found `=`, expected an attribute `name = value` or `]`",
+            ),
+            (
+                "digraph { a -> b [label=\"?a\"] ; \"",
+                "t.dot:1:33: found an unterminated string, expected a closing `\"`",
+            ),
+        ];
+        for (text, want) in cases {
+            let mut w = Vec::new();
+            let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(&got, want, "input: {text:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod quoted_strings {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The quoted-string reading of the tokenizer before tokens kept only their spans (it built
+    /// the value while scanning): the value and the offset after the closing quote.
+    fn reference(text: &str) -> Option<(String, usize)> {
+        let b = text.as_bytes();
+        let (mut out, mut i, mut chunk) = (String::new(), 1, 1);
+        while i < b.len() {
+            match (b[i], b.get(i + 1), b.get(i + 2)) {
+                (b'"', ..) => {
+                    out.push_str(&text[chunk..i]);
+                    return Some((out, i + 1));
+                }
+                (b'\\', Some(b'"'), _) => {
+                    out.push_str(&text[chunk..i]);
+                    chunk = i + 1;
+                    i += 2;
+                }
+                (b'\\', Some(b'\n'), _) => {
+                    out.push_str(&text[chunk..i]);
+                    chunk = i + 2;
+                    i += 2;
+                }
+                (b'\\', Some(b'\r'), Some(b'\n')) => {
+                    out.push_str(&text[chunk..i]);
+                    chunk = i + 3;
+                    i += 3;
+                }
+                (b'\\', Some(b'\\'), _) => {
+                    out.push_str(&text[chunk..i + 1]);
+                    chunk = i + 2;
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    }
+
+    fn lexed(text: &str) -> Option<(String, usize)> {
+        let mut lexer = Lexer {
+            file: "t.dot",
+            text,
+            pos: 0,
+        };
+        let t = lexer.next().ok()?;
+        let Tok::Id(kind) = t.tok else {
+            panic!("a quoted string lexed as {t:?}")
+        };
+        Some((lexer.value(&t, kind).into_owned(), t.span.end))
+    }
+
+    proptest! {
+        #[test]
+        fn values_and_ends_are_those_of_the_old_reading(
+            body in proptest::collection::vec(
+                prop_oneof![
+                    Just("a"), Just(" "), Just("\\"), Just("\""), Just("\n"), Just("\r"),
+                    Just("é"), Just("/"),
+                ],
+                0..24,
+            )
+        ) {
+            let text = format!("\"{}", body.concat());
+            prop_assert_eq!(lexed(&text), reference(&text));
+        }
+    }
+
+    #[test]
+    fn escapes_concatenation_and_html_ids() {
+        let text = "digraph { __start0 -> \"a\\\"b\" + <c<d>> + \"e\\\\\\\nf\"; \"a\\\"b\" -> x [label=\"in\\n\" + \" / \\\\o\"] }";
+        let mut w = Vec::new();
+        let m = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w).unwrap();
+        let Model::Mealy(m) = m else {
+            panic!("expected Mealy, got {m:?}")
+        };
+        assert_eq!(m.state_names(), ["a\"bc<d>e\\f", "a\"b", "x"]);
+        assert_eq!(m.inputs.names(), ["in\\n"]);
+        assert_eq!(m.outputs.names(), ["\\o"]);
     }
 }
 
