@@ -1656,6 +1656,18 @@ name" -> 1 [label=delta]
     }
 }
 
+/// Asserts that each text of `cases` fails to parse as `t.dot` with the message given.
+#[cfg(test)]
+fn assert_parse_errors(cases: &[(&str, &str)]) {
+    for (text, want) in cases {
+        let mut w = Vec::new();
+        let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(&got, want, "input: {text:?}");
+    }
+}
+
 #[cfg(test)]
 mod more_error_shapes {
     use super::*;
@@ -1676,13 +1688,7 @@ mod more_error_shapes {
                 "t.dot:1:25: found `[`, expected `{` opening the subgraph",
             ),
         ];
-        for (text, want) in cases {
-            let mut w = Vec::new();
-            let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
-                .unwrap_err()
-                .to_string();
-            assert_eq!(&got, want, "input: {text:?}");
-        }
+        assert_parse_errors(cases);
     }
 }
 
@@ -1728,13 +1734,7 @@ mod error_order {
                 "t.dot:1:33: found an unterminated string, expected a closing `\"`",
             ),
         ];
-        for (text, want) in cases {
-            let mut w = Vec::new();
-            let got = parse(text, "t.dot", "t", &LoadOptions::default(), &mut w)
-                .unwrap_err()
-                .to_string();
-            assert_eq!(&got, want, "input: {text:?}");
-        }
+        assert_parse_errors(cases);
     }
 }
 
