@@ -283,34 +283,14 @@ impl<W: Write> TestSink<W> {
     fn write(&mut self, chunk: Rendered) -> io::Result<()> {
         let buffers = chunk?;
         match self {
-            TestSink::Words(out) => write_all_vectored(out, &buffers),
-            TestSink::Json(writer) => buffers
-                .iter()
-                .try_for_each(|(b, tests)| writer.write_rendered(b, *tests)),
+            // A chunk (megabytes) exceeds the output's buffer: its buffers go to the file in
+            // vectored writes rather than being copied into the buffer first.
+            TestSink::Words(out) => {
+                crate::output::write_all_vectored(out, buffers.iter().map(|(b, _)| &b[..]))
+            }
+            TestSink::Json(writer) => writer.write_rendered_all(&buffers),
         }
     }
-}
-
-/// Writes the rendered buffers of a chunk in order with vectored writes: a chunk (megabytes)
-/// exceeds the output's buffer, so the buffers go to the file in one system call each time
-/// instead of being copied into the buffer first (that copy was most of the writing thread's
-/// time on large suites).
-fn write_all_vectored<W: Write>(out: &mut W, buffers: &[(Vec<u8>, usize)]) -> io::Result<()> {
-    let mut slices: Vec<io::IoSlice<'_>> = buffers
-        .iter()
-        .filter(|(b, _)| !b.is_empty())
-        .map(|(b, _)| io::IoSlice::new(b))
-        .collect();
-    let mut rest = &mut slices[..];
-    while !rest.is_empty() {
-        match out.write_vectored(rest) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// Where and how `generate` writes a Mealy suite.
@@ -678,59 +658,6 @@ mod tests {
     use super::*;
     use crate::model::mealy_from_named;
     use crate::suite::mealy::{MealyMethod, MealySuiteOptions};
-
-    /// Takes at most `step` bytes per call, vectored or not, and is interrupted every third
-    /// call: what a pipe or a slow disk may do.
-    struct Dribble {
-        bytes: Vec<u8>,
-        step: usize,
-        calls: usize,
-    }
-
-    impl Write for Dribble {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.write_vectored(&[io::IoSlice::new(buf)])
-        }
-
-        fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
-            self.calls += 1;
-            if self.calls.is_multiple_of(3) {
-                return Err(io::ErrorKind::Interrupted.into());
-            }
-            let mut taken = 0;
-            for b in bufs {
-                let n = b.len().min(self.step - taken);
-                self.bytes.extend_from_slice(&b[..n]);
-                taken += n;
-                if taken == self.step {
-                    break;
-                }
-            }
-            Ok(taken)
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn vectored_writes_resume_after_short_and_interrupted_writes() {
-        let buffers: Vec<(Vec<u8>, usize)> = ["ab\n", "", "cdefg\n", "h\n", "", "ijklmnopq\n"]
-            .iter()
-            .map(|t| (t.as_bytes().to_vec(), 1))
-            .collect();
-        let whole: Vec<u8> = buffers.iter().flat_map(|(b, _)| b.clone()).collect();
-        for step in 1..=whole.len() + 1 {
-            let mut out = Dribble {
-                bytes: Vec::new(),
-                step,
-                calls: 0,
-            };
-            write_all_vectored(&mut out, &buffers).unwrap();
-            assert_eq!(out.bytes, whole, "at most {step} bytes per call");
-        }
-    }
 
     #[test]
     fn one_line_per_test_inputs_separated_by_spaces() {
