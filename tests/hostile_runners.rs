@@ -1011,7 +1011,10 @@ fn no_reader_thread_or_pipe_outlives_its_test() {
 /// it and no system is left running, although each runs in a process group of its own.
 #[test]
 fn an_interrupted_runner_leaves_no_system_behind() {
-    let suite = variant_suite("pingpong_interrupted", MANY);
+    // Twenty times the tests of the other runners' suites: `run` must still be running when the
+    // signal comes (with 60 tests a fast run once finished first, exit 0); it is killed long
+    // before the end, so the length costs nothing.
+    let suite = variant_suite("pingpong_interrupted", 20 * MANY);
     let mut runners: Vec<(&str, Command, i32, Duration)> = vec![
         (
             "run",
