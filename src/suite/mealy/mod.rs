@@ -256,6 +256,12 @@ pub fn least_costs(
     chain_costs(tests, symbols, at_least, Figure::Unknown, bytes)
 }
 
+/// The bytes of `text` as a JSON string, quotes included (serialising a string cannot fail;
+/// the fallback is the longest escaping, six bytes a byte).
+fn json_string_len(text: &str) -> usize {
+    serde_json::to_string(text).map_or(6 * text.len() + 2, |q| q.len())
+}
+
 /// A lower bound on the bytes of a Mealy suite of at least `tests` tests and `symbols` inputs
 /// (counted before prefix removal, as [`MealySuite::costs`] bounds them from above), the
 /// header left out.
@@ -274,10 +280,9 @@ pub fn least_bytes(min: &Mealy, tests: u128, symbols: u128, json: bool) -> u128 
     if !json {
         return symbols * (least(&mut inputs.iter().map(|n| token(n).len())) + 1);
     }
-    let quoted = |n: &str| serde_json::to_string(n).map_or(n.len() + 2, |q| q.len());
-    let input = least(&mut inputs.iter().map(|n| quoted(n)));
-    let output = least(&mut min.outputs.names().iter().map(|n| quoted(n)));
-    let in_name = least(&mut inputs.iter().map(|n| quoted(&token(n)) - 2));
+    let input = least(&mut inputs.iter().map(|n| json_string_len(n)));
+    let output = least(&mut min.outputs.names().iter().map(|n| json_string_len(n)));
+    let in_name = least(&mut inputs.iter().map(|n| json_string_len(&token(n)) - 2));
     tests * (3 + 31) + symbols * (27 + 14 + 2 + 1 + input + output + in_name)
 }
 
@@ -874,13 +879,8 @@ impl MealySuite {
             }
         };
         let longest = 2 * longest_test as u128;
-        let quoted = |names: &[String]| {
-            names
-                .iter()
-                .map(|n| serde_json::to_string(n).map_or(n.len() + 2, |q| q.len()))
-                .max()
-                .unwrap_or(2) as u128
-        };
+        let quoted =
+            |names: &[String]| names.iter().map(|n| json_string_len(n)).max().unwrap_or(2) as u128;
         let (qi, qo) = (
             quoted(self.spec.inputs.names()),
             quoted(self.spec.outputs.names()),
@@ -896,10 +896,7 @@ impl MealySuite {
                 .inputs
                 .names()
                 .iter()
-                .map(|n| {
-                    let token = crate::suite::names::word_token(n);
-                    serde_json::to_string(&token).map_or(2 * token.len() + 2, |q| q.len()) - 1
-                })
+                .map(|n| json_string_len(&crate::suite::names::word_token(n)) - 1)
                 .max()
                 .unwrap_or(1) as u128;
             let per_symbol = 27 + qi + 14 + qo + 2 * reference + 2 + name_per_symbol;
