@@ -15,8 +15,14 @@
 //!   temporary path exists only while it is registered, and a rename is never half done when the
 //!   process dies.
 //!
+//! Other work an interrupt must do before the process ends (killing the systems under test,
+//! `exec::stdio`) is registered with [`on_interrupt`]; the watcher runs it first, outside the
+//! handler, so it may take locks and wait.
+//!
 //! A signal ignored when the handlers are installed (`nohup`, a background job of a
-//! non-interactive shell) stays ignored. SIGKILL cannot be caught; after it the temporary files
+//! non-interactive shell) stays ignored, and one the host program handles itself (Python's
+//! SIGINT, which raises `KeyboardInterrupt`, when the library runs inside the Python package)
+//! keeps its handler: the host then stops the work its own way. SIGKILL cannot be caught; after it the temporary files
 //! stay, under names starting with `.` and ending in `.tmp`. On platforms without Unix signals
 //! the registry is kept but nothing is installed.
 
@@ -40,6 +46,29 @@ impl Pending<'_> {
         if let Some(k) = self.0.iter().rposition(|p| p == path) {
             self.0.swap_remove(k);
         }
+    }
+}
+
+/// What an interrupt does before the process ends, besides removing temporary paths.
+static HOOKS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
+
+/// Installs the handlers (once per process) and has every later interrupt run `hook` (on the
+/// watcher thread, before the temporary paths are removed and the process ends). A hook added
+/// twice runs once.
+pub fn on_interrupt(hook: fn()) {
+    #[cfg(unix)]
+    unix::install();
+    let mut hooks = HOOKS.lock().unwrap_or_else(|e| e.into_inner());
+    if !hooks.iter().any(|h| std::ptr::fn_addr_eq(*h, hook)) {
+        hooks.push(hook);
+    }
+}
+
+/// Runs the hooks of [`on_interrupt`].
+fn run_hooks() {
+    let hooks = HOOKS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for hook in hooks {
+        hook();
     }
 }
 
@@ -125,7 +154,8 @@ mod unix {
             PIPE_WRITE.store(fds[1], Ordering::Relaxed);
             for signal in SIGNALS {
                 // SAFETY: sigaction with a zeroed struct, an empty mask and a handler that only
-                // calls write(2); the previous action is read to keep ignored signals ignored.
+                // calls write(2); the previous action is read to keep an ignored signal ignored
+                // and a host's handler in place.
                 unsafe {
                     let mut action: libc::sigaction = std::mem::zeroed();
                     action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
@@ -133,7 +163,7 @@ mod unix {
                     libc::sigemptyset(&mut action.sa_mask);
                     let mut old: libc::sigaction = std::mem::zeroed();
                     if libc::sigaction(signal, std::ptr::null(), &mut old) == 0
-                        && old.sa_sigaction == libc::SIG_IGN
+                        && old.sa_sigaction != libc::SIG_DFL
                     {
                         continue;
                     }
@@ -151,6 +181,7 @@ mod unix {
             // SAFETY: read(2) into a valid one-byte buffer.
             let n = unsafe { libc::read(read_fd, (&mut byte as *mut u8).cast(), 1) };
             if n == 1 {
+                super::run_hooks();
                 let _held = super::remove_pending();
                 let signal = libc::c_int::from(byte);
                 // SAFETY: restoring the default action and raising the signal ends the process

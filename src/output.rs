@@ -689,8 +689,25 @@ fn identity(path: &Path) -> Option<(u64, u64, PathBuf)> {
     }
 }
 
-/// Refuses an output file that is one of the input files (same file, by inode or canonical path),
-/// before anything is written. `-` never clashes.
+/// The files reading the input `input` reads: the file itself, then the timeouts side file
+/// `INPUT.timeouts` ([`crate::format::timeouts::side_file`]), read with `.aut` and `.fsm` models
+/// (counted for any input: which format a file is read as may be forced).
+fn files_read_with(input: &str) -> [String; 2] {
+    [input.to_owned(), crate::format::timeouts::side_file(input)]
+}
+
+/// What the output clashes with, for the message: the input itself or its side file.
+fn clash_name(read: &str, input: &str) -> String {
+    if read == input {
+        format!("the input file {input}")
+    } else {
+        format!("{read}, the timeouts side file read with the input {input}")
+    }
+}
+
+/// Refuses an output file that is one of the input files or a side file read with one (same
+/// file, by device and inode or canonical path, so links are caught), before anything is
+/// written. `-` never clashes.
 pub fn refuse_input_as_output(option: &str, out: &str, inputs: &[&str]) -> Result<()> {
     if out == "-" {
         return Ok(());
@@ -698,31 +715,38 @@ pub fn refuse_input_as_output(option: &str, out: &str, inputs: &[&str]) -> Resul
     let Some(target) = identity(Path::new(out)) else {
         return Ok(());
     };
-    for input in inputs {
-        if *input != "-" && identity(Path::new(input)).as_ref() == Some(&target) {
-            return Err(Error::Usage(format!(
-                "{option} {out} is the input file {input}: writing it would destroy the input; \
-                 choose another output file"
-            )));
+    for input in inputs.iter().filter(|i| **i != "-") {
+        for read in files_read_with(input) {
+            if identity(Path::new(&read)).as_ref() == Some(&target) {
+                return Err(Error::Usage(format!(
+                    "{option} {out} is {}: writing it would destroy an input; choose another \
+                     output file",
+                    clash_name(&read, input)
+                )));
+            }
         }
     }
     Ok(())
 }
 
-/// Refuses an output directory that holds one of the input files (it is replaced as a whole).
+/// Refuses an output directory that holds one of the input files or a side file read with one
+/// (the directory is replaced as a whole).
 pub fn refuse_input_inside_dir(option: &str, dir: &Path, inputs: &[&str]) -> Result<()> {
     let Ok(dir_canonical) = fs::canonicalize(dir) else {
         return Ok(());
     };
     for input in inputs {
-        if let Ok(file) = fs::canonicalize(input)
-            && file.starts_with(&dir_canonical)
-        {
-            return Err(Error::Usage(format!(
-                "{option} {} holds the input {input}, and the output replaces the directory as a \
-                 whole; choose another directory",
-                dir.display()
-            )));
+        for read in files_read_with(input) {
+            if let Ok(file) = fs::canonicalize(&read)
+                && file.starts_with(&dir_canonical)
+            {
+                return Err(Error::Usage(format!(
+                    "{option} {} holds {}, and the output replaces the directory as a whole; \
+                     choose another directory",
+                    dir.display(),
+                    clash_name(&read, input)
+                )));
+            }
         }
     }
     Ok(())

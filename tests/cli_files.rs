@@ -657,3 +657,72 @@ fn interrupted_generate_and_render_leave_no_temporary_file() {
     assert!(interrupted >= 2, "only {interrupted} runs were interrupted");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_side_file_read_with_the_model_is_never_an_output() {
+    let dir = scratch("side-inputs");
+    let m = dir.join("vending.aut");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/vending.aut"),
+        &m,
+    )
+    .unwrap();
+    let m = s(&m).to_owned();
+    let side = format!("{m}.timeouts");
+    std::fs::write(&side, "quiescence 0 300\n").unwrap();
+    let suite = dir.join("suite.json");
+    ok(&[
+        "generate",
+        &m,
+        "--extra-states",
+        "0",
+        "--out",
+        s(&suite),
+        "--quiet",
+    ]);
+    let refused = |args: &[&str]| {
+        let e = fails_with_2(args);
+        assert!(
+            e.contains("timeouts side file read with the input"),
+            "{args:?}: {e}"
+        );
+    };
+    refused(&["generate", &m, "--extra-states", "0", "--out", &side]);
+    refused(&["convert", &m, "--to", "aut", "--out", &side]);
+    refused(&["convert", &m, "--to", "dot", "--out", &side]);
+    refused(&["distinguish", &m, "--dot", &side]);
+    refused(&["audit", &m, "--plot", &side]);
+    refused(&[
+        "run",
+        s(&suite),
+        "--model",
+        &m,
+        "--spec",
+        &m,
+        "--junit",
+        &side,
+    ]);
+    refused(&["run", s(&suite), "--model", &m, "--json", &side]);
+    refused(&["explore", &m, "--model", &m, "--html", &side]);
+    #[cfg(unix)]
+    {
+        // Another name of the side file: a hard link and a symbolic link.
+        let hard = dir.join("hard.txt");
+        std::fs::hard_link(&side, &hard).unwrap();
+        refused(&["generate", &m, "--extra-states", "0", "--out", s(&hard)]);
+        let soft = dir.join("soft.txt");
+        std::os::unix::fs::symlink(&side, &soft).unwrap();
+        refused(&["generate", &m, "--extra-states", "0", "--out", s(&soft)]);
+        // `convert --to aut --out OUT` also writes OUT.timeouts: here the input model itself.
+        let out = dir.join("conv.aut");
+        std::fs::hard_link(&m, dir.join("conv.aut.timeouts")).unwrap();
+        let e = fails_with_2(&["convert", &m, "--to", "aut", "--out", s(&out)]);
+        assert!(e.contains("is the input file"), "{e}");
+        assert!(!out.exists());
+    }
+    assert_eq!(
+        std::fs::read_to_string(&side).unwrap(),
+        "quiescence 0 300\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

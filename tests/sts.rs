@@ -1161,3 +1161,88 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("--cover switches"), "{err}");
 }
+
+/// An STS whose one switch has the guard `guard` (over the variable `x` and the parameter `p`,
+/// both in 0..3), written to scratch file `name`; the guard is on line 9.
+fn guarded(name: &str, guard: &str) -> PathBuf {
+    let path = temp(name);
+    std::fs::write(
+        &path,
+        format!(
+            "sts: 1\nvariables:\n  - {{name: x, type: int, min: 0, max: 3, initial: 1}}\ngates:\n  - {{name: go, kind: input, parameters: [{{name: p, type: int, min: 0, max: 3}}]}}\n  - {{name: done, kind: output}}\ninitial: a\nswitches:\n  - {{from: a, gate: go, guard: \"{guard}\", to: b}}\n  - {{from: b, gate: done, to: a}}\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// `n` copies of `term` joined by `op`.
+fn chain(term: &str, op: &str, n: usize) -> String {
+    vec![term; n].join(&format!(" {op} "))
+}
+
+/// The commands that read an STS and recurse over its guards: `info` (parse, sort check,
+/// instantiation by evaluation), `generate --cover switches` (symbolic execution, the Z3
+/// translation, the canonical printer), `explore --cover switches` (concrete execution).
+fn commands_over(path: &Path) -> Vec<Vec<String>> {
+    let p = path.to_str().unwrap().to_owned();
+    let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let mut commands = vec![s(&["info", &p])];
+    if cfg!(feature = "smt") {
+        commands.push(s(&[
+            "--quiet", "generate", &p, "--cover", "switches", "--out", "-",
+        ]));
+        commands.push(s(&[
+            "--quiet", "explore", &p, "--cover", "switches", "--model", &p, "--seed", "1",
+        ]));
+    }
+    commands
+}
+
+#[test]
+fn guards_of_any_size_are_refused_or_handled_never_a_crash() {
+    let long = 15_000;
+    for (name, guard) in [
+        ("sum", format!("{} >= 0", chain("x", "+", long))),
+        ("difference", format!("{} <= 3", chain("x", "-", long))),
+        ("product", format!("{} >= 0", chain("x", "*", long))),
+        ("quotient", format!("{} >= 0", chain("x", "/", long))),
+        ("and", chain("x >= 0", "and", long)),
+        ("or", chain("p == 1", "or", long)),
+        ("and_symbols", chain("p >= 0", "&&", long)),
+        ("minus", format!("{}x >= 0", "-".repeat(long))),
+        ("not", format!("{}true", "not ".repeat(long))),
+        (
+            "parentheses",
+            format!("{}p{} >= 0", "(".repeat(long), ")".repeat(long)),
+        ),
+    ] {
+        let path = guarded(&format!("deep-{name}.sts.yaml"), &guard);
+        for args in commands_over(&path) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, _, err) = run(&args);
+            assert_eq!(code, 2, "{name} {args:?}: {err}");
+            assert!(
+                err.contains(&format!("deep-{name}.sts.yaml:9:")),
+                "{name} {args:?}: {err}"
+            );
+            assert!(err.contains("deep"), "{name}: {err}");
+        }
+    }
+    // At the limit every pass still works: 1,000 terms and a comparison are 1,000 operators
+    // deep.
+    let limit = ncomplete::sts::parse::MAX_TREE_DEPTH;
+    for (name, guard) in [
+        ("sum", format!("{} >= 0", chain("x", "+", limit))),
+        ("and", chain("p >= 0", "and", limit)),
+        ("or", chain("p == 1", "or", limit)),
+        ("product", format!("{} >= 0", chain("p", "*", limit))),
+    ] {
+        let path = guarded(&format!("limit-{name}.sts.yaml"), &guard);
+        for args in commands_over(&path) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, _, err) = run(&args);
+            assert!(code == 0 || code == 3, "{name} {args:?}: {code} {err}");
+        }
+    }
+}

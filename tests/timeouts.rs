@@ -448,3 +448,97 @@ fn rendered_explorers_carry_the_response_timeouts() {
         assert!(text.contains(expected), "{format}: {text}");
     }
 }
+
+#[test]
+fn duplicate_keys_in_timeout_maps_are_refused_with_their_position() {
+    let dir = common::work_dir("timeouts_duplicates");
+    let head = "kind: lts\ninputs: [a]\ninitial: s\nstates: [s, t]\ntransitions: [{from: s, label: a, to: t}, {from: t, label: a, to: s}]\n";
+    let json_head = r#"{"kind": "lts", "inputs": ["a"], "initial": "s", "states": ["s", "t"],
+ "transitions": [{"from": "s", "label": "a", "to": "t"}, {"from": "t", "label": "a", "to": "s"}],
+"#;
+    for (name, text, place) in [
+        (
+            "q.yaml",
+            format!("{head}timeouts:\n  quiescence_ms:\n    s: 5\n    t: 6\n    s: 7\n"),
+            "q.yaml:10:",
+        ),
+        (
+            "r.yaml",
+            format!("{head}timeouts:\n  response_ms: {{a: 5, a: 9}}\n"),
+            "r.yaml:7:",
+        ),
+        (
+            "q.json",
+            format!("{json_head} \"timeouts\": {{\"quiescence_ms\": {{\"s\": 5, \"s\": 7}}}}}}\n"),
+            "q.json:3:",
+        ),
+        (
+            "r.json",
+            format!("{json_head} \"timeouts\": {{\"response_ms\": {{\"a\": 5,\n \"a\": 7}}}}}}\n"),
+            "r.json:4:",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let (status, _, stderr) = common::run(&["info", path.to_str().unwrap()]);
+        assert_eq!(status, 2, "{name}: {stderr}");
+        assert!(
+            stderr.contains(place),
+            "{name}: expected `{place}` in {stderr}"
+        );
+        assert!(stderr.contains("found a second key"), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // An STS switch that assigns one variable twice.
+    let sts = dir.join("twice.sts.yaml");
+    std::fs::write(
+        &sts,
+        "sts: 1\nvariables:\n  - {name: x, type: int, min: 0, max: 3, initial: 0}\ngates:\n  - {name: go, kind: input}\ninitial: l\nswitches:\n  - {from: l, gate: go, guard: x < 3, assign: {x: x + 1, x: 0}, to: l}\n",
+    )
+    .unwrap();
+    let (status, _, stderr) = common::run(&["info", sts.to_str().unwrap()]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("twice.sts.yaml:8:"), "{stderr}");
+    assert!(stderr.contains("found a second key `x`"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_side_file_that_is_not_a_regular_file_is_refused_without_waiting() {
+    let dir = common::work_dir("timeouts_fifo");
+    let aut = dir.join("f.aut");
+    std::fs::copy(common::fixture("slow_start.aut"), &aut).unwrap();
+    let side = dir.join("f.aut.timeouts");
+    let _ = std::fs::remove_file(&side);
+    let made = Command::new("mkfifo").arg(&side).status().unwrap();
+    assert!(made.success());
+    // `info` would wait for a writer forever: a timeout turns a hang into a failure.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .args(["info", aut.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("info waited on the FIFO side file");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    // A directory there is refused too.
+    std::fs::remove_file(&side).unwrap();
+    std::fs::create_dir(&side).unwrap();
+    let (status, _, stderr) = common::run(&["info", aut.to_str().unwrap()]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

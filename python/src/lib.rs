@@ -602,9 +602,10 @@ impl PySuite {
         let file = SuiteFile::new()?;
         self.write(py, file.path(), "json")?;
         let mut report = Vec::new();
-        let outcome = py
-            .detach(|| ncomplete::pipeline::run(file.path(), &request, &mut report))
-            .map_err(py_error)?;
+        let outcome = run_interruptibly(py, || {
+            ncomplete::pipeline::run(file.path(), &request, &mut report)
+        })?
+        .map_err(py_error)?;
         Ok(ProcessRun {
             verdict: outcome.verdict.to_string(),
             status: outcome.status,
@@ -1031,6 +1032,42 @@ impl SystemRun {
             self.inconclusive.len()
         )
     }
+}
+
+/// How often a run on a system checks for Python's signals (Ctrl-C).
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own, with the GIL released, while the calling thread checks
+/// Python's signals every [`SIGNAL_CHECK`]: on an exception from a signal handler
+/// (`KeyboardInterrupt` on Ctrl-C) every system is killed and no new one starts, so `work` ends
+/// soon; the exception is raised once it has.
+fn run_interruptibly<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(work);
+        let join = |worker: std::thread::ScopedJoinHandle<'_, T>| {
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        };
+        loop {
+            let ended = py.detach(|| {
+                let until = std::time::Instant::now() + SIGNAL_CHECK;
+                while !worker.is_finished() && std::time::Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                worker.is_finished()
+            });
+            if ended {
+                return Ok(join(worker));
+            }
+            if let Err(interrupt) = py.check_signals() {
+                ncomplete::exec::stdio::stop_all_systems();
+                py.detach(|| drop(join(worker)));
+                ncomplete::exec::stdio::allow_systems();
+                return Err(interrupt);
+            }
+        }
+    })
 }
 
 /// What `Suite.run_process` did, as `ncomplete run --sut` reports it.

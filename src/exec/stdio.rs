@@ -451,48 +451,59 @@ fn register_group(leader: u32) -> Option<usize> {
     })
 }
 
+/// Held for reading while a system is started and until its group is registered, and taken
+/// for writing (for good) by [`kill_all_systems`]: a group is never started unregistered while
+/// the tester dies, nor started after its systems were killed.
 #[cfg(unix)]
-extern "C" fn kill_systems_and_die(signal: libc::c_int) {
-    for slot in &SYSTEM_GROUPS {
-        let pid = slot.load(Ordering::SeqCst);
-        if pid > 0 {
-            // SAFETY: kill(2) is async-signal-safe and takes plain integers.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
+static STARTING: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Kills the process group of every system alive and keeps new ones from starting: what an
+/// interrupt does before the process ends ([`crate::interrupt::on_interrupt`]).
+#[cfg(unix)]
+fn kill_all_systems() {
+    // The process is about to end: no system may start in the meantime.
+    stop_all_systems();
+    std::mem::forget(STARTING.write().unwrap_or_else(|e| e.into_inner()));
+}
+
+/// Set by [`stop_all_systems`]: no system starts until [`allow_systems`].
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every run of this process: kills the process group of every system alive and makes
+/// starting a system fail until [`allow_systems`], so the runs end soon with errors. For a host
+/// that handles an interrupt itself (the Python package on `KeyboardInterrupt`).
+pub fn stop_all_systems() {
+    STOPPED.store(true, Ordering::SeqCst);
+    #[cfg(unix)]
+    {
+        // Waits for the systems being started to be registered.
+        let _no_starts = STARTING.write().unwrap_or_else(|e| e.into_inner());
+        for slot in &SYSTEM_GROUPS {
+            let pid = slot.load(Ordering::SeqCst);
+            if pid > 0 {
+                // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
             }
         }
     }
-    // SAFETY: signal(2) and raise(3) are async-signal-safe; with the default action restored,
-    // the signal ends the process as it would have without this handler.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
 }
 
-/// Installs (once per process) a handler of SIGINT, SIGTERM and SIGHUP that kills the process
-/// group of every system alive, then lets the signal end the process as it would have: Ctrl-C,
-/// `kill` or `timeout` on a tester leaves no system behind, although the systems run in process
-/// groups of their own (which a terminal's Ctrl-C does not reach). Signals that were ignored
-/// when it is installed stay ignored (`nohup`). Called when the first system starts.
+/// Lets systems start again after [`stop_all_systems`].
+pub fn allow_systems() {
+    STOPPED.store(false, Ordering::SeqCst);
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill the process group of every system alive, then end the
+/// process as they would have ([`crate::interrupt`]: a watcher thread does it, not the handler,
+/// so it can wait for a system being started to be registered): Ctrl-C, `kill` or `timeout` on
+/// a tester leaves no system behind, although the systems run in process groups of their own
+/// (which a terminal's Ctrl-C does not reach). Signals that were ignored when it is installed
+/// stay ignored (`nohup`). Called when the first system starts.
 pub fn kill_systems_on_interrupt() {
     #[cfg(unix)]
-    {
-        static INSTALLED: std::sync::Once = std::sync::Once::new();
-        INSTALLED.call_once(|| {
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                let handler = kill_systems_and_die as extern "C" fn(libc::c_int);
-                // SAFETY: the handler only calls async-signal-safe functions; the previous
-                // disposition is restored when it was `SIG_IGN`.
-                unsafe {
-                    let previous = libc::signal(signal, handler as libc::sighandler_t);
-                    if previous == libc::SIG_IGN {
-                        libc::signal(signal, libc::SIG_IGN);
-                    }
-                }
-            }
-        });
-    }
+    crate::interrupt::on_interrupt(kill_all_systems);
 }
 
 /// What carries the lines of a session: the pipes of a process the tester started, or a TCP
@@ -594,6 +605,12 @@ impl Session {
             cmd.process_group(0);
         }
         kill_systems_on_interrupt();
+        // From the start to the registration an interrupt waits (see STARTING).
+        #[cfg(unix)]
+        let starting = STARTING.read().unwrap_or_else(|e| e.into_inner());
+        if STOPPED.load(Ordering::SeqCst) {
+            return Err("not started: the run was interrupted".into());
+        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -607,6 +624,8 @@ impl Session {
         };
         #[cfg(unix)]
         let group_slot = register_group(child.id());
+        #[cfg(unix)]
+        drop(starting);
         let stop = Arc::new(AtomicBool::new(false));
         let stdout = StoppablePipe {
             pipe: stdout,

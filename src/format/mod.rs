@@ -14,6 +14,7 @@ pub(crate) mod locate;
 pub mod native;
 pub mod position;
 pub mod timeouts;
+pub(crate) mod unique_keys;
 
 pub(crate) use build::name_problem;
 pub use position::{ParseError, Position, Span, Warning};

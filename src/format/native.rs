@@ -34,6 +34,7 @@
 use super::LoadOptions;
 use super::position::{ParseError, describe_char_at, excerpt};
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
+use super::unique_keys::unique_keys;
 use crate::error::Error;
 use crate::model::{
     Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, Onfsm, StateId,
@@ -46,6 +47,12 @@ use std::fmt::{self, Write};
 /// A label or state name; YAML numbers and booleans are accepted as their text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Name(String);
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
 
 impl<'de> Deserialize<'de> for Name {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -122,9 +129,9 @@ struct Document {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Timeouts {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique_keys")]
     quiescence_ms: HashMap<Name, Name>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique_keys")]
     response_ms: HashMap<Name, Name>,
 }
 

@@ -317,16 +317,44 @@ pub fn parse_side_file(text: &str, file: &str) -> Result<Vec<Annotation>, ParseE
     Ok(out)
 }
 
+/// The bytes of the side file `path`, or none when it does not exist. Only a regular file is
+/// read: the side file is found by its name, not given, so a FIFO (whose open and read wait for
+/// a writer), a device or a directory there is refused instead of read. On Unix the file is
+/// opened without blocking and checked on the open descriptor, so nothing can swap it between
+/// the check and the read.
+fn read_side_file(path: &str, model_path: &str) -> crate::Result<Option<Vec<u8>>> {
+    use std::io::Read as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = match options.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(crate::Error::io(path, e)),
+    };
+    let meta = file.metadata().map_err(|e| crate::Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(crate::Error::Usage(format!(
+            "{path}: the timeouts side file of {model_path} is not a regular file (a FIFO, a \
+             device or a directory), so it is not read; replace it by a file or remove it"
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| crate::Error::io(path, e))?;
+    Ok(Some(bytes))
+}
+
 /// The annotations of the side file of `model_path` checked against `model`, or none when the
 /// file does not exist.
 pub fn load_side_file(model_path: &str, model: &Model) -> crate::Result<TimeoutAnnotations> {
     let path = side_file(model_path);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(TimeoutAnnotations::default());
-        }
-        Err(e) => return Err(crate::Error::io(&path, e)),
+    let Some(bytes) = read_side_file(&path, model_path)? else {
+        return Ok(TimeoutAnnotations::default());
     };
     let text = super::utf8_text(bytes, &path)?;
     let annotations = parse_side_file(&text, &path)?;

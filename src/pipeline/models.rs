@@ -108,6 +108,11 @@ pub fn convert(model_path: &str, request: &ConvertRequest) -> Result<Converted, 
     use crate::model::{Transformed, transform};
     if let Some(out) = &request.out {
         output::refuse_input_as_output("--out", out, &[model_path])?;
+        // A side file goes beside `--out` when the target format has no room for annotations.
+        if out != "-" && matches!(request.to, Format::Aut | Format::Fsm) {
+            let side = format::timeouts::side_file(out);
+            output::refuse_input_as_output("--out", &side, &[model_path])?;
+        }
     }
     let (model, annotations) =
         super::load_model_and_annotations(model_path, &request.load, request.quiet)?;

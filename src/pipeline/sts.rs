@@ -33,6 +33,83 @@ pub const DEFAULT_DEPTH: usize = 40;
 /// Most nodes of the symbolic execution graph unfolded for test purposes.
 pub const NODE_BUDGET: usize = 100_000;
 
+/// Most solver queries the search for test purposes may make (`generate --cover` and
+/// `explore --cover` on an STS): guards with nonlinear `*`, `/` or `%` can make every query
+/// slow and the unfolding wide, so the search is refused past this many rather than left to run
+/// for hours. A count, not a time, so the same model gives the same answer on any machine.
+pub const QUERY_BUDGET: u64 = 20_000;
+
+/// The solver of a purpose search, counting its queries: progress on stderr against
+/// [`QUERY_BUDGET`] (with the time left to reach it), and past the budget every query is answered
+/// `unsat` at once, so the search ends quickly and [`BudgetedSolver::refusal`] refuses its result.
+struct BudgetedSolver<'s> {
+    inner: &'s mut dyn crate::sts::solver::Solver,
+    queries: u64,
+    budget: u64,
+    progress: Progress,
+}
+
+impl<'s> BudgetedSolver<'s> {
+    fn new(inner: &'s mut dyn crate::sts::solver::Solver, budget: u64, quiet: bool) -> Self {
+        BudgetedSolver {
+            inner,
+            queries: 0,
+            budget,
+            progress: Progress::new(
+                !quiet,
+                "symbolic execution (the solver's query budget)",
+                "queries",
+                Some(budget),
+            ),
+        }
+    }
+
+    /// Counts a query; false once the budget is spent.
+    fn admit(&mut self) -> bool {
+        self.queries += 1;
+        self.progress.inc(1);
+        self.queries <= self.budget
+    }
+
+    /// The refusal of a search that ran out of queries, with `depth` the bound it searched to.
+    fn refusal(&self, depth: usize) -> Option<Error> {
+        self.progress.finish();
+        (self.queries > self.budget).then(|| {
+            Error::Usage(format!(
+                "the search for test purposes needed more than {} solver queries (the budget) \
+                 to unfold the symbolic execution to depth {depth}: guards with nonlinear `*`, \
+                 `/` or `%` make it wide and slow; give a smaller depth with --n, or make the \
+                 guards linear",
+                self.budget
+            ))
+        })
+    }
+}
+
+impl crate::sts::solver::Solver for BudgetedSolver<'_> {
+    fn check(
+        &mut self,
+        symbols: &[crate::sts::symbolic::Symbol],
+        constraints: &[crate::sts::symbolic::Sym],
+    ) -> crate::sts::solver::Sat {
+        if !self.admit() {
+            return crate::sts::solver::Sat::Unsat;
+        }
+        self.inner.check(symbols, constraints)
+    }
+
+    fn witness(
+        &mut self,
+        symbols: &[crate::sts::symbolic::Symbol],
+        constraints: &[crate::sts::symbolic::Sym],
+    ) -> Option<Vec<crate::sts::expr::Value>> {
+        if !self.admit() {
+            return None;
+        }
+        self.inner.witness(symbols, constraints)
+    }
+}
+
 /// Whether a model file is an STS: by its name (`.sts.yaml`, `.sts.yml`, `.sts.json`), or for
 /// YAML and JSON by its top-level key `sts`. Standard input is never one.
 pub fn is_sts_file(path: &str, load: &LoadOptions) -> Result<bool, Error> {
@@ -73,8 +150,12 @@ pub fn generate_purposes(
         depth: options.n.unwrap_or(DEFAULT_DEPTH),
         nodes: NODE_BUDGET,
     };
-    let purposes = select_purposes(&sts, solver.as_mut(), criterion, limits)
+    let mut budgeted = BudgetedSolver::new(solver.as_mut(), QUERY_BUDGET, options.quiet);
+    let purposes = select_purposes(&sts, &mut budgeted, criterion, limits)
         .map_err(|e| finite_only(criterion, e))?;
+    if let Some(refusal) = budgeted.refusal(limits.depth) {
+        return Err(refusal);
+    }
     format::write_text(Some(&options.out), &purposes.to_json(&sts))?;
     Ok(GeneratedSuite {
         method: None,
@@ -141,6 +222,7 @@ fn purpose_paths(
     sts: &crate::sts::Sts,
     solver: &mut dyn crate::sts::solver::Solver,
     which: &StsPurposes,
+    quiet: bool,
 ) -> Result<PurposeFile, Error> {
     match which {
         StsPurposes::Cover(criterion) => {
@@ -148,8 +230,12 @@ fn purpose_paths(
                 depth: DEFAULT_DEPTH,
                 nodes: NODE_BUDGET,
             };
-            let purposes = select_purposes(sts, solver, *criterion, limits)
+            let mut budgeted = BudgetedSolver::new(solver, QUERY_BUDGET, quiet);
+            let purposes = select_purposes(sts, &mut budgeted, *criterion, limits)
                 .map_err(|e| finite_only(*criterion, e))?;
+            if let Some(refusal) = budgeted.refusal(limits.depth) {
+                return Err(refusal);
+            }
             Ok(PurposeFile {
                 paths: purposes.purposes.into_iter().map(Into::into).collect(),
                 criterion: *criterion,
@@ -182,12 +268,13 @@ pub fn explore_purposes(
     request: &ExploreRequest,
     out: &mut dyn std::io::Write,
 ) -> Result<u8, Error> {
+    let mut inputs = vec![spec];
     if let StsPurposes::File(file) = which {
-        let inputs = [spec, file.as_str()];
-        for (option, path) in [("--out", &request.out), ("--html", &request.html)] {
-            if let Some(path) = path {
-                output::refuse_input_as_output(option, path, &inputs)?;
-            }
+        inputs.push(file.as_str());
+    }
+    for (option, path) in [("--out", &request.out), ("--html", &request.html)] {
+        if let Some(path) = path {
+            output::refuse_input_as_output(option, path, &inputs)?;
         }
     }
     if !is_sts_file(spec, &request.load)? {
@@ -202,7 +289,7 @@ pub fn explore_purposes(
         paths: purposes,
         criterion,
         items,
-    } = purpose_paths(&sts, solver.as_mut(), which)?;
+    } = purpose_paths(&sts, solver.as_mut(), which, request.quiet)?;
     let options = StsRunOptions::new(
         request.seed,
         request.rounds,

@@ -160,7 +160,7 @@ struct SwitchDoc {
     from: String,
     gate: String,
     guard: Option<Scalar>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys::unique_keys")]
     assign: BTreeMap<String, Scalar>,
     to: String,
 }

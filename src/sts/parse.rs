@@ -1,12 +1,23 @@
 //! The parser of the expression language of [`super::expr`]: a tokenizer and a recursive
 //! descent over the precedence levels, with errors at the byte offset in the expression's text
 //! that the loader turns into `FILE:LINE:COL`.
+//!
+//! Every later pass over an expression (sort checking, the canonical printer, evaluation,
+//! symbolic simplification, the Z3 translation, even dropping the tree) recurses along its
+//! depth, and a left-associative chain `a + b + ... + z` is as deep as it is long. So the
+//! parser refuses a tree deeper than [`MAX_TREE_DEPTH`] (at the operator that goes beyond it),
+//! which keeps every pass within a small stack, besides [`MAX_DEPTH`] for its own recursion.
 
 use super::expr::{BinOp, Expr, ExprKind, ExprSpan, UnOp};
 use crate::format::position::excerpt;
 
 /// Deepest nesting of parentheses and unary operators accepted (the parser recurses).
 pub const MAX_DEPTH: usize = 100;
+
+/// Deepest expression tree accepted: operators on the longest path from the root to a leaf
+/// (a chain of `n` terms joined by one operator is `n - 1` deep). Every pass over the tree
+/// recurses this deep at most.
+pub const MAX_TREE_DEPTH: usize = 1000;
 
 /// An expression that does not parse: what was found at `offset` and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -127,7 +138,7 @@ pub fn parse_expr(text: &str) -> Result<Expr, ExprError> {
         at: 0,
         depth: 0,
     };
-    let e = p.or()?;
+    let (e, _) = p.or()?;
     match p.peek() {
         Token::End => Ok(e),
         _ => Err(p.unexpected("an operator or the end of the expression")),
@@ -140,15 +151,61 @@ struct Parser {
     depth: usize,
 }
 
-fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
-    let span = ExprSpan {
-        start: a.span.start,
-        end: b.span.end,
-    };
-    Expr {
-        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
-        span,
+/// An expression and the depth of its tree (0 for a leaf).
+type Parsed = (Expr, usize);
+
+impl Parser {
+    /// `a op b` with its depth, refused at the operator (`at`) beyond [`MAX_TREE_DEPTH`].
+    fn binary(
+        &self,
+        op: BinOp,
+        (a, da): Parsed,
+        (b, db): Parsed,
+        at: usize,
+    ) -> Result<Parsed, ExprError> {
+        let depth = tree_depth(da.max(db) + 1, at)?;
+        let span = ExprSpan {
+            start: a.span.start,
+            end: b.span.end,
+        };
+        Ok((
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                span,
+            },
+            depth,
+        ))
     }
+
+    /// `op e` with its depth; the operator starts at `start`.
+    fn unary(&self, op: UnOp, (e, de): Parsed, start: usize) -> Result<Parsed, ExprError> {
+        let depth = tree_depth(de + 1, start)?;
+        let span = ExprSpan {
+            start,
+            end: e.span.end,
+        };
+        Ok((
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(e)),
+                span,
+            },
+            depth,
+        ))
+    }
+}
+
+/// `depth`, or the error at `at` when it is beyond [`MAX_TREE_DEPTH`].
+fn tree_depth(depth: usize, at: usize) -> Result<usize, ExprError> {
+    if depth > MAX_TREE_DEPTH {
+        return Err(ExprError::new(
+            at,
+            format!("an expression more than {MAX_TREE_DEPTH} operators deep"),
+            format!(
+                "at most {MAX_TREE_DEPTH} operators on any path of the expression (a chain `a + b + ...` of n terms is n - 1 deep); split it with a location variable or simplify it"
+            ),
+        ));
+    }
+    Ok(depth)
 }
 
 impl Parser {
@@ -190,46 +247,41 @@ impl Parser {
         Ok(())
     }
 
-    fn or(&mut self) -> Result<Expr, ExprError> {
+    fn or(&mut self) -> Result<Parsed, ExprError> {
         let mut e = self.and()?;
         while matches!(self.peek(), Token::Op("||")) || self.peek() == &Token::Ident("or".into()) {
+            let at = self.span().start;
             self.bump();
             let r = self.and()?;
-            e = binary(BinOp::Or, e, r);
+            e = self.binary(BinOp::Or, e, r, at)?;
         }
         Ok(e)
     }
 
-    fn and(&mut self) -> Result<Expr, ExprError> {
+    fn and(&mut self) -> Result<Parsed, ExprError> {
         let mut e = self.not()?;
         while matches!(self.peek(), Token::Op("&&")) || self.peek() == &Token::Ident("and".into()) {
+            let at = self.span().start;
             self.bump();
             let r = self.not()?;
-            e = binary(BinOp::And, e, r);
+            e = self.binary(BinOp::And, e, r, at)?;
         }
         Ok(e)
     }
 
-    fn not(&mut self) -> Result<Expr, ExprError> {
+    fn not(&mut self) -> Result<Parsed, ExprError> {
         if matches!(self.peek(), Token::Op("!")) || self.peek() == &Token::Ident("not".into()) {
             let start = self.span().start;
             self.bump();
             self.deeper()?;
             let e = self.not()?;
             self.depth -= 1;
-            let span = ExprSpan {
-                start,
-                end: e.span.end,
-            };
-            return Ok(Expr {
-                kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
-                span,
-            });
+            return self.unary(UnOp::Not, e, start);
         }
         self.comparison()
     }
 
-    fn comparison(&mut self) -> Result<Expr, ExprError> {
+    fn comparison(&mut self) -> Result<Parsed, ExprError> {
         let e = self.sum()?;
         let op = match self.peek() {
             Token::Op("==") => BinOp::Eq,
@@ -240,16 +292,17 @@ impl Parser {
             Token::Op(">=") => BinOp::Ge,
             _ => return Ok(e),
         };
+        let at = self.span().start;
         self.bump();
         let r = self.sum()?;
         if let Token::Op("==" | "!=" | "<" | "<=" | ">" | ">=") = self.peek() {
             return Err(self
                 .unexpected("no second comparison (write `a < b and b < c`, or use parentheses)"));
         }
-        Ok(binary(op, e, r))
+        self.binary(op, e, r, at)
     }
 
-    fn sum(&mut self) -> Result<Expr, ExprError> {
+    fn sum(&mut self) -> Result<Parsed, ExprError> {
         let mut e = self.product()?;
         loop {
             let op = match self.peek() {
@@ -257,14 +310,15 @@ impl Parser {
                 Token::Op("-") => BinOp::Sub,
                 _ => return Ok(e),
             };
+            let at = self.span().start;
             self.bump();
             let r = self.product()?;
-            e = binary(op, e, r);
+            e = self.binary(op, e, r, at)?;
         }
     }
 
-    fn product(&mut self) -> Result<Expr, ExprError> {
-        let mut e = self.unary()?;
+    fn product(&mut self) -> Result<Parsed, ExprError> {
+        let mut e = self.negation()?;
         loop {
             let op = match self.peek() {
                 Token::Op("*") => BinOp::Mul,
@@ -272,32 +326,26 @@ impl Parser {
                 Token::Op("%") => BinOp::Mod,
                 _ => return Ok(e),
             };
+            let at = self.span().start;
             self.bump();
-            let r = self.unary()?;
-            e = binary(op, e, r);
+            let r = self.negation()?;
+            e = self.binary(op, e, r, at)?;
         }
     }
 
-    fn unary(&mut self) -> Result<Expr, ExprError> {
+    fn negation(&mut self) -> Result<Parsed, ExprError> {
         if matches!(self.peek(), Token::Op("-")) {
             let start = self.span().start;
             self.bump();
             self.deeper()?;
-            let e = self.unary()?;
+            let e = self.negation()?;
             self.depth -= 1;
-            let span = ExprSpan {
-                start,
-                end: e.span.end,
-            };
-            return Ok(Expr {
-                kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
-                span,
-            });
+            return self.unary(UnOp::Neg, e, start);
         }
         self.atom()
     }
 
-    fn atom(&mut self) -> Result<Expr, ExprError> {
+    fn atom(&mut self) -> Result<Parsed, ExprError> {
         let span = self.span();
         let kind = match self.peek().clone() {
             Token::Int(n) => ExprKind::Int(n),
@@ -309,7 +357,7 @@ impl Parser {
             Token::Open => {
                 self.bump();
                 self.deeper()?;
-                let mut e = self.or()?;
+                let (mut e, depth) = self.or()?;
                 self.depth -= 1;
                 if self.peek() != &Token::Close {
                     return Err(self.unexpected("`)`"));
@@ -319,12 +367,12 @@ impl Parser {
                     end: self.span().end,
                 };
                 self.bump();
-                return Ok(e);
+                return Ok((e, depth));
             }
             _ => return Err(self.unexpected("a number, a name or `(`")),
         };
         self.bump();
-        Ok(Expr { kind, span })
+        Ok((Expr { kind, span }, 0))
     }
 }
 
