@@ -1246,3 +1246,70 @@ fn guards_of_any_size_are_refused_or_handled_never_a_crash() {
         }
     }
 }
+
+/// Ten lines whose guards and assignment are nonlinear (`*`, `/`, `%` of symbols): every query
+/// is hard for Z3 and the unfolding to depth 40 would run for minutes.
+#[cfg(feature = "smt")]
+const NONLINEAR: &str = "sts: 1
+variables:
+  - {name: x, type: int, min: 0, max: 1000000, initial: 5}
+gates:
+  - {name: go, kind: input, parameters: [{name: p, type: int, min: 1, max: 1000000}]}
+  - {name: done, kind: output}
+initial: a
+switches:
+  - {from: a, gate: go, guard: \"(x * p) % 7 == 3 and p / 3 > 2\", assign: {x: \"x * p / 3 + x % p\"}, to: a}
+  - {from: a, gate: go, guard: \"x % 1013 == 1012 and x / p == 5 and p % 11 == 10\", to: b}
+  - {from: b, gate: done, to: a}
+";
+
+#[cfg(feature = "smt")]
+#[test]
+fn a_nonlinear_purpose_search_is_refused_at_its_budget_with_progress() {
+    let path = temp("nonlinear.sts.yaml");
+    std::fs::write(&path, NONLINEAR).unwrap();
+    let p = path.to_str().unwrap();
+    let search = |args: &[&str], seconds: &str| {
+        let start = std::time::Instant::now();
+        let out = Command::new(BIN)
+            .args(args)
+            .env("NCOMPLETE_SOLVER_SECONDS", seconds)
+            .env("NCOMPLETE_PROGRESS_INTERVAL", "0.5")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            start.elapsed(),
+        )
+    };
+    let generate = ["generate", p, "--cover", "switches", "--out", "-"];
+    let (code, err, took) = search(&generate, "2");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("solver queries or 2 s of solver time"),
+        "{err}"
+    );
+    assert!(err.contains("--n"), "{err}");
+    assert!(took < std::time::Duration::from_secs(60), "{took:?}");
+    // Progress: the queries against the budget, with the time left to reach it.
+    assert!(err.contains("searching test purposes: "), "{err}");
+    assert!(err.contains("/20,000 solver queries"), "{err}");
+    assert!(err.contains("left"), "{err}");
+    let quiet = [
+        "--quiet", "generate", p, "--cover", "switches", "--out", "-",
+    ];
+    let (code, err, _) = search(&quiet, "2");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("searching test purposes"), "{err}");
+    let explore = ["--quiet", "explore", p, "--cover", "switches", "--model", p];
+    let (code, err, _) = search(&explore, "2");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("solver queries or 2 s of solver time"),
+        "{err}"
+    );
+    let (code, err, _) = search(&generate, "soon");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("NCOMPLETE_SOLVER_SECONDS=soon"), "{err}");
+}

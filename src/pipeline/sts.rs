@@ -34,55 +34,115 @@ pub const DEFAULT_DEPTH: usize = 40;
 pub const NODE_BUDGET: usize = 100_000;
 
 /// Most solver queries the search for test purposes may make (`generate --cover` and
-/// `explore --cover` on an STS): guards with nonlinear `*`, `/` or `%` can make every query
-/// slow and the unfolding wide, so the search is refused past this many rather than left to run
-/// for hours. A count, not a time, so the same model gives the same answer on any machine.
+/// `explore --cover` on an STS): guards with nonlinear `*`, `/` or `%` can make the unfolding
+/// wide and every query slow, so the search is refused past this many queries, or past
+/// [`SOLVER_SECONDS`] of solver time, rather than left to run for hours.
 pub const QUERY_BUDGET: u64 = 20_000;
 
-/// The solver of a purpose search, counting its queries: progress on stderr against
-/// [`QUERY_BUDGET`] (with the time left to reach it), and past the budget every query is answered
-/// `unsat` at once, so the search ends quickly and [`BudgetedSolver::refusal`] refuses its result.
+/// Default seconds of solver time the search for test purposes may take (the environment
+/// variable [`SOLVER_SECONDS_VARIABLE`] sets another).
+pub const SOLVER_SECONDS: u64 = 120;
+
+/// The environment variable that sets the seconds of solver time of a purpose search.
+pub const SOLVER_SECONDS_VARIABLE: &str = "NCOMPLETE_SOLVER_SECONDS";
+
+/// The solver time a purpose search may take: [`SOLVER_SECONDS_VARIABLE`] or [`SOLVER_SECONDS`].
+fn solver_seconds() -> Result<u64, Error> {
+    match std::env::var(SOLVER_SECONDS_VARIABLE) {
+        Err(_) => Ok(SOLVER_SECONDS),
+        Ok(value) => value
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|s| *s > 0)
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "{SOLVER_SECONDS_VARIABLE}={value}: expected a whole number of seconds from 1"
+                ))
+            }),
+    }
+}
+
+/// The solver of a purpose search, under its budget: progress on stderr counts the queries
+/// against [`QUERY_BUDGET`] (with the time left to reach it); each query may take only what is
+/// left of the solver time; once either is spent every query is answered `unsat` at once, so
+/// the search ends quickly and [`BudgetedSolver::refusal`] refuses its result. The inner
+/// solver's time is unbounded again when this is dropped (a run goes on with it).
 struct BudgetedSolver<'s> {
     inner: &'s mut dyn crate::sts::solver::Solver,
     queries: u64,
-    budget: u64,
+    /// Time left to the solver.
+    left: std::time::Duration,
+    seconds: u64,
+    spent: bool,
     progress: Progress,
 }
 
 impl<'s> BudgetedSolver<'s> {
-    fn new(inner: &'s mut dyn crate::sts::solver::Solver, budget: u64, quiet: bool) -> Self {
-        BudgetedSolver {
+    fn new(inner: &'s mut dyn crate::sts::solver::Solver, quiet: bool) -> Result<Self, Error> {
+        let seconds = solver_seconds()?;
+        Ok(BudgetedSolver {
             inner,
             queries: 0,
-            budget,
+            left: std::time::Duration::from_secs(seconds),
+            seconds,
+            spent: false,
             progress: Progress::new(
                 !quiet,
-                "symbolic execution (the solver's query budget)",
-                "queries",
-                Some(budget),
+                "searching test purposes",
+                "solver queries",
+                Some(QUERY_BUDGET),
             ),
+        })
+    }
+
+    /// Runs one query within the budget; `over` is its answer once the budget is spent.
+    fn query<T>(
+        &mut self,
+        over: T,
+        ask: impl FnOnce(&mut dyn crate::sts::solver::Solver) -> T,
+    ) -> T {
+        self.queries += 1;
+        self.progress.inc(1);
+        if self.spent || self.queries > QUERY_BUDGET {
+            self.spent = true;
+            return over;
+        }
+        self.inner.limit_time(Some(self.left));
+        let start = std::time::Instant::now();
+        let answer = ask(&mut *self.inner);
+        match self.left.checked_sub(start.elapsed()) {
+            Some(left) if !left.is_zero() => {
+                self.left = left;
+                answer
+            }
+            // The query may have been cut short: its answer is not used.
+            _ => {
+                self.spent = true;
+                over
+            }
         }
     }
 
-    /// Counts a query; false once the budget is spent.
-    fn admit(&mut self) -> bool {
-        self.queries += 1;
-        self.progress.inc(1);
-        self.queries <= self.budget
-    }
-
-    /// The refusal of a search that ran out of queries, with `depth` the bound it searched to.
+    /// The refusal of a search that spent its budget, with `depth` the bound it searched to.
     fn refusal(&self, depth: usize) -> Option<Error> {
         self.progress.finish();
-        (self.queries > self.budget).then(|| {
+        self.spent.then(|| {
             Error::Usage(format!(
-                "the search for test purposes needed more than {} solver queries (the budget) \
-                 to unfold the symbolic execution to depth {depth}: guards with nonlinear `*`, \
-                 `/` or `%` make it wide and slow; give a smaller depth with --n, or make the \
-                 guards linear",
-                self.budget
+                "the search for test purposes needed more than {QUERY_BUDGET} solver queries or \
+                 {} s of solver time (the budget; {SOLVER_SECONDS_VARIABLE} sets the seconds) to \
+                 unfold the symbolic execution to depth {depth}: guards with nonlinear `*`, `/` \
+                 or `%` make it wide and slow; give a smaller depth with --n, or make the guards \
+                 linear",
+                self.seconds
             ))
         })
+    }
+}
+
+impl Drop for BudgetedSolver<'_> {
+    fn drop(&mut self) {
+        self.inner.limit_time(None);
     }
 }
 
@@ -92,10 +152,9 @@ impl crate::sts::solver::Solver for BudgetedSolver<'_> {
         symbols: &[crate::sts::symbolic::Symbol],
         constraints: &[crate::sts::symbolic::Sym],
     ) -> crate::sts::solver::Sat {
-        if !self.admit() {
-            return crate::sts::solver::Sat::Unsat;
-        }
-        self.inner.check(symbols, constraints)
+        self.query(crate::sts::solver::Sat::Unsat, |s| {
+            s.check(symbols, constraints)
+        })
     }
 
     fn witness(
@@ -103,10 +162,7 @@ impl crate::sts::solver::Solver for BudgetedSolver<'_> {
         symbols: &[crate::sts::symbolic::Symbol],
         constraints: &[crate::sts::symbolic::Sym],
     ) -> Option<Vec<crate::sts::expr::Value>> {
-        if !self.admit() {
-            return None;
-        }
-        self.inner.witness(symbols, constraints)
+        self.query(None, |s| s.witness(symbols, constraints))
     }
 }
 
@@ -150,7 +206,7 @@ pub fn generate_purposes(
         depth: options.n.unwrap_or(DEFAULT_DEPTH),
         nodes: NODE_BUDGET,
     };
-    let mut budgeted = BudgetedSolver::new(solver.as_mut(), QUERY_BUDGET, options.quiet);
+    let mut budgeted = BudgetedSolver::new(solver.as_mut(), options.quiet)?;
     let purposes = select_purposes(&sts, &mut budgeted, criterion, limits)
         .map_err(|e| finite_only(criterion, e))?;
     if let Some(refusal) = budgeted.refusal(limits.depth) {
@@ -230,7 +286,7 @@ fn purpose_paths(
                 depth: DEFAULT_DEPTH,
                 nodes: NODE_BUDGET,
             };
-            let mut budgeted = BudgetedSolver::new(solver, QUERY_BUDGET, quiet);
+            let mut budgeted = BudgetedSolver::new(solver, quiet)?;
             let purposes = select_purposes(sts, &mut budgeted, *criterion, limits)
                 .map_err(|e| finite_only(*criterion, e))?;
             if let Some(refusal) = budgeted.refusal(limits.depth) {

@@ -30,6 +30,10 @@ pub trait Solver {
 
     /// A value for every symbol satisfying the constraints, when the solver finds one.
     fn witness(&mut self, symbols: &[Symbol], constraints: &[Sym]) -> Option<Vec<Value>>;
+
+    /// Bounds the time of every later query (`None`: unbounded, the default); a query that
+    /// runs out of it answers `unknown` (or no witness).
+    fn limit_time(&mut self, _limit: Option<std::time::Duration>) {}
 }
 
 /// Why there is no solver.

@@ -185,6 +185,16 @@ impl Solver for Z3Solver {
         })
     }
 
+    fn limit_time(&mut self, limit: Option<std::time::Duration>) {
+        // Z3's `timeout` is in milliseconds; u32::MAX (about 50 days) is none.
+        let ms = limit.map_or(u32::MAX, |d| {
+            u32::try_from(d.as_millis()).unwrap_or(u32::MAX).max(1)
+        });
+        let mut params = z3::Params::new(self.z3.borrow_owner());
+        params.set_u32("timeout", ms);
+        self.z3.borrow_dependent().set_params(&params);
+    }
+
     fn witness(&mut self, symbols: &[Symbol], constraints: &[Sym]) -> Option<Vec<Value>> {
         self.query(symbols, constraints, |solver, r, vars| {
             if r != SatResult::Sat {
