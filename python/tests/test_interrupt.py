@@ -59,6 +59,9 @@ def test_ctrl_c_stops_run_process_and_its_systems() -> None:
         [sys.executable, "-c", SCRIPT, str(MODELS / "tea_machine.dot"), tag],
         stdout=subprocess.PIPE,
         text=True,
+        # A test run in the background of a shell inherits SIGINT ignored, and Python then
+        # installs no KeyboardInterrupt handler: give the child the default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdout.readline().strip() == "running"

@@ -423,6 +423,25 @@ mod tests {
         assert!(parse_expr(&"-".repeat(10_000)).is_err());
     }
 
+    #[test]
+    fn trees_deeper_than_the_limit_are_refused_at_the_operator() {
+        // `x + x + ... + x` of n terms is n - 1 deep.
+        let chain = |n: usize, op: &str| vec!["x"; n].join(&format!(" {op} "));
+        for op in ["+", "-", "*", "/", "%", "and", "or", "&&", "||"] {
+            assert!(parse_expr(&chain(MAX_TREE_DEPTH + 1, op)).is_ok(), "{op}");
+            let text = chain(MAX_TREE_DEPTH + 2, op);
+            let e = parse_expr(&text).unwrap_err();
+            // The last operator goes beyond the limit.
+            assert_eq!(e.offset, text.rfind(op).unwrap(), "{op}");
+            assert!(e.found.contains("operators deep"), "{e}");
+        }
+        // A comparison adds a level; parentheses count their contents.
+        let sum = chain(MAX_TREE_DEPTH + 1, "+");
+        assert!(parse_expr(&format!("{sum} >= 0")).is_err());
+        assert!(parse_expr(&format!("(({sum})) * 2")).is_err());
+        assert!(parse_expr(&chain(15_000, "and")).is_err());
+    }
+
     fn expr_strategy() -> impl Strategy<Value = Expr> {
         let leaf = prop_oneof![
             (0i64..1000).prop_map(ExprKind::Int),
