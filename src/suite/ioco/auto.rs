@@ -652,9 +652,7 @@ mod tests {
         for (method, line) in CANDIDATES.iter().zip(&lines[1..]) {
             let name = candidate_name(*method);
             assert!(line.starts_with(&format!("  {name}")), "{text}");
-            if line.contains("refused") || line.contains(':') {
-                assert!(!line.contains("try "), "a candidate's own advice: {line}");
-            }
+            assert!(!line.contains("try "), "a candidate's own advice: {line}");
         }
         let refused: Vec<&&str> = lines.iter().filter(|l| l.contains("(--max-")).collect();
         assert!(!refused.is_empty(), "{text}");
@@ -670,6 +668,26 @@ mod tests {
                 "advice names {}: {advice}",
                 method.name()
             );
+        }
+        // Planning over its plan-node budget: the candidate's reason without its advice (the
+        // unconditional suite's names ioco-complete, the counting suites' their own sets).
+        let small = Budget {
+            max_plan_nodes: 20,
+            ..Budget::default()
+        };
+        let rows = evaluate(&sa, 3, small).unwrap().candidates;
+        let planning: Vec<&String> = rows
+            .iter()
+            .filter_map(|c| match &c.status {
+                Status::Refused(why) if why.contains("plan nodes") => Some(why),
+                _ => None,
+            })
+            .collect();
+        assert!(!planning.is_empty(), "{rows:?}");
+        for why in planning {
+            for advice in ["try ", "--method", "--incompatible-sets"] {
+                assert!(!why.contains(advice), "{why}");
+            }
         }
         // One method refused: the advice suggests ioco-auto, never the method itself.
         let e = generate(&sa, IocoMethod::Unconditional, Bound::States(3), tiny).unwrap_err();
