@@ -432,7 +432,7 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "N", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_BYTES)]
     pub max_bytes: u128,
     /// Refuse suites whose estimated time to run every path once (runs × --run-ms, waits ×
-    /// --quiescence-ms, steps × --step-ms) is more seconds than this.
+    /// --quiescence-ms, steps × --step-ms) is more seconds than this (default one hour).
     #[arg(long, value_name = "S", default_value_t = ncomplete::suite::costs::DEFAULT_MAX_SECONDS)]
     pub max_seconds: u128,
     /// The quiescence timeout the time is estimated at, per wait (the runners' default).

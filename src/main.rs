@@ -208,18 +208,30 @@ fn run_audit(a: AuditArgs, quiet: bool) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A message cut to at most 1,000 bytes, so input quoted in it (a huge label) cannot flood the
-/// terminal; messages quote input through `excerpt` already, this is the backstop.
+/// A message with each line cut to at most 1,000 bytes, so input quoted in it (a huge label)
+/// cannot flood the terminal while a refusal's table (a line per candidate) stays whole;
+/// messages quote input through `excerpt` already, this is the backstop.
 fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
     const MAX: usize = 1000;
-    if message.len() <= MAX {
+    if message.lines().all(|line| line.len() <= MAX) {
         return message.into();
     }
-    let mut cut = MAX;
-    while !message.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}… ({} more bytes)", &message[..cut], message.len() - cut).into()
+    let cut_line = |line: &str| {
+        if line.len() <= MAX {
+            return line.to_owned();
+        }
+        let mut cut = MAX;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}… ({} more bytes)", &line[..cut], line.len() - cut)
+    };
+    message
+        .lines()
+        .map(cut_line)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
 }
 
 fn main() -> ExitCode {

@@ -130,6 +130,23 @@ fn run_against_a_process_uses_the_stdio_protocol() {
     let (code, out, err) = run(&["run", &suite, "--sut", &sut, "--quiescence-ms", "300"]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.lines().count(), 5, "{out}");
+    // The measured wall time beside the estimate, on stderr (none with --quiet).
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("ran 4 tests in ")
+                && l.contains("(estimated: every run once about ")),
+        "{err}"
+    );
+    let (_, _, err) = run(&[
+        "run",
+        &suite,
+        "--sut",
+        &sut,
+        "--quiescence-ms",
+        "300",
+        "--quiet",
+    ]);
+    assert!(!err.contains("ran 4 tests"), "{err}");
     let faulty = format!("'{BIN}' simulate '{}'", fixture("coffee-faulty.aut"));
     let (code, out, _) = run(&["run", &suite, "--sut", &faulty, "--quiescence-ms", "300"]);
     assert_eq!(code, 1, "{out}");

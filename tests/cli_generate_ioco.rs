@@ -186,8 +186,13 @@ fn bad_bounds_and_budgets_exit_with_status_2() {
         "1000",
     ]);
     assert_eq!(code, 2);
+    // Also over the default of one hour: every limit exceeded is named before the advice.
     assert!(
-        err.contains("tests, over the limit of 1,000 (--max-tests); try a smaller n"),
+        err.contains("tests, over the limit of 1,000 (--max-tests), and "),
+        "{err}"
+    );
+    assert!(
+        err.contains("over the limit of 3,600 (--max-seconds); try a smaller n"),
         "{err}"
     );
     let (code, _, err) = run(&["generate", &model, "--n", "2", "--format", "words"]);
@@ -261,6 +266,48 @@ fn every_budget_refuses_before_the_file_is_created() {
         assert!(err.contains("no complete suite for n = 3 fits"), "{err}");
         assert!(!std::path::Path::new(&out).exists(), "{flag} wrote {out}");
     }
+}
+
+/// Issue 43 item 5: a refusal of every ioco-auto candidate over six limits is longer than the
+/// 1,000 bytes a line of an error may have, and comes whole: a line per candidate, nothing cut.
+#[test]
+fn a_refusal_of_every_candidate_is_printed_whole() {
+    let out = temp("refused-all.json");
+    let (code, _, err) = run(&[
+        "generate",
+        &path("models/vending.aut"),
+        "--n",
+        "3",
+        "--max-tests",
+        "1",
+        "--max-runs",
+        "1",
+        "--max-steps",
+        "1",
+        "--max-seconds",
+        "0",
+        "--max-nodes",
+        "1",
+        "--max-bytes",
+        "1",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.len() > 1000, "{err}");
+    assert!(!err.contains("more bytes"), "{err}");
+    for name in [
+        "ioco-complete",
+        "unconditional",
+        "ioco-counting-maximal",
+        "ioco-ads",
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with(&format!("  {name}"))),
+            "{name}: {err}"
+        );
+    }
+    assert!(err.contains("`explore`"), "{err}");
 }
 
 #[test]

@@ -218,8 +218,11 @@ fn build_suite(
                 BoundKind::States => Bound::States(bound),
                 BoundKind::ExtraStates => Bound::ExtraStates(bound),
             };
+            // The suite runs against mutant models in memory, not a real system: its estimated
+            // execution time limits nothing here.
             let budget = Budget {
                 max_tests: max_tests as u128,
+                max_seconds: u128::MAX,
                 ..Budget::default()
             };
             let suite = match ioco::generate(sa, im, b, budget) {

@@ -215,12 +215,13 @@ pub fn run_on_model(
 }
 
 /// The waits (quiescence observations over all runs) of a suite and the time running every
-/// run once takes at `timeouts` (and the default step latency), for `run`'s progress.
+/// run once takes at `timeouts` (and the default step latency), for `run`'s progress: the
+/// message and the time alone.
 fn estimated_time_message(
     model: &SuiteModel,
     tests: &[TestCase],
     timeouts: &stdio::Timeouts,
-) -> String {
+) -> (String, String) {
     use crate::suite::costs::{Figure, SuiteCosts, Timing};
     let quiescence = model.quiescence_id();
     let (mut runs, mut steps, mut waits) = (0u128, 0u128, 0u128);
@@ -243,10 +244,13 @@ fn estimated_time_message(
         longest: Figure::Unknown,
         bytes: Figure::Unknown,
     };
-    format!(
-        "{} waits, every run once about {}",
-        crate::suite::costs::thousands(waits),
-        costs.time_text(&timing)
+    let time = costs.time_text(&timing);
+    (
+        format!(
+            "{} waits, every run once about {time}",
+            crate::suite::costs::thousands(waits)
+        ),
+        time,
     )
 }
 
@@ -291,7 +295,8 @@ pub fn run_on_system(
     let quiescence = header.model.quiescence.as_deref().unwrap_or("quiescence");
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
-    progress.set_message(estimated_time_message(&header.model, &tests, timeouts));
+    let (message, estimate) = estimated_time_message(&header.model, &tests, timeouts);
+    progress.set_message(message);
     let system_error = |message| super::ExecError::System {
         command: system.to_string(),
         message,
@@ -329,7 +334,16 @@ pub fn run_on_system(
         },
     )?;
     progress.finish();
-    results.set_total_time(started.elapsed());
+    let took = started.elapsed();
+    if crate::progress::shown_on_stderr() {
+        // The measured time beside the estimate (issue 43: the estimate is checked against runs).
+        eprintln!(
+            "ran {} tests in {} (estimated: every run once about {estimate})",
+            tests.len(),
+            crate::suite::costs::duration_text(took.as_secs().into())
+        );
+    }
+    results.set_total_time(took);
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
     }

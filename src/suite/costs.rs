@@ -275,9 +275,10 @@ pub const DEFAULT_MAX_NODES: u128 = 30_000_000;
 pub const DEFAULT_MAX_PLAN_NODES: usize = 1_000_000;
 /// Default `--max-bytes` (1 GB).
 pub const DEFAULT_MAX_BYTES: u128 = 1_000_000_000;
-/// Default `--max-seconds`: 30 days at the default timings, so only suites nobody could run are
-/// refused by default.
-pub const DEFAULT_MAX_SECONDS: u128 = 30 * 24 * 3600;
+/// Default `--max-seconds`: one hour of estimated execution at the default timings, what a
+/// release pipeline can run on every change; a longer suite is refused with advice (a smaller
+/// `n`, another method, or coverage goals and `explore`) unless the limit is raised.
+pub const DEFAULT_MAX_SECONDS: u128 = 3600;
 
 impl Default for Budget {
     fn default() -> Self {
@@ -327,8 +328,17 @@ pub struct Overrun {
     pub flag: &'static str,
 }
 
-impl std::fmt::Display for CostRefusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl CostRefusal {
+    /// The figures over their limits without the advice: `the s would have 10 tests, over the
+    /// limit of 9 (--max-tests)`, for a table whose advice is given once for all its rows.
+    pub fn overruns(&self) -> String {
+        let mut text = String::new();
+        self.write_overruns(&mut text)
+            .expect("writing to a String cannot fail");
+        text
+    }
+
+    fn write_overruns(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
         write!(
             f,
             "the {} would have {} {}, over the limit of {} ({})",
@@ -348,6 +358,13 @@ impl std::fmt::Display for CostRefusal {
                 o.flag
             )?;
         }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for CostRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write_overruns(f)?;
         write!(f, "; {}", self.advice)
     }
 }

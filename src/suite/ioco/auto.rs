@@ -36,7 +36,7 @@ use super::{
     SuiteOptions, plan_counted, resolve_bound,
 };
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::{Figure, Timing, thousands};
+use crate::suite::costs::{CostRefusal, Figure, Timing, thousands};
 use serde_json::{Value, json};
 
 /// The candidates, in the order that breaks ties.
@@ -333,10 +333,7 @@ pub fn evaluate_with(
             }
             Ok(suite) => match suite.check(&budget) {
                 Err(e) => {
-                    rows[k] = refused(
-                        Some(suite.costs()),
-                        Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
-                    );
+                    rows[k] = refused(Some(suite.costs()), Status::Refused(overruns(&e)));
                     continue;
                 }
                 Ok(()) => suite,
@@ -356,7 +353,7 @@ pub fn evaluate_with(
                 continue;
             }
             Err(e @ (IocoSuiteError::Budget { .. } | IocoSuiteError::Refused(_))) => {
-                rows[k] = refused(None, Status::Refused(e.to_string()));
+                rows[k] = refused(None, Status::Refused(e.reason()));
                 continue;
             }
             Err(e) => return Err(e),
@@ -400,10 +397,7 @@ pub fn evaluate_with(
             Ok(suite) => {
                 let costs = suite.costs();
                 match suite.check(&budget) {
-                    Err(e) => (
-                        costs,
-                        Status::Refused(format!("{} over {} ({})", e.figure, e.limit, e.flag)),
-                    ),
+                    Err(e) => (costs, Status::Refused(overruns(&e))),
                     Ok(()) => {
                         let better = best.as_ref().is_none_or(|(b, s)| {
                             (rank(&costs, &timing), k) < (rank(&s.costs(), &timing), *b)
@@ -430,6 +424,16 @@ pub fn evaluate_with(
             .collect(),
         best,
     })
+}
+
+/// Every figure of a refusal over its limit, short for the table: `runs over 300
+/// (--max-runs), estimated seconds over 3,600 (--max-seconds)`.
+fn overruns(e: &CostRefusal) -> String {
+    std::iter::once((e.figure, e.limit, e.flag))
+        .chain(e.more.iter().map(|o| (o.figure, o.limit, o.flag)))
+        .map(|(figure, limit, flag)| format!("{figure} over {} ({flag})", thousands(limit)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Plans and counts every candidate; returns the winner's suite (its header names `ioco-auto`
@@ -465,7 +469,8 @@ pub fn choose_with(
             .collect();
         return Err(IocoSuiteError::NoCandidate {
             n,
-            reasons: reasons.join("; "),
+            reasons,
+            advice: super::refusal_advice(IocoMethod::Auto.name()),
         });
     };
     let choice = AutoChoice {
@@ -486,6 +491,7 @@ pub fn choose_with(
 mod tests {
     use super::*;
     use crate::identify::random::random_suspension;
+    use crate::suite::ioco::generate;
     use crate::suite::ioco::testkit::fig_2_1;
 
     fn runs(c: &Candidate) -> u128 {
@@ -494,8 +500,11 @@ mod tests {
 
     #[test]
     fn the_winner_has_the_least_estimated_time_among_complete_fitting_candidates() {
+        // Ranking, not the default time limit, is tested: the counting suites that win here
+        // are estimated at hours, over the default of one hour.
         let budget = Budget {
             max_plan_nodes: 50_000,
+            max_seconds: 30 * 24 * 3600,
             ..Budget::default()
         };
         let mut chosen_counting = 0;
@@ -562,7 +571,12 @@ mod tests {
             domain: super::super::Domain::Classic,
             minimised_from: None,
         };
-        let budget = Budget::default();
+        // The old default of 30 days, so that T(S, 12) (70 h) is within every budget as planned
+        // and has to be abandoned for cannot winning rather than refused.
+        let budget = Budget {
+            max_seconds: 30 * 24 * 3600,
+            ..Budget::default()
+        };
         let Evaluation { candidates, best } = evaluate_with(&sa, 12, budget, options).unwrap();
         let (chosen, suite) = best.unwrap();
         let table = AutoChoice {
@@ -607,6 +621,81 @@ mod tests {
                 "{table}"
             );
         }
+    }
+
+    /// Issue 43 item 5: with every candidate over several limits the refusal lists each
+    /// candidate on a line of its own with every figure over its limit, no candidate's own
+    /// advice (which may name another refused candidate), and advice naming no ioco method.
+    #[test]
+    fn a_refusal_of_every_candidate_gives_each_reason_whole_and_advice_naming_none() {
+        let sa = fig_2_1();
+        let tiny = Budget {
+            max_tests: 1,
+            max_runs: 1,
+            max_steps: 1,
+            max_seconds: 0,
+            max_nodes: 1,
+            max_bytes: 1,
+            ..Budget::default()
+        };
+        let e = choose(&sa, Bound::States(3), tiny).unwrap_err();
+        let IocoSuiteError::NoCandidate {
+            reasons, advice, ..
+        } = &e
+        else {
+            panic!("{e}");
+        };
+        assert_eq!(reasons.len(), CANDIDATES.len(), "{e}");
+        let text = e.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), CANDIDATES.len() + 2, "{text}");
+        for (method, line) in CANDIDATES.iter().zip(&lines[1..]) {
+            let name = candidate_name(*method);
+            assert!(line.starts_with(&format!("  {name}")), "{text}");
+            assert!(!line.contains("try "), "a candidate's own advice: {line}");
+        }
+        let refused: Vec<&&str> = lines.iter().filter(|l| l.contains("(--max-")).collect();
+        assert!(!refused.is_empty(), "{text}");
+        for line in refused {
+            for flag in ["--max-tests", "--max-runs", "--max-steps", "--max-seconds"] {
+                assert!(line.contains(flag), "{flag} missing: {line}");
+            }
+        }
+        assert_eq!(lines.last(), Some(&advice.as_str()));
+        for method in CANDIDATES.iter().chain([&IocoMethod::Auto]) {
+            assert!(
+                !advice.contains(method.name()),
+                "advice names {}: {advice}",
+                method.name()
+            );
+        }
+        // Planning over its plan-node budget: the candidate's reason without its advice (the
+        // unconditional suite's names ioco-complete, the counting suites' their own sets).
+        let small = Budget {
+            max_plan_nodes: 20,
+            ..Budget::default()
+        };
+        let rows = evaluate(&sa, 3, small).unwrap().candidates;
+        let planning: Vec<&String> = rows
+            .iter()
+            .filter_map(|c| match &c.status {
+                Status::Refused(why) if why.contains("plan nodes") => Some(why),
+                _ => None,
+            })
+            .collect();
+        assert!(!planning.is_empty(), "{rows:?}");
+        for why in planning {
+            for advice in ["try ", "--method", "--incompatible-sets"] {
+                assert!(!why.contains(advice), "{why}");
+            }
+        }
+        // One method refused: the advice suggests ioco-auto, never the method itself.
+        let e = generate(&sa, IocoMethod::Unconditional, Bound::States(3), tiny).unwrap_err();
+        let IocoSuiteError::Refused(r) = &e else {
+            panic!("{e}");
+        };
+        assert!(r.advice.contains("--method ioco-auto"), "{e}");
+        assert!(!r.advice.contains("unconditional"), "{e}");
     }
 
     #[test]

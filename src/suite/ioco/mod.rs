@@ -115,15 +115,19 @@ pub enum IocoSuiteError {
     /// A figure of the suite exceeds its budget (checked before anything is written).
     #[error(transparent)]
     Refused(Box<CostRefusal>),
-    /// `ioco-auto` found no candidate within the budgets.
+    /// `ioco-auto` found no candidate within the budgets: one line per candidate, each reason
+    /// whole, then the advice.
     #[error(
-        "no complete suite for n = {n} fits the budgets: {reasons}; try a smaller n or raise a limit"
+        "no complete suite for n = {n} fits the budgets:\n{}\n{advice}",
+        reasons.iter().map(|r| format!("  {r}")).collect::<Vec<_>>().join("\n")
     )]
     NoCandidate {
         /// The bound.
         n: usize,
-        /// Why each candidate was refused or left out.
-        reasons: String,
+        /// Why each candidate was refused or left out, one per candidate.
+        reasons: Vec<String>,
+        /// What the user can do (never a method that was just refused).
+        advice: String,
     },
     /// `ioco-auto` only: a candidate's bounded traces outgrew what a suite cheaper than the
     /// best one found can have (see [`auto`]).
@@ -171,6 +175,38 @@ pub fn suite_model(sa: &SuspensionAutomaton) -> SuiteModel {
             .map(|l| a.name(l).to_owned())
             .collect(),
         quiescence: Some(a.name(sa.quiescence()).to_owned()),
+    }
+}
+
+/// What to do about a suite of the method named `method` refused by the budgets, never naming
+/// it: try a smaller `n`, raise the limits named, or (for one method) try `ioco-auto`; or
+/// test without a completeness guarantee through coverage goals or `explore`.
+pub fn refusal_advice(method: &str) -> String {
+    let other = if method == IocoMethod::Auto.name() {
+        ""
+    } else {
+        ", or --method ioco-auto (the cheapest complete suite that fits)"
+    };
+    format!(
+        "try a smaller n (complete only for implementations with at most n states), raise the \
+         limits named{other}; without a completeness guarantee, `generate --cover \
+         transitions` writes one sound test per reachable transition and `explore` walks the \
+         system at random for a set time (both fail only on outputs the model forbids, neither \
+         proves an implementation correct)"
+    )
+}
+
+impl IocoSuiteError {
+    /// The refusal without its advice, for a table of refused candidates whose advice is given
+    /// once for all of them (a candidate's own advice may name another refused candidate).
+    pub fn reason(&self) -> String {
+        match self {
+            IocoSuiteError::Budget { what, budget, .. } => {
+                format!("{what} exceeds the budget of {budget}")
+            }
+            IocoSuiteError::Refused(r) => r.overruns(),
+            other => other.to_string(),
+        }
     }
 }
 
@@ -496,8 +532,7 @@ impl IocoSuite {
         self.costs().check(
             budget,
             &format!("{} suite for n = {}", self.header.method, self.n),
-            "try a smaller n, or another method (--method ioco-auto takes the cheapest complete \
-             suite that fits)",
+            &refusal_advice(&self.header.method),
         )
     }
 
