@@ -1127,7 +1127,8 @@ impl Drop for SuiteFile {
 }
 
 /// generate(model, method="auto", extra_states=None, n=None, shard=None, prune_prefixes=True,
-///          max_tests=None, max_steps=None, max_nodes=None, max_plan_nodes=None)
+///          max_tests=None, max_steps=None, max_nodes=None, max_plan_nodes=None,
+///          max_seconds=None)
 /// --
 ///
 /// Generates a complete suite for `model`. Mealy methods (w, wp, hsi, hsi-st, hads, uio, uiov,
@@ -1135,10 +1136,11 @@ impl Drop for SuiteFile {
 /// unconditional, ioco-ads, ioco-auto, ioco-counting, ioco-cover-counting) take `n` or
 /// `extra_states`. `auto` is Mealy auto for a Mealy machine and ioco-auto for an LTS. `shard`
 /// ("K/N") keeps only that part, split by steps as `generate --shard` splits it. Budgets refuse
-/// a suite before any test is built (BudgetError).
+/// a suite before any test is built (BudgetError); `max_seconds` is the estimated execution time
+/// allowed (default one hour, as `generate --max-seconds`).
 #[pyfunction]
 #[pyo3(signature = (model, method="auto", extra_states=None, n=None, shard=None, prune_prefixes=true,
-    max_tests=None, max_steps=None, max_nodes=None, max_plan_nodes=None))]
+    max_tests=None, max_steps=None, max_nodes=None, max_plan_nodes=None, max_seconds=None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -1152,6 +1154,7 @@ fn generate(
     max_steps: Option<u128>,
     max_nodes: Option<u128>,
     max_plan_nodes: Option<usize>,
+    max_seconds: Option<u128>,
 ) -> PyResult<PySuite> {
     let shard = shard
         .map(|s| Shard::parse(s).map_err(|e| usage(format!("shard: {e}"))))
@@ -1168,6 +1171,9 @@ fn generate(
     }
     if let Some(x) = max_plan_nodes {
         budget.max_plan_nodes = x;
+    }
+    if let Some(x) = max_seconds {
+        budget.max_seconds = x;
     }
     // Named, resolved, checked and built as `ncomplete generate` does: `auto` is ioco-auto for
     // an LTS; ioco suites are built for the minimised model in the classic domain.
