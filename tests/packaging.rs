@@ -1,5 +1,8 @@
 //! How ncomplete reaches its users and what its test script tells them: `scripts/test` names the
-//! parts that skipped themselves (`scripts/skipped-parts`), ...
+//! parts that skipped themselves (`scripts/skipped-parts`); the composite GitHub Action's steps
+//! (`action.yml`) install, generate and run as a runner would execute them; the Dockerfile, which
+//! no Docker engine builds here, installs what `scripts/install-smt` installs. The wheel is
+//! tested by `scripts/wheel-test` and the pre-commit hooks by `tests/examples.rs`.
 
 mod common;
 
