@@ -47,6 +47,14 @@
 //!
 //! The command line does the same with files: `ncomplete generate tea.aut --n 3 --format python
 //! --out tests/` and `ncomplete run suite.json --model impl.aut`.
+//!
+//! # Features
+//!
+//! - `smt` (off by default): symbolic transition systems (`*.sts.yaml`, [`sts`]) executed,
+//!   explored and tested with the Z3 SMT solver. It links the system's Z3 and generates the
+//!   bindings with bindgen, so it needs `libz3-dev` and `libclang-dev` (Debian, Ubuntu) or
+//!   `z3` and `llvm` (Homebrew) to build: `cargo install --locked --path . --features smt` in
+//!   a checkout. Without it the STS commands say how to enable it.
 
 pub mod analysis;
 pub mod audit;

@@ -1,7 +1,9 @@
 //! The worked projects of `examples/`, end to end, as a user would run them: the pre-commit hook
-//! finds the committed suite and renderings current (and stale after a model edit), every CI shard
-//! of the committed tests passes against the example's system, the system with its fault fails
-//! them, and the GitHub Actions workflow runs exactly the committed shards.
+//! finds the committed suite and renderings current (and stale after a model edit), also when
+//! installed in a Git repository as its header says and through the pre-commit framework
+//! (`.pre-commit-hooks.yaml`), every CI shard of the committed tests passes against the example's
+//! system, the system with its fault fails them, and the GitHub Actions workflow runs exactly the
+//! committed shards.
 
 mod common;
 
@@ -101,14 +103,7 @@ fn committed_tests_are_current_and_the_hook_catches_drift() {
             String::from_utf8_lossy(&out.stderr)
         );
         // A model edit without regenerating: the hook must refuse the commit.
-        let model = work.join(example.model);
-        let text = std::fs::read_to_string(&model).unwrap();
-        let edited = match example.model.rsplit('.').next() {
-            Some("dot") => text.replace("READ / data", "READ / denied"),
-            _ => text.replace("(5, \"!tea\", 6)", "(5, \"!coffee\", 6)"),
-        };
-        assert_ne!(edited, text, "{}: the edit changes the model", example.dir);
-        std::fs::write(&model, edited).unwrap();
+        edit_model(example, &work);
         let out = pre_commit(&work);
         assert!(
             !out.status.success(),
@@ -200,4 +195,161 @@ fn the_workflow_runs_every_committed_shard() {
             example.dir
         );
     }
+}
+
+/// Runs `git` in `dir` with a fixed identity and without the user's or the system's
+/// configuration, and `PATH` reaching this build's `ncomplete` (the hooks call it).
+fn git(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path_with_ncomplete())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "ncomplete tests")
+        .env("GIT_AUTHOR_EMAIL", "tests@ncomplete.invalid")
+        .env("GIT_COMMITTER_NAME", "ncomplete tests")
+        .env("GIT_COMMITTER_EMAIL", "tests@ncomplete.invalid")
+        .env("PRE_COMMIT_HOME", dir.join(".pre-commit-home"))
+        .output()
+        .unwrap()
+}
+
+fn git_ok(dir: &Path, args: &[&str]) -> Output {
+    let out = git(dir, args);
+    assert!(
+        out.status.success(),
+        "git {args:?} in {}: {}{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A model edit of `example` that changes its suite (the hook must then refuse the commit).
+fn edit_model(example: &Example, dir: &Path) {
+    let model = dir.join(example.model);
+    let text = std::fs::read_to_string(&model).unwrap();
+    let edited = match example.model.rsplit('.').next() {
+        Some("dot") => text.replace("READ / data", "READ / denied"),
+        _ => text.replace("(5, \"!tea\", 6)", "(5, \"!coffee\", 6)"),
+    };
+    assert_ne!(edited, text, "{}: the edit changes the model", example.dir);
+    std::fs::write(&model, edited).unwrap();
+}
+
+#[test]
+fn the_hook_installed_as_its_header_says_guards_commits() {
+    for example in &EXAMPLES {
+        let repo = common::work_dir(&format!("example-git-hook-{}", example.dir));
+        common::copy_tree(&example_dir(example), &repo);
+        git_ok(&repo, &["init", "--quiet"]);
+        // The header's instruction, run from the project root.
+        std::os::unix::fs::symlink("../../pre-commit", repo.join(".git/hooks/pre-commit")).unwrap();
+        git_ok(&repo, &["add", "-A"]);
+        git_ok(&repo, &["commit", "--quiet", "-m", "the committed suite"]);
+        edit_model(example, &repo);
+        let out = git(
+            &repo,
+            &["commit", "--quiet", "-a", "-m", "a model edit alone"],
+        );
+        assert!(
+            !out.status.success(),
+            "{}: the installed hook let a stale suite be committed",
+            example.dir
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("generated tests are stale"),
+            "{}: {stderr}",
+            example.dir
+        );
+    }
+}
+
+/// The hook of `.pre-commit-hooks.yaml` through the pre-commit framework: a project that lists
+/// it commits its current suite, and a model edit without regenerating is refused.
+#[test]
+fn the_pre_commit_framework_runs_the_published_hook() {
+    let hooks_text =
+        std::fs::read_to_string(common::root().join(".pre-commit-hooks.yaml")).unwrap();
+    let hooks: serde_yaml_ng::Value = serde_yaml_ng::from_str(&hooks_text).unwrap();
+    let hooks = hooks.as_sequence().expect("a list of hooks");
+    let entry_of = |id: &str| {
+        hooks
+            .iter()
+            .find(|h| h["id"].as_str() == Some(id))
+            .unwrap_or_else(|| panic!("hook {id}"))["entry"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // The built hook runs what the system hook runs (tested below), with ncomplete from cargo.
+    assert_eq!(
+        entry_of("ncomplete-regenerate"),
+        entry_of("ncomplete-regenerate-system")
+    );
+    let have = Command::new("pre-commit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        assert!(
+            !ci,
+            "pre-commit is not installed, but CI must test the hook: run scripts/test"
+        );
+        eprintln!(
+            "SKIPPED: the pre-commit framework: pre-commit is not on PATH (requirements-test.txt)"
+        );
+        return;
+    }
+    let hook_repo = common::work_dir("pre-commit-hook-repo");
+    std::fs::write(hook_repo.join(".pre-commit-hooks.yaml"), &hooks_text).unwrap();
+    git_ok(&hook_repo, &["init", "--quiet"]);
+    git_ok(&hook_repo, &["add", "-A"]);
+    git_ok(&hook_repo, &["commit", "--quiet", "-m", "hooks"]);
+    let rev = String::from_utf8(git_ok(&hook_repo, &["rev-parse", "HEAD"]).stdout).unwrap();
+
+    let example = &EXAMPLES[0];
+    let repo = common::work_dir("pre-commit-framework-project");
+    common::copy_tree(&example_dir(example), &repo);
+    std::fs::write(
+        repo.join(".pre-commit-config.yaml"),
+        format!(
+            "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n      - id: ncomplete-regenerate-system\n        args: [./regenerate]\n",
+            hook_repo.display(),
+            rev.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::write(repo.join(".gitignore"), ".pre-commit-home/\n").unwrap();
+    git_ok(&repo, &["init", "--quiet"]);
+    let install = Command::new("pre-commit")
+        .arg("install")
+        .current_dir(&repo)
+        .env("PRE_COMMIT_HOME", repo.join(".pre-commit-home"))
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(
+        install.status.success(),
+        "{}",
+        String::from_utf8_lossy(&install.stderr)
+    );
+    git_ok(&repo, &["add", "-A"]);
+    git_ok(&repo, &["commit", "--quiet", "-m", "the committed suite"]);
+    edit_model(example, &repo);
+    let out = git(&repo, &["commit", "-a", "-m", "a model edit alone"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !out.status.success(),
+        "the framework let a stale suite be committed: {said}"
+    );
+    assert!(said.contains("files were modified by this hook"), "{said}");
 }

@@ -179,3 +179,31 @@ fn explore_writes_a_report_and_a_run_without_specification_says_how_to_get_the_d
     ]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A Mealy suite sends an input wherever the machine waits for one: the quiescence loops of the
+/// specification's suspension automaton are no coverage goals, so a complete suite run against
+/// a correct system covers every transition and lists none as missed.
+#[test]
+fn a_mealy_run_can_cover_every_transition() {
+    let dir = work_dir("html-report-mealy-full");
+    let html = dir.join("report.html");
+    let (code, out, err) = run(&[
+        "run",
+        &fixture("mealy.suite.json"),
+        "--model",
+        &fixture("toggle.dot"),
+        "--spec",
+        &fixture("toggle.dot"),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&html).unwrap();
+    // toggle.dot: 2 states and 4 transitions, each an input and an output step.
+    assert!(
+        text.contains("Transitions covered: <b id=\"transitions-covered\">8</b> of 8 (100.0%)"),
+        "{text}"
+    );
+    assert!(!text.contains("id=\"missed\""), "{text}");
+    assert!(!text.contains("--δ--"), "{text}");
+}

@@ -89,11 +89,13 @@ ORACLES: List[Tuple[str, OracleFactory]] = [
     ),
     (
         "ncomplete auto, E=1 only",
-        lambda a, s, n: Oracle(a, s, extra_states=1, method="auto", seed=SEED),
+        lambda a, s, n: Oracle(
+            a, s, extra_states=1, max_states=None, method="auto", seed=SEED, random_words=0
+        ),
     ),
     (
         "ncomplete auto, E=1 + 1000 random",
-        lambda a, s, n: Oracle(a, s, extra_states=1, seed=SEED, random_words=1000),
+        lambda a, s, n: Oracle(a, s, extra_states=1, max_states=None, seed=SEED, random_words=1000),
     ),
     ("AALpy W, m=n+1", lambda a, s, n: WMethodEqOracle(a, s, max_number_of_states=n + 1)),
     ("AALpy Wp, m=n+1", lambda a, s, n: WpMethodEqOracle(a, s, max_number_of_states=n + 1)),

@@ -1,22 +1,31 @@
 """An equivalence oracle for AALpy built on ncomplete's m-complete Mealy suites.
 
-``Oracle(alphabet, sul, extra_states=E, method="auto", seed=S)`` is an ``aalpy.base.Oracle``:
-pass it to ``run_Lstar(alphabet, sul, oracle, automaton_type="mealy")`` or ``run_KV``. For each
-hypothesis it generates the suite of ``method`` that detects every implementation with at most
-``|hypothesis| + E`` states that is not equivalent to the hypothesis, and runs its tests against
-the SUL in order of increasing length, streamed from the Rust side (never materialised), until an
-output differs. The bound is deepened as AALpy's W-method deepens its middle part: the suites for
-0, 1, ..., E extra states run in turn, a test that passed under a lower bound is not run again;
-with ``max_states=M`` (AALpy's ``max_number_of_states``) E grows to ``M - |hypothesis|`` for
-small hypotheses, which a relative E alone may let through. The counterexample is the failing
-test's inputs up to the first differing output, as AALpy's oracles return it. Queries and steps
-are counted as AALpy's ``WMethodEqOracle`` counts them: one query per test
+``Oracle(alphabet, sul, max_states=M, extra_states=E, method="auto", seed=S)`` is an
+``aalpy.base.Oracle``: pass it to ``run_Lstar(alphabet, sul, oracle, automaton_type="mealy")`` or
+``run_KV``. For each hypothesis it generates the suite of ``method`` that detects every
+implementation with at most ``|hypothesis| + E`` states that is not equivalent to the hypothesis,
+and runs its tests against the SUL in order of increasing length, streamed from the Rust side (never
+materialised), until an output differs. The bound is deepened as AALpy's W-method deepens its middle
+part: the suites for 0, 1, ..., E extra states run in turn, a test that passed under a lower bound
+is not run again; with ``max_states=M`` (AALpy's ``max_number_of_states``) E grows to ``M -
+|hypothesis|`` for small hypotheses, which a relative E alone may let through. The counterexample is
+the failing test's inputs up to the first differing output, as AALpy's oracles return it. Queries
+and steps are counted as AALpy's ``WMethodEqOracle`` counts them: one query per test
 (``reset_hyp_and_sul``), one step per input sent.
 
 With ``random_words=K`` the complete suite is followed by ``K`` seeded random words (the access
 sequence of a random hypothesis state, then a random walk of geometrically distributed length
 with mean ``expected_length``): a bounded search beyond the ``E`` extra states, deterministic for
 a seed like the rest of the oracle.
+
+Right by default: the oracle asks for the bound its guarantee needs. ``max_states`` is required:
+with it, the last suite for each hypothesis is complete for every SUL of at most ``max_states``
+states, so the learned machine is right whenever the SUL has at most that many. A suite relative
+to the hypothesis alone lets larger SULs pass (with ``extra_states=1`` L* stops at 2 of the
+coffee machine's 6 states and at 25 of OpenSSH's 31), so ``max_states=None``, which asks for
+that, also adds ``WORDS_PER_STATE`` random words per hypothesis state unless ``random_words``
+says otherwise; that search can still stop early (it, and AALpy's random Wp and random walk
+oracles, stop at 25 states of OpenSSH).
 
 Mealy machines are tested directly; Moore machines and DFAs through their Mealy translation
 (``q --i/λ(q')--> q'``: the output of the state entered, which is what AALpy's ``step`` returns),
@@ -34,7 +43,13 @@ from aalpy.base import Oracle as _AalpyOracle
 
 from . import Model, Suite, generate, model_from_dict
 
-__all__ = ["Oracle", "hypothesis_model"]
+__all__ = ["Oracle", "hypothesis_model", "WORDS_PER_STATE"]
+
+#: Random words per hypothesis state that the oracle adds with ``max_states=None`` unless
+#: ``random_words`` is given (see the module doc).
+WORDS_PER_STATE = 20
+
+_REQUIRED: Any = object()
 
 
 def _transitions(state: Any) -> Dict[Any, Any]:
@@ -104,9 +119,13 @@ class Oracle(_AalpyOracle):
     :param method: a Mealy method of ``ncomplete.generate`` (``auto``, ``hads``, ``wp``, ``w``,
         ``hsi``, ``h``, ``spy``, ``spyh``...).
     :param seed: seed of the random words (the suite itself does not depend on it).
-    :param max_states: a bound on the SUL's states as AALpy's ``max_number_of_states``: each
-        hypothesis is tested for ``max(extra_states, max_states - |hypothesis|)`` extra states.
-    :param random_words: random words run after the complete suite (0: none).
+    :param max_states: required: a bound on the SUL's states as AALpy's
+        ``max_number_of_states``: each hypothesis is tested for
+        ``max(extra_states, max_states - |hypothesis|)`` extra states. ``None``: no bound,
+        ``extra_states`` relative to each hypothesis and random words (see the module doc).
+    :param random_words: random words run after the complete suite (0: none; ``None``, the
+        default: ``WORDS_PER_STATE`` per hypothesis state with ``max_states=None``, none with a
+        bound).
     :param expected_length: mean length of a random word's walk.
     """
 
@@ -117,11 +136,18 @@ class Oracle(_AalpyOracle):
         extra_states: int = 1,
         method: str = "auto",
         seed: int = 0,
-        max_states: Optional[int] = None,
-        random_words: int = 0,
+        max_states: Any = _REQUIRED,
+        random_words: Optional[int] = None,
         expected_length: int = 10,
     ) -> None:
         super().__init__(alphabet, sul)
+        if max_states is _REQUIRED:
+            raise TypeError(
+                "Oracle needs max_states=M, a bound on the states of the system under learning: "
+                "each hypothesis is then tested with a suite complete up to M states. "
+                "max_states=None tests |hypothesis| + extra_states states and random words "
+                "instead, which can accept a wrong model"
+            )
         if extra_states < 0:
             raise ValueError("extra_states must be at least 0")
         self.extra_states = extra_states
@@ -139,6 +165,14 @@ class Oracle(_AalpyOracle):
         if self.max_states is None:
             return self.extra_states
         return max(self.extra_states, self.max_states - len(hypothesis.states))
+
+    def words(self, hypothesis: Any) -> int:
+        """The random words run after the complete suites for ``hypothesis``."""
+        if self.random_words is not None:
+            return self.random_words
+        if self.max_states is not None:
+            return 0
+        return WORDS_PER_STATE * len(hypothesis.states)
 
     def find_cex(self, hypothesis: Any) -> Optional[Tuple[Any, ...]]:
         """The first counterexample of the complete suites for 0, 1, ... ``deepest`` extra
@@ -158,7 +192,7 @@ class Oracle(_AalpyOracle):
                 if cex is not None:
                     return cex
                 passed.add(names)
-        for _ in range(self.random_words):
+        for _ in range(self.words(hypothesis)):
             cex = self._execute(hypothesis, self._random_word(hypothesis))
             if cex is not None:
                 return cex

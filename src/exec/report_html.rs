@@ -15,7 +15,10 @@
 //!
 //! Coverage ([`SpecCoverage`]) is counted on the specification's suspension automaton (TorX
 //! Def. 2.2.12; a Mealy machine through `q --i--> q/i --o--> q'`), over its reachable states and
-//! transitions, quiescence loops included, as `explore` counts it. A trace is replayed from the
+//! transitions, quiescence loops included, as `explore` counts it; a `run` whose specification
+//! is a Mealy machine leaves out the quiescence loops of its suspension automaton (a Mealy suite
+//! sends an input wherever the machine waits for one, so it never observes quiescence: those
+//! loops are neither covered nor missed, and not drawn). A trace is replayed from the
 //! initial state, marking every transition it takes, until a step the specification does not
 //! enable (the failing observation, or an input it leaves unspecified, after which ioco allows
 //! anything). A run against a system replays the last observed execution of each test; a run in
@@ -71,6 +74,8 @@ pub struct SpecCoverage {
     reachable: Vec<bool>,
     visited: Vec<bool>,
     taken: Vec<bool>,
+    /// Whether quiescence transitions count (not for a Mealy specification's run).
+    quiescence_counted: bool,
 }
 
 /// Covered and reachable states and transitions of a [`SpecCoverage`].
@@ -103,7 +108,22 @@ impl SpecCoverage {
             reachable,
             first,
             sa,
+            quiescence_counted: true,
         }
+    }
+
+    /// Nothing covered yet of the specification `model` of a suite's run: its suspension
+    /// automaton, without the quiescence loops when it is a Mealy machine (see the module doc).
+    pub fn of_run_spec(model: &crate::model::Model) -> Result<SpecCoverage, super::ExecError> {
+        let mut coverage = SpecCoverage::new(super::explore::specification_automaton(model)?);
+        coverage.quiescence_counted = !matches!(model, crate::model::Model::Mealy(_));
+        Ok(coverage)
+    }
+
+    /// Whether transition `k` of state `q` is a coverage goal (quiescence ones only when they
+    /// count).
+    fn counts_transition(&self, q: StateId, k: usize) -> bool {
+        self.quiescence_counted || self.sa.enabled(q)[k].0 != self.sa.quiescence()
     }
 
     /// The coverage marked by a run that numbered states and transitions as this type does
@@ -230,7 +250,7 @@ impl SpecCoverage {
         for q in self.sa.states().filter(|q| self.reachable[q.index()]) {
             c.states_total += 1;
             c.states += usize::from(self.visited[q.index()]);
-            for k in 0..self.sa.enabled(q).len() {
+            for k in (0..self.sa.enabled(q).len()).filter(|&k| self.counts_transition(q, k)) {
                 c.transitions_total += 1;
                 c.transitions += usize::from(self.is_taken(q, k));
             }
@@ -589,10 +609,15 @@ impl<'a> HtmlReport<'a> {
         let transitions = percent(c.transitions, c.transitions_total);
         let _ = writeln!(
             h,
-            "<p>The suspension automaton of {} (quiescence as δ).</p>\n\
+            "<p>The suspension automaton of {} ({}).</p>\n\
              <p class=\"coverage\" id=\"coverage-figure\">Transitions covered: <b id=\"transitions-covered\">{}</b> of {} ({transitions:.1}%), states visited: <b id=\"states-visited\">{}</b> of {} ({:.1}%).</p>\n\
              {}<p class=\"note\">{}</p>",
             html_text(name),
+            if coverage.quiescence_counted {
+                "quiescence as δ"
+            } else {
+                "a Mealy machine, whose suite never waits for quiescence: its δ loops are left out"
+            },
             c.transitions,
             c.transitions_total,
             c.states,
@@ -644,7 +669,7 @@ fn missed_list(coverage: &SpecCoverage, c: CoverageCounts, h: &mut String) {
     let mut listed = 0;
     'states: for q in sa.states().filter(|q| coverage.reachable[q.index()]) {
         for (k, &(l, t)) in sa.enabled(q).iter().enumerate() {
-            if coverage.is_taken(q, k) {
+            if coverage.is_taken(q, k) || !coverage.counts_transition(q, k) {
                 continue;
             }
             if listed == MISSED_LISTED {
@@ -928,6 +953,9 @@ fn model_diagram(coverage: &SpecCoverage) -> String {
         let (x, y) = pos(q);
         let mut loops = 0usize;
         for (k, &(l, t)) in sa.enabled(q).iter().enumerate() {
+            if !coverage.counts_transition(q, k) {
+                continue;
+            }
             let class = if coverage.is_taken(q, k) {
                 "covered"
             } else {

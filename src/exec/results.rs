@@ -188,10 +188,9 @@ impl RunResults {
             Some(path) => Some(HtmlTarget {
                 path,
                 spec: match spec {
-                    Some((name, model)) => Some((
-                        name.to_owned(),
-                        SpecCoverage::new(super::explore::specification_automaton(model)?),
-                    )),
+                    Some((name, model)) => {
+                        Some((name.to_owned(), SpecCoverage::of_run_spec(model)?))
+                    }
                     None => None,
                 },
             }),
