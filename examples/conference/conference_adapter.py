@@ -2,13 +2,16 @@
 """The adapter of the Conference Protocol case study: ncomplete's label lines on one side, a
 Conference Protocol Entity (CONTRACT.md) on the other.
 
-    conference_adapter.py [--log FILE] [--ready-timeout S] [--input-gap-ms MS] -- CMD ARGS...
+    conference_adapter.py [--log FILE] [--ready-timeout S] [--settle-ms MS] -- CMD ARGS...
 
 starts the CPE as ``CMD ARGS... --listen ADDR --partners UDP1,UDP2`` after binding the tester's
 sockets on OS-chosen ports: ``udp1`` and ``udp2`` play the two potential partners, ``udp3`` a
 stranger whose address is not among them (the CPE must ignore it). The CPE's own port is chosen
 free. Once it writes ``ready``, labels are translated by the codec below (``cf0`` its standard
-streams). Every start is a fresh CPE: ncomplete resets by restarting this process.
+streams). After each input, once every channel has been silent for the settle time (default
+400 ms), the adapter writes `settled`: the model waits for it before its next input, so the
+inputs reach the CPE one at a time although they travel on different channels. Every start is
+a fresh CPE: ncomplete resets by restarting this process.
 
 The label of each message (``conference.aut``): ``cf0_join_a_c1`` is the line ``join ann mbt``
 on the CPE's stdin, ``udp1_in_join_b_c1`` the datagram ``1 bob mbt`` from udp1 to the CPE,
@@ -54,39 +57,39 @@ def conference_codec() -> Codec:
 
 
 def main(argv):
-    log, ready_timeout, input_gap = None, 10.0, 0.2
+    log, ready_timeout, settle = None, 10.0, 0.4
     while argv and argv[0] != "--":
         option, value, argv = argv[0], argv[1], argv[2:]
         if option == "--log":
             log = value
         elif option == "--ready-timeout":
             ready_timeout = float(value)
-        elif option == "--input-gap-ms":
-            input_gap = float(value) / 1000
+        elif option == "--settle-ms":
+            settle = float(value) / 1000
         else:
             sys.exit("conference_adapter: unknown option %s" % option)
     command = argv[1:]
     if not command:
-        sys.exit("usage: conference_adapter.py [--log FILE] [--ready-timeout S] [--input-gap-ms MS] -- CMD ARGS...")
+        sys.exit(__doc__.split("\n\n")[1])
     peers = [UdpChannel(name) for name in PEERS]
     own = ("127.0.0.1", free_udp_port())
     partners = ",".join(peer.address for peer in peers[:2])
-    cpe = ProcessChannel(
-        "cf0", command + ["--listen", "%s:%d" % own, "--partners", partners]
-    )
+    cpe = ProcessChannel("cf0", command + ["--listen", "%s:%d" % own, "--partners", partners])
     for peer in peers:
         peer.peer, peer.only_from_peer = own, True
     if log:
         with open(log, "a", encoding="utf-8") as start:
-            start.write("# cpe %s:%d, udp1 %s, udp2 %s, udp3 %s\n" % (own + tuple(
-                peer.address for peer in peers)))
+            start.write(
+                "# cpe %s:%d, udp1 %s, udp2 %s, udp3 %s\n"
+                % (own + tuple(peer.address for peer in peers))
+            )
     try:
         cpe.wait_for_line(b"ready", ready_timeout)
     except RuntimeError as problem:
         sys.stderr.write("conference_adapter: %s\n" % problem)
         cpe.close()
         return 1
-    return Adapter(conference_codec(), [cpe, *peers], log, input_gap).serve()
+    return Adapter(conference_codec(), [cpe, *peers], log, ("settled", settle)).serve()
 
 
 if __name__ == "__main__":

@@ -85,7 +85,8 @@ async def run(listen, potential):
     loop = asyncio.get_running_loop()
     finished = loop.create_future()
     _, entity = await loop.create_datagram_endpoint(
-        lambda: Conference(potential), local_addr=listen)
+        lambda: Conference(potential), local_addr=listen
+    )
     print("ready", flush=True)
 
     def read_user():

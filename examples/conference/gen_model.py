@@ -12,10 +12,14 @@ A stable state is `idle` or `engaged(U, C, p1, p2)`, where pK is the user name p
 address udpK or none (at most one partner per address; a join or answer PDU replaces it). An
 input whose outputs are several (a join to both potential partners, data or leave to every
 partner) leads through transient states, one per set of outputs still due, so they may come in
-any order and each exactly once (a duplicate is not allowed). Transient states take no input:
-the tester waits for the outputs first. Every input is enabled in every stable state; the ones
-the contract says are ignored are self-loops (with quiescence, they check that nothing happens).
-The stranger's PDUs are always ignored.
+any order and each exactly once (a duplicate is not allowed), and then `!settled`: the adapter's
+report that every channel has been silent for its settle time after the input
+(conference_adapter.py). Transient states take no input, so every runner waits for the outputs
+and `settled` before its next input, and inputs on different channels reach the CPE in the
+order sent. Every input is enabled in every stable state; the ones the contract says are
+ignored lead to `!settled` alone (nothing else may happen). The stranger sends join and data
+PDUs (the ones a CPE that does not check the source would answer or deliver at once): they are
+always ignored.
 
 The output is deterministic: states are numbered in breadth-first order from `idle`, labels
 sorted within a state.
@@ -42,19 +46,25 @@ def inputs():
     labels = ["cf0_join_%s_%s" % (u, c) for u in CPE_USERS for c in CONFERENCES]
     labels += ["cf0_datareq_" + TEXT, "cf0_leave"]
     for peer in PARTNERS + (STRANGER,):
-        for kind in ("join", "answer", "leave"):
-            labels += ["%s_in_%s_%s_%s" % (peer, kind, v, c) for v in PEER_USERS for c in CONFERENCES]
-        labels += ["%s_in_data_%s_%s_%s" % (peer, v, c, TEXT) for v in PEER_USERS for c in CONFERENCES]
+        kinds = ("join", "answer", "leave") if peer in PARTNERS else ("join",)
+        for kind in kinds:
+            labels += [
+                "%s_in_%s_%s_%s" % (peer, kind, v, c) for v in PEER_USERS for c in CONFERENCES
+            ]
+        labels += [
+            "%s_in_data_%s_%s_%s" % (peer, v, c, TEXT) for v in PEER_USERS for c in CONFERENCES
+        ]
     return labels
 
 
 def after(outputs, target):
-    """The state reached once `outputs` (a set) are still due before `target`."""
-    return ("due", frozenset(outputs), target) if outputs else target
+    """The state in which `outputs` (a set) are still due, then `!settled`, before `target`."""
+    return ("due", frozenset(outputs), target) if outputs else ("settle", target)
 
 
 def on_input(state, label):
-    """The state after input `label` in stable `state` (the state itself when ignored)."""
+    """The state after input `label` in stable `state` (the state itself when ignored; a
+    stable state is reached through `!settled`)."""
     words = label.split("_")
     if state == IDLE:
         if words[:2] == ["cf0", "join"]:
@@ -65,12 +75,18 @@ def on_input(state, label):
     _, user, conf, partners = state
     if words[0] == "cf0":
         if words[1] == "datareq":
-            due = {"%s_out_data_%s_%s_%s" % (PARTNERS[k], user, conf, TEXT)
-                   for k, v in enumerate(partners) if v is not None}
+            due = {
+                "%s_out_data_%s_%s_%s" % (PARTNERS[k], user, conf, TEXT)
+                for k, v in enumerate(partners)
+                if v is not None
+            }
             return after(due, state)
         if words[1] == "leave":
-            due = {"%s_out_leave_%s_%s" % (PARTNERS[k], user, conf)
-                   for k, v in enumerate(partners) if v is not None}
+            due = {
+                "%s_out_leave_%s_%s" % (PARTNERS[k], user, conf)
+                for k, v in enumerate(partners)
+                if v is not None
+            }
             return after(due, IDLE)
         return state  # join while engaged
     peer, _, kind, sender, pdu_conf = words[:5]
@@ -93,10 +109,17 @@ def on_input(state, label):
 
 
 def successors(state):
+    if state[0] == "settle":
+        return [("!settled", state[1])]
     if state[0] == "due":
         _, due, target = state
         return [("!" + o, after(due - {o}, target)) for o in sorted(due)]
-    return [("?" + label, on_input(state, label)) for label in inputs()]
+    return [("?" + label, settled_after(on_input(state, label))) for label in inputs()]
+
+
+def settled_after(target):
+    """`target` when outputs are due, else the state waiting for `!settled` before it."""
+    return target if target[0] in ("due", "settle") else ("settle", target)
 
 
 def build():
@@ -111,8 +134,11 @@ def build():
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "conference.aut")
+    out = (
+        sys.argv[1]
+        if len(sys.argv) > 1
+        else os.path.join(os.path.dirname(os.path.abspath(__file__)), "conference.aut")
+    )
     states, edges = build()
     lines = ["des (0, %d, %d)" % (len(edges), states)]
     lines += ['(%d, "%s", %d)' % edge for edge in edges]

@@ -268,7 +268,9 @@ class Codec:
     and ``_`` in labels and any non-blank text in messages, unchanged. Labels are matched whole,
     messages whole (no trimming): a message with an extra blank matches nothing."""
 
-    def __init__(self, values: Optional[Mapping[str, Union[Mapping[str, str], Sequence[str]]]] = None):
+    def __init__(
+        self, values: Optional[Mapping[str, Union[Mapping[str, str], Sequence[str]]]] = None
+    ):
         self.values: Dict[str, Union[Mapping[str, str], Sequence[str]]] = dict(values or {})
         self.inputs: List[_Rule] = []
         self.outputs: List[_Rule] = []
@@ -340,12 +342,14 @@ class Adapter:
     an input label has no template (the runner then fails the test: the system exited). Every
     label with its concrete message is appended to ``log`` (a path), one event a line, when given.
 
-    ``input_gap`` (seconds): an input for another channel than the previous input's is held
-    until the previous one is this old. The system reads its channels in an order of its own
-    (one ``select`` may return a datagram and a line together), so two inputs sent back to back
-    on different channels may be handled in either order, while the model takes them in the
-    order sent. The gap should exceed the system's time to handle one input; outputs keep being
-    forwarded while an input is held.
+    ``settle=(label, seconds)``: after each input, once every channel has been silent for that
+    long since the last input or output, the adapter writes ``label`` (TorX's adapter kept such
+    a quiescence timer of its own). A system reads its channels in an order of its own (one
+    ``select`` may return a datagram and a line together), so two inputs sent back to back on
+    different channels may be handled in either order, while a model takes them in the order
+    sent. A model that expects the settle label after every input, and enables no input before
+    it, makes every runner wait for it: inputs reach the system one at a time, and a missing
+    output is seen as the settle label where the output was due.
     """
 
     def __init__(
@@ -353,15 +357,14 @@ class Adapter:
         codec: Codec,
         channels: Sequence[Channel],
         log: Optional[str] = None,
-        input_gap: float = 0.0,
+        settle: Optional[Tuple[str, float]] = None,
     ):
         self.codec = codec
         self.channels = {channel.name: channel for channel in channels}
-        self.log = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
-        self.input_gap = input_gap
+        self.log = open(log, "a", encoding="utf-8") if log else None
+        self.settle = settle
         self.queue: List[Tuple[Channel, Message]] = []
-        self.held: List[str] = []
-        self.last_input: Tuple[Optional[str], float] = (None, 0.0)
+        self.settle_at: Optional[float] = None
 
     def note(self, direction: str, label: str, channel: str, where: str, message: bytes) -> None:
         """One event of the concrete log: ``direction label channel where message``."""
@@ -370,22 +373,17 @@ class Adapter:
             self.log.write("%s %s %s %s %r\n" % (direction, label, channel, where, shown))
             self.log.flush()
 
-    def send_held(self) -> Optional[float]:
-        """Sends the held inputs whose time has come, in order; the seconds until the next one
-        may go, or ``None`` when none is held."""
-        while self.held:
-            name, message = self.codec.encode(self.held[0])
-            previous, sent_at = self.last_input
-            wait = sent_at + self.input_gap - time.monotonic()
-            if previous not in (None, name) and wait > 0:
-                return wait
-            label = self.held.pop(0)
-            channel = self.channels[name]
-            peer = getattr(channel, "peer", None)
-            self.note(">", label, name, format_address(peer) if peer else "-", message)
-            channel.send(message)
-            self.last_input = (name, time.monotonic())
-        return None
+    def send(self, label: str) -> None:
+        name, message = self.codec.encode(label)
+        channel = self.channels[name]
+        peer = getattr(channel, "peer", None)
+        self.note(">", label, name, format_address(peer) if peer else "-", message)
+        channel.send(message)
+        self.restart_settle_timer()
+
+    def restart_settle_timer(self) -> None:
+        if self.settle is not None:
+            self.settle_at = time.monotonic() + self.settle[1]
 
     def observe(self, messages: Iterable[Tuple[Channel, Message]], labels_out) -> None:
         """Puts ``messages`` into the observation queue, then empties it as label lines."""
@@ -400,34 +398,46 @@ class Adapter:
             self.note("<", label, channel.name, source, message)
             labels_out.write(label + "\n")
             labels_out.flush()
+            if self.settle_at is not None:
+                self.restart_settle_timer()
 
     def serve(self, labels_in: int = 0, labels_out=None) -> int:
         labels_out = labels_out or sys.stdout
         lines = LineBuffer()
+        channels = list(self.channels.values())
         try:
-            for channel in self.channels.values():
+            for channel in channels:
                 if isinstance(channel, ProcessChannel):
                     early, channel.early = channel.early, []
                     self.observe(((channel, (m, "stdout")) for m in early), labels_out)
             while True:
-                wait = self.send_held()
-                watched = [*self.channels.values()] + ([labels_in] if labels_in >= 0 else [])
-                readable, _, _ = select.select(watched, [], [], wait)
+                wait = None
+                if self.settle_at is not None:
+                    wait = max(0.0, self.settle_at - time.monotonic())
+                readable, _, _ = select.select([labels_in, *channels], [], [], wait)
+                if not readable and self.settle_at is not None:
+                    # Silent for the settle time, unless this process was descheduled past it
+                    # with output waiting: drain what is readable before concluding.
+                    readable, _, _ = select.select(channels, [], [], 0)
+                    if not readable and time.monotonic() >= self.settle_at:
+                        self.settle_at = None
+                        self.note("<", self.settle[0], "-", "-", b"")
+                        labels_out.write(self.settle[0] + "\n")
+                        labels_out.flush()
                 for ready in readable:
                     if ready == labels_in:
                         data = os.read(labels_in, 65536)
                         if not data:
-                            labels_in = -1  # the end of the test, once held inputs are sent
-                        self.held.extend(line.decode() for line in lines.feed(data))
+                            return 0
+                        for line in lines.feed(data):
+                            self.send(line.decode())
                     else:
                         self.observe(((ready, m) for m in ready.receive()), labels_out)
-                if labels_in < 0 and not self.held:
-                    return 0
         except (EOFError, KeyError, OSError, RuntimeError, UnicodeDecodeError) as problem:
             sys.stderr.write("adapter: %s\n" % problem)
             return 1
         finally:
-            for channel in self.channels.values():
+            for channel in channels:
                 channel.close()
             if self.log is not None:
                 self.log.close()
