@@ -52,20 +52,26 @@ fn mutants() -> Vec<String> {
 }
 
 /// Runs `job` over `items`, `workers` at a time; the results in the order of `items`.
-fn in_parallel<T: Sync, R: Send>(items: &[T], workers: usize, job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    job: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| loop {
-                let index = {
-                    let mut next = next.lock().expect("lock");
-                    *next += 1;
-                    *next - 1
-                };
-                let Some(item) = items.get(index) else { break };
-                let result = job(item);
-                results.lock().expect("lock")[index] = Some(result);
+            scope.spawn(|| {
+                loop {
+                    let index = {
+                        let mut next = next.lock().expect("lock");
+                        *next += 1;
+                        *next - 1
+                    };
+                    let Some(item) = items.get(index) else { break };
+                    let result = job(item);
+                    results.lock().expect("lock")[index] = Some(result);
+                }
             });
         }
     });
@@ -84,9 +90,18 @@ fn both_correct_implementations_pass_a_bounded_run() {
         test_cpe(&["--max-steps", "250", "--seed", seed], program, &[])
     });
     for ((program, _), output) in runs.iter().zip(&outputs) {
-        assert_eq!(output.status.code(), Some(0), "{program}: {}", shown(output));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{program}: {}",
+            shown(output)
+        );
         let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(stdout.contains("verdict: pass (250 steps"), "{program}: {}", shown(output));
+        assert!(
+            stdout.contains("verdict: pass (250 steps"),
+            "{program}: {}",
+            shown(output)
+        );
     }
 }
 
@@ -94,7 +109,9 @@ fn both_correct_implementations_pass_a_bounded_run() {
 fn every_mutant_fails_with_its_trace_in_labels_and_messages() {
     let names = mutants();
     assert!(names.len() >= 27, "{names:?}");
-    let outputs = in_parallel(&names, 4, |name| test_cpe(&[], "cpe.py", &["--mutant", name]));
+    let outputs = in_parallel(&names, 8, |name| {
+        test_cpe(&[], "cpe.py", &["--mutant", name])
+    });
     let mut missed = Vec::new();
     for (name, output) in names.iter().zip(&outputs) {
         let stdout = String::from_utf8_lossy(&output.stdout);
@@ -102,11 +119,90 @@ fn every_mutant_fails_with_its_trace_in_labels_and_messages() {
             missed.push(format!("{name}: {}", shown(output)));
             continue;
         }
-        assert!(stdout.contains("verdict: fail"), "{name}: {}", shown(output));
-        assert!(stdout.contains("failing trace (model labels):\n  ?cf0_join_"), "{name}: {}", shown(output));
-        assert!(stdout.contains("tester -> CPE cf0"), "{name}: {}", shown(output));
+        assert!(
+            stdout.contains("verdict: fail"),
+            "{name}: {}",
+            shown(output)
+        );
+        assert!(
+            stdout.contains("failing trace (model labels):\n  ?cf0_join_"),
+            "{name}: {}",
+            shown(output)
+        );
+        assert!(
+            stdout.contains("tester -> CPE cf0"),
+            "{name}: {}",
+            shown(output)
+        );
     }
-    assert!(missed.is_empty(), "mutants not failed:\n{}", missed.join("\n"));
+    assert!(
+        missed.is_empty(),
+        "mutants not failed:\n{}",
+        missed.join("\n")
+    );
+}
+
+#[test]
+fn the_committed_model_is_what_gen_model_writes() {
+    let status = Command::new("sh")
+        .arg(example().join("pre-commit"))
+        .status()
+        .expect("sh runs the hook");
+    assert!(
+        status.success(),
+        "conference.aut is stale: run examples/conference/regenerate"
+    );
+}
+
+/// `run` drives the same adapter unchanged: a generated test (one trace to a data transfer)
+/// passes the correct CPE and fails one that forgets the partner of a join PDU.
+#[test]
+fn a_generated_test_runs_through_the_same_adapter() {
+    let dir = common::work_dir("conference_run");
+    let suite = dir.join("suite.json");
+    let regex = "cf0_join_a_c1 (udp1_out_join_a_c1|udp2_out_join_a_c1)* settled \
+                 udp1_in_join_b_c1 udp1_out_answer_a_c1 settled \
+                 cf0_datareq_t udp1_out_data_a_c1_t settled";
+    let model = example().join("conference.aut");
+    let generated = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .arg("generate")
+        .arg(&model)
+        .args(["--purpose-regex", regex, "--quiet", "--out"])
+        .arg(&suite)
+        .output()
+        .expect("ncomplete runs");
+    assert!(generated.status.success(), "{}", shown(&generated));
+    let adapter = example().join("conference_adapter.py");
+    for (mutant, expected) in [(None, 0), (Some("no-add-on-join"), 1)] {
+        let mut system = format!(
+            "python3 '{}' -- python3 '{}'",
+            adapter.display(),
+            example().join("cpe.py").display()
+        );
+        if let Some(name) = mutant {
+            system.push_str(&format!(" --mutant {name}"));
+        }
+        let run = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+            .arg("run")
+            .arg(&suite)
+            .args([
+                "--sut",
+                &system,
+                "--quiescence-ms",
+                "600",
+                "--startup-ms",
+                "3000",
+                "--quiet",
+            ])
+            .output()
+            .expect("ncomplete runs");
+        assert_eq!(
+            run.status.code(),
+            Some(expected),
+            "{mutant:?}: {}",
+            shown(&run)
+        );
+    }
 }
 
 #[test]
@@ -114,7 +210,13 @@ fn a_command_that_is_not_a_cpe_is_an_error() {
     // It never writes `ready`: the adapter gives up and explore reports the system's exit.
     let output = Command::new("python3")
         .arg(example().join("test-cpe"))
-        .args(["--ncomplete", env!("CARGO_BIN_EXE_ncomplete"), "--quiet", "--", "true"])
+        .args([
+            "--ncomplete",
+            env!("CARGO_BIN_EXE_ncomplete"),
+            "--quiet",
+            "--",
+            "true",
+        ])
         .output()
         .expect("python3 runs test-cpe");
     assert_ne!(output.status.code(), Some(0), "{}", shown(&output));
@@ -127,8 +229,15 @@ fn twenty_full_runs_of_each_correct_implementation_never_fail() {
         .iter()
         .flat_map(|program| (0..20).map(move |seed| (*program, seed.to_string())))
         .collect();
-    let outputs = in_parallel(&runs, 2, |(program, seed)| test_cpe(&["--seed", seed], program, &[]));
+    let outputs = in_parallel(&runs, 2, |(program, seed)| {
+        test_cpe(&["--seed", seed], program, &[])
+    });
     for ((program, seed), output) in runs.iter().zip(&outputs) {
-        assert_eq!(output.status.code(), Some(0), "{program} seed {seed}: {}", shown(output));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{program} seed {seed}: {}",
+            shown(output)
+        );
     }
 }
