@@ -207,7 +207,7 @@ fn a_generated_test_runs_through_the_same_adapter() {
 
 #[test]
 fn a_command_that_is_not_a_cpe_is_an_error() {
-    // It never writes `ready`: the adapter gives up and explore reports the system's exit.
+    // It never writes `ready`: test-cpe's start-up check reports an error before exploring.
     let output = Command::new("python3")
         .arg(example().join("test-cpe"))
         .args([
@@ -219,7 +219,13 @@ fn a_command_that_is_not_a_cpe_is_an_error() {
         ])
         .output()
         .expect("python3 runs test-cpe");
-    assert_ne!(output.status.code(), Some(0), "{}", shown(&output));
+    assert_eq!(output.status.code(), Some(2), "{}", shown(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("the CPE did not start"),
+        "{}",
+        shown(&output)
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 """The adapter of the Conference Protocol case study: ncomplete's label lines on one side, a
 Conference Protocol Entity (CONTRACT.md) on the other.
 
-    conference_adapter.py [--log FILE] [--ready-timeout S] [--settle-ms MS] -- CMD ARGS...
+    conference_adapter.py [--log FILE] [--ready-timeout S] [--settle-ms MS] [--check] -- CMD ARGS...
 
 starts the CPE as ``CMD ARGS... --listen ADDR --partners UDP1,UDP2`` after binding the tester's
 sockets on OS-chosen ports: ``udp1`` and ``udp2`` play the two potential partners, ``udp3`` a
@@ -11,7 +11,8 @@ free. Once it writes ``ready``, labels are translated by the codec below (``cf0`
 streams). After each input, once every channel has been silent for the settle time (default
 400 ms), the adapter writes `settled`: the model waits for it before its next input, so the
 inputs reach the CPE one at a time although they travel on different channels. Every start is
-a fresh CPE: ncomplete resets by restarting this process.
+a fresh CPE: ncomplete resets by restarting this process. With `--check` it only starts the
+CPE, waits for `ready` and exits (0 when it came), as a check before a run.
 
 The label of each message (``conference.aut``): ``cf0_join_a_c1`` is the line ``join ann mbt``
 on the CPE's stdin, ``udp1_in_join_b_c1`` the datagram ``1 bob mbt`` from udp1 to the CPE,
@@ -57,8 +58,11 @@ def conference_codec() -> Codec:
 
 
 def main(argv):
-    log, ready_timeout, settle = None, 10.0, 0.4
+    log, ready_timeout, settle, check = None, 10.0, 0.4, False
     while argv and argv[0] != "--":
+        if argv[0] == "--check":
+            check, argv = True, argv[1:]
+            continue
         option, value, argv = argv[0], argv[1], argv[2:]
         if option == "--log":
             log = value
@@ -74,7 +78,11 @@ def main(argv):
     peers = [UdpChannel(name) for name in PEERS]
     own = ("127.0.0.1", free_udp_port())
     partners = ",".join(peer.address for peer in peers[:2])
-    cpe = ProcessChannel("cf0", command + ["--listen", "%s:%d" % own, "--partners", partners])
+    try:
+        cpe = ProcessChannel("cf0", command + ["--listen", "%s:%d" % own, "--partners", partners])
+    except OSError as problem:
+        sys.stderr.write("conference_adapter: cannot start %s: %s\n" % (command[0], problem))
+        return 1
     for peer in peers:
         peer.peer, peer.only_from_peer = own, True
     if log:
@@ -89,6 +97,9 @@ def main(argv):
         sys.stderr.write("conference_adapter: %s\n" % problem)
         cpe.close()
         return 1
+    if check:
+        cpe.close()
+        return 0
     return Adapter(conference_codec(), [cpe, *peers], log, ("settled", settle)).serve()
 
 

@@ -296,6 +296,18 @@ class Codec:
             fields[name] = list(mapping.values() if concrete else mapping.keys())
         return fields
 
+    def _translate(self, found: "re.Match[str]", to_concrete: bool) -> Dict[str, str]:
+        """The fields of a match, mapped to the other side through their value maps."""
+        values = {}
+        for name, value in found.groupdict().items():
+            mapping = self._map(name)
+            if mapping is not None and to_concrete:
+                value = mapping[value]
+            elif mapping is not None:
+                value = next(k for k, v in mapping.items() if v == value)
+            values[name] = value
+        return values
+
     def encode(self, label: str) -> Tuple[str, bytes]:
         """The channel and message of an input label; ``KeyError`` for a label no input
         template matches."""
@@ -303,10 +315,7 @@ class Codec:
         for rule in self.inputs:
             found = re.fullmatch(_pattern(rule.label, fields, r"[A-Za-z0-9_]+"), label)
             if found:
-                values = {}
-                for name, value in found.groupdict().items():
-                    mapping = self._map(name)
-                    values[name] = mapping[value] if mapping is not None else value
+                values = self._translate(found, to_concrete=True)
                 return rule.channel, rule.message.format(**values).encode()
         raise KeyError("no input template matches the label %r" % label)
 
@@ -322,13 +331,7 @@ class Codec:
                 continue
             found = re.fullmatch(_pattern(rule.message, fields, r"\S+"), text)
             if found:
-                values = {}
-                for name, value in found.groupdict().items():
-                    mapping = self._map(name)
-                    if mapping is not None:
-                        value = next(k for k, v in mapping.items() if v == value)
-                    values[name] = value
-                return rule.label.format(**values)
+                return rule.label.format(**self._translate(found, to_concrete=False))
         return None
 
 
