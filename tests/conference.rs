@@ -125,12 +125,12 @@ fn every_mutant_fails_with_its_trace_in_labels_and_messages() {
             shown(output)
         );
         assert!(
-            stdout.contains("failing trace (model labels):\n  ?cf0_join_"),
+            stdout.contains("failing trace (model labels):\n  ?"),
             "{name}: {}",
             shown(output)
         );
         assert!(
-            stdout.contains("tester -> CPE cf0"),
+            stdout.contains("failing run (concrete messages") && stdout.contains("tester -> CPE "),
             "{name}: {}",
             shown(output)
         );
@@ -229,13 +229,13 @@ fn a_command_that_is_not_a_cpe_is_an_error() {
 }
 
 #[test]
-#[ignore = "the 20-run sweep: about 10 minutes per implementation on 2 cores"]
+#[ignore = "the 20-run sweep: 40 runs of 9 minutes, 8 at a time, about 50 minutes"]
 fn twenty_full_runs_of_each_correct_implementation_never_fail() {
     let runs: Vec<(&str, String)> = ["cpe.py", "cpe_alt.py"]
         .iter()
         .flat_map(|program| (0..20).map(move |seed| (*program, seed.to_string())))
         .collect();
-    let outputs = in_parallel(&runs, 2, |(program, seed)| {
+    let outputs = in_parallel(&runs, 8, |(program, seed)| {
         test_cpe(&["--seed", seed], program, &[])
     });
     for ((program, seed), output) in runs.iter().zip(&outputs) {
