@@ -187,7 +187,7 @@ class Entity:
             if m == "answer-while-idle" and kind == "1" and self.last and conf == self.last[1]:
                 self.send("3 %s %s" % self.last, source)
             return
-        own_user, own_conf = self.engaged
+        own_conf = self.engaged[1]
         same_conf = conf == own_conf
         if kind == "1" and (same_conf or m == "join-pdu-any-conf"):
             if m != "no-add-on-join":
