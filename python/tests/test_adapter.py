@@ -10,7 +10,14 @@ import threading
 
 import pytest
 
-from ncomplete_adapter import Adapter, Codec, ProcessChannel, UdpChannel
+from ncomplete_adapter import (
+    Adapter,
+    Codec,
+    ProcessChannel,
+    TcpClientChannel,
+    TcpServerChannel,
+    UdpChannel,
+)
 
 
 def codec() -> Codec:
@@ -102,3 +109,32 @@ def test_a_process_channel_waits_for_its_ready_line_and_keeps_earlier_lines():
     process.wait_for_line(b"ready", 10)
     adapter = Adapter(codec(), [process])
     assert run_adapter(adapter, b"", 1) == ["line_early"]
+
+
+def test_tcp_channels_both_ways_round_a_relaying_system():
+    """The tester connects to the system (client channel) and the system connects to the tester
+    (server channel); the system relays each line it is sent as a reply on the other."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    upstream = TcpServerChannel("up")
+    host, port = upstream.address.rsplit(":", 1)
+
+    def relay():
+        incoming, _ = listener.accept()
+        with incoming, socket.create_connection((host, int(port))) as outgoing:
+            line = incoming.makefile("rb").readline()
+            outgoing.sendall(line.replace(b"ping", b"pong"))
+            outgoing.recv(1)  # until the tester closes
+
+    system = threading.Thread(target=relay)
+    system.start()
+    downstream = TcpClientChannel("down", "127.0.0.1", listener.getsockname()[1])
+    upstream.accept(5)
+    c = Codec()
+    c.input("ping_{word}", "down", "ping {word}")
+    c.output("pong_{word}", "up", "pong {word}")
+    adapter = Adapter(c, [downstream, upstream])
+    assert run_adapter(adapter, b"ping_x7\n", 1) == ["pong_x7"]
+    system.join(timeout=5)
+    listener.close()
