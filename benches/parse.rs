@@ -12,8 +12,10 @@
 //! kind: about 1 when parsing is linear. `--write DIR` also writes the four files (for timing
 //! `ncomplete info` on them).
 
+use ncomplete::fast_hash::FastBuild;
 use ncomplete::format::{LoadOptions, parse_model};
 use ncomplete::model::Model;
+use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -44,19 +46,11 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The hash the DOT parser keyed node names with up to issue 44 (`fast_hash::FastHasher` on a
-/// `str`: one multiply-rotate step per 8-byte word, then the `0xff` terminator), kept here only
+/// The hash the DOT parser keyed node names with up to issue 44 ([`FastBuild`], unkeyed: one
+/// multiply-rotate step per 8-byte word, then the `0xff` terminator of a `str`), used here only
 /// to choose names that collide under it.
 fn old_name_hash(name: &str) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let add = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-    let mut h = 0;
-    for chunk in name.as_bytes().chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        h = add(h, u64::from_le_bytes(word));
-    }
-    add(h, 0xff)
+    FastBuild::default().hash_one(name)
 }
 
 /// `count` distinct 8-byte bare ids `col?????` whose old hashes agree in the low 29 bits: the

@@ -1373,12 +1373,11 @@ mod tests {
         let hash = |name: &str| crate::fast_hash::FastBuild::default().hash_one(name);
         let low = |h: u64| h & ((1 << 20) - 1);
         let target = low(hash("col00000"));
-        let names: Vec<String> = (0..)
+        (0..)
             .map(|i: u32| format!("col{i:05}"))
             .filter(|name| low(hash(name)) == target)
             .take(count)
-            .collect();
-        names
+            .collect()
     }
 
     /// A Mealy machine over `names` with its edges listed out of state order, so that first
