@@ -16,32 +16,16 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-unsafe extern "C" {
-    /// mimalloc's option setter (in the library `libmimalloc-sys` builds, whatever its features).
-    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-}
-
-/// Options of mimalloc v3 (names and ids of its `mi_option_t` in libmimalloc-sys 0.1.49, pinned
-/// by Cargo.lock) and the values we give them: freed pages are returned at once (`purge_delay`,
-/// 10 ms by default, 100 ms for arenas). With the default the pages of one phase were still
-/// resident when the next allocated (issue 44; `scripts/peak_rss`).
-const ALLOCATOR_OPTIONS: [(&str, std::ffi::c_int, std::ffi::c_long); 1] = [("purge_delay", 15, 0)];
-
-/// Sets [`ALLOCATOR_OPTIONS`] first thing in `main`; they override mimalloc's environment
-/// variables (`MIMALLOC_PURGE_DELAY`, read when the process started). On Linux it also turns
-/// off transparent huge pages for the process, as `MIMALLOC_ALLOW_THP=0` would at start-up (that
-/// option, like the arenas' eager commit, is read before `main`): mimalloc's arenas ask for huge
-/// pages, so touching a few bytes made 2 MiB resident, and `info` on ESM took 45 MiB instead
-/// of 31 MiB.
+/// Turns off transparent huge pages for the process, as `MIMALLOC_ALLOW_THP=0` would (mimalloc
+/// reads that option before `main`): its arenas ask for huge pages, so touching a few bytes made
+/// 2 MiB resident (`info` on ESM peaked at 75 MiB with them, 59 MiB without; issue 44,
+/// `scripts/peak_rss`). Returning freed pages at once (`MIMALLOC_PURGE_DELAY=0`) would lower the
+/// peaks further but made ESM E=1 take 1.5x the CPU time (page faults and purges), so it stays
+/// the user's choice (docs/src/benchmarks.md, "Inputs we did not pick").
 fn configure_allocator() {
-    for (_name, option, value) in ALLOCATOR_OPTIONS {
-        // SAFETY: no other thread exists yet; the ids are those of the linked mimalloc and the
-        // values valid for them.
-        unsafe { mi_option_set(option, value) };
-    }
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes one integer argument and changes only this process's
-    // huge-page policy; a failure (old kernels) leaves the default, which is only slower to free.
+    // huge-page policy; a failure (old kernels) leaves the default.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
