@@ -1,16 +1,21 @@
-//! A fast, non-cryptographic hash for maps whose keys come from our own explorations (state
-//! sets, product states, game positions), never from an adversary: a multiply-rotate hash of
-//! the kind of rustc's `FxHasher`.
+//! Hash maps of two kinds: [`FastMap`] for keys that come from our own explorations (state
+//! sets, product states, game positions), and [`NameMap`] for keys whoever wrote the model file
+//! chose (node names, labels, the edges of a parsed file).
 //!
-//! SipHash, the standard library's default, took about a fifth of `distinguish`'s time on game
-//! positions and the largest share of `check --desired-file` on long expressions (`perf
-//! record`). The DOT parser also keys node names and edge labels of the model file by it
-//! (`format::dot`): a file crafted for collisions could only slow down the reading of that same
-//! file, which the user chose to load. Only lookups may use these maps, never their iteration order: output must not depend
-//! on hashing.
+//! [`FastMap`] is a multiply-rotate hash of the kind of rustc's `FxHasher`: SipHash, the
+//! standard library's default, took about a fifth of `distinguish`'s time on game positions and
+//! the largest share of `check --desired-file` on long expressions (`perf record`). It is
+//! unkeyed and weak in its low bits, which pick the bucket: names that differ only in their
+//! later bytes (`s0`..`s399999`) fall into a few hundred buckets, and names can be chosen so
+//! that all fall into one; the DOT parser keyed node names by it and became quadratic (issue
+//! 44). So user-chosen keys go into [`NameMap`]: the standard library's SipHash-1-3 under a
+//! random key per map, which neither sequential nor crafted keys can degrade.
+//!
+//! Only lookups may use these maps, never their iteration order (and a [`NameMap`]'s order
+//! changes from run to run): output must not depend on hashing.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hasher, RandomState};
 
 /// The hasher: one rotate, xor and multiply per machine word.
 #[derive(Default, Clone, Copy)]
@@ -61,6 +66,10 @@ pub type FastMap<K, V> = HashMap<K, V, FastBuild>;
 
 /// A `HashSet` with [`FastHasher`].
 pub type FastSet<K> = HashSet<K, FastBuild>;
+
+/// A `HashMap` for keys taken from user input: SipHash-1-3 with a random key (the standard
+/// library's [`RandomState`]), so no choice of keys makes lookups slow.
+pub type NameMap<K, V> = HashMap<K, V, RandomState>;
 
 #[cfg(test)]
 mod tests {

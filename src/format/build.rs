@@ -20,7 +20,7 @@ use super::LoadOptions;
 use super::position::Warning;
 use super::position::{ParseError, excerpt};
 use crate::error::Error;
-use crate::fast_hash::FastMap;
+use crate::fast_hash::NameMap;
 use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -387,7 +387,7 @@ fn has_mealy_conflict(raw: &RawGraph<'_>, ids: &[(LabelId, LabelId)], inputs: us
             }
         }
     } else {
-        let mut first: FastMap<(u32, LabelId), &RawEdge> = FastMap::default();
+        let mut first: NameMap<(u32, LabelId), &RawEdge> = NameMap::default();
         for e in &raw.edges {
             match first.entry((e.from, ids[e.label as usize].0)) {
                 Entry::Vacant(v) => {

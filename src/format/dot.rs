@@ -23,8 +23,12 @@
 //! concatenation. Edge labels are interned as the parser reads them (one hash lookup per edge
 //! statement; the raw labels are numbered afterwards in the order the state edges first use
 //! them, as before), the endpoints of edge statements live on two reusable stacks instead of
-//! vectors per statement, node names and labels are looked up in [`FastMap`]s, and the last two
-//! nodes found are compared before hashing (edge lists are usually grouped by source). The
+//! vectors per statement, and the last two nodes found are compared before hashing (edge lists
+//! are usually grouped by source). Node names and labels are chosen by whoever wrote the file,
+//! so they are looked up in [`NameMap`]s, keyed by a per-process random key: the unkeyed
+//! [`FastMap`](crate::fast_hash::FastMap) hash put `s0`..`s399999` into a few hundred buckets
+//! and names chosen against it into one, which made parsing quadratic (issue 44; the generated
+//! rows of `cargo bench --bench parse`). The
 //! parser reads one token ahead, always; a lexing error in that token waits until the parser
 //! wants the token, so a parser error before it is still the one reported. Parse errors are
 //! boxed inside the parser, so its results are small. The ESM parse went from about 135 ms to
@@ -35,7 +39,7 @@ use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
-use crate::fast_hash::FastMap;
+use crate::fast_hash::{FastMap, NameMap};
 use crate::model::{Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -399,7 +403,7 @@ struct Parser<'a> {
     /// Current subgraph nesting.
     depth: usize,
     /// Node name -> node index; nodes in first-mention order.
-    node_index: FastMap<Cow<'a, str>, u32>,
+    node_index: NameMap<Cow<'a, str>, u32>,
     nodes: Vec<(Cow<'a, str>, usize)>,
     /// The last two nodes looked up in `node_index` (`u32::MAX` for none yet), and how many
     /// lookups there were (which says the slot to replace).
@@ -410,7 +414,7 @@ struct Parser<'a> {
     /// The distinct edge label texts (of edge statements and default `edge [label=...]`), in
     /// first-seen order, and their index.
     labels: Vec<Cow<'a, str>>,
-    label_index: FastMap<Cow<'a, str>, u32>,
+    label_index: NameMap<Cow<'a, str>, u32>,
     /// The endpoint nodes of the edge statements being read, endpoint after endpoint. A stack:
     /// the statements of a subgraph endpoint push above and pop back to where they started.
     chain: Vec<u32>,
@@ -1030,14 +1034,14 @@ fn parse_raw<'a>(
         lex_error: None,
         directed: true,
         depth: 0,
-        node_index: FastMap::default(),
+        node_index: NameMap::default(),
         node_labels: FastMap::default(),
         nodes: Vec::new(),
         recent: [u32::MAX; 2],
         lookups: 0,
         edges: Vec::new(),
         labels: Vec::new(),
-        label_index: FastMap::default(),
+        label_index: NameMap::default(),
         chain: Vec::new(),
         endpoints: Vec::new(),
         timeout_attributes: Vec::new(),
@@ -1360,6 +1364,82 @@ mod tests {
             Err(e) => e.to_string(),
             Ok(m) => panic!("expected an error, got {m:?}"),
         }
+    }
+
+    /// `count` bare ids whose [`FastMap`] hashes (the node-name hash before issue 44) agree in
+    /// their low 20 bits, so they all share one bucket of any table up to a million slots.
+    fn names_colliding_under_the_fast_hash(count: usize) -> Vec<String> {
+        use std::hash::BuildHasher;
+        let hash = |name: &str| crate::fast_hash::FastBuild::default().hash_one(name);
+        let low = |h: u64| h & ((1 << 20) - 1);
+        let target = low(hash("col00000"));
+        (0..)
+            .map(|i: u32| format!("col{i:05}"))
+            .filter(|name| low(hash(name)) == target)
+            .take(count)
+            .collect()
+    }
+
+    /// A Mealy machine over `names` with its edges listed out of state order, so that first
+    /// mention decides the numbering: `a` to the next state, `b` further on.
+    fn machine_over(names: &[String]) -> String {
+        let n = names.len();
+        let mut text = String::from("digraph g {\n");
+        for i in (0..n).rev() {
+            let (next, far) = (&names[(i + 1) % n], &names[(i * 7 + 3) % n]);
+            text.push_str(&format!(
+                "{} -> {next} [label=\"a / o{}\"];\n{} -> {far} [label=\"b / o{}\"];\n",
+                names[i],
+                i % 3,
+                names[i],
+                i % 5
+            ));
+        }
+        text.push_str("}\n");
+        text
+    }
+
+    #[test]
+    fn names_colliding_under_the_old_hash_parse_to_the_same_machine_as_sequential_names() {
+        let colliding = names_colliding_under_the_fast_hash(1_500);
+        let sequential: Vec<String> = (0..colliding.len()).map(|i| format!("s{i}")).collect();
+        let m = mealy(&machine_over(&colliding));
+        // Numbered in first-mention order: sources from the last state down, each followed
+        // by its targets.
+        let mut expected: Vec<&str> = Vec::new();
+        let n = colliding.len();
+        for i in (0..n).rev() {
+            for j in [i, (i + 1) % n, (i * 7 + 3) % n] {
+                if !expected.contains(&colliding[j].as_str()) {
+                    expected.push(&colliding[j]);
+                }
+            }
+        }
+        assert_eq!(m.state_names(), expected);
+        // The same structure as the machine over `s0`, `s1`, ...: every transition agrees
+        // once states are renamed.
+        let renamed = mealy(&machine_over(&sequential));
+        let rename = |name: &str| &sequential[colliding.iter().position(|c| c == name).unwrap()];
+        let quads = |m: &Mealy, rename: &dyn Fn(&str) -> String| {
+            m.quads()
+                .map(|(s, i, o, t)| {
+                    (
+                        rename(m.state_name(s)),
+                        i.index(),
+                        o.index(),
+                        rename(m.state_name(t)),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            quads(&m, &|s| rename(s).clone()),
+            quads(&renamed, &|s| s.to_owned())
+        );
+        // Parsing again (each name map gets a fresh random key) writes the same file.
+        let again = mealy(&machine_over(&colliding));
+        let none = TimeoutAnnotations::default();
+        assert_eq!(write_mealy(&m, &none), write_mealy(&again, &none));
     }
 
     #[test]
