@@ -1,7 +1,7 @@
 //! The timing rule of issue 41 in the generated runtimes (the pytest module and the Cargo
 //! package), on the hostile-system suite `pingpong.suite.json`:
 //!
-//! - a correct system that answers `maybe` 1 s late on its first run only (`late_once.sh`, a
+//! - a correct system that answers `maybe` 1 s late on its first run only (`late_maybe_once.sh`, a
 //!   marker file) makes the tester read quiescence, then a late `pong`: a fail that rests on a
 //!   timing observation. The re-run with every timeout scaled by 4 passes, so the test is
 //!   inconclusive (timing), with both traces; never fail, never pass. The other test passes.
@@ -93,7 +93,7 @@ fn render(suite: &Path, format: &str, out: &Path) {
 }
 
 /// `cmd` against the fixture `fixture` with the small timeouts, no retries, and a fresh marker
-/// file for `late_once.sh` in `dir`.
+/// file for `late_maybe_once.sh` in `dir`.
 fn against(mut cmd: Command, fixture: &str, dir: &Path) -> Command {
     let marker = dir.join("late.marker");
     let _ = std::fs::remove_file(&marker);
@@ -139,7 +139,9 @@ fn the_pytest_runtime_reruns_a_timing_fail_and_still_fails_a_mute_system() {
             .env("COLUMNS", "1000");
         cmd
     };
-    let out = against(pytest(&dir), "late_once", &dir).output().unwrap();
+    let out = against(pytest(&dir), "late_maybe_once", &dir)
+        .output()
+        .unwrap();
     let report = text(&out);
     assert_eq!(out.status.code(), Some(0), "{report}");
     assert!(report.contains("1 passed, 1 skipped"), "{report}");
@@ -189,7 +191,7 @@ fn the_rust_runtime_reruns_a_timing_fail_and_still_fails_a_mute_system() {
     };
     let build = cargo(&["--no-run"]).output().unwrap();
     assert!(build.status.success(), "{}", text(&build));
-    let out = against(cargo(&["--test", "suite"]), "late_once", &package)
+    let out = against(cargo(&["--test", "suite"]), "late_maybe_once", &package)
         .output()
         .unwrap();
     let report = text(&out);
