@@ -1,6 +1,6 @@
 //! The published JSON Schema of the suite format (`schema/suite-v1.schema.json`) against the
 //! suites ncomplete writes: every Mealy and ioco method, `distinguish --suite`, the committed
-//! renderings' suites and the fixtures validate; documents the reader refuses are refused by the
+//! renderings' suites (a goal suite with its `goals` among them) and the fixtures validate; documents the reader refuses are refused by the
 //! schema too, and the reader's refusals carry a position (line and column, or a JSON path).
 
 use ncomplete::format::{LoadOptions, load_model};
@@ -138,6 +138,7 @@ fn distinguish_suites_committed_suites_and_fixtures_validate() {
     for file in [
         "generated/coffeemachine/suite.json",
         "generated/tea_machine/suite.json",
+        "examples/vending-lts/suite.json",
         "tests/fixtures/mealy.suite.json",
         "tests/fixtures/coffee.suite.json",
     ] {

@@ -348,10 +348,22 @@ pub fn run_on_system(
         return Err(Error::io("<stdout>", e));
     }
     let counts = VerdictCounts::of(outcomes.iter().map(|o| o.verdict));
-    out.write_all(counts.summary_line().as_bytes())
+    // A goal suite's joker goals that the system did not help reach are listed, not inconclusive.
+    let goals = super::goal_coverage::GoalCoverage::of(
+        &header,
+        outcomes
+            .iter()
+            .map(|o| (o.name.as_str(), o.verdict, o.message.as_deref())),
+    );
+    let verdict = goals.as_ref().map_or(counts.verdict(), |g| {
+        g.verdict(counts.verdict(), counts.inconclusive)
+    });
+    let goal_lines = goals.as_ref().map(|g| g.lines()).unwrap_or_default();
+    out.write_all(goal_lines.as_bytes())
+        .and_then(|_| out.write_all(counts.summary_line_as(verdict).as_bytes()))
         .map_err(|e| Error::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
-    Ok(counts.verdict())
+    Ok(verdict)
 }
 
 /// Serves the stdio protocol on the process's stdin and stdout with the model as the system.

@@ -9,6 +9,7 @@
 
 pub mod commands;
 pub mod explore;
+pub mod goal_coverage;
 pub mod report_html;
 pub mod results;
 pub mod simulate;

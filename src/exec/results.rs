@@ -151,15 +151,18 @@ impl VerdictCounts {
 
     /// The closing line of a run report: `suite: VERDICT (P pass, F fail, I inconclusive)`.
     pub fn summary_line(&self) -> String {
+        self.summary_line_as(self.verdict())
+    }
+
+    /// [`VerdictCounts::summary_line`] with the suite verdict given (a goal suite's unreached
+    /// joker goals do not make it inconclusive: `goal_coverage`).
+    pub fn summary_line_as(&self, verdict: TestVerdict) -> String {
         let VerdictCounts {
             pass,
             fail,
             inconclusive,
         } = *self;
-        format!(
-            "suite: {} ({pass} pass, {fail} fail, {inconclusive} inconclusive)\n",
-            self.verdict()
-        )
+        format!("suite: {verdict} ({pass} pass, {fail} fail, {inconclusive} inconclusive)\n")
     }
 }
 

@@ -198,6 +198,33 @@ impl Arena {
     pub fn is_playing(&self, v: u32) -> bool {
         v != Arena::LOST && !self.goal[v as usize]
     }
+
+    /// Whether a goal node is reachable from the initial node without winning a race: inputs
+    /// are applied only in nodes that allow quiescence, outputs and δ are taken anywhere (the
+    /// system helps with its choices). A goal that is not is *race-dependent*: every play that
+    /// reaches it applies an input in a state where the system must output, so a fast
+    /// conforming system, whose output always comes first, never lets the tester reach it.
+    pub fn reachable_without_races(&self) -> bool {
+        let mut seen = vec![false; self.len()];
+        let mut stack = vec![self.initial];
+        seen[self.initial as usize] = true;
+        while let Some(v) = stack.pop() {
+            if v == Arena::LOST {
+                continue;
+            }
+            if self.goal[v as usize] {
+                return true;
+            }
+            let quiescent = self.after(v, self.quiescence).is_some();
+            for &(l, w) in self.successors(v) {
+                if (quiescent || !self.is_input(l)) && !seen[w as usize] {
+                    seen[w as usize] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        false
+    }
 }
 
 /// The node number of each (automaton state, monitor state) pair built so far: a dense table

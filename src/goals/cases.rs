@@ -179,6 +179,10 @@ pub struct GoalReport {
     pub reachability: Reachability,
     /// The name of its test (`None` when unreachable).
     pub test: Option<String>,
+    /// A joker goal that only a won race reaches ([`super::Arena::reachable_without_races`]):
+    /// a fast conforming system, whose outputs come before the tester's inputs, never lets the
+    /// test reach it, so its test may end in `retry` against a correct system.
+    pub race_dependent: bool,
 }
 
 /// A suite of goal-directed tests with the report per goal. Tests that follow a path of the
@@ -272,9 +276,14 @@ impl GoalSuite {
         let mut out = String::new();
         for r in &self.reports {
             out.push_str(&format!(
-                "{}: {}{}\n",
+                "{}: {}{}{}\n",
                 r.goal,
                 r.reachability,
+                if r.race_dependent {
+                    ", race-dependent"
+                } else {
+                    ""
+                },
                 r.test
                     .as_ref()
                     .map_or_else(|| ", no test".to_owned(), |t| format!(", test {t}"))
@@ -283,11 +292,17 @@ impl GoalSuite {
         let count = |f: fn(&Reachability) -> bool| {
             self.reports.iter().filter(|r| f(&r.reachability)).count()
         };
+        let races = self.reports.iter().filter(|r| r.race_dependent).count();
         out.push_str(&format!(
-            "{} goals: {} winning, {} with jokers, {} unreachable\n",
+            "{} goals: {} winning, {} with jokers{}, {} unreachable\n",
             self.reports.len(),
             count(|r| *r == Reachability::Winning),
             count(|r| matches!(r, Reachability::Jokers(_))),
+            if races > 0 {
+                format!(" ({races} race-dependent: a fast conforming system may never let them be reached; `run` lists them unreached without failing)")
+            } else {
+                String::new()
+            },
             count(|r| *r == Reachability::Unreachable),
         ));
         out
@@ -355,7 +370,10 @@ pub fn goal_suite_with(
     let solve_alone = |stem: String, goal: &Goal| -> Result<_, GoalError> {
         let strategy = reach_strategy(sa, goal)?;
         let test = strategy_test_case(&strategy, sa, "", patience).map(|t| named(&stem, t));
-        Ok((strategy.reachability(), test))
+        let reachability = strategy.reachability();
+        let race_dependent = matches!(reachability, Reachability::Jokers(_))
+            && !strategy.arena().reachable_without_races();
+        Ok((reachability, race_dependent, test))
     };
     let (reports, tests) = match paths {
         Some(paths) => {
@@ -366,10 +384,12 @@ pub fn goal_suite_with(
                         let name = named(&stem, paths.test_case(&path, "")).name;
                         Ok((
                             Reachability::Winning,
+                            false,
                             Some(SharedTest::Path { name, goal: path }),
                         ))
                     }
-                    None => solve_alone(stem, goal).map(|(r, t)| (r, t.map(SharedTest::Built))),
+                    None => solve_alone(stem, goal)
+                        .map(|(r, race, t)| (r, race, t.map(SharedTest::Built))),
                 }
             })?;
             (reports, GoalTests::Shared { paths, tests })
@@ -397,25 +417,27 @@ pub fn goal_suite_with(
     Ok(suite)
 }
 
-/// Solves every goal by `solve` (given the goal's [`Goal::stem`]) in parallel, with progress on
-/// stderr counted in goals: the reports in goal order and the tests of the reachable goals, their
+/// Solves every goal by `solve` (given the goal's [`Goal::stem`]; it answers the reachability,
+/// whether the goal is race-dependent, and the test) in parallel, with progress on stderr
+/// counted in goals: the reports in goal order and the tests of the reachable goals, their
 /// names made unique in goal order (`crate::suite::names::UniqueNames`).
 fn solve_goals<T: TestName + Send>(
     sa: &SuspensionAutomaton,
     goals: &[Goal],
-    solve: impl Fn(String, &Goal) -> Result<(Reachability, Option<T>), GoalError> + Sync,
+    solve: impl Fn(String, &Goal) -> Result<(Reachability, bool, Option<T>), GoalError> + Sync,
 ) -> Result<(Vec<GoalReport>, Vec<T>), crate::Error> {
     let progress =
         crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
     let solved: Vec<Result<(GoalReport, Option<T>), GoalError>> = goals
         .par_iter()
         .map(|goal| {
-            let (reachability, test) = solve(goal.stem(sa), goal)?;
+            let (reachability, race_dependent, test) = solve(goal.stem(sa), goal)?;
             progress.inc(1);
             let report = GoalReport {
                 goal: goal.describe(sa),
                 reachability,
                 test: None,
+                race_dependent,
             };
             Ok((report, test))
         })
@@ -498,6 +520,7 @@ fn header(
         let mut v = serde_json::json!({"goal": r.goal, "reach": status, "test": r.test});
         if status == "jokers" {
             v["jokers"] = serde_json::Value::from(jokers);
+            v["race_dependent"] = serde_json::Value::from(r.race_dependent);
         }
         if k > 0 {
             goals.push(',');

@@ -654,3 +654,66 @@ fn shared_paths_give_the_per_goal_suites_on_random_automata() {
     }
     assert!(shared >= 30, "{shared}");
 }
+
+/// Whether a goal can be reached by a play against a system that outputs whenever it may not
+/// be quiescent, found by brute force over bounded plays: inputs only where δ is allowed.
+fn reached_by_a_race_free_play(arena: &Arena, v: u32, depth: u32) -> bool {
+    if v != Arena::LOST && arena.is_goal(v) {
+        return true;
+    }
+    if depth == 0 || !arena.is_playing(v) {
+        return false;
+    }
+    let quiescent = arena.outputs(v).any(|(l, _)| l == arena.quiescence());
+    arena
+        .successors(v)
+        .iter()
+        .filter(|&&(l, _)| quiescent || !arena.is_input(l))
+        .any(|&(_, w)| reached_by_a_race_free_play(arena, w, depth - 1))
+}
+
+#[test]
+fn race_dependent_goals_are_the_joker_goals_only_a_won_race_reaches() {
+    // vending: `?coin` in {6}, where `!change` is due, is reached only when the input wins.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/vending.aut");
+    let model = crate::format::load_model(path, &Default::default()).unwrap();
+    let sa = crate::suite::ioco::suspension_for(&model, path).unwrap();
+    let goals = Coverage::Transitions.goals(&sa);
+    let suite = goal_suite_with(&sa, &goals, "t", 2, &unlimited(), Sharing::PerGoal).unwrap();
+    let races: Vec<&str> = suite
+        .reports
+        .iter()
+        .filter(|r| r.race_dependent)
+        .map(|r| r.goal.as_str())
+        .collect();
+    assert_eq!(races, ["transition {6} --coin--> {6}"]);
+    assert!(
+        suite
+            .report_text()
+            .contains("2 jokers, race-dependent, test 6_coin")
+    );
+    let json = String::from_utf8(suite.write_to(Vec::new()).unwrap()).unwrap();
+    assert!(
+        json.contains(r#""jokers":2,"race_dependent":true"#),
+        "{json}"
+    );
+    // On random games, the classification agrees with bounded brute force, and a winning goal
+    // is never race-dependent.
+    let mut counted = [0usize; 2];
+    for seed in 0..40u64 {
+        let sa = random_suspension(seed, 5, 2, 2);
+        for goal in Coverage::Transitions.goals(&sa) {
+            let s = reach_strategy(&sa, &goal).unwrap();
+            let race_free = s.arena().reachable_without_races();
+            let brute = reached_by_a_race_free_play(s.arena(), s.arena().initial(), 12);
+            assert_eq!(race_free, brute, "seed {seed} {goal:?}");
+            if s.reachability() == Reachability::Winning {
+                assert!(race_free, "seed {seed} {goal:?}");
+            }
+            if matches!(s.reachability(), Reachability::Jokers(_)) {
+                counted[usize::from(race_free)] += 1;
+            }
+        }
+    }
+    assert!(counted[0] > 0 && counted[1] > 0, "{counted:?}");
+}

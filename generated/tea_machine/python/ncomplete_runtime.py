@@ -32,6 +32,19 @@ A test that ends in "retry" is re-run up to NCOMPLETE_RETRIES (default 20) times
 makes it inconclusive: reported as skipped with the reason, never as passed, or as failed when
 NCOMPLETE_STRICT=1 (the generated Cargo tests do the same).
 
+Timing (the same rule as `ncomplete run` and the Cargo tests): a test execution that fails with a
+timing-dependent observation in its trace (quiescence observed, an output before an input could
+be sent or read with an input unread, no output within the response timeout, or any observation
+while the tester itself was starved: a wait that took longer than asked by more than
+max(asked, 50 ms)) is run again with every timeout scaled by 4, then by 16 (capped at quiescence
+10 s, response and start-up 60 s). A re-run that fails without timing is a failure; all failing
+is a failure with both traces; a re-run that does not fail makes the test inconclusive (timing),
+reported as above (skipped, or failed when strict) with both traces. Silence is only read as
+quiescence after taking what has already arrived. At the end of the session, when the
+quiescence timeout is below 3 times the longest delay seen from an input (or the start) to the
+next output, the terminal summary says so and advises NCOMPLETE_QUIESCENCE_MS (not with -q).
+Any number of inputs may be in flight in the race reading.
+
 Each test carries the marker `ncomplete(first_input=LABEL)`, the first input it applies
 (pytest 8.3 or later selects by marker arguments: -m "ncomplete(first_input='coin')").
 
@@ -649,11 +662,27 @@ def _env_int(name, default, least=0):
 
 @dataclass(frozen=True)
 class Timeouts:
-    """The timeouts of a run, in milliseconds (see the module documentation)."""
+    """The timeouts of a run, in milliseconds (see the module documentation); `scale` is the
+    factor of a timing re-run they were scaled by (the send grace scales with it)."""
 
     startup: int
     quiescence: int
     response: int
+    scale: int = 1
+
+    def scaled(self, factor):
+        """Every timeout times `factor`, capped (quiescence 10 s, response and start-up 60 s)
+        but never below its unscaled value."""
+
+        def cap(ms, limit):
+            return max(ms, min(ms * factor, limit))
+
+        return Timeouts(
+            startup=cap(self.startup, 60000),
+            quiescence=cap(self.quiescence, 10000),
+            response=cap(self.response, 60000),
+            scale=factor,
+        )
 
 
 def timeouts():
@@ -913,8 +942,9 @@ def _expect_wait(timeouts, quiescence_allowed, seen_output, started):
 # reading at any other node with an input unread ends in retry; quiescence means every input was
 # read. An observation whose branch is "fail" refutes a reading; the test fails only when every
 # reading is refuted; otherwise the first reading decides what the tester does and the verdict.
-# The same rule as `ncomplete run --sut` (module doc of src/exec/stdio.rs) and the Rust runtime.
-_MAX_INPUTS_IN_FLIGHT = 8
+# Any number of inputs may be in flight: no reading is dropped for the inputs it leaves unread
+# (a burst against a slow conforming system is never a fail). The same rule as `ncomplete run
+# --sut` (module doc of src/exec/stdio.rs) and the Rust runtime.
 
 
 def _reading(nxt, read):
@@ -927,17 +957,21 @@ def _settle(nodes, sent, readings):
     settled = []
 
     def add(reading):
-        if reading[0] == "at" and reading[2] < len(sent):
+        # The readings in which the system read one more input, each before the one it follows
+        # (iterative: a burst may leave many inputs unread).
+        chain = []
+        while reading[0] == "at" and reading[2] < len(sent):
             _, node, read = reading
             step = nodes[node]
-            if step[0] == "send" and step[1] == sent[read]:
-                add(_reading(step[2], read + 1))
-                if len(sent) - read >= _MAX_INPUTS_IN_FLIGHT:
-                    return
-            else:
+            if step[0] != "send" or step[1] != sent[read]:
                 reading = ("end", "retry")
-        if reading != ("end", "fail") and reading not in settled:
-            settled.append(reading)
+                break
+            chain.append(reading)
+            reading = _reading(step[2], read + 1)
+        chain.append(reading)
+        for reading in reversed(chain):
+            if reading != ("end", "fail") and reading not in settled:
+                settled.append(reading)
 
     for reading in readings:
         add(reading)
@@ -968,18 +1002,44 @@ def _observed(model, nodes, sent, readings, out):
 
 
 def execute_once(adapter, model, nodes, timeouts):
-    """Runs a test once on a reset system: returns (verdict, trace, message). The start-up
-    allowance counts from this call."""
+    """Runs a test once on a reset system: returns (verdict, trace, message, timing), `timing`
+    the first timing-dependent observation in words or None. The start-up allowance counts
+    from this call."""
     trace = []
     started = time.monotonic()
     seen_output = False
     # Listen briefly for outputs already on their way before sending an input (a race); Mealy
-    # machines only answer inputs, so their suites need no grace.
+    # machines only answer inputs, so their suites need no grace. The grace scales with a
+    # timing re-run.
     grace = (
-        0.0 if model.quiescence is None else min(timeouts.quiescence / 20000.0, 0.02)
+        0.0
+        if model.quiescence is None
+        else min(timeouts.quiescence / timeouts.scale / 20000.0, 0.02) * timeouts.scale
     )
     readings = [("at", 0, 0)]
     sent = []
+    # The first timing-dependent observation (see `run_test`), and when the delay to the next
+    # output started (the start, then each input written).
+    timing = None
+    delay_from = started
+
+    def receive(wait, drain):
+        """The next output within `wait` seconds; notes runner starvation (the wait took longer
+        than asked by more than max(asked, 50 ms)) and the output's delay. With `drain`, a wait
+        that ends in silence takes what is already readable before it counts as silence."""
+        nonlocal timing, delay_from
+        asked = time.monotonic()
+        out = adapter.receive(wait)
+        took = time.monotonic() - asked
+        if took > wait + max(wait, 0.05) and timing is None:
+            timing = f"the runner was starved ({round(took * 1000)} ms for a {round(wait * 1000)} ms wait)"
+        if out is None and drain:
+            out = adapter.receive(0)
+        if out is not None and delay_from is not None:
+            _note_delay(time.monotonic() - delay_from)
+            delay_from = None
+        return out
+
     while True:
         lead = readings[0]
         if lead[0] == "end":
@@ -989,26 +1049,28 @@ def execute_once(adapter, model, nodes, timeouts):
                 try:
                     check_alive()
                 except SystemError_ as e:
-                    return "fail", trace, f"{e}; trace: {_trace(trace)}"
-            return lead[1], trace, None
+                    return "fail", trace, f"{e}; trace: {_trace(trace)}", None
+            return lead[1], trace, None, timing
         _, node, read = lead
         if read < len(sent):
-            return "retry", trace, None
+            return "retry", trace, None, timing
         step = nodes[node]
         try:
             if step[0] == "send":
                 _, label, _, race = step
-                out = adapter.receive(grace)
+                out = receive(grace, False)
                 if out is not None:
                     seen_output = True
                     why = (
                         f"output {_shown(model, out)} arrived before input ?{label} could be "
                         f"sent (allowed instead: {_allowed(model, race)})"
                     )
+                    timing = timing or "an output arrived before an input could be sent"
                     trace.append(_shown(model, out))
                     readings = _observed(model, nodes, sent, readings, out)
                 else:
                     adapter.send(label)
+                    delay_from = time.monotonic()
                     trace.append("?" + label)
                     sent.append(label)
                     readings = _settle(nodes, sent, readings)
@@ -1019,30 +1081,35 @@ def execute_once(adapter, model, nodes, timeouts):
                     model.quiescence is not None
                     and branches.get(model.quiescence, "fail") != "fail"
                 )
-                out = adapter.receive(
-                    _expect_wait(timeouts, quiescence_allowed, seen_output, started)
-                )
+                wait = _expect_wait(timeouts, quiescence_allowed, seen_output, started)
+                out = receive(wait, True)
                 if out is not None:
                     seen_output = True
+                    if any(r[0] == "at" and r[2] < len(sent) for r in readings):
+                        timing = timing or "an output was read with an input unread"
                 shown = _shown(model, out)
                 if out is None and not quiescence_allowed:
                     why = (
                         f"no output within the response timeout of {timeouts.response} ms "
                         f"(expected one of: {_allowed(model, branches)})"
                     )
+                    timing = timing or "no output within the response timeout"
                 else:
                     why = f"unexpected {shown} (expected one of: {_allowed(model, branches)})"
+                    if out is None:
+                        timing = timing or "quiescence was observed"
                 trace.append(shown)
                 readings = _observed(model, nodes, sent, readings, out)
         except SystemError_ as e:
-            return "fail", trace, f"{e}; trace: {_trace(trace)}"
+            return "fail", trace, f"{e}; trace: {_trace(trace)}", None
         if not readings:
-            return "fail", trace, f"{why} after {_trace(trace[:-1])}"
+            return "fail", trace, f"{why} after {_trace(trace[:-1])}", timing
 
 
 def run_test(adapter, model, name, nodes):
     """Runs a test through `adapter`, re-running it after "retry"; fails with the trace on a
     fail verdict; an inconclusive test is skipped, or fails under NCOMPLETE_STRICT=1."""
+    annotations = None
     problem = settings_problem()
     if problem is not None:
         _session_error(problem)
@@ -1050,21 +1117,108 @@ def run_test(adapter, model, name, nodes):
     attempts = retries() + 1
     trace = []
     for _ in range(attempts):
-        try:
-            adapter.reset()
-        except SystemError_ as e:
-            pytest.fail(f"{name}: {e}", pytrace=False)
-        verdict, trace, message = execute_once(adapter, model, nodes, settings)
+        verdict, trace, message, timing = _execute(
+            adapter, model, name, nodes, settings, annotations
+        )
         if verdict == "pass":
             return
         if verdict == "fail":
-            pytest.fail(f"{name} failed: {message}", pytrace=False)
+            if timing is None:
+                pytest.fail(f"{name} failed: {message}", pytrace=False)
+            first = (trace, message, timing)
+            _timing_rerun(adapter, model, name, nodes, settings, first, annotations)
+            return
     # Not a verdict: reported as skipped (or failed when strict), never as passed.
-    reason = (
+    _inconclusive(
         f"{name} inconclusive: all {attempts} attempts ended in retry (the system kept "
         f"taking other allowed branches; raise NCOMPLETE_RETRIES?); last trace: "
         f"{_trace(trace)}"
     )
+
+
+def _inconclusive(reason):
+    """Reports an inconclusive test: skipped, or failed under NCOMPLETE_STRICT=1."""
     if strict():
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
+
+
+def _execute(adapter, model, name, nodes, settings, quiescence_ms=None):
+    """One execution on a reset system (see `execute_once`); a reset that fails fails the test."""
+    try:
+        adapter.reset()
+    except SystemError_ as e:
+        pytest.fail(f"{name}: {e}", pytrace=False)
+    if quiescence_ms is None:
+        return execute_once(adapter, model, nodes, settings)
+    return execute_once(adapter, model, nodes, settings, quiescence_ms)
+
+
+# The timing rule (the same words as `ncomplete run`, `explore` and the Rust runtime): an
+# execution that ends in fail with a timing-dependent observation anywhere in its trace
+# (quiescence observed; an output before an input could be sent, or read with an input unread;
+# no output within the response timeout, start-up included; any observation across runner
+# starvation) is not reported. The test runs again with every timeout scaled by 4, then by 16
+# (capped, see `Timeouts.scaled`). A re-run that fails with no timing-dependent observation is a
+# fail; every scale failing is a fail with the largest scale's trace and the first beside it; a
+# re-run that does not fail (pass, or retry) makes the test inconclusive (timing), reported with
+# both traces: never pass, never fail. Decided here: a re-run is one execution (its retry counts
+# as "does not fail"), and a reset that fails fails the test at once, as outside re-runs.
+_TIMING_SCALES = (4, 16)
+
+
+def _timing_rerun(adapter, model, name, nodes, settings, first, quiescence_ms=None):
+    _, first_message, first_timing = first
+    last = first
+    for factor in _TIMING_SCALES:
+        scaled = settings.scaled(factor)
+        verdict, trace, message, timing = _execute(
+            adapter, model, name, nodes, scaled, quiescence_ms
+        )
+        if verdict != "fail":
+            _inconclusive(
+                f"{name} inconclusive (timing): failed with timing-dependent observations "
+                f"({first_timing}): {first_message}; then ended in {verdict} with every "
+                f"timeout scaled by {factor}, trace: {_trace(trace)}"
+            )
+        if timing is None:
+            pytest.fail(f"{name} failed: {message}", pytrace=False)
+        last = (trace, message, timing)
+    pytest.fail(
+        f"{name} failed: {last[1]} (with every timeout scaled by {_TIMING_SCALES[-1]}; "
+        f"first failure: {first_message})",
+        pytrace=False,
+    )
+
+
+# The largest delay seen from an input written (or a test's start) to the next output, in
+# seconds; `pytest_terminal_summary` warns when the quiescence timeout is below 3 times it.
+_largest_delay = [0.0]
+
+
+def _note_delay(seconds):
+    _largest_delay[0] = max(_largest_delay[0], seconds)
+
+
+def latency_warning(quiescence_ms=None):
+    """The latency warning of a run, or None: when the quiescence timeout in force is below 3
+    times the largest delay seen, the delay, the timeout and the advice."""
+    if quiescence_ms is None:
+        try:
+            quiescence_ms = timeouts().quiescence
+        except SettingsError:
+            return None
+    largest = round(_largest_delay[0] * 1000)
+    if largest == 0 or quiescence_ms >= 3 * largest:
+        return None
+    return (
+        f"ncomplete: the system took up to {largest} ms to answer, and the quiescence timeout "
+        f"is {quiescence_ms} ms: silence may be read as quiescence under load; set "
+        f"NCOMPLETE_QUIESCENCE_MS={3 * largest}"
+    )
+
+
+def pytest_terminal_summary(terminalreporter):
+    warning = latency_warning()
+    if warning is not None and terminalreporter.config.get_verbosity() >= 0:
+        terminalreporter.write_line(warning, yellow=True)

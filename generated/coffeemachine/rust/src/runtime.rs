@@ -18,6 +18,14 @@
 //! `ncomplete: TEST inconclusive: ...` to the standard error, past the test harness's capture, so
 //! it shows in `cargo test` output; under `NCOMPLETE_STRICT=1` it panics with that reason.
 //!
+//! Timing (the same rule as `ncomplete run` and the pytest module, see [`run_test`]): an
+//! execution that fails with a timing-dependent observation is run again with every timeout
+//! scaled by 4, then by 16 (capped); a re-run that does not fail makes the test inconclusive
+//! (timing), reported as above with both traces. When the quiescence timeout is below 3 times
+//! the longest delay seen from an input (or the start) to the next output, the standard error
+//! says so once per larger delay and advises `NCOMPLETE_QUIESCENCE_MS` (the harness has no
+//! end-of-run hook). Any number of inputs may be in flight in the race reading.
+//!
 //! Timeouts, in milliseconds:
 //! - `NCOMPLETE_QUIESCENCE_MS` (default 200): silence this long is observed as quiescence where
 //!   the test allows quiescence;
@@ -51,7 +59,7 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread;
@@ -1189,6 +1197,8 @@ pub struct Attempt {
     pub trace: Vec<String>,
     /// Why the execution failed.
     pub message: Option<String>,
+    /// The first timing-dependent observation of the execution, in words (see [`run_test`]).
+    pub timing: Option<String>,
 }
 
 fn quiescence_name(model: &Model) -> &'static str {
@@ -1250,9 +1260,6 @@ fn expect_wait(
     }
 }
 
-/// Inputs a reading may leave unread by the system at most (see [`execute_once`]).
-const MAX_INPUTS_IN_FLIGHT: usize = 8;
-
 /// The readings of an execution (see [`execute_once`]): where each one is, `Pass` or `Retry`
 /// when it ended, and how many of the inputs `sent` the system has read in it.
 struct Readings<'t> {
@@ -1263,16 +1270,14 @@ struct Readings<'t> {
 
 impl Readings<'_> {
     /// `reading`, preceded by the one in which the system read its next unread input (at a send
-    /// node of that input), into `out` without duplicates and refuted readings.
+    /// node of that input), into `out` without duplicates and refuted readings. No reading is
+    /// dropped for the inputs it leaves unread: any number may be in flight.
     fn add(&self, mut reading: (Next, usize), out: &mut Vec<(Next, usize)>) {
         if let (Next::Node(node), read) = reading {
             if let Some(&unread) = self.sent.get(read) {
                 match self.test.nodes[node] {
                     Node::Send(input, then, _) if input == unread => {
                         self.add((then, read + 1), out);
-                        if self.sent.len() - read >= MAX_INPUTS_IN_FLIGHT {
-                            return;
-                        }
                     }
                     _ => reading = (Next::Retry, 0),
                 }
@@ -1343,14 +1348,30 @@ pub fn execute_once(
     test: &Test,
     settings: &Settings,
 ) -> Attempt {
+    execute_scaled(adapter, model, test, settings, 1)
+}
+
+/// [`execute_once`] with `settings` already scaled by `scale` for a timing re-run (the send
+/// grace and the annotated timeouts scale with it).
+fn execute_scaled(
+    adapter: &mut dyn Adapter,
+    model: &Model,
+    test: &Test,
+    settings: &Settings,
+    scale: u32,
+) -> Attempt {
     // Listen briefly for outputs already on their way before sending an input (a race); Mealy
     // machines only answer inputs, so their suites need no grace.
     let grace = match model.quiescence {
         None => Duration::ZERO,
-        Some(_) => (settings.quiescence / 20).min(Duration::from_millis(20)),
+        Some(_) => (settings.quiescence / scale / 20).min(Duration::from_millis(20)) * scale,
     };
     let started = Instant::now();
     let mut seen_output = false;
+    let mut watch = Watch {
+        timing: None,
+        delay_from: Some(started),
+    };
     let mut trace: Vec<String> = Vec::new();
     let mut readings = Readings {
         test,
@@ -1377,20 +1398,23 @@ pub fn execute_once(
                         verdict: Next::Fail,
                         trace,
                         message: Some(message),
+                        timing: None,
                     };
                 }
                 return Attempt {
                     verdict,
                     trace,
                     message: None,
+                    timing: watch.timing,
                 };
             }
         };
         let step = match test.nodes[node] {
-            Node::Send(input, _, race) => match adapter.receive(grace) {
+            Node::Send(input, _, race) => match watch.receive(adapter, grace, false) {
                 Err(e) => Err(e),
                 Ok(Observation::Output(out)) => {
                     seen_output = true;
+                    watch.timing_dependent("an output arrived before an input could be sent");
                     let shown = shown_label(&out);
                     let why = format!(
                         "output !{shown} arrived before input ?{input} could be sent (allowed instead: {})",
@@ -1401,6 +1425,7 @@ pub fn execute_once(
                     Ok(why)
                 }
                 Ok(Observation::Quiescence) => adapter.send(input).map(|()| {
+                    watch.delay_from = Some(Instant::now());
                     trace.push(format!("?{input}"));
                     readings.sent(input);
                     format!("the test fails after input ?{input}")
@@ -1411,8 +1436,21 @@ pub fn execute_once(
                     .quiescence
                     .is_some_and(|q| lookup(branches, q) != Next::Fail);
                 let wait = expect_wait(settings, quiescence_allowed, seen_output, started);
-                adapter.receive(wait).map(|obs| {
+                let unread = readings
+                    .list
+                    .iter()
+                    .any(|&(n, read)| matches!(n, Next::Node(_)) && read < readings.sent.len());
+                watch.receive(adapter, wait, true).map(|obs| {
                     let quiet = obs == Observation::Quiescence;
+                    let why_timing = match (quiet, quiescence_allowed) {
+                        (true, true) => Some("quiescence was observed"),
+                        (true, false) => Some("no output within the response timeout"),
+                        (false, _) if unread => Some("an output was read with an input unread"),
+                        (false, _) => None,
+                    };
+                    if let Some(why) = why_timing {
+                        watch.timing_dependent(why);
+                    }
                     let seen = match &obs {
                         Observation::Output(out) => format!("!{}", shown_label(out)),
                         Observation::Quiescence => quiescence_name(model).to_owned(),
@@ -1446,6 +1484,7 @@ pub fn execute_once(
                     verdict: Next::Fail,
                     trace,
                     message: Some(message),
+                    timing: None,
                 };
             }
             // Every reading refuted.
@@ -1455,10 +1494,55 @@ pub fn execute_once(
                     verdict: Next::Fail,
                     trace,
                     message: Some(message),
+                    timing: watch.timing,
                 };
             }
             Ok(_) => {}
         }
+    }
+}
+
+/// What an execution notes about timing: its first timing-dependent observation (see
+/// [`run_test`]), and when the delay to the next output started (the start, then each input
+/// written).
+struct Watch {
+    timing: Option<String>,
+    delay_from: Option<Instant>,
+}
+
+impl Watch {
+    fn timing_dependent(&mut self, why: &str) {
+        self.timing.get_or_insert_with(|| why.to_owned());
+    }
+
+    /// The next output within `wait`; notes runner starvation (the wait took longer than asked
+    /// by more than max(asked, 50 ms)) and the output's delay. With `drain`, a wait that ends in
+    /// silence takes what is already readable before it counts as silence.
+    fn receive(
+        &mut self,
+        adapter: &mut dyn Adapter,
+        wait: Duration,
+        drain: bool,
+    ) -> Result<Observation, String> {
+        let asked = Instant::now();
+        let mut obs = adapter.receive(wait)?;
+        let took = asked.elapsed();
+        if took > wait + wait.max(Duration::from_millis(50)) {
+            self.timing_dependent(&format!(
+                "the runner was starved ({} ms for a {} ms wait)",
+                took.as_millis(),
+                wait.as_millis()
+            ));
+        }
+        if obs == Observation::Quiescence && drain {
+            obs = adapter.receive(Duration::ZERO)?;
+        }
+        if obs != Observation::Quiescence {
+            if let Some(from) = self.delay_from.take() {
+                note_delay(from.elapsed());
+            }
+        }
+        Ok(obs)
     }
 }
 
@@ -1503,6 +1587,18 @@ impl Drop for JobSlot {
 /// the trace and the unexpected observation on `fail`. When every attempt ended in `retry` the
 /// test is inconclusive: reported on the standard error (past the harness's capture), and a
 /// panic with the reason under `NCOMPLETE_STRICT=1`.
+///
+/// The timing rule (the same words as `ncomplete run`, `explore` and the pytest runtime): an
+/// execution that ends in `fail` with a timing-dependent observation anywhere in its trace
+/// (quiescence observed; an output before an input could be sent, or read with an input unread;
+/// no output within the response timeout, start-up included; any observation across runner
+/// starvation) is not reported. The test runs again with every timeout scaled by 4, then by 16
+/// (capped at quiescence 10 s, response and start-up 60 s, never below the unscaled value). A
+/// re-run that fails with no timing-dependent observation is a `fail`; every scale failing is a
+/// `fail` with the largest scale's trace and the first beside it; a re-run that does not fail
+/// (pass, or retry) makes the test inconclusive (timing), reported as every inconclusive test is,
+/// with both traces: never pass, never fail. Decided here: a re-run is one execution (its retry
+/// counts as "does not fail"), and a reset that fails fails the test at once.
 pub fn run_test<A: Adapter>(adapter: A, model: &Model, test: &Test) {
     let settings = settings();
     let _slot = JobSlot::take(settings.jobs);
@@ -1511,22 +1607,44 @@ pub fn run_test<A: Adapter>(adapter: A, model: &Model, test: &Test) {
     let attempts = u64::from(settings.retries) + 1;
     let mut last = Vec::new();
     for _ in 0..attempts {
-        if let Err(e) = adapter.reset() {
-            panic!("{}: {e}", test.name);
-        }
-        let a = execute_once(&mut adapter, model, test, &settings);
+        let a = execute_reset(&mut adapter, model, test, &settings, 1);
         match a.verdict {
             Next::Pass => return,
-            Next::Fail => panic!("{} failed: {}", test.name, a.message.unwrap_or_default()),
+            Next::Fail if a.timing.is_none() => {
+                panic!("{} failed: {}", test.name, a.message.unwrap_or_default())
+            }
+            Next::Fail => return timing_rerun(&mut adapter, model, test, &settings, a),
             _ => last = a.trace,
         }
     }
-    let reason = format!(
-        "{} inconclusive: all {attempts} attempts ended in retry (the system kept taking other \
-         allowed branches; raise NCOMPLETE_RETRIES?); last trace: {}",
-        test.name,
-        trace_text(&last)
+    inconclusive(
+        &settings,
+        format!(
+            "{} inconclusive: all {attempts} attempts ended in retry (the system kept taking \
+             other allowed branches; raise NCOMPLETE_RETRIES?); last trace: {}",
+            test.name,
+            trace_text(&last)
+        ),
     );
+}
+
+/// One execution on a freshly reset system, its settings scaled by `scale`; a reset that fails
+/// fails the test.
+fn execute_reset(
+    adapter: &mut dyn Adapter,
+    model: &Model,
+    test: &Test,
+    settings: &Settings,
+    scale: u32,
+) -> Attempt {
+    if let Err(e) = adapter.reset() {
+        panic!("{}: {e}", test.name);
+    }
+    execute_scaled(adapter, model, test, settings, scale)
+}
+
+/// Reports an inconclusive test on the standard error, or panics under `NCOMPLETE_STRICT=1`.
+fn inconclusive(settings: &Settings, reason: String) {
     if settings.strict {
         panic!("{reason}");
     }
@@ -1535,5 +1653,95 @@ pub fn run_test<A: Adapter>(adapter: A, model: &Model, test: &Test) {
     let _ = writeln!(
         std::io::stderr(),
         "ncomplete: {reason} (not a pass; NCOMPLETE_STRICT=1 fails it)"
+    );
+}
+
+const QUIESCENCE_CAP: Duration = Duration::from_secs(10);
+const RESPONSE_CAP: Duration = Duration::from_secs(60);
+const STARTUP_CAP: Duration = Duration::from_secs(60);
+
+/// `d` times `scale`, at most `cap` but never below `d`.
+fn scaled(d: Duration, scale: u32, cap: Duration) -> Duration {
+    d.max((d * scale).min(cap))
+}
+
+/// The timing re-runs of a test whose execution `first` failed timing-dependently.
+fn timing_rerun(
+    adapter: &mut dyn Adapter,
+    model: &Model,
+    test: &Test,
+    settings: &Settings,
+    first: Attempt,
+) {
+    let first_message = first.message.unwrap_or_default();
+    let first_timing = first.timing.unwrap_or_default();
+    let mut last_message = String::new();
+    for scale in [4, 16] {
+        let settings = Settings {
+            startup: scaled(settings.startup, scale, STARTUP_CAP),
+            quiescence: scaled(settings.quiescence, scale, QUIESCENCE_CAP),
+            response: scaled(settings.response, scale, RESPONSE_CAP),
+            ..*settings
+        };
+        let a = execute_reset(adapter, model, test, &settings, scale);
+        let message = a.message.clone().unwrap_or_default();
+        match (a.verdict, &a.timing) {
+            (Next::Fail, None) => panic!("{} failed: {message}", test.name),
+            (Next::Fail, Some(_)) => last_message = message,
+            (verdict, _) => {
+                let ended = if verdict == Next::Pass {
+                    "pass"
+                } else {
+                    "retry"
+                };
+                return inconclusive(
+                    &settings,
+                    format!(
+                        "{} inconclusive (timing): failed with timing-dependent observations \
+                         ({first_timing}): {first_message}; then ended in {ended} with every \
+                         timeout scaled by {scale}, trace: {}",
+                        test.name,
+                        trace_text(&a.trace)
+                    ),
+                );
+            }
+        }
+    }
+    panic!(
+        "{} failed: {last_message} (with every timeout scaled by 16; first failure: \
+         {first_message})",
+        test.name
+    );
+}
+
+/// The largest delay seen from an input written (or a test's start) to the next output, in
+/// microseconds, and the largest one warned about.
+static LARGEST_DELAY: (AtomicU64, AtomicU64) = (AtomicU64::new(0), AtomicU64::new(0));
+
+/// Records a delay; when the quiescence timeout is below 3 times the largest delay seen so far,
+/// warns once per new largest delay on the standard error (the harness has no end-of-run hook):
+/// the delay, the timeout, and the advice.
+fn note_delay(delay: Duration) {
+    let micros = u64::try_from(delay.as_micros()).unwrap_or(u64::MAX);
+    let before = LARGEST_DELAY.0.fetch_max(micros, Ordering::Relaxed);
+    if micros <= before {
+        return;
+    }
+    let quiescence = settings().quiescence;
+    let largest_ms = micros.div_ceil(1000);
+    if quiescence.as_millis() >= u128::from(3 * largest_ms) {
+        return;
+    }
+    // Warn about a delay more than a tenth larger than the last one warned about.
+    let warned = LARGEST_DELAY.1.fetch_max(micros, Ordering::Relaxed);
+    if warned.saturating_mul(11) >= micros.saturating_mul(10) {
+        return;
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "ncomplete: the system took up to {largest_ms} ms to answer, and the quiescence timeout \
+         is {} ms: silence may be read as quiescence under load; set NCOMPLETE_QUIESCENCE_MS={}",
+        quiescence.as_millis(),
+        3 * largest_ms
     );
 }
