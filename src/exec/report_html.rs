@@ -379,15 +379,17 @@ impl<'a> HtmlReport<'a> {
         let time = measured.then_some(report.elapsed);
         let record = TestRecord {
             name: "exploration".to_owned(),
-            verdict: if report.failed {
-                TestVerdict::Fail
-            } else {
-                TestVerdict::Pass
+            verdict: match (report.failed, &report.timing) {
+                (true, _) => TestVerdict::Fail,
+                (false, Some(_)) => TestVerdict::Inconclusive,
+                (false, None) => TestVerdict::Pass,
             },
             message: report.message.clone(),
             time,
             trace,
             failure,
+            reason: None,
+            timing_traces: None,
         };
         let mut facts = vec![
             ("specification", sa.name.clone()),
@@ -1086,6 +1088,8 @@ mod tests {
             time: None,
             trace: steps(trace),
             failure: Some(failure.into()),
+            reason: None,
+            timing_traces: None,
         }
     }
 
@@ -1097,6 +1101,8 @@ mod tests {
             time: None,
             trace: Vec::new(),
             failure: None,
+            reason: None,
+            timing_traces: None,
         }
     }
 
