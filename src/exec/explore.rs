@@ -45,8 +45,7 @@
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
 use super::stdio::{
-    Adapter, Execution, Observation, TIMING_SCALES, Timeouts, TimingReruns, send_grace,
-    trace_text,
+    Adapter, Execution, Observation, TIMING_SCALES, Timeouts, TimingReruns, send_grace, trace_text,
 };
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};

@@ -17,8 +17,8 @@
 //! [`super::report_html`]) draws them, the JUnit and JSON files do not carry them.
 
 use super::TestVerdict;
-use super::stdio::LatencyWarning;
 use super::report_html::{HtmlReport, SpecCoverage};
+use super::stdio::LatencyWarning;
 use crate::error::{Error, Result};
 use crate::output::Output;
 use crate::suite::SuiteHeader;
@@ -573,7 +573,8 @@ mod tests {
         let mut rs = records();
         rs[0].time = Some(Duration::from_millis(1500));
         let v: serde_json::Value =
-            serde_json::from_str(&results_json("s.json", &header(), "system x", &rs, None)).unwrap();
+            serde_json::from_str(&results_json("s.json", &header(), "system x", &rs, None))
+                .unwrap();
         assert_eq!(v["verdict"], "fail");
         assert_eq!(v["counts"]["inconclusive"], 1);
         assert_eq!(v["tests"][0]["seconds"], 1.5);

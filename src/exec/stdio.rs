@@ -991,7 +991,8 @@ impl Adapter for LineAdapter {
             Ok(Observation::Output(_)) => {
                 if let Some(since) = self.waiting_since.take() {
                     let delay = since.elapsed();
-                    self.largest_latency = Some(self.largest_latency.map_or(delay, |d| d.max(delay)));
+                    self.largest_latency =
+                        Some(self.largest_latency.map_or(delay, |d| d.max(delay)));
                 }
             }
             // Answered by silence: the next output answers a later input.
@@ -1194,7 +1195,8 @@ pub fn send_grace(model: &SuiteModel, timeouts: &Timeouts) -> Duration {
     if model.quiescence.is_none() {
         Duration::ZERO
     } else {
-        (timeouts.quiescence / 20).min(Duration::from_millis(20).saturating_mul(timeouts.scale.max(1)))
+        (timeouts.quiescence / 20)
+            .min(Duration::from_millis(20).saturating_mul(timeouts.scale.max(1)))
     }
 }
 
@@ -1681,7 +1683,12 @@ fn run_alone(
 }
 
 /// The outcome of a test whose `attempts` executions all ended in `retry`.
-fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>, served: bool) -> SystemOutcome {
+fn inconclusive(
+    test: &TestCase,
+    attempts: usize,
+    trace: Vec<String>,
+    served: bool,
+) -> SystemOutcome {
     SystemOutcome {
         name: test.name.clone(),
         verdict: TestVerdict::Inconclusive,
@@ -2136,11 +2143,20 @@ fn run_tests(
                     served: run.seen_output,
                 };
                 let unserved = rules.defer_unserved && !outcome.served;
-                decided[current] = Some(if outcome.timing_dependent && rules.rerun_timing && !unserved {
-                    rerun_timing_fail(adapter, model, &tests[current], timeouts, retries, outcome)?
-                } else {
-                    outcome
-                });
+                decided[current] = Some(
+                    if outcome.timing_dependent && rules.rerun_timing && !unserved {
+                        rerun_timing_fail(
+                            adapter,
+                            model,
+                            &tests[current],
+                            timeouts,
+                            retries,
+                            outcome,
+                        )?
+                    } else {
+                        outcome
+                    },
+                );
                 break;
             }
         }
@@ -2511,7 +2527,9 @@ mod tests {
         let first = "output !x arrived before input ?a could be sent (allowed instead: !y) after (empty trace)";
         assert_eq!(
             out.message.unwrap(),
-            format!("{first} (failed with the timeouts given and with every scale up to x16; first failure: {first})")
+            format!(
+                "{first} (failed with the timeouts given and with every scale up to x16; first failure: {first})"
+            )
         );
         assert_eq!(out.timing.unwrap().first_trace, ["!x"]);
     }
@@ -2905,7 +2923,11 @@ mod tests {
             };
             let test = burst_test(k);
             let outcome = run_with_retries(&mut system, &model, &test, &Q, 0).unwrap();
-            assert_eq!(outcome.verdict, TestVerdict::Pass, "{k} in flight: {outcome:?}");
+            assert_eq!(
+                outcome.verdict,
+                TestVerdict::Pass,
+                "{k} in flight: {outcome:?}"
+            );
             let expected: Vec<String> = ["!ready"]
                 .into_iter()
                 .map(String::from)
@@ -2927,8 +2949,14 @@ mod tests {
         assert_eq!(big.quiescence, Duration::from_secs(20));
         assert_eq!(big.response, Duration::from_secs(90));
         let m = model();
-        assert_eq!(send_grace(&m, &Timeouts::default()), Duration::from_millis(10));
-        assert_eq!(send_grace(&m, &Timeouts::default().scaled(16)), Duration::from_millis(160));
+        assert_eq!(
+            send_grace(&m, &Timeouts::default()),
+            Duration::from_millis(10)
+        );
+        assert_eq!(
+            send_grace(&m, &Timeouts::default().scaled(16)),
+            Duration::from_millis(160)
+        );
         let ms = Duration::from_millis;
         assert!(!starved(ms(10), ms(60)));
         assert!(starved(ms(10), ms(61)));

@@ -604,7 +604,9 @@ impl Walker<'_> {
                 PurposeVerdict::Fail => {
                     return Ok((
                         PurposeVerdict::Fail,
-                        format!("{reason} (with the timeouts x{factor}; the first failure depended on timing: {first})"),
+                        format!(
+                            "{reason} (with the timeouts x{factor}; the first failure depended on timing: {first})"
+                        ),
                     ));
                 }
                 PurposeVerdict::Pass | PurposeVerdict::Inconclusive => {
@@ -767,7 +769,13 @@ pub fn run_purposes(
             let (verdict, reason) = walker.attempt(purpose, adapter, &options.timeouts)?;
             if verdict == PurposeVerdict::Fail && walker.timing {
                 // Decided by the re-runs: never another attempt after them.
-                break walker.rerun_timing_fail(purpose, adapter, &options.timeouts, &rng, reason)?;
+                break walker.rerun_timing_fail(
+                    purpose,
+                    adapter,
+                    &options.timeouts,
+                    &rng,
+                    reason,
+                )?;
             }
             if verdict != PurposeVerdict::Inconclusive || attempts >= options.attempts.max(1) {
                 break (verdict, reason);
