@@ -1164,7 +1164,7 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
 
 /// Bursts in the purpose runner (issue 41): the purpose of `full_inc` sends ten `?inc` in a
 /// row after `!ready`, and the system writes `hello` (allowed before the first `?inc` only)
-/// after `D` ms and reads its inputs only then; the reading in which it read none of them
+/// after `D` ms and reads its inputs only then (ten in flight); the reading in which it read none of them
 /// explains `hello`, so no purpose may fail, whatever the number of inputs in flight. Before,
 /// the runner dropped the readings with 8 inputs unread and failed with "output `hello`, which
 /// the STS does not allow".
@@ -1173,9 +1173,15 @@ fn purposes_files_run_on_unbounded_domains_and_give_the_files_item_coverage() {
 fn the_purpose_runner_never_fails_a_conforming_system_with_a_burst_of_inputs_in_flight() {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ready_hello.sts.yaml");
     let spec = spec.to_str().unwrap();
-    for delay in ["0", "0.1", "0.3"] {
+    // Below the quiescence timeout: the purpose of `full_inc` has sent its ten inputs (20 ms
+    // apart) before `hello` comes at 0.5 s or 1 s.
+    for delay in ["0", "0.5", "1"] {
         let system = format!("echo ready; sleep {delay}; echo hello; cat >/dev/null");
-        let (code, out, err) = explore_purposes(spec, &["--sut", &system], &["--attempts", "1"]);
+        let (code, out, err) = explore_purposes(
+            spec,
+            &["--sut", &system],
+            &["--attempts", "1", "--quiescence-ms", "2000"],
+        );
         assert_ne!(code, 1, "delay {delay}: {out}{err}");
         assert!(!out.contains("does not allow"), "delay {delay}: {out}{err}");
     }
