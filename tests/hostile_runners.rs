@@ -465,8 +465,17 @@ fn check(
         report.contains(reason(runner, fixture, transport)),
         "{context}"
     );
-    // Nothing waits for the 30 s sleeps of the fixtures or the 1 GB line.
-    assert!(elapsed < Duration::from_secs(25), "{context}");
+    // Nothing waits for the long sleeps of the fixtures or the 1 GB line. A fail that rests on
+    // timing (no output, an unfinished line) is re-run with the timeouts x4 and x16 (the
+    // timing rule): each of a test's waits grows by up to 20 times the start-up and response
+    // timeouts (the fixtures sleep 300 s, longer than those waits).
+    let reruns = if ["hang", "no_newline"].contains(&fixture.name) {
+        let ms = |t: &str| t.parse::<u64>().unwrap();
+        Duration::from_millis(2 * 21 * (ms(STARTUP_MS) + ms(RESPONSE_MS)))
+    } else {
+        Duration::ZERO
+    };
+    assert!(elapsed < Duration::from_secs(25) + reruns, "{context}");
     let left = leftovers(&marker);
     assert!(left.is_empty(), "{context}\nleft running: {left:?}");
 }
@@ -538,13 +547,20 @@ fn run_sut_needs_each_of_the_three_timeouts() {
             .unwrap();
         (out.status.code(), text(&out))
     };
+    // Without the allowance the verdict rests on timing: the re-run with the timeouts x4
+    // passes, so the test is inconclusive (timing), not passed.
     let (code, report) = run("slow_startup", "0", RESPONSE_MS);
-    assert_eq!(code, Some(1), "{report}");
-    assert!(report.contains("t0002 fail: unexpected !pong"), "{report}");
-    let (code, report) = run("slow_responses", "0", QUIESCENCE_MS);
-    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(code, Some(3), "{report}");
     assert!(
-        report.contains("t0001 fail: no output within the response timeout of 300 ms"),
+        report.contains(
+            "t0002 inconclusive (timing): failed with the timeouts given (unexpected !pong"
+        ),
+        "{report}"
+    );
+    let (code, report) = run("slow_responses", "0", QUIESCENCE_MS);
+    assert_eq!(code, Some(3), "{report}");
+    assert!(
+        report.contains("t0001 inconclusive (timing): failed with the timeouts given (no output within the response timeout of 300 ms"),
         "{report}"
     );
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
