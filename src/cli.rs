@@ -33,10 +33,13 @@ pub enum Command {
     /// Run a suite against a model (exactly, in simulation) or a real system (a process `--sut`,
     /// or over TCP `--sut-connect`/`--sut-listen`). Exit status 0 every test passed, 1 a test
     /// failed, 2 bad input or a system that cannot be reached, 3 (real systems only) a test stayed
-    /// inconclusive after its retries and none failed.
+    /// inconclusive (after its retries, or reason `timing`: a fail resting on timing that a
+    /// re-run with timeouts x4 or x16 did not repeat) and none failed.
     Run(RunArgs),
     /// On-the-fly testing (TorX): send inputs and observe outputs chosen step by step, tracking
-    /// the specification; fail on the first non-conforming observation. Exit 1 on a failure.
+    /// the specification; fail on the first non-conforming observation. Exit 1 on a failure, 3
+    /// when a failure resting on timing was not repeated by its replays with timeouts x4 and x16
+    /// (`inconclusive (timing)`).
     Explore(ExploreArgs),
     /// State identification metrics (van den Bos Table 3.2): compatibility, splitting graph,
     /// adaptive distinguishing graph and pairwise top-ups.
@@ -608,9 +611,10 @@ pub struct RunArgs {
     /// observed trace, instead of resetting (same guarantee, far fewer inconclusive tests).
     #[arg(long)]
     pub follow: bool,
-    /// Systems run at once (`--sut`; default: the number of cores). Verdicts and reports are
-    /// the same, in the same order, as with `--jobs 1`; `--follow` runs one system, since
-    /// following depends on the order tests are decided in.
+    /// Systems run at once (default: the number of cores for `--sut`, one session at a time
+    /// for `--sut-connect` and `--sut-listen`, whose server must serve N sessions at once to
+    /// take more). Verdicts and reports are the same, in the same order, as with `--jobs 1`;
+    /// `--follow` runs one system, since following depends on the order tests are decided in.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// Also write the results as JUnit XML (inconclusive tests are skipped ones).

@@ -271,3 +271,48 @@ fn no_runner_fails_a_conforming_system_at_any_output_delay_up_to_30_ms() {
     let failures = sweep_failures(&sweep);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Bursts (issue 41): the tester sends input after input while the system has not read them.
+/// `ready_hello.aut` allows `!hello` right after `!ready` but not after `?inc`; the system
+/// writes `ready`, `hello` after `D` ms, and reads its inputs only then. `explore --policy bias
+/// --input-bias 0.99` sends `?inc` every send grace (20 ms at a quiescence timeout of 2 s, which
+/// every delay stays below), so about `D / 20` inputs are in flight when `hello` arrives (1 to
+/// 64 over the delays): the reading in which the system read none of them explains it, and no
+/// run may fail. Before, a reading with 8 inputs unread was dropped and the runs failed from
+/// about 100 ms on.
+#[test]
+fn explore_never_fails_a_conforming_system_with_a_burst_of_inputs_in_flight() {
+    let spec = root().join("tests/fixtures/ready_hello.aut");
+    for delay_ms in [0u64, 30, 150, 600, 1300] {
+        let system = format!(
+            "echo ready; sleep {}; echo hello; cat >/dev/null",
+            delay_ms as f64 / 1000.0
+        );
+        for seed in 0..2 {
+            let out = ncomplete(&[
+                "explore",
+                spec.to_str().unwrap(),
+                "--sut",
+                &system,
+                "--policy",
+                "bias",
+                "--input-bias",
+                "0.99",
+                "--reset-probability",
+                "0",
+                "--max-steps",
+                "90",
+                "--quiescence-ms",
+                "2000",
+                "--seed",
+                &seed.to_string(),
+                "--quiet",
+            ]);
+            assert!(
+                out.status.success(),
+                "delay {delay_ms} ms, seed {seed}: {}",
+                text(&out)
+            );
+        }
+    }
+}

@@ -1313,3 +1313,28 @@ fn a_nonlinear_purpose_search_is_refused_at_its_budget_with_progress() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("NCOMPLETE_SOLVER_SECONDS=soon"), "{err}");
 }
+
+/// Bursts in the purpose runner (issue 41): the purpose of `full_inc` sends ten `?inc` in a
+/// row after `!ready`, and the system writes `hello` (allowed before the first `?inc` only)
+/// after `D` ms and reads its inputs only then (ten in flight); the reading in which it read none of them
+/// explains `hello`, so no purpose may fail, whatever the number of inputs in flight. Before,
+/// the runner dropped the readings with 8 inputs unread and failed with "output `hello`, which
+/// the STS does not allow".
+#[cfg(feature = "smt")]
+#[test]
+fn the_purpose_runner_never_fails_a_conforming_system_with_a_burst_of_inputs_in_flight() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ready_hello.sts.yaml");
+    let spec = spec.to_str().unwrap();
+    // Below the quiescence timeout: the purpose of `full_inc` has sent its ten inputs (20 ms
+    // apart) before `hello` comes at 0.5 s or 1 s.
+    for delay in ["0", "0.5", "1"] {
+        let system = format!("echo ready; sleep {delay}; echo hello; cat >/dev/null");
+        let (code, out, err) = explore_purposes(
+            spec,
+            &["--sut", &system],
+            &["--attempts", "1", "--quiescence-ms", "2000"],
+        );
+        assert_ne!(code, 1, "delay {delay}: {out}{err}");
+        assert!(!out.contains("does not allow"), "delay {delay}: {out}{err}");
+    }
+}

@@ -18,8 +18,10 @@
 //! input only adds readings of the observation, so it can only hide more). The search runs over
 //! pairs of an implementation observation state and the set of readings still open, each a
 //! specification state with the inputs sent but not yet read in it (at most
-//! [`crate::exec::stdio::MAX_INPUTS_IN_FLIGHT`], the runners' bound: readings with more are
-//! dropped, as the runners drop them). A reading in which the system read an input the
+//! [`MAX_INPUTS_IN_FLIGHT`], a bound of this search only: the runners keep readings with any
+//! number of inputs unread, so a `Fails` whose observation needs more inputs in flight may be
+//! explained by a runner; `Conforms` holds for them all, since more readings only explain
+//! more). A reading in which the system read an input the
 //! specification does not enable allows everything after it (ioco is silent past an unspecified
 //! input), so a pair holding one can never fail and is not explored further. The verdict
 //! `Fails` carries a shortest such observation; `Conforms` means that no tester of this crate can
@@ -30,9 +32,11 @@
 
 use super::observe::{Observable, Observer, Vocabulary};
 use super::{CheckError, IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs};
-use crate::exec::stdio::MAX_INPUTS_IN_FLIGHT;
 use crate::model::{LabelId, LabelKind};
 use std::collections::{BTreeSet, HashSet, VecDeque};
+
+/// Inputs a reading of the search may leave unread (the runners have no such bound).
+const MAX_INPUTS_IN_FLIGHT: usize = 8;
 
 /// A reading of the observations so far: the specification state it reaches and the inputs
 /// sent that the system has not read in it, oldest first.

@@ -176,6 +176,8 @@ pub fn run_on_model(
                 time: None,
                 trace: simulation_trace(t, sys),
                 failure: simulation_failure(t, sys, case),
+                reason: None,
+                timing_traces: None,
             });
             if let Some(coverage) = results.coverage_mut() {
                 coverage.cover_simulated(sys, case);
@@ -267,6 +269,8 @@ pub struct SystemRun<'a> {
     pub follow: bool,
     /// Systems run at once (`--follow` runs one; see [`stdio::run_suite_on_system`]).
     pub jobs: usize,
+    /// No warning on stderr (the latency warning still goes into the JSON results).
+    pub quiet: bool,
 }
 
 /// Runs a suite (JSON, or words with their `spec`) against the process `system` starts,
@@ -285,6 +289,7 @@ pub fn run_on_system(
         retries,
         follow,
         jobs,
+        quiet,
     } = *system;
     let (header, tests) = load_suite_file(suite_path, spec)?;
     if tests.is_empty() {
@@ -302,7 +307,7 @@ pub fn run_on_system(
         message,
     };
     let system = system.open().map_err(system_error)?;
-    let outcomes: Vec<SystemOutcome> = stdio::run_suite_on_system(
+    let run = stdio::run_suite_on_system(
         &system,
         &header.model,
         &tests,
@@ -330,6 +335,11 @@ pub fn run_on_system(
                 time: Some(took),
                 trace,
                 failure,
+                reason: o.reason(),
+                timing_traces: o
+                    .timing
+                    .as_ref()
+                    .map(|t| (t.first_trace.clone(), o.trace.clone())),
             });
         },
     )?;
@@ -343,6 +353,14 @@ pub fn run_on_system(
             crate::suite::costs::duration_text(took.as_secs().into())
         );
     }
+    let outcomes: Vec<SystemOutcome> = run.outcomes;
+    let warning = stdio::LatencyWarning::check(run.largest_latency, timeouts.quiescence);
+    if let Some(w) = &warning
+        && !quiet
+    {
+        eprintln!("warning: {}", w.text());
+    }
+    results.set_latency_warning(warning);
     results.set_total_time(took);
     if let Some(e) = write_error {
         return Err(Error::io("<stdout>", e));
@@ -573,7 +591,8 @@ fn explore_progress(progress: &Progress) -> impl FnMut(&super::explore::ExploreS
 /// `ncomplete explore`: on-the-fly testing of `system` against the specification `spec`
 /// (steering first to the goal of `purpose` under `Policy::Strategy`); writes the coverage
 /// table and verdict to `out`, the JSON report to `json` when given; returns the exit status
-/// (1 on a failure), and the HTML report to `html` when given.
+/// (1 on a failure, [`INCONCLUSIVE_EXIT_STATUS`] when a timing-dependent failure was not
+/// repeated by its replays), and the HTML report to `html` when given.
 pub fn explore(
     spec: &Model,
     system: ExploreSystem<'_>,
@@ -634,5 +653,9 @@ pub fn explore(
     }
     out.write_all(report.to_text().as_bytes())
         .map_err(|e| Error::io("<stdout>", e))?;
-    Ok(u8::from(report.failed))
+    Ok(match (report.failed, &report.timing) {
+        (true, _) => 1,
+        (false, Some(_)) => INCONCLUSIVE_EXIT_STATUS,
+        (false, None) => 0,
+    })
 }

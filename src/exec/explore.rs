@@ -45,7 +45,7 @@
 use super::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
 use super::stdio::{
-    Adapter, Execution, MAX_INPUTS_IN_FLIGHT, Observation, Timeouts, send_grace, trace_text,
+    Adapter, Execution, Observation, TIMING_SCALES, Timeouts, TimingReruns, send_grace, trace_text,
 };
 use super::sut::suspension_labels;
 use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
@@ -316,12 +316,20 @@ pub struct ExploreReport {
     /// Per transition (states in order, each state's transitions in the order of
     /// `SuspensionAutomaton::enabled`): whether the run took it.
     pub taken: Vec<bool>,
+    /// Set when the verdict rests on replays with scaled timeouts after a timing-dependent
+    /// failure (the timing rule): the first failing run. With `failed` false, the verdict is
+    /// `inconclusive` (reason `timing`).
+    pub timing: Option<TimingReruns>,
 }
 
 impl ExploreReport {
     /// The verdict name.
     pub fn verdict(&self) -> &'static str {
-        if self.failed { "fail" } else { "pass" }
+        match (self.failed, &self.timing) {
+            (true, _) => "fail",
+            (false, Some(_)) => "inconclusive",
+            (false, None) => "pass",
+        }
     }
 
     /// The report as JSON (`ncomplete explore --out`).
@@ -336,6 +344,8 @@ impl ExploreReport {
             "verdict": self.verdict(),
             "stop": self.stop.as_str(),
             "message": self.message,
+            "reason": (!self.failed && self.timing.is_some()).then_some("timing"),
+            "first_trace": self.timing.as_ref().map(|t| &t.first_trace),
             "steps": self.steps,
             "resets": self.resets,
             "trace": self.trace,
@@ -432,9 +442,10 @@ impl ExploreReport {
             self.resets,
             self.stop.as_str()
         ));
-        match &self.message {
-            Some(m) => text.push_str(&format!("explore: fail: {m}\n")),
-            None => text.push_str("explore: pass (no non-conforming observation)\n"),
+        match (&self.message, self.failed) {
+            (Some(m), true) => text.push_str(&format!("explore: fail: {m}\n")),
+            (Some(m), false) => text.push_str(&format!("explore: {m}\n")),
+            (None, _) => text.push_str("explore: pass (no non-conforming observation)\n"),
         }
         text
     }
@@ -656,6 +667,8 @@ struct Explorer<'a> {
     quiescence_ms: Option<Vec<Option<u64>>>,
     /// The response timeout of the last wait (annotations included), for its failure message.
     response_wait: Duration,
+    /// The moves made since the last reset, to replay a run that failed on timing.
+    moves: Vec<Move>,
 }
 
 fn scaled(p: f64) -> usize {
@@ -691,6 +704,7 @@ impl<'a> Explorer<'a> {
                 .as_ref()
                 .map(|a| a.sa_quiescence_ms(&spec.sa)),
             response_wait: options.timeouts.response,
+            moves: Vec::new(),
         };
         e.visit(init);
         e
@@ -998,6 +1012,7 @@ impl<'a> Explorer<'a> {
         self.sent.clear();
         self.others.clear();
         self.dead_end = false;
+        self.moves.clear();
         if let Some(play) = &mut self.play {
             play.restart();
         }
@@ -1016,7 +1031,10 @@ impl<'a> Explorer<'a> {
                     .filter(|&l| sa.alphabet.is_output(l) && l != sa.quiescence());
                 (label, format!("!{name}"))
             }
-            Observation::Quiescence => (Some(sa.quiescence()), self.spec.marked(sa.quiescence())),
+            Observation::Quiescence => {
+                self.execution.timing = true;
+                (Some(sa.quiescence()), self.spec.marked(sa.quiescence()))
+            }
         };
         self.steps += 1;
         self.execution.trace.push(shown);
@@ -1032,7 +1050,9 @@ impl<'a> Explorer<'a> {
             return Ok(());
         }
         if let Some(first) = others.first() {
-            // The reading the tester followed is refuted; another one explains the run.
+            // The reading the tester followed is refuted; another one explains the run: the
+            // observation is read output-first.
+            self.execution.timing = true;
             if first.read == self.sent.len() {
                 self.follow_reading(others);
             } else {
@@ -1119,9 +1139,6 @@ impl<'a> Explorer<'a> {
                 }
                 None => self.dead_end = true,
             }
-            if self.sent.len() - r.read >= MAX_INPUTS_IN_FLIGHT {
-                return;
-            }
         }
         if !out.iter().any(|o| o.state == r.state && o.read == r.read) {
             out.push(r);
@@ -1145,6 +1162,21 @@ impl<'a> Explorer<'a> {
 
     /// One move; `Err` is the failure message.
     fn step(&mut self, adapter: &mut dyn Adapter, m: Move) -> Result<(), String> {
+        if m != Move::Reset {
+            self.moves.push(m);
+        }
+        let result = self.make(adapter, m);
+        // A model in process observes nothing by timing.
+        if adapter.reads_inputs_at_once() {
+            self.execution.timing = false;
+        } else if adapter.take_timing_note() {
+            self.execution.timing = true;
+        }
+        result
+    }
+
+    /// Makes one move; `Err` is the failure message.
+    fn make(&mut self, adapter: &mut dyn Adapter, m: Move) -> Result<(), String> {
         let sa = &self.spec.sa;
         let quiescence_allowed = sa.after(self.state, sa.quiescence()).is_some();
         match m {
@@ -1171,9 +1203,13 @@ impl<'a> Explorer<'a> {
             }
             Move::Input(i) => {
                 // An output already on its way is observed first (it won the race).
-                let grace = send_grace(&self.spec.labels, self.options.timeouts.quiescence);
+                let grace = send_grace(&self.spec.labels, &self.options.timeouts);
                 match adapter.pending_output(grace).map_err(|e| self.broken(e))? {
-                    Some(o) => self.observe(Observation::Output(o), true),
+                    Some(o) => {
+                        // Read before the input could be sent: the race.
+                        self.execution.timing = true;
+                        self.observe(Observation::Output(o), true)
+                    }
                     None => {
                         let name = sa.alphabet.name(i).to_owned();
                         adapter.send(&name).map_err(|e| self.broken(e))?;
@@ -1244,18 +1280,118 @@ pub fn explore(
     if let Some(play) = &mut e.play {
         play.settle();
     }
+    let mut trace = std::mem::take(&mut e.execution.trace);
+    let mut failed = stop == StopReason::Failure;
+    let mut timing = None;
+    if let Some(first_message) = message.as_ref().filter(|_| failed && e.execution.timing) {
+        let decided = replay_timing_fail(spec, adapter, options, &e.moves, &trace, first_message)?;
+        (failed, message, trace, timing) = (
+            decided.failed,
+            Some(decided.message),
+            decided.trace,
+            Some(decided.reruns),
+        );
+    }
     Ok(ExploreReport {
-        failed: stop == StopReason::Failure,
+        failed,
         stop,
         steps: e.steps,
         resets: e.resets,
-        trace: std::mem::take(&mut e.execution.trace),
+        trace,
         message,
         coverage: e.coverage(),
         goals: e.play.as_ref().map(|p| p.tally.clone()),
         elapsed: started.elapsed(),
         visited: std::mem::take(&mut e.visited),
         taken: std::mem::take(&mut e.taken),
+        timing,
+    })
+}
+
+/// How replays decided a run that failed on timing.
+struct ReplayVerdict {
+    failed: bool,
+    message: String,
+    trace: Vec<String>,
+    reruns: TimingReruns,
+}
+
+/// The timing rule for an exploration: a run (since its last reset) that failed with a
+/// timing-dependent observation is replayed from a reset, its moves (the same inputs and waits,
+/// chosen by the same seed) made again with every timeout scaled by 4, then by 16. A replay that
+/// fails with no timing-dependent observation is the `fail`; one that fails on timing again
+/// goes on to the next scale (after the last one, its `fail` stands, the first trace beside
+/// it); one that does not fail (every move made, or the system leaving the moves' path: an
+/// input the specification does not enable where the replay is) makes the verdict
+/// `inconclusive` (reason `timing`).
+fn replay_timing_fail(
+    spec: &ExploreSpec,
+    adapter: &mut dyn Adapter,
+    options: &ExploreOptions,
+    moves: &[Move],
+    first_trace: &[String],
+    first_message: &str,
+) -> Result<ReplayVerdict, String> {
+    let mut last = None;
+    for factor in TIMING_SCALES {
+        let scaled = ExploreOptions {
+            timeouts: options.timeouts.scaled(factor),
+            ..options.clone()
+        };
+        let mut replay = Explorer::new(spec, &scaled);
+        replay.reset(adapter)?;
+        let mut failure = None;
+        for &m in moves {
+            if let Move::Input(i) = m
+                && replay.spec.sa.after(replay.state, i).is_none()
+            {
+                break;
+            }
+            if let Err(why) = replay.step(adapter, m) {
+                failure = Some(why);
+                break;
+            }
+        }
+        let trace = std::mem::take(&mut replay.execution.trace);
+        let reruns = TimingReruns {
+            first_trace: first_trace.to_vec(),
+            first_message: first_message.to_owned(),
+            scale: factor,
+        };
+        match failure {
+            Some(why) if replay.execution.timing => last = Some((why, trace, reruns)),
+            Some(why) => {
+                return Ok(ReplayVerdict {
+                    failed: true,
+                    message: format!(
+                        "{why} (replayed with the timeouts x{factor}; the first failure depended on timing: {first_message})"
+                    ),
+                    trace,
+                    reruns,
+                });
+            }
+            None => {
+                return Ok(ReplayVerdict {
+                    failed: false,
+                    message: format!(
+                        "inconclusive (timing): failed with the timeouts given ({first_message}), did not fail when replayed with the timeouts x{factor} (trace: {}); the verdict depends on timing",
+                        trace_text(&trace)
+                    ),
+                    trace,
+                    reruns,
+                });
+            }
+        }
+    }
+    let (why, trace, reruns) = last.unwrap_or_default();
+    Ok(ReplayVerdict {
+        failed: true,
+        message: format!(
+            "{why} (failed when replayed with every scale up to x{}; first failure: {first_message})",
+            reruns.scale
+        ),
+        trace,
+        reruns,
     })
 }
 

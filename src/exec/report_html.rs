@@ -399,15 +399,17 @@ impl<'a> HtmlReport<'a> {
         let time = measured.then_some(report.elapsed);
         let record = TestRecord {
             name: "exploration".to_owned(),
-            verdict: if report.failed {
-                TestVerdict::Fail
-            } else {
-                TestVerdict::Pass
+            verdict: match (report.failed, &report.timing) {
+                (true, _) => TestVerdict::Fail,
+                (false, Some(_)) => TestVerdict::Inconclusive,
+                (false, None) => TestVerdict::Pass,
             },
             message: report.message.clone(),
             time,
             trace,
             failure,
+            reason: None,
+            timing_traces: None,
         };
         let mut facts = vec![
             ("specification", sa.name.clone()),
@@ -1114,6 +1116,8 @@ mod tests {
             time: None,
             trace: steps(trace),
             failure: Some(failure.into()),
+            reason: None,
+            timing_traces: None,
         }
     }
 
@@ -1125,6 +1129,8 @@ mod tests {
             time: None,
             trace: Vec::new(),
             failure: None,
+            reason: None,
+            timing_traces: None,
         }
     }
 

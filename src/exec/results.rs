@@ -18,6 +18,7 @@
 
 use super::TestVerdict;
 use super::report_html::{HtmlReport, SpecCoverage};
+use super::stdio::LatencyWarning;
 use crate::error::{Error, Result};
 use crate::output::Output;
 use crate::suite::SuiteHeader;
@@ -42,6 +43,11 @@ pub struct TestRecord {
     /// For a failure whose last trace step is the offending one: what happened there and what
     /// was expected instead (`unexpected !x (expected one of: !y, delta)`).
     pub failure: Option<String>,
+    /// Why an inconclusive test is inconclusive: `timing` or `retry` (runs against a system).
+    pub reason: Option<&'static str>,
+    /// For a verdict that rests on re-runs with scaled timeouts (the timing rule): the trace of
+    /// the first, failing execution and that of the re-run that decided.
+    pub timing_traces: Option<(Vec<String>, Vec<String>)>,
 }
 
 /// One step of an observed trace, labels by name (unmarked).
@@ -98,6 +104,8 @@ pub struct RunResults {
     html: Option<HtmlTarget>,
     /// Wall-clock time of the whole run (runs against a system only).
     total_time: Option<Duration>,
+    /// The latency warning of a run against a system, carried into the JSON results.
+    latency: Option<LatencyWarning>,
 }
 
 /// The HTML report asked for: its file, and the specification it draws with the coverage of
@@ -176,6 +184,7 @@ impl RunResults {
             records: Vec::new(),
             html: None,
             total_time: None,
+            latency: None,
         }
     }
 
@@ -213,6 +222,11 @@ impl RunResults {
             .as_mut()
             .and_then(|h| h.spec.as_mut())
             .map(|(_, coverage)| coverage)
+    }
+
+    /// Records the latency warning of a run against a system (the timing rule).
+    pub fn set_latency_warning(&mut self, warning: Option<LatencyWarning>) {
+        self.latency = warning;
     }
 
     /// Records the wall-clock time of the whole run (runs against a system).
@@ -259,7 +273,13 @@ impl RunResults {
         if let Some(path) = &self.json {
             write_to(
                 path,
-                &results_json(suite_path, header, &self.system, &self.records),
+                &results_json(
+                    suite_path,
+                    header,
+                    &self.system,
+                    &self.records,
+                    self.latency.as_ref(),
+                ),
             )?;
         }
         if let Some(html) = &self.html {
@@ -411,6 +431,7 @@ pub fn results_json(
     header: &SuiteHeader,
     system: &str,
     records: &[TestRecord],
+    latency: Option<&LatencyWarning>,
 ) -> String {
     let counts = VerdictCounts::of(records.iter().map(|r| r.verdict));
     let tests: Vec<serde_json::Value> = records
@@ -424,10 +445,16 @@ pub fn results_json(
             if let Some(time) = r.time {
                 t["seconds"] = serde_json::json!(time.as_secs_f64());
             }
+            if let Some(reason) = r.reason {
+                t["reason"] = serde_json::json!(reason);
+            }
+            if let Some((first, rerun)) = &r.timing_traces {
+                t["traces"] = serde_json::json!({"first": first, "rerun": rerun});
+            }
             t
         })
         .collect();
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "format": "ncomplete-results-v1",
         "suite": suite_path,
         "model": header.model.name,
@@ -443,6 +470,14 @@ pub fn results_json(
         },
         "tests": tests,
     });
+    if let Some(w) = latency {
+        value["latency_warning"] = serde_json::json!({
+            "largest_ms": w.largest_ms,
+            "quiescence_ms": w.quiescence_ms,
+            "advised_quiescence_ms": w.advised_ms,
+            "message": w.text(),
+        });
+    }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
@@ -477,6 +512,8 @@ mod tests {
                 time: None,
                 trace: Vec::new(),
                 failure: None,
+                reason: None,
+                timing_traces: None,
             },
             TestRecord {
                 name: "t0002".into(),
@@ -485,6 +522,8 @@ mod tests {
                 time: None,
                 trace: Vec::new(),
                 failure: None,
+                reason: None,
+                timing_traces: None,
             },
             TestRecord {
                 name: "t0003".into(),
@@ -493,6 +532,8 @@ mod tests {
                 time: None,
                 trace: Vec::new(),
                 failure: None,
+                reason: None,
+                timing_traces: None,
             },
         ]
     }
@@ -534,7 +575,8 @@ mod tests {
         let mut rs = records();
         rs[0].time = Some(Duration::from_millis(1500));
         let v: serde_json::Value =
-            serde_json::from_str(&results_json("s.json", &header(), "system x", &rs)).unwrap();
+            serde_json::from_str(&results_json("s.json", &header(), "system x", &rs, None))
+                .unwrap();
         assert_eq!(v["verdict"], "fail");
         assert_eq!(v["counts"]["inconclusive"], 1);
         assert_eq!(v["tests"][0]["seconds"], 1.5);

@@ -55,7 +55,8 @@
 //!   (it is read, giving its `then`, or stays unread for more racing outputs);
 //! - a reading that reaches any other node with an input unread cannot be followed by the test:
 //!   it ends in `retry`; quiescence means the system has read every input (readings with one
-//!   unread end); so do readings after [`MAX_INPUTS_IN_FLIGHT`] unread inputs;
+//!   unread end); there is no bound on the inputs a reading leaves unread, so a burst of inputs
+//!   answered late never fails a conforming system;
 //! - an observation whose branch is `fail` refutes a reading; the test fails only when every
 //!   reading is refuted (the message is that of the preferred one). Otherwise the first
 //!   remaining reading decides: the tester sends or waits as its node says, and its verdict
@@ -68,6 +69,33 @@
 //! of specification states. An adapter whose system reads every input at once
 //! ([`Adapter::reads_inputs_at_once`]: a model or program stepped in the tester's process) has no
 //! race: the input-first reading is the only one, and such a late `x` fails the test.
+//!
+//! The timing rule (one rule for every runner, issue 41): an observation is *timing-dependent*
+//! when it is quiescence (or no output within the response timeout, or at start-up), an output
+//! read before an input could be sent (the race branch) or in an output-first reading (the
+//! reading followed afterwards is not the trace's order), an unfinished line given up on, or
+//! any observation made across the tester's own starvation: a wait slice that took longer than
+//! asked by more than `max(asked, 50 ms)` ([`starved`]). Before a wait concludes silence, the
+//! pipe or socket is looked at without reading ([`Session::output_pending`]): output the
+//! system wrote but the reader thread has not passed on yet (a descheduled tester) is waited
+//! for, not read as quiescence. A model stepped in process ([`Adapter::reads_inputs_at_once`])
+//! observes nothing by timing.
+//! - A `fail` whose trace holds a timing-dependent observation is not reported: the test is
+//!   run again on its own (with its retries) with every timeout scaled by 4, then by 16
+//!   ([`TIMING_SCALES`], [`Timeouts::scaled`]: capped at 10 s quiescence, 60 s response and
+//!   start-up, never below the unscaled value; the send grace scales too). A re-run that fails
+//!   with no timing-dependent observation is the `fail` reported; a re-run that does not fail
+//!   makes the test `inconclusive` with reason `timing`, both traces reported
+//!   ([`SystemOutcome::timing`]); when every scale fails on timing, the `fail` of the largest
+//!   is reported with the first trace beside it. Any other `fail` is reported at once.
+//! - Latency: the adapter records the delay from each input written (the earliest not yet
+//!   answered) or the start to the next output read ([`Adapter::largest_latency`]); a run whose
+//!   quiescence timeout is below 3 times the largest warns ([`LatencyWarning`]).
+//! - Over TCP, a connection the kernel accepted may never be served (a server that serves
+//!   fewer sessions at once than `--jobs`): its silence is not the system's. `run` drives one
+//!   session at a time over TCP unless `--jobs` says more; in parallel, a test whose
+//!   executions saw no output gets its verdict from a run of its own after the others, one
+//!   session at a time ([`run_suite_in_parallel`]).
 
 use super::ExecError;
 use super::simulate::TestVerdict;
@@ -131,7 +159,18 @@ pub struct Timeouts {
     /// The specification's per-state and per-input timeouts, which lengthen the waits above
     /// where they apply ([`super::timeouts`]).
     pub annotations: Option<Arc<ModelTimeouts>>,
+    /// The factor every timeout was scaled by for a re-run after a timing-dependent `fail`
+    /// ([`Timeouts::scaled`]; 1 for a first run): it also scales the annotations and the send
+    /// grace.
+    pub scale: u32,
 }
+
+/// The factors of the re-runs after a timing-dependent `fail`, in order (the timing rule).
+pub const TIMING_SCALES: [u32; 2] = [4, 16];
+/// The caps of scaled timeouts (never below the unscaled value).
+const SCALED_QUIESCENCE_CAP: Duration = Duration::from_secs(10);
+const SCALED_RESPONSE_CAP: Duration = Duration::from_secs(60);
+const SCALED_STARTUP_CAP: Duration = Duration::from_secs(60);
 
 impl Default for Timeouts {
     fn default() -> Self {
@@ -151,6 +190,19 @@ impl Timeouts {
             quiescence: Duration::from_millis(quiescence),
             response: Duration::from_millis(response),
             annotations: None,
+            scale: 1,
+        }
+    }
+
+    /// These timeouts for a re-run: every one multiplied by `factor`, capped at 10 s
+    /// (quiescence) and 60 s (response, start-up) but never below its unscaled value.
+    pub fn scaled(&self, factor: u32) -> Timeouts {
+        Timeouts {
+            startup: scale_capped(self.startup, factor, SCALED_STARTUP_CAP),
+            quiescence: scale_capped(self.quiescence, factor, SCALED_QUIESCENCE_CAP),
+            response: scale_capped(self.response, factor, SCALED_RESPONSE_CAP),
+            annotations: self.annotations.clone(),
+            scale: self.scale.saturating_mul(factor),
         }
     }
 
@@ -166,8 +218,11 @@ impl Timeouts {
     /// (the largest annotation of the states the tester may be in) and the response timeout to
     /// the annotation of `last_input`, the last input sent.
     pub fn at(&self, quiescence_ms: Option<u64>, last_input: Option<&str>) -> Timeouts {
-        let raise = |default: Duration, ms: Option<u64>| {
-            ms.map_or(default, |ms| default.max(Duration::from_millis(ms)))
+        let raise = |default: Duration, ms: Option<u64>, cap: Duration| {
+            ms.map_or(default, |ms| {
+                let annotated = Duration::from_millis(ms);
+                default.max(scale_capped(annotated, self.scale, cap.max(annotated)))
+            })
         };
         let response_ms = match (&self.annotations, last_input) {
             (Some(a), Some(input)) => a.response_ms(input),
@@ -175,11 +230,17 @@ impl Timeouts {
         };
         Timeouts {
             startup: self.startup,
-            quiescence: raise(self.quiescence, quiescence_ms),
-            response: raise(self.response, response_ms),
+            quiescence: raise(self.quiescence, quiescence_ms, SCALED_QUIESCENCE_CAP),
+            response: raise(self.response, response_ms, SCALED_RESPONSE_CAP),
             annotations: None,
+            scale: self.scale,
         }
     }
+}
+
+/// `d` times `factor`, at most `cap` but never below `d`.
+fn scale_capped(d: Duration, factor: u32, cap: Duration) -> Duration {
+    d.saturating_mul(factor.max(1)).min(cap).max(d)
 }
 
 /// What the tester observes when it waits for an output.
@@ -228,7 +289,28 @@ pub trait Adapter {
     fn check_alive(&mut self) -> Result<(), String> {
         Ok(())
     }
+    /// Whether, since the last call, an observation was made in a way that makes it
+    /// timing-dependent beyond what the trace shows (the timing rule): across the tester's own
+    /// starvation (a wait that took far longer than asked), an unfinished line given up on, or
+    /// an output found only by the drain at the end of a wait. Clears the note.
+    fn take_timing_note(&mut self) -> bool {
+        false
+    }
+    /// The largest delay seen from an input written (or the start) to the next output read.
+    fn largest_latency(&self) -> Option<Duration> {
+        None
+    }
 }
+
+/// Whether a wait or sleep that was asked to take `asked` and took `took` shows the tester's
+/// own starvation (the timing rule): it took longer than asked by more than
+/// `max(asked, 50 ms)`.
+pub fn starved(asked: Duration, took: Duration) -> bool {
+    took.saturating_sub(asked) > asked.max(STARVATION_MARGIN)
+}
+
+/// The least lateness of a wait that counts as starvation ([`starved`]).
+const STARVATION_MARGIN: Duration = Duration::from_millis(50);
 
 /// A label as messages show it: control characters anywhere, and whitespace at either end, as
 /// `\u{..}` (lowercase hexadecimal), the rest as it is. Labels of a model hold neither, so only
@@ -506,6 +588,23 @@ pub fn kill_systems_on_interrupt() {
     crate::interrupt::on_interrupt(kill_all_systems);
 }
 
+/// An output the tester can look at without reading it ([`Session::output_pending`]).
+trait WatchedOutput {
+    /// A duplicate of its descriptor, if one can be made.
+    #[cfg(unix)]
+    fn watch(&self) -> Option<std::os::fd::OwnedFd>;
+}
+
+#[cfg(unix)]
+impl<P: std::os::fd::AsFd> WatchedOutput for StoppablePipe<P> {
+    fn watch(&self) -> Option<std::os::fd::OwnedFd> {
+        self.pipe.as_fd().try_clone_to_owned().ok()
+    }
+}
+
+#[cfg(not(unix))]
+impl<P> WatchedOutput for StoppablePipe<P> {}
+
 /// What carries the lines of a session: the pipes of a process the tester started, or a TCP
 /// connection.
 enum Peer {
@@ -539,6 +638,10 @@ struct Session {
     drain_until: Option<Instant>,
     /// Set when the session broke the protocol or ended: a reset label is not sent over it.
     broken: bool,
+    /// A duplicate of the output's descriptor, to look without reading whether output is
+    /// waiting for the reader ([`Session::output_pending`]).
+    #[cfg(unix)]
+    watch: Option<std::os::fd::OwnedFd>,
 }
 
 /// What a connection's closing is called in every message.
@@ -549,9 +652,11 @@ impl Session {
     /// output ends.
     fn over<R, W>(peer: Peer, output: R, input: W, stop: Arc<AtomicBool>) -> Session
     where
-        R: Read + Send + 'static,
+        R: Read + Send + 'static + WatchedOutput,
         W: Write + Send + 'static,
     {
+        #[cfg(unix)]
+        let watch = output.watch();
         let closed = match &peer {
             Peer::Socket { closed, .. } => Some(Arc::clone(closed)),
             Peer::Process { .. } => None,
@@ -585,6 +690,8 @@ impl Session {
             exited: None,
             drain_until: None,
             broken: false,
+            #[cfg(unix)]
+            watch,
         }
     }
 
@@ -795,6 +902,14 @@ pub struct LineAdapter {
     system: System,
     timeouts: Timeouts,
     session: Option<Session>,
+    /// Set by an observation that is timing-dependent beyond the trace
+    /// ([`Adapter::take_timing_note`]).
+    timing_note: bool,
+    /// When the earliest input not yet followed by an output was written (or the session
+    /// started): the start of the delay measured at the next output.
+    waiting_since: Option<Instant>,
+    /// The largest such delay.
+    largest_latency: Option<Duration>,
 }
 
 impl LineAdapter {
@@ -806,6 +921,9 @@ impl LineAdapter {
             system,
             timeouts,
             session: None,
+            timing_note: false,
+            waiting_since: None,
+            largest_latency: None,
         }
     }
 
@@ -844,6 +962,7 @@ impl Drop for LineAdapter {
 
 impl Adapter for LineAdapter {
     fn reset(&mut self) -> Result<(), String> {
+        self.waiting_since = Some(Instant::now());
         if let Some(label) = self.system.reset_label()
             && let Some(s) = self.session.as_mut()
             && s.reset_in_place(label)
@@ -876,6 +995,7 @@ impl Adapter for LineAdapter {
             .as_ref()
             .is_some_and(|tx| tx.send(input.to_owned()).is_ok())
         {
+            self.waiting_since.get_or_insert_with(Instant::now);
             Ok(())
         } else {
             let why = p.exit_or("the system closed its standard input");
@@ -886,7 +1006,27 @@ impl Adapter for LineAdapter {
 
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
         let result = self.receive_line(timeout);
+        match &result {
+            Ok(Observation::Output(_)) => {
+                if let Some(since) = self.waiting_since.take() {
+                    let delay = since.elapsed();
+                    self.largest_latency =
+                        Some(self.largest_latency.map_or(delay, |d| d.max(delay)));
+                }
+            }
+            // Answered by silence: the next output answers a later input.
+            Ok(Observation::Quiescence) => self.waiting_since = None,
+            Err(_) => {}
+        }
         self.note(result)
+    }
+
+    fn take_timing_note(&mut self) -> bool {
+        std::mem::take(&mut self.timing_note)
+    }
+
+    fn largest_latency(&self) -> Option<Duration> {
+        self.largest_latency
     }
 }
 
@@ -895,6 +1035,8 @@ impl LineAdapter {
         let line_timeout = self.timeouts.response;
         let p = self.session.as_mut().ok_or("the system is not running")?;
         let deadline = Instant::now() + timeout;
+        // Until when the drain at the end of the wait keeps reading output already written.
+        let mut drain_limit = None;
         loop {
             // After an exit, only the rest of the output is read; an unfinished line means an
             // output is on its way, so it gets the response timeout.
@@ -911,9 +1053,33 @@ impl LineAdapter {
                     TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
                 })
             } else {
-                p.output.recv_timeout((limit - now).min(POLL))
+                let asked = (limit - now).min(POLL);
+                let event = p.output.recv_timeout(asked);
+                if starved(asked, now.elapsed()) {
+                    self.timing_note = true;
+                }
+                event
             };
             if now >= limit && matches!(event, Err(RecvTimeoutError::Timeout)) {
+                // Before silence is concluded: output the system has written but the reader
+                // has not passed on yet (a starved tester) is waited for, not read as silence.
+                if p.exited.is_none() && p.output_pending() {
+                    let until = *drain_limit.get_or_insert(now + line_timeout);
+                    if now < until {
+                        self.timing_note = true;
+                        if let Ok(event) = p.output.recv_timeout(POLL) {
+                            match p.take_event(event) {
+                                Some(result) => return result,
+                                None => continue,
+                            }
+                        }
+                        continue;
+                    }
+                }
+                if p.partial.is_some() {
+                    // An unfinished line given up on: the rest may be late, not missing.
+                    self.timing_note = true;
+                }
                 return match (&p.exited, &p.partial) {
                     (Some(_), _) => Err(p.end_message()),
                     (None, Some((text, _))) => Err(format!(
@@ -924,26 +1090,64 @@ impl LineAdapter {
                 };
             }
             match event {
-                Ok(Event::Line(label)) => {
-                    p.partial = None;
-                    return Ok(Observation::Output(label));
-                }
-                Ok(Event::Partial(text)) => {
-                    if p.partial.is_none() {
-                        p.partial = Some((text, Instant::now()));
+                Ok(event) => {
+                    if let Some(result) = p.take_event(event) {
+                        return result;
                     }
                 }
-                Ok(Event::Broken(why)) => return Err(why),
-                Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
-                    if let Peer::Socket { closed, .. } = &p.peer {
-                        // Known from now on, whether or not the reader has marked it yet.
-                        closed.store(true, Ordering::SeqCst);
-                    }
-                    return Err(p.end_message());
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(p.ended()),
                 Err(RecvTimeoutError::Timeout) => p.poll_exit(),
             }
         }
+    }
+}
+
+impl Session {
+    /// What an event from the reader means to a wait: its end (an output or a failure), or
+    /// `None` to wait on (the start of an unfinished line).
+    fn take_event(&mut self, event: Event) -> Option<Result<Observation, String>> {
+        match event {
+            Event::Line(label) => {
+                self.partial = None;
+                Some(Ok(Observation::Output(label)))
+            }
+            Event::Partial(text) => {
+                if self.partial.is_none() {
+                    self.partial = Some((text, Instant::now()));
+                }
+                None
+            }
+            Event::Broken(why) => Some(Err(why)),
+            Event::End => Some(Err(self.ended())),
+        }
+    }
+
+    /// The end of the output: why it ended.
+    fn ended(&mut self) -> String {
+        if let Peer::Socket { closed, .. } = &self.peer {
+            // Known from now on, whether or not the reader has marked it yet.
+            closed.store(true, Ordering::SeqCst);
+        }
+        self.end_message()
+    }
+
+    /// Whether the system's output holds bytes (or its end) that the reader has not taken
+    /// yet: a non-blocking look at the pipe or socket.
+    fn output_pending(&self) -> bool {
+        #[cfg(unix)]
+        if let Some(fd) = &self.watch {
+            use std::os::fd::AsRawFd;
+            let mut poll = libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: `poll` is a valid pollfd for the duration of the call, and the count is 1;
+            // a timeout of 0 never blocks.
+            let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+            return ready > 0 && poll.revents != 0;
+        }
+        false
     }
 }
 
@@ -1004,12 +1208,14 @@ pub(super) fn trace_text(trace: &[String]) -> String {
 /// How long the tester listens for an output already on its way before it sends an input: a
 /// twentieth of the quiescence timeout, at most 20 ms. Outputs that a system writes right after
 /// its previous step then take their race branch instead of appearing after the input. Mealy
-/// suites (no quiescence) need no grace: a Mealy machine only answers inputs.
-pub fn send_grace(model: &SuiteModel, quiescence: Duration) -> Duration {
+/// suites (no quiescence) need no grace: a Mealy machine only answers inputs. A re-run with
+/// scaled timeouts scales the cap too.
+pub fn send_grace(model: &SuiteModel, timeouts: &Timeouts) -> Duration {
     if model.quiescence.is_none() {
         Duration::ZERO
     } else {
-        (quiescence / 20).min(Duration::from_millis(20))
+        (timeouts.quiescence / 20)
+            .min(Duration::from_millis(20).saturating_mul(timeouts.scale.max(1)))
     }
 }
 
@@ -1040,6 +1246,11 @@ pub struct Execution {
     /// that the system wrote before it read an input sent earlier): only then does the trace
     /// lead another test to where the system is ([`follow`]).
     pub literal: bool,
+    /// Whether the trace holds a timing-dependent observation (the timing rule: quiescence or
+    /// no output within the response timeout, an output read before an input could be sent or
+    /// in an output-first reading, an unfinished line given up on, an observation made across
+    /// the tester's starvation): a `fail` of such a trace is re-run before it is reported.
+    pub timing: bool,
 }
 
 impl Execution {
@@ -1051,6 +1262,7 @@ impl Execution {
             trace: Vec::new(),
             steps: Vec::new(),
             literal: true,
+            timing: false,
         }
     }
 
@@ -1076,10 +1288,6 @@ pub fn execute_once(
         message,
     }
 }
-
-/// Inputs a reading may leave unread by the system at most (the readings of the module doc): a reading in which
-/// the system has not read this many of the inputs written to it is dropped.
-pub const MAX_INPUTS_IN_FLIGHT: usize = 8;
 
 /// One reading of the observations of an execution (the input/output race of the module doc).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -1158,7 +1366,7 @@ impl Readings {
         match &test.nodes[node] {
             TestNode::Send { input, then, .. } if *input == next_input => {
                 self.expand(test, Reading::from_next(*then, read + 1), literal, out);
-                if !self.at_once && self.sent.len() - read < MAX_INPUTS_IN_FLIGHT {
+                if !self.at_once {
                     out.push((reading, false));
                 }
             }
@@ -1237,7 +1445,10 @@ pub fn execute_from(
     let mut seen_output = run.seen_output;
     let mut trace: Vec<String> = std::mem::take(&mut run.trace);
     let mut steps: Vec<TraceStep> = std::mem::take(&mut run.steps);
-    let mut readings = Readings::new(start, adapter.reads_inputs_at_once());
+    let exact = adapter.reads_inputs_at_once();
+    let mut readings = Readings::new(start, exact);
+    // A model stepped in process observes nothing by timing.
+    let mut timing = run.timing && !exact;
     // The largest annotated quiescence timeout per node, for an annotated specification.
     let node_waits = timeouts
         .annotations
@@ -1256,10 +1467,12 @@ pub fn execute_from(
         };
         let step = match &test.nodes[node] {
             TestNode::Send { input, race, .. } => {
-                match adapter.pending_output(send_grace(model, timeouts.quiescence)) {
+                match adapter.pending_output(send_grace(model, timeouts)) {
                     Err(e) => Err(e),
                     Ok(Some(out)) => {
                         seen_output = true;
+                        // Read before the input could be sent: the race branch.
+                        timing |= !exact;
                         let id = output_id(&out);
                         let out = shown_label(&out);
                         let why = format!(
@@ -1302,6 +1515,7 @@ pub fn execute_from(
                             (output_id(&out), format!("!{}", shown_label(&out)))
                         }
                         Observation::Quiescence => {
+                            timing |= !exact;
                             (Some(quiescence_id), quiescence_name(model).to_owned())
                         }
                     };
@@ -1317,10 +1531,14 @@ pub fn execute_from(
                     trace.push(shown);
                     steps.extend(id.map(TraceStep::Output));
                     readings.observed(test, id, quiescence_id);
+                    // Read in an output-first reading: the one followed from now on does not
+                    // have the trace's order.
+                    timing |= !exact && readings.lead().is_some() && !readings.literal();
                     why
                 })
             }
         };
+        timing |= adapter.take_timing_note() && !exact;
         // Every reading refuted: `why` (of the reading the tester followed) says how.
         match step {
             Err(e) => {
@@ -1357,6 +1575,7 @@ pub fn execute_from(
         }
     };
     run.seen_output = seen_output;
+    run.timing = timing;
     run.trace = trace;
     run.steps = steps;
     run.literal &= readings.literal();
@@ -1408,17 +1627,51 @@ pub fn expect_wait(
 pub struct SystemOutcome {
     /// Test name.
     pub name: String,
-    /// Pass, fail, or inconclusive when every attempt ended in `retry`.
+    /// Pass, fail, or inconclusive when every attempt ended in `retry` or when a
+    /// timing-dependent `fail` did not fail again with scaled timeouts (reason `timing`).
     pub verdict: TestVerdict,
-    /// Number of executions.
+    /// Number of executions, re-runs included.
     pub attempts: usize,
     /// The trace of the last execution.
     pub trace: Vec<String>,
     /// Why the test failed or was inconclusive.
     pub message: Option<String>,
+    /// For a `fail`: whether its trace holds a timing-dependent observation.
+    pub timing_dependent: bool,
+    /// Set when the verdict rests on re-runs with scaled timeouts after a timing-dependent
+    /// `fail`: the first failing execution.
+    pub timing: Option<TimingReruns>,
+    /// Whether the system wrote any output in the executions that decided the test (a
+    /// connection the kernel accepted but the server never served shows none).
+    pub served: bool,
 }
 
-/// Runs a test case, re-running it after `retry` at most `retries` times.
+/// The first failing execution of a test whose verdict rests on re-runs with scaled timeouts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimingReruns {
+    /// Its trace.
+    pub first_trace: Vec<String>,
+    /// Why it failed.
+    pub first_message: String,
+    /// The factor of the last re-run, which decided the verdict.
+    pub scale: u32,
+}
+
+impl SystemOutcome {
+    /// Why an inconclusive test is inconclusive: `timing` (a timing-dependent `fail` that a
+    /// re-run with scaled timeouts did not repeat) or `retry` (every attempt ended in `retry`);
+    /// `None` for other verdicts.
+    pub fn reason(&self) -> Option<&'static str> {
+        match (self.verdict, &self.timing) {
+            (TestVerdict::Inconclusive, Some(_)) => Some("timing"),
+            (TestVerdict::Inconclusive, None) => Some("retry"),
+            _ => None,
+        }
+    }
+}
+
+/// Runs a test case, re-running it after `retry` at most `retries` times (and after a
+/// timing-dependent `fail` with scaled timeouts, [`run_suite_on_adapter`]).
 pub fn run_with_retries(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
@@ -1426,20 +1679,35 @@ pub fn run_with_retries(
     timeouts: &Timeouts,
     retries: usize,
 ) -> Result<SystemOutcome, String> {
-    let mut outcomes = run_suite_on_adapter(
+    run_alone(adapter, model, test, timeouts, Rules::new(retries, false))
+}
+
+/// Runs one test case under `rules`.
+fn run_alone(
+    adapter: &mut dyn Adapter,
+    model: &SuiteModel,
+    test: &TestCase,
+    timeouts: &Timeouts,
+    rules: Rules,
+) -> Result<SystemOutcome, String> {
+    let mut outcomes = run_tests(
         adapter,
         model,
         std::slice::from_ref(test),
         timeouts,
-        retries,
-        false,
+        rules,
         |_| {},
     )?;
     Ok(outcomes.remove(0))
 }
 
 /// The outcome of a test whose `attempts` executions all ended in `retry`.
-fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>) -> SystemOutcome {
+fn inconclusive(
+    test: &TestCase,
+    attempts: usize,
+    trace: Vec<String>,
+    served: bool,
+) -> SystemOutcome {
     SystemOutcome {
         name: test.name.clone(),
         verdict: TestVerdict::Inconclusive,
@@ -1449,7 +1717,113 @@ fn inconclusive(test: &TestCase, attempts: usize, trace: Vec<String>) -> SystemO
             trace_text(&trace)
         )),
         trace,
+        timing_dependent: false,
+        timing: None,
+        served,
     }
+}
+
+/// How a run decides its tests.
+#[derive(Copy, Clone, Debug)]
+struct Rules {
+    /// Re-runs of a test that ended in `retry`.
+    retries: usize,
+    /// Follow the system ([`run_suite_on_adapter`]).
+    following: bool,
+    /// Re-run a timing-dependent `fail` with scaled timeouts ([`rerun_timing_fail`]); off for
+    /// the re-runs themselves.
+    rerun_timing: bool,
+    /// Leave a test whose executions saw no output undecided (no re-runs): the caller re-runs
+    /// it on its own ([`run_suite_in_parallel`] over TCP).
+    defer_unserved: bool,
+}
+
+impl Rules {
+    fn new(retries: usize, following: bool) -> Rules {
+        Rules {
+            retries,
+            following,
+            rerun_timing: true,
+            defer_unserved: false,
+        }
+    }
+}
+
+/// The timing rule: a test whose execution `first` failed with a timing-dependent observation
+/// in its trace is run again (with its retries) with every timeout scaled by 4, then by 16
+/// ([`TIMING_SCALES`], [`Timeouts::scaled`]). A re-run that fails with no timing-dependent
+/// observation is the `fail` reported; a re-run that does not fail makes the test
+/// `inconclusive` (reason `timing`) with both traces; when every scale fails, the `fail` of the
+/// largest scale is reported with the first trace beside it.
+fn rerun_timing_fail(
+    adapter: &mut dyn Adapter,
+    model: &SuiteModel,
+    test: &TestCase,
+    timeouts: &Timeouts,
+    retries: usize,
+    first: SystemOutcome,
+) -> Result<SystemOutcome, String> {
+    let first_message = first.message.clone().unwrap_or_default();
+    let mut attempts = first.attempts;
+    let mut last = first.clone();
+    let rules = Rules {
+        rerun_timing: false,
+        ..Rules::new(retries, false)
+    };
+    for factor in TIMING_SCALES {
+        let again = run_alone(adapter, model, test, &timeouts.scaled(factor), rules)?;
+        attempts += again.attempts;
+        let reruns = Some(TimingReruns {
+            first_trace: first.trace.clone(),
+            first_message: first_message.clone(),
+            scale: factor,
+        });
+        match again.verdict {
+            TestVerdict::Fail if again.timing_dependent => last = again,
+            TestVerdict::Fail => {
+                let message = again.message.as_deref().unwrap_or_default();
+                return Ok(SystemOutcome {
+                    attempts,
+                    message: Some(format!(
+                        "{message} (with the timeouts x{factor}; the first failure depended on timing: {first_message})"
+                    )),
+                    timing: reruns,
+                    ..again
+                });
+            }
+            TestVerdict::Pass | TestVerdict::Inconclusive => {
+                let ended = match again.verdict {
+                    TestVerdict::Pass => "passed",
+                    _ => "ended inconclusive",
+                };
+                return Ok(SystemOutcome {
+                    verdict: TestVerdict::Inconclusive,
+                    attempts,
+                    message: Some(format!(
+                        "inconclusive (timing): failed with the timeouts given ({first_message}), {ended} with the timeouts x{factor} (trace: {}); the verdict depends on timing",
+                        trace_text(&again.trace)
+                    )),
+                    timing_dependent: false,
+                    timing: reruns,
+                    ..again
+                });
+            }
+        }
+    }
+    let message = last.message.as_deref().unwrap_or_default();
+    let largest = TIMING_SCALES[TIMING_SCALES.len() - 1];
+    Ok(SystemOutcome {
+        attempts,
+        message: Some(format!(
+            "{message} (failed with the timeouts given and with every scale up to x{largest}; first failure: {first_message})"
+        )),
+        timing: Some(TimingReruns {
+            first_trace: first.trace,
+            first_message,
+            scale: largest,
+        }),
+        ..last
+    })
 }
 
 /// Why the system cannot be tested at all, or `None`. A command: it cannot be started, or the
@@ -1486,6 +1860,57 @@ pub fn startup_problem(system: &System, startup: Duration) -> Option<String> {
     problem
 }
 
+/// What a run of a suite against a system found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteRun {
+    /// One outcome per test, in suite order.
+    pub outcomes: Vec<SystemOutcome>,
+    /// The largest delay seen from an input written (or a start) to the next output read
+    /// ([`Adapter::largest_latency`]).
+    pub largest_latency: Option<Duration>,
+}
+
+/// The latency warning of the timing rule: when the quiescence timeout is below 3 times the
+/// largest delay seen, the delay, the timeout and the advised `--quiescence-ms`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LatencyWarning {
+    /// The largest delay seen, in milliseconds.
+    pub largest_ms: u64,
+    /// The quiescence timeout in force, in milliseconds.
+    pub quiescence_ms: u64,
+    /// The advised quiescence timeout: 3 times the largest delay.
+    pub advised_ms: u64,
+}
+
+impl LatencyWarning {
+    /// The warning for a run with `quiescence` whose largest delay was `largest`, if one is due.
+    pub fn check(largest: Option<Duration>, quiescence: Duration) -> Option<LatencyWarning> {
+        let largest = largest?;
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        (quiescence < largest.saturating_mul(3)).then(|| LatencyWarning {
+            largest_ms: millis(largest),
+            quiescence_ms: millis(quiescence),
+            advised_ms: millis(largest.saturating_mul(3)),
+        })
+    }
+
+    /// The warning's text (without `warning: `).
+    pub fn text(&self) -> String {
+        format!(
+            "the system took up to {} ms to answer, and the quiescence timeout of {} ms is below 3 times that: silence may be read as quiescence where an output is late; use --quiescence-ms {}",
+            self.largest_ms, self.quiescence_ms, self.advised_ms
+        )
+    }
+}
+
+/// The larger of two optional delays.
+fn later(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Runs a whole suite against `system` (a process started anew, or a connection made anew, for
 /// every test, unless a reset label resets it in place): one test after the other, or
 /// on `jobs` systems at once ([`run_suite_in_parallel`]); with `follow`, an execution that ends
@@ -1502,7 +1927,7 @@ pub fn run_suite_on_system(
     follow: bool,
     jobs: usize,
     mut progress: impl FnMut(&SystemOutcome, Duration),
-) -> Result<Vec<SystemOutcome>, ExecError> {
+) -> Result<SuiteRun, ExecError> {
     let system_error = |message| ExecError::System {
         command: system.to_string(),
         message,
@@ -1516,7 +1941,7 @@ pub fn run_suite_on_system(
     }
     let mut adapter = LineAdapter::new(system.clone(), timeouts.clone());
     let mut started = Instant::now();
-    run_suite_on_adapter(
+    let outcomes = run_suite_on_adapter(
         &mut adapter,
         model,
         tests,
@@ -1528,7 +1953,11 @@ pub fn run_suite_on_system(
             started = Instant::now();
         },
     )
-    .map_err(system_error)
+    .map_err(system_error)?;
+    Ok(SuiteRun {
+        outcomes,
+        largest_latency: adapter.largest_latency(),
+    })
 }
 
 /// Runs a suite on `jobs` systems at once, each started (or connected) by a worker thread that
@@ -1537,6 +1966,12 @@ pub fn run_suite_on_system(
 /// those of a run on one system; outcomes are handed to `progress` in suite order as soon as
 /// all earlier ones are in. When a system cannot be started or driven, workers take no new
 /// test, the tests already taken finish, and the error of the earliest such test is returned.
+///
+/// Over TCP a connection may be accepted by the kernel and never served (a server that serves
+/// fewer sessions at once than `jobs`): its silence is not the system's. So a test whose
+/// executions saw no output at all gets no verdict from the workers: once they are done, such
+/// tests are run again one at a time on one connection (with every rule of a run on its own),
+/// and only then reported.
 pub fn run_suite_in_parallel(
     system: &System,
     model: &SuiteModel,
@@ -1545,17 +1980,33 @@ pub fn run_suite_in_parallel(
     retries: usize,
     jobs: usize,
     mut progress: impl FnMut(&SystemOutcome, Duration),
-) -> Result<Vec<SystemOutcome>, String> {
+) -> Result<SuiteRun, String> {
+    use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let n = tests.len();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let latency: Mutex<Option<Duration>> = Mutex::new(None);
+    let rules = Rules {
+        defer_unserved: !matches!(system, System::Command(_)),
+        ..Rules::new(retries, false)
+    };
     type Decided = (usize, Result<SystemOutcome, String>, Duration);
     let (sender, receiver) = mpsc::channel::<Decided>();
-    thread::scope(|scope| {
+    let mut waiting: Vec<Option<(SystemOutcome, Duration)>> = vec![None; n];
+    let mut outcomes = Vec::with_capacity(n);
+    let mut unserved = Vec::new();
+    let mut flush = |waiting: &mut Vec<Option<(SystemOutcome, Duration)>>,
+                     outcomes: &mut Vec<SystemOutcome>| {
+        while let Some((outcome, took)) = waiting.get_mut(outcomes.len()).and_then(Option::take) {
+            progress(&outcome, took);
+            outcomes.push(outcome);
+        }
+    };
+    let error = thread::scope(|scope| {
         for _ in 0..jobs.min(n) {
             let sender = sender.clone();
-            let (next, stop) = (&next, &stop);
+            let (next, stop, latency) = (&next, &stop, &latency);
             scope.spawn(move || {
                 let mut adapter = LineAdapter::new(system.clone(), timeouts.clone());
                 while !stop.load(Ordering::Relaxed) {
@@ -1564,21 +2015,22 @@ pub fn run_suite_in_parallel(
                         break;
                     }
                     let started = Instant::now();
-                    let outcome =
-                        run_with_retries(&mut adapter, model, &tests[i], timeouts, retries);
+                    let outcome = run_alone(&mut adapter, model, &tests[i], timeouts, rules);
                     let failed = outcome.is_err();
                     if sender.send((i, outcome, started.elapsed())).is_err() || failed {
                         break;
                     }
                 }
+                if let Ok(mut largest) = latency.lock() {
+                    *largest = later(*largest, adapter.largest_latency());
+                }
             });
         }
         drop(sender);
-        let mut waiting: Vec<Option<(SystemOutcome, Duration)>> = vec![None; n];
-        let mut outcomes = Vec::with_capacity(n);
         let mut error: Option<(usize, String)> = None;
         for (i, decided, took) in receiver {
             match decided {
+                Ok(outcome) if rules.defer_unserved && !outcome.served => unserved.push(i),
                 Ok(outcome) => waiting[i] = Some((outcome, took)),
                 Err(message) => {
                     stop.store(true, Ordering::Relaxed);
@@ -1587,16 +2039,28 @@ pub fn run_suite_in_parallel(
                     }
                 }
             }
-            while let Some((outcome, took)) = waiting.get_mut(outcomes.len()).and_then(Option::take)
-            {
-                progress(&outcome, took);
-                outcomes.push(outcome);
-            }
+            flush(&mut waiting, &mut outcomes);
         }
-        match error {
-            Some((_, message)) => Err(message),
-            None => Ok(outcomes),
+        error
+    });
+    if let Some((_, message)) = error {
+        return Err(message);
+    }
+    let mut largest = latency.into_inner().unwrap_or_default();
+    if !unserved.is_empty() {
+        unserved.sort_unstable();
+        let mut adapter = LineAdapter::new(system.clone(), timeouts.clone());
+        for i in unserved {
+            let started = Instant::now();
+            let outcome = run_with_retries(&mut adapter, model, &tests[i], timeouts, retries)?;
+            waiting[i] = Some((outcome, started.elapsed()));
+            flush(&mut waiting, &mut outcomes);
         }
+        largest = later(largest, adapter.largest_latency());
+    }
+    Ok(SuiteRun {
+        outcomes,
+        largest_latency: largest,
     })
 }
 
@@ -1607,8 +2071,9 @@ pub fn run_suite_in_parallel(
 /// holds the observed trace continues the execution from the node that trace leads to, instead
 /// of a reset. A test decided that way was executed from its root along one of its own paths,
 /// so its verdict means what it means after a run of its own: the suite guarantees the same.
-/// Every execution counts as an attempt of the test that ran it. Outcomes are reported in suite
-/// order.
+/// Every execution counts as an attempt of the test that ran it. A `fail` whose trace holds a
+/// timing-dependent observation is not reported at once: the test is run again on its own with
+/// scaled timeouts first ([`rerun_timing_fail`]). Outcomes are reported in suite order.
 pub fn run_suite_on_adapter(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
@@ -1616,18 +2081,41 @@ pub fn run_suite_on_adapter(
     timeouts: &Timeouts,
     retries: usize,
     following: bool,
+    progress: impl FnMut(&SystemOutcome),
+) -> Result<Vec<SystemOutcome>, String> {
+    run_tests(
+        adapter,
+        model,
+        tests,
+        timeouts,
+        Rules::new(retries, following),
+        progress,
+    )
+}
+
+/// [`run_suite_on_adapter`] under `rules`.
+fn run_tests(
+    adapter: &mut dyn Adapter,
+    model: &SuiteModel,
+    tests: &[TestCase],
+    timeouts: &Timeouts,
+    rules: Rules,
     mut progress: impl FnMut(&SystemOutcome),
 ) -> Result<Vec<SystemOutcome>, String> {
+    let Rules {
+        retries, following, ..
+    } = rules;
     let n = tests.len();
     let mut decided: Vec<Option<SystemOutcome>> = vec![None; n];
     let mut attempts = vec![0usize; n];
+    let mut served = vec![false; n];
     let mut last_trace: Vec<Vec<String>> = vec![Vec::new(); n];
     let mut outcomes = Vec::with_capacity(n);
     for i in 0..n {
         while decided[i].is_none() {
             if attempts[i] > retries {
                 let trace = std::mem::take(&mut last_trace[i]);
-                decided[i] = Some(inconclusive(&tests[i], attempts[i], trace));
+                decided[i] = Some(inconclusive(&tests[i], attempts[i], trace, served[i]));
                 break;
             }
             adapter.reset()?;
@@ -1636,6 +2124,7 @@ pub fn run_suite_on_adapter(
             loop {
                 attempts[current] += 1;
                 let end = execute_from(adapter, model, &tests[current], node, &mut run, timeouts);
+                served[current] |= run.seen_output;
                 let verdict = match end.verdict {
                     Verdict::Pass => TestVerdict::Pass,
                     Verdict::Fail => TestVerdict::Fail,
@@ -1662,13 +2151,31 @@ pub fn run_suite_on_adapter(
                         }
                     }
                 };
-                decided[current] = Some(SystemOutcome {
+                let outcome = SystemOutcome {
                     name: tests[current].name.clone(),
                     verdict,
                     attempts: attempts[current],
                     trace: std::mem::take(&mut run.trace),
                     message: end.message,
-                });
+                    timing_dependent: verdict == TestVerdict::Fail && run.timing,
+                    timing: None,
+                    served: run.seen_output,
+                };
+                let unserved = rules.defer_unserved && !outcome.served;
+                decided[current] = Some(
+                    if outcome.timing_dependent && rules.rerun_timing && !unserved {
+                        rerun_timing_fail(
+                            adapter,
+                            model,
+                            &tests[current],
+                            timeouts,
+                            retries,
+                            outcome,
+                        )?
+                    } else {
+                        outcome
+                    },
+                );
                 break;
             }
         }
@@ -1966,6 +2473,7 @@ mod tests {
         quiescence: Duration::from_millis(1),
         response: Duration::from_millis(1),
         annotations: None,
+        scale: 1,
     };
 
     /// A system that only reports an output through `pending_output` (as an in-process model
@@ -2029,12 +2537,67 @@ mod tests {
             out.message.unwrap(),
             "unexpected !x (expected one of: delta) after ?a !x"
         );
+        // An output before the input could be sent is timing-dependent: the test is run
+        // again with the timeouts x4 and x16, which fail the same way.
         let mut s = script(vec![], vec!["x"]);
         let out = run_with_retries(&mut s, &model(), &test_case(), &Q, 3).unwrap();
+        assert_eq!(out.verdict, TestVerdict::Fail);
+        assert_eq!(s.resets, 3);
+        let first = "output !x arrived before input ?a could be sent (allowed instead: !y) after (empty trace)";
         assert_eq!(
             out.message.unwrap(),
-            "output !x arrived before input ?a could be sent (allowed instead: !y) after (empty trace)"
+            format!(
+                "{first} (failed with the timeouts given and with every scale up to x16; first failure: {first})"
+            )
         );
+        assert_eq!(out.timing.unwrap().first_trace, ["!x"]);
+    }
+
+    /// A timing-dependent `fail` that a re-run with scaled timeouts does not repeat is
+    /// `inconclusive` with reason `timing`; one that the re-run repeats without timing is `fail`.
+    #[test]
+    fn a_timing_fail_is_rerun_with_scaled_timeouts_and_never_passes() {
+        // First run: the output comes before the input (the race, refused here); then the
+        // system answers `?a` with `!x` and is quiet.
+        struct Once {
+            script: Script,
+            second: Vec<Vec<&'static str>>,
+        }
+        impl Adapter for Once {
+            fn reset(&mut self) -> Result<(), String> {
+                if self.script.resets == 1 {
+                    self.script.initial = vec![];
+                    self.script.replies = std::mem::take(&mut self.second);
+                }
+                self.script.reset()
+            }
+            fn send(&mut self, input: &str) -> Result<(), String> {
+                self.script.send(input)
+            }
+            fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+                self.script.receive(timeout)
+            }
+        }
+        let mut once = Once {
+            script: script(vec![], vec!["x"]),
+            second: vec![vec!["x"]],
+        };
+        let out = run_with_retries(&mut once, &model(), &test_case(), &Q, 3).unwrap();
+        assert_eq!(out.verdict, TestVerdict::Inconclusive, "{out:?}");
+        assert_eq!(out.reason(), Some("timing"));
+        assert_eq!(out.trace, ["?a", "!x", "delta"]);
+        assert_eq!(out.timing.as_ref().unwrap().first_trace, ["!x"]);
+        assert_eq!(out.timing.as_ref().unwrap().scale, 4);
+        assert!(out.message.unwrap().starts_with("inconclusive (timing): failed with the timeouts given (output !x arrived before input ?a"));
+        // The re-run fails without timing (an output no reading allows, no quiescence): `fail`.
+        let mut once = Once {
+            script: script(vec![], vec!["x"]),
+            second: vec![vec!["x", "x"]],
+        };
+        let out = run_with_retries(&mut once, &model(), &test_case(), &Q, 3).unwrap();
+        assert_eq!(out.verdict, TestVerdict::Fail, "{out:?}");
+        assert_eq!(out.trace, ["?a", "!x", "!x"]);
+        assert!(out.message.unwrap().contains("(with the timeouts x4; the first failure depended on timing: output !x arrived before input ?a"));
     }
 
     #[test]
@@ -2289,5 +2852,134 @@ mod tests {
             run_with_retries(&mut adapter, &model(), &test_case(), &timeouts(100), 0).unwrap();
         let message = out.message.unwrap();
         assert!(message.contains("killed by signal 9"), "{message}");
+    }
+
+    /// `!ready`, then `!hello` written before the system reads any of the `burst` inputs `?inc`
+    /// the tester sends at once (it reads them later and stays quiet).
+    struct HelloBeforeIncs {
+        burst: usize,
+        sent: usize,
+        said: usize,
+    }
+
+    impl Adapter for HelloBeforeIncs {
+        fn reset(&mut self) -> Result<(), String> {
+            (self.sent, self.said) = (0, 0);
+            Ok(())
+        }
+        fn send(&mut self, _: &str) -> Result<(), String> {
+            self.sent += 1;
+            Ok(())
+        }
+        fn pending_output(&mut self, _: Duration) -> Result<Option<String>, String> {
+            Ok(None)
+        }
+        fn receive(&mut self, _: Duration) -> Result<Observation, String> {
+            let said = match (self.said, self.sent == self.burst) {
+                (0, _) => "ready",
+                (1, true) => "hello",
+                _ => return Ok(Observation::Quiescence),
+            };
+            self.said += 1;
+            Ok(Observation::Output(said.into()))
+        }
+    }
+
+    /// The test of `!ready ?inc^k` against a specification that allows `!hello` after `!ready`
+    /// but not after `?inc`, and nothing but quiescence after `!hello ?inc^k`: node 0 expects
+    /// `!ready`; nodes 1..=k send `?inc` (the first one's race branch takes `!hello` to the
+    /// second chain); node k+1 expects quiescence; nodes k+2..=2k+1 send `?inc` after `!hello`,
+    /// and node 2k+2 expects quiescence.
+    fn burst_test(k: u32) -> TestCase {
+        let (inc, ready, hello, delta) = (LabelId(0), LabelId(0), LabelId(1), LabelId(2));
+        let mut nodes = vec![TestNode::Expect {
+            branches: vec![(ready, Next::Node(1))],
+        }];
+        for j in 1..=k {
+            let race = if j == 1 {
+                vec![(hello, Next::Node(k + 2))]
+            } else {
+                vec![]
+            };
+            nodes.push(TestNode::Send {
+                input: inc,
+                then: Next::Node(j + 1),
+                race,
+            });
+        }
+        nodes.push(TestNode::Expect {
+            branches: vec![(delta, Next::PASS)],
+        });
+        for j in 1..=k {
+            nodes.push(TestNode::Send {
+                input: inc,
+                then: Next::Node(k + 2 + j),
+                race: vec![],
+            });
+        }
+        nodes.push(TestNode::Expect {
+            branches: vec![(delta, Next::PASS)],
+        });
+        TestCase {
+            name: format!("burst{k}"),
+            nodes,
+        }
+    }
+
+    #[test]
+    fn bursts_of_any_number_of_inputs_in_flight_never_fail_a_conforming_system() {
+        let model = SuiteModel {
+            name: "hello".into(),
+            inputs: vec!["inc".into()],
+            outputs: vec!["ready".into(), "hello".into()],
+            quiescence: Some("delta".into()),
+        };
+        for k in 1..=64 {
+            let mut system = HelloBeforeIncs {
+                burst: k as usize,
+                sent: 0,
+                said: 0,
+            };
+            let test = burst_test(k);
+            let outcome = run_with_retries(&mut system, &model, &test, &Q, 0).unwrap();
+            assert_eq!(
+                outcome.verdict,
+                TestVerdict::Pass,
+                "{k} in flight: {outcome:?}"
+            );
+            let expected: Vec<String> = ["!ready"]
+                .into_iter()
+                .map(String::from)
+                .chain(std::iter::repeat_n("?inc".to_owned(), k as usize))
+                .chain(["!hello".to_owned(), "delta".to_owned()])
+                .collect();
+            assert_eq!(outcome.trace, expected);
+        }
+    }
+
+    #[test]
+    fn scaled_timeouts_are_capped_but_never_below_the_given_ones_and_starvation_is_lateness() {
+        let t = Timeouts::from_millis(1000, 200, 5000).scaled(16);
+        assert_eq!(t.startup, Duration::from_secs(16));
+        assert_eq!(t.quiescence, Duration::from_millis(3200));
+        assert_eq!(t.response, Duration::from_secs(60));
+        assert_eq!(t.scale, 16);
+        let big = Timeouts::from_millis(0, 20_000, 90_000).scaled(4);
+        assert_eq!(big.quiescence, Duration::from_secs(20));
+        assert_eq!(big.response, Duration::from_secs(90));
+        let m = model();
+        assert_eq!(
+            send_grace(&m, &Timeouts::default()),
+            Duration::from_millis(10)
+        );
+        assert_eq!(
+            send_grace(&m, &Timeouts::default().scaled(16)),
+            Duration::from_millis(160)
+        );
+        let ms = Duration::from_millis;
+        assert!(!starved(ms(10), ms(60)));
+        assert!(starved(ms(10), ms(61)));
+        assert!(!starved(ms(200), ms(400)));
+        assert!(starved(ms(200), ms(401)));
     }
 }

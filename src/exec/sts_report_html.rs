@@ -249,6 +249,8 @@ impl HtmlReport<'static> {
                     failure: (verdict == TestVerdict::Fail && !trace.is_empty())
                         .then(|| p.reason.clone()),
                     trace,
+                    reason: None,
+                    timing_traces: None,
                 }
             })
             .collect();

@@ -26,18 +26,26 @@
 //! rule of [`super::stdio`]): an output read after inputs were sent may have been written before
 //! the system read some of them. When the system does not read inputs at once, the tester keeps,
 //! besides the states after every input sent (the followed reading), the other *readings* since
-//! the reset: states with the number of inputs sent the system has read in them (at most
-//! [`MAX_INPUTS_IN_FLIGHT`] unread). Sending an input keeps the reading in which it is unread;
+//! the reset: states with the number of inputs sent the system has read in them (any number
+//! of inputs unread: a burst of inputs answered late is no fail). Sending an input keeps the
+//! reading in which it is unread;
 //! an output steps every reading, and a reading that has an input unread may then read it (and
 //! the next ones); quiescence drops the readings with an input unread. An observation fails only
 //! when no reading allows it; readings that caught up with every input join the followed states.
 //! A reading in which the system read an input the STS does not enable allows anything after it
 //! (ioco), so the attempt can then no longer fail.
 //!
+//! The timing rule of [`super::stdio`]: an attempt that fails with a timing-dependent
+//! observation (quiescence, an output read before an input could be sent or read output-first,
+//! an observation across the tester's starvation) is not reported: the same attempt (the same
+//! values: the generator is restored) is made again with every timeout scaled by 4, then 16;
+//! a re-run that does not fail makes the purpose `inconclusive` with reason `timing`, and no
+//! further attempt is made.
+//!
 //! A posteriori switch coverage: the switches the observed traces were taken through, counted
 //! where the trace determines the switch (one tracked state, one switch enabling the step).
 
-use super::stdio::{Adapter, MAX_INPUTS_IN_FLIGHT, Observation, Timeouts, expect_wait};
+use super::stdio::{Adapter, Observation, TIMING_SCALES, Timeouts, expect_wait, trace_text};
 use crate::rng::SplitMix64;
 use crate::sts::concrete::{StsSystem, random_solution};
 use crate::sts::expr::{BinOp, Value};
@@ -379,6 +387,10 @@ struct Walker<'a> {
     items_exercised: Vec<bool>,
     /// The switch the trace's last step determined, if it did.
     last: Option<usize>,
+    /// Whether the attempt's trace holds a timing-dependent observation (the timing rule of
+    /// [`super::stdio`]): quiescence, an output read before an input could be sent or read
+    /// output-first, an observation the adapter notes ([`Adapter::take_timing_note`]).
+    timing: bool,
 }
 
 impl Walker<'_> {
@@ -440,8 +452,7 @@ impl Walker<'_> {
         for s in next {
             self.read_on(s, read + 1, caught_up, still)?;
         }
-        if self.sent.len() - read < MAX_INPUTS_IN_FLIGHT && !still.contains(&(state.clone(), read))
-        {
+        if !still.contains(&(state.clone(), read)) {
             still.push((state, read));
         }
         Ok(())
@@ -461,9 +472,6 @@ impl Walker<'_> {
             let read = self.sent.len();
             self.sent.push((gate, values.to_vec()));
             self.others.extend(states.into_iter().map(|s| (s, read)));
-            let sent = self.sent.len();
-            self.others
-                .retain(|(_, read)| sent - read < MAX_INPUTS_IN_FLIGHT);
         }
         Ok(())
     }
@@ -524,6 +532,7 @@ impl Walker<'_> {
         let mut after = self.after(&states, gate, &values, true)?;
         // The other readings: the output first, then the inputs the system may have read since.
         let raced = after.is_empty();
+        self.timing |= raced && !self.others.is_empty();
         let mut still = Vec::new();
         for (state, read) in std::mem::take(&mut self.others) {
             for s in self.after(&[state], gate, &values, false)? {
@@ -565,6 +574,57 @@ impl Walker<'_> {
         Ok((Step::Continue, Some(values)))
     }
 
+    /// Notes a timing-dependent observation: quiescence, or one the adapter notes.
+    fn note_timing(&mut self, observation: &Observation, adapter: &mut dyn Adapter, exact: bool) {
+        let noted = adapter.take_timing_note();
+        self.timing |= !exact && (noted || *observation == Observation::Quiescence);
+    }
+
+    /// The timing rule for a purpose whose attempt (made from the generator state `rng`)
+    /// failed with a timing-dependent observation: the attempt is made again with the same
+    /// values (the generator restored) and every timeout scaled by 4, then by 16. A re-run that
+    /// fails with no timing-dependent observation is the `fail`; one that fails on timing again
+    /// goes on to the next scale (after the last one its `fail` stands); one that does not fail
+    /// makes the purpose `inconclusive` (reason `timing`), both traces in the reason.
+    fn rerun_timing_fail(
+        &mut self,
+        purpose: &PurposePath,
+        adapter: &mut dyn Adapter,
+        timeouts: &Timeouts,
+        rng: &SplitMix64,
+        first: String,
+    ) -> Result<(PurposeVerdict, String), String> {
+        let first = format!("{first}; trace: {}", trace_text(&self.trace));
+        let mut last = String::new();
+        for factor in TIMING_SCALES {
+            self.rng = rng.clone();
+            let (verdict, reason) = self.attempt(purpose, adapter, &timeouts.scaled(factor))?;
+            match verdict {
+                PurposeVerdict::Fail if self.timing => last = reason,
+                PurposeVerdict::Fail => {
+                    return Ok((
+                        PurposeVerdict::Fail,
+                        format!(
+                            "{reason} (with the timeouts x{factor}; the first failure depended on timing: {first})"
+                        ),
+                    ));
+                }
+                PurposeVerdict::Pass | PurposeVerdict::Inconclusive => {
+                    return Ok((
+                        PurposeVerdict::Inconclusive,
+                        format!(
+                            "inconclusive (timing): failed with the timeouts given ({first}), did not fail with the timeouts x{factor} ({reason}); the verdict depends on timing"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok((
+            PurposeVerdict::Fail,
+            format!("{last} (failed with every scale of the timeouts; first failure: {first})"),
+        ))
+    }
+
     /// One attempt at a purpose.
     fn attempt(
         &mut self,
@@ -575,6 +635,9 @@ impl Walker<'_> {
         adapter.reset()?;
         let started = Instant::now();
         let mut seen_output = false;
+        // A model in process observes nothing by timing.
+        let exact = adapter.reads_inputs_at_once();
+        self.timing = false;
         self.trace.clear();
         self.sent.clear();
         self.others.clear();
@@ -592,9 +655,11 @@ impl Walker<'_> {
                 (first_symbol..first_symbol + gate.parameters.len()).collect();
             first_symbol += gate.parameters.len();
             let (step, values) = if gate.direction == Direction::Input {
-                if let Some(o) = adapter.pending_output(SEND_GRACE)? {
+                let grace = SEND_GRACE.saturating_mul(timeouts.scale.max(1));
+                if let Some(o) = adapter.pending_output(grace)? {
                     // An output where the purpose sends an input leaves it (`observe` without
                     // an expected switch never continues).
+                    self.timing |= !exact;
                     return Ok(
                         match self.observe(Observation::Output(o), &mut on, None)?.0 {
                             Step::Fail(r) => (PurposeVerdict::Fail, r),
@@ -632,6 +697,7 @@ impl Walker<'_> {
                 let wait = expect_wait(timeouts, true, seen_output, started);
                 let observation = adapter.receive(wait)?;
                 seen_output |= matches!(observation, Observation::Output(_));
+                self.note_timing(&observation, adapter, exact);
                 self.observe(observation, &mut on, Some(k))?
             };
             match step {
@@ -647,6 +713,7 @@ impl Walker<'_> {
         // purpose's end must be allowed too.
         let wait = expect_wait(timeouts, true, seen_output, started);
         let observation = adapter.receive(wait)?;
+        self.note_timing(&observation, adapter, exact);
         if let (Step::Fail(r), _) = self.observe(observation, &mut on, None)? {
             return Ok((PurposeVerdict::Fail, r));
         }
@@ -684,6 +751,7 @@ pub fn run_purposes(
             .collect(),
         items_exercised: vec![false; options.items.len()],
         last: None,
+        timing: false,
     };
     let mut outcomes = Vec::new();
     let mut steps_to_failure = None;
@@ -697,7 +765,18 @@ pub fn run_purposes(
         let mut attempts = 0;
         let (verdict, reason) = loop {
             attempts += 1;
+            let rng = walker.rng.clone();
             let (verdict, reason) = walker.attempt(purpose, adapter, &options.timeouts)?;
+            if verdict == PurposeVerdict::Fail && walker.timing {
+                // Decided by the re-runs: never another attempt after them.
+                break walker.rerun_timing_fail(
+                    purpose,
+                    adapter,
+                    &options.timeouts,
+                    &rng,
+                    reason,
+                )?;
+            }
             if verdict != PurposeVerdict::Inconclusive || attempts >= options.attempts.max(1) {
                 break (verdict, reason);
             }
@@ -769,6 +848,7 @@ pub fn random_run(
         item_index: HashMap::new(),
         items_exercised: Vec::new(),
         last: None,
+        timing: false,
     };
     adapter.reset()?;
     let started = Instant::now();

@@ -36,7 +36,8 @@ pub struct RunRequest {
     /// Follow the system (`sut`): a retried execution continues with the next test holding its
     /// trace.
     pub follow: bool,
-    /// Systems run at once (`sut`; `None`: the number of cores).
+    /// Systems run at once (`sut`; `None`: [`default_jobs`]: the number of cores for a
+    /// command, one over TCP).
     pub jobs: Option<usize>,
     /// Also write the results as JUnit XML to this file.
     pub junit: Option<String>,
@@ -136,9 +137,8 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
                     timeouts: &timeouts,
                     retries: request.retries,
                     follow: request.follow,
-                    jobs: request.jobs.unwrap_or_else(|| {
-                        std::thread::available_parallelism().map_or(1, |n| n.get())
-                    }),
+                    jobs: request.jobs.unwrap_or_else(|| default_jobs(system)),
+                    quiet: request.quiet,
                 },
                 out,
                 &mut results,
@@ -152,6 +152,16 @@ pub fn run(suite: &str, request: &RunRequest, out: &mut dyn Write) -> Result<Run
             "give --model IMPL, --sut COMMAND, --sut-connect HOST:PORT or --sut-listen HOST:PORT"
                 .into(),
         )),
+    }
+}
+
+/// How many systems `run` drives at once without `--jobs`: one per core for processes it
+/// starts; one session at a time over TCP (`--sut-connect`, `--sut-listen`), where more need a
+/// server that serves that many sessions at once, so they are asked for with `--jobs N`.
+pub fn default_jobs(system: &SystemAccess) -> usize {
+    match system {
+        SystemAccess::Command(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        SystemAccess::Connect { .. } | SystemAccess::Listen { .. } => 1,
     }
 }
 
