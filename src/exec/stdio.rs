@@ -1752,9 +1752,12 @@ impl Rules {
 /// The timing rule: a test whose execution `first` failed with a timing-dependent observation
 /// in its trace is run again (with its retries) with every timeout scaled by 4, then by 16
 /// ([`TIMING_SCALES`], [`Timeouts::scaled`]). A re-run that fails with no timing-dependent
-/// observation is the `fail` reported; a re-run that does not fail makes the test
-/// `inconclusive` (reason `timing`) with both traces; when every scale fails, the `fail` of the
-/// largest scale is reported with the first trace beside it.
+/// observation is the `fail` reported; a re-run that passes makes the test `inconclusive`
+/// (reason `timing`) with both traces, and so does a first re-run (x4) that ends inconclusive
+/// (every attempt lost a race); a failure already reproduced at x4 stays a `fail` when x16 ends
+/// inconclusive (larger waits give a system's spontaneous outputs time to win the race, which
+/// is no evidence against the failure); when every scale fails, the `fail` of the largest scale
+/// is reported with the first trace beside it.
 fn rerun_timing_fail(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,
@@ -1770,6 +1773,7 @@ fn rerun_timing_fail(
         rerun_timing: false,
         ..Rules::new(retries, false)
     };
+    let mut reproduced_at = None;
     for factor in TIMING_SCALES {
         let again = run_alone(adapter, model, test, &timeouts.scaled(factor), rules)?;
         attempts += again.attempts;
@@ -1779,7 +1783,11 @@ fn rerun_timing_fail(
             scale: factor,
         });
         match again.verdict {
-            TestVerdict::Fail if again.timing_dependent => last = again,
+            TestVerdict::Fail if again.timing_dependent => {
+                reproduced_at = Some(factor);
+                last = again;
+            }
+            TestVerdict::Inconclusive if reproduced_at.is_some() => break,
             TestVerdict::Fail => {
                 let message = again.message.as_deref().unwrap_or_default();
                 return Ok(SystemOutcome {
@@ -1811,7 +1819,7 @@ fn rerun_timing_fail(
         }
     }
     let message = last.message.as_deref().unwrap_or_default();
-    let largest = TIMING_SCALES[TIMING_SCALES.len() - 1];
+    let largest = reproduced_at.unwrap_or(TIMING_SCALES[TIMING_SCALES.len() - 1]);
     Ok(SystemOutcome {
         attempts,
         message: Some(format!(
