@@ -18,7 +18,7 @@
 //! input only adds readings of the observation, so it can only hide more). The search runs over
 //! pairs of an implementation observation state and the set of readings still open, each a
 //! specification state with the inputs sent but not yet read in it (at most
-//! [`MAX_INPUTS_IN_FLIGHT`], a bound of this search only: the runners keep readings with any
+//! `MAX_INPUTS_IN_FLIGHT`, a bound of this search only: the runners keep readings with any
 //! number of inputs unread, so a `Fails` whose observation needs more inputs in flight may be
 //! explained by a runner; `Conforms` holds for them all, since more readings only explain
 //! more). A reading in which the system read an input the

@@ -76,7 +76,7 @@
 //! reading followed afterwards is not the trace's order), an unfinished line given up on, or
 //! any observation made across the tester's own starvation: a wait slice that took longer than
 //! asked by more than `max(asked, 50 ms)` ([`starved`]). Before a wait concludes silence, the
-//! pipe or socket is looked at without reading ([`Session::output_pending`]): output the
+//! pipe or socket is looked at without reading (`Session::output_pending`): output the
 //! system wrote but the reader thread has not passed on yet (a descheduled tester) is waited
 //! for, not read as quiescence. A model stepped in process ([`Adapter::reads_inputs_at_once`])
 //! observes nothing by timing.
@@ -2081,7 +2081,7 @@ pub fn run_suite_in_parallel(
 /// so its verdict means what it means after a run of its own: the suite guarantees the same.
 /// Every execution counts as an attempt of the test that ran it. A `fail` whose trace holds a
 /// timing-dependent observation is not reported at once: the test is run again on its own with
-/// scaled timeouts first ([`rerun_timing_fail`]). Outcomes are reported in suite order.
+/// scaled timeouts first (`rerun_timing_fail`). Outcomes are reported in suite order.
 pub fn run_suite_on_adapter(
     adapter: &mut dyn Adapter,
     model: &SuiteModel,

@@ -26,7 +26,7 @@
 //! vectors per statement, and the last two nodes found are compared before hashing (edge lists
 //! are usually grouped by source). Node names and labels are chosen by whoever wrote the file,
 //! so they are looked up in [`NameMap`]s, keyed by a per-process random key: the unkeyed
-//! [`FastMap`](crate::fast_hash::FastMap) hash put `s0`..`s399999` into a few hundred buckets
+//! [`FastMap`] hash put `s0`..`s399999` into a few hundred buckets
 //! and names chosen against it into one, which made parsing quadratic (issue 44; the generated
 //! rows of `cargo bench --bench parse`). The
 //! parser reads one token ahead, always; a lexing error in that token waits until the parser

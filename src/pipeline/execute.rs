@@ -36,7 +36,7 @@ pub struct RunRequest {
     /// Follow the system (`sut`): a retried execution continues with the next test holding its
     /// trace.
     pub follow: bool,
-    /// Systems run at once (`sut`; `None`: [`default_jobs`]: the number of cores for a
+    /// Systems run at once (`sut`; `None`: `default_jobs`: the number of cores for a
     /// command, one over TCP).
     pub jobs: Option<usize>,
     /// Also write the results as JUnit XML to this file.
