@@ -31,12 +31,6 @@ pub fn show_on_stderr(show: bool) {
     SHOWN.store(show, Ordering::Relaxed);
 }
 
-/// Whether the process asked for reports on stderr ([`show_on_stderr`]): the binary unless
-/// `--quiet`.
-pub fn shown_on_stderr() -> bool {
-    SHOWN.load(Ordering::Relaxed)
-}
-
 /// The interval a value of [`INTERVAL_VARIABLE`] names: a finite, non-negative number of
 /// seconds; one too large for a [`Duration`] is an error rather than a panic.
 pub fn interval_from(value: &str) -> Result<Duration, String> {

@@ -345,20 +345,18 @@ pub fn run_on_system(
     )?;
     progress.finish();
     let took = started.elapsed();
-    if crate::progress::shown_on_stderr() {
+    let outcomes: Vec<SystemOutcome> = run.outcomes;
+    let warning = stdio::LatencyWarning::check(run.largest_latency, timeouts.quiescence);
+    if !quiet {
         // The measured time beside the estimate (issue 43: the estimate is checked against runs).
         eprintln!(
             "ran {} tests in {} (estimated: every run once about {estimate})",
             tests.len(),
             crate::suite::costs::duration_text(took.as_secs().into())
         );
-    }
-    let outcomes: Vec<SystemOutcome> = run.outcomes;
-    let warning = stdio::LatencyWarning::check(run.largest_latency, timeouts.quiescence);
-    if let Some(w) = &warning
-        && !quiet
-    {
-        eprintln!("warning: {}", w.text());
+        if let Some(w) = &warning {
+            eprintln!("warning: {}", w.text());
+        }
     }
     results.set_latency_warning(warning);
     results.set_total_time(took);
