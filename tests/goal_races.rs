@@ -105,7 +105,9 @@ fn assert_green(models: &[String]) -> Vec<String> {
                     "{what}: {results}"
                 );
                 assert_eq!(results["verdict"], "pass", "{what}: {results}");
-                let skipped = junit.matches("<skipped message=\"race-dependent goal: ").count()
+                let skipped = junit
+                    .matches("<skipped message=\"race-dependent goal: ")
+                    .count()
                     + junit.matches("<skipped message=\"joker goal: ").count();
                 assert_eq!(skipped, inconclusive, "{what}: {junit}");
                 let listed: Vec<String> = report

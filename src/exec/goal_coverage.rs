@@ -248,10 +248,20 @@ mod tests {
         let counted = |c: &GoalCoverage, verdicts: &[TestVerdict]| {
             c.counts(VerdictCounts::of(verdicts.iter().copied()))
         };
-        let both = counted(&c, &[TestVerdict::Pass, TestVerdict::Inconclusive, TestVerdict::Inconclusive]);
+        let both = counted(
+            &c,
+            &[
+                TestVerdict::Pass,
+                TestVerdict::Inconclusive,
+                TestVerdict::Inconclusive,
+            ],
+        );
         assert_eq!((both.inconclusive, both.unreached_goals), (0, 2));
         assert_eq!(both.verdict(), TestVerdict::Pass);
-        assert!(both.summary_line().ends_with("(1 pass, 0 fail, 0 inconclusive, 2 goals unreached)\n"));
+        assert!(
+            both.summary_line()
+                .ends_with("(1 pass, 0 fail, 0 inconclusive, 2 goals unreached)\n")
+        );
         assert!(c.lines().contains(
             "unreached goal r (2 jokers, race-dependent: a fast conforming system outputs before the input can be read), test tr\n"
         ));
