@@ -1170,6 +1170,10 @@ impl Adapter for StdioAdapter {
         }
     }
 
+    fn set_timing_scale(&mut self, scale: u32) {
+        self.timing_scale = scale;
+    }
+
     fn send(&mut self, input: &str) -> Result<(), String> {
         let p = self.session.as_mut().ok_or("the system is not running")?;
         let result = if let Some(status) = p.exited {
