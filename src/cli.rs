@@ -830,6 +830,12 @@ pub struct TimeoutArgs {
     /// required (every output of a Mealy suite).
     #[arg(long, value_name = "MS", default_value_t = ncomplete::exec::stdio::DEFAULT_RESPONSE_MS)]
     pub response_ms: u64,
+    /// Outputs that a timer of the adapter writes (comma-separated), such as a `settled` label
+    /// written after a silence the adapter measures: observing one is timing-dependent, like
+    /// quiescence, so a fail after it is re-run with the timeouts x4 and x16. Every system
+    /// process started gets the current factor as `NCOMPLETE_TIMING_SCALE`.
+    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
+    pub timer_outputs: Vec<String>,
 }
 
 impl TimeoutArgs {
@@ -839,6 +845,7 @@ impl TimeoutArgs {
             self.quiescence_ms,
             self.response_ms,
         )
+        .with_timer_outputs(self.timer_outputs.clone())
     }
 }
 

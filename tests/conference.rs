@@ -154,15 +154,18 @@ fn the_committed_model_is_what_gen_model_writes() {
     );
 }
 
+/// A purpose: one trace to a data transfer.
+const DATA_TRANSFER: &str = "cf0_join_a_c1 (udp1_out_join_a_c1|udp2_out_join_a_c1)* settled \
+                             udp1_in_join_b_c1 udp1_out_answer_a_c1 settled \
+                             cf0_datareq_t udp1_out_data_a_c1_t settled";
+
 /// `run` drives the same adapter unchanged: a generated test (one trace to a data transfer)
 /// passes the correct CPE and fails one that forgets the partner of a join PDU.
 #[test]
 fn a_generated_test_runs_through_the_same_adapter() {
     let dir = common::work_dir("conference_run");
     let suite = dir.join("suite.json");
-    let regex = "cf0_join_a_c1 (udp1_out_join_a_c1|udp2_out_join_a_c1)* settled \
-                 udp1_in_join_b_c1 udp1_out_answer_a_c1 settled \
-                 cf0_datareq_t udp1_out_data_a_c1_t settled";
+    let regex = DATA_TRANSFER;
     let model = example().join("conference.aut");
     let generated = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
         .arg("generate")
@@ -203,6 +206,58 @@ fn a_generated_test_runs_through_the_same_adapter() {
             shown(&run)
         );
     }
+}
+
+/// The adapter's settle timer follows the timing rule: a correct CPE that answers 600 ms late,
+/// after the adapter's `settled` (400 ms), is never failed. `test-cpe` declares `settled` a timer
+/// output, so the failure is replayed with the timeouts and the settle time x4 (the adapter
+/// reads `NCOMPLETE_TIMING_SCALE`), where the answer comes in time: inconclusive (timing), exit
+/// 3, in `explore` (through `test-cpe`) and in `run` (`--timer-outputs settled`).
+#[test]
+fn a_correct_cpe_late_past_the_settle_time_is_not_failed() {
+    let output = test_cpe(&["--max-steps", "40"], "cpe.py", &["--delay-ms", "600"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{}", shown(&output));
+    assert!(
+        stdout.contains("verdict: inconclusive") && stdout.contains("inconclusive (timing)"),
+        "{}",
+        shown(&output)
+    );
+    let dir = common::work_dir("conference_late");
+    let suite = dir.join("suite.json");
+    let generated = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .arg("generate")
+        .arg(example().join("conference.aut"))
+        .args(["--purpose-regex", DATA_TRANSFER, "--quiet", "--out"])
+        .arg(&suite)
+        .output()
+        .expect("ncomplete runs");
+    assert!(generated.status.success(), "{}", shown(&generated));
+    let system = format!(
+        "python3 '{}' -- python3 '{}' --delay-ms 600",
+        example().join("conference_adapter.py").display(),
+        example().join("cpe.py").display()
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .arg("run")
+        .arg(&suite)
+        .args([
+            "--sut",
+            &system,
+            "--quiescence-ms",
+            "600",
+            "--startup-ms",
+            "3000",
+        ])
+        .args(["--timer-outputs", "settled", "--quiet"])
+        .output()
+        .expect("ncomplete runs");
+    assert_eq!(run.status.code(), Some(3), "{}", shown(&run));
+    assert!(
+        String::from_utf8_lossy(&run.stdout).contains("inconclusive (timing)"),
+        "{}",
+        shown(&run)
+    );
 }
 
 #[test]

@@ -63,8 +63,12 @@ impl Runner {
 /// Generates a small suite of `name` and renders it with its on-the-fly tester into
 /// `dir/<format>`; for Rust, builds the tester.
 fn render_with_explorer(name: &str, ident: &str, dir: &Path, runner: Runner) {
+    render_spec_with_explorer(&model(name), ident, dir, runner);
+}
+
+/// [`render_with_explorer`] of the specification file `spec`.
+fn render_spec_with_explorer(spec: &Path, ident: &str, dir: &Path, runner: Runner) {
     let suite = dir.join("suite.json");
-    let spec = model(name);
     let out = ncomplete(&[
         "generate",
         spec.to_str().unwrap(),
@@ -315,8 +319,11 @@ print(runs[0][2])
         .unwrap();
     let text = text(&out);
     assert!(out.status.success(), "{text}");
+    // (Every wait observes quiescence: the failure is replayed with the timeouts x4 and x16.)
     assert!(
-        text.starts_with("fail\nno output within the response timeout of 1 ms (expected one of: !"),
+        text.starts_with(
+            "fail\nno output within the response timeout of 16 ms (expected one of: !"
+        ) && text.contains("first failure: no output within the response timeout of 1 ms"),
         "{text}"
     );
 }
@@ -333,11 +340,11 @@ fn failure(out: &str) -> &str {
         .unwrap_or_else(|| panic!("no failure in {out}"))
 }
 
-/// The failure `explore` observed first, before it replayed the run with its timeouts scaled up
-/// (the timing rule of issue 41: a failure that rests on a timing observation is confirmed by
-/// replays at x4 and x16 first): the generated on-the-fly testers report that first failure.
-fn first_failure(reference: &str) -> &str {
-    let failed = failure(reference);
+/// The failure a tester (or `explore`) observed first, before it replayed the run with its
+/// timeouts scaled up (the timing rule of issue 41: a failure that rests on a timing observation
+/// is confirmed by replays at x4 and x16 first, in `explore` and the generated testers alike).
+fn first_failure(out: &str) -> &str {
+    let failed = failure(out);
     match failed.split_once("(failed when replayed with every scale up to x16; first failure: ") {
         Some((_, first)) => first.strip_suffix(')').unwrap_or(first),
         None => failed,
@@ -409,8 +416,12 @@ fn testers_draw_their_choices_as_ncomplete_explore() {
         for (tester, run) in &testers {
             let out = text(run);
             assert_eq!(run.status.code(), Some(1), "{tester}: {out}");
+            assert!(
+                out.contains("(failed when replayed with every scale up to x16; first failure: "),
+                "{tester} tester, seed {seed}:\n{out}"
+            );
             assert_eq!(
-                failure(&out),
+                first_failure(&out),
                 first_failure(&reference_out),
                 "{tester} tester, seed {seed}:\n{out}\n{reference_out}"
             );
@@ -517,5 +528,61 @@ fn the_explorer_belongs_to_its_rendering() {
         assert!(marker.lines().any(|l| l == explorer), "{marker}");
         render(&[]);
         assert!(!out_dir.join(explorer).exists(), "{format}");
+    }
+}
+
+/// The generated testers follow `explore`'s timing rule: against a correct pingpong system that
+/// answers its first `maybe` 0.6 s late (past the quiescence timeout, as a descheduled system
+/// does), a failure that rests on the late answer is replayed with the timeouts x4 and x16 from
+/// a reset; the replay passes, so no seed fails and some end inconclusive (timing), exit 3.
+#[test]
+fn testers_replay_a_timing_failure_and_do_not_fail_a_system_late_once() {
+    let spec = root().join("tests/fixtures/hostile/pingpong.aut");
+    let late_once = root().join("tests/fixtures/hostile/late_once.sh");
+    let dir = work_dir("explore-late-once");
+    render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Rust);
+    let mut runners = vec![Runner::Rust];
+    if common::pytest_available("Python on-the-fly tester against a late system") {
+        render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Script);
+        runners.push(Runner::Script);
+    }
+    for runner in runners {
+        let mut inconclusive = 0;
+        for seed in 0..8 {
+            let marker = dir.join(format!("late-{runner:?}-{seed}"));
+            let _ = std::fs::remove_dir(&marker);
+            let mut cmd = match runner {
+                Runner::Rust => Command::new(rust_target().join("debug/explore_pingpong")),
+                _ => {
+                    let mut cmd = Command::new("python3");
+                    cmd.arg("explore_pingpong.py");
+                    cmd
+                }
+            };
+            let out = cmd
+                .args(["--steps", "12", "--seed", &seed.to_string()])
+                .current_dir(dir.join(runner.format()))
+                .env(
+                    "NCOMPLETE_SUT",
+                    format!("exec sh '{}'", late_once.display()),
+                )
+                .env("NCOMPLETE_LATE_ONCE", &marker)
+                .env("NCOMPLETE_QUIESCENCE_MS", "300")
+                .env("NCOMPLETE_STARTUP_MS", "200")
+                .env("NCOMPLETE_RESPONSE_MS", "2000")
+                .output()
+                .unwrap();
+            let report = text(&out);
+            assert_ne!(
+                out.status.code(),
+                Some(1),
+                "{runner:?}, seed {seed}: {report}"
+            );
+            if out.status.code() == Some(3) {
+                assert!(report.contains("inconclusive (timing)"), "{report}");
+                inconclusive += 1;
+            }
+        }
+        assert!(inconclusive > 0, "{runner:?}: no seed met the late answer");
     }
 }

@@ -3,7 +3,9 @@
 //! `pingpong.suite.json`. Each runner must give every fixture the expected verdict per test, with
 //! the reason, and leave no process behind (on Linux: no process whose environment carries the
 //! marker given to the runner). Small timeouts keep the whole file at well under a minute of
-//! waiting per runner.
+//! waiting per runner: a system that never answers (or never ends its line) fails on timing,
+//! and the runners wait that out again at x4 and x16 (the timing rule), so it gets the smallest
+//! ([`timeouts`]).
 //!
 //! Every runner also meets the same fixtures over TCP, behind `tests/fixtures/tcp_wrapper.py`
 //! (one fixture process per connection, loopback only): as a system the tester connects to
@@ -36,6 +38,21 @@ const BIN: &str = env!("CARGO_BIN_EXE_ncomplete");
 const STARTUP_MS: &str = "1500";
 const QUIESCENCE_MS: &str = "300";
 const RESPONSE_MS: &str = "1500";
+
+/// The timeouts (start-up, quiescence, response, in ms) of `runner`'s runs against `fixture`.
+/// A system that never answers (`hang`) or never ends its line (`no_newline`) fails on timing,
+/// so every runner but the TTCN-3 one waits it out three times, with the timeouts x1, x4 and x16
+/// (21 times each wait): it gets small timeouts, which no verdict of it depends on (`hang`
+/// answers nothing in any wait, `no_newline` has written `pong` well within the x16 wait of
+/// 3.2 s, whose failure is the one reported, the first beside it).
+fn timeouts(runner: &str, fixture: &str) -> [&'static str; 3] {
+    match (runner, fixture) {
+        ("ttcn", _) => [STARTUP_MS, QUIESCENCE_MS, RESPONSE_MS],
+        (_, "hang") => ["50", "50", "50"],
+        (_, "no_newline") => ["100", "50", "100"],
+        _ => [STARTUP_MS, QUIESCENCE_MS, RESPONSE_MS],
+    }
+}
 
 /// A fixture, its verdicts for t0001 and t0002 (`true` = pass), and a text every runner's
 /// report of it must contain.
@@ -104,7 +121,7 @@ const FIXTURES: [Hostile; 15] = [
     Hostile {
         name: "hang",
         pass: [false, false],
-        reason: "no output within the response timeout of 1500 ms (expected one of: !pong) after ?ping",
+        reason: "no output within the response timeout of {response} ms (expected one of: !pong) after ?ping",
     },
     // One line rule: a line is the label's bytes after removing one `\n` or `\r\n`.
     Hostile {
@@ -144,7 +161,7 @@ const ENDS_ON_OUTPUT: [Hostile; 2] = [
 const BIG_INPUT: Hostile = Hostile {
     name: "hang",
     pass: [false, false],
-    reason: "no output within the response timeout of 1500 ms (expected one of: !pong) after ?ping",
+    reason: "no output within the response timeout of {response} ms (expected one of: !pong) after ?ping",
 };
 
 /// The suites and the fixtures each runner runs them against: the pingpong suite against every
@@ -386,8 +403,8 @@ impl Drop for Target {
 
 /// What a runner's report of `fixture` must contain over `transport`: over TCP a process's
 /// exit or signal is the connection closed. The TTCN-3 runtime gives its reasons without the
-/// trace.
-fn reason(runner: &str, fixture: &Hostile, transport: Transport) -> &'static str {
+/// trace. `{response}` stands for the response timeout of the run ([`timeouts`]).
+fn reason(runner: &str, fixture: &Hostile, transport: Transport) -> String {
     let reason = match (transport, fixture.name) {
         (Transport::Stdio, _) => fixture.reason,
         (_, "exit" | "crash_with_child" | "signal") => {
@@ -396,11 +413,12 @@ fn reason(runner: &str, fixture: &Hostile, transport: Transport) -> &'static str
         (_, "crash_behind_output") => "the system closed the connection",
         _ => fixture.reason,
     };
-    if runner == "ttcn" {
+    let reason = if runner == "ttcn" {
         without_trace(reason)
     } else {
         reason
-    }
+    };
+    reason.replace("{response}", timeouts(runner, fixture.name)[2])
 }
 
 /// `reason` without its trace: `; trace: ...`, or ` after ...` behind the expected outputs.
@@ -426,14 +444,15 @@ fn check(
     let marker = marker(runner, fixture.name);
     let mut target = Target::new(transport, fixture.name, &marker, None);
     let mut cmd = cmd(&target);
+    let [startup, quiescence, response] = timeouts(runner, fixture.name);
     let started = Instant::now();
     let out = cmd
         .env(MARKER, &marker)
         .env_remove("NCOMPLETE_SUT")
         .env(target.variable(), &target.value)
-        .env("NCOMPLETE_STARTUP_MS", STARTUP_MS)
-        .env("NCOMPLETE_QUIESCENCE_MS", QUIESCENCE_MS)
-        .env("NCOMPLETE_RESPONSE_MS", RESPONSE_MS)
+        .env("NCOMPLETE_STARTUP_MS", startup)
+        .env("NCOMPLETE_QUIESCENCE_MS", quiescence)
+        .env("NCOMPLETE_RESPONSE_MS", response)
         .env("NCOMPLETE_RETRIES", "0")
         .output()
         .unwrap();
@@ -462,7 +481,7 @@ fn check(
     };
     assert_eq!(passed, pass.iter().all(|&p| p), "{context}");
     assert!(
-        report.contains(reason(runner, fixture, transport)),
+        report.contains(&reason(runner, fixture, transport)),
         "{context}"
     );
     // Nothing waits for the long sleeps of the fixtures or the 1 GB line. A fail that rests on
@@ -471,7 +490,7 @@ fn check(
     // timeouts (the fixtures sleep 300 s, longer than those waits).
     let reruns = if ["hang", "no_newline"].contains(&fixture.name) {
         let ms = |t: &str| t.parse::<u64>().unwrap();
-        Duration::from_millis(2 * 21 * (ms(STARTUP_MS) + ms(RESPONSE_MS)))
+        Duration::from_millis(2 * 21 * (ms(startup) + ms(response)))
     } else {
         Duration::ZERO
     };
@@ -492,13 +511,14 @@ fn verdicts_of(
 fn run_sut_gives_every_hostile_system_its_verdict() {
     for (suite, fixtures) in suites("run") {
         for (fixture, transport) in over_transports(fixtures) {
+            let [startup, quiescence, response] = timeouts("run", fixture.name);
             let cmd = |target: &Target| {
                 let mut cmd = Command::new(BIN);
                 cmd.arg("run")
                     .arg(&suite)
                     .args([target.option(), &target.value])
-                    .args(["--startup-ms", STARTUP_MS, "--quiescence-ms", QUIESCENCE_MS])
-                    .args(["--response-ms", RESPONSE_MS, "--retries", "0"]);
+                    .args(["--startup-ms", startup, "--quiescence-ms", quiescence])
+                    .args(["--response-ms", response, "--retries", "0"]);
                 cmd
             };
             check("run", fixture, transport, cmd, |report| {

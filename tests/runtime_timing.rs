@@ -10,6 +10,10 @@
 //!   0.3 s after it starts, before it reads any ping (`late_hello.sh`), all pass: `hello` is
 //!   allowed only in the reading where every ping is still unread, and the race reading keeps
 //!   any number of inputs in flight (with at most 8, as before, bursts of 8 or more failed).
+//! - an adapter's timer (issue 42): the runners tell the system their timing scale
+//!   (`NCOMPLETE_TIMING_SCALE`), and a declared timer output (`--timer-outputs`,
+//!   `NCOMPLETE_TIMER_OUTPUTS`) is timing-dependent; the x4 exception of the timing rule (a
+//!   failure reproduced at x4 stays one when x16 only loses races), in `run`, pytest and Cargo.
 //!
 //! Small timeouts (quiescence 300 ms, response 400 ms, no start-up allowance) keep the re-runs of
 //! the mute system at 0.4 + 1.6 + 6.4 s per test. The Python part needs pytest (skipped with a
@@ -231,6 +235,152 @@ fn the_rust_runtime_reruns_a_timing_fail_and_still_fails_a_mute_system() {
     assert!(
         report.contains("no output within the response timeout of 6400 ms")
             && report.contains("first failure: no output within the response timeout of 400 ms"),
+        "{report}"
+    );
+}
+
+/// A suite for the timer outputs and the x4 exception, model `name`: `t_timer` expects `hello`,
+/// then the adapter's timer output `settled` (no input is sent, so no observation races one);
+/// `t_races` sends `ping` and expects `pong` then quiescence, a `hello` (before or after the
+/// `ping`) being another allowed branch (retry).
+fn timer_suite(name: &str) -> PathBuf {
+    let json = serde_json::json!({
+        "format": "ncomplete-suite", "version": 1,
+        "model": {"name": name, "inputs": ["ping"], "outputs": ["pong", "settled", "hello"],
+                  "quiescence": "delta"},
+        "method": "hand-written", "n": null,
+        "guarantee": "none: timer outputs and lost races for the timing tests",
+        "tests": [
+            {"name": "t_timer", "root": 0, "nodes": [
+                {"expect": {"hello": 1}},
+                {"expect": {"settled": "pass"}}]},
+            {"name": "t_races", "root": 0, "nodes": [
+                {"send": "ping", "then": 1, "race": {"hello": "retry"}},
+                {"expect": {"pong": 2, "hello": "retry"}},
+                {"expect": {"delta": "pass"}}]},
+        ],
+    });
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.suite.json"));
+    std::fs::write(&path, json.to_string()).unwrap();
+    path
+}
+
+/// The runner's timing scale reaches the system (`NCOMPLETE_TIMING_SCALE`), and a declared
+/// timer output is timing-dependent (issue 42's `settled`): `late_past_timer.sh` says
+/// `settled` before its `hello` on a first run only, so `t_timer` is inconclusive (timing) when
+/// `settled` is declared and fails when it is not. The x4 exception of `run`: `t_races`
+/// against `mute_then_hello.sh` (never answers; says `hello` first at x16 only) fails with the
+/// x4 failure, not inconclusive. In `run`, pytest and Cargo alike.
+#[test]
+fn timer_outputs_and_the_x4_exception_in_every_runner() {
+    let late = |mut cmd: Command, declared: bool, dir: &Path| {
+        cmd = against(cmd, "late_past_timer", dir);
+        if declared {
+            cmd.env("NCOMPLETE_TIMER_OUTPUTS", "settled");
+        }
+        cmd
+    };
+    let silent_then_races = |cmd: Command, dir: &Path| against(cmd, "mute_then_hello", dir);
+    let x4_failure = "(with every timeout scaled by 4; first failure: no output within the \
+                      response timeout of 400 ms";
+    // run
+    let suite = timer_suite("timer_run");
+    let run = |extra: &[&str]| {
+        let mut cmd = Command::new(BIN);
+        cmd.arg("run")
+            .arg(&suite)
+            .args(["--startup-ms", "0", "--quiescence-ms", "300"])
+            .args(["--response-ms", "400", "--retries", "0"])
+            .args(extra);
+        cmd
+    };
+    let sut = |fixture: &str| format!("exec sh '{}'", hostile(&format!("{fixture}.sh")).display());
+    let out = run(&["--sut", &sut("late_past_timer")]).output().unwrap();
+    let report = text(&out);
+    assert!(
+        report.contains("t_timer fail: unexpected !settled"),
+        "{report}"
+    );
+    let out = run(&[
+        "--sut",
+        &sut("late_past_timer"),
+        "--timer-outputs",
+        "settled",
+    ])
+    .output()
+    .unwrap();
+    let report = text(&out);
+    assert!(report.contains("t_timer inconclusive (timing)"), "{report}");
+    let out = run(&["--sut", &sut("mute_then_hello")]).output().unwrap();
+    let report = text(&out);
+    assert!(
+        report.contains("t_races fail: no output within the response timeout of 1600 ms")
+            && report.contains("every scale up to x4; first failure"),
+        "{report}"
+    );
+    // pytest
+    if common::pytest_available("timer outputs under pytest") {
+        let dir = work_dir("timing-timer-python");
+        render(&timer_suite("timer_py"), "python", &dir);
+        let pytest = |test: &str| {
+            let mut cmd = Command::new("python3");
+            cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
+                .args(["-k", &format!("test_{test}")])
+                .arg(&dir)
+                .current_dir(&dir)
+                .env("COLUMNS", "1000");
+            cmd
+        };
+        let report = text(&late(pytest("t_timer"), false, &dir).output().unwrap());
+        assert!(
+            report.contains("1 failed") && report.contains("unexpected !settled"),
+            "{report}"
+        );
+        let report = text(&late(pytest("t_timer"), true, &dir).output().unwrap());
+        assert!(
+            report.contains("1 skipped")
+                && report.contains("t_timer inconclusive (timing)")
+                && report.contains("the timer output !settled was observed"),
+            "{report}"
+        );
+        let report = text(&silent_then_races(pytest("t_races"), &dir).output().unwrap());
+        assert!(
+            report.contains("1 failed") && report.contains(x4_failure),
+            "{report}"
+        );
+    }
+    // Cargo
+    let package = work_dir("timing-timer-rust");
+    render(&timer_suite("timer_rs"), "rust", &package);
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
+    let cargo = |test: &str| {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["test", "--offline", "--test", "suite", "--", test])
+            .current_dir(&package)
+            .env("CARGO_TARGET_DIR", &target)
+            .env("RUSTFLAGS", "-D warnings")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("RUSTC_WRAPPER");
+        cmd
+    };
+    let report = text(&late(cargo("t_timer"), false, &package).output().unwrap());
+    assert!(
+        report.contains("test t_timer ... FAILED") && report.contains("unexpected !settled"),
+        "{report}"
+    );
+    let report = text(&late(cargo("t_timer"), true, &package).output().unwrap());
+    assert!(
+        report.contains("test t_timer ... ok")
+            && report.contains("ncomplete: t_timer inconclusive (timing)"),
+        "{report}"
+    );
+    let report = text(
+        &silent_then_races(cargo("t_races"), &package)
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        report.contains("test t_races ... FAILED") && report.contains(x4_failure),
         "{report}"
     );
 }

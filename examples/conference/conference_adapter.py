@@ -10,7 +10,11 @@ stranger whose address is not among them (the CPE must ignore it). The CPE's own
 free. Once it writes ``ready``, labels are translated by the codec below (``cf0`` its standard
 streams). After each input, once every channel has been silent for the settle time (default
 400 ms), the adapter writes `settled`: the model waits for it before its next input, so the
-inputs reach the CPE one at a time although they travel on different channels. Every start is
+inputs reach the CPE one at a time although they travel on different channels. The settle time
+is multiplied by the runner's timing scale (`NCOMPLETE_TIMING_SCALE`, 4 and 16 on the re-runs
+of a fail that rests on timing), and `settled` is declared to the runner as a timer output
+(`--timer-outputs settled`): a CPE that answers after `settled` on a loaded machine is re-run
+with longer waits before any verdict, not failed at once. Every start is
 a fresh CPE: ncomplete resets by restarting this process. With `--check` it only starts the
 CPE, waits for `ready` and exits (0 when it came), as a check before a run.
 
@@ -100,7 +104,13 @@ def main(argv):
     if check:
         cpe.close()
         return 0
-    return Adapter(conference_codec(), [cpe, *peers], log, ("settled", settle)).serve()
+    try:
+        adapter = Adapter(conference_codec(), [cpe, *peers], log, ("settled", settle))
+    except ValueError as problem:
+        sys.stderr.write("conference_adapter: %s\n" % problem)
+        cpe.close()
+        return 1
+    return adapter.serve()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 """A Conference Protocol Entity following CONTRACT.md, with the faults of the case study's
 mutants behind `--mutant NAME` (`--list-mutants` prints them with their group and description).
 
-    cpe.py [--mutant NAME] --listen HOST:PORT --partners HOST:PORT,HOST:PORT
+    cpe.py [--mutant NAME] [--delay-ms MS] --listen HOST:PORT --partners HOST:PORT,HOST:PORT
+
+`--delay-ms MS` makes a conforming but slow CPE: it sleeps MS before handling each line or
+datagram, as a CPE descheduled on a loaded machine answers late (the timing rule's tests).
 
 One select loop over standard input (the user, `cf0`) and the UDP socket; state is idle or
 engaged (user, conference) with a dict of partners address -> user name.
@@ -12,6 +15,7 @@ import re
 import select
 import socket
 import sys
+import time
 
 NAME = r"[A-Za-z0-9_]{1,10}"
 TEXT = r"[A-Za-z0-9_]{1,64}"
@@ -103,8 +107,9 @@ def parse_address(text):
 
 
 class Entity:
-    def __init__(self, listen, potential, mutant):
+    def __init__(self, listen, potential, mutant, delay=0.0):
         self.mutant = mutant
+        self.delay = delay
         self.potential = potential
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.socket.bind(listen)
@@ -226,6 +231,8 @@ class Entity:
         stdin = sys.stdin.buffer.raw
         while True:
             readable, _, _ = select.select([stdin, self.socket], [], [])
+            if self.delay:
+                time.sleep(self.delay)
             if self.socket in readable:
                 data, source = self.socket.recvfrom(65536)
                 self.datagram(data, source)
@@ -254,7 +261,8 @@ def main(argv):
     if mutant is not None and mutant not in MUTANTS:
         sys.exit("cpe.py: unknown mutant %s" % mutant)
     potential = [parse_address(a) for a in options["--partners"].split(",")]
-    Entity(parse_address(options["--listen"]), potential, mutant).serve()
+    delay = float(options.get("--delay-ms", "0")) / 1000
+    Entity(parse_address(options["--listen"]), potential, mutant, delay).serve()
     return 0
 
 

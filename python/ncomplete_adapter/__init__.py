@@ -31,6 +31,14 @@ installed package alike. ``examples/conference/conference_adapter.py`` is the wo
   on any channel is decoded in arrival order and written as a label line. A message no output
   template matches is written as ``unparsed_<channel>``, a label outside any model, so the
   runner fails the test on it and the concrete log shows the message.
+- Timing: an adapter's own timer (the ``settle`` label below) is a timeout like the runner's.
+  Every runner exports the factor of its timing re-runs to the system it starts as
+  ``NCOMPLETE_TIMING_SCALE`` (1 on a first run, then 4 and 16, see the timing rule in the
+  guide's "Running" chapter); :func:`timing_scale` reads it and :class:`Adapter` multiplies its
+  settle time by it. Declare the label the timer writes to the runner (``--timer-outputs`` of
+  ``run`` and ``explore``, ``NCOMPLETE_TIMER_OUTPUTS`` for the generated programs): observing it
+  is then a timing-dependent observation, and a fail after it is re-run with the timeouts x4 and
+  x16 before it is reported.
 """
 
 from __future__ import annotations
@@ -61,6 +69,16 @@ def free_udp_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         probe.bind((host, 0))
         return probe.getsockname()[1]
+
+
+def timing_scale(environ: Mapping[str, str] = os.environ) -> int:
+    """The factor the runner scaled its timeouts by for this start of the system
+    (``NCOMPLETE_TIMING_SCALE``: 1 on a first run, 4 and 16 on the timing re-runs); 1 when the
+    variable is not set. A value that is not a positive integer is an error (``ValueError``)."""
+    text = environ.get("NCOMPLETE_TIMING_SCALE", "1")
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise ValueError("NCOMPLETE_TIMING_SCALE must be a positive integer, not %r" % text)
+    return int(text)
 
 
 class LineBuffer:
@@ -347,12 +365,16 @@ class Adapter:
 
     ``settle=(label, seconds)``: after each input, once every channel has been silent for that
     long since the last input or output, the adapter writes ``label`` (TorX's adapter kept such
-    a quiescence timer of its own). A system reads its channels in an order of its own (one
-    ``select`` may return a datagram and a line together), so two inputs sent back to back on
-    different channels may be handled in either order, while a model takes them in the order
-    sent. A model that expects the settle label after every input, and enables no input before
-    it, makes every runner wait for it: inputs reach the system one at a time, and a missing
-    output is seen as the settle label where the output was due.
+    a quiescence timer of its own). The time is multiplied by ``scale`` (default: the runner's
+    :func:`timing_scale`), so the timing re-runs of a fail wait for a late system as long as
+    the runner's own scaled timeouts do; declare ``label`` as a timer output to the runner.
+
+    A system reads its channels in an order of its own (one ``select`` may return a datagram
+    and a line together), so two inputs sent back to back on different channels may be handled
+    in either order, while a model takes them in the order sent. A model that expects the
+    settle label after every input, and enables no input before it, makes every runner wait for
+    it: inputs reach the system one at a time, and a missing output is seen as the settle label
+    where the output was due.
     """
 
     def __init__(
@@ -361,10 +383,13 @@ class Adapter:
         channels: Sequence[Channel],
         log: Optional[str] = None,
         settle: Optional[Tuple[str, float]] = None,
+        scale: Optional[int] = None,
     ):
         self.codec = codec
         self.channels = {channel.name: channel for channel in channels}
         self.log = open(log, "a", encoding="utf-8") if log else None
+        if settle is not None:
+            settle = (settle[0], settle[1] * (timing_scale() if scale is None else scale))
         self.settle = settle
         self.queue: List[Tuple[Channel, Message]] = []
         self.settle_at: Optional[float] = None

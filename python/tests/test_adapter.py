@@ -7,6 +7,7 @@ import os
 import socket
 import sys
 import threading
+import time
 
 import pytest
 
@@ -17,6 +18,7 @@ from ncomplete_adapter import (
     TcpClientChannel,
     TcpServerChannel,
     UdpChannel,
+    timing_scale,
 )
 
 
@@ -101,6 +103,29 @@ def test_the_adapter_translates_both_ways_and_reports_settling(tmp_path):
     assert events[1].startswith("< answer_b udp")
     system.close()
     stranger.close()
+
+
+def test_the_settle_time_follows_the_runners_timing_scale(monkeypatch):
+    """The settle timer is multiplied by NCOMPLETE_TIMING_SCALE, which every runner sets for
+    the processes it starts (4 and 16 on the re-runs of a fail that rests on timing): the
+    silence the adapter waits for before `settled` grows with it."""
+    assert timing_scale({}) == 1
+    assert timing_scale({"NCOMPLETE_TIMING_SCALE": "16"}) == 16
+    for bad in ("0", "x", "-4", "1.5"):
+        with pytest.raises(ValueError, match="NCOMPLETE_TIMING_SCALE"):
+            timing_scale({"NCOMPLETE_TIMING_SCALE": bad})
+    waits = {}
+    for scale in ("1", "4"):
+        monkeypatch.setenv("NCOMPLETE_TIMING_SCALE", scale)
+        udp = UdpChannel("udp")
+        udp.peer = ("127.0.0.1", 9)
+        adapter = Adapter(codec(), [udp], settle=("settled", 0.1))
+        assert adapter.settle == ("settled", 0.1 * int(scale))
+        started = time.monotonic()
+        assert run_adapter(adapter, b"join_a_12\n", 1) == ["settled"]
+        waits[scale] = time.monotonic() - started
+    # At least the scaled time (a loaded machine only adds to either).
+    assert waits["1"] >= 0.1 and waits["4"] >= 0.4, waits
 
 
 def test_a_process_channel_waits_for_its_ready_line_and_keeps_earlier_lines():

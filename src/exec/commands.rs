@@ -296,6 +296,7 @@ pub fn run_on_system(
         return Err(no_tests(suite_path));
     }
     results.check_paths()?;
+    let goal_table = super::goal_coverage::GoalTable::of(&header);
     let started = std::time::Instant::now();
     let quiescence = header.model.quiescence.as_deref().unwrap_or("quiescence");
     let mut write_error = None;
@@ -317,7 +318,16 @@ pub fn run_on_system(
         jobs,
         |o, took| {
             progress.inc(1);
-            if let Err(e) = writeln!(out, "{}", system_line(o)).and_then(|_| out.flush()) {
+            // A joker goal the system did not help reach: inconclusive with a reason of its own.
+            let excused = goal_table
+                .as_ref()
+                .and_then(|t| t.excused(&o.name, o.verdict, o.message.as_deref()))
+                .map(|u| u.reason());
+            let mut line = system_line(o);
+            if let Some(reason) = excused {
+                line = line.replacen(" inconclusive: ", &format!(" inconclusive ({reason}): "), 1);
+            }
+            if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
             let trace = ObservedStep::from_marked_trace(&o.trace, quiescence);
@@ -335,7 +345,7 @@ pub fn run_on_system(
                 time: Some(took),
                 trace,
                 failure,
-                reason: o.reason(),
+                reason: excused.or(o.reason()),
                 timing_traces: o
                     .timing
                     .as_ref()
@@ -364,19 +374,19 @@ pub fn run_on_system(
         return Err(Error::io("<stdout>", e));
     }
     let counts = VerdictCounts::of(outcomes.iter().map(|o| o.verdict));
-    // A goal suite's joker goals that the system did not help reach are listed, not inconclusive.
+    // A goal suite's joker goals that the system did not help reach are listed and counted
+    // apart, not inconclusive.
     let goals = super::goal_coverage::GoalCoverage::of(
         &header,
         outcomes
             .iter()
             .map(|o| (o.name.as_str(), o.verdict, o.message.as_deref())),
     );
-    let verdict = goals.as_ref().map_or(counts.verdict(), |g| {
-        g.verdict(counts.verdict(), counts.inconclusive)
-    });
+    let counts = goals.as_ref().map_or(counts, |g| g.counts(counts));
+    let verdict = counts.verdict();
     let goal_lines = goals.as_ref().map(|g| g.lines()).unwrap_or_default();
     out.write_all(goal_lines.as_bytes())
-        .and_then(|_| out.write_all(counts.summary_line_as(verdict).as_bytes()))
+        .and_then(|_| out.write_all(counts.summary_line().as_bytes()))
         .map_err(|e| Error::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
     Ok(verdict)

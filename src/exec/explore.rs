@@ -1005,6 +1005,7 @@ impl<'a> Explorer<'a> {
     }
 
     fn reset(&mut self, adapter: &mut dyn Adapter) -> Result<(), String> {
+        adapter.set_timing_scale(self.options.timeouts.scale);
         adapter.reset()?;
         self.state = self.spec.sa.initial();
         self.execution = Execution::start();
@@ -1323,7 +1324,10 @@ struct ReplayVerdict {
 /// goes on to the next scale (after the last one, its `fail` stands, the first trace beside
 /// it); one that does not fail (every move made, or the system leaving the moves' path: an
 /// input the specification does not enable where the replay is) makes the verdict
-/// `inconclusive` (reason `timing`).
+/// `inconclusive` (reason `timing`), except as `run` does: a failure already reproduced at x4
+/// stays a `fail` when the x16 replay only leaves the moves' path (the system took another
+/// allowed branch, as a lost race does: longer waits give its spontaneous outputs time to come
+/// first, which is no evidence against the failure).
 fn replay_timing_fail(
     spec: &ExploreSpec,
     adapter: &mut dyn Adapter,
@@ -1341,10 +1345,12 @@ fn replay_timing_fail(
         let mut replay = Explorer::new(spec, &scaled);
         replay.reset(adapter)?;
         let mut failure = None;
+        let mut left_path = false;
         for &m in moves {
             if let Move::Input(i) = m
                 && replay.spec.sa.after(replay.state, i).is_none()
             {
+                left_path = true;
                 break;
             }
             if let Err(why) = replay.step(adapter, m) {
@@ -1360,6 +1366,7 @@ fn replay_timing_fail(
         };
         match failure {
             Some(why) if replay.execution.timing => last = Some((why, trace, reruns)),
+            None if left_path && last.is_some() => break,
             Some(why) => {
                 return Ok(ReplayVerdict {
                     failed: true,

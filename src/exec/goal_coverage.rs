@@ -9,10 +9,20 @@
 //! goal is listed and counted, but does not make the run inconclusive. A winning goal's test
 //! cannot end in `retry` against a conforming system, and a test that ended inconclusive for any
 //! other reason (timing) is not excused: both keep the run inconclusive.
+//!
+//! An excused test keeps the verdict `inconclusive` with a reason of its own,
+//! `race-dependent goal` or `joker goal` ([`UnreachedGoal::reason`]): on its line of the run
+//! (`t0007 inconclusive (race-dependent goal): ...`), in the JSON results (`"reason"`), the JUnit
+//! file (the `<skipped>` message) and the HTML report; the counts give such tests apart as
+//! `unreached goals`, not as inconclusive ([`GoalCoverage::counts`]).
 
 use super::TestVerdict;
+use super::results::VerdictCounts;
 use crate::suite::SuiteHeader;
 use std::collections::HashMap;
+
+/// The reasons of an excused test ([`UnreachedGoal::reason`]).
+pub const EXCUSED_REASONS: [&str; 2] = ["race-dependent goal", "joker goal"];
 
 /// One goal of a suite's `goals` field whose test has a name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +46,73 @@ pub struct UnreachedGoal {
     pub race_dependent: bool,
 }
 
+impl UnreachedGoal {
+    /// The reason its test is given in the results: `race-dependent goal` or `joker goal`.
+    pub fn reason(&self) -> &'static str {
+        EXCUSED_REASONS[usize::from(!self.race_dependent)]
+    }
+}
+
+/// The goals of a goal suite, by the name of their test.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoalTable {
+    by_test: HashMap<String, GoalEntry>,
+}
+
+impl GoalTable {
+    /// The goals of the suite's `goals` header field; `None` when it has none (not a goal
+    /// suite).
+    pub fn of(header: &SuiteHeader) -> Option<GoalTable> {
+        let entries = header.extra.get("goals")?.as_array()?;
+        let mut by_test = HashMap::new();
+        for e in entries {
+            let Some(test) = e.get("test").and_then(|t| t.as_str()) else {
+                continue;
+            };
+            let jokers = match e.get("reach").and_then(|r| r.as_str()) {
+                Some("winning") => None,
+                Some("jokers") => Some(e.get("jokers").and_then(|j| j.as_u64()).unwrap_or(1)),
+                _ => continue,
+            };
+            by_test.insert(
+                test.to_owned(),
+                GoalEntry {
+                    goal: e
+                        .get("goal")
+                        .and_then(|g| g.as_str())
+                        .unwrap_or(test)
+                        .into(),
+                    jokers,
+                    race_dependent: e.get("race_dependent").and_then(|r| r.as_bool()) == Some(true),
+                },
+            );
+        }
+        Some(GoalTable { by_test })
+    }
+
+    /// The unreached goal that excuses test `name` with this verdict and message: a joker
+    /// goal's test whose every attempt ended in `retry`.
+    pub fn excused(
+        &self,
+        name: &str,
+        verdict: TestVerdict,
+        message: Option<&str>,
+    ) -> Option<UnreachedGoal> {
+        let entry = self.by_test.get(name)?;
+        match (verdict, entry.jokers) {
+            (TestVerdict::Inconclusive, Some(jokers)) if ended_in_retry(message) => {
+                Some(UnreachedGoal {
+                    goal: entry.goal.clone(),
+                    test: name.to_owned(),
+                    jokers,
+                    race_dependent: entry.race_dependent,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// What a run of a goal suite reached.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoalCoverage {
@@ -55,49 +132,19 @@ impl GoalCoverage {
         header: &SuiteHeader,
         outcomes: impl IntoIterator<Item = (&'a str, TestVerdict, Option<&'a str>)>,
     ) -> Option<GoalCoverage> {
-        let entries = header.extra.get("goals")?.as_array()?;
-        let mut by_test: HashMap<&str, GoalEntry> = HashMap::new();
-        for e in entries {
-            let Some(test) = e.get("test").and_then(|t| t.as_str()) else {
-                continue;
-            };
-            let jokers = match e.get("reach").and_then(|r| r.as_str()) {
-                Some("winning") => None,
-                Some("jokers") => Some(e.get("jokers").and_then(|j| j.as_u64()).unwrap_or(1)),
-                _ => continue,
-            };
-            by_test.insert(
-                test,
-                GoalEntry {
-                    goal: e
-                        .get("goal")
-                        .and_then(|g| g.as_str())
-                        .unwrap_or(test)
-                        .into(),
-                    jokers,
-                    race_dependent: e.get("race_dependent").and_then(|r| r.as_bool()) == Some(true),
-                },
-            );
-        }
+        let table = GoalTable::of(header)?;
         let mut coverage = GoalCoverage {
-            goals: by_test.len(),
+            goals: table.by_test.len(),
             ..GoalCoverage::default()
         };
         for (name, verdict, message) in outcomes {
-            let Some(entry) = by_test.get(name) else {
+            if !table.by_test.contains_key(name) {
                 continue;
-            };
-            match (verdict, entry.jokers) {
-                (TestVerdict::Pass, _) => coverage.reached += 1,
-                (TestVerdict::Inconclusive, Some(jokers)) if ended_in_retry(message) => {
-                    coverage.unreached.push(UnreachedGoal {
-                        goal: entry.goal.clone(),
-                        test: name.to_owned(),
-                        jokers,
-                        race_dependent: entry.race_dependent,
-                    })
-                }
-                _ => {}
+            }
+            if verdict == TestVerdict::Pass {
+                coverage.reached += 1;
+            } else if let Some(unreached) = table.excused(name, verdict, message) {
+                coverage.unreached.push(unreached);
             }
         }
         Some(coverage)
@@ -132,13 +179,15 @@ impl GoalCoverage {
         out
     }
 
-    /// The suite verdict once unreached joker goals are excused: `inconclusive` only while
-    /// some inconclusive test is not one of them.
-    pub fn verdict(&self, verdict: TestVerdict, inconclusive: usize) -> TestVerdict {
-        if verdict == TestVerdict::Inconclusive && inconclusive == self.unreached.len() {
-            TestVerdict::Pass
-        } else {
-            verdict
+    /// `counts` with the tests of unreached joker goals counted apart, as unreached goals, not
+    /// as inconclusive: the suite verdict is then `inconclusive` only while some inconclusive
+    /// test is not one of them.
+    pub fn counts(&self, counts: VerdictCounts) -> VerdictCounts {
+        let excused = self.unreached.len().min(counts.inconclusive);
+        VerdictCounts {
+            inconclusive: counts.inconclusive - excused,
+            unreached_goals: counts.unreached_goals + excused,
+            ..counts
         }
     }
 }
@@ -192,7 +241,27 @@ mod tests {
         .unwrap();
         assert_eq!((c.goals, c.reached, c.unreached.len()), (3, 1, 2));
         assert!(c.unreached[0].race_dependent && !c.unreached[1].race_dependent);
-        assert_eq!(c.verdict(TestVerdict::Inconclusive, 2), TestVerdict::Pass);
+        assert_eq!(
+            (c.unreached[0].reason(), c.unreached[1].reason()),
+            ("race-dependent goal", "joker goal")
+        );
+        let counted = |c: &GoalCoverage, verdicts: &[TestVerdict]| {
+            c.counts(VerdictCounts::of(verdicts.iter().copied()))
+        };
+        let both = counted(
+            &c,
+            &[
+                TestVerdict::Pass,
+                TestVerdict::Inconclusive,
+                TestVerdict::Inconclusive,
+            ],
+        );
+        assert_eq!((both.inconclusive, both.unreached_goals), (0, 2));
+        assert_eq!(both.verdict(), TestVerdict::Pass);
+        assert!(
+            both.summary_line()
+                .ends_with("(1 pass, 0 fail, 0 inconclusive, 2 goals unreached)\n")
+        );
         assert!(c.lines().contains(
             "unreached goal r (2 jokers, race-dependent: a fast conforming system outputs before the input can be read), test tr\n"
         ));
@@ -207,13 +276,12 @@ mod tests {
         ] {
             let c = GoalCoverage::of(&h, [(name, TestVerdict::Inconclusive, message)]).unwrap();
             assert!(c.unreached.is_empty());
-            assert_eq!(
-                c.verdict(TestVerdict::Inconclusive, 1),
-                TestVerdict::Inconclusive
-            );
+            let counts = counted(&c, &[TestVerdict::Inconclusive]);
+            assert_eq!(counts.verdict(), TestVerdict::Inconclusive);
         }
         // A fail stays a fail.
-        assert_eq!(c.verdict(TestVerdict::Fail, 0), TestVerdict::Fail);
+        let failed = counted(&c, &[TestVerdict::Fail]);
+        assert_eq!(failed.verdict(), TestVerdict::Fail);
         // A suite without goals has no goal coverage.
         let mut plain = h.clone();
         plain.extra.clear();

@@ -345,7 +345,7 @@ impl<'a> HtmlReport<'a> {
             facts.push(("total time", seconds(time)));
         }
         let simulated = records.iter().all(|r| r.time.is_none());
-        let counts = VerdictCounts::of(records.iter().map(|r| r.verdict));
+        let counts = VerdictCounts::of_records(records);
         HtmlReport {
             title: format!("ncomplete run: {}", header.model.name),
             verdict: counts.verdict(),
@@ -482,16 +482,23 @@ impl<'a> HtmlReport<'a> {
             pass,
             fail,
             inconclusive,
+            unreached_goals,
         } = self.counts;
         h.push_str("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"counts\">");
+        // Unreached joker goals (`goal_coverage`), counted apart, where a run had some.
+        let goals = (unreached_goals > 0).then_some(("unreached-goals", unreached_goals));
         for (name, count) in [
             ("pass", pass),
             ("fail", fail),
             ("inconclusive", inconclusive),
-        ] {
+        ]
+        .into_iter()
+        .chain(goals)
+        {
             let _ = write!(
                 h,
-                "<div class=\"count {name}\"><span class=\"number\" id=\"count-{name}\">{count}</span> {name}</div>"
+                "<div class=\"count {name}\"><span class=\"number\" id=\"count-{name}\">{count}</span> {}</div>",
+                name.replace('-', " ")
             );
         }
         h.push_str("</div>\n<table class=\"facts\">\n");

@@ -6,7 +6,10 @@
 //! the reason and the trace that led to it) or `inconclusive` (every execution ended in `retry`,
 //! TorX's and van den Bos's fairness assumption not met within the retries). In JUnit XML a fail
 //! is a `<failure>`, and an inconclusive test is `<skipped>`, as in the generated pytest module
-//! by default: it is not a pass, and not evidence of non-conformance either.
+//! by default: it is not a pass, and not evidence of non-conformance either. An unreached joker
+//! goal of a goal suite (`super::goal_coverage`) is `inconclusive` with the reason
+//! `race-dependent goal` or `joker goal`: skipped with that reason in JUnit, counted apart in
+//! JSON (`counts.unreached_goals`), and the suite verdict does not rest on it.
 //!
 //! Runs in simulation are exact, so their results carry no times and are byte-identical for the
 //! same suite and model; runs against a system carry each test's wall-clock time in seconds.
@@ -17,6 +20,7 @@
 //! [`super::report_html`]) draws them, the JUnit and JSON files do not carry them.
 
 use super::TestVerdict;
+use super::goal_coverage::EXCUSED_REASONS;
 use super::report_html::{HtmlReport, SpecCoverage};
 use super::stdio::LatencyWarning;
 use crate::error::{Error, Result};
@@ -43,7 +47,9 @@ pub struct TestRecord {
     /// For a failure whose last trace step is the offending one: what happened there and what
     /// was expected instead (`unexpected !x (expected one of: !y, delta)`).
     pub failure: Option<String>,
-    /// Why an inconclusive test is inconclusive: `timing` or `retry` (runs against a system).
+    /// Why an inconclusive test is inconclusive: `timing` or `retry` (runs against a system),
+    /// or, for a goal suite's joker goal the system did not help reach, `race-dependent goal`
+    /// or `joker goal` (counted apart, [`VerdictCounts::unreached_goals`]).
     pub reason: Option<&'static str>,
     /// For a verdict that rests on re-runs with scaled timeouts (the timing rule): the trace of
     /// the first, failing execution and that of the re-run that decided.
@@ -125,6 +131,9 @@ pub struct VerdictCounts {
     pub fail: usize,
     /// Tests whose every execution ended in `retry`.
     pub inconclusive: usize,
+    /// Inconclusive tests of a goal suite's joker goals that the system did not help reach
+    /// (`goal_coverage`): counted apart, they do not make the suite inconclusive.
+    pub unreached_goals: usize,
 }
 
 impl VerdictCounts {
@@ -133,6 +142,19 @@ impl VerdictCounts {
         let mut counts = VerdictCounts::default();
         for verdict in verdicts {
             counts.add(verdict);
+        }
+        counts
+    }
+
+    /// The counts of recorded results: an inconclusive test with an excused reason
+    /// (`race-dependent goal`, `joker goal`) counts as an unreached goal.
+    pub fn of_records(records: &[TestRecord]) -> VerdictCounts {
+        let mut counts = VerdictCounts::default();
+        for r in records {
+            match r.reason {
+                Some(reason) if EXCUSED_REASONS.contains(&reason) => counts.unreached_goals += 1,
+                _ => counts.add(r.verdict),
+            }
         }
         counts
     }
@@ -157,20 +179,21 @@ impl VerdictCounts {
         }
     }
 
-    /// The closing line of a run report: `suite: VERDICT (P pass, F fail, I inconclusive)`.
+    /// The closing line of a run report: `suite: VERDICT (P pass, F fail, I inconclusive)`,
+    /// then `, G goals unreached` when some were (`goal_coverage`).
     pub fn summary_line(&self) -> String {
-        self.summary_line_as(self.verdict())
-    }
-
-    /// [`VerdictCounts::summary_line`] with the suite verdict given (a goal suite's unreached
-    /// joker goals do not make it inconclusive: `goal_coverage`).
-    pub fn summary_line_as(&self, verdict: TestVerdict) -> String {
+        let verdict = self.verdict();
         let VerdictCounts {
             pass,
             fail,
             inconclusive,
+            unreached_goals,
         } = *self;
-        format!("suite: {verdict} ({pass} pass, {fail} fail, {inconclusive} inconclusive)\n")
+        let goals = match unreached_goals {
+            0 => String::new(),
+            n => format!(", {n} goals unreached"),
+        };
+        format!("suite: {verdict} ({pass} pass, {fail} fail, {inconclusive} inconclusive{goals})\n")
     }
 }
 
@@ -362,8 +385,13 @@ fn seconds(time: Duration) -> String {
 /// The JUnit XML report: one `<testsuite>` named after the model, one `<testcase>` per test.
 pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord]) -> String {
     let VerdictCounts {
-        fail, inconclusive, ..
-    } = VerdictCounts::of(records.iter().map(|r| r.verdict));
+        fail,
+        inconclusive,
+        unreached_goals,
+        ..
+    } = VerdictCounts::of_records(records);
+    // An unreached goal's test is skipped too.
+    let inconclusive = inconclusive + unreached_goals;
     let total: Option<Duration> = records.iter().map(|r| r.time).sum();
     let time =
         |t: Option<Duration>| t.map_or(String::new(), |t| format!(" time=\"{}\"", seconds(t)));
@@ -413,9 +441,13 @@ pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord])
                 );
             }
             TestVerdict::Inconclusive => {
+                let why = match r.reason {
+                    Some(reason) if EXCUSED_REASONS.contains(&reason) => reason,
+                    _ => "inconclusive",
+                };
                 let _ = writeln!(
                     x,
-                    ">\n      <skipped message=\"inconclusive: {message}\"/>\n    </testcase>"
+                    ">\n      <skipped message=\"{why}: {message}\"/>\n    </testcase>"
                 );
             }
         }
@@ -433,7 +465,7 @@ pub fn results_json(
     records: &[TestRecord],
     latency: Option<&LatencyWarning>,
 ) -> String {
-    let counts = VerdictCounts::of(records.iter().map(|r| r.verdict));
+    let counts = VerdictCounts::of_records(records);
     let tests: Vec<serde_json::Value> = records
         .iter()
         .map(|r| {
@@ -470,6 +502,9 @@ pub fn results_json(
         },
         "tests": tests,
     });
+    if counts.unreached_goals > 0 {
+        value["counts"]["unreached_goals"] = serde_json::json!(counts.unreached_goals);
+    }
     if let Some(w) = latency {
         value["latency_warning"] = serde_json::json!({
             "largest_ms": w.largest_ms,

@@ -163,6 +163,9 @@ pub struct Timeouts {
     /// ([`Timeouts::scaled`]; 1 for a first run): it also scales the annotations and the send
     /// grace.
     pub scale: u32,
+    /// Outputs an adapter's own timer writes (a "settled" label after a silence it measures,
+    /// `--timer-outputs`): observing one is timing-dependent, like quiescence.
+    pub timer_outputs: Vec<String>,
 }
 
 /// The factors of the re-runs after a timing-dependent `fail`, in order (the timing rule).
@@ -191,6 +194,15 @@ impl Timeouts {
             response: Duration::from_millis(response),
             annotations: None,
             scale: 1,
+            timer_outputs: Vec::new(),
+        }
+    }
+
+    /// These timeouts with `labels` declared as timer outputs ([`Timeouts::timer_outputs`]).
+    pub fn with_timer_outputs(self, labels: Vec<String>) -> Self {
+        Timeouts {
+            timer_outputs: labels,
+            ..self
         }
     }
 
@@ -203,6 +215,7 @@ impl Timeouts {
             response: scale_capped(self.response, factor, SCALED_RESPONSE_CAP),
             annotations: self.annotations.clone(),
             scale: self.scale.saturating_mul(factor),
+            timer_outputs: self.timer_outputs.clone(),
         }
     }
 
@@ -234,6 +247,7 @@ impl Timeouts {
             response: raise(self.response, response_ms, SCALED_RESPONSE_CAP),
             annotations: None,
             scale: self.scale,
+            timer_outputs: self.timer_outputs.clone(),
         }
     }
 }
@@ -300,7 +314,15 @@ pub trait Adapter {
     fn largest_latency(&self) -> Option<Duration> {
         None
     }
+    /// The factor the timeouts are scaled by from now on (1 for a first run, then those of
+    /// [`TIMING_SCALES`]): a process the adapter starts gets it as `NCOMPLETE_TIMING_SCALE`,
+    /// so that an adapter process scales its own timers with the runner's.
+    fn set_timing_scale(&mut self, _scale: u32) {}
 }
+
+/// The variable that tells a started system the factor of the runner's timeouts
+/// ([`Adapter::set_timing_scale`]).
+pub const TIMING_SCALE_VARIABLE: &str = "NCOMPLETE_TIMING_SCALE";
 
 /// Whether a wait or sleep that was asked to take `asked` and took `took` shows the tester's
 /// own starvation (the timing rule): it took longer than asked by more than
@@ -695,7 +717,8 @@ impl Session {
         }
     }
 
-    fn start(command: &str) -> Result<Session, String> {
+    /// The process of `command`, told the runner's timing scale (`NCOMPLETE_TIMING_SCALE`).
+    fn start(command: &str, timing_scale: u32) -> Result<Session, String> {
         let mut cmd = if cfg!(windows) {
             let mut c = Command::new("cmd");
             c.arg("/C").arg(command);
@@ -705,6 +728,7 @@ impl Session {
             c.arg("-c").arg(command);
             c
         };
+        cmd.env(TIMING_SCALE_VARIABLE, timing_scale.to_string());
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -910,6 +934,8 @@ pub struct LineAdapter {
     waiting_since: Option<Instant>,
     /// The largest such delay.
     largest_latency: Option<Duration>,
+    /// The factor exported to each process started ([`Adapter::set_timing_scale`]).
+    timing_scale: u32,
 }
 
 impl LineAdapter {
@@ -919,6 +945,7 @@ impl LineAdapter {
     pub fn new(system: System, timeouts: Timeouts) -> Self {
         LineAdapter {
             system,
+            timing_scale: timeouts.scale,
             timeouts,
             session: None,
             timing_note: false,
@@ -972,7 +999,7 @@ impl Adapter for LineAdapter {
         self.stop();
         let wait = self.timeouts.startup;
         self.session = Some(match &self.system {
-            System::Command(command) => Session::start(command)?,
+            System::Command(command) => Session::start(command, self.timing_scale)?,
             System::Connect { address, .. } => Session::connected(tcp::connect(address, wait)?)?,
             System::Listen { listener, .. } => Session::connected(listener.accept(wait)?)?,
         });
@@ -1007,7 +1034,10 @@ impl Adapter for LineAdapter {
     fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
         let result = self.receive_line(timeout);
         match &result {
-            Ok(Observation::Output(_)) => {
+            Ok(Observation::Output(label)) => {
+                if self.timeouts.timer_outputs.contains(label) {
+                    self.timing_note = true;
+                }
                 if let Some(since) = self.waiting_since.take() {
                     let delay = since.elapsed();
                     self.largest_latency =
@@ -1027,6 +1057,10 @@ impl Adapter for LineAdapter {
 
     fn largest_latency(&self) -> Option<Duration> {
         self.largest_latency
+    }
+
+    fn set_timing_scale(&mut self, scale: u32) {
+        self.timing_scale = scale;
     }
 }
 
@@ -1848,7 +1882,7 @@ pub fn startup_problem(system: &System, startup: Duration) -> Option<String> {
         }
         System::Listen { .. } => return None,
     };
-    let mut session = match Session::start(command) {
+    let mut session = match Session::start(command, 1) {
         Ok(p) => p,
         Err(e) => return Some(e),
     };
@@ -2126,6 +2160,8 @@ fn run_tests(
                 decided[i] = Some(inconclusive(&tests[i], attempts[i], trace, served[i]));
                 break;
             }
+            // (A timing re-run of an earlier test started its systems with a larger scale.)
+            adapter.set_timing_scale(timeouts.scale);
             adapter.reset()?;
             let mut run = Execution::start();
             let (mut current, mut node) = (i, 0);
@@ -2482,6 +2518,7 @@ mod tests {
         response: Duration::from_millis(1),
         annotations: None,
         scale: 1,
+        timer_outputs: Vec::new(),
     };
 
     /// A system that only reports an output through `pending_output` (as an in-process model
@@ -2768,6 +2805,26 @@ mod tests {
     #[cfg(unix)]
     fn timeouts(ms: u64) -> Timeouts {
         Timeouts::from_millis(0, ms, ms)
+    }
+
+    /// A process started by the adapter learns the scale of the timeouts in force
+    /// (`NCOMPLETE_TIMING_SCALE`), and a declared timer output is noted as timing-dependent.
+    #[cfg(unix)]
+    #[test]
+    fn a_started_system_learns_the_timing_scale_and_timer_outputs_are_timing_dependent() {
+        let timeouts = Timeouts::from_millis(0, 100, 3000).with_timer_outputs(vec!["s4".into()]);
+        let command = "echo \"s$NCOMPLETE_TIMING_SCALE\"; sleep 5";
+        for (scale, label) in [(1, "s1"), (4, "s4")] {
+            let mut adapter = LineAdapter::new(System::Command(command.into()), timeouts.clone());
+            adapter.set_timing_scale(scale);
+            adapter.reset().unwrap();
+            let seen = adapter.receive(Duration::from_secs(3)).unwrap();
+            assert_eq!(seen, Observation::Output(label.into()));
+            // (Other outputs may be noted too, by starvation on a loaded machine.)
+            if label == "s4" {
+                assert!(adapter.take_timing_note(), "the timer output was not noted");
+            }
+        }
     }
 
     #[cfg(unix)]

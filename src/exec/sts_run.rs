@@ -632,6 +632,7 @@ impl Walker<'_> {
         adapter: &mut dyn Adapter,
         timeouts: &Timeouts,
     ) -> Result<(PurposeVerdict, String), String> {
+        adapter.set_timing_scale(timeouts.scale);
         adapter.reset()?;
         let started = Instant::now();
         let mut seen_output = false;

@@ -43,7 +43,12 @@ reported as above (skipped, or failed when strict) with both traces. Silence is 
 quiescence after taking what has already arrived. At the end of the session, when the
 quiescence timeout is below 3 times the longest delay seen from an input (or the start) to the
 next output, the terminal summary says so and advises NCOMPLETE_QUIESCENCE_MS (not with -q).
-Any number of inputs may be in flight in the race reading.
+Any number of inputs may be in flight in the race reading. A failure already reproduced with
+the timeouts x4 stays a failure when the x16 re-run ends in retry (longer waits let a system's
+spontaneous outputs win the race, which is no evidence against the failure). Every system
+process started gets the current scale as NCOMPLETE_TIMING_SCALE (1, 4 or 16), for an adapter
+process that scales a timer of its own; NCOMPLETE_TIMER_OUTPUTS (labels, comma-separated) names
+the outputs such a timer writes: observing one is timing-dependent, like quiescence.
 
 Each test carries the marker `ncomplete(first_input=LABEL)`, the first input it applies
 (pytest 8.3 or later selects by marker arguments: -m "ncomplete(first_input='coin')").
@@ -335,6 +340,8 @@ class StdioAdapter(Adapter):
         self.process = None
         self.sock = None
         self.broken = False
+        # The scale of the timeouts, told to every process started (NCOMPLETE_TIMING_SCALE).
+        self.timing_scale = 1
 
     def _kill_group(self):
         # Not after an exit was handled: the group id could have been reused since.
@@ -405,6 +412,7 @@ class StdioAdapter(Adapter):
                     stdout=subprocess.PIPE,
                     bufsize=0,
                     start_new_session=(os.name == "posix"),
+                    env=dict(os.environ, NCOMPLETE_TIMING_SCALE=str(self.timing_scale)),
                 )
             except OSError as e:
                 raise SystemError_(f"cannot start `{self.command}`: {e}") from e
@@ -669,6 +677,7 @@ class Timeouts:
     quiescence: int
     response: int
     scale: int = 1
+    timer_outputs: tuple = ()
 
     def scaled(self, factor):
         """Every timeout times `factor`, capped (quiescence 10 s, response and start-up 60 s)
@@ -682,15 +691,19 @@ class Timeouts:
             quiescence=cap(self.quiescence, 10000),
             response=cap(self.response, 60000),
             scale=factor,
+            timer_outputs=self.timer_outputs,
         )
 
 
 def timeouts():
-    """NCOMPLETE_STARTUP_MS, NCOMPLETE_QUIESCENCE_MS and NCOMPLETE_RESPONSE_MS."""
+    """NCOMPLETE_STARTUP_MS, NCOMPLETE_QUIESCENCE_MS, NCOMPLETE_RESPONSE_MS and
+    NCOMPLETE_TIMER_OUTPUTS."""
+    timer_outputs = os.environ.get("NCOMPLETE_TIMER_OUTPUTS", "").split(",")
     return Timeouts(
         startup=_env_int("NCOMPLETE_STARTUP_MS", 1000),
         quiescence=_env_int("NCOMPLETE_QUIESCENCE_MS", 200),
         response=_env_int("NCOMPLETE_RESPONSE_MS", 5000),
+        timer_outputs=tuple(label for label in timer_outputs if label),
     )
 
 
@@ -1006,6 +1019,7 @@ def execute_once(adapter, model, nodes, timeouts):
     the first timing-dependent observation in words or None. The start-up allowance counts
     from this call."""
     trace = []
+    timer_outputs = timeouts.timer_outputs
     started = time.monotonic()
     seen_output = False
     # Listen briefly for outputs already on their way before sending an input (a race); Mealy
@@ -1087,6 +1101,8 @@ def execute_once(adapter, model, nodes, timeouts):
                     seen_output = True
                     if any(r[0] == "at" and r[2] < len(sent) for r in readings):
                         timing = timing or "an output was read with an input unread"
+                    if out in timer_outputs:
+                        timing = timing or f"the timer output !{out} was observed"
                 shown = _shown(model, out)
                 if out is None and not quiescence_allowed:
                     why = (
@@ -1144,7 +1160,10 @@ def _inconclusive(reason):
 
 
 def _execute(adapter, model, name, nodes, settings, quiescence_ms=None):
-    """One execution on a reset system (see `execute_once`); a reset that fails fails the test."""
+    """One execution on a reset system (see `execute_once`); a reset that fails fails the test.
+    The adapter's `timing_scale`, when it has one, is set to the scale of `settings` first."""
+    if hasattr(adapter, "timing_scale"):
+        adapter.timing_scale = settings.scale
     try:
         adapter.reset()
     except SystemError_ as e:
@@ -1162,19 +1181,26 @@ def _execute(adapter, model, name, nodes, settings, quiescence_ms=None):
 # (capped, see `Timeouts.scaled`). A re-run that fails with no timing-dependent observation is a
 # fail; every scale failing is a fail with the largest scale's trace and the first beside it; a
 # re-run that does not fail (pass, or retry) makes the test inconclusive (timing), reported with
-# both traces: never pass, never fail. Decided here: a re-run is one execution (its retry counts
-# as "does not fail"), and a reset that fails fails the test at once, as outside re-runs.
+# both traces: never pass, never fail; but a failure already reproduced at x4 stays a fail when
+# the x16 re-run ends in retry (as in `ncomplete run`: longer waits let a system's spontaneous
+# outputs win the race, no evidence against the failure). Decided here: a re-run is one
+# execution (its retry counts as "does not fail"), and a reset that fails fails the test at
+# once, as outside re-runs.
 _TIMING_SCALES = (4, 16)
 
 
 def _timing_rerun(adapter, model, name, nodes, settings, first, quiescence_ms=None):
     _, first_message, first_timing = first
     last = first
+    largest = _TIMING_SCALES[-1]
     for factor in _TIMING_SCALES:
         scaled = settings.scaled(factor)
         verdict, trace, message, timing = _execute(
             adapter, model, name, nodes, scaled, quiescence_ms
         )
+        if verdict == "retry" and last is not first:
+            largest = _TIMING_SCALES[0]
+            break
         if verdict != "fail":
             _inconclusive(
                 f"{name} inconclusive (timing): failed with timing-dependent observations "
@@ -1185,7 +1211,7 @@ def _timing_rerun(adapter, model, name, nodes, settings, first, quiescence_ms=No
             pytest.fail(f"{name} failed: {message}", pytrace=False)
         last = (trace, message, timing)
     pytest.fail(
-        f"{name} failed: {last[1]} (with every timeout scaled by {_TIMING_SCALES[-1]}; "
+        f"{name} failed: {last[1]} (with every timeout scaled by {largest}; "
         f"first failure: {first_message})",
         pytrace=False,
     )
