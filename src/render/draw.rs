@@ -1004,4 +1004,61 @@ mod tests {
         assert_eq!(dot_string("a\"b\\n\u{1}"), "\"a\\\"b\\\\n\\\\u{1}\"");
         assert_eq!(display_width("ab\u{1}漢"), 2 + 5 + 2);
     }
+
+    /// Names with markup, quotes, controls, bidirectional overrides and wide characters.
+    fn hostile_name() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::string::string_regex("[a-z<>&\"'\\\u{1}\u{202e}\n漢 ]{1,8}").unwrap()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any legal model's names and labels are escaped: the SVG parses as XML and shows
+        /// every state name as the escaping shows it; the DOT keeps its quotes balanced.
+        #[test]
+        fn any_models_pictures_parse_and_show_every_name(
+            names in proptest::collection::vec(hostile_name(), 1..6),
+            labels in proptest::collection::vec(hostile_name(), 1..5),
+            edges in proptest::collection::vec((0usize..6, 0usize..5, 0usize..6, 0u8..3), 0..14),
+        ) {
+            use crate::model::{Alphabet, LabelKind, StateId};
+            let n = names.len();
+            let mut names = names;
+            for (k, name) in names.iter_mut().enumerate() {
+                name.push_str(&k.to_string());
+            }
+            let mut alphabet = Alphabet::new();
+            let kinds = [LabelKind::Input, LabelKind::Output, LabelKind::Internal];
+            let mut triples = Vec::new();
+            for &(from, label, to, kind) in &edges {
+                let name = format!("{}{}", labels[label % labels.len()], kind);
+                let Ok(l) = alphabet.add(&name, kinds[kind as usize]) else { continue };
+                triples.push((StateId((from % n) as u32), l, StateId((to % n) as u32)));
+            }
+            let lts = Lts::new("m<&\"", alphabet, names.clone(), StateId(0), triples).unwrap();
+            let picture = Picture::of_model(&Model::Lts(lts));
+            let svg = picture.svg();
+            let doc = roxmltree::Document::parse(&svg).map_err(|e| {
+                proptest::test_runner::TestCaseError::fail(format!("{e}\n{svg}"))
+            })?;
+            let texts: Vec<String> = doc
+                .descendants()
+                .filter(|d| d.has_tag_name("text") && d.parent().is_some_and(|p| p.has_tag_name("g")))
+                .filter_map(|d| d.text().map(str::to_owned))
+                .collect();
+            for name in &names {
+                let shown: String = html_text(name)
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace("&amp;", "&");
+                proptest::prop_assert!(texts.contains(&shown), "{shown:?} in {texts:?}");
+            }
+            let dot = picture.dot();
+            for line in dot.lines() {
+                let unescaped_quotes = line.replace("\\\\", "").replace("\\\"", "").matches('"').count();
+                proptest::prop_assert_eq!(unescaped_quotes % 2, 0, "{}", line);
+            }
+        }
+    }
 }
