@@ -94,7 +94,7 @@ fn a_coloured_vending_run_opens_in_a_browser() {
     // Against a faulty implementation (the tea button gives coffee) some transitions are
     // missed: the run never sees !tea.
     let faulty = dir.join("faulty.aut");
-    let text = std::fs::read_to_string(&vending).unwrap();
+    let text = std::fs::read_to_string(vending).unwrap();
     std::fs::write(&faulty, text.replace("\"!tea\"", "\"!coffee\"")).unwrap();
     assert_ne!(std::fs::read_to_string(&faulty).unwrap(), text);
     let (code, _, err) = run(&[
