@@ -206,4 +206,22 @@ fn a_mealy_run_can_cover_every_transition() {
     );
     assert!(!text.contains("id=\"missed\""), "{text}");
     assert!(!text.contains("--δ--"), "{text}");
+    // Drawn as the Mealy machine it is: four `i/o` transitions, all covered, on its 2 states.
+    for label in ["a/0", "b/0", "a/1", "b/1"] {
+        assert!(
+            text.contains(&format!(">{label}</tspan>")),
+            "{label}: {text}"
+        );
+    }
+    assert_eq!(
+        text.matches("<tspan class=\"label mealy covered\" x=\"")
+            .count(),
+        4,
+        "{text}"
+    );
+    assert_eq!(text.matches("<g class=\"state ").count(), 2, "{text}");
+    assert!(
+        !text.contains(">?a</tspan>") && !text.contains("s0/a"),
+        "{text}"
+    );
 }
