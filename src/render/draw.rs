@@ -6,8 +6,9 @@
 //! machine's translation) with `input/output` edges, an LTS with `?input`, `!output` and its
 //! internal labels, and quiescence distinctly: explicit `δ` transitions of a suspension
 //! automaton drawn dotted, and in an LTS the quiescent states (no output and no internal step
-//! enabled, TorX Def. 2.2.6) drawn with a double border. Coverage marks, when a run's results
-//! are given, colour transitions covered or missed and states visited or not.
+//! enabled: TorX Sec. 2.2, the definition after Def. 2.2.8) drawn with a double border.
+//! Coverage marks, when a run's results are given, colour transitions covered or missed and
+//! states visited or not.
 //!
 //! The layout is a layered drawing in the manner of Sugiyama, Tagawa and Toda (1981), our own:
 //! - transitions between the same two states (in one direction) are merged into one edge whose
