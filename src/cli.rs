@@ -19,6 +19,9 @@ pub enum Command {
     Info(InfoArgs),
     /// Convert a model to another format.
     Convert(ConvertArgs),
+    /// Draw a model as SVG (laid out by ncomplete) or Graphviz DOT, optionally coloured with the
+    /// coverage of a run's JSON results (`run --spec MODEL --json FILE`).
+    Draw(DrawArgs),
     /// Decide whether an implementation model conforms to a specification model: ioco (or uioco),
     /// Mealy equivalence, or conf(D,F) for desired and forbidden behaviour. Exit status 0 conforms,
     /// 1 does not (with a shortest counterexample), 2 bad input.
@@ -852,13 +855,21 @@ impl TimeoutArgs {
 /// How to read a model file (shared by every command that reads one).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ModelArgs {
+    #[command(flatten)]
+    pub read: ModelReadArgs,
+    /// The former spelling of `--model-format` (deprecated; `--format` names suite formats).
+    #[arg(long = "format", value_name = "aut|dot|yaml|json|fsm", hide = true)]
+    pub deprecated_format: Option<Format>,
+}
+
+/// How to read a model file, without the deprecated `--format` (for commands whose `--format`
+/// names what they write).
+#[derive(Args, Clone, Debug, Default)]
+pub struct ModelReadArgs {
     /// Model format (default: from the file extension; for `-`, standard input, told from the
     /// text).
     #[arg(long, value_name = "aut|dot|yaml|json|fsm")]
     pub model_format: Option<Format>,
-    /// The former spelling of `--model-format` (deprecated; `--format` names suite formats).
-    #[arg(long = "format", value_name = "aut|dot|yaml|json|fsm", hide = true)]
-    pub deprecated_format: Option<Format>,
     /// Unmarked labels that are inputs (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LABELS")]
     pub inputs: Vec<String>,
@@ -868,6 +879,18 @@ pub struct ModelArgs {
     /// Initial state by name (overrides the file).
     #[arg(long, value_name = "STATE")]
     pub initial: Option<String>,
+}
+
+impl ModelReadArgs {
+    /// The load options.
+    pub fn options(&self) -> LoadOptions {
+        LoadOptions {
+            format: self.model_format,
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            initial: self.initial.clone(),
+        }
+    }
 }
 
 impl ModelArgs {
@@ -883,12 +906,9 @@ impl ModelArgs {
                 );
             });
         }
-        LoadOptions {
-            format: self.model_format.or(self.deprecated_format),
-            inputs: self.inputs.clone(),
-            outputs: self.outputs.clone(),
-            initial: self.initial.clone(),
-        }
+        let mut options = self.read.options();
+        options.format = options.format.or(self.deprecated_format);
+        options
     }
 }
 
@@ -977,6 +997,44 @@ impl TransformArgs {
             }),
             minimize: self.minimize,
             max_subsets: self.max_subsets,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct DrawArgs {
+    /// The model file (any format ncomplete reads).
+    pub model: String,
+    #[command(flatten)]
+    pub model_args: ModelReadArgs,
+    /// What to write: an SVG picture, or a DOT digraph for Graphviz.
+    #[arg(long, value_enum, default_value_t = DrawFormatArg::Svg)]
+    pub format: DrawFormatArg,
+    /// Colour states and transitions with the coverage in these JSON results of `ncomplete run
+    /// --spec MODEL --json FILE` (an LTS is then drawn as its suspension automaton).
+    #[arg(long, value_name = "RESULTS.json")]
+    pub coverage: Option<String>,
+    /// Output file (`-` or absent: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+pub enum DrawFormatArg {
+    Svg,
+    Dot,
+}
+
+impl DrawArgs {
+    pub fn to_request(&self, quiet: bool) -> ncomplete::pipeline::DrawRequest {
+        ncomplete::pipeline::DrawRequest {
+            load: self.model_args.options(),
+            format: match self.format {
+                DrawFormatArg::Svg => ncomplete::pipeline::DrawFormat::Svg,
+                DrawFormatArg::Dot => ncomplete::pipeline::DrawFormat::Dot,
+            },
+            coverage: self.coverage.clone(),
+            quiet,
         }
     }
 }

@@ -43,6 +43,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Info(a) => run_info(a, quiet),
         Command::Distinguish(a) => run_distinguish(a, quiet),
         Command::Convert(a) => run_convert(a, quiet),
+        Command::Draw(a) => run_draw(a, quiet),
         Command::Check(a) => run_check(a, quiet),
         Command::Mutate(a) => run_mutate(a, quiet),
         Command::Render(a) => run_render(a, quiet),
@@ -122,6 +123,18 @@ fn run_info(a: InfoArgs, quiet: bool) -> Result<ExitCode, Error> {
 /// `convert`: a model in another format, optionally transformed.
 fn run_convert(a: ConvertArgs, quiet: bool) -> Result<ExitCode, Error> {
     pipeline::convert(&a.model, &a.to_request(quiet))?.write(a.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `draw`: the picture of a model, SVG or DOT, optionally coloured by a run's coverage.
+fn run_draw(a: DrawArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let out = a.out.as_deref().filter(|&o| o != "-");
+    if let Some(o) = out
+        && (o == a.model || Some(o) == a.coverage.as_deref())
+    {
+        return Err(Error::Usage(format!("--out {o} would overwrite an input")));
+    }
+    format::write_text(out, &pipeline::draw(&a.model, &a.to_request(quiet))?)?;
     Ok(ExitCode::SUCCESS)
 }
 

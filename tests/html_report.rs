@@ -80,7 +80,7 @@ fn a_failing_simulated_run_writes_a_report_that_a_browser_shows() {
     assert_eq!(failure.matches("<g class=\"step").count(), 5, "{failure}");
     assert!(failure.contains("<g class=\"step fail\">"), "{failure}");
     assert!(
-        dom.contains("<svg class=\"model\" id=\"model-drawing\""),
+        dom.contains("<svg class=\"ncomplete-model\" id=\"model-drawing\""),
         "{dom}"
     );
 
@@ -122,7 +122,7 @@ fn a_run_against_a_system_reports_times_and_observed_traces() {
     );
     assert_eq!(failure.matches("class=\"msg input\"").count(), 3);
     assert_eq!(failure.matches("class=\"msg output\"").count(), 3);
-    assert!(text.contains("<svg class=\"model\""));
+    assert!(text.contains("<svg class=\"ncomplete-model\""));
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn explore_writes_a_report_and_a_run_without_specification_says_how_to_get_the_d
     assert!(text.contains("<p id=\"verdict\" class=\"badge fail\">fail</p>"));
     assert!(text.contains("<td class=\"name\">exploration</td>"));
     assert!(text.contains("<g class=\"step fail\">"));
-    assert!(text.contains("<svg class=\"model\""));
+    assert!(text.contains("<svg class=\"ncomplete-model\""));
     assert!(
         !text.contains("total time"),
         "a model in process is not timed"
@@ -206,4 +206,22 @@ fn a_mealy_run_can_cover_every_transition() {
     );
     assert!(!text.contains("id=\"missed\""), "{text}");
     assert!(!text.contains("--δ--"), "{text}");
+    // Drawn as the Mealy machine it is: four `i/o` transitions, all covered, on its 2 states.
+    for label in ["a/0", "b/0", "a/1", "b/1"] {
+        assert!(
+            text.contains(&format!(">{label}</tspan>")),
+            "{label}: {text}"
+        );
+    }
+    assert_eq!(
+        text.matches("<tspan class=\"label mealy covered\" x=\"")
+            .count(),
+        4,
+        "{text}"
+    );
+    assert_eq!(text.matches("<g class=\"state ").count(), 2, "{text}");
+    assert!(
+        !text.contains(">?a</tspan>") && !text.contains("s0/a"),
+        "{text}"
+    );
 }

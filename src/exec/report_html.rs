@@ -44,10 +44,11 @@ use super::explore::{ExploreOptions, ExploreReport, Policy};
 use super::results::{ObservedStep, TestRecord, VerdictCounts, failure_at_last_step};
 use super::simulate::{SimulatedSystem, Step};
 use crate::model::{LabelId, RestrictToReachable, StateId, SuspensionAutomaton};
+use crate::render::draw::{Picture, PictureState, PictureTransition, marked_label};
 use crate::render::escape::html_text;
 use crate::suite::{Next, SuiteHeader, TestCase, TestNode};
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -61,8 +62,6 @@ pub const DRAWN_FAILURES: usize = 20;
 pub const DRAWN_STEPS: usize = 300;
 /// How many missed transitions the report lists.
 pub const MISSED_LISTED: usize = 50;
-/// Where a state's self-loops go, in degrees clockwise from the right (SVG's y points down).
-const LOOP_ANGLES: [f64; 6] = [90.0, 45.0, 135.0, -90.0, -45.0, -135.0];
 
 /// The specification's suspension automaton with the states and transitions a run covered.
 #[derive(Clone, Debug)]
@@ -76,6 +75,9 @@ pub struct SpecCoverage {
     taken: Vec<bool>,
     /// Whether quiescence transitions count (not for a Mealy specification's run).
     quiescence_counted: bool,
+    /// The specification when it is a Mealy machine: drawn as one, its transition `q --i/o-->
+    /// q'` covered when both `q --i--> q/i` and `q/i --o--> q'` are.
+    mealy: Option<crate::model::Mealy>,
 }
 
 /// Covered and reachable states and transitions of a [`SpecCoverage`].
@@ -109,6 +111,7 @@ impl SpecCoverage {
             first,
             sa,
             quiescence_counted: true,
+            mealy: None,
         }
     }
 
@@ -116,8 +119,152 @@ impl SpecCoverage {
     /// automaton, without the quiescence loops when it is a Mealy machine (see the module doc).
     pub fn of_run_spec(model: &crate::model::Model) -> Result<SpecCoverage, super::ExecError> {
         let mut coverage = SpecCoverage::new(super::explore::specification_automaton(model)?);
-        coverage.quiescence_counted = !matches!(model, crate::model::Model::Mealy(_));
+        if let crate::model::Model::Mealy(m) = model {
+            coverage.quiescence_counted = false;
+            coverage.mealy = Some(m.clone());
+        }
         Ok(coverage)
+    }
+
+    /// The specification drawn with what the run covered ([`crate::render::draw`]): a Mealy
+    /// machine as itself, its `i/o` transitions covered when the run took both halves; an LTS
+    /// as its suspension automaton (reachable states, δ loops when they count), on which
+    /// coverage is counted.
+    pub fn picture(&self) -> Picture {
+        let sa = &self.sa;
+        if let Some(m) = &self.mealy {
+            let mut p = Picture::of_mealy(m);
+            for (t, (q, i, _, _)) in p.transitions.iter_mut().zip(m.quads()) {
+                let taken = self.input_label(m.inputs.name(i)).and_then(|l| {
+                    let k = sa.enabled(q).iter().position(|&(x, _)| x == l)?;
+                    let middle = sa.enabled(q)[k].1;
+                    let answered = (0..sa.enabled(middle).len()).any(|k2| {
+                        sa.enabled(middle)[k2].0 != sa.quiescence() && self.is_taken(middle, k2)
+                    });
+                    Some(self.is_taken(q, k) && answered)
+                });
+                t.covered = Some(taken.unwrap_or(false));
+            }
+            for (q, state) in p.states.iter_mut().enumerate() {
+                state.visited = Some(self.visited[q]);
+            }
+            return p;
+        }
+        let mut index = vec![usize::MAX; sa.num_states()];
+        let mut states = Vec::new();
+        for q in sa.states().filter(|q| self.reachable[q.index()]) {
+            index[q.index()] = states.len();
+            states.push(PictureState {
+                name: sa.state_name(q).to_owned(),
+                quiescent: false,
+                visited: Some(self.visited[q.index()]),
+            });
+        }
+        let mut transitions = Vec::new();
+        for q in sa.states().filter(|q| self.reachable[q.index()]) {
+            for (k, &(l, t)) in sa.enabled(q).iter().enumerate() {
+                if !self.counts_transition(q, k) {
+                    continue;
+                }
+                let (label, kind) = marked_label(&sa.alphabet, Some(sa.quiescence()), l);
+                transitions.push(PictureTransition {
+                    from: index[q.index()],
+                    to: index[t.index()],
+                    label,
+                    kind,
+                    covered: Some(self.is_taken(q, k)),
+                });
+            }
+        }
+        Picture {
+            name: sa.name.clone(),
+            kind: "suspension automaton",
+            states,
+            initial: index[sa.initial().index()],
+            transitions,
+        }
+    }
+
+    /// The coverage as the JSON results carry it: the specification's path, the figures, the
+    /// names of the visited states and the covered transitions as `[from, label, to]` (labels
+    /// `?a`, `!x`, `δ`), in state order.
+    pub fn to_json(&self, spec_path: &str) -> serde_json::Value {
+        let sa = &self.sa;
+        let c = self.counts();
+        let reachable = || sa.states().filter(|q| self.reachable[q.index()]);
+        let visited: Vec<&str> = reachable()
+            .filter(|q| self.visited[q.index()])
+            .map(|q| sa.state_name(q))
+            .collect();
+        let mut covered = Vec::new();
+        for q in reachable() {
+            for (k, &(l, t)) in sa.enabled(q).iter().enumerate() {
+                if self.counts_transition(q, k) && self.is_taken(q, k) {
+                    covered.push(serde_json::json!([
+                        sa.state_name(q),
+                        self.marked(l),
+                        sa.state_name(t)
+                    ]));
+                }
+            }
+        }
+        serde_json::json!({
+            "specification": spec_path,
+            "states_visited": c.states,
+            "states": c.states_total,
+            "transitions_covered": c.transitions,
+            "transitions": c.transitions_total,
+            "visited_states": visited,
+            "covered_transitions": covered,
+        })
+    }
+
+    /// Marks the coverage a run's JSON results list ([`SpecCoverage::to_json`]); an error names
+    /// the first state or transition this specification does not have.
+    pub fn mark_json(&mut self, coverage: &serde_json::Value) -> Result<(), String> {
+        let names: HashMap<&str, StateId> = self
+            .sa
+            .states()
+            .map(|q| (self.sa.state_name(q), q))
+            .collect();
+        let state = |v: &serde_json::Value| -> Result<StateId, String> {
+            v.as_str()
+                .and_then(|name| names.get(name).copied())
+                .ok_or_else(|| format!("the specification has no state {v}"))
+        };
+        let list = |key: &str| -> Result<&Vec<serde_json::Value>, String> {
+            coverage[key]
+                .as_array()
+                .ok_or_else(|| format!("`coverage.{key}` is not a list"))
+        };
+        let mut visited = Vec::new();
+        for v in list("visited_states")? {
+            visited.push(state(v)?);
+        }
+        let mut taken = Vec::new();
+        for t in list("covered_transitions")? {
+            let triple = t
+                .as_array()
+                .filter(|a| a.len() == 3)
+                .ok_or_else(|| format!("a covered transition is not [from, label, to]: {t}"))?;
+            let (q, target) = (state(&triple[0])?, state(&triple[2])?);
+            let k = self
+                .sa
+                .enabled(q)
+                .iter()
+                .position(|&(l, t)| {
+                    t == target && Some(self.marked(l).as_str()) == triple[1].as_str()
+                })
+                .ok_or_else(|| format!("the specification has no transition {t}"))?;
+            taken.push(self.first[q.index()] + k);
+        }
+        for q in visited {
+            self.visited[q.index()] = true;
+        }
+        for k in taken {
+            self.taken[k] = true;
+        }
+        Ok(())
     }
 
     /// Whether transition `k` of state `q` is a coverage goal (quiescence ones only when they
@@ -701,7 +848,7 @@ fn missed_list(coverage: &SpecCoverage, c: CoverageCounts, h: &mut String) {
 }
 
 const STYLE: &str = "
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:1200px;padding:0 24px 40px;color:#212121;background:#fff}
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:min(100%,1800px);box-sizing:border-box;padding:0 24px 40px;color:#212121;background:#fff}
 header{display:flex;align-items:center;gap:20px;border-bottom:2px solid #eceff1}
 h1{font-size:1.5em;margin:18px 0;overflow-wrap:anywhere}
 h2{font-size:1.2em;margin-top:28px;border-bottom:1px solid #eceff1;padding-bottom:4px}
@@ -718,6 +865,10 @@ table{border-collapse:collapse}
 #test-table{width:100%;font-size:.92em}
 #test-table th,#test-table td{border-bottom:1px solid #eceff1;padding:4px 8px;text-align:left;vertical-align:top}
 #test-table td{overflow-wrap:anywhere}
+#test-table td:first-child,#test-table td.verdict,#test-table td.verdict+td:not(:last-child){white-space:nowrap;overflow-wrap:normal}
+#test-table td.name{min-width:18ch}
+#test-table td:last-child{width:50%}
+.scroll svg.ncomplete-model{display:block;height:auto}
 #test-table tr.fail td.verdict{color:#c62828;font-weight:700}
 #test-table tr.pass td.verdict{color:#2e7d32}
 #test-table tr.inconclusive td.verdict{color:#ef6c00}
@@ -736,15 +887,6 @@ svg text{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 .sequence .fail .wait{fill:#ffebee;stroke:#c62828;stroke-width:2}
 .sequence .fail text,.sequence text.expected{fill:#c62828;font-weight:700}
 .sequence .fail-row{fill:#ffebee}
-.model .state circle{stroke:#37474f;stroke-width:1.5;fill:#fff}
-.model .state.visited circle{fill:#e8f5e9;stroke:#2e7d32}
-.model .state.unvisited circle{stroke-dasharray:4 3;stroke:#9e9e9e}
-.model .transition path{fill:none}
-.model .covered path{stroke:#2e7d32;stroke-width:2}
-.model .missed path{stroke:#9e9e9e;stroke-width:1.3;stroke-dasharray:5 4}
-.model .covered text{fill:#1b5e20}
-.model .missed text{fill:#757575}
-.model text.edge-label{paint-order:stroke;stroke:#fff;stroke-width:3px;font-size:11px}
 .list{width:100%;font-size:.92em;margin-top:8px}
 .list th,.list td{border-bottom:1px solid #eceff1;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 .list tr.covered td.mark{color:#2e7d32;font-weight:700}
@@ -901,168 +1043,13 @@ fn sequence_diagram(k: usize, r: &TestRecord) -> String {
     s
 }
 
-/// The specification drawn: reachable states on breadth-first levels, covered transitions solid,
-/// missed ones dashed.
+/// The specification drawn by [`crate::render::draw`] with what the run covered.
 fn model_diagram(coverage: &SpecCoverage) -> String {
-    const RADIUS: f64 = 24.0;
-    const LEFT: f64 = 80.0;
-    const TOP: f64 = 90.0;
-    const DX: f64 = 200.0;
-    const DY: f64 = 110.0;
-    let sa = coverage.automaton();
-    // Breadth-first levels and rows.
-    let n = sa.num_states();
-    let mut level = vec![usize::MAX; n];
-    let mut row = vec![0usize; n];
-    let mut per_level: Vec<usize> = Vec::new();
-    let mut order = Vec::new();
-    let mut queue = VecDeque::from([sa.initial()]);
-    level[sa.initial().index()] = 0;
-    while let Some(q) = queue.pop_front() {
-        let l = level[q.index()];
-        if per_level.len() <= l {
-            per_level.push(0);
-        }
-        row[q.index()] = per_level[l];
-        per_level[l] += 1;
-        order.push(q);
-        for &(_, t) in sa.enabled(q) {
-            if level[t.index()] == usize::MAX {
-                level[t.index()] = l + 1;
-                queue.push_back(t);
-            }
-        }
-    }
-    let pos = |q: StateId| {
-        (
-            LEFT + DX * level[q.index()] as f64,
-            TOP + DY * row[q.index()] as f64,
-        )
-    };
-    let width = LEFT + DX * per_level.len().saturating_sub(1) as f64 + 160.0;
-    let height = TOP + DY * per_level.iter().max().map_or(0, |m| m - 1) as f64 + 100.0;
-    // Transitions per unordered pair of distinct states, to bend parallel ones apart.
-    let mut pairs: HashMap<(StateId, StateId), usize> = HashMap::new();
-    for &q in &order {
-        for &(_, t) in sa.enabled(q) {
-            if t != q {
-                *pairs.entry((q.min(t), q.max(t))).or_default() += 1;
-            }
-        }
-    }
-    let mut drawn_pairs: HashMap<(StateId, StateId), usize> = HashMap::new();
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "<div class=\"scroll\"><svg class=\"model\" id=\"model-drawing\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"the specification with covered and missed transitions\">\n\
-         <defs><marker id=\"model-covered\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#2e7d32\"/></marker>\
-         <marker id=\"model-missed\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#9e9e9e\"/></marker></defs>"
-    );
-    for &q in &order {
-        let (x, y) = pos(q);
-        let mut loops = 0usize;
-        for (k, &(l, t)) in sa.enabled(q).iter().enumerate() {
-            if !coverage.counts_transition(q, k) {
-                continue;
-            }
-            let class = if coverage.is_taken(q, k) {
-                "covered"
-            } else {
-                "missed"
-            };
-            let label = coverage.marked(l);
-            let _ = write!(
-                s,
-                "<g class=\"transition {class}\"><title>{} --{}--&gt; {} ({class})</title>",
-                html_text(sa.state_name(q)),
-                html_text(&label),
-                html_text(sa.state_name(t))
-            );
-            let (path, (lx, ly)) = if t == q {
-                // Self-loops around the state, first below it (back edges bend above, skipping
-                // forward edges below but wider), then at the other angles.
-                let angle = LOOP_ANGLES[loops % LOOP_ANGLES.len()].to_radians();
-                let size = 1.0 + (loops / LOOP_ANGLES.len()) as f64 * 0.5;
-                loops += 1;
-                let (ux, uy) = (angle.cos(), angle.sin());
-                let at = |spread: f64, r: f64| {
-                    let (c, s) = (spread.to_radians().cos(), spread.to_radians().sin());
-                    (x + r * (ux * c - uy * s), y + r * (ux * s + uy * c))
-                };
-                let (sx, sy) = at(-25.0, RADIUS);
-                let (ex, ey) = at(25.0, RADIUS + 1.0);
-                let (c1x, c1y) = at(-40.0, RADIUS + 40.0 * size);
-                let (c2x, c2y) = at(40.0, RADIUS + 40.0 * size);
-                (
-                    format!(
-                        "M{sx:.1} {sy:.1} C{c1x:.1} {c1y:.1} {c2x:.1} {c2y:.1} {ex:.1} {ey:.1}"
-                    ),
-                    at(0.0, RADIUS + 36.0 * size + 8.0),
-                )
-            } else {
-                let key = (q.min(t), q.max(t));
-                let j = drawn_pairs.entry(key).or_default();
-                let index = *j as f64;
-                *j += 1;
-                let (tx, ty) = pos(t);
-                let span = level[q.index()].abs_diff(level[t.index()]);
-                let straight = pairs[&key] == 1 && span == 1;
-                let bend = if straight {
-                    0.0
-                } else {
-                    26.0 * (index + 1.0)
-                        + 16.0
-                            * (span.max(row[q.index()].abs_diff(row[t.index()])) as f64 - 1.0)
-                                .max(0.0)
-                };
-                let (dx, dy) = (tx - x, ty - y);
-                let length = dx.hypot(dy).max(1.0);
-                let (px, py) = (-dy / length, dx / length);
-                let (mx, my) = ((x + tx) / 2.0, (y + ty) / 2.0);
-                let (cx, cy) = (mx + 2.0 * bend * px, my + 2.0 * bend * py);
-                let toward = |ax: f64, ay: f64, r: f64| {
-                    let (ux, uy) = (cx - ax, cy - ay);
-                    let d = ux.hypot(uy).max(1.0);
-                    (ax + r * ux / d, ay + r * uy / d)
-                };
-                let (sx, sy) = toward(x, y, RADIUS);
-                let (ex, ey) = toward(tx, ty, RADIUS + 1.0);
-                (
-                    format!("M{sx:.1} {sy:.1} Q{cx:.1} {cy:.1} {ex:.1} {ey:.1}"),
-                    (mx + bend * px, my + bend * py - 4.0),
-                )
-            };
-            let _ = writeln!(
-                s,
-                "<path d=\"{path}\" marker-end=\"url(#model-{class})\"/><text class=\"edge-label\" x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"middle\">{}</text></g>",
-                html_text(&shortened(&label, 24))
-            );
-        }
-    }
-    let (ix, iy) = pos(sa.initial());
-    let _ = writeln!(
-        s,
-        "<path d=\"M{:.1} {iy:.1} L{:.1} {iy:.1}\" stroke=\"#37474f\" stroke-width=\"1.6\" marker-end=\"url(#model-missed)\"/>",
-        ix - RADIUS - 40.0,
-        ix - RADIUS - 1.0
-    );
-    for &q in &order {
-        let (x, y) = pos(q);
-        let class = if coverage.visited[q.index()] {
-            "visited"
-        } else {
-            "unvisited"
-        };
-        let name = sa.state_name(q);
-        let _ = writeln!(
-            s,
-            "<g class=\"state {class}\"><title>{} ({class})</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{RADIUS}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
-            html_text(name),
-            y + 4.0,
-            html_text(&shortened(name, 6))
-        );
-    }
-    s.push_str("</svg></div>\n");
+    let mut s = String::from("<div class=\"scroll\">");
+    coverage
+        .picture()
+        .svg_element(&mut s, "model-drawing", true);
+    s.push_str("</div>\n");
     s
 }
 
@@ -1333,8 +1320,9 @@ mod tests {
         assert!(html.contains("<a href=\"#failure-1\">(trace)</a>"));
         assert!(html.contains("id=\"failure-1\""));
         assert!(html.contains("Transitions covered: <b id=\"transitions-covered\">3</b> of 10"));
-        assert_eq!(html.matches("<g class=\"transition covered\">").count(), 3);
-        assert_eq!(html.matches("<g class=\"transition missed\">").count(), 7);
+        // One label per transition, each marked; merged edges between the same states.
+        assert_eq!(html.matches(" covered\" x=\"").count(), 3);
+        assert_eq!(html.matches(" missed\" x=\"").count(), 7);
         assert_eq!(html.matches("<g class=\"state ").count(), 3);
         // No network: nothing is loaded from anywhere.
         assert!(
@@ -1343,7 +1331,7 @@ mod tests {
         // Without a specification the report says how to get the drawing.
         let bare =
             HtmlReport::of_run("s.json", &header, "model imp.aut", &records, None, None).render();
-        assert!(bare.contains(NO_SPEC_ADVICE) && !bare.contains("<svg class=\"model\""));
+        assert!(bare.contains(NO_SPEC_ADVICE) && !bare.contains("<svg class=\"ncomplete-model\""));
         // Measured times appear when there are some.
         let mut timed = records.to_vec();
         timed[0].time = Some(Duration::from_millis(1250));

@@ -107,19 +107,15 @@ pub struct RunResults {
     /// What ran the suite: `model FILE` or `system COMMAND`.
     pub system: String,
     records: Vec<TestRecord>,
-    html: Option<HtmlTarget>,
+    /// The file to write the HTML report to.
+    html: Option<String>,
+    /// The specification (its path) with the coverage of the run, kept when it was given and
+    /// the HTML report draws it or the JSON results list it.
+    spec: Option<(String, SpecCoverage)>,
     /// Wall-clock time of the whole run (runs against a system only).
     total_time: Option<Duration>,
     /// The latency warning of a run against a system, carried into the JSON results.
     latency: Option<LatencyWarning>,
-}
-
-/// The HTML report asked for: its file, and the specification it draws with the coverage of
-/// the run (`None`: no specification was given).
-#[derive(Debug)]
-struct HtmlTarget {
-    path: String,
-    spec: Option<(String, SpecCoverage)>,
 }
 
 /// How many tests of a run ended in each verdict, counted as they finish.
@@ -206,6 +202,7 @@ impl RunResults {
             system,
             records: Vec::new(),
             html: None,
+            spec: None,
             total_time: None,
             latency: None,
         }
@@ -213,23 +210,18 @@ impl RunResults {
 
     /// Also writes the HTML report of the run to `path` (nothing when `None`); with `spec`
     /// (its path and model) the report draws the specification with the transitions the run
-    /// covered.
+    /// covered, and the JSON results list them (`coverage`).
     pub fn with_html(
         mut self,
         path: Option<String>,
         spec: Option<(&str, &crate::model::Model)>,
     ) -> Result<RunResults> {
-        self.html = match path {
-            Some(path) => Some(HtmlTarget {
-                path,
-                spec: match spec {
-                    Some((name, model)) => {
-                        Some((name.to_owned(), SpecCoverage::of_run_spec(model)?))
-                    }
-                    None => None,
-                },
-            }),
-            None => None,
+        self.html = path;
+        self.spec = match spec {
+            Some((name, model)) if self.html.is_some() || self.json.is_some() => {
+                Some((name.to_owned(), SpecCoverage::of_run_spec(model)?))
+            }
+            _ => None,
         };
         Ok(self)
     }
@@ -241,10 +233,7 @@ impl RunResults {
 
     /// The specification coverage the HTML report draws, when it has a specification.
     pub fn coverage_mut(&mut self) -> Option<&mut SpecCoverage> {
-        self.html
-            .as_mut()
-            .and_then(|h| h.spec.as_mut())
-            .map(|(_, coverage)| coverage)
+        self.spec.as_mut().map(|(_, coverage)| coverage)
     }
 
     /// Records the latency warning of a run against a system (the timing rule).
@@ -278,8 +267,7 @@ impl RunResults {
     /// named: the directory exists (and is writable, on Unix), and the path is not a
     /// directory. A run that would only fail at its end after running every test fails first.
     pub fn check_paths(&self) -> Result<()> {
-        let html = self.html.as_ref().map(|h| &h.path);
-        for path in [self.junit.as_ref(), self.json.as_ref(), html]
+        for path in [self.junit.as_ref(), self.json.as_ref(), self.html.as_ref()]
             .into_iter()
             .flatten()
         {
@@ -302,6 +290,7 @@ impl RunResults {
                     &self.system,
                     &self.records,
                     self.latency.as_ref(),
+                    self.spec.as_ref().map(|(name, c)| (name.as_str(), c)),
                 ),
             )?;
         }
@@ -312,9 +301,9 @@ impl RunResults {
                 &self.system,
                 &self.records,
                 self.total_time,
-                html.spec.as_ref().map(|(name, c)| (name.as_str(), c)),
+                self.spec.as_ref().map(|(name, c)| (name.as_str(), c)),
             );
-            write_to(&html.path, &report.render())?;
+            write_to(html, &report.render())?;
         }
         Ok(())
     }
@@ -457,13 +446,16 @@ pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord])
 }
 
 /// The JSON results (format `ncomplete-results-v1`): the suite and system, the suite verdict and
-/// counts, and one object per test.
+/// counts, one object per test, and with a specification (its path and the run's coverage) the
+/// states visited and transitions covered ([`SpecCoverage::to_json`], which `ncomplete draw
+/// --coverage` reads).
 pub fn results_json(
     suite_path: &str,
     header: &SuiteHeader,
     system: &str,
     records: &[TestRecord],
     latency: Option<&LatencyWarning>,
+    spec: Option<(&str, &SpecCoverage)>,
 ) -> String {
     let counts = VerdictCounts::of_records(records);
     let tests: Vec<serde_json::Value> = records
@@ -512,6 +504,9 @@ pub fn results_json(
             "advised_quiescence_ms": w.advised_ms,
             "message": w.text(),
         });
+    }
+    if let Some((path, coverage)) = spec {
+        value["coverage"] = coverage.to_json(path);
     }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
@@ -609,9 +604,15 @@ mod tests {
     fn json_results_hold_verdicts_counts_and_times_when_measured() {
         let mut rs = records();
         rs[0].time = Some(Duration::from_millis(1500));
-        let v: serde_json::Value =
-            serde_json::from_str(&results_json("s.json", &header(), "system x", &rs, None))
-                .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&results_json(
+            "s.json",
+            &header(),
+            "system x",
+            &rs,
+            None,
+            None,
+        ))
+        .unwrap();
         assert_eq!(v["verdict"], "fail");
         assert_eq!(v["counts"]["inconclusive"], 1);
         assert_eq!(v["tests"][0]["seconds"], 1.5);

@@ -34,8 +34,8 @@ pub use generate::{
 };
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,
-    InfoReport, LanguageInput, MutateRequest, audit, check, convert, distinguish, info,
-    info_report, mutate,
+    DrawFormat, DrawRequest, InfoReport, LanguageInput, MutateRequest, audit, check, convert,
+    distinguish, draw, info, info_report, mutate,
 };
 pub use sts::{generate_purposes, is_sts_file};
 pub use suite::{BuiltSuite, SuiteRequest, build_suite};

@@ -1,4 +1,5 @@
-//! The commands over models: `info`, `convert`, `check`, `mutate`, `distinguish` and `audit`.
+//! The commands over models: `info`, `convert`, `draw`, `check`, `mutate`, `distinguish` and
+//! `audit`.
 
 use super::{Method, load_model};
 use crate::Error;
@@ -19,6 +20,73 @@ pub fn info(
 ) -> Result<crate::info::ModelInfo, Error> {
     let model = load_model(model_path, load, quiet)?;
     Ok(crate::info::model_info(&model))
+}
+
+/// What `ncomplete draw` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DrawFormat {
+    /// A standalone SVG picture laid out by ncomplete.
+    #[default]
+    Svg,
+    /// A Graphviz DOT digraph (laid out by `dot`).
+    Dot,
+}
+
+/// `ncomplete draw`'s options.
+#[derive(Clone, Debug, Default)]
+pub struct DrawRequest {
+    /// How to read the model.
+    pub load: LoadOptions,
+    /// SVG or DOT.
+    pub format: DrawFormat,
+    /// A run's JSON results (`run --spec MODEL --json FILE`) whose coverage colours the picture.
+    pub coverage: Option<String>,
+    /// No warnings on stderr.
+    pub quiet: bool,
+}
+
+/// `ncomplete draw`: the picture of a model file ([`crate::render::draw`]), coloured with the
+/// coverage of a run when `request.coverage` names its JSON results (then an LTS is drawn as
+/// its suspension automaton, where coverage is counted).
+pub fn draw(model_path: &str, request: &DrawRequest) -> Result<String, Error> {
+    use crate::render::draw::Picture;
+    let model = load_model(model_path, &request.load, request.quiet)?;
+    let picture = match &request.coverage {
+        None => Picture::of_model(&model),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path.clone(), e))?;
+            let results: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+                Error::Usage(format!(
+                    "{path}:{}:{}: not JSON results of `ncomplete run --json`: {e}",
+                    e.line(),
+                    e.column()
+                ))
+            })?;
+            if results["format"] != "ncomplete-results-v1" {
+                return Err(Error::Usage(format!(
+                    "{path}: not JSON results of `ncomplete run --json` (format \
+                     ncomplete-results-v1 expected)"
+                )));
+            }
+            let Some(coverage) = results.get("coverage") else {
+                return Err(Error::Usage(format!(
+                    "{path}: the results hold no coverage: run the suite with --spec \
+                     {model_path} --json FILE"
+                )));
+            };
+            let mut marks = crate::exec::report_html::SpecCoverage::of_run_spec(&model)?;
+            marks.mark_json(coverage).map_err(|e| {
+                Error::Usage(format!(
+                    "{path}: {e}: were these results run with --spec {model_path}?"
+                ))
+            })?;
+            marks.picture()
+        }
+    };
+    Ok(match request.format {
+        DrawFormat::Svg => picture.svg(),
+        DrawFormat::Dot => picture.dot(),
+    })
 }
 
 /// What `ncomplete info` reports: a model's figures, or an STS's.

@@ -44,7 +44,7 @@ pub const MAX_IDENTIFIER_LEN: usize = 28;
 /// A character written as itself in every context: printable ASCII, or a non-ASCII character
 /// that Rust's `escape_debug` keeps (letters, digits, symbols; not controls, format characters,
 /// separators other than the space, combining marks or unassigned code points).
-fn is_printable(c: char) -> bool {
+pub(crate) fn is_printable(c: char) -> bool {
     if c.is_ascii() {
         return c == ' ' || c.is_ascii_graphic();
     }

@@ -1,7 +1,8 @@
-//! Rendering of suites for people, test runners and other tools: TTCN-3-like text and standalone
+//! Pictures of models ([`draw`]), and rendering of suites for people, test runners and other tools: TTCN-3-like text and standalone
 //! Python and Rust test programs ([`programs`]), and the one-test-per-line `words` format of FSM
 //! tools ([`words`]).
 
+pub mod draw;
 pub mod escape;
 pub mod programs;
 pub mod words;
