@@ -7,7 +7,7 @@
 //! delay), and a vector that grows by doubling leaves every smaller copy behind: the model's
 //! tables, the parser's buffers and the identifiers' structures each peaked a phase's worth
 //! above the previous main, whose glibc allocator maps large blocks on their own. Here a block
-//! of at least [`LARGE`] bytes is its own anonymous mapping: freeing it unmaps it at once, and
+//! of at least `LARGE` bytes is its own anonymous mapping: freeing it unmaps it at once, and
 //! growing it is `mremap`, which moves pages instead of copying them. Large blocks are few (one
 //! per table or buffer, not one per word), so the system calls cost nothing measurable, unlike
 //! purging every freed page (`MIMALLOC_PURGE_DELAY=0`, 1.5x the CPU time on ESM E=1).
@@ -22,7 +22,7 @@ use std::alloc::{GlobalAlloc, Layout};
 #[cfg(target_os = "linux")]
 const LARGE: usize = 256 << 10;
 
-/// mimalloc below [`LARGE`] bytes, page mappings from it (Linux; mimalloc alone elsewhere).
+/// mimalloc below `LARGE` bytes, page mappings from it (Linux; mimalloc alone elsewhere).
 pub struct Allocator;
 
 #[cfg(target_os = "linux")]
@@ -53,7 +53,7 @@ mod pages {
         }
     }
 
-    /// Unmaps a block [`map`] or [`remap`] returned with this size.
+    /// Unmaps a block `map` or `remap` returned with this size.
     pub unsafe fn unmap(ptr: *mut u8, size: usize) {
         // SAFETY: the caller passes a whole mapping of ours; the kernel rounds the length up
         // to pages as it did when mapping.
@@ -177,7 +177,7 @@ pub fn configure() {
 
 #[cfg(test)]
 mod tests {
-    /// A vector grown from a small block across [`super::LARGE`] into a mapping, grown again
+    /// A vector grown from a small block across `LARGE` into a mapping, grown again
     /// (`mremap`) and shrunk back below it keeps its contents at every step (the test binary
     /// runs on this allocator).
     #[test]
