@@ -11,27 +11,12 @@ use ncomplete::suite::ioco::IncompatibleSets;
 use ncomplete::suite::names::Shard;
 use std::process::ExitCode;
 
-/// The suite writers' pool threads allocate and free word blocks and buffers concurrently;
-/// mimalloc keeps them from contending for one arena lock (docs/src/design/scaling.md).
+/// mimalloc, with large blocks mapped on their own (see `allocator`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// Turns off transparent huge pages for the process, as `MIMALLOC_ALLOW_THP=0` would (mimalloc
-/// reads that option before `main`): its arenas ask for huge pages, so touching a few bytes made
-/// 2 MiB resident (`info` on ESM peaked at 75 MiB with them, 59 MiB without; issue 44,
-/// `scripts/peak_rss`). Returning freed pages at once (`MIMALLOC_PURGE_DELAY=0`) would lower the
-/// peaks further but made ESM E=1 take 1.5x the CPU time (page faults and purges), so it stays
-/// the user's choice (docs/src/benchmarks.md, "Inputs we did not pick").
-fn configure_allocator() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: PR_SET_THP_DISABLE takes one integer argument and changes only this process's
-    // huge-page policy; a failure (old kernels) leaves the default.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
-}
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
 /// n-complete test suites (ioco and Mealy) from behavioural models.
+mod allocator;
 mod cli;
 use cli::*;
 
@@ -263,7 +248,7 @@ fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn main() -> ExitCode {
-    configure_allocator();
+    allocator::configure();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

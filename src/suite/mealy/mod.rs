@@ -1044,6 +1044,8 @@ impl MealySuite {
             ready: Vec::new().into_iter(),
             held: None,
             chunk: WORD_CHUNK,
+            units_made: 0,
+            words_made: 0,
         }
     }
 
@@ -1187,8 +1189,15 @@ impl UnitCursor {
     }
 }
 
-/// Number of units generated in parallel per batch (at most; fewer when the chunk is smaller).
+/// Number of units generated in parallel per batch (at most; fewer when the chunk is smaller,
+/// or when units make many words: [`SuiteWords::batch_units`]).
 const BATCH_UNITS: usize = 2048;
+
+/// Units of the first batch, before the words per unit are known.
+const BATCH_UNITS_FIRST: usize = 64;
+
+/// Units per batch at least (enough to share among the pool's threads).
+const BATCH_UNITS_MIN: usize = 16;
 
 /// Words [`SuiteWords::next_blocks`] generates at least per call (before prefix removal), or the
 /// words of a tree-built suite it returns at most, unless set by [`SuiteWords::chunked`]. A
@@ -1216,6 +1225,9 @@ pub struct SuiteWords<'a> {
     held: Option<Vec<LabelId>>,
     /// The words per chunk ([`WORD_CHUNK`] unless set by [`SuiteWords::chunked`]).
     chunk: usize,
+    /// Units generated so far and their words (before filtering), to size the next batch.
+    units_made: usize,
+    words_made: usize,
 }
 
 impl SuiteWords<'_> {
@@ -1226,6 +1238,21 @@ impl SuiteWords<'_> {
     pub fn chunked(mut self, words: usize) -> Self {
         self.chunk = words.max(1);
         self
+    }
+
+    /// How many units to generate in parallel for about `words` more words: the words a unit
+    /// has made on average so far decide, within [`BATCH_UNITS_MIN`] and [`BATCH_UNITS`] (a
+    /// unit of ESM at E=1 makes about 90 words, so a fixed batch of 2,048 units made chunks of
+    /// 180,000 words, several times the chunk's size and memory).
+    fn batch_units(&self, words: usize) -> usize {
+        let most = BATCH_UNITS.min(self.chunk);
+        if self.units_made == 0 {
+            return BATCH_UNITS_FIRST.min(most);
+        }
+        let per_unit = self.words_made.div_ceil(self.units_made).max(1);
+        words
+            .div_ceil(per_unit)
+            .clamp(BATCH_UNITS_MIN.min(most), most)
     }
 
     /// The next words of the stream in order (empty at its end): those `next` would return
@@ -1275,7 +1302,7 @@ impl SuiteWords<'_> {
             let mut raw = blocks.len();
             let mut ended = false;
             while raw <= self.chunk {
-                let batch = BATCH_UNITS.min(self.chunk);
+                let batch = self.batch_units(self.chunk + 1 - raw);
                 let mut units = Vec::with_capacity(batch);
                 while units.len() < batch {
                     match self.cursor.next(suite) {
@@ -1292,7 +1319,10 @@ impl SuiteWords<'_> {
                     .map(|u| suite.unit_words(u))
                     .filter(|block| !block.is_empty())
                     .collect();
-                raw += parts.iter().map(WordBlock::len).sum::<usize>();
+                let made = parts.iter().map(WordBlock::len).sum::<usize>();
+                self.units_made += units.len();
+                self.words_made += made;
+                raw += made;
                 blocks.extend(parts);
             }
             // The last word's successor is not known before the stream ends.
