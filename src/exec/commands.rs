@@ -302,7 +302,11 @@ pub fn run_on_system(
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
     let (message, estimate) = estimated_time_message(&header.model, &tests, timeouts);
-    let jobs_used = if follow { 1 } else { jobs.clamp(1, tests.len()) };
+    let jobs_used = if follow {
+        1
+    } else {
+        jobs.clamp(1, tests.len())
+    };
     let timing = RunTiming::at(
         timeouts.startup.as_secs_f64() * 1000.0,
         timeouts.quiescence.as_secs_f64() * 1000.0,
