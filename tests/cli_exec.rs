@@ -130,11 +130,15 @@ fn run_against_a_process_uses_the_stdio_protocol() {
     let (code, out, err) = run(&["run", &suite, "--sut", &sut, "--quiescence-ms", "300"]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.lines().count(), 5, "{out}");
-    // The measured wall time beside the estimate, on stderr (none with --quiet).
+    // The measured wall time beside the prediction and what it assumes, on stderr (none with
+    // --quiet).
     assert!(
-        err.lines()
-            .any(|l| l.starts_with("ran 4 tests in ")
-                && l.contains("(estimated: every run once about ")),
+        err.lines().any(|l| l.starts_with("ran 4 tests in ")
+            && l.contains("; predicted ")
+            && l.contains(
+                "outputs uniform among those allowed, up to 20 retries, 300 ms per quiescence"
+            )
+            && l.contains("; every run once ")),
         "{err}"
     );
     let (_, _, err) = run(&[

@@ -16,6 +16,7 @@ use crate::render::{
     ExplorerSpec, Format, PART_LIMIT, PartSizes, RenderedFile, SuiteRenderer, words, write_files,
 };
 use crate::suite::names::{Shard, ShardPicker, shard_header};
+use crate::suite::run_time::{self, RunTiming};
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -302,6 +303,18 @@ pub fn run_on_system(
     let mut write_error = None;
     let progress = Progress::start_beside_stdout("running", "tests", Some(tests.len() as u64));
     let (message, estimate) = estimated_time_message(&header.model, &tests, timeouts);
+    let jobs_used = if follow {
+        1
+    } else {
+        jobs.clamp(1, tests.len())
+    };
+    let timing = RunTiming::at(
+        timeouts.startup.as_secs_f64() * 1000.0,
+        timeouts.quiescence.as_secs_f64() * 1000.0,
+        retries,
+        jobs_used,
+    );
+    let predicted = run_time::predict_run(&header.model, &tests, &timing);
     progress.set_message(message);
     let system_error = |message| super::ExecError::System {
         command: system.to_string(),
@@ -360,9 +373,11 @@ pub fn run_on_system(
     if !quiet {
         // The measured time beside the estimate (issue 43: the estimate is checked against runs).
         eprintln!(
-            "ran {} tests in {} (estimated: every run once about {estimate})",
+            "ran {} tests in {}; predicted {} ({}); every run once {estimate}",
             tests.len(),
-            crate::suite::costs::duration_text(took.as_secs().into())
+            crate::suite::costs::duration_text(took.as_secs_f64().round() as u128),
+            crate::suite::costs::duration_text(predicted.wall_seconds()),
+            timing.describe()
         );
         if let Some(w) = &warning {
             eprintln!("warning: {}", w.text());

@@ -436,11 +436,13 @@ impl SuiteCosts {
     }
 
     /// One line: `tests 3, runs 9, steps 27, waits 4, nodes 12, longest 4, bytes 1,024,
-    /// estimated time 1 s (quiescence 200 ms per wait, ...)`.
+    /// estimated time 1 s (every root-to-verdict path once at quiescence 200 ms per wait, ...)`,
+    /// saying that `run` executes less ([`super::run_time`]).
     pub fn summary(&self, timing: &Timing) -> String {
         format!(
             "tests {}, runs {}, steps {}, waits {}, nodes {}, longest {}, bytes {}, estimated \
-             time {} ({})",
+             time {} (every root-to-verdict path once at {}; `run` executes one branch per test \
+             and prints its own prediction)",
             self.tests,
             self.runs,
             self.steps,

@@ -302,14 +302,6 @@ pub fn evaluate_with(
         let max_trace_nodes = best
             .as_ref()
             .and_then(|(_, b)| trace_node_cap(&b.costs(), &timing));
-        let planned = plan_counted(
-            sa,
-            method,
-            Bound::States(n),
-            budget,
-            Counting::ForRanking { max_trace_nodes },
-            options,
-        );
         let refused = |costs, status| {
             Some(Candidate {
                 method,
@@ -318,6 +310,21 @@ pub fn evaluate_with(
                 tests_built: 0,
             })
         };
+        // A lower bound counted on the specification refuses before planning (`bounds`).
+        if let Some(why) =
+            super::bounds::lower_bound(sa, method, n)?.and_then(|b| b.refusal(&budget))
+        {
+            rows[k] = refused(None, Status::Refused(why));
+            continue;
+        }
+        let planned = plan_counted(
+            sa,
+            method,
+            Bound::States(n),
+            budget,
+            Counting::ForRanking { max_trace_nodes },
+            options,
+        );
         let suite = match planned {
             Ok(suite) if !suite.is_complete() => {
                 rows[k] = refused(
@@ -657,7 +664,13 @@ mod tests {
         let refused: Vec<&&str> = lines.iter().filter(|l| l.contains("(--max-")).collect();
         assert!(!refused.is_empty(), "{text}");
         for line in refused {
-            for flag in ["--max-tests", "--max-runs", "--max-steps", "--max-seconds"] {
+            // A lower bound counted before planning (`bounds`) knows steps and waits only.
+            let flags: &[&str] = if line.contains("a lower bound counted before planning") {
+                &["--max-steps", "--max-seconds"]
+            } else {
+                &["--max-tests", "--max-runs", "--max-steps", "--max-seconds"]
+            };
+            for flag in flags {
                 assert!(line.contains(flag), "{flag} missing: {line}");
             }
         }

@@ -344,7 +344,9 @@ pub(crate) fn counting_plan(
 
 /// The forced cover (see the module doc): for every state in it, the tree edge that reaches it
 /// (`None` for the initial state and for states outside it), and whether it is in it.
-fn forced_cover(sa: &SuspensionAutomaton) -> (Vec<Option<(StateId, LabelId)>>, Vec<bool>) {
+pub(crate) fn forced_cover(
+    sa: &SuspensionAutomaton,
+) -> (Vec<Option<(StateId, LabelId)>>, Vec<bool>) {
     let mut parent = vec![None; sa.num_states()];
     let mut seen = vec![false; sa.num_states()];
     seen[sa.initial().index()] = true;

@@ -26,6 +26,7 @@
 pub mod access;
 pub mod ads;
 pub mod auto;
+pub mod bounds;
 mod conjunction;
 mod costs;
 pub(crate) use costs::measure_with_raw;
@@ -275,6 +276,14 @@ pub fn generate_with(
 ) -> Result<IocoSuite, IocoSuiteError> {
     if method == IocoMethod::Auto {
         return auto::choose_with(sa, bound, budget, options).map(|(suite, _)| suite);
+    }
+    let n = resolve_bound(sa, bound)?;
+    if let Some(bound) = bounds::lower_bound(sa, method, n)? {
+        bound.check(
+            &budget,
+            &format!("{} suite for n = {n}", method.name()),
+            &refusal_advice(method.name()),
+        )?;
     }
     let suite = plan_counted(sa, method, bound, budget, Counting::Always, options)?;
     suite.check(&budget)?;
