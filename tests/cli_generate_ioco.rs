@@ -184,11 +184,20 @@ fn bad_bounds_and_budgets_exit_with_status_2() {
         "12",
         "--max-tests",
         "1000",
+        "--max-seconds",
+        "100000000",
     ]);
     assert_eq!(code, 2);
-    // Also over the default of one hour: every limit exceeded is named before the advice.
     assert!(
-        err.contains("tests, over the limit of 1,000 (--max-tests), and "),
+        err.contains("tests, over the limit of 1,000 (--max-tests)"),
+        "{err}"
+    );
+    // Over the default of one hour: refused by the lower bound, before planning, with the bound
+    // and the advice.
+    let (code, _, err) = run(&["generate", &model, "--method", "ioco-complete", "--n", "12"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("by a lower bound counted before planning"),
         "{err}"
     );
     assert!(
