@@ -1166,14 +1166,38 @@ impl<'a> Explorer<'a> {
         if m != Move::Reset {
             self.moves.push(m);
         }
+        // The states the tester holds possible before the move (every reading).
+        let believed: Vec<StateId> = std::iter::once(self.state)
+            .chain(self.others.iter().map(|r| r.state))
+            .collect();
         let result = self.make(adapter, m);
         // A model in process observes nothing by timing.
         if adapter.reads_inputs_at_once() {
             self.execution.timing = false;
-        } else if adapter.take_timing_note() {
-            self.execution.timing = true;
+        } else {
+            let noted = adapter.take_timing_note();
+            let timer = adapter.take_timer_note() && self.another_output_allowed(&believed);
+            if noted || timer {
+                self.execution.timing = true;
+            }
         }
         result
+    }
+
+    /// Whether one of `states` allows an output other than quiescence and the declared timer
+    /// outputs. Only there can a timer output (an adapter's "all quiet" label) have overtaken an
+    /// output of a slow system, so only there does reading one make a failure timing-dependent;
+    /// where the timer output is the only output allowed, no late output can be behind it.
+    fn another_output_allowed(&self, states: &[StateId]) -> bool {
+        let sa = &self.spec.sa;
+        let timers = &self.options.timeouts.timer_outputs;
+        states.iter().any(|&s| {
+            sa.alphabet.outputs().any(|o| {
+                o != sa.quiescence()
+                    && !timers.iter().any(|t| t == sa.alphabet.name(o))
+                    && sa.after(s, o).is_some()
+            })
+        })
     }
 
     /// Makes one move; `Err` is the failure message.

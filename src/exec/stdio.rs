@@ -310,6 +310,13 @@ pub trait Adapter {
     fn take_timing_note(&mut self) -> bool {
         false
     }
+    /// Whether, since the last call, an output declared a timer output
+    /// ([`Timeouts::timer_outputs`]: an adapter's own "all quiet" label) was read. Kept apart
+    /// from [`Adapter::take_timing_note`] because a runner that knows the specification may
+    /// count it only where another output was allowed (`explore`). Clears the note.
+    fn take_timer_note(&mut self) -> bool {
+        false
+    }
     /// The largest delay seen from an input written (or the start) to the next output read.
     fn largest_latency(&self) -> Option<Duration> {
         None
@@ -929,6 +936,8 @@ pub struct LineAdapter {
     /// Set by an observation that is timing-dependent beyond the trace
     /// ([`Adapter::take_timing_note`]).
     timing_note: bool,
+    /// Set by reading a declared timer output ([`Adapter::take_timer_note`]).
+    timer_note: bool,
     /// When the earliest input not yet followed by an output was written (or the session
     /// started): the start of the delay measured at the next output.
     waiting_since: Option<Instant>,
@@ -949,6 +958,7 @@ impl LineAdapter {
             timeouts,
             session: None,
             timing_note: false,
+            timer_note: false,
             waiting_since: None,
             largest_latency: None,
         }
@@ -1036,7 +1046,7 @@ impl Adapter for LineAdapter {
         match &result {
             Ok(Observation::Output(label)) => {
                 if self.timeouts.timer_outputs.contains(label) {
-                    self.timing_note = true;
+                    self.timer_note = true;
                 }
                 if let Some(since) = self.waiting_since.take() {
                     let delay = since.elapsed();
@@ -1053,6 +1063,10 @@ impl Adapter for LineAdapter {
 
     fn take_timing_note(&mut self) -> bool {
         std::mem::take(&mut self.timing_note)
+    }
+
+    fn take_timer_note(&mut self) -> bool {
+        std::mem::take(&mut self.timer_note)
     }
 
     fn largest_latency(&self) -> Option<Duration> {
@@ -1572,7 +1586,8 @@ pub fn execute_from(
                 })
             }
         };
-        timing |= adapter.take_timing_note() && !exact;
+        // Every timer output counts here (the test tree alone is followed).
+        timing |= (adapter.take_timing_note() | adapter.take_timer_note()) && !exact;
         // Every reading refuted: `why` (of the reading the tester followed) says how.
         match step {
             Err(e) => {
@@ -2822,7 +2837,7 @@ mod tests {
             assert_eq!(seen, Observation::Output(label.into()));
             // (Other outputs may be noted too, by starvation on a loaded machine.)
             if label == "s4" {
-                assert!(adapter.take_timing_note(), "the timer output was not noted");
+                assert!(adapter.take_timer_note(), "the timer output was not noted");
             }
         }
     }

@@ -576,7 +576,7 @@ impl Walker<'_> {
 
     /// Notes a timing-dependent observation: quiescence, or one the adapter notes.
     fn note_timing(&mut self, observation: &Observation, adapter: &mut dyn Adapter, exact: bool) {
-        let noted = adapter.take_timing_note();
+        let noted = adapter.take_timing_note() | adapter.take_timer_note();
         self.timing |= !exact && (noted || *observation == Observation::Quiescence);
     }
 
