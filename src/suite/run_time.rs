@@ -169,7 +169,7 @@ impl Ahead {
 }
 
 /// Whether quiescence is allowed after each trace that reaches an expect node of the suite, by
-/// the trace's hash ([`node_traces`]).
+/// the trace's hash (`node_traces`).
 pub type QuietAfter = HashMap<u64, bool>;
 
 /// A hash of each node's trace from the root (the first path that reaches it; `None` for a
