@@ -109,15 +109,8 @@ fn both_correct_implementations_pass_a_bounded_run() {
 fn every_mutant_fails_with_its_trace_in_labels_and_messages() {
     let names = mutants();
     assert!(names.len() >= 27, "{names:?}");
-    // Short runs (a reset before 1 move in 20): a missing output is read as `settled` where
-    // it was due, and the timing rule replays the run since the last reset with the settle time
-    // x4 and x16 (6.4 s a step) before the fail is reported.
     let outputs = in_parallel(&names, 8, |name| {
-        test_cpe(
-            &["--reset-probability", "0.05"],
-            "cpe.py",
-            &["--mutant", name],
-        )
+        test_cpe(&[], "cpe.py", &["--mutant", name])
     });
     let mut missed = Vec::new();
     for (name, output) in names.iter().zip(&outputs) {
