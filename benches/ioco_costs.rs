@@ -17,8 +17,10 @@
 //! general over the classic estimated time.
 //!
 //! Run: `cargo bench --bench ioco_costs` (`-- --models N` for another number of models, default
-//! 40). `-- --export DIR` writes the models as `.aut` files (quiescence as `delta`) instead, for
-//! `scripts/memory_sweep`, which runs the commands on them under `/usr/bin/time`.
+//! 40). `-- --large` takes instead the 20 models of issue 43 (12-30 states, 2-3 inputs and
+//! outputs, with compatible states) at n = |S| only. `-- --export DIR` writes the models as
+//! `.aut` files (quiescence as `delta`) instead, for `scripts/memory_sweep` and
+//! `scripts/ioco_large`, which run the commands on them under `/usr/bin/time`.
 
 use ncomplete::analysis::Compatibility;
 use ncomplete::format::{Format, write_suspension};
@@ -169,6 +171,25 @@ fn benchmark_models(wanted: usize) -> Vec<(u64, SuspensionAutomaton)> {
     models
 }
 
+/// The 20 models of issue 43 (`--large`): seeded random suspension automata of 12-30 states,
+/// 2-3 inputs and 2-3 outputs, with compatible reachable states; `k`-th model has about
+/// `12 + 18k/19` states, inputs and outputs alternate with the seed.
+fn large_models() -> Vec<(u64, SuspensionAutomaton)> {
+    let mut models = Vec::new();
+    let mut seed = 4300u64;
+    while models.len() < 20 {
+        seed += 1;
+        let k = models.len();
+        let states = 12 + 18 * k / 19;
+        let (inputs, outputs) = (2 + (seed % 2) as usize, 2 + (seed / 2 % 2) as usize);
+        let sa = random_suspension(seed, states, inputs, outputs);
+        if reachable_states(&sa).len() >= 12 && has_compatible_states(&sa) {
+            models.push((seed, sa));
+        }
+    }
+    models
+}
+
 /// Writes every model as `seed-S-states-K.aut`.
 fn export(dir: &std::path::Path, models: &[(u64, SuspensionAutomaton)]) {
     if let Err(e) = std::fs::create_dir_all(dir) {
@@ -199,7 +220,12 @@ fn main() {
         .position(|a| a == "--export")
         .and_then(|k| args.get(k + 1))
     {
-        export(std::path::Path::new(dir), &benchmark_models(wanted));
+        let models = if args.iter().any(|a| a == "--large") {
+            large_models()
+        } else {
+            benchmark_models(wanted)
+        };
+        export(std::path::Path::new(dir), &models);
         return;
     }
     let budget = Budget {
@@ -235,12 +261,19 @@ fn main() {
         "cls time"
     );
     let start = Instant::now();
-    let models = benchmark_models(wanted);
+    let large = args.iter().any(|a| a == "--large");
+    let models = if large {
+        large_models()
+    } else {
+        benchmark_models(wanted)
+    };
+    // The large models at n = |S| only.
     let jobs: Vec<(u64, &SuspensionAutomaton, usize, usize)> = models
         .iter()
         .flat_map(|(seed, sa)| {
             let size = reachable_states(sa).len();
-            [(*seed, sa, size, size), (*seed, sa, size, size + 1)]
+            let ns = if large { size..=size } else { size..=size + 1 };
+            ns.map(move |n| (*seed, sa, size, n))
         })
         .collect();
     // Rows are independent: computed in parallel, printed in order.

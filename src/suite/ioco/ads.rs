@@ -39,6 +39,27 @@ use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
+/// Whether the completeness condition of `ioco-ads` (module doc) can hold for `sa`, decided
+/// without building the suite: every reachable state certainly reachable and no two distinct
+/// reachable states compatible. The suite's own check (`Condition`) looks at the same two
+/// things of the same automaton.
+pub(crate) fn condition_may_hold(sa: &SuspensionAutomaton) -> Result<bool, IocoSuiteError> {
+    let reachable = reachable_states(sa);
+    let cover = certain_state_cover(sa);
+    if reachable.iter().any(|q| {
+        cover[q.index()]
+            .as_ref()
+            .is_some_and(|(_, certain)| !certain)
+    }) {
+        return Ok(false);
+    }
+    let compat = super::pairs::compatibility(sa)?;
+    Ok(!reachable
+        .iter()
+        .enumerate()
+        .any(|(i, &p)| reachable[i + 1..].iter().any(|&q| compat.compatible(p, q))))
+}
+
 /// The state cover of `ioco-ads`: per state, the shortest access sequence with forced outputs if
 /// there is one (`true`), else the shortest access sequence (`false`); `None` if unreachable.
 pub fn certain_state_cover(sa: &SuspensionAutomaton) -> Vec<Option<(Vec<LabelId>, bool)>> {

@@ -275,6 +275,9 @@ fn trace_node_cap(best: &SuiteCosts, timing: &Timing) -> Option<usize> {
     usize::try_from(steps.checked_add(1)?).ok()
 }
 
+/// Why `ioco-ads` (the only candidate with a completeness condition) is not a candidate.
+const ADS_NOT_COMPLETE: &str = "its completeness condition fails (see its guarantee)";
+
 /// [`evaluate`] with `options`.
 ///
 /// The work is bounded by what can still win. The candidates are taken one at a time
@@ -297,7 +300,26 @@ pub fn evaluate_with(
     let timing = budget.timing;
     let mut rows: Vec<Option<Candidate>> = vec![None; CANDIDATES.len()];
     let mut best: Option<(usize, IocoSuite)> = None;
-    for k in EVALUATION_ORDER {
+    // `ioco-ads` without its completeness condition cannot win: planned last, for its figures
+    // in the table, and only when some suite fits (then the choice is made without it).
+    let ads = CANDIDATES
+        .iter()
+        .position(|&m| m == IocoMethod::Ads)
+        .expect("ioco-ads is a candidate");
+    let mut ads_deferred = !super::ads::condition_may_hold(sa)?;
+    let mut order: std::collections::VecDeque<usize> = EVALUATION_ORDER
+        .into_iter()
+        .filter(|&k| !(ads_deferred && k == ads))
+        .collect();
+    loop {
+        let Some(k) = order.pop_front().or_else(|| {
+            (ads_deferred && best.is_some()).then(|| {
+                ads_deferred = false;
+                ads
+            })
+        }) else {
+            break;
+        };
         let method = CANDIDATES[k];
         let max_trace_nodes = best
             .as_ref()
@@ -310,10 +332,15 @@ pub fn evaluate_with(
                 tests_built: 0,
             })
         };
-        // A lower bound counted on the specification refuses before planning (`bounds`).
-        if let Some(why) =
-            super::bounds::lower_bound(sa, method, n)?.and_then(|b| b.refusal(&budget))
+        // A lower bound counted on the specification refuses before planning (`bounds`); the
+        // one without pair analysis first.
+        let by_bound = match super::bounds::cheap_lower_bound(sa, method, n)
+            .and_then(|b| b.refusal(&budget))
         {
+            Some(why) => Some(why),
+            None => super::bounds::lower_bound(sa, method, n)?.and_then(|b| b.refusal(&budget)),
+        };
+        if let Some(why) = by_bound {
             rows[k] = refused(None, Status::Refused(why));
             continue;
         }
@@ -333,7 +360,7 @@ pub fn evaluate_with(
                         IocoMethod::Complete => {
                             "its merge recursion does not end (it nests U(merge, n))".to_string()
                         }
-                        _ => "its completeness condition fails (see its guarantee)".to_string(),
+                        _ => ADS_NOT_COMPLETE.to_string(),
                     }),
                 );
                 continue;
@@ -422,6 +449,14 @@ pub fn evaluate_with(
             costs: Some(costs),
             status,
             tests_built,
+        });
+    }
+    if ads_deferred {
+        rows[ads] = Some(Candidate {
+            method: IocoMethod::Ads,
+            costs: None,
+            status: Status::NotComplete(ADS_NOT_COMPLETE.to_string()),
+            tests_built: 0,
         });
     }
     Ok(Evaluation {

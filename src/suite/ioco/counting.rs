@@ -97,6 +97,34 @@
 //! new visit before), so the argument carries over to the classic traces. A unit test and the
 //! adversary check that the suite for `n - 1` is beaten, so a cut one step too early is caught.
 //!
+//! # Pins behind a choice of outputs
+//!
+//! The cover ([`PinningCover`]) extends the forced cover at *branching* states: a cover state
+//! `v` (not reached by quiescence) whose allowed outputs `x_1, …, x_m` (`m ≥ 2`, quiescence
+//! among them when allowed) lead to `m` distinct states outside the cover so far gets all `m`
+//! edges as tree edges (the forced edges first, to closure, then the first state in cover order
+//! that can branch, and again). Its children are reached by *some* output the implementation
+//! shows, not by a chosen one, so a set `A` is credited only with what every choice pins:
+//! `g(A)` is computed on the tree by `g_v = [v ∈ A] + Σ g_c` over the children by an input or
+//! by a single allowed output, `+ min_j g_{c_j}` over the output children of a branching
+//! (`g(A) = g` of the initial state), and `A`'s bound is `n − g(A)` new visits. With no
+//! branching this is `|A ∩ Pin|` as above.
+//!
+//! *Completeness.* Let `Pin_I` be the cover states `s` with `acc(s) ∈ traces(I)`. (1′) `|A ∩
+//! Pin_I| ≥ g(A)`, by induction over the tree from the leaves: for `v ∈ Pin_I`, every input
+//! child is in `Pin_I` (`I` is input-enabled); the single allowed output of a forced state is
+//! the only one `I` may show after `acc(v)`, which is bounded and so observed; at a branching
+//! `out(I after acc(v))` is not empty (quiescence counts) and, as `I` passes the observation
+//! after `acc(v)`, within `{x_1, …, x_m}`, so some `acc(v)x_j` is a trace of `I` and `c_j ∈
+//! Pin_I`, which credits at least `min_j g_{c_j}`. States of `Pin_I` in a common set reach
+//! distinct states of `I` as in (1). (2), (3) and the classic domain go through with `Pin_I`
+//! for `Pin`: the counterexample `σ` is a trace of `I`, so a prefix `ρ = acc(s)` has `s ∈
+//! Pin_I`; a new visit `ρ` reaching `i_{s'}` with `s' ∈ Pin_I` fails the suite or is replaced by
+//! `acc(s') ∈ traces(I)`; the tree is still prefix-closed; and the other states number at most
+//! `n − |A ∩ Pin_I| ≤ n − g(A)`. Crediting a branching with its *best* child instead (one step
+//! too early) is caught: a unit test finds two-state implementations that pass that suite and
+//! do not conform, while the suite as built judges every one right.
+//!
 //! # Plan
 //!
 //! A plan node is a bounded trace's state together with its sums per constraint (the sets of `𝒜`
@@ -291,6 +319,15 @@ pub(crate) fn incompatible_family(
     analysis: &PairAnalysis,
     choice: IncompatibleSets,
 ) -> Result<Vec<Vec<StateId>>, IocoSuiteError> {
+    incompatible_family_of(reachable, |p, q| analysis.compatible(p, q), choice)
+}
+
+/// [`incompatible_family`] from the compatibility relation alone.
+pub(crate) fn incompatible_family_of(
+    reachable: &[StateId],
+    compatible: impl Fn(StateId, StateId) -> bool,
+    choice: IncompatibleSets,
+) -> Result<Vec<Vec<StateId>>, IocoSuiteError> {
     if choice == IncompatibleSets::None {
         return Ok(Vec::new());
     }
@@ -298,7 +335,7 @@ pub(crate) fn incompatible_family(
     let mut adjacent = vec![vec![0u64; m.div_ceil(64)]; m];
     for i in 0..m {
         for j in 0..m {
-            if i != j && !analysis.compatible(reachable[i], reachable[j]) {
+            if i != j && !compatible(reachable[i], reachable[j]) {
                 adjacent[i][j / 64] |= 1 << (j % 64);
             }
         }
@@ -316,8 +353,9 @@ pub(crate) struct CountingPlan {
     pub(crate) root: Target,
     /// The sets of two or more states of `𝒜`.
     pub(crate) family: Vec<Vec<StateId>>,
-    /// With counting relative to the cover: the states the forced cover pins.
-    pub(crate) pinned: Option<usize>,
+    /// With counting relative to the cover: the states of the cover, and how many of them
+    /// are behind an output choice.
+    pub(crate) pinned: Option<(usize, usize)>,
 }
 
 /// Adds the plan of the `ioco-counting` suite of `sa` for bound `n` to `plan` (with
@@ -342,31 +380,130 @@ pub(crate) fn counting_plan(
     )
 }
 
-/// The forced cover (see the module doc): for every state in it, the tree edge that reaches it
-/// (`None` for the initial state and for states outside it), and whether it is in it.
-pub(crate) fn forced_cover(
-    sa: &SuspensionAutomaton,
-) -> (Vec<Option<(StateId, LabelId)>>, Vec<bool>) {
-    let mut parent = vec![None; sa.num_states()];
-    let mut seen = vec![false; sa.num_states()];
-    seen[sa.initial().index()] = true;
-    let mut queue = std::collections::VecDeque::from([sa.initial()]);
-    while let Some(q) = queue.pop_front() {
-        let outputs = sa
-            .enabled(q)
-            .iter()
-            .filter(|&&(l, _)| sa.alphabet.is_output(l))
-            .count();
-        for &(l, t) in sa.enabled(q) {
-            let forced = sa.alphabet.is_input(l) || outputs == 1;
-            if forced && !seen[t.index()] {
-                seen[t.index()] = true;
-                parent[t.index()] = Some((q, l));
-                queue.push_back(t);
+/// The state cover of `ioco-cover-counting` (see the module doc): the forced cover, extended at
+/// *branching* states, whose allowed outputs all lead to distinct states outside the cover so far
+/// (all of them become tree edges).
+pub(crate) struct PinningCover {
+    /// Per state, the tree edge that reaches it (`None` for the initial state and for states
+    /// outside the cover).
+    pub(crate) parent: Vec<Option<(StateId, LabelId)>>,
+    /// Per state, whether it is in the cover.
+    pub(crate) in_cover: Vec<bool>,
+    /// The states of the cover, each after its parent.
+    order: Vec<StateId>,
+    /// Per state, whether its outputs are tree edges as a branching.
+    branching: Vec<bool>,
+}
+
+impl PinningCover {
+    /// The cover of `sa`: breadth-first over the forced edges (labels in id order) until
+    /// closed, then the first cover state (in the order found) that can branch branches, and
+    /// so on until none can.
+    pub(crate) fn compute(sa: &SuspensionAutomaton) -> Self {
+        let n = sa.num_states();
+        let mut cover = PinningCover {
+            parent: vec![None; n],
+            in_cover: vec![false; n],
+            order: vec![sa.initial()],
+            branching: vec![false; n],
+        };
+        cover.in_cover[sa.initial().index()] = true;
+        let outputs = |q: StateId| {
+            sa.enabled(q)
+                .iter()
+                .filter(|&&(l, _)| sa.alphabet.is_output(l))
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let (mut next, mut scan) = (0, 0);
+        loop {
+            // Forced edges from the states not yet expanded.
+            while next < cover.order.len() {
+                let q = cover.order[next];
+                next += 1;
+                let forced_output = outputs(q).len() == 1;
+                for &(l, t) in sa.enabled(q) {
+                    let forced = sa.alphabet.is_input(l) || forced_output;
+                    if forced && !cover.in_cover[t.index()] {
+                        cover.add(t, q, l);
+                    }
+                }
+            }
+            // The first state that can branch. A state reached by quiescence is left out: in
+            // the classic domain its node may be quiet (no observation after it).
+            let can_branch = |cover: &PinningCover, q: StateId| {
+                let outs = outputs(q);
+                let reached_by_quiescence =
+                    cover.parent[q.index()].is_some_and(|(_, l)| l == sa.quiescence());
+                outs.len() >= 2
+                    && !reached_by_quiescence
+                    && outs.iter().enumerate().all(|(k, &(_, t))| {
+                        !cover.in_cover[t.index()] && outs[..k].iter().all(|&(_, u)| u != t)
+                    })
+            };
+            while scan < cover.order.len() && !can_branch(&cover, cover.order[scan]) {
+                scan += 1;
+            }
+            let Some(&q) = cover.order.get(scan) else {
+                break;
+            };
+            scan += 1;
+            cover.branching[q.index()] = true;
+            for (l, t) in outputs(q) {
+                cover.add(t, q, l);
             }
         }
+        cover
     }
-    (parent, seen)
+
+    fn add(&mut self, t: StateId, q: StateId, l: LabelId) {
+        self.in_cover[t.index()] = true;
+        self.parent[t.index()] = Some((q, l));
+        self.order.push(t);
+    }
+
+    /// States of the cover behind a branching.
+    pub(crate) fn behind_a_choice(&self) -> usize {
+        self.order
+            .iter()
+            .filter(|t| {
+                let mut at = **t;
+                while let Some((q, _)) = self.parent[at.index()] {
+                    if self.branching[q.index()] {
+                        return true;
+                    }
+                    at = q;
+                }
+                false
+            })
+            .count()
+    }
+
+    /// `g(A)` of the module doc: the fewest states of `A` (`member`) whose access sequences
+    /// an implementation that passes executes, whichever allowed outputs it shows at the
+    /// branchings.
+    pub(crate) fn guaranteed(&self, sa: &SuspensionAutomaton, member: &[bool]) -> usize {
+        let mut g = vec![0usize; sa.num_states()];
+        // Per branching state, the least of its output children (none seen yet: `None`).
+        let mut least: Vec<Option<usize>> = vec![None; sa.num_states()];
+        for &t in self.order.iter().rev() {
+            let own = usize::from(member[t.index()]) + least[t.index()].unwrap_or(0);
+            g[t.index()] += own;
+            if let Some((q, l)) = self.parent[t.index()] {
+                if self.branching[q.index()] && sa.alphabet.is_output(l) {
+                    let m = least[q.index()].get_or_insert(g[t.index()]);
+                    *m = if pins_as_most() {
+                        (*m).max(g[t.index()])
+                    } else {
+                        (*m).min(g[t.index()])
+                    };
+                } else {
+                    g[q.index()] += g[t.index()];
+                }
+            }
+        }
+        g[sa.initial().index()]
+    }
 }
 
 /// [`counting_plan`]; `graphs_at_cuts = false` leaves out the graphs after the traces of
@@ -412,19 +549,20 @@ fn build(
             }
         }
     }
-    let (parent, in_cover) = forced_cover(sa);
+    let pinning = PinningCover::compute(sa);
     let cover = relative_to_cover.then(|| {
-        // Per constraint, the new visits allowed: n minus the states it pins.
-        let mut pins = vec![0usize; constraints];
-        for &s in &reachable {
-            if in_cover[s.index()] {
-                for &k in &constraints_of[s.index()] {
-                    pins[k] += 1;
+        // Per constraint, the new visits allowed: n minus the states it surely pins.
+        let mut member = vec![false; sa.num_states()];
+        let limits: Vec<usize> = (0..constraints)
+            .map(|k| {
+                for &s in &reachable {
+                    member[s.index()] = constraints_of[s.index()].contains(&k);
                 }
-            }
-        }
-        let limits: Vec<usize> = pins.iter().map(|&p| n.saturating_sub(p)).collect();
-        (limits, in_cover.iter().filter(|&&x| x).count())
+                n.saturating_sub(pinning.guaranteed(sa, &member))
+            })
+            .collect();
+        let in_cover = pinning.in_cover.iter().filter(|&&x| x).count();
+        (limits, (in_cover, pinning.behind_a_choice()))
     });
     let traces = BoundedTraces {
         constraints_of: &constraints_of,
@@ -435,7 +573,7 @@ fn build(
         suite: "ioco-counting suite",
         advice: "try a smaller n, or --incompatible-sets maximal (more sets end the traces sooner)",
         cover: cover.as_ref().map(|(limits, _)| Cover {
-            parent: &parent,
+            parent: &pinning.parent,
             limits,
         }),
         max_trace_nodes,
@@ -462,6 +600,24 @@ fn rule_3_everywhere() -> bool {
 
 #[cfg(not(test))]
 fn rule_3_everywhere() -> bool {
+    false
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: a cover cut one step too early, counting at a branching the output child
+    /// that pins the most instead of the fewest, for the test that must catch it.
+    pub(crate) static PINS_AS_MOST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread counts the most pins at branchings (tests only; never in a build).
+#[cfg(test)]
+fn pins_as_most() -> bool {
+    PINS_AS_MOST.with(|w| w.get())
+}
+
+#[cfg(not(test))]
+fn pins_as_most() -> bool {
     false
 }
 
@@ -651,7 +807,7 @@ pub(crate) fn describe(
     n: usize,
     choice: IncompatibleSets,
     family: &[Vec<StateId>],
-    pinned: Option<usize>,
+    pinned: Option<(usize, usize)>,
 ) -> (String, Value) {
     const SHOWN: usize = 8;
     let mut listed: Vec<String> = family.iter().take(SHOWN).map(|s| names(sa, s)).collect();
@@ -675,9 +831,14 @@ pub(crate) fn describe(
         ),
     };
     let relative = match pinned {
-        Some(p) => format!(
+        Some((p, 0)) => format!(
             ", visits along the forced state cover not counted and each set's bound lowered by \
              the states of it the cover pins ({p} states pinned)"
+        ),
+        Some((p, b)) => format!(
+            ", visits along the state cover not counted and each set's bound lowered by the \
+             states of it the cover pins whichever allowed outputs the implementation shows \
+             ({p} states in the cover, {b} of them behind a choice of outputs)"
         ),
         None => String::new(),
     };
@@ -1087,6 +1248,67 @@ mod tests {
         }
         assert_eq!("largest".parse(), Ok(IncompatibleSets::Largest));
         assert!("all".parse::<IncompatibleSets>().is_err());
+    }
+
+    /// The pins behind a choice of outputs (`PinningCover::guaranteed`): on specifications
+    /// with a branching state, the cover-counting suites for n = 2 judge every two-state
+    /// implementation exactly, while the same suites cut one step too early (counting at a
+    /// branching the output child that pins the most, `PINS_AS_MOST`) pass a non-conforming one
+    /// on some specification: the adversary reaches the new choice.
+    #[test]
+    fn a_cover_that_counts_the_best_output_choice_is_caught() {
+        let (mut specs, mut caught) = (0, 0);
+        for seed in 0..3000u64 {
+            if specs == 40 {
+                break;
+            }
+            let mut rng = Rng::new(4300 + seed);
+            let states = 3 + rng.below(2);
+            let spec = random_sa(&mut rng, states, 1, 2);
+            let reach = reachable_states(&spec);
+            let pairs = PairAnalysis::compute(&spec).unwrap();
+            let family = incompatible_family(&reach, &pairs, IncompatibleSets::Maximal).unwrap();
+            let cover = PinningCover::compute(&spec);
+            let member: Vec<bool> = spec.states().map(|s| reach.contains(&s)).collect();
+            let over = {
+                PINS_AS_MOST.with(|w| w.set(true));
+                let g = cover.guaranteed(&spec, &member);
+                PINS_AS_MOST.with(|w| w.set(false));
+                g
+            };
+            if family.is_empty() || over == cover.guaranteed(&spec, &member) {
+                continue;
+            }
+            specs += 1;
+            let model = suite_model(&spec);
+            let imps = all_implementations(&spec, 2);
+            for sets in [IncompatibleSets::Maximal, IncompatibleSets::Largest] {
+                let method = IocoMethod::CoverCounting(sets);
+                let two = tests_of(&spec, method, 2).unwrap();
+                PINS_AS_MOST.with(|w| w.set(true));
+                let over_cut = tests_of(&spec, method, 2).unwrap();
+                PINS_AS_MOST.with(|w| w.set(false));
+                let mut missed = false;
+                for imp in &imps {
+                    let conforms = ioco(imp, &spec);
+                    let fails = suite_can_fail(&two, &model, imp);
+                    assert_eq!(
+                        fails, !conforms,
+                        "seed {seed} {method:?}: {imp:?}\n{spec:?}"
+                    );
+                    missed |= !conforms && !suite_can_fail(&over_cut, &model, imp);
+                }
+                caught += usize::from(missed);
+            }
+        }
+        assert!(
+            specs >= 10,
+            "only {specs} specifications with a branching that pins"
+        );
+        assert!(
+            caught >= 1,
+            "the over-cut suites were never beaten on {specs} specifications"
+        );
     }
 
     /// Every input-enabled suspension automaton with `states` states over `spec`'s alphabet

@@ -40,6 +40,11 @@ fn budget_error(e: IdentifyError) -> IocoSuiteError {
     }
 }
 
+/// The compatibility relation of `sa` (Def. 2.15) within the pair budget, without the graphs.
+pub(crate) fn compatibility(sa: &SuspensionAutomaton) -> Result<Compatibility, IocoSuiteError> {
+    Compatibility::compute_within(sa, DEFAULT_PAIR_BUDGET).map_err(|e| budget_error(e.into()))
+}
+
 /// Compatibility, equivalence and harmonised distinguishing graphs of one automaton.
 pub(crate) struct PairAnalysis {
     compat: Compatibility,
@@ -50,8 +55,7 @@ pub(crate) struct PairAnalysis {
 
 impl PairAnalysis {
     pub(crate) fn compute(sa: &SuspensionAutomaton) -> Result<Self, IocoSuiteError> {
-        let compat = Compatibility::compute_within(sa, DEFAULT_PAIR_BUDGET)
-            .map_err(|e| budget_error(e.into()))?;
+        let compat = compatibility(sa)?;
         let identifiers =
             StateIdentifiers::compute(sa, &compat, Preference::Outputs).map_err(budget_error)?;
         Ok(PairAnalysis {
