@@ -311,15 +311,12 @@ pub fn evaluate_with(
         .into_iter()
         .filter(|&k| !(ads_deferred && k == ads))
         .collect();
-    loop {
-        let Some(k) = order.pop_front().or_else(|| {
-            (ads_deferred && best.is_some()).then(|| {
-                ads_deferred = false;
-                ads
-            })
-        }) else {
-            break;
-        };
+    while let Some(k) = order.pop_front().or_else(|| {
+        (ads_deferred && best.is_some()).then(|| {
+            ads_deferred = false;
+            ads
+        })
+    }) {
         let method = CANDIDATES[k];
         let max_trace_nodes = best
             .as_ref()
