@@ -289,8 +289,10 @@ const ADS_NOT_COMPLETE: &str = "its completeness condition fails (see its guaran
 /// later in [`CANDIDATES`], which loses the tie) the candidate cannot win and is abandoned
 /// after that chunk of tests; once their nodes exceed `--max-nodes` it is refused. Plans of
 /// bounded traces (`U(S, n)`, the counting suites) stop as soon as they have more trace nodes
-/// than a suite beating the best can have (`trace_node_cap`). The winner is the same as if
-/// every suite had been built in full.
+/// than a suite beating the best can have (`trace_node_cap`). `ioco-ads` whose completeness
+/// condition fails already on the specification (`ads::condition_may_hold`) can never win: it
+/// is planned last, for its figures in the table, and not at all when nothing fits. The
+/// winner is the same as if every suite had been built in full.
 pub fn evaluate_with(
     sa: &SuspensionAutomaton,
     n: usize,

@@ -17,7 +17,7 @@
 //!   `L = n − 1`;
 //! - `ioco-cover-counting`: `L = min_k (n − p_k) − 1` over its constraints `k` (the sets of its
 //!   family and the singletons of states in none of them), `p_k` the states of constraint `k`
-//!   the forced cover pins (see [`super::counting`]); no bound when this is negative.
+//!   the cover surely pins (`g` of [`super::counting`]); no bound when this is negative.
 //!
 //! *Proof.* (1) Every `σ ∈ Tr_L` is a bounded trace of the suite. A trace of `L` labels has
 //! `L + 1` prefixes, so every constraint counts at most `L + 1` visits (or new visits) of it. In

@@ -99,7 +99,7 @@
 //!
 //! # Pins behind a choice of outputs
 //!
-//! The cover ([`PinningCover`]) extends the forced cover at *branching* states: a cover state
+//! The cover (`PinningCover`) extends the forced cover at *branching* states: a cover state
 //! `v` (not reached by quiescence) whose allowed outputs `x_1, …, x_m` (`m ≥ 2`, quiescence
 //! among them when allowed) lead to `m` distinct states outside the cover so far gets all `m`
 //! edges as tree edges (the forced edges first, to closure, then the first state in cover order
