@@ -574,10 +574,44 @@ impl Walker<'_> {
         Ok((Step::Continue, Some(values)))
     }
 
-    /// Notes a timing-dependent observation: quiescence, or one the adapter notes.
-    fn note_timing(&mut self, observation: &Observation, adapter: &mut dyn Adapter, exact: bool) {
-        let noted = adapter.take_timing_note() | adapter.take_timer_note();
+    /// Notes a timing-dependent observation: quiescence, one the adapter notes, or a timer
+    /// output where a tracked state allowed another output (called before the observation
+    /// moves the states on).
+    fn note_timing(
+        &mut self,
+        observation: &Observation,
+        adapter: &mut dyn Adapter,
+        exact: bool,
+        timers: &[String],
+    ) {
+        let timer = adapter.take_timer_note() && self.another_output_allowed(timers);
+        let noted = adapter.take_timing_note() | timer;
         self.timing |= !exact && (noted || *observation == Observation::Quiescence);
+    }
+
+    /// Whether a tracked state (the followed ones and the other readings) may enable an output
+    /// switch whose gate is not one of the timer outputs `timers` (a parameterless gate named
+    /// like one): only there can a timer output have overtaken a late answer. A switch the
+    /// solver cannot decide counts as enabled, and after an unspecified input anything is.
+    fn another_output_allowed(&mut self, timers: &[String]) -> bool {
+        if self.dead_end {
+            return true;
+        }
+        let states: Vec<SemState> = self
+            .states
+            .iter()
+            .cloned()
+            .chain(self.others.iter().map(|(s, _)| s.clone()))
+            .collect();
+        states.iter().any(|state| {
+            self.sts
+                .output_switches(self.solver, state)
+                .iter()
+                .any(|&(k, _)| {
+                    let gate = &self.sts.gates[self.sts.switches[k].gate];
+                    !(gate.parameters.is_empty() && timers.contains(&gate.name))
+                })
+        })
     }
 
     /// The timing rule for a purpose whose attempt (made from the generator state `rng`)
@@ -698,7 +732,7 @@ impl Walker<'_> {
                 let wait = expect_wait(timeouts, true, seen_output, started);
                 let observation = adapter.receive(wait)?;
                 seen_output |= matches!(observation, Observation::Output(_));
-                self.note_timing(&observation, adapter, exact);
+                self.note_timing(&observation, adapter, exact, &timeouts.timer_outputs);
                 self.observe(observation, &mut on, Some(k))?
             };
             match step {
@@ -714,7 +748,7 @@ impl Walker<'_> {
         // purpose's end must be allowed too.
         let wait = expect_wait(timeouts, true, seen_output, started);
         let observation = adapter.receive(wait)?;
-        self.note_timing(&observation, adapter, exact);
+        self.note_timing(&observation, adapter, exact, &timeouts.timer_outputs);
         if let (Step::Fail(r), _) = self.observe(observation, &mut on, None)? {
             return Ok((PurposeVerdict::Fail, r));
         }
