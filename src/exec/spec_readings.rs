@@ -129,10 +129,10 @@ impl SpecReadings {
                         if quiescence && read < sent.len() {
                             continue;
                         }
-                        if let Some(t) = self.sa.after(s, output) {
-                            if !pairs.contains(&(t, read)) {
-                                pairs.push((t, read));
-                            }
+                        if let Some(t) = self.sa.after(s, output)
+                            && !pairs.contains(&(t, read))
+                        {
+                            pairs.push((t, read));
                         }
                     }
                     if pairs.is_empty() {
