@@ -393,7 +393,35 @@ struct Walker<'a> {
     timing: bool,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    /// A walker of `sts` at its initial state, its choices from `seed`, tracking the coverage
+    /// of `criterion` and of `items`.
+    fn new(
+        sts: &'a Sts,
+        solver: &'a mut dyn Solver,
+        seed: u64,
+        criterion: Criterion,
+        items: &[Item],
+    ) -> Self {
+        Walker {
+            sts,
+            solver,
+            rng: SplitMix64::new(seed),
+            exercised: vec![false; sts.switches.len()],
+            steps: 0,
+            trace: Vec::new(),
+            states: vec![sts.initial_state()],
+            sent: Vec::new(),
+            others: Vec::new(),
+            dead_end: false,
+            criterion,
+            item_index: items.iter().enumerate().map(|(i, x)| (*x, i)).collect(),
+            items_exercised: vec![false; items.len()],
+            last: None,
+            timing: false,
+        }
+    }
+
     /// The tracked states after a gate value, marking a switch exercised where the step
     /// determines it; a model error is the message of the `Err`.
     fn after(
@@ -766,28 +794,7 @@ pub fn run_purposes(
     options: &StsRunOptions,
     mut progress: impl FnMut(usize),
 ) -> Result<StsRunReport, String> {
-    let mut walker = Walker {
-        sts,
-        solver,
-        rng: SplitMix64::new(options.seed),
-        exercised: vec![false; sts.switches.len()],
-        steps: 0,
-        trace: Vec::new(),
-        states: Vec::new(),
-        sent: Vec::new(),
-        others: Vec::new(),
-        dead_end: false,
-        criterion: options.criterion,
-        item_index: options
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| (*x, i))
-            .collect(),
-        items_exercised: vec![false; options.items.len()],
-        last: None,
-        timing: false,
-    };
+    let mut walker = Walker::new(sts, solver, options.seed, options.criterion, &options.items);
     let mut outcomes = Vec::new();
     let mut steps_to_failure = None;
     let rounds = options.rounds.max(1);
@@ -868,23 +875,7 @@ pub fn random_run(
     max_steps: u64,
     timeouts: &Timeouts,
 ) -> Result<Option<u64>, String> {
-    let mut walker = Walker {
-        sts,
-        solver,
-        rng: SplitMix64::new(seed),
-        exercised: vec![false; sts.switches.len()],
-        steps: 0,
-        trace: Vec::new(),
-        states: vec![sts.initial_state()],
-        sent: Vec::new(),
-        others: Vec::new(),
-        dead_end: false,
-        criterion: Criterion::SWITCHES,
-        item_index: HashMap::new(),
-        items_exercised: Vec::new(),
-        last: None,
-        timing: false,
-    };
+    let mut walker = Walker::new(sts, solver, seed, Criterion::SWITCHES, &[]);
     adapter.reset()?;
     let started = Instant::now();
     let mut on = sts.initial_state();
@@ -1153,6 +1144,32 @@ mod tests {
         let file = format!("{}/models/sts/{path}.sts.yaml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&file).unwrap();
         parse_sts(&text, &file, path, Syntax::Yaml).unwrap()
+    }
+
+    /// The one timer-output rule in the purpose runner: a timer output counts only where a
+    /// tracked state may enable another output switch (`ready_hello`: only `ready` at the
+    /// start, only `hello` once ready).
+    #[test]
+    fn a_timer_output_counts_only_where_another_output_is_allowed() {
+        let file = format!(
+            "{}/tests/fixtures/ready_hello.sts.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&file).unwrap();
+        let sts = parse_sts(&text, &file, "ready_hello", Syntax::Yaml).unwrap();
+        let mut solver = Z3Solver::new();
+        let mut walker = Walker::new(&sts, &mut solver, 0, Criterion::SWITCHES, &[]);
+        let names = |labels: &[&str]| labels.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        assert!(!walker.another_output_allowed(&names(&["ready"])));
+        assert!(walker.another_output_allowed(&names(&["hello"])));
+        let ready = sts.gates.iter().position(|g| g.name == "ready").unwrap();
+        let start = std::mem::take(&mut walker.states);
+        walker.states = walker.after(&start, ready, &[], false).unwrap();
+        assert!(walker.another_output_allowed(&names(&["ready"])));
+        assert!(!walker.another_output_allowed(&names(&["hello"])));
+        // Another reading still at the start allows `ready`.
+        walker.others = vec![(sts.initial_state(), 0)];
+        assert!(walker.another_output_allowed(&names(&["hello"])));
     }
 
     #[test]
