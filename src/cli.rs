@@ -586,7 +586,9 @@ pub struct RunArgs {
     /// The specification the suite was generated from: a words suite's Mealy machine (gives
     /// the outputs its tests expect); for any suite, the model the `--html` report draws with
     /// the transitions the run covered, and whose per-state and per-input timeouts (model
-    /// annotations) lengthen the waits of `--sut`.
+    /// annotations) lengthen the waits of `--sut`; against a system it also fails a test whose
+    /// execution the tree leaves at retry when the specification allows no order of its trace
+    /// (an output read before an input still unread, whose race branch is retry).
     #[arg(long, value_name = "MODEL")]
     pub spec: Option<String>,
     /// A model of the implementation, executed exactly (every race and output choice).

@@ -9,7 +9,8 @@
 //! - bursts: tests that send 1 to 64 pings in a row against a correct system that says `hello`
 //!   0.3 s after it starts, before it reads any ping (`late_hello.sh`), all pass: `hello` is
 //!   allowed only in the reading where every ping is still unread, and the race reading keeps
-//!   any number of inputs in flight (with at most 8, as before, bursts of 8 or more failed).
+//!   any number of inputs in flight (with at most 8, as before, bursts of 8 or more failed); the
+//!   same suite passes under `run --sut`.
 //! - an adapter's timer (issue 42): the runners tell the system their timing scale
 //!   (`NCOMPLETE_TIMING_SCALE`), and a declared timer output (`--timer-outputs`,
 //!   `NCOMPLETE_TIMER_OUTPUTS`) is timing-dependent; the x4 exception of the timing rule (a
@@ -128,6 +129,32 @@ fn about<'r>(report: &'r str, name: &str) -> Vec<&'r str> {
     report.lines().filter(|l| l.contains(name)).collect()
 }
 
+/// Bursts in `run` against a process (issue 41): the burst suite against `late_hello.sh`, whose
+/// `hello` comes 0.3 s after it starts, behind up to 64 pings it has not read: every test passes.
+#[test]
+fn run_never_fails_a_conforming_system_with_a_burst_of_inputs_in_flight() {
+    let system = format!("exec sh '{}'", hostile("late_hello.sh").display());
+    let out = Command::new(BIN)
+        .arg("run")
+        .arg(burst_suite("pingpong_bursts_run"))
+        .args([
+            "--sut",
+            &system,
+            "--startup-ms",
+            "0",
+            "--quiescence-ms",
+            "600",
+        ])
+        .output()
+        .unwrap();
+    let report = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    for k in BURSTS {
+        let line = format!("burst_{k} pass");
+        assert!(report.lines().any(|l| l == line), "{report}");
+    }
+}
+
 #[test]
 fn the_pytest_runtime_reruns_a_timing_fail_and_still_fails_a_mute_system() {
     if !common::pytest_available("timing re-runs under pytest") {
@@ -241,9 +268,10 @@ fn the_rust_runtime_reruns_a_timing_fail_and_still_fails_a_mute_system() {
 
 /// A suite for the timer outputs and the x4 exception, model `name`: `t_timer` expects `hello`,
 /// then the adapter's timer output `settled` (no input is sent, so no observation races one);
+/// `t_settled_only` expects `settled` (the only output allowed there), then `pong`;
 /// `t_races` sends `ping` and expects `pong` then quiescence, a `hello` (before or after the
-/// `ping`) being another allowed branch (retry).
-fn timer_suite(name: &str) -> PathBuf {
+/// `ping`) being another allowed branch (retry). Only the tests named in `keep`.
+fn timer_suite(name: &str, keep: &[&str]) -> PathBuf {
     let json = serde_json::json!({
         "format": "ncomplete-suite", "version": 1,
         "model": {"name": name, "inputs": ["ping"], "outputs": ["pong", "settled", "hello"],
@@ -254,12 +282,20 @@ fn timer_suite(name: &str) -> PathBuf {
             {"name": "t_timer", "root": 0, "nodes": [
                 {"expect": {"hello": 1}},
                 {"expect": {"settled": "pass"}}]},
+            {"name": "t_settled_only", "root": 0, "nodes": [
+                {"expect": {"settled": 1}},
+                {"expect": {"pong": "pass"}}]},
             {"name": "t_races", "root": 0, "nodes": [
                 {"send": "ping", "then": 1, "race": {"hello": "retry"}},
                 {"expect": {"pong": 2, "hello": "retry"}},
                 {"expect": {"delta": "pass"}}]},
         ],
     });
+    let mut json = json;
+    json["tests"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| keep.contains(&t["name"].as_str().unwrap()));
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.suite.json"));
     std::fs::write(&path, json.to_string()).unwrap();
     path
@@ -270,7 +306,10 @@ fn timer_suite(name: &str) -> PathBuf {
 /// `settled` before its `hello` on a first run only, so `t_timer` is inconclusive (timing) when
 /// `settled` is declared and fails when it is not. The x4 exception of `run`: `t_races`
 /// against `mute_then_hello.sh` (never answers; says `hello` first at x16 only) fails with the
-/// x4 failure, not inconclusive. In `run`, pytest and Cargo alike.
+/// x4 failure, not inconclusive. A timer output where it is the only output allowed is not
+/// timing-dependent (the one timer-output rule, docs/src/running.md): `t_settled_only` against
+/// `late_past_timer.sh` (`settled`, then `hello` where `pong` is due) fails at once, without
+/// re-runs (which would see `hello` first and report that). In `run`, pytest and Cargo alike.
 #[test]
 fn timer_outputs_and_the_x4_exception_in_every_runner() {
     let late = |mut cmd: Command, declared: bool, dir: &Path| {
@@ -283,35 +322,49 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
     let silent_then_races = |cmd: Command, dir: &Path| against(cmd, "mute_then_hello", dir);
     let x4_failure = "(with every timeout scaled by 4; first failure: no output within the \
                       response timeout of 400 ms";
+    let settled_only =
+        "t_settled_only fail: unexpected !hello (expected one of: !pong) after !settled";
+    let settled_only_failed =
+        "t_settled_only failed: unexpected !hello (expected one of: !pong) after !settled";
     // run
-    let suite = timer_suite("timer_run");
-    let run = |extra: &[&str]| {
+    let all = ["t_timer", "t_settled_only", "t_races"];
+    let suite = timer_suite("timer_run", &all);
+    let races = timer_suite("timer_run_races", &["t_races"]);
+    let run = |suite: &Path, extra: &[&str]| {
         let mut cmd = Command::new(BIN);
         cmd.arg("run")
-            .arg(&suite)
+            .arg(suite)
             .args(["--startup-ms", "0", "--quiescence-ms", "300"])
             .args(["--response-ms", "400", "--retries", "0"])
             .args(extra);
         cmd
     };
     let sut = |fixture: &str| format!("exec sh '{}'", hostile(&format!("{fixture}.sh")).display());
-    let out = run(&["--sut", &sut("late_past_timer")]).output().unwrap();
+    let out = run(&suite, &["--sut", &sut("late_past_timer")])
+        .output()
+        .unwrap();
     let report = text(&out);
     assert!(
         report.contains("t_timer fail: unexpected !settled"),
         "{report}"
     );
-    let out = run(&[
-        "--sut",
-        &sut("late_past_timer"),
-        "--timer-outputs",
-        "settled",
-    ])
+    let out = run(
+        &suite,
+        &[
+            "--sut",
+            &sut("late_past_timer"),
+            "--timer-outputs",
+            "settled",
+        ],
+    )
     .output()
     .unwrap();
     let report = text(&out);
     assert!(report.contains("t_timer inconclusive (timing)"), "{report}");
-    let out = run(&["--sut", &sut("mute_then_hello")]).output().unwrap();
+    assert!(report.lines().any(|l| l == settled_only), "{report}");
+    let out = run(&races, &["--sut", &sut("mute_then_hello")])
+        .output()
+        .unwrap();
     let report = text(&out);
     assert!(
         report.contains("t_races fail: no output within the response timeout of 1600 ms")
@@ -321,7 +374,7 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
     // pytest
     if common::pytest_available("timer outputs under pytest") {
         let dir = work_dir("timing-timer-python");
-        render(&timer_suite("timer_py"), "python", &dir);
+        render(&timer_suite("timer_py", &all), "python", &dir);
         let pytest = |test: &str| {
             let mut cmd = Command::new("python3");
             cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
@@ -343,6 +396,11 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
                 && report.contains("the timer output !settled was observed"),
             "{report}"
         );
+        let report = text(&late(pytest("t_settled_only"), true, &dir).output().unwrap());
+        assert!(
+            report.contains("1 failed") && report.contains(settled_only_failed),
+            "{report}"
+        );
         let report = text(&silent_then_races(pytest("t_races"), &dir).output().unwrap());
         assert!(
             report.contains("1 failed") && report.contains(x4_failure),
@@ -351,7 +409,7 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
     }
     // Cargo
     let package = work_dir("timing-timer-rust");
-    render(&timer_suite("timer_rs"), "rust", &package);
+    render(&timer_suite("timer_rs", &all), "rust", &package);
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target");
     let cargo = |test: &str| {
         let mut cmd = Command::new(env!("CARGO"));
@@ -372,6 +430,15 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
     assert!(
         report.contains("test t_timer ... ok")
             && report.contains("ncomplete: t_timer inconclusive (timing)"),
+        "{report}"
+    );
+    let report = text(
+        &late(cargo("t_settled_only"), true, &package)
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        report.contains("test t_settled_only ... FAILED") && report.contains(settled_only_failed),
         "{report}"
     );
     let report = text(

@@ -297,6 +297,16 @@ pub fn run_on_system(
         return Err(no_tests(suite_path));
     }
     results.check_paths()?;
+    // The specification refutes the readings the tests leave at retry.
+    let with_spec;
+    let timeouts = match spec {
+        Some(spec) => {
+            let readings = super::spec_readings::SpecReadings::new(spec, &header.model)?;
+            with_spec = timeouts.clone().with_spec_readings(readings);
+            &with_spec
+        }
+        None => timeouts,
+    };
     let goal_table = super::goal_coverage::GoalTable::of(&header);
     let started = std::time::Instant::now();
     let quiescence = header.model.quiescence.as_deref().unwrap_or("quiescence");

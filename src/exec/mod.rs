@@ -13,6 +13,7 @@ pub mod goal_coverage;
 pub mod report_html;
 pub mod results;
 pub mod simulate;
+pub mod spec_readings;
 pub mod stdio;
 pub mod sts_report_html;
 pub mod sts_run;

@@ -60,7 +60,11 @@
 //! - an observation whose branch is `fail` refutes a reading; the test fails only when every
 //!   reading is refuted (the message is that of the preferred one). Otherwise the first
 //!   remaining reading decides: the tester sends or waits as its node says, and its verdict
-//!   (`pass`, `retry`) is the test's.
+//!   (`pass`, `retry`) is the test's;
+//! - with the specification (`run --spec`, [`Timeouts::spec_readings`]), a `retry` is a `fail`
+//!   when the specification allows no reading of the trace since the reset
+//!   ([`super::spec_readings`]: the output-first readings the tree leaves at `retry` are read
+//!   against the specification's states).
 //!
 //! So a conforming system never fails from a race; the price is that a system whose output `x`,
 //! allowed before `a`, comes right after `a` where it is not allowed, is read as racing: the test
@@ -73,7 +77,9 @@
 //! The timing rule (one rule for every runner, issue 41): an observation is *timing-dependent*
 //! when it is quiescence (or no output within the response timeout, or at start-up), an output
 //! read before an input could be sent (the race branch) or in an output-first reading (the
-//! reading followed afterwards is not the trace's order), an unfinished line given up on, or
+//! reading followed afterwards is not the trace's order), an unfinished line given up on, a
+//! declared timer output ([`Timeouts::timer_outputs`]) read where the node of some reading
+//! allowed another output (not quiescence, not a timer output), or
 //! any observation made across the tester's own starvation: a wait slice that took longer than
 //! asked by more than `max(asked, 50 ms)` ([`starved`]). Before a wait concludes silence, the
 //! pipe or socket is looked at without reading (`Session::output_pending`): output the
@@ -99,6 +105,7 @@
 
 use super::ExecError;
 use super::simulate::TestVerdict;
+use super::spec_readings::SpecReadings;
 use super::tcp::{self, System};
 use super::timeouts::ModelTimeouts;
 use crate::model::LabelId;
@@ -164,8 +171,12 @@ pub struct Timeouts {
     /// grace.
     pub scale: u32,
     /// Outputs an adapter's own timer writes (a "settled" label after a silence it measures,
-    /// `--timer-outputs`): observing one is timing-dependent, like quiescence.
+    /// `--timer-outputs`): observing one where another output was allowed is timing-dependent,
+    /// like quiescence (docs/src/running.md, "Adapters with timers of their own").
     pub timer_outputs: Vec<String>,
+    /// The specification, which refutes the readings a test leaves at `retry` (`run --spec`,
+    /// [`super::spec_readings`]).
+    pub spec_readings: Option<Arc<SpecReadings>>,
 }
 
 /// The factors of the re-runs after a timing-dependent `fail`, in order (the timing rule).
@@ -195,6 +206,7 @@ impl Timeouts {
             annotations: None,
             scale: 1,
             timer_outputs: Vec::new(),
+            spec_readings: None,
         }
     }
 
@@ -202,6 +214,14 @@ impl Timeouts {
     pub fn with_timer_outputs(self, labels: Vec<String>) -> Self {
         Timeouts {
             timer_outputs: labels,
+            ..self
+        }
+    }
+
+    /// These timeouts with the specification that refutes readings ([`Timeouts::spec_readings`]).
+    pub fn with_spec_readings(self, spec: SpecReadings) -> Self {
+        Timeouts {
+            spec_readings: Some(Arc::new(spec)),
             ..self
         }
     }
@@ -216,6 +236,7 @@ impl Timeouts {
             annotations: self.annotations.clone(),
             scale: self.scale.saturating_mul(factor),
             timer_outputs: self.timer_outputs.clone(),
+            spec_readings: self.spec_readings.clone(),
         }
     }
 
@@ -248,6 +269,7 @@ impl Timeouts {
             annotations: None,
             scale: self.scale,
             timer_outputs: self.timer_outputs.clone(),
+            spec_readings: self.spec_readings.clone(),
         }
     }
 }
@@ -312,8 +334,9 @@ pub trait Adapter {
     }
     /// Whether, since the last call, an output declared a timer output
     /// ([`Timeouts::timer_outputs`]: an adapter's own "all quiet" label) was read. Kept apart
-    /// from [`Adapter::take_timing_note`] because a runner that knows the specification may
-    /// count it only where another output was allowed (`explore`). Clears the note.
+    /// from [`Adapter::take_timing_note`] because every runner counts it only where another
+    /// output was allowed (the test node's branches, or the specification's states). Clears
+    /// the note.
     fn take_timer_note(&mut self) -> bool {
         false
     }
@@ -1438,6 +1461,33 @@ impl Readings {
         self.list = list;
     }
 
+    /// Whether the node of some reading allows an output other than quiescence and the timer
+    /// outputs `timers` (by name): only there can a timer output (an adapter's "all quiet"
+    /// label) have overtaken a late answer, so only there is reading one timing-dependent.
+    fn another_output_allowed(
+        &self,
+        test: &TestCase,
+        model: &SuiteModel,
+        timers: &[String],
+    ) -> bool {
+        self.list.iter().any(|&(r, _)| {
+            let Reading::At { node, .. } = r else {
+                return false;
+            };
+            let branches = match &test.nodes[node] {
+                TestNode::Send { race, .. } => race,
+                TestNode::Expect { branches } => branches,
+            };
+            branches.iter().any(|&(o, next)| {
+                next != Next::FAIL
+                    && model
+                        .outputs
+                        .get(o.index())
+                        .is_some_and(|name| !timers.contains(name))
+            })
+        })
+    }
+
     /// The tester sent `input`.
     fn sent(&mut self, test: &TestCase, input: LabelId) {
         self.sent.push(input);
@@ -1502,17 +1552,17 @@ pub fn execute_from(
         .annotations
         .as_ref()
         .map(|a| a.node_quiescence_ms(model, test));
+    // Why the last step would fail the test (for a retry the specification refutes).
+    let mut last_why = String::new();
     let ending = loop {
         let node = match readings.lead() {
             Some(Reading::At { node, read }) if read == readings.sent.len() => node,
             // An input still unread in the preferred reading: the test cannot follow it.
-            _ => {
-                break Ending {
-                    verdict: Verdict::Retry,
-                    message: None,
-                };
-            }
+            _ => break retry_or_refuted(timeouts, &steps, &trace, &last_why),
         };
+        // Whether a timer output read in this step counts (before the readings move on).
+        let timer_counts = !timeouts.timer_outputs.is_empty()
+            && readings.another_output_allowed(test, model, &timeouts.timer_outputs);
         let step = match &test.nodes[node] {
             TestNode::Send { input, race, .. } => {
                 match adapter.pending_output(send_grace(model, timeouts)) {
@@ -1586,8 +1636,10 @@ pub fn execute_from(
                 })
             }
         };
-        // Every timer output counts here (the test tree alone is followed).
-        timing |= (adapter.take_timing_note() | adapter.take_timer_note()) && !exact;
+        // A timer output counts where a reading's node allowed another output (the rule of
+        // `explore`, asked of the test tree).
+        let timer = adapter.take_timer_note() && timer_counts;
+        timing |= (adapter.take_timing_note() | timer) && !exact;
         // Every reading refuted: `why` (of the reading the tester followed) says how.
         match step {
             Err(e) => {
@@ -1614,12 +1666,15 @@ pub fn execute_from(
                             message: Some(format!("{e}; trace: {}", trace_text(&trace))),
                         };
                     }
+                    if v == Verdict::Retry {
+                        break retry_or_refuted(timeouts, &steps, &trace, &why);
+                    }
                     break Ending {
                         verdict: v,
                         message: None,
                     };
                 }
-                Some(Reading::At { .. }) => {}
+                Some(Reading::At { .. }) => last_why = why,
             },
         }
     };
@@ -1629,6 +1684,38 @@ pub fn execute_from(
     run.steps = steps;
     run.literal &= readings.literal();
     ending
+}
+
+/// The end of an execution whose readings left it at `retry`: `fail` when the specification
+/// ([`Timeouts::spec_readings`], `run --spec`) allows no reading of the trace since the reset
+/// (`why`: how the last step failed the reading the tester followed), else `retry`.
+fn retry_or_refuted(
+    timeouts: &Timeouts,
+    steps: &[TraceStep],
+    trace: &[String],
+    why: &str,
+) -> Ending {
+    match &timeouts.spec_readings {
+        Some(spec) if !spec.allows(steps) => {
+            let why = if why.is_empty() {
+                "an output-first reading the test leaves at retry"
+            } else {
+                why
+            };
+            let before = &trace[..trace.len().saturating_sub(1)];
+            Ending {
+                verdict: Verdict::Fail,
+                message: Some(format!(
+                    "{why} after {}; the specification allows no other order of the trace either (the test leaves its output-first readings at retry)",
+                    trace_text(before)
+                )),
+            }
+        }
+        _ => Ending {
+            verdict: Verdict::Retry,
+            message: None,
+        },
+    }
 }
 
 /// The node of `test` that the trace `steps` leads to from its root, when the test follows it
@@ -2534,6 +2621,7 @@ mod tests {
         annotations: None,
         scale: 1,
         timer_outputs: Vec::new(),
+        spec_readings: None,
     };
 
     /// A system that only reports an output through `pending_output` (as an in-process model

@@ -393,7 +393,35 @@ struct Walker<'a> {
     timing: bool,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    /// A walker of `sts` at its initial state, its choices from `seed`, tracking the coverage
+    /// of `criterion` and of `items`.
+    fn new(
+        sts: &'a Sts,
+        solver: &'a mut dyn Solver,
+        seed: u64,
+        criterion: Criterion,
+        items: &[Item],
+    ) -> Self {
+        Walker {
+            sts,
+            solver,
+            rng: SplitMix64::new(seed),
+            exercised: vec![false; sts.switches.len()],
+            steps: 0,
+            trace: Vec::new(),
+            states: vec![sts.initial_state()],
+            sent: Vec::new(),
+            others: Vec::new(),
+            dead_end: false,
+            criterion,
+            item_index: items.iter().enumerate().map(|(i, x)| (*x, i)).collect(),
+            items_exercised: vec![false; items.len()],
+            last: None,
+            timing: false,
+        }
+    }
+
     /// The tracked states after a gate value, marking a switch exercised where the step
     /// determines it; a model error is the message of the `Err`.
     fn after(
@@ -574,10 +602,44 @@ impl Walker<'_> {
         Ok((Step::Continue, Some(values)))
     }
 
-    /// Notes a timing-dependent observation: quiescence, or one the adapter notes.
-    fn note_timing(&mut self, observation: &Observation, adapter: &mut dyn Adapter, exact: bool) {
-        let noted = adapter.take_timing_note() | adapter.take_timer_note();
+    /// Notes a timing-dependent observation: quiescence, one the adapter notes, or a timer
+    /// output where a tracked state allowed another output (called before the observation
+    /// moves the states on).
+    fn note_timing(
+        &mut self,
+        observation: &Observation,
+        adapter: &mut dyn Adapter,
+        exact: bool,
+        timers: &[String],
+    ) {
+        let timer = adapter.take_timer_note() && self.another_output_allowed(timers);
+        let noted = adapter.take_timing_note() | timer;
         self.timing |= !exact && (noted || *observation == Observation::Quiescence);
+    }
+
+    /// Whether a tracked state (the followed ones and the other readings) may enable an output
+    /// switch whose gate is not one of the timer outputs `timers` (a parameterless gate named
+    /// like one): only there can a timer output have overtaken a late answer. A switch the
+    /// solver cannot decide counts as enabled, and after an unspecified input anything is.
+    fn another_output_allowed(&mut self, timers: &[String]) -> bool {
+        if self.dead_end {
+            return true;
+        }
+        let states: Vec<SemState> = self
+            .states
+            .iter()
+            .cloned()
+            .chain(self.others.iter().map(|(s, _)| s.clone()))
+            .collect();
+        states.iter().any(|state| {
+            self.sts
+                .output_switches(self.solver, state)
+                .iter()
+                .any(|&(k, _)| {
+                    let gate = &self.sts.gates[self.sts.switches[k].gate];
+                    !(gate.parameters.is_empty() && timers.contains(&gate.name))
+                })
+        })
     }
 
     /// The timing rule for a purpose whose attempt (made from the generator state `rng`)
@@ -698,7 +760,7 @@ impl Walker<'_> {
                 let wait = expect_wait(timeouts, true, seen_output, started);
                 let observation = adapter.receive(wait)?;
                 seen_output |= matches!(observation, Observation::Output(_));
-                self.note_timing(&observation, adapter, exact);
+                self.note_timing(&observation, adapter, exact, &timeouts.timer_outputs);
                 self.observe(observation, &mut on, Some(k))?
             };
             match step {
@@ -714,7 +776,7 @@ impl Walker<'_> {
         // purpose's end must be allowed too.
         let wait = expect_wait(timeouts, true, seen_output, started);
         let observation = adapter.receive(wait)?;
-        self.note_timing(&observation, adapter, exact);
+        self.note_timing(&observation, adapter, exact, &timeouts.timer_outputs);
         if let (Step::Fail(r), _) = self.observe(observation, &mut on, None)? {
             return Ok((PurposeVerdict::Fail, r));
         }
@@ -732,28 +794,7 @@ pub fn run_purposes(
     options: &StsRunOptions,
     mut progress: impl FnMut(usize),
 ) -> Result<StsRunReport, String> {
-    let mut walker = Walker {
-        sts,
-        solver,
-        rng: SplitMix64::new(options.seed),
-        exercised: vec![false; sts.switches.len()],
-        steps: 0,
-        trace: Vec::new(),
-        states: Vec::new(),
-        sent: Vec::new(),
-        others: Vec::new(),
-        dead_end: false,
-        criterion: options.criterion,
-        item_index: options
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| (*x, i))
-            .collect(),
-        items_exercised: vec![false; options.items.len()],
-        last: None,
-        timing: false,
-    };
+    let mut walker = Walker::new(sts, solver, options.seed, options.criterion, &options.items);
     let mut outcomes = Vec::new();
     let mut steps_to_failure = None;
     let rounds = options.rounds.max(1);
@@ -834,23 +875,7 @@ pub fn random_run(
     max_steps: u64,
     timeouts: &Timeouts,
 ) -> Result<Option<u64>, String> {
-    let mut walker = Walker {
-        sts,
-        solver,
-        rng: SplitMix64::new(seed),
-        exercised: vec![false; sts.switches.len()],
-        steps: 0,
-        trace: Vec::new(),
-        states: vec![sts.initial_state()],
-        sent: Vec::new(),
-        others: Vec::new(),
-        dead_end: false,
-        criterion: Criterion::SWITCHES,
-        item_index: HashMap::new(),
-        items_exercised: Vec::new(),
-        last: None,
-        timing: false,
-    };
+    let mut walker = Walker::new(sts, solver, seed, Criterion::SWITCHES, &[]);
     adapter.reset()?;
     let started = Instant::now();
     let mut on = sts.initial_state();
@@ -1119,6 +1144,32 @@ mod tests {
         let file = format!("{}/models/sts/{path}.sts.yaml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&file).unwrap();
         parse_sts(&text, &file, path, Syntax::Yaml).unwrap()
+    }
+
+    /// The one timer-output rule in the purpose runner: a timer output counts only where a
+    /// tracked state may enable another output switch (`ready_hello`: only `ready` at the
+    /// start, only `hello` once ready).
+    #[test]
+    fn a_timer_output_counts_only_where_another_output_is_allowed() {
+        let file = format!(
+            "{}/tests/fixtures/ready_hello.sts.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&file).unwrap();
+        let sts = parse_sts(&text, &file, "ready_hello", Syntax::Yaml).unwrap();
+        let mut solver = Z3Solver::new();
+        let mut walker = Walker::new(&sts, &mut solver, 0, Criterion::SWITCHES, &[]);
+        let names = |labels: &[&str]| labels.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        assert!(!walker.another_output_allowed(&names(&["ready"])));
+        assert!(walker.another_output_allowed(&names(&["hello"])));
+        let ready = sts.gates.iter().position(|g| g.name == "ready").unwrap();
+        let start = std::mem::take(&mut walker.states);
+        walker.states = walker.after(&start, ready, &[], false).unwrap();
+        assert!(walker.another_output_allowed(&names(&["ready"])));
+        assert!(!walker.another_output_allowed(&names(&["hello"])));
+        // Another reading still at the start allows `ready`.
+        walker.others = vec![(sts.initial_state(), 0)];
+        assert!(walker.another_output_allowed(&names(&["hello"])));
     }
 
     #[test]
