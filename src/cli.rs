@@ -56,10 +56,38 @@ pub enum Command {
     /// Audit suite strength: per method and bound, suite size and mutation score on seeded
     /// mutants (conforming mutants wrongly failed must be zero; exit 1 otherwise).
     Audit(AuditArgs),
+    /// Work with the JSON results of runs: `merge` combines the results of the shards of one
+    /// suite (`generate --shard K/N`, run on separate machines) into the whole suite's.
+    Results(ResultsArgs),
     /// Print a shell completion script: `ncomplete completions bash > /etc/bash_completion.d/ncomplete`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of ncomplete, or write one page per command to `--out DIR`.
     Man(ManArgs),
+}
+
+#[derive(Args)]
+pub struct ResultsArgs {
+    #[command(subcommand)]
+    pub action: ResultsAction,
+}
+
+#[derive(Subcommand)]
+pub enum ResultsAction {
+    /// Merge the JSON results (`run --json`) of the shards of one suite into the results of the
+    /// whole suite: every test once, summed counts, the worst verdict, the union of the
+    /// coverage. Refuses results of different suites, a repeated or missing shard (exit 2).
+    /// Exit status as `run --sut`: 0 every test passed, 1 a test failed, 3 inconclusive.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The results files, one per shard, in any order.
+    #[arg(required = true, value_name = "RESULTS.json")]
+    pub results: Vec<String>,
+    /// The merged results file (`-` or absent: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
 }
 
 #[derive(Args)]

@@ -38,9 +38,27 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Generate(a) => run_generate(a, quiet),
         Command::Sizes(a) => run_sizes(a, quiet),
         Command::Audit(a) => run_audit(a, quiet),
+        Command::Results(ResultsArgs {
+            action: ResultsAction::Merge(a),
+        }) => run_results_merge(&a, quiet),
         Command::Completions(a) => run_completions(&a),
         Command::Man(a) => run_man(&a, quiet),
     }
+}
+
+/// `results merge`: the results of a suite's shards merged; the status tells the merged verdict.
+fn run_results_merge(a: &MergeArgs, quiet: bool) -> Result<ExitCode, Error> {
+    let out = a.out.as_deref().filter(|&o| o != "-");
+    if let Some(o) = out.filter(|o| a.results.iter().any(|r| r == o)) {
+        return Err(Error::Usage(format!("--out {o} would overwrite an input")));
+    }
+    let merged = pipeline::merge_results(&a.results)?;
+    format::write_text(out, &merged.json)?;
+    if !quiet {
+        eprint!("{}", merged.summary());
+    }
+    let status = ncomplete::exec::commands::system_exit_status(merged.verdict());
+    Ok(ExitCode::from(status))
 }
 
 /// `completions`: the completion script of a shell on standard output.

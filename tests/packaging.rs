@@ -203,3 +203,53 @@ fn the_dockerfile_installs_what_the_smt_script_does() {
     let ignore = std::fs::read_to_string(common::root().join(".dockerignore")).unwrap();
     assert!(ignore.lines().any(|l| l == "target/"));
 }
+
+/// The Dockerfile's `COPY` lines name what exists: a source from the build context is a file of
+/// the repository, and one `--from` a stage names the binary where that stage's `cargo install
+/// --root` puts it; the final stage's entry point is that binary, on the image's `PATH`.
+#[test]
+fn the_dockerfiles_copies_name_what_exists() {
+    let docker = std::fs::read_to_string(common::root().join("Dockerfile")).unwrap();
+    let mut stages = Vec::new();
+    let mut copies = 0;
+    for line in docker.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["FROM", _, "AS", name] => stages.push(*name),
+            ["COPY", args @ .., destination] => {
+                copies += 1;
+                let (from, sources) = match args.split_first() {
+                    Some((first, rest)) if first.starts_with("--from=") => {
+                        (first.strip_prefix("--from="), rest)
+                    }
+                    _ => (None, args),
+                };
+                for source in sources {
+                    match from {
+                        None => assert!(
+                            common::root().join(source).exists(),
+                            "COPY {source}: no such file in the repository"
+                        ),
+                        Some(stage) => {
+                            assert!(
+                                stages.contains(&stage),
+                                "COPY --from={stage}: no such stage"
+                            );
+                            let root = source.strip_suffix("/bin/ncomplete").unwrap_or_else(|| {
+                                panic!("COPY --from={stage} {source}: not an installed binary")
+                            });
+                            assert!(
+                                docker.contains(&format!("--root {root}")),
+                                "COPY --from={stage} {source}: the stage installs elsewhere"
+                            );
+                            assert_eq!(*destination, "/usr/local/bin/ncomplete");
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(copies >= 2, "the Dockerfile's COPY lines were found");
+    assert!(docker.contains("ENTRYPOINT [\"ncomplete\"]"));
+}

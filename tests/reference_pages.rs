@@ -1,7 +1,8 @@
 //! The command reference of the user guide (`docs/src/reference/`) is the program's own help,
-//! one page per command, so it cannot drift from the clap definitions: this test renders every
-//! page from `ncomplete <command> --help` and compares. `UPDATE_REFERENCE=1 cargo test --test
-//! reference_pages` rewrites them; the book's table of contents must list each page.
+//! one page per command (a section per subcommand), so it cannot drift from the clap definitions:
+//! this test renders every page from `ncomplete <command> --help` and compares.
+//! `UPDATE_REFERENCE=1 cargo test --test reference_pages` rewrites them; the book's table of
+//! contents must list each page.
 
 mod common;
 
@@ -39,22 +40,28 @@ fn reference_pages_are_the_programs_help() {
     let dir = common::root().join("docs/src/reference");
     let update = std::env::var_os("UPDATE_REFERENCE").is_some();
     let top = help(&["--help"]);
-    let commands = commands(&top);
-    assert!(commands.len() >= 10, "commands found: {commands:?}");
+    let names = commands(&top);
+    assert!(names.len() >= 10, "commands found: {names:?}");
     let mut expected: Vec<(PathBuf, String)> = vec![(
         dir.join("index.md"),
         page("Commands", "ncomplete --help", &top),
     )];
-    for command in &commands {
+    for command in &names {
         let body = help(&[command, "--help"]);
-        expected.push((
-            dir.join(format!("{command}.md")),
-            page(
-                &format!("ncomplete {command}"),
-                &format!("ncomplete {command} --help"),
-                &body,
-            ),
-        ));
+        let mut text = page(
+            &format!("ncomplete {command}"),
+            &format!("ncomplete {command} --help"),
+            &body,
+        );
+        // A command with subcommands (`results merge`): each one's help in a section.
+        for sub in commands(&body) {
+            let sub_help = help(&[command, &sub, "--help"]);
+            text.push_str(&format!(
+                "\n## ncomplete {command} {sub}\n\n```text\n{}\n```\n",
+                sub_help.trim_end()
+            ));
+        }
+        expected.push((dir.join(format!("{command}.md")), text));
     }
     let summary = std::fs::read_to_string(common::root().join("docs/src/SUMMARY.md")).unwrap();
     let mut stale = Vec::new();

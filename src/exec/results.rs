@@ -497,6 +497,10 @@ pub fn results_json(
     if counts.unreached_goals > 0 {
         value["counts"]["unreached_goals"] = serde_json::json!(counts.unreached_goals);
     }
+    // The shard of the suite (`generate --shard K/N`) the run ran, for `results merge`.
+    if let Some(shard) = header.extra.get("shard") {
+        value["shard"] = shard.clone();
+    }
     if let Some(w) = latency {
         value["latency_warning"] = serde_json::json!({
             "largest_ms": w.largest_ms,

@@ -1,7 +1,7 @@
 //! The pipeline: the one front-end-neutral entry point of every command.
 //!
 //! Each command of the program (`generate`, `sizes`, `run`, `explore`, `check`, `mutate`,
-//! `render`, `convert`, `info`, `distinguish`, `audit`, `simulate`) is one plain function here over
+//! `render`, `convert`, `info`, `distinguish`, `audit`, `simulate`, `results merge`) is one plain function here over
 //! an option struct of plain data (`#[derive(Debug, Clone)]`, no command-line types), returning a
 //! typed result or an [`crate::Error`]. The command line (`src/main.rs`, `src/cli.rs`) only parses
 //! its arguments, converts them to these structs, calls one function and prints what it returns;
@@ -18,6 +18,7 @@
 
 mod execute;
 mod generate;
+mod merge;
 mod models;
 mod sts;
 mod suite;
@@ -32,6 +33,7 @@ pub use generate::{
     GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,
     generate, generate_model, sizes,
 };
+pub use merge::{MergedResults, merge_results};
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,
     DrawFormat, DrawRequest, InfoReport, LanguageInput, MutateRequest, audit, check, convert,

@@ -57,8 +57,14 @@ pub fn pytest_available(what: &str) -> bool {
 /// Runs the `ncomplete` binary with `args`: its exit status (-1 when killed), standard output
 /// and standard error.
 pub fn run(args: &[&str]) -> (i32, String, String) {
+    run_in(Path::new("."), args)
+}
+
+/// [`run`] in the directory `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
         .args(args)
+        .current_dir(dir)
         .output()
         .unwrap();
     (
