@@ -33,8 +33,8 @@ pub use block::WordBlock;
 pub use estimate::SuiteSize;
 
 use crate::identify::mealy::{
-    AccessTree, AdaptiveConfig, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
-    uio_sequences,
+    AccessTree, AdaptiveConfig, Family, FamilyKind, HSI_ST_CONFIGS, LySplittingTree, SplittingTree,
+    minimize_mealy, uio_sequences,
 };
 use crate::model::{LabelId, Mealy, ModelError, StateId};
 use crate::suite::costs::{CostRefusal, Figure, SuiteCosts};
@@ -213,6 +213,28 @@ fn hads_family(
 ) -> Family {
     let weights = estimate::state_weights(m, access, extra);
     Family::build_adaptive(m, tree, ly, HADS_CONFIG, Some(&weights))
+}
+
+/// The family of `--method hsi-st`: of the splitting-tree families of [`HSI_ST_CONFIGS`] (with the
+/// per-state test weights of the suite for `extra` extra states), the one whose suite is
+/// estimated to have the fewest symbols, the first on ties.
+fn hsi_st_family(m: &Mealy, access: &AccessTree, tree: &SplittingTree, extra: usize) -> Family {
+    let weights = estimate::state_weights(m, access, extra);
+    let families: Vec<(u64, Family)> = HSI_ST_CONFIGS
+        .par_iter()
+        .map(|&cfg| {
+            let family = Family::build_hsi_st(m, tree, cfg, Some(&weights));
+            (
+                estimate::suite_size(m, access, &family, extra).symbols,
+                family,
+            )
+        })
+        .collect();
+    families
+        .into_iter()
+        .min_by_key(|(symbols, _)| *symbols)
+        .expect("two choices")
+        .1
 }
 
 /// Lower bounds of the cost figures of a `method` suite for `extra` extra states on the
@@ -642,7 +664,10 @@ fn auto_family(
     cands.extend(
         [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
             .par_iter()
-            .map(|&kind| build_family(min, kind, tree, Some(&ly)))
+            .map(|&kind| match kind {
+                FamilyKind::HsiSt => hsi_st_family(min, access, tree, opts.extra_states),
+                _ => build_family(min, kind, tree, Some(&ly)),
+            })
             .collect::<Vec<_>>(),
     );
     let sizes: Vec<u64> = cands
@@ -753,11 +778,17 @@ impl MealySuite {
         if let Err(refusal) = precheck(least) {
             return Ok(Err(refusal));
         }
-        let tree = SplittingTree::new(&min);
+        // The Lee–Yannakakis tree of the methods that use one is built beside the splitting
+        // tree (`auto` builds its own among its candidates).
         let needs_ads = matches!(
             opts.method,
-            MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
+            MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Spy
         );
+        let (tree, ly) = rayon::join(
+            || SplittingTree::new(&min),
+            || needs_ads.then(|| LySplittingTree::new(&min)),
+        );
+        let ly_tree = || ly.as_ref().expect("built for this method");
         let mut h_tree = None;
         let family = match opts.method.family() {
             None if opts.method == MealyMethod::H => {
@@ -766,8 +797,7 @@ impl MealySuite {
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
             None if opts.method == MealyMethod::Spy => {
-                let ly = LySplittingTree::new(&min);
-                let family = hads_family(&min, &access, &tree, &ly, opts.extra_states);
+                let family = hads_family(&min, &access, &tree, ly_tree(), opts.extra_states);
                 let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states)
                     .ok_or_else(|| {
                         tree_nodes_error("SPY", &min, opts.extra_states, spy::SPY_NODE_BUDGET)
@@ -784,13 +814,10 @@ impl MealySuite {
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
             Some(FamilyKind::Hads) => {
-                let ly = LySplittingTree::new(&min);
-                hads_family(&min, &access, &tree, &ly, opts.extra_states)
+                hads_family(&min, &access, &tree, ly_tree(), opts.extra_states)
             }
-            Some(kind) => {
-                let ly = needs_ads.then(|| LySplittingTree::new(&min));
-                build_family(&min, kind, &tree, ly.as_ref())
-            }
+            Some(FamilyKind::HsiSt) => hsi_st_family(&min, &access, &tree, opts.extra_states),
+            Some(kind) => build_family(&min, kind, &tree, ly.as_ref()),
             None => {
                 let (family, tree) = auto_choice(&min, &access, &tree, opts);
                 h_tree = tree;
