@@ -31,7 +31,6 @@ use super::radix;
 use super::splitting::SplittingTree;
 use super::uio::UioSet;
 use crate::model::{LabelId, Mealy, StateId};
-use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Which identifiers a family holds.
@@ -43,7 +42,7 @@ pub enum FamilyKind {
     Wp,
     /// Pairwise shortest separating sequences.
     Hsi,
-    /// Harmonised identifiers from a greedy splitting tree.
+    /// Harmonised identifiers read adaptively off the splitting tree.
     HsiSt,
     /// Adaptive distinguishing sequence plus pairwise top-up.
     Hads,
@@ -438,11 +437,12 @@ impl Default for AdaptiveConfig {
 /// is estimated smaller (`suite::mealy`). The first applies the word of the lowest
 /// splitting-tree node above the states still confused, or an input followed by the word of the
 /// lowest node above their successors, whichever merges the fewest states (then splits into the
-/// most classes, then is shortest): on m182 2.76 million symbols at E = 0, FSMlib's 3.18
-/// million. The second looks at 64 nodes of the tree induced by the states and ranks by the
-/// estimated symbols the choice adds (as `hads` does, without its Lee–Yannakakis sequences): on
-/// OpenSSH 6,224 symbols and TCP_Linux_Server 11,796 (unweighted), FSMlib's 6,719 and 13,409,
-/// where the first makes 7,489 and 15,012. [`Family::build`] uses the first.
+/// most classes, then is shortest). The second looks at 64 nodes of the tree induced by the
+/// states and the inputs, and ranks by the estimated symbols the choice adds, as `hads` does
+/// without its Lee–Yannakakis sequences. Neither alone is below FSMlib's splitting-tree HSI
+/// everywhere (unweighted, E = 0: the first 7,489 symbols on OpenSSH against FSMlib's 6,719,
+/// the second 5.02 million on m182 against 3.18 million); docs/src/benchmarks.md has the
+/// figures of the choice. [`Family::build`] uses the first.
 pub const HSI_ST_CONFIGS: [AdaptiveConfig; 2] = [
     AdaptiveConfig {
         candidates: 1,
@@ -664,24 +664,10 @@ fn adaptive_identifiers(
             }
         }
         // (merged currents, -classes, length) or the estimated cost; then candidate index.
-        let score = |resp: &mut Responses, w: &[LabelId]| {
-            resp.compute(m, &currents, w);
-            candidate_score(&resp.sorted, w.len(), cfg, &cur_weight)
-        };
-        // Large nodes (the first ones: all states, dozens of candidates) score their candidates
-        // in parallel; the choice is the same, the first of the least scores.
-        let scores: Vec<Option<Score>> =
-            if currents.len().saturating_mul(cands.len()) >= PARALLEL_SCORING_FROM {
-                cands
-                    .par_iter()
-                    .map_init(Responses::default, |resp, w| score(resp, w))
-                    .collect()
-            } else {
-                cands.iter().map(|w| score(resp, w)).collect()
-            };
         let mut best: Option<(Score, usize)> = None;
-        for (c, score) in scores.into_iter().enumerate() {
-            if let Some(score) = score
+        for (c, w) in cands.iter().enumerate() {
+            resp.compute(m, &currents, w);
+            if let Some(score) = candidate_score(&resp.sorted, w.len(), cfg, &cur_weight)
                 && best.is_none_or(|(b, _)| score < b)
             {
                 best = Some((score, c));
@@ -723,11 +709,6 @@ fn adaptive_identifiers(
 /// How a candidate ranks (less is better): (merged currents, -classes, length), the ratio
 /// score or the estimated cost ([`AdaptiveConfig`]).
 type Score = (f64, isize, usize);
-
-/// Nodes with at least this many (current state, candidate) responses to compute score their
-/// candidates in parallel (a chosen threshold: ESM's first nodes have 3,410 states and about
-/// 140 candidates, most later nodes a few states).
-const PARALLEL_SCORING_FROM: usize = 1 << 14;
 
 /// The score of a candidate word of length `len` from its sorted responses ([`Responses`]),
 /// `None` if it does not split the states; `cur_weight` holds the weights of the current

@@ -19,13 +19,8 @@
 //! "undefined" output and leads to the sink, so states with different domains are separated.
 
 use crate::model::{Interner, LabelId, Mealy, StateId};
-use rayon::slice::ParallelSliceMut;
 
 const NONE: u32 = u32::MAX;
-
-/// A round's marked predecessors are sorted in parallel from this many on (a chosen threshold:
-/// small machines' rounds stay on one thread).
-const PARALLEL_SORT_FROM: usize = 1 << 15;
 
 /// A node of the splitting tree (internal id).
 #[derive(Clone, Debug)]
@@ -542,12 +537,7 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
-            // Equal entries are identical, so a parallel sort gives the same vector.
-            if marked.len() >= PARALLEL_SORT_FROM {
-                marked.par_sort_unstable();
-            } else {
-                marked.sort_unstable();
-            }
+            marked.sort_unstable();
             marked.dedup();
             let mut next_roots = Vec::new();
             let mut pieces = Vec::new();

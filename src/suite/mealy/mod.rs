@@ -50,7 +50,7 @@ pub enum MealyMethod {
     Wp,
     /// Harmonised state identifiers from pairwise shortest separating sequences.
     Hsi,
-    /// Harmonised state identifiers from a greedy splitting tree.
+    /// Harmonised state identifiers read adaptively off the splitting tree.
     HsiSt,
     /// Hybrid adaptive distinguishing sequences.
     Hads,
@@ -778,17 +778,11 @@ impl MealySuite {
         if let Err(refusal) = precheck(least) {
             return Ok(Err(refusal));
         }
-        // The Lee–Yannakakis tree of the methods that use one is built beside the splitting
-        // tree (`auto` builds its own among its candidates).
+        let tree = SplittingTree::new(&min);
         let needs_ads = matches!(
             opts.method,
-            MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Spy
+            MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto
         );
-        let (tree, ly) = rayon::join(
-            || SplittingTree::new(&min),
-            || needs_ads.then(|| LySplittingTree::new(&min)),
-        );
-        let ly_tree = || ly.as_ref().expect("built for this method");
         let mut h_tree = None;
         let family = match opts.method.family() {
             None if opts.method == MealyMethod::H => {
@@ -797,7 +791,8 @@ impl MealySuite {
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
             None if opts.method == MealyMethod::Spy => {
-                let family = hads_family(&min, &access, &tree, ly_tree(), opts.extra_states);
+                let ly = LySplittingTree::new(&min);
+                let family = hads_family(&min, &access, &tree, &ly, opts.extra_states);
                 let spy_tree = spy::build_spy(&min, &access, &family, opts.extra_states)
                     .ok_or_else(|| {
                         tree_nodes_error("SPY", &min, opts.extra_states, spy::SPY_NODE_BUDGET)
@@ -814,10 +809,14 @@ impl MealySuite {
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
             Some(FamilyKind::Hads) => {
-                hads_family(&min, &access, &tree, ly_tree(), opts.extra_states)
+                let ly = LySplittingTree::new(&min);
+                hads_family(&min, &access, &tree, &ly, opts.extra_states)
             }
             Some(FamilyKind::HsiSt) => hsi_st_family(&min, &access, &tree, opts.extra_states),
-            Some(kind) => build_family(&min, kind, &tree, ly.as_ref()),
+            Some(kind) => {
+                let ly = needs_ads.then(|| LySplittingTree::new(&min));
+                build_family(&min, kind, &tree, ly.as_ref())
+            }
             None => {
                 let (family, tree) = auto_choice(&min, &access, &tree, opts);
                 h_tree = tree;
