@@ -154,7 +154,7 @@ pub enum GenerateMethod {
     Wp,
     /// HSI with pairwise shortest separating sequences.
     Hsi,
-    /// HSI with harmonised identifiers from a greedy splitting tree.
+    /// HSI with adaptive harmonised identifiers from the splitting tree.
     HsiSt,
     /// Hybrid adaptive distinguishing sequences with harmonised top-up.
     Hads,

@@ -8,8 +8,14 @@
 //!   path words, a subset of W that separates it from every other state).
 //! - `HSI` pairwise: for each other state a shortest separating sequence (the word at the lowest
 //!   common ancestor in the splitting tree of minimal separating sequences).
-//! - `HSI-ST`: harmonised identifiers from a second, greedy splitting tree whose nodes take the
-//!   candidate separating word that splits their block into the most classes.
+//! - `HSI-ST`: harmonised identifiers read off the splitting tree adaptively, as Soucha's HSI
+//!   with splitting-tree sequences (FSMlib) does: a state's identifier applies the word of the
+//!   lowest node whose block holds every state it is not yet separated from, follows its own
+//!   output to the successors of those with the same output, and repeats from there; states
+//!   whose successors merge start over on the initial states still confused. Every state of a
+//!   confusion set shares the word applied to it, so the family is harmonised, and a state's
+//!   identifier is one adaptive path rather than every splitting word of its block's ancestors.
+//!   [`HSI_ST_CONFIGS`] gives the choices of splitting word.
 //! - `hybrid-ADS` (Moerman): the state's word of the (partial) adaptive distinguishing sequence,
 //!   topped up with the splitting-tree words that separate it from the states the ADS leaves with
 //!   it.
@@ -36,7 +42,7 @@ pub enum FamilyKind {
     Wp,
     /// Pairwise shortest separating sequences.
     Hsi,
-    /// Harmonised identifiers from a greedy splitting tree.
+    /// Harmonised identifiers read adaptively off the splitting tree.
     HsiSt,
     /// Adaptive distinguishing sequence plus pairwise top-up.
     Hads,
@@ -146,10 +152,7 @@ impl Family {
                 }
             }
             FamilyKind::HsiSt => {
-                let all: Vec<u32> = (0..n as u32).collect();
-                for (s, words) in greedy_identifiers(m, tree, all) {
-                    per_state[s as usize] = words.into_iter().map(|w| table.id(w)).collect();
-                }
+                return Family::build_hsi_st(m, tree, HSI_ST_CONFIGS[0], None);
             }
             FamilyKind::Hads => {
                 let ly = ly.expect("hybrid-ADS needs the Lee-Yannakakis tree");
@@ -201,6 +204,31 @@ impl Family {
         cfg: AdaptiveConfig,
         weights: Option<&[(f64, f64)]>,
     ) -> Family {
+        Family::adaptive(m, tree, Some(ly), cfg, weights, FamilyKind::Hads)
+    }
+
+    /// The `HSI-ST` family with the choice of splitting words `cfg` (one of [`HSI_ST_CONFIGS`]):
+    /// [`Family::build_adaptive`] with splitting-tree words only, no Lee–Yannakakis sequence.
+    /// `weights` as for [`Family::build_adaptive`].
+    pub fn build_hsi_st(
+        m: &Mealy,
+        tree: &SplittingTree,
+        cfg: AdaptiveConfig,
+        weights: Option<&[(f64, f64)]>,
+    ) -> Family {
+        Family::adaptive(m, tree, None, cfg, weights, FamilyKind::HsiSt)
+    }
+
+    /// [`Family::build_adaptive`] with the Lee–Yannakakis sequences only when `ly` is given,
+    /// labelled `kind`.
+    fn adaptive(
+        m: &Mealy,
+        tree: &SplittingTree,
+        ly: Option<&LySplittingTree>,
+        cfg: AdaptiveConfig,
+        weights: Option<&[(f64, f64)]>,
+        kind: FamilyKind,
+    ) -> Family {
         let n = m.num_states();
         let mut table = WordTable::default();
         let mut per_state: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -227,7 +255,7 @@ impl Family {
             table.normalise(set);
         }
         Family {
-            kind: FamilyKind::Hads,
+            kind,
             words: table.words,
             per_state,
             global: None,
@@ -405,6 +433,35 @@ impl Default for AdaptiveConfig {
     }
 }
 
+/// The choices of splitting words of [`FamilyKind::HsiSt`]; a suite keeps the family whose suite
+/// is estimated smaller (`suite::mealy`). The first applies the word of the lowest
+/// splitting-tree node above the states still confused, or an input followed by the word of the
+/// lowest node above their successors, whichever merges the fewest states (then splits into the
+/// most classes, then is shortest). The second looks at 64 nodes of the tree induced by the
+/// states and the inputs, and ranks by the estimated symbols the choice adds, as `hads` does
+/// without its Lee–Yannakakis sequences. Neither alone is below FSMlib's splitting-tree HSI
+/// everywhere (unweighted, E = 0: the first 7,489 symbols on OpenSSH against FSMlib's 6,719,
+/// the second 5.02 million on m182 against 3.18 million); docs/src/benchmarks.md has the
+/// figures of the choice. [`Family::build`] uses the first.
+pub const HSI_ST_CONFIGS: [AdaptiveConfig; 2] = [
+    AdaptiveConfig {
+        candidates: 1,
+        input_candidates: true,
+        ratio_score: false,
+        cost_score: false,
+        top_up_cost: 0,
+        level_cost: 0,
+    },
+    AdaptiveConfig {
+        candidates: 64,
+        input_candidates: true,
+        ratio_score: false,
+        cost_score: true,
+        top_up_cost: 2,
+        level_cost: 1,
+    },
+];
+
 /// Words per state of a block, and the blocks of states left together.
 type AdaptiveResult = (Vec<(u32, Vec<LabelId>)>, Vec<Vec<u32>>);
 
@@ -418,7 +475,7 @@ type AdaptiveNode = (Vec<(u32, u32)>, Vec<LabelId>);
 struct AdaptiveContext<'a> {
     m: &'a Mealy,
     tree: &'a SplittingTree,
-    ly: &'a LySplittingTree,
+    ly: Option<&'a LySplittingTree>,
     leaves: &'a Leaves<'a>,
     cfg: AdaptiveConfig,
     weights: Option<&'a [(f64, f64)]>,
@@ -567,7 +624,7 @@ fn adaptive_identifiers(
             continue;
         }
         let mut cands: Vec<Vec<LabelId>> = Vec::new();
-        if let Some(sigma) = ly.sigma_for(&currents) {
+        if let Some(sigma) = ly.and_then(|ly| ly.sigma_for(&currents)) {
             cands.push(sigma.to_vec());
         }
         cands.extend(
@@ -607,54 +664,12 @@ fn adaptive_identifiers(
             }
         }
         // (merged currents, -classes, length) or the estimated cost; then candidate index.
-        let mut best: Option<((f64, isize, usize), usize)> = None;
+        let mut best: Option<(Score, usize)> = None;
         for (c, w) in cands.iter().enumerate() {
             resp.compute(m, &currents, w);
-            let order = &resp.sorted;
-            let mut classes = 0;
-            let mut merges = 0;
-            for k in 0..order.len() {
-                if k == 0 || !same_outputs(order[k - 1], order[k]) {
-                    classes += 1;
-                }
-                let same_prev = k > 0 && merge(order[k - 1], order[k]);
-                let same_next = k + 1 < order.len() && merge(order[k + 1], order[k]);
-                if same_prev || same_next {
-                    merges += 1;
-                }
-            }
-            if classes < 2 {
-                continue;
-            }
-            let score = if cfg.cost_score {
-                let top_up = f64::from(cfg.top_up_cost);
-                let per_level = f64::from(cfg.level_cost);
-                let mut cost = 0.0;
-                let mut k = 0;
-                while k < order.len() {
-                    let mut j = k;
-                    let mut group_w = 0.0;
-                    while j < order.len() && same_outputs(order[j], order[k]) {
-                        let (_, wq, wlq) = cur_weight[order[j] as u32 as usize];
-                        group_w += wq;
-                        cost += wq * w.len() as f64;
-                        let merged = (j > k && merge(order[j - 1], order[j]))
-                            || (j + 1 < order.len() && merge(order[j + 1], order[j]));
-                        if merged {
-                            cost += wlq + wq * top_up;
-                        }
-                        j += 1;
-                    }
-                    cost += group_w * per_level * ((j - k) as f64).log2();
-                    k = j;
-                }
-                (cost, 0, 0)
-            } else if cfg.ratio_score {
-                (0.0, (merges as isize * 1000) / classes as isize, w.len())
-            } else {
-                (merges as f64, -(classes as isize), w.len())
-            };
-            if best.is_none_or(|(b, _)| score < b) {
+            if let Some(score) = candidate_score(&resp.sorted, w.len(), cfg, &cur_weight)
+                && best.is_none_or(|(b, _)| score < b)
+            {
                 best = Some((score, c));
             }
         }
@@ -691,62 +706,62 @@ fn adaptive_identifiers(
     (words, merged)
 }
 
-/// (classes, word length, word, classes of states).
-type BestSplit = (usize, usize, Vec<LabelId>, Vec<Vec<u32>>);
+/// How a candidate ranks (less is better): (merged currents, -classes, length), the ratio
+/// score or the estimated cost ([`AdaptiveConfig`]).
+type Score = (f64, isize, usize);
 
-/// Harmonised identifiers from a greedy splitting tree: each block takes, among the candidate
-/// words, the one whose responses split it into the most classes (then the shortest).
-/// Returns `(state, words)` for the states of `block`, in block order.
-fn greedy_identifiers(
-    m: &Mealy,
-    tree: &SplittingTree,
-    block: Vec<u32>,
-) -> Vec<(u32, Vec<Vec<LabelId>>)> {
-    let n = m.num_states();
-    let leaves = Leaves::new(m, tree);
-    let mut ids: Vec<Vec<Vec<LabelId>>> = vec![Vec::new(); n];
-    let members = block.clone();
-    let mut stack: Vec<Vec<u32>> = vec![block];
-    while let Some(block) = stack.pop() {
-        if block.len() < 2 {
-            continue;
+/// The score of a candidate word of length `len` from its sorted responses ([`Responses`]),
+/// `None` if it does not split the states; `cur_weight` holds the weights of the current
+/// states for the cost score.
+fn candidate_score(
+    order: &[u128],
+    len: usize,
+    cfg: AdaptiveConfig,
+    cur_weight: &[(u32, f64, f64)],
+) -> Option<Score> {
+    let mut classes = 0;
+    let mut merges = 0;
+    for k in 0..order.len() {
+        if k == 0 || !same_outputs(order[k - 1], order[k]) {
+            classes += 1;
         }
-        let cands = candidates(tree, &block, &leaves, 16);
-        let mut best: Option<BestSplit> = None;
-        for c in cands {
-            let w = tree.word(c);
-            let mut keyed: Vec<(Vec<LabelId>, u32)> =
-                block.iter().map(|&s| (m.run(StateId(s), &w), s)).collect();
-            keyed.sort();
-            let mut groups: Vec<Vec<u32>> = Vec::new();
-            for (k, (resp, s)) in keyed.iter().enumerate() {
-                if k == 0 || keyed[k - 1].0 != *resp {
-                    groups.push(Vec::new());
-                }
-                groups.last_mut().expect("pushed").push(*s);
-            }
-            let better = match &best {
-                None => true,
-                Some((cnt, len, _, _)) => {
-                    groups.len() > *cnt || (groups.len() == *cnt && w.len() < *len)
-                }
-            };
-            if better {
-                best = Some((groups.len(), w.len(), w, groups));
-            }
+        let same_prev = k > 0 && merge(order[k - 1], order[k]);
+        let same_next = k + 1 < order.len() && merge(order[k + 1], order[k]);
+        if same_prev || same_next {
+            merges += 1;
         }
-        let Some((_, _, w, groups)) = best else {
-            continue;
-        };
-        for &s in &block {
-            ids[s as usize].push(w.clone());
-        }
-        stack.extend(groups.into_iter().rev());
     }
-    members
-        .into_iter()
-        .map(|s| (s, std::mem::take(&mut ids[s as usize])))
-        .collect()
+    if classes < 2 {
+        return None;
+    }
+    Some(if cfg.cost_score {
+        let top_up = f64::from(cfg.top_up_cost);
+        let per_level = f64::from(cfg.level_cost);
+        let mut cost = 0.0;
+        let mut k = 0;
+        while k < order.len() {
+            let mut j = k;
+            let mut group_w = 0.0;
+            while j < order.len() && same_outputs(order[j], order[k]) {
+                let (_, wq, wlq) = cur_weight[order[j] as u32 as usize];
+                group_w += wq;
+                cost += wq * len as f64;
+                let merged = (j > k && merge(order[j - 1], order[j]))
+                    || (j + 1 < order.len() && merge(order[j + 1], order[j]));
+                if merged {
+                    cost += wlq + wq * top_up;
+                }
+                j += 1;
+            }
+            cost += group_w * per_level * ((j - k) as f64).log2();
+            k = j;
+        }
+        (cost, 0, 0)
+    } else if cfg.ratio_score {
+        (0.0, (merges as isize * 1000) / classes as isize, len)
+    } else {
+        (merges as f64, -(classes as isize), len)
+    })
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ mod uio;
 
 pub use access::AccessTree;
 pub use ads::{Ads, AdsNode, LySplittingTree};
-pub use family::{AdaptiveConfig, Family, FamilyKind};
+pub use family::{AdaptiveConfig, Family, FamilyKind, HSI_ST_CONFIGS};
 pub use splitting::{SplittingTree, longest_shortest_separating, minimize_mealy};
 pub use uio::{UioSet, uio_sequences};
 

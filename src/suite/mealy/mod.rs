@@ -33,8 +33,8 @@ pub use block::WordBlock;
 pub use estimate::SuiteSize;
 
 use crate::identify::mealy::{
-    AccessTree, AdaptiveConfig, Family, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
-    uio_sequences,
+    AccessTree, AdaptiveConfig, Family, FamilyKind, HSI_ST_CONFIGS, LySplittingTree, SplittingTree,
+    minimize_mealy, uio_sequences,
 };
 use crate::model::{LabelId, Mealy, ModelError, StateId};
 use crate::suite::costs::{CostRefusal, Figure, SuiteCosts};
@@ -50,7 +50,7 @@ pub enum MealyMethod {
     Wp,
     /// Harmonised state identifiers from pairwise shortest separating sequences.
     Hsi,
-    /// Harmonised state identifiers from a greedy splitting tree.
+    /// Harmonised state identifiers read adaptively off the splitting tree.
     HsiSt,
     /// Hybrid adaptive distinguishing sequences.
     Hads,
@@ -213,6 +213,28 @@ fn hads_family(
 ) -> Family {
     let weights = estimate::state_weights(m, access, extra);
     Family::build_adaptive(m, tree, ly, HADS_CONFIG, Some(&weights))
+}
+
+/// The family of `--method hsi-st`: of the splitting-tree families of [`HSI_ST_CONFIGS`] (with the
+/// per-state test weights of the suite for `extra` extra states), the one whose suite is
+/// estimated to have the fewest symbols, the first on ties.
+fn hsi_st_family(m: &Mealy, access: &AccessTree, tree: &SplittingTree, extra: usize) -> Family {
+    let weights = estimate::state_weights(m, access, extra);
+    let families: Vec<(u64, Family)> = HSI_ST_CONFIGS
+        .par_iter()
+        .map(|&cfg| {
+            let family = Family::build_hsi_st(m, tree, cfg, Some(&weights));
+            (
+                estimate::suite_size(m, access, &family, extra).symbols,
+                family,
+            )
+        })
+        .collect();
+    families
+        .into_iter()
+        .min_by_key(|(symbols, _)| *symbols)
+        .expect("two choices")
+        .1
 }
 
 /// Lower bounds of the cost figures of a `method` suite for `extra` extra states on the
@@ -642,7 +664,10 @@ fn auto_family(
     cands.extend(
         [FamilyKind::HsiSt, FamilyKind::Hsi, FamilyKind::Wp]
             .par_iter()
-            .map(|&kind| build_family(min, kind, tree, Some(&ly)))
+            .map(|&kind| match kind {
+                FamilyKind::HsiSt => hsi_st_family(min, access, tree, opts.extra_states),
+                _ => build_family(min, kind, tree, Some(&ly)),
+            })
             .collect::<Vec<_>>(),
     );
     let sizes: Vec<u64> = cands
@@ -787,6 +812,7 @@ impl MealySuite {
                 let ly = LySplittingTree::new(&min);
                 hads_family(&min, &access, &tree, &ly, opts.extra_states)
             }
+            Some(FamilyKind::HsiSt) => hsi_st_family(&min, &access, &tree, opts.extra_states),
             Some(kind) => {
                 let ly = needs_ads.then(|| LySplittingTree::new(&min));
                 build_family(&min, kind, &tree, ly.as_ref())

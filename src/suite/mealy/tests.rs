@@ -634,3 +634,18 @@ fn auto_least_costs_are_at_most_every_methods() {
         }
     }
 }
+
+/// `hsi-st` on OpenSSH (`models/ssh_OpenSSH.dot`, the automata-wiki model) stays at or below
+/// the 6,719 symbols of FSMlib's HSI method with splitting-tree identifiers at E = 0 (issue 44;
+/// the greedy splitting tree it replaced made 10,099).
+#[test]
+fn hsi_st_on_openssh_is_at_most_fsmlibs() {
+    use crate::format::{LoadOptions, load_model};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/ssh_OpenSSH.dot");
+    let Ok(crate::model::Model::Mealy(spec)) = load_model(path, &LoadOptions::default()) else {
+        panic!("{path} is a Mealy machine");
+    };
+    let suite = MealySuite::new(&spec, MealySuiteOptions::new(MealyMethod::HsiSt, 0)).unwrap();
+    let symbols: u64 = suite.words().map(|w| w.len() as u64).sum();
+    assert!(symbols <= 6_719, "hsi-st on OpenSSH: {symbols} symbols");
+}
