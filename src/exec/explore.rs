@@ -1223,26 +1223,32 @@ impl<'a> Explorer<'a> {
         }
         let noted = adapter.take_timing_note();
         let timer = adapter.take_timer_note() && self.another_output_allowed(&believed);
-        let timing_here = self.execution.timing || noted || timer;
-        self.execution.timing = timing_before || timing_here;
-        if result.is_ok() && timing_here && self.misleads(m, &believed) {
+        // Quiescence, an output read before the input could be sent or output-first.
+        let observed = self.execution.timing;
+        self.execution.timing = timing_before || observed || noted || timer;
+        if result.is_ok() && self.misleads(m, observed, timer, &believed) {
             self.misleading = true;
         }
         result
     }
 
-    /// Whether a move whose observation was timing-dependent could have misled the tester had
-    /// the system been slow but conforming. Every one could, except a wait in which every
-    /// reading's state allows no output but quiescence: a conforming system whose state is
-    /// among them (as it is when nothing before misled the tester) writes nothing before its
-    /// next input, so the quiescence observed there holds at any timeout (see
-    /// [`Explorer::confirm_in_place`]).
-    fn misleads(&self, m: Move, believed: &[StateId]) -> bool {
+    /// Whether a move could have misled the tester had the system been slow but conforming:
+    /// a timer output read where another output was allowed, or a timing-dependent
+    /// `observed` (quiescence, an output read before the input could be sent or output-first),
+    /// except quiescence in a wait in which every reading's state allows no output but
+    /// quiescence: a conforming system whose state is among them (as it is when nothing before
+    /// misled the tester) writes nothing before its next input, so that quiescence holds at any
+    /// timeout. The tester's starvation alone misleads nothing: an output read across it was
+    /// written (the race readings cover its order with the inputs), and a send grace that
+    /// overran only lets the input go (see [`Explorer::confirm_in_place`]).
+    fn misleads(&self, m: Move, observed: bool, timer: bool, believed: &[StateId]) -> bool {
         let sa = &self.spec.sa;
-        m != Move::Wait
-            || believed
+        let only_quiescence = || {
+            believed
                 .iter()
-                .any(|&s| sa.outputs_enabled(s).any(|o| o != sa.quiescence()))
+                .all(|&s| sa.outputs_enabled(s).all(|o| o == sa.quiescence()))
+        };
+        timer || (observed && (m != Move::Wait || !only_quiescence()))
     }
 
     /// Whether one of `states` allows an output other than quiescence and the declared timer
@@ -1345,8 +1351,9 @@ impl<'a> Explorer<'a> {
     ///
     /// Why this is the replay's observation. A replay exists to give a slow system the scaled
     /// timeouts at every step. Before the failing step, the run observed only outputs (which
-    /// no timeout changes: the race readings cover every order of an output and the inputs
-    /// sent before it) and quiescence where every reading allowed nothing else. By induction, a
+    /// no timeout changes, nor the tester's starvation: the race readings cover every order of
+    /// an output and the inputs sent before it) and quiescence where every reading allowed
+    /// nothing else. By induction, a
     /// conforming system's state is among the readings after each of them, so such a system is
     /// quiescent there at any timeout: a replay at scale x4 or x16 observes the same prefix (up
     /// to the system's own choices, which a replay does not fix either) and, at the failing
@@ -1789,6 +1796,8 @@ mod tests {
         sent: usize,
         pending: VecDeque<Option<&'static str>>,
         timer_read: bool,
+        /// Every observation is made across the tester's starvation.
+        starved: bool,
         resets: usize,
         waits: Vec<Duration>,
     }
@@ -1800,6 +1809,7 @@ mod tests {
                 sent: 0,
                 pending: VecDeque::new(),
                 timer_read: false,
+                starved: false,
                 resets: 0,
                 waits: Vec::new(),
             }
@@ -1843,6 +1853,10 @@ mod tests {
         fn take_timer_note(&mut self) -> bool {
             std::mem::take(&mut self.timer_read)
         }
+
+        fn take_timing_note(&mut self) -> bool {
+            self.starved
+        }
     }
 
     /// `?a` must be answered by `!x` (or, after `!x`, by the timer output `settled`); `!y` only
@@ -1879,16 +1893,25 @@ mod tests {
     /// A missing output after a prefix with nothing timing-dependent is confirmed by waiting in
     /// place up to the x4 and x16 waits (no replay: the system is reset once, at the start);
     /// an output arriving in that wait makes the verdict inconclusive (timing) when allowed and
-    /// a fail when not; a timer output where `!x` was due is a missing output too.
+    /// a fail when not; a timer output where `!x` was due is a missing output too. The tester's
+    /// starvation alone (every observation made across it) changes none of this.
     #[test]
     fn a_missing_output_is_confirmed_by_waiting_in_place() {
         let spec = answer_spec();
         let options = eager_options();
-        let run = |script: Vec<Vec<Option<&'static str>>>| {
+        let run_starved = |script: Vec<Vec<Option<&'static str>>>, starved: bool| {
             let mut adapter = Scripted::new(script);
+            adapter.starved = starved;
             let report = explore(&spec, &mut adapter, &options, |_| {}).unwrap();
             (report, adapter)
         };
+        let run = |script| run_starved(script, false);
+        let (starved, adapter) = run_starved(vec![vec![Some("x"), Some("settled")], vec![]], true);
+        assert!(
+            starved.failed && adapter.resets == 1,
+            "{:?}",
+            starved.message
+        );
         let (mute, adapter) = run(vec![vec![Some("x"), Some("settled")], vec![]]);
         assert!(mute.failed);
         let message = mute.message.unwrap();
