@@ -49,10 +49,12 @@
 //! output-first reading, a timer output where another output was allowed or an observation
 //! across starvation, a slow conforming system's late output may have been read as a later
 //! step's, the readings since then may all be wrong, and the final silence may be right; there
-//! the run is replayed. `ncomplete run` and the generated runtimes keep the replay: the same
-//! argument holds for a test case, but a test is replayed from its own short start (its
-//! depth, not the whole run since a reset), so waiting in place would save little and would
-//! be a second way to decide that the two independent runtimes must both implement alike.
+//! the run is replayed. `ncomplete run` and the generated pytest and Cargo runtimes keep the
+//! replay: the same argument holds for a test case, but a test is replayed from its own short
+//! start (its depth, not the whole run since a reset), so waiting in place would save little
+//! and would be a second way to decide that the two independent runtimes must both implement
+//! alike. The generated on-the-fly testers (`render --explore-spec`) replay the whole run as
+//! this module did before; the argument holds for them unchanged (not yet done there).
 //!
 //! The system is an [`Adapter`]: a process on the stdio protocol (the timeouts and failure rules
 //! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
