@@ -45,10 +45,9 @@
 //! another output was due) is confirmed without a replay when nothing timing-dependent before
 //! it could have misled the tester: the wait goes on in place up to the x4, then the x16 wait
 //! ([`Explorer::confirm_in_place`] proves that this is what a replay sees). The claim does not
-//! hold for every prefix: after a quiescence observed where an output was allowed, an
-//! output-first reading, a timer output where another output was allowed or an observation
-//! across starvation, a slow conforming system's late output may have been read as a later
-//! step's, the readings since then may all be wrong, and the final silence may be right; there
+//! hold for every prefix: after a quiescence observed where an output was allowed, an output
+//! read before an input could be sent or output-first, or a timer output where another output
+//! was allowed, a slow conforming system's late output may have been read as a later step's, the readings since then may all be wrong, and the final silence may be right; there
 //! the run is replayed. `ncomplete run` and the generated pytest and Cargo runtimes keep the
 //! replay: the same argument holds for a test case, but a test is replayed from its own short
 //! start (its depth, not the whole run since a reset), so waiting in place would save little
@@ -1355,15 +1354,13 @@ impl<'a> Explorer<'a> {
     /// timeouts at every step. Before the failing step, the run observed only outputs (which
     /// no timeout changes, nor the tester's starvation: the race readings cover every order of
     /// an output and the inputs sent before it) and quiescence where every reading allowed
-    /// nothing else. By induction, a
-    /// conforming system's state is among the readings after each of them, so such a system is
-    /// quiescent there at any timeout: a replay at scale x4 or x16 observes the same prefix (up
+    /// nothing else. By induction, a conforming system's state is among the readings after each
+    /// of them, so such a system is quiescent there at any timeout: a replay at scale x4 or x16 observes the same prefix (up
     /// to the system's own choices, which a replay does not fix either) and, at the failing
     /// step, sees an output exactly when one arrives within the scaled wait, which is what the
     /// wait in place sees. It does not hold after a quiescence where a reading allowed an
-    /// output, an output read before an input could be sent or output-first, a timer output
-    /// where another output was allowed, or an observation across the tester's starvation: a
-    /// slow conforming system's late output may have been read later as another step's output,
+    /// output, an output read before an input could be sent or output-first, or a timer output
+    /// where another output was allowed: a slow conforming system's late output may have been read later as another step's output,
     /// and the tester's readings since then may all be wrong, so that its final silence is
     /// correct and only a replay with longer waits can tell; those failures are replayed
     /// ([`replay_timing_fail`]), as is any failure that is not a missing output.
