@@ -44,7 +44,8 @@
 //! (the wait ended in quiescence, the response timeout, or a declared timer output where
 //! another output was due) is confirmed without a replay when nothing timing-dependent before
 //! it could have misled the tester: the wait goes on in place up to the x4, then the x16 wait
-//! ([`Explorer::confirm_in_place`] proves that this is what a replay sees). The claim does not
+//! ([`Explorer::confirm_in_place`] proves that this is what a replay sees), and an output no
+//! reading allows, read in a wait after such a run, is a `fail` at once. The claim does not
 //! hold for every prefix: after a quiescence observed where an output was allowed, an output
 //! read before an input could be sent or output-first, or a timer output where another output
 //! was allowed, a slow conforming system's late output may have been read as a later step's, the readings since then may all be wrong, and the final silence may be right; there
@@ -1363,7 +1364,10 @@ impl<'a> Explorer<'a> {
     /// where another output was allowed: a slow conforming system's late output may have been read later as another step's output,
     /// and the tester's readings since then may all be wrong, so that its final silence is
     /// correct and only a replay with longer waits can tell; those failures are replayed
-    /// ([`replay_timing_fail`]), as is any failure that is not a missing output.
+    /// ([`replay_timing_fail`]). By the same induction, an output that no reading allows,
+    /// read in a wait after such a prefix, is a `fail` at every scale: it is reported at once,
+    /// as a failure that does not rest on timing (`explore` has no replay to make). Any other
+    /// failure (an output read before an input could be sent) is replayed.
     fn confirm_in_place(
         &mut self,
         adapter: &mut dyn Adapter,
@@ -1478,8 +1482,15 @@ pub fn explore(
     let mut trace = e.execution.trace.clone();
     let mut failed = stop == StopReason::Failure;
     let mut timing = None;
+    // An output no reading allows, read in a wait after a run in which nothing could have
+    // misled the tester, does not rest on timing ([`Explorer::confirm_in_place`]: a replay at
+    // any scale would observe the same).
+    let settled = last_move == Move::Wait && !e.misleading;
+    if settled && !e.missing_output {
+        e.execution.timing = false;
+    }
     if let Some(first_message) = message.as_ref().filter(|_| failed && e.execution.timing) {
-        let in_place = if last_move == Move::Wait && e.missing_output && !e.misleading {
+        let in_place = if settled && e.missing_output {
             Some(e.confirm_in_place(adapter, &trace, first_message)?)
         } else {
             None
@@ -1911,6 +1922,12 @@ mod tests {
             "{:?}",
             starved.message
         );
+        // An output no reading allows, after nothing that could mislead: no replay, no waiting.
+        let (forbidden, adapter) = run_starved(vec![vec![Some("y")]], true);
+        let message = forbidden.message.unwrap();
+        assert!(forbidden.failed && forbidden.timing.is_none(), "{message}");
+        assert_eq!(message, "unexpected !y (expected one of: !x) after ?a");
+        assert_eq!((adapter.resets, adapter.waits.len()), (1, 1));
         let (mute, adapter) = run(vec![vec![Some("x"), Some("settled")], vec![]]);
         assert!(mute.failed);
         let message = mute.message.unwrap();
