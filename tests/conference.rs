@@ -159,50 +159,44 @@ const DATA_TRANSFER: &str = "cf0_join_a_c1 (udp1_out_join_a_c1|udp2_out_join_a_c
                              udp1_in_join_b_c1 udp1_out_answer_a_c1 settled \
                              cf0_datareq_t udp1_out_data_a_c1_t settled";
 
-/// `run` drives the same adapter unchanged: a generated test (one trace to a data transfer)
-/// passes the correct CPE and fails one that forgets the partner of a join PDU.
-#[test]
-fn a_generated_test_runs_through_the_same_adapter() {
-    let dir = common::work_dir("conference_run");
-    let suite = dir.join("suite.json");
-    let regex = DATA_TRANSFER;
-    let model = example().join("conference.aut");
+/// Generates the suite of the purpose `DATA_TRANSFER` into `work_dir(dir)` and runs it with
+/// `ncomplete run` against `cpe.py CPE_ARGS` behind the Conference adapter (`--quiescence-ms
+/// 600 --startup-ms 3000 --quiet`, then `run_flags`).
+fn run_through_adapter(dir: &str, cpe_args: &str, run_flags: &[&str]) -> Output {
+    let suite = common::work_dir(dir).join("suite.json");
     let generated = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
         .arg("generate")
-        .arg(&model)
-        .args(["--purpose-regex", regex, "--quiet", "--out"])
+        .arg(example().join("conference.aut"))
+        .args(["--purpose-regex", DATA_TRANSFER, "--quiet", "--out"])
         .arg(&suite)
         .output()
         .expect("ncomplete runs");
     assert!(generated.status.success(), "{}", shown(&generated));
-    let adapter = example().join("conference_adapter.py");
-    for (mutant, expected) in [(None, 0), (Some("no-add-on-join"), 1)] {
-        let mut system = format!(
-            "python3 '{}' -- python3 '{}'",
-            adapter.display(),
-            example().join("cpe.py").display()
-        );
-        if let Some(name) = mutant {
-            system.push_str(&format!(" --mutant {name}"));
-        }
-        let run = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
-            .arg("run")
-            .arg(&suite)
-            .args([
-                "--sut",
-                &system,
-                "--quiescence-ms",
-                "600",
-                "--startup-ms",
-                "3000",
-                "--quiet",
-            ])
-            .output()
-            .expect("ncomplete runs");
+    let system = format!(
+        "python3 '{}' -- python3 '{}' {cpe_args}",
+        example().join("conference_adapter.py").display(),
+        example().join("cpe.py").display()
+    );
+    Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+        .arg("run")
+        .arg(&suite)
+        .args(["--sut", &system, "--quiescence-ms", "600"])
+        .args(["--startup-ms", "3000", "--quiet"])
+        .args(run_flags)
+        .output()
+        .expect("ncomplete runs")
+}
+
+/// `run` drives the same adapter unchanged: a generated test (one trace to a data transfer)
+/// passes the correct CPE and fails one that forgets the partner of a join PDU.
+#[test]
+fn a_generated_test_runs_through_the_same_adapter() {
+    for (cpe_args, expected) in [("", 0), ("--mutant no-add-on-join", 1)] {
+        let run = run_through_adapter("conference_run", cpe_args, &[]);
         assert_eq!(
             run.status.code(),
             Some(expected),
-            "{mutant:?}: {}",
+            "{cpe_args}: {}",
             shown(&run)
         );
     }
@@ -223,35 +217,11 @@ fn a_correct_cpe_late_past_the_settle_time_is_not_failed() {
         "{}",
         shown(&output)
     );
-    let dir = common::work_dir("conference_late");
-    let suite = dir.join("suite.json");
-    let generated = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
-        .arg("generate")
-        .arg(example().join("conference.aut"))
-        .args(["--purpose-regex", DATA_TRANSFER, "--quiet", "--out"])
-        .arg(&suite)
-        .output()
-        .expect("ncomplete runs");
-    assert!(generated.status.success(), "{}", shown(&generated));
-    let system = format!(
-        "python3 '{}' -- python3 '{}' --delay-ms 600",
-        example().join("conference_adapter.py").display(),
-        example().join("cpe.py").display()
+    let run = run_through_adapter(
+        "conference_late",
+        "--delay-ms 600",
+        &["--timer-outputs", "settled"],
     );
-    let run = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
-        .arg("run")
-        .arg(&suite)
-        .args([
-            "--sut",
-            &system,
-            "--quiescence-ms",
-            "600",
-            "--startup-ms",
-            "3000",
-        ])
-        .args(["--timer-outputs", "settled", "--quiet"])
-        .output()
-        .expect("ncomplete runs");
     assert_eq!(run.status.code(), Some(3), "{}", shown(&run));
     assert!(
         String::from_utf8_lossy(&run.stdout).contains("inconclusive (timing)"),

@@ -347,7 +347,10 @@ fn first_failure(out: &str) -> &str {
     let failed = failure(out);
     match failed.split_once("(failed when replayed with every scale up to x16; first failure: ") {
         Some((_, first)) => first.strip_suffix(')').unwrap_or(first),
-        None => failed,
+        // `explore` confirms a missing output by waiting in place, its first failure in front.
+        None => failed
+            .split_once(" (no output when waiting in place up to the timeouts x16")
+            .map_or(failed, |(first, _)| first),
     }
 }
 

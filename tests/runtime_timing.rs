@@ -301,6 +301,24 @@ fn timer_suite(name: &str, keep: &[&str]) -> PathBuf {
     path
 }
 
+/// `t_timer` of a generated program (`command` runs it in `dir`) against `late_past_timer.sh`:
+/// with `settled` undeclared it fails (`unexpected !settled` and the runner's words `failed`);
+/// declared a timer output, the report holds every one of `inconclusive`.
+fn timer_verdicts(command: impl Fn() -> Command, dir: &Path, failed: &str, inconclusive: &[&str]) {
+    let report = text(&against(command(), "late_past_timer", dir).output().unwrap());
+    assert!(
+        report.contains(failed) && report.contains("unexpected !settled"),
+        "{report}"
+    );
+    let mut declared = against(command(), "late_past_timer", dir);
+    declared.env("NCOMPLETE_TIMER_OUTPUTS", "settled");
+    let report = text(&declared.output().unwrap());
+    assert!(
+        inconclusive.iter().all(|words| report.contains(words)),
+        "{report}"
+    );
+}
+
 /// The runner's timing scale reaches the system (`NCOMPLETE_TIMING_SCALE`), and a declared
 /// timer output is timing-dependent (issue 42's `settled`): `late_past_timer.sh` says
 /// `settled` before its `hello` on a first run only, so `t_timer` is inconclusive (timing) when
@@ -312,13 +330,6 @@ fn timer_suite(name: &str, keep: &[&str]) -> PathBuf {
 /// re-runs (which would see `hello` first and report that). In `run`, pytest and Cargo alike.
 #[test]
 fn timer_outputs_and_the_x4_exception_in_every_runner() {
-    let late = |mut cmd: Command, declared: bool, dir: &Path| {
-        cmd = against(cmd, "late_past_timer", dir);
-        if declared {
-            cmd.env("NCOMPLETE_TIMER_OUTPUTS", "settled");
-        }
-        cmd
-    };
     let silent_then_races = |cmd: Command, dir: &Path| against(cmd, "mute_then_hello", dir);
     let x4_failure = "(with every timeout scaled by 4; first failure: no output within the \
                       response timeout of 400 ms";
@@ -384,17 +395,15 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
                 .env("COLUMNS", "1000");
             cmd
         };
-        let report = text(&late(pytest("t_timer"), false, &dir).output().unwrap());
-        assert!(
-            report.contains("1 failed") && report.contains("unexpected !settled"),
-            "{report}"
-        );
-        let report = text(&late(pytest("t_timer"), true, &dir).output().unwrap());
-        assert!(
-            report.contains("1 skipped")
-                && report.contains("t_timer inconclusive (timing)")
-                && report.contains("the timer output !settled was observed"),
-            "{report}"
+        timer_verdicts(
+            || pytest("t_timer"),
+            &dir,
+            "1 failed",
+            &[
+                "1 skipped",
+                "t_timer inconclusive (timing)",
+                "the timer output !settled was observed",
+            ],
         );
         let report = text(&late(pytest("t_settled_only"), true, &dir).output().unwrap());
         assert!(
@@ -421,16 +430,14 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
             .env_remove("RUSTC_WRAPPER");
         cmd
     };
-    let report = text(&late(cargo("t_timer"), false, &package).output().unwrap());
-    assert!(
-        report.contains("test t_timer ... FAILED") && report.contains("unexpected !settled"),
-        "{report}"
-    );
-    let report = text(&late(cargo("t_timer"), true, &package).output().unwrap());
-    assert!(
-        report.contains("test t_timer ... ok")
-            && report.contains("ncomplete: t_timer inconclusive (timing)"),
-        "{report}"
+    timer_verdicts(
+        || cargo("t_timer"),
+        &package,
+        "test t_timer ... FAILED",
+        &[
+            "test t_timer ... ok",
+            "ncomplete: t_timer inconclusive (timing)",
+        ],
     );
     let report = text(
         &late(cargo("t_settled_only"), true, &package)

@@ -38,6 +38,24 @@
 //! what it never offers would dominate the run. Once every uncovered transition is set aside
 //! the moves are uniform.
 //!
+//! The timing rule (issue 41): a run that failed with a timing-dependent observation is
+//! replayed from a reset with every timeout x4, then x16 ([`replay_timing_fail`]); a replay
+//! repeats the whole run since the reset, each wait at the scaled timeout. A missing output
+//! (the wait ended in quiescence, the response timeout, or a declared timer output where
+//! another output was due) is confirmed without a replay when nothing timing-dependent before
+//! it could have misled the tester: the wait goes on in place up to the x4, then the x16 wait
+//! ([`Explorer::confirm_in_place`] proves that this is what a replay sees), and an output no
+//! reading allows, read in a wait after such a run, is a `fail` at once. The claim does not
+//! hold for every prefix: after a quiescence observed where an output was allowed, an output
+//! read before an input could be sent or output-first, or a timer output where another output
+//! was allowed, a slow conforming system's late output may have been read as a later step's, the readings since then may all be wrong, and the final silence may be right; there
+//! the run is replayed. `ncomplete run` and the generated pytest and Cargo runtimes keep the
+//! replay: the same argument holds for a test case, but a test is replayed from its own short
+//! start (its depth, not the whole run since a reset), so waiting in place would save little
+//! and would be a second way to decide that the two independent runtimes must both implement
+//! alike. The generated on-the-fly testers (`render --explore-spec`) replay the whole run as
+//! this module did before; the argument holds for them unchanged (not yet done there).
+//!
 //! The system is an [`Adapter`]: a process on the stdio protocol (the timeouts and failure rules
 //! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
 //! generator as `ncomplete simulate --choose random` does).
@@ -52,6 +70,7 @@ use crate::goals::{Goal, Position, Reachability, Strategy, reach_strategy};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::rng::SplitMix64;
 use crate::suite::SuiteModel;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -669,6 +688,16 @@ struct Explorer<'a> {
     response_wait: Duration,
     /// The moves made since the last reset, to replay a run that failed on timing.
     moves: Vec<Move>,
+    /// Set when the run since the last reset has a timing-dependent observation that a slow
+    /// conforming system could have made wrong ([`Explorer::misleads`]): a failure after it is
+    /// replayed, never confirmed in place.
+    misleading: bool,
+    /// When the last wait for an output began.
+    wait_started: Instant,
+    /// Set when the failing observation was a missing output: quiescence (or no output within
+    /// the response timeout) or a declared timer output where the specification required
+    /// another output.
+    missing_output: bool,
 }
 
 fn scaled(p: f64) -> usize {
@@ -705,6 +734,9 @@ impl<'a> Explorer<'a> {
                 .map(|a| a.sa_quiescence_ms(&spec.sa)),
             response_wait: options.timeouts.response,
             moves: Vec::new(),
+            misleading: false,
+            wait_started: Instant::now(),
+            missing_output: false,
         };
         e.visit(init);
         e
@@ -1014,6 +1046,7 @@ impl<'a> Explorer<'a> {
         self.others.clear();
         self.dead_end = false;
         self.moves.clear();
+        self.misleading = false;
         if let Some(play) = &mut self.play {
             play.restart();
         }
@@ -1057,14 +1090,27 @@ impl<'a> Explorer<'a> {
             if first.read == self.sent.len() {
                 self.follow_reading(others);
             } else {
+                self.others.clear();
                 self.dead_end = true;
             }
             return Ok(());
         }
         if self.dead_end {
+            self.others.clear();
             return Ok(());
         }
+        // A failure: the readings before this observation stay (a late output is judged in
+        // them, [`Explorer::confirm_in_place`]).
         let sa = &self.spec.sa;
+        self.missing_output = label.is_some_and(|l| {
+            l == sa.quiescence()
+                || self
+                    .options
+                    .timeouts
+                    .timer_outputs
+                    .iter()
+                    .any(|t| t == sa.alphabet.name(l))
+        });
         let allowed: Vec<String> = sa
             .outputs_enabled(self.state)
             .map(|l| self.spec.marked(l))
@@ -1096,13 +1142,13 @@ impl<'a> Explorer<'a> {
     fn others_after(&mut self, label: Option<LabelId>) -> Vec<Reading> {
         let sa = &self.spec.sa;
         let mut stepped = Vec::with_capacity(self.others.len());
-        for r in std::mem::take(&mut self.others) {
+        for r in &self.others {
             // Quiescence: the system has read every input (the reading where it did is kept).
             if label == Some(sa.quiescence()) && r.read < self.sent.len() {
                 continue;
             }
             if let Some((l, t)) = label.and_then(|l| sa.after(r.state, l).map(|t| (l, t))) {
-                let mut labels = r.labels;
+                let mut labels = r.labels.clone();
                 labels.push(l);
                 stepped.push(Reading {
                     state: t,
@@ -1170,18 +1216,41 @@ impl<'a> Explorer<'a> {
         let believed: Vec<StateId> = std::iter::once(self.state)
             .chain(self.others.iter().map(|r| r.state))
             .collect();
+        let timing_before = std::mem::replace(&mut self.execution.timing, false);
         let result = self.make(adapter, m);
         // A model in process observes nothing by timing.
         if adapter.reads_inputs_at_once() {
             self.execution.timing = false;
-        } else {
-            let noted = adapter.take_timing_note();
-            let timer = adapter.take_timer_note() && self.another_output_allowed(&believed);
-            if noted || timer {
-                self.execution.timing = true;
-            }
+            return result;
+        }
+        let noted = adapter.take_timing_note();
+        let timer = adapter.take_timer_note() && self.another_output_allowed(&believed);
+        // Quiescence, an output read before the input could be sent or output-first.
+        let observed = self.execution.timing;
+        self.execution.timing = timing_before || observed || noted || timer;
+        if result.is_ok() && self.misleads(m, observed, timer, &believed) {
+            self.misleading = true;
         }
         result
+    }
+
+    /// Whether a move could have misled the tester had the system been slow but conforming:
+    /// a timer output read where another output was allowed, or a timing-dependent
+    /// `observed` (quiescence, an output read before the input could be sent or output-first),
+    /// except quiescence in a wait in which every reading's state allows no output but
+    /// quiescence: a conforming system whose state is among them (as it is when nothing before
+    /// misled the tester) writes nothing before its next input, so that quiescence holds at any
+    /// timeout. The tester's starvation alone misleads nothing: an output read across it was
+    /// written (the race readings cover its order with the inputs), and a send grace that
+    /// overran only lets the input go (see [`Explorer::confirm_in_place`]).
+    fn misleads(&self, m: Move, observed: bool, timer: bool, believed: &[StateId]) -> bool {
+        let sa = &self.spec.sa;
+        let only_quiescence = || {
+            believed
+                .iter()
+                .all(|&s| sa.outputs_enabled(s).all(|o| o == sa.quiescence()))
+        };
+        timer || (observed && (m != Move::Wait || !only_quiescence()))
     }
 
     /// Whether one of `states` allows an output other than quiescence and the declared timer
@@ -1200,6 +1269,22 @@ impl<'a> Explorer<'a> {
         })
     }
 
+    /// The timeouts of a wait in the current state: `timeouts` with the specification's
+    /// annotations applied ([`Timeouts::at`]).
+    fn wait_timeouts<'t>(&self, timeouts: &'t Timeouts) -> Cow<'t, Timeouts> {
+        let sa = &self.spec.sa;
+        match &self.quiescence_ms {
+            Some(waits) => {
+                let last_input = self.run.iter().rev().find(|&&l| sa.alphabet.is_input(l));
+                Cow::Owned(timeouts.at(
+                    waits[self.state.index()],
+                    last_input.map(|&l| sa.alphabet.name(l)),
+                ))
+            }
+            None => Cow::Borrowed(timeouts),
+        }
+    }
+
     /// Makes one move; `Err` is the failure message.
     fn make(&mut self, adapter: &mut dyn Adapter, m: Move) -> Result<(), String> {
         let sa = &self.spec.sa;
@@ -1210,19 +1295,10 @@ impl<'a> Explorer<'a> {
                 self.reset(adapter)
             }
             Move::Wait => {
-                let timeouts = &self.options.timeouts;
-                let here = match &self.quiescence_ms {
-                    Some(waits) => {
-                        let last_input = self.run.iter().rev().find(|&&l| sa.alphabet.is_input(l));
-                        &timeouts.at(
-                            waits[self.state.index()],
-                            last_input.map(|&l| sa.alphabet.name(l)),
-                        )
-                    }
-                    None => timeouts,
-                };
-                let wait = self.execution.output_wait(here, quiescence_allowed);
+                let here = self.wait_timeouts(&self.options.timeouts);
+                let wait = self.execution.output_wait(&here, quiescence_allowed);
                 self.response_wait = here.response;
+                self.wait_started = Instant::now();
                 let obs = adapter.receive(wait).map_err(|e| self.broken(e))?;
                 self.observe(obs, quiescence_allowed)
             }
@@ -1265,6 +1341,102 @@ impl<'a> Explorer<'a> {
         }
     }
 
+    /// The timing rule for a missing output, without a replay: the run failed in a wait that
+    /// ended with no output (quiescence, the response timeout, or a declared timer output where
+    /// another output was required), and nothing timing-dependent before it could have misled
+    /// the tester ([`Explorer::misleads`]). The wait goes on in place, up to the wait a replay
+    /// with the timeouts x4, then x16, would make at this step (measured from the start of the
+    /// failing wait, as the replay measures it from the same input). An output arriving is
+    /// judged in the readings before the failing observation: allowed, the verdict is
+    /// `inconclusive` (reason `timing`), as when a replay does not fail; not allowed, it is a
+    /// `fail` with no timing-dependent observation. Silence through the x16 wait is the `fail`.
+    ///
+    /// Why this is the replay's observation. A replay exists to give a slow system the scaled
+    /// timeouts at every step. Before the failing step, the run observed only outputs (which
+    /// no timeout changes, nor the tester's starvation: the race readings cover every order of
+    /// an output and the inputs sent before it) and quiescence where every reading allowed
+    /// nothing else. By induction, a conforming system's state is among the readings after each
+    /// of them, so such a system is quiescent there at any timeout: a replay at scale x4 or x16 observes the same prefix (up
+    /// to the system's own choices, which a replay does not fix either) and, at the failing
+    /// step, sees an output exactly when one arrives within the scaled wait, which is what the
+    /// wait in place sees. It does not hold after a quiescence where a reading allowed an
+    /// output, an output read before an input could be sent or output-first, or a timer output
+    /// where another output was allowed: a slow conforming system's late output may have been read later as another step's output,
+    /// and the tester's readings since then may all be wrong, so that its final silence is
+    /// correct and only a replay with longer waits can tell; those failures are replayed
+    /// ([`replay_timing_fail`]). By the same induction, an output that no reading allows,
+    /// read in a wait after such a prefix, is a `fail` at every scale: it is reported at once,
+    /// as a failure that does not rest on timing (`explore` has no replay to make). Any other
+    /// failure (an output read before an input could be sent) is replayed.
+    fn confirm_in_place(
+        &mut self,
+        adapter: &mut dyn Adapter,
+        first_trace: &[String],
+        first_message: &str,
+    ) -> Result<ReplayVerdict, String> {
+        let sa = &self.spec.sa;
+        let quiescence_allowed = sa.after(self.state, sa.quiescence()).is_some();
+        self.execution.trace.pop();
+        self.steps -= 1;
+        for factor in TIMING_SCALES {
+            let scaled = self.options.timeouts.scaled(factor);
+            let here = self.wait_timeouts(&scaled);
+            let mut wait = if quiescence_allowed {
+                here.quiescence
+            } else {
+                here.response
+            };
+            if !self.execution.seen_output {
+                wait += (self.execution.started() + here.startup)
+                    .saturating_duration_since(self.wait_started);
+            }
+            let left = (self.wait_started + wait).saturating_duration_since(Instant::now());
+            let reruns = TimingReruns {
+                first_trace: first_trace.to_vec(),
+                first_message: first_message.to_owned(),
+                scale: factor,
+            };
+            let obs = adapter.receive(left).map_err(|e| self.broken(e))?;
+            let Observation::Output(_) = &obs else {
+                continue;
+            };
+            let judged = self.observe(obs, quiescence_allowed);
+            let trace = self.execution.trace.clone();
+            return Ok(match judged {
+                Ok(()) => ReplayVerdict {
+                    failed: false,
+                    message: format!(
+                        "inconclusive (timing): failed with the timeouts given ({first_message}), an output came when waiting in place up to the timeouts x{factor} (trace: {}); the verdict depends on timing",
+                        trace_text(&trace)
+                    ),
+                    trace,
+                    reruns,
+                },
+                Err(why) => ReplayVerdict {
+                    failed: true,
+                    message: format!(
+                        "{why} (waited in place up to the timeouts x{factor}; the first failure depended on timing: {first_message})"
+                    ),
+                    trace,
+                    reruns,
+                },
+            });
+        }
+        let scale = TIMING_SCALES[TIMING_SCALES.len() - 1];
+        Ok(ReplayVerdict {
+            failed: true,
+            message: format!(
+                "{first_message} (no output when waiting in place up to the timeouts x{scale}, what a replay at every scale would see at this step)"
+            ),
+            trace: first_trace.to_vec(),
+            reruns: TimingReruns {
+                first_trace: first_trace.to_vec(),
+                first_message: first_message.to_owned(),
+                scale,
+            },
+        })
+    }
+
     fn broken(&self, e: String) -> String {
         format!("{e}; trace: {}", trace_text(&self.execution.trace))
     }
@@ -1282,6 +1454,7 @@ pub fn explore(
     let mut e = Explorer::new(spec, options);
     e.reset(adapter)?;
     let mut message = None;
+    let mut last_move = Move::Reset;
     let stop = loop {
         if e.steps >= options.max_steps {
             break StopReason::StepBudget;
@@ -1293,6 +1466,7 @@ pub fn explore(
             break StopReason::TimeLimit;
         }
         let m = e.choose();
+        last_move = m;
         if let Err(why) = e.step(adapter, m) {
             if m == Move::Reset {
                 return Err(why);
@@ -1305,11 +1479,26 @@ pub fn explore(
     if let Some(play) = &mut e.play {
         play.settle();
     }
-    let mut trace = std::mem::take(&mut e.execution.trace);
+    let mut trace = e.execution.trace.clone();
     let mut failed = stop == StopReason::Failure;
     let mut timing = None;
+    // An output no reading allows, read in a wait after a run in which nothing could have
+    // misled the tester, does not rest on timing ([`Explorer::confirm_in_place`]: a replay at
+    // any scale would observe the same).
+    let settled = last_move == Move::Wait && !e.misleading;
+    if settled && !e.missing_output {
+        e.execution.timing = false;
+    }
     if let Some(first_message) = message.as_ref().filter(|_| failed && e.execution.timing) {
-        let decided = replay_timing_fail(spec, adapter, options, &e.moves, &trace, first_message)?;
+        let in_place = if settled && e.missing_output {
+            Some(e.confirm_in_place(adapter, &trace, first_message)?)
+        } else {
+            None
+        };
+        let decided = match in_place {
+            Some(decided) => decided,
+            None => replay_timing_fail(spec, adapter, options, &e.moves, &trace, first_message)?,
+        };
         (failed, message, trace, timing) = (
             decided.failed,
             Some(decided.message),
@@ -1607,6 +1796,214 @@ mod tests {
         assert_eq!(a.to_json(&o), b.to_json(&o));
         assert_eq!(a.steps, 300);
         assert_eq!(a.stop, StopReason::StepBudget);
+    }
+
+    /// A process-like system by script: the `k`-th input since a reset is answered by the
+    /// `k`-th list of `script`, one entry per wait (`None`: the wait ends in silence; silence
+    /// once the list is used up). Counts the resets and records the waits asked for.
+    struct Scripted {
+        script: Vec<Vec<Option<&'static str>>>,
+        sent: usize,
+        pending: VecDeque<Option<&'static str>>,
+        timer_read: bool,
+        /// Every observation is made across the tester's starvation.
+        starved: bool,
+        resets: usize,
+        waits: Vec<Duration>,
+    }
+
+    impl Scripted {
+        fn new(script: Vec<Vec<Option<&'static str>>>) -> Self {
+            Scripted {
+                script,
+                sent: 0,
+                pending: VecDeque::new(),
+                timer_read: false,
+                starved: false,
+                resets: 0,
+                waits: Vec::new(),
+            }
+        }
+    }
+
+    impl Adapter for Scripted {
+        fn reset(&mut self) -> Result<(), String> {
+            self.resets += 1;
+            self.sent = 0;
+            self.pending.clear();
+            Ok(())
+        }
+
+        fn send(&mut self, _input: &str) -> Result<(), String> {
+            self.pending = self
+                .script
+                .get(self.sent)
+                .cloned()
+                .unwrap_or_default()
+                .into();
+            self.sent += 1;
+            Ok(())
+        }
+
+        fn pending_output(&mut self, _grace: Duration) -> Result<Option<String>, String> {
+            Ok(None)
+        }
+
+        fn receive(&mut self, timeout: Duration) -> Result<Observation, String> {
+            self.waits.push(timeout);
+            Ok(match self.pending.pop_front().flatten() {
+                Some(o) => {
+                    self.timer_read |= o == "settled";
+                    Observation::Output(o.to_owned())
+                }
+                None => Observation::Quiescence,
+            })
+        }
+
+        fn take_timer_note(&mut self) -> bool {
+            std::mem::take(&mut self.timer_read)
+        }
+
+        fn take_timing_note(&mut self) -> bool {
+            self.starved
+        }
+    }
+
+    /// `?a` must be answered by `!x` (or, after `!x`, by the timer output `settled`); `!y` only
+    /// where the run never goes. The tester always sends what it can, else waits.
+    fn answer_spec() -> ExploreSpec {
+        ExploreSpec::new(
+            crate::model::suspension_from_marked(
+                "s",
+                4,
+                &[
+                    (0, "?a", 1),
+                    (0, "delta", 0),
+                    (1, "!x", 2),
+                    (2, "!settled", 0),
+                    (3, "!y", 0),
+                ],
+            )
+            .unwrap(),
+        )
+    }
+
+    fn eager_options() -> ExploreOptions {
+        let mut timeouts = Timeouts::from_millis(0, 10, 100);
+        timeouts.timer_outputs = vec!["settled".to_owned()];
+        ExploreOptions {
+            policy: Policy::InputBias { input: 1.0 },
+            reset_probability: 0.0,
+            max_steps: 12,
+            timeouts,
+            ..ExploreOptions::default()
+        }
+    }
+
+    /// A missing output after a prefix with nothing timing-dependent is confirmed by waiting in
+    /// place up to the x4 and x16 waits (no replay: the system is reset once, at the start);
+    /// an output arriving in that wait makes the verdict inconclusive (timing) when allowed and
+    /// a fail when not; a timer output where `!x` was due is a missing output too. The tester's
+    /// starvation alone (every observation made across it) changes none of this.
+    #[test]
+    fn a_missing_output_is_confirmed_by_waiting_in_place() {
+        let spec = answer_spec();
+        let options = eager_options();
+        let run_starved = |script: Vec<Vec<Option<&'static str>>>, starved: bool| {
+            let mut adapter = Scripted::new(script);
+            adapter.starved = starved;
+            let report = explore(&spec, &mut adapter, &options, |_| {}).unwrap();
+            (report, adapter)
+        };
+        let run = |script| run_starved(script, false);
+        let (starved, adapter) = run_starved(vec![vec![Some("x"), Some("settled")], vec![]], true);
+        assert!(
+            starved.failed && adapter.resets == 1,
+            "{:?}",
+            starved.message
+        );
+        // An output no reading allows, after nothing that could mislead: no replay, no waiting.
+        let (forbidden, adapter) = run_starved(vec![vec![Some("y")]], true);
+        let message = forbidden.message.unwrap();
+        assert!(forbidden.failed && forbidden.timing.is_none(), "{message}");
+        assert_eq!(message, "unexpected !y (expected one of: !x) after ?a");
+        assert_eq!((adapter.resets, adapter.waits.len()), (1, 1));
+        let (mute, adapter) = run(vec![vec![Some("x"), Some("settled")], vec![]]);
+        assert!(mute.failed);
+        let message = mute.message.unwrap();
+        assert!(
+            message.starts_with("no output within the response timeout of 100 ms")
+                && message.contains("no output when waiting in place up to the timeouts x16"),
+            "{message}"
+        );
+        assert_eq!(mute.timing.map(|t| t.scale), Some(16));
+        assert_eq!(adapter.resets, 1);
+        let ms = |d: &Duration| d.as_millis();
+        let waits: Vec<u128> = adapter.waits.iter().map(ms).collect();
+        let n = waits.len();
+        assert!(n >= 3 && waits[n - 3] == 100, "{waits:?}");
+        assert!((300..=400).contains(&waits[n - 2]), "{waits:?}");
+        assert!((1500..=1600).contains(&waits[n - 1]), "{waits:?}");
+        let (late, adapter) = run(vec![vec![None, Some("x")]]);
+        assert!(!late.failed);
+        let message = late.message.unwrap();
+        assert!(
+            message.starts_with(
+                "inconclusive (timing): failed with the timeouts given (no output within"
+            ) && message.contains("x4 (trace: ?a !x)"),
+            "{message}"
+        );
+        assert_eq!(late.trace, ["?a", "!x"]);
+        assert_eq!(adapter.resets, 1);
+        let (wrong, _) = run(vec![vec![None, None, Some("y")]]);
+        assert!(wrong.failed);
+        let message = wrong.message.unwrap();
+        assert!(
+            message.starts_with("unexpected !y (expected one of: !x) after ?a")
+                && message.contains("waited in place up to the timeouts x16"),
+            "{message}"
+        );
+        // The timer output `settled` overtook a slow `!x` (the Conference adapter's case).
+        let (timer, adapter) = run(vec![vec![Some("settled"), Some("x")]]);
+        assert!(!timer.failed, "{:?}", timer.message);
+        assert!(
+            timer.message.unwrap().contains("(trace: ?a !x)"),
+            "{:?}",
+            timer.trace
+        );
+        assert_eq!(adapter.resets, 1);
+    }
+
+    /// After a quiescence observed where an output was allowed (a slow conforming system's
+    /// output may have come later and been read as another step's), a missing output is
+    /// replayed from a reset at x4 and x16, not confirmed in place.
+    #[test]
+    fn a_missing_output_after_a_quiescence_that_may_mislead_is_replayed() {
+        let spec = ExploreSpec::new(
+            crate::model::suspension_from_marked(
+                "s",
+                4,
+                &[
+                    (0, "?a", 1),
+                    (0, "delta", 0),
+                    (1, "!x", 0),
+                    (1, "delta", 2),
+                    (2, "?a", 3),
+                    (2, "delta", 2),
+                    (3, "!y", 0),
+                ],
+            )
+            .unwrap(),
+        );
+        let mut adapter = Scripted::new(vec![vec![None], vec![]]);
+        let report = explore(&spec, &mut adapter, &eager_options(), |_| {}).unwrap();
+        assert!(report.failed);
+        let message = report.message.unwrap();
+        assert!(
+            message.contains("failed when replayed with every scale up to x16"),
+            "{message}"
+        );
+        assert_eq!(adapter.resets, 3);
     }
 
     #[test]

@@ -1341,6 +1341,11 @@ impl Execution {
     pub fn output_wait(&self, timeouts: &Timeouts, quiescence_allowed: bool) -> Duration {
         expect_wait(timeouts, quiescence_allowed, self.seen_output, self.started)
     }
+
+    /// When the execution started (its start-up allowance counts from here).
+    pub(super) fn started(&self) -> Instant {
+        self.started
+    }
 }
 
 /// Runs a test case once: the adapter must have been reset (the start-up allowance counts from
