@@ -633,6 +633,16 @@ fn main() {
             run(&name, &sa, rule);
         }
     }
+    // Dense compatibility (issue 44): 2 inputs, 4 outputs; at 2,000 states 1,867 once
+    // minimised with 240,562 ordered compatible pairs (6.9%), at 3,000 275,597 unordered pairs.
+    // The first searched policy's graph grew 30 times the others' here (see `SEARCH_GROWTH`).
+    for n in [1000usize, 2000, 3000] {
+        let name = format!("random-dense2-{n}");
+        if wanted(&name) {
+            let sa = random_suspension(1, n, 2, 4);
+            run(&name, &sa, rule);
+        }
+    }
     let Some(base) = shared_models() else {
         println!("(../shared/models not found: Mealy benchmark embeddings skipped)");
         return;
