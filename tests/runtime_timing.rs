@@ -310,13 +310,18 @@ fn timer_verdicts(command: impl Fn() -> Command, dir: &Path, failed: &str, incon
         report.contains(failed) && report.contains("unexpected !settled"),
         "{report}"
     );
-    let mut declared = against(command(), "late_past_timer", dir);
-    declared.env("NCOMPLETE_TIMER_OUTPUTS", "settled");
-    let report = text(&declared.output().unwrap());
+    let report = text(&late_declared(command(), dir).output().unwrap());
     assert!(
         inconclusive.iter().all(|words| report.contains(words)),
         "{report}"
     );
+}
+
+/// `late_past_timer.sh` run through `command` with `settled` declared a timer output.
+fn late_declared(command: Command, dir: &Path) -> Command {
+    let mut declared = against(command, "late_past_timer", dir);
+    declared.env("NCOMPLETE_TIMER_OUTPUTS", "settled");
+    declared
 }
 
 /// The runner's timing scale reaches the system (`NCOMPLETE_TIMING_SCALE`), and a declared
@@ -405,7 +410,11 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
                 "the timer output !settled was observed",
             ],
         );
-        let report = text(&late(pytest("t_settled_only"), true, &dir).output().unwrap());
+        let report = text(
+            &late_declared(pytest("t_settled_only"), &dir)
+                .output()
+                .unwrap(),
+        );
         assert!(
             report.contains("1 failed") && report.contains(settled_only_failed),
             "{report}"
@@ -440,7 +449,7 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
         ],
     );
     let report = text(
-        &late(cargo("t_settled_only"), true, &package)
+        &late_declared(cargo("t_settled_only"), &package)
             .output()
             .unwrap(),
     );

@@ -1314,9 +1314,9 @@ fn a_nonlinear_purpose_search_is_refused_at_its_budget_with_progress() {
     assert!(err.contains("NCOMPLETE_SOLVER_SECONDS=soon"), "{err}");
 }
 
-/// Bursts in the purpose runner (issue 41): the purpose of `full_inc` sends ten `?inc` in a
+/// Bursts in the purpose runner (issue 41): the purpose of `full_inc` sends 64 `?inc` in a
 /// row after `!ready`, and the system writes `hello` (allowed before the first `?inc` only)
-/// after `D` ms and reads its inputs only then (ten in flight); the reading in which it read none of them
+/// after `D` ms and reads its inputs only then; the reading in which it read none of them
 /// explains `hello`, so no purpose may fail, whatever the number of inputs in flight. Before,
 /// the runner dropped the readings with 8 inputs unread and failed with "output `hello`, which
 /// the STS does not allow".
@@ -1325,15 +1325,32 @@ fn a_nonlinear_purpose_search_is_refused_at_its_budget_with_progress() {
 fn the_purpose_runner_never_fails_a_conforming_system_with_a_burst_of_inputs_in_flight() {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ready_hello.sts.yaml");
     let spec = spec.to_str().unwrap();
-    // Below the quiescence timeout: the purpose of `full_inc` has sent its ten inputs (20 ms
-    // apart) before `hello` comes at 0.5 s or 1 s.
-    for delay in ["0", "0.5", "1"] {
+    // The default depth of `explore --cover` (40 steps) is too short for `full_inc`'s 65:
+    // its purposes are written with `generate --n 70` and executed with `--purposes`.
+    let purposes = temp("ready_hello.purposes.json");
+    let purposes = purposes.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "--quiet", "generate", spec, "--cover", "switches", "--n", "70", "--out", purposes,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // The purpose of `full_inc` sends its 64 inputs about 20 ms apart, so `hello` at 0.5 s,
+    // 1 s or 2 s finds from a few up to all 64 of them in flight, always within the
+    // quiescence timeout of the last one.
+    for delay in ["0", "0.5", "1", "2"] {
         let system = format!("echo ready; sleep {delay}; echo hello; cat >/dev/null");
-        let (code, out, err) = explore_purposes(
+        let (code, out, err) = run(&[
+            "explore",
             spec,
-            &["--sut", &system],
-            &["--attempts", "1", "--quiescence-ms", "2000"],
-        );
+            "--purposes",
+            purposes,
+            "--sut",
+            &system,
+            "--attempts",
+            "1",
+            "--quiescence-ms",
+            "2000",
+        ]);
+        assert!(out.contains("65 steps: say_ready first_inc"), "{out}{err}");
         assert_ne!(code, 1, "delay {delay}: {out}{err}");
         assert!(!out.contains("does not allow"), "delay {delay}: {out}{err}");
     }
