@@ -39,12 +39,12 @@
 //! the moves are uniform.
 //!
 //! The timing rule (issue 41): a run that failed with a timing-dependent observation is
-//! replayed from a reset with every timeout x4, then x16 ([`replay_timing_fail`]); a replay
+//! replayed from a reset with every timeout x4, then x16 (`replay_timing_fail`); a replay
 //! repeats the whole run since the reset, each wait at the scaled timeout. A missing output
 //! (the wait ended in quiescence, the response timeout, or a declared timer output where
 //! another output was due) is confirmed without a replay when nothing timing-dependent before
 //! it could have misled the tester: the wait goes on in place up to the x4, then the x16 wait
-//! ([`Explorer::confirm_in_place`] proves that this is what a replay sees), and an output no
+//! (`Explorer::confirm_in_place` proves that this is what a replay sees), and an output no
 //! reading allows, read in a wait after such a run, is a `fail` at once. The claim does not
 //! hold for every prefix: after a quiescence observed where an output was allowed, an output
 //! read before an input could be sent or output-first, or a timer output where another output
