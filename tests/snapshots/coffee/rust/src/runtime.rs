@@ -1749,7 +1749,15 @@ fn timing_rerun(
     let mut largest = 16;
     for scale in [4, 16] {
         let settings = settings.scaled(scale);
-        let a = execute_reset(adapter, model, test, &settings, scale);
+        // A re-run that ends in retry is run again (up to NCOMPLETE_RETRIES), as any attempt:
+        // the system took another allowed branch, which says nothing about the failure.
+        let mut a = execute_reset(adapter, model, test, &settings, scale);
+        for _ in 0..settings.retries {
+            if a.verdict != Next::Retry {
+                break;
+            }
+            a = execute_reset(adapter, model, test, &settings, scale);
+        }
         let message = a.message.clone().unwrap_or_default();
         match (a.verdict, &a.timing) {
             (Next::Fail, None) => panic!("{} failed: {message}", test.name),
