@@ -1871,20 +1871,23 @@ mod tests {
 
     /// `?a` must be answered by `!x` (or, after `!x`, by the timer output `settled`); `!y` only
     /// where the run never goes. The tester always sends what it can, else waits.
+    /// The specification of `states` states with these marked transitions (`delta` for
+    /// quiescence), as the explorer reads it.
+    fn spec_of(states: usize, transitions: &[(u32, &str, u32)]) -> ExploreSpec {
+        ExploreSpec::new(crate::model::suspension_from_marked("s", states, transitions).unwrap())
+    }
+
+    /// `?a` answered by `!x`, then the timer output `!settled`; `!y` only in an unreachable state.
     fn answer_spec() -> ExploreSpec {
-        ExploreSpec::new(
-            crate::model::suspension_from_marked(
-                "s",
-                4,
-                &[
-                    (0, "?a", 1),
-                    (0, "delta", 0),
-                    (1, "!x", 2),
-                    (2, "!settled", 0),
-                    (3, "!y", 0),
-                ],
-            )
-            .unwrap(),
+        spec_of(
+            4,
+            &[
+                (0, "?a", 1),
+                (0, "delta", 0),
+                (1, "!x", 2),
+                (2, "!settled", 0),
+                (3, "!y", 0),
+            ],
         )
     }
 
@@ -1979,21 +1982,17 @@ mod tests {
     /// replayed from a reset at x4 and x16, not confirmed in place.
     #[test]
     fn a_missing_output_after_a_quiescence_that_may_mislead_is_replayed() {
-        let spec = ExploreSpec::new(
-            crate::model::suspension_from_marked(
-                "s",
-                4,
-                &[
-                    (0, "?a", 1),
-                    (0, "delta", 0),
-                    (1, "!x", 0),
-                    (1, "delta", 2),
-                    (2, "?a", 3),
-                    (2, "delta", 2),
-                    (3, "!y", 0),
-                ],
-            )
-            .unwrap(),
+        let spec = spec_of(
+            4,
+            &[
+                (0, "?a", 1),
+                (0, "delta", 0),
+                (1, "!x", 0),
+                (1, "delta", 2),
+                (2, "?a", 3),
+                (2, "delta", 2),
+                (3, "!y", 0),
+            ],
         );
         let mut adapter = Scripted::new(vec![vec![None], vec![]]);
         let report = explore(&spec, &mut adapter, &eager_options(), |_| {}).unwrap();
@@ -2010,19 +2009,15 @@ mod tests {
     fn a_forbidden_output_fails_with_the_trace() {
         // The specification answers ?a with !x; the implementation answers !y, which only an
         // unreachable state allows (so no reading of the race allows it either).
-        let spec = ExploreSpec::new(
-            crate::model::suspension_from_marked(
-                "s",
-                3,
-                &[
-                    (0, "?a", 1),
-                    (0, "delta", 0),
-                    (1, "!x", 0),
-                    (1, "!z", 0),
-                    (2, "!y", 0),
-                ],
-            )
-            .unwrap(),
+        let spec = spec_of(
+            3,
+            &[
+                (0, "?a", 1),
+                (0, "delta", 0),
+                (1, "!x", 0),
+                (1, "!z", 0),
+                (2, "!y", 0),
+            ],
         );
         let imp = crate::model::suspension_from_marked(
             "i",
