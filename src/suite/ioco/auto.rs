@@ -761,7 +761,8 @@ mod tests {
     /// `n` up to `|S| + 1` whose suite can be built, planning for ranking under
     /// `--max-seconds` equal to the suite's own estimated seconds is never stopped by the
     /// cap, while a budget of a quarter of that stops some plans (so the cap is not vacuous),
-    /// each refusal's figure at most the suite's.
+    /// each refusal's figure at most the suite's. A cap one wait too eager (a wait after every
+    /// trace node, quiet ones and those without quiescence too) fails here at once.
     #[test]
     fn the_time_cap_while_planning_never_refuses_a_suite_within_the_budget() {
         use super::super::bounds::is_bounded;
