@@ -843,6 +843,44 @@ mod tests {
         assert!(stopped >= 20, "the cap stopped only {stopped} plans");
     }
 
+    /// Issue 43's model 4308 (`cargo bench --bench ioco_costs -- --large`: seed 4308, 15
+    /// states, 2 inputs, 2 outputs; 12 states minimised) at n = |S| with the default budgets:
+    /// no candidate fits, and `ioco-cover-counting-maximal`, which no bound refuses before
+    /// planning, used to be planned up to the million plan nodes of the budget (2.8 s, 482 MB
+    /// in release) before its figures refused it. It must stop while planned, after a few
+    /// tens of thousands of bounded traces. The work is counted, not timed.
+    #[test]
+    fn a_refusal_of_model_4308_stops_planning_at_the_time_budget() {
+        let sa = crate::model::minimize_suspension(&random_suspension(4308, 15, 2, 2)).unwrap();
+        let n = super::super::reachable_states(&sa).len();
+        assert_eq!(n, 12);
+        let options = SuiteOptions {
+            domain: super::super::Domain::Classic,
+            minimised_from: None,
+        };
+        let Evaluation { candidates, best } =
+            evaluate_with(&sa, n, Budget::default(), options).unwrap();
+        assert!(best.is_none());
+        let cover = candidates
+            .iter()
+            .find(|c| c.method == IocoMethod::CoverCounting(IncompatibleSets::Maximal))
+            .unwrap();
+        let Status::Refused(why) = &cover.status else {
+            panic!("{:?}", cover.status);
+        };
+        assert!(
+            why.contains("a lower bound counted while planning"),
+            "{why}"
+        );
+        let traces: u128 = why
+            .split("its first ")
+            .nth(1)
+            .and_then(|w| w.split(' ').next())
+            .and_then(|w| w.replace(',', "").parse().ok())
+            .expect("the refusal counts the bounded traces");
+        assert!(traces <= 50_000, "{why}");
+    }
+
     #[test]
     fn a_refused_candidate_is_listed_and_all_refused_is_an_error() {
         let sa = fig_2_1();
