@@ -25,7 +25,15 @@
 //!   `Observe` to skip, so the labels executed are the trace's); and distinct traces are
 //!   distinct prefixes of the suite's paths, each ending at its own (path, position). So a
 //!   plan with `c` trace nodes gives a suite of at least `c - 1` steps, and at least
-//!   `(c - 1) · step_ms` of estimated time, whatever repeated tests are left out.
+//!   `(c - 1) · step_ms` of estimated time, whatever repeated tests are left out. A node that
+//!   observes (it is not quiet, `super::domain`) in a state that allows quiescence has the
+//!   quiescence branch in its `Observe`, so its trace `σ` followed by `δ` is a prefix of some
+//!   path too, and that last position is a wait; distinct nodes give distinct traces `σδ`. So
+//!   with `w` such nodes the suite has at least `w` waits besides, and an estimated time of at
+//!   least `(c - 1) · step_ms + w · quiescence_ms`. Before any suite is found, once that is
+//!   over `--max-seconds` the candidate is refused there, while it is planned
+//!   (`counting::TraceCap`); before this such a plan stopped only at the plan-node budget (a
+//!   million nodes, hundreds of megabytes) when no suite had been found.
 //!
 //! A candidate whose lower bound ranks above the best suite found so far cannot win: it is
 //! listed as such, with its planned figures as upper bounds when it has them.
@@ -698,9 +706,12 @@ mod tests {
         let refused: Vec<&&str> = lines.iter().filter(|l| l.contains("(--max-")).collect();
         assert!(!refused.is_empty(), "{text}");
         for line in refused {
-            // A lower bound counted before planning (`bounds`) knows steps and waits only.
+            // A lower bound counted before planning (`bounds`) knows steps and waits only, one
+            // counted while planning (`counting::TraceCap`) the time only.
             let flags: &[&str] = if line.contains("a lower bound counted before planning") {
                 &["--max-steps", "--max-seconds"]
+            } else if line.contains("a lower bound counted while planning") {
+                &["--max-seconds"]
             } else {
                 &["--max-tests", "--max-runs", "--max-steps", "--max-seconds"]
             };
@@ -743,6 +754,131 @@ mod tests {
         };
         assert!(r.advice.contains("--method ioco-auto"), "{e}");
         assert!(!r.advice.contains("unconditional"), "{e}");
+    }
+
+    /// The time cap while planning (module doc, `counting::TraceCap`) is a lower bound of the
+    /// suite as written: on random automata in both domains, for every bounded-trace method and
+    /// `n` up to `|S| + 1` whose suite can be built, planning for ranking under
+    /// `--max-seconds` equal to the suite's own estimated seconds is never stopped by the
+    /// cap, while a budget of a quarter of that stops some plans (so the cap is not vacuous),
+    /// each refusal's figure at most the suite's. A cap one wait too eager (a wait after every
+    /// trace node, quiet ones and those without quiescence too) fails here at once.
+    #[test]
+    fn the_time_cap_while_planning_never_refuses_a_suite_within_the_budget() {
+        use super::super::bounds::is_bounded;
+        use super::super::testkit::{Rng, classic_sa, random_sa};
+        use super::super::{Domain, generate_with};
+        let large = Budget {
+            max_tests: 3_000,
+            max_plan_nodes: 30_000,
+            max_seconds: u128::MAX / 1000,
+            ..Budget::default()
+        };
+        let (mut compared, mut stopped) = (0, 0);
+        let mut rng = Rng::new(4343);
+        for seed in 0..16u64 {
+            let sa = if seed % 2 == 0 {
+                random_suspension(seed, 3 + (seed as usize % 4), 2, 2)
+            } else {
+                random_sa(&mut rng, 3 + (seed as usize % 3), 2, 1)
+            };
+            let states = super::super::reachable_states(&sa).len();
+            for (domain, spec) in [
+                (Domain::General, sa.clone()),
+                (Domain::Classic, classic_sa(&sa)),
+            ] {
+                let options = SuiteOptions {
+                    domain,
+                    minimised_from: None,
+                };
+                for n in 1..=states + 1 {
+                    for &method in CANDIDATES.iter().filter(|&&m| is_bounded(m)) {
+                        let Ok(suite) =
+                            generate_with(&spec, method, Bound::States(n), large, options)
+                        else {
+                            continue;
+                        };
+                        let Figure::Exact(seconds) = suite.costs().seconds(&large.timing) else {
+                            panic!("{:?}", suite.costs());
+                        };
+                        let what = format!("{} {domain:?} n = {n} {}", sa.name, method.name());
+                        for (max_seconds, must_pass) in [(seconds, true), (seconds / 4, false)] {
+                            let budget = Budget {
+                                max_seconds,
+                                ..large
+                            };
+                            let ranking = Counting::ForRanking {
+                                max_trace_nodes: None,
+                            };
+                            match plan_counted(
+                                &spec,
+                                method,
+                                Bound::States(n),
+                                budget,
+                                ranking,
+                                options,
+                            ) {
+                                Err(IocoSuiteError::Budget { what: why, .. })
+                                    if why.contains("counted while planning") =>
+                                {
+                                    assert!(!must_pass, "{what}: {seconds} s, stopped: {why}");
+                                    let at_least: u128 = why
+                                        .strip_prefix("at least ")
+                                        .and_then(|w| w.split(' ').next())
+                                        .and_then(|w| w.replace(',', "").parse().ok())
+                                        .expect("the refusal begins with its figure");
+                                    assert!(at_least <= seconds, "{what}: {seconds} s: {why}");
+                                    stopped += 1;
+                                }
+                                Ok(_) => {}
+                                Err(e) => panic!("{what}: {e}"),
+                            }
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared >= 200, "only {compared} suites compared");
+        assert!(stopped >= 20, "the cap stopped only {stopped} plans");
+    }
+
+    /// Issue 43's model 4308 (`cargo bench --bench ioco_costs -- --large`: seed 4308, 15
+    /// states, 2 inputs, 2 outputs; 12 states minimised) at n = |S| with the default budgets:
+    /// no candidate fits, and `ioco-cover-counting-maximal`, which no bound refuses before
+    /// planning, used to be planned up to the million plan nodes of the budget (2.8 s, 482 MB
+    /// in release) before its figures refused it. It must stop while planned, after a few
+    /// tens of thousands of bounded traces. The work is counted, not timed.
+    #[test]
+    fn a_refusal_of_model_4308_stops_planning_at_the_time_budget() {
+        let sa = crate::model::minimize_suspension(&random_suspension(4308, 15, 2, 2)).unwrap();
+        let n = super::super::reachable_states(&sa).len();
+        assert_eq!(n, 12);
+        let options = SuiteOptions {
+            domain: super::super::Domain::Classic,
+            minimised_from: None,
+        };
+        let Evaluation { candidates, best } =
+            evaluate_with(&sa, n, Budget::default(), options).unwrap();
+        assert!(best.is_none());
+        let cover = candidates
+            .iter()
+            .find(|c| c.method == IocoMethod::CoverCounting(IncompatibleSets::Maximal))
+            .unwrap();
+        let Status::Refused(why) = &cover.status else {
+            panic!("{:?}", cover.status);
+        };
+        assert!(
+            why.contains("a lower bound counted while planning"),
+            "{why}"
+        );
+        let traces: u128 = why
+            .split("its first ")
+            .nth(1)
+            .and_then(|w| w.split(' ').next())
+            .and_then(|w| w.replace(',', "").parse().ok())
+            .expect("the refusal counts the bounded traces");
+        assert!(traces <= 50_000, "{why}");
     }
 
     #[test]

@@ -138,6 +138,7 @@ use super::plan::{Move, Plan, PlanId, Target};
 use super::{IocoSuiteError, access::reachable_states, conjunction::names};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
+use crate::suite::costs::{Timing, thousands};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -367,14 +368,14 @@ pub(crate) fn counting_plan(
     choice: IncompatibleSets,
     max_plan_nodes: usize,
     relative_to_cover: bool,
-    max_trace_nodes: Option<usize>,
+    cap: TraceCap,
 ) -> Result<CountingPlan, IocoSuiteError> {
     build(
         plan,
         sa,
         n,
         choice,
-        (max_plan_nodes, max_trace_nodes),
+        (max_plan_nodes, cap),
         true,
         relative_to_cover,
     )
@@ -513,7 +514,7 @@ fn build(
     sa: &SuspensionAutomaton,
     n: usize,
     choice: IncompatibleSets,
-    (max_plan_nodes, max_trace_nodes): (usize, Option<usize>),
+    (max_plan_nodes, cap): (usize, TraceCap),
     graphs_at_cuts: bool,
     relative_to_cover: bool,
 ) -> Result<CountingPlan, IocoSuiteError> {
@@ -576,7 +577,7 @@ fn build(
             parent: &pinning.parent,
             limits,
         }),
-        max_trace_nodes,
+        cap,
     };
     Ok(CountingPlan {
         root: traces.plan(plan, sa, sa.initial(), n)?,
@@ -585,41 +586,43 @@ fn build(
     })
 }
 
-#[cfg(test)]
-thread_local! {
+/// A switch that weakens a construction one step too far, for the test that must catch it:
+/// a thread-local `$switch` (tests only) and `$read()`, which reads it in tests and is `false`
+/// in every build.
+macro_rules! weakening_for_tests {
+    ($(#[$doc:meta])* $switch:ident, $read:ident) => {
+        #[cfg(test)]
+        thread_local! {
+            $(#[$doc])*
+            pub(crate) static $switch: std::cell::Cell<bool> =
+                const { std::cell::Cell::new(false) };
+        }
+
+        #[cfg(test)]
+        fn $read() -> bool {
+            $switch.with(|w| w.get())
+        }
+
+        #[cfg(not(test))]
+        fn $read() -> bool {
+            false
+        }
+    };
+}
+
+weakening_for_tests!(
     /// Tests only: rule 3 of `super::domain` one step too weak, applied to every quiescence
     /// (also where it leads to another state), for the test that must catch it.
-    pub(crate) static RULE_3_EVERYWHERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
+    RULE_3_EVERYWHERE,
+    rule_3_everywhere
+);
 
-/// Whether the traces of this thread end at every quiescence (tests only; never in a build).
-#[cfg(test)]
-fn rule_3_everywhere() -> bool {
-    RULE_3_EVERYWHERE.with(|w| w.get())
-}
-
-#[cfg(not(test))]
-fn rule_3_everywhere() -> bool {
-    false
-}
-
-#[cfg(test)]
-thread_local! {
+weakening_for_tests!(
     /// Tests only: a cover cut one step too early, counting at a branching the output child
     /// that pins the most instead of the fewest, for the test that must catch it.
-    pub(crate) static PINS_AS_MOST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether this thread counts the most pins at branchings (tests only; never in a build).
-#[cfg(test)]
-fn pins_as_most() -> bool {
-    PINS_AS_MOST.with(|w| w.get())
-}
-
-#[cfg(not(test))]
-fn pins_as_most() -> bool {
-    false
-}
+    PINS_AS_MOST,
+    pins_as_most
+);
 
 /// Counting relative to the forced cover: the tree edges, and per constraint the new visits
 /// allowed.
@@ -652,9 +655,21 @@ pub(crate) struct BoundedTraces<'a> {
     /// Count only the visits off the forced cover, each constraint up to its own limit
     /// (`ioco-cover-counting`); `None`: every visit, up to `n`.
     pub(crate) cover: Option<Cover<'a>>,
-    /// `ioco-auto` only: more trace nodes than this and the suite cannot win
-    /// ([`IocoSuiteError::CannotWin`]; see `super::auto`).
-    pub(crate) max_trace_nodes: Option<usize>,
+    /// `ioco-auto` only: where the plan stops because its suite cannot win or cannot fit.
+    pub(crate) cap: TraceCap,
+}
+
+/// `ioco-auto` only: when a plan of bounded traces stops early, by lower bounds of its suite as
+/// written (proof in `super::auto`): a trace node is a distinct trace executed by some test,
+/// followed by a step into it (all nodes but the root), and, when it observes and its state
+/// allows quiescence, by a wait of its own.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TraceCap {
+    /// More trace nodes than this and the suite cannot win ([`IocoSuiteError::CannotWin`]).
+    pub(crate) nodes: Option<usize>,
+    /// `--max-seconds` and the timing: once the steps and waits the trace nodes give come to
+    /// more estimated time than that, the suite is over the budget ([`IocoSuiteError::Budget`]).
+    pub(crate) seconds: Option<(u128, Timing)>,
 }
 
 impl BoundedTraces<'_> {
@@ -713,6 +728,8 @@ impl BoundedTraces<'_> {
         let key0 = (start, sums0, false, self.cover.is_some());
         memo.insert(key0.clone(), root);
         work.push((root, key0));
+        // Nodes that observe where quiescence is allowed (each a wait of its own).
+        let mut waits = usize::from(a.after(start, delta).is_some());
         while let Some((id, (q, sums, quiet, on_cover))) = work.pop() {
             let mut branches = Vec::new();
             let mut moves = Vec::new();
@@ -748,10 +765,37 @@ impl BoundedTraces<'_> {
                 } else if let Some(&c) = memo.get(&(t, next.clone(), quiet_t, on_cover_t)) {
                     Target::Node(c)
                 } else {
-                    if self.max_trace_nodes.is_some_and(|cap| memo.len() >= cap) {
+                    if self.cap.nodes.is_some_and(|cap| memo.len() >= cap) {
                         return Err(IocoSuiteError::CannotWin {
                             trace_nodes: memo.len(),
                         });
+                    }
+                    let waits_t = !quiet_t && a.after(t, delta).is_some();
+                    waits += usize::from(waits_t);
+                    if let Some((max_seconds, timing)) = self.cap.seconds {
+                        // The new node makes memo.len() + 1 nodes: a step into each but the
+                        // root, and the waits counted.
+                        let millis = (memo.len() as u128)
+                            .saturating_mul(timing.step_ms.into())
+                            .saturating_add(
+                                (waits as u128).saturating_mul(timing.quiescence_ms.into()),
+                            );
+                        if millis > max_seconds.saturating_mul(1000) {
+                            return Err(IocoSuiteError::Budget {
+                                what: format!(
+                                    "at least {} estimated seconds (--max-seconds; a lower \
+                                     bound counted while planning the {suite} for n = {n}: a \
+                                     step into each of its first {} bounded traces but the \
+                                     empty one, a wait after each of the {} of them \
+                                     observed where quiescence is allowed), which",
+                                    thousands(millis / 1000),
+                                    thousands(memo.len() as u128 + 1),
+                                    thousands(waits as u128),
+                                ),
+                                budget: max_seconds,
+                                advice: "raise --max-seconds or try a smaller n".into(),
+                            });
+                        }
                     }
                     let limit = if memo.len() >= max_nodes {
                         Some(max_nodes)
@@ -925,7 +969,7 @@ mod tests {
             spec,
             n,
             choice,
-            (budget().max_plan_nodes, None),
+            (budget().max_plan_nodes, TraceCap::default()),
             true,
             false,
         )
@@ -1004,7 +1048,16 @@ mod tests {
         n: usize,
     ) -> Vec<TestCase> {
         let mut plan = Plan::default();
-        let c = build(&mut plan, spec, n, choice, (100_000, None), false, false).unwrap();
+        let c = build(
+            &mut plan,
+            spec,
+            n,
+            choice,
+            (100_000, TraceCap::default()),
+            false,
+            false,
+        )
+        .unwrap();
         plan.finish();
         let labels = LabelMap::new(spec);
         (0..plan.count(c.root))

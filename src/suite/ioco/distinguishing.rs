@@ -16,6 +16,7 @@
 //! `n`-complete as well (Cor. 2.44); the suite records this in its guarantee and notes.
 
 use super::conjunction::{Conjunction, conjunction, names, unrooted_form};
+use super::counting::TraceCap;
 use super::pairs::PairAnalysis;
 use super::plan::{Plan, Target, traces_then_experiments};
 use super::unconditional::unconditional_plan;
@@ -166,7 +167,7 @@ impl<'a> CompleteBuilder<'a> {
                 sa.initial(),
                 self.n,
                 self.budget.max_plan_nodes,
-                None,
+                TraceCap::default(),
             )?;
             self.fallback_memo.insert(key, t);
             return Ok(Some(t));

@@ -320,7 +320,9 @@ pub(crate) enum Counting {
     /// others (no candidate) only the tests of the plan as built are counted, an upper bound
     /// (`AtMost`): normalising a suite that cannot be chosen would cost memory and time for
     /// nothing. Bounded traces (`U(S, n)`, the counting suites) stop with
-    /// [`IocoSuiteError::CannotWin`] past `max_trace_nodes` plan nodes (see [`auto`]).
+    /// [`IocoSuiteError::CannotWin`] past `max_trace_nodes` plan nodes, and without such a
+    /// cap with [`IocoSuiteError::Budget`] once their steps and waits are over
+    /// `--max-seconds` (see [`auto`]).
     ForRanking {
         /// Most trace nodes of a suite that can still win.
         max_trace_nodes: Option<usize>,
@@ -328,11 +330,18 @@ pub(crate) enum Counting {
 }
 
 impl Counting {
-    /// The trace-node cap of [`Counting::ForRanking`].
-    fn max_trace_nodes(self) -> Option<usize> {
+    /// Where [`Counting::ForRanking`] stops a plan of bounded traces under `budget`.
+    fn trace_cap(self, budget: &Budget) -> counting::TraceCap {
         match self {
-            Counting::Always => None,
-            Counting::ForRanking { max_trace_nodes } => max_trace_nodes,
+            Counting::Always => counting::TraceCap::default(),
+            // Before a suite is found the time budget caps the plan; after, the best suite's
+            // time does, by the trace nodes alone.
+            Counting::ForRanking { max_trace_nodes } => counting::TraceCap {
+                nodes: max_trace_nodes,
+                seconds: max_trace_nodes
+                    .is_none()
+                    .then_some((budget.max_seconds, budget.timing)),
+            },
         }
     }
 }
@@ -359,7 +368,7 @@ pub(crate) fn plan_counted(
                 sa.initial(),
                 n,
                 budget.max_plan_nodes,
-                counting.max_trace_nodes(),
+                counting.trace_cap(&budget),
             )?;
             (
                 root,
@@ -415,7 +424,7 @@ pub(crate) fn plan_counted(
                 choice,
                 budget.max_plan_nodes,
                 relative,
-                counting.max_trace_nodes(),
+                counting.trace_cap(&budget),
             )?;
             let (guarantee, field) = counting::describe(sa, n, choice, &c.family, c.pinned);
             incompatible_sets = Some(field);

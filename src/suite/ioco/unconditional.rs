@@ -9,7 +9,7 @@
 //! occurs), so a test is needed per input choice rather than per trace.
 
 use super::IocoSuiteError;
-use super::counting::BoundedTraces;
+use super::counting::{BoundedTraces, TraceCap};
 use super::plan::{Plan, Target};
 use crate::model::{StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
@@ -22,7 +22,7 @@ pub(crate) fn unconditional_plan(
     start: StateId,
     n: usize,
     budget: usize,
-    max_trace_nodes: Option<usize>,
+    cap: TraceCap,
 ) -> Result<Target, IocoSuiteError> {
     if n == 0 {
         return Ok(Target::Verdict(Verdict::Pass));
@@ -37,7 +37,7 @@ pub(crate) fn unconditional_plan(
         suite: "unconditional suite",
         advice: "try a smaller n or --method ioco-complete",
         cover: None,
-        max_trace_nodes,
+        cap,
     }
     .plan(plan, a, start, n)
 }
