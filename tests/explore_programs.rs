@@ -401,25 +401,29 @@ fn testers_draw_their_choices_as_ncomplete_explore() {
             settings.extend(["--input-bias", bias]);
             policy = vec!["--policy", "bias", "--input-bias", bias];
         }
-        let reference = silent(Command::new(BIN).args([
-            "explore",
-            spec.to_str().unwrap(),
-            "--sut",
-            "cat > /dev/null",
-            "--reset-probability",
-            "0",
-            "--max-steps",
-            "500",
-            "--quiescence-ms",
-            "5",
-            "--response-ms",
-            "5",
-            "--startup-ms",
-            "0",
-            "--quiet",
-            "--seed",
-            seed,
-        ]).args(&policy));
+        let reference = silent(
+            Command::new(BIN)
+                .args([
+                    "explore",
+                    spec.to_str().unwrap(),
+                    "--sut",
+                    "cat > /dev/null",
+                    "--reset-probability",
+                    "0",
+                    "--max-steps",
+                    "500",
+                    "--quiescence-ms",
+                    "5",
+                    "--response-ms",
+                    "5",
+                    "--startup-ms",
+                    "0",
+                    "--quiet",
+                    "--seed",
+                    seed,
+                ])
+                .args(&policy),
+        );
         let reference_out = text(&reference);
         assert_eq!(reference.status.code(), Some(1), "{reference_out}");
         let mut testers = vec![("rust", silent(Command::new(&binary).args(&settings)))];
@@ -449,7 +453,10 @@ fn testers_draw_their_choices_as_ncomplete_explore() {
         }
         messages.push(first_failure(&reference_out).to_owned());
     }
-    assert!(paths[0] > 0 && paths[1] > 0, "replayed, in place: {paths:?}");
+    assert!(
+        paths[0] > 0 && paths[1] > 0,
+        "replayed, in place: {paths:?}"
+    );
     assert_eq!(messages[0], messages[1]);
     assert!(
         messages.iter().skip(1).any(|m| *m != messages[0]),
@@ -651,14 +658,21 @@ fn testers_confirm_a_late_answer_in_place() {
                 .output()
                 .unwrap();
             let report = text(&out);
-            assert_ne!(out.status.code(), Some(1), "{runner:?}, seed {seed}: {report}");
+            assert_ne!(
+                out.status.code(),
+                Some(1),
+                "{runner:?}, seed {seed}: {report}"
+            );
             if report.contains("an output came when waiting in place up to the timeouts x4") {
                 assert_eq!(out.status.code(), Some(3), "{report}");
                 assert!(report.contains("inconclusive (timing)"), "{report}");
                 in_place += 1;
             }
         }
-        assert!(in_place > 0, "{runner:?}: no seed confirmed the late pong in place");
+        assert!(
+            in_place > 0,
+            "{runner:?}: no seed confirmed the late pong in place"
+        );
     }
 }
 
@@ -676,7 +690,10 @@ fn burst_before_hello(out: &str) -> usize {
         .iter()
         .position(|&l| l == "!hello")
         .unwrap_or_else(|| panic!("no !hello in the trace {trace}"));
-    labels[..hello].iter().filter(|l| l.starts_with('?')).count()
+    labels[..hello]
+        .iter()
+        .filter(|l| l.starts_with('?'))
+        .count()
 }
 
 /// Runs the generated tester of `ready_hello.aut` (`runner`, rendered in `dir`) against
