@@ -560,83 +560,24 @@ fn the_explorer_belongs_to_its_rendering() {
     }
 }
 
-/// The generated testers follow `explore`'s timing rule: against a correct pingpong system that
-/// answers its first `maybe` 0.6 s late (past the quiescence timeout, as a descheduled system
-/// does), a failure that rests on the late answer is replayed with the timeouts x4 and x16 from
-/// a reset; the replay passes, so no seed fails and some end inconclusive (timing), exit 3.
-#[test]
-fn testers_replay_a_timing_failure_and_do_not_fail_a_system_late_once() {
+/// The pingpong tester of each runner (the Rust binary, and the Python script when pytest can
+/// be imported) against the correct but late system `fixture` of `tests/fixtures/hostile` (late
+/// once per marker directory `NCOMPLETE_LATE_ONCE`), 12 steps for each of `seeds` seeds, with a
+/// quiescence timeout of 300 ms and the response timeout `response_ms`: the runs' runners, seeds
+/// and outputs.
+fn late_pingpong_runs(fixture: &str, response_ms: &str, seeds: u64) -> Vec<(Runner, u64, Output)> {
     let spec = root().join("tests/fixtures/hostile/pingpong.aut");
-    let late_once = root().join("tests/fixtures/hostile/late_once.sh");
-    let dir = work_dir("explore-late-once");
+    let late = root().join("tests/fixtures/hostile").join(fixture);
+    let dir = work_dir(&format!("explore-{fixture}"));
     render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Rust);
     let mut runners = vec![Runner::Rust];
     if common::pytest_available("Python on-the-fly tester against a late system") {
         render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Script);
         runners.push(Runner::Script);
     }
+    let mut runs = Vec::new();
     for runner in runners {
-        let mut inconclusive = 0;
-        for seed in 0..8 {
-            let marker = dir.join(format!("late-{runner:?}-{seed}"));
-            let _ = std::fs::remove_dir(&marker);
-            let mut cmd = match runner {
-                Runner::Rust => Command::new(rust_target().join("debug/explore_pingpong")),
-                _ => {
-                    let mut cmd = Command::new("python3");
-                    cmd.arg("explore_pingpong.py");
-                    cmd
-                }
-            };
-            let out = cmd
-                .args(["--steps", "12", "--seed", &seed.to_string()])
-                .current_dir(dir.join(runner.format()))
-                .env(
-                    "NCOMPLETE_SUT",
-                    format!("exec sh '{}'", late_once.display()),
-                )
-                .env("NCOMPLETE_LATE_ONCE", &marker)
-                .env("NCOMPLETE_QUIESCENCE_MS", "300")
-                .env("NCOMPLETE_STARTUP_MS", "200")
-                .env("NCOMPLETE_RESPONSE_MS", "2000")
-                .output()
-                .unwrap();
-            let report = text(&out);
-            assert_ne!(
-                out.status.code(),
-                Some(1),
-                "{runner:?}, seed {seed}: {report}"
-            );
-            if out.status.code() == Some(3) {
-                assert!(report.contains("inconclusive (timing)"), "{report}");
-                inconclusive += 1;
-            }
-        }
-        assert!(inconclusive > 0, "{runner:?}: no seed met the late answer");
-    }
-}
-
-/// The generated testers confirm a missing output in place, as `explore` does: against a
-/// correct pingpong system that answers its first `ping` 0.6 s late (`late_ping_once.sh`), past
-/// the response timeout of 400 ms, a tester that waited for that `pong` after a run that nothing
-/// could have misled goes on waiting up to the x4 wait (1.6 s from the start of its wait), the
-/// `pong` comes, and the verdict is inconclusive (timing) with the words of the wait in place;
-/// no seed fails. (A run misled before, by a `pong` read before an input could be sent, is
-/// replayed instead: `testers_draw_their_choices_as_ncomplete_explore` shows both paths.)
-#[test]
-fn testers_confirm_a_late_answer_in_place() {
-    let spec = root().join("tests/fixtures/hostile/pingpong.aut");
-    let late = root().join("tests/fixtures/hostile/late_ping_once.sh");
-    let dir = work_dir("explore-late-ping");
-    render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Rust);
-    let mut runners = vec![Runner::Rust];
-    if common::pytest_available("Python on-the-fly tester confirming in place") {
-        render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Script);
-        runners.push(Runner::Script);
-    }
-    for runner in runners {
-        let mut in_place = 0;
-        for seed in 0..6 {
+        for seed in 0..seeds {
             let marker = dir.join(format!("late-{runner:?}-{seed}"));
             let _ = std::fs::remove_dir(&marker);
             let mut cmd = match runner {
@@ -654,23 +595,64 @@ fn testers_confirm_a_late_answer_in_place() {
                 .env("NCOMPLETE_LATE_ONCE", &marker)
                 .env("NCOMPLETE_QUIESCENCE_MS", "300")
                 .env("NCOMPLETE_STARTUP_MS", "200")
-                .env("NCOMPLETE_RESPONSE_MS", "400")
+                .env("NCOMPLETE_RESPONSE_MS", response_ms)
                 .output()
                 .unwrap();
-            let report = text(&out);
-            assert_ne!(
-                out.status.code(),
-                Some(1),
-                "{runner:?}, seed {seed}: {report}"
-            );
-            if report.contains("an output came when waiting in place up to the timeouts x4") {
-                assert_eq!(out.status.code(), Some(3), "{report}");
-                assert!(report.contains("inconclusive (timing)"), "{report}");
-                in_place += 1;
-            }
+            runs.push((runner, seed, out));
         }
-        assert!(
-            in_place > 0,
+    }
+    runs
+}
+
+/// Checks that no run of `runner` among `runs` failed; returns how many said `words`, each
+/// inconclusive (timing), exit 3. `None` when `runner` did not run (no pytest).
+fn inconclusive_runs(runs: &[(Runner, u64, Output)], runner: Runner, words: &str) -> Option<usize> {
+    let mine: Vec<_> = runs.iter().filter(|r| r.0 == runner).collect();
+    for (_, seed, out) in &mine {
+        let report = text(out);
+        assert_ne!(
+            out.status.code(),
+            Some(1),
+            "{runner:?}, seed {seed}: {report}"
+        );
+        if report.contains(words) {
+            assert_eq!(out.status.code(), Some(3), "{report}");
+            assert!(report.contains("inconclusive (timing)"), "{report}");
+        }
+    }
+    let said = mine.iter().filter(|r| text(&r.2).contains(words)).count();
+    (!mine.is_empty()).then_some(said)
+}
+
+/// The generated testers follow `explore`'s timing rule: against a correct pingpong system that
+/// answers its first `maybe` 0.6 s late (past the quiescence timeout, as a descheduled system
+/// does), a failure that rests on the late answer is replayed with the timeouts x4 and x16 from
+/// a reset; the replay passes, so no seed fails and some end inconclusive (timing), exit 3.
+#[test]
+fn testers_replay_a_timing_failure_and_do_not_fail_a_system_late_once() {
+    let runs = late_pingpong_runs("late_once.sh", "2000", 8);
+    for runner in [Runner::Rust, Runner::Script] {
+        let replayed = inconclusive_runs(&runs, runner, "when replayed with the timeouts x");
+        assert_ne!(replayed, Some(0), "{runner:?}: no seed met the late answer");
+    }
+}
+
+/// The generated testers confirm a missing output in place, as `explore` does: against a
+/// correct pingpong system that answers its first `ping` 0.6 s late (`late_ping_once.sh`), past
+/// the response timeout of 400 ms, a tester that waited for that `pong` after a run that nothing
+/// could have misled goes on waiting up to the x4 wait (1.6 s from the start of its wait), the
+/// `pong` comes, and the verdict is inconclusive (timing) with the words of the wait in place;
+/// no seed fails. (A run misled before, by a `pong` read before an input could be sent, is
+/// replayed instead: `testers_draw_their_choices_as_ncomplete_explore` shows both paths.)
+#[test]
+fn testers_confirm_a_late_answer_in_place() {
+    let runs = late_pingpong_runs("late_ping_once.sh", "400", 6);
+    for runner in [Runner::Rust, Runner::Script] {
+        let words = "an output came when waiting in place up to the timeouts x4";
+        let in_place = inconclusive_runs(&runs, runner, words);
+        assert_ne!(
+            in_place,
+            Some(0),
             "{runner:?}: no seed confirmed the late pong in place"
         );
     }
