@@ -354,6 +354,11 @@ fn first_failure(out: &str) -> &str {
     }
 }
 
+/// The words of a missing output confirmed by waiting in place (`explore` and the testers).
+const IN_PLACE: &str = " (no output when waiting in place up to the timeouts x16, ";
+/// The words of a failure that stood its replays at x4 and x16.
+const REPLAYED: &str = "(failed when replayed with every scale up to x16; first failure: ";
+
 /// Runs `program` against a system that never writes, with timeouts of 5 ms (every wait observes
 /// quiescence, so a run depends on its choices only).
 fn silent(program: &mut Command) -> Output {
@@ -367,10 +372,14 @@ fn silent(program: &mut Command) -> Output {
 }
 
 /// The Rust and Python testers draw their choices from `--seed` as `ncomplete explore --policy
-/// random` does: against a system that never writes, all three fail with the same message, after
-/// the same trace, for every seed; where the specification requires an output, the message is
-/// explore's `no output within the response timeout`. (The Python tester is left out without
-/// pytest, whose runtime it uses.)
+/// random` does (and, with `--input-bias P`, as `--policy bias --input-bias P`): against a
+/// system that never writes, all three fail with the same message, after the same trace, for
+/// every seed; where the specification requires an output, the message is explore's `no output
+/// within the response timeout`. They also decide its timing as `explore` does: the missing
+/// output confirmed by waiting in place up to the x16 wait when nothing before it could have
+/// misled the tester, the run replayed at x4 and x16 after a quiescence where `!refund` was
+/// allowed; both happen among the seeds. (The Python tester is left out without pytest, whose
+/// runtime it uses.)
 #[test]
 fn testers_draw_their_choices_as_ncomplete_explore() {
     let dir = work_dir("explore-seed");
@@ -382,46 +391,59 @@ fn testers_draw_their_choices_as_ncomplete_explore() {
     let binary = rust_target().join("debug/explore_vending");
     let spec = model("vending.aut");
     let mut messages = Vec::new();
-    for seed in ["4", "4", "0", "1", "2", "3", "9", "18446744073709551615"] {
-        let settings = ["--steps", "500", "--seed", seed];
-        let reference = silent(Command::new(BIN).args([
-            "explore",
-            spec.to_str().unwrap(),
-            "--sut",
-            "cat > /dev/null",
-            "--policy",
-            "random",
-            "--reset-probability",
-            "0",
-            "--max-steps",
-            "500",
-            "--quiescence-ms",
-            "5",
-            "--response-ms",
-            "5",
-            "--startup-ms",
-            "0",
-            "--quiet",
-            "--seed",
-            seed,
-        ]));
+    let mut paths = [0, 0];
+    let seeds = ["4", "4", "0", "1", "2", "3", "9", "18446744073709551615"];
+    let biased = ["0", "1", "5"].map(|seed| (seed, Some("0.7")));
+    for (seed, bias) in seeds.map(|seed| (seed, None)).into_iter().chain(biased) {
+        let mut settings = vec!["--steps", "500", "--seed", seed];
+        let mut policy = vec!["--policy", "random"];
+        if let Some(bias) = bias {
+            settings.extend(["--input-bias", bias]);
+            policy = vec!["--policy", "bias", "--input-bias", bias];
+        }
+        let reference = silent(
+            Command::new(BIN)
+                .args([
+                    "explore",
+                    spec.to_str().unwrap(),
+                    "--sut",
+                    "cat > /dev/null",
+                    "--reset-probability",
+                    "0",
+                    "--max-steps",
+                    "500",
+                    "--quiescence-ms",
+                    "5",
+                    "--response-ms",
+                    "5",
+                    "--startup-ms",
+                    "0",
+                    "--quiet",
+                    "--seed",
+                    seed,
+                ])
+                .args(&policy),
+        );
         let reference_out = text(&reference);
         assert_eq!(reference.status.code(), Some(1), "{reference_out}");
-        let mut testers = vec![("rust", silent(Command::new(&binary).args(settings)))];
+        let mut testers = vec![("rust", silent(Command::new(&binary).args(&settings)))];
         if python {
             let mut script = Command::new("python3");
             script
                 .arg("explore_vending.py")
-                .args(settings)
+                .args(&settings)
                 .current_dir(dir.join("python"));
             testers.push(("python", silent(&mut script)));
         }
+        let in_place = reference_out.contains(IN_PLACE);
+        paths[usize::from(in_place)] += 1;
         for (tester, run) in &testers {
             let out = text(run);
             assert_eq!(run.status.code(), Some(1), "{tester}: {out}");
+            let said = if in_place { IN_PLACE } else { REPLAYED };
             assert!(
-                out.contains("(failed when replayed with every scale up to x16; first failure: "),
-                "{tester} tester, seed {seed}:\n{out}"
+                out.contains(said),
+                "{tester} tester, seed {seed}, bias {bias:?}:\n{out}\n{reference_out}"
             );
             assert_eq!(
                 first_failure(&out),
@@ -431,6 +453,10 @@ fn testers_draw_their_choices_as_ncomplete_explore() {
         }
         messages.push(first_failure(&reference_out).to_owned());
     }
+    assert!(
+        paths[0] > 0 && paths[1] > 0,
+        "replayed, in place: {paths:?}"
+    );
     assert_eq!(messages[0], messages[1]);
     assert!(
         messages.iter().skip(1).any(|m| *m != messages[0]),
@@ -534,24 +560,24 @@ fn the_explorer_belongs_to_its_rendering() {
     }
 }
 
-/// The generated testers follow `explore`'s timing rule: against a correct pingpong system that
-/// answers its first `maybe` 0.6 s late (past the quiescence timeout, as a descheduled system
-/// does), a failure that rests on the late answer is replayed with the timeouts x4 and x16 from
-/// a reset; the replay passes, so no seed fails and some end inconclusive (timing), exit 3.
-#[test]
-fn testers_replay_a_timing_failure_and_do_not_fail_a_system_late_once() {
+/// The pingpong tester of each runner (the Rust binary, and the Python script when pytest can
+/// be imported) against the correct but late system `fixture` of `tests/fixtures/hostile` (late
+/// once per marker directory `NCOMPLETE_LATE_ONCE`), 12 steps for each of `seeds` seeds, with a
+/// quiescence timeout of 300 ms and the response timeout `response_ms`: the runs' runners, seeds
+/// and outputs.
+fn late_pingpong_runs(fixture: &str, response_ms: &str, seeds: u64) -> Vec<(Runner, u64, Output)> {
     let spec = root().join("tests/fixtures/hostile/pingpong.aut");
-    let late_once = root().join("tests/fixtures/hostile/late_once.sh");
-    let dir = work_dir("explore-late-once");
+    let late = root().join("tests/fixtures/hostile").join(fixture);
+    let dir = work_dir(&format!("explore-{fixture}"));
     render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Rust);
     let mut runners = vec![Runner::Rust];
     if common::pytest_available("Python on-the-fly tester against a late system") {
         render_spec_with_explorer(&spec, "pingpong", &dir, Runner::Script);
         runners.push(Runner::Script);
     }
+    let mut runs = Vec::new();
     for runner in runners {
-        let mut inconclusive = 0;
-        for seed in 0..8 {
+        for seed in 0..seeds {
             let marker = dir.join(format!("late-{runner:?}-{seed}"));
             let _ = std::fs::remove_dir(&marker);
             let mut cmd = match runner {
@@ -565,27 +591,178 @@ fn testers_replay_a_timing_failure_and_do_not_fail_a_system_late_once() {
             let out = cmd
                 .args(["--steps", "12", "--seed", &seed.to_string()])
                 .current_dir(dir.join(runner.format()))
-                .env(
-                    "NCOMPLETE_SUT",
-                    format!("exec sh '{}'", late_once.display()),
-                )
+                .env("NCOMPLETE_SUT", format!("exec sh '{}'", late.display()))
                 .env("NCOMPLETE_LATE_ONCE", &marker)
                 .env("NCOMPLETE_QUIESCENCE_MS", "300")
                 .env("NCOMPLETE_STARTUP_MS", "200")
-                .env("NCOMPLETE_RESPONSE_MS", "2000")
+                .env("NCOMPLETE_RESPONSE_MS", response_ms)
                 .output()
                 .unwrap();
-            let report = text(&out);
-            assert_ne!(
-                out.status.code(),
-                Some(1),
-                "{runner:?}, seed {seed}: {report}"
-            );
-            if out.status.code() == Some(3) {
-                assert!(report.contains("inconclusive (timing)"), "{report}");
-                inconclusive += 1;
+            runs.push((runner, seed, out));
+        }
+    }
+    runs
+}
+
+/// Checks that no run of `runner` among `runs` failed; returns how many said `words`, each
+/// inconclusive (timing), exit 3. `None` when `runner` did not run (no pytest).
+fn inconclusive_runs(runs: &[(Runner, u64, Output)], runner: Runner, words: &str) -> Option<usize> {
+    let mine: Vec<_> = runs.iter().filter(|r| r.0 == runner).collect();
+    for (_, seed, out) in &mine {
+        let report = text(out);
+        assert_ne!(
+            out.status.code(),
+            Some(1),
+            "{runner:?}, seed {seed}: {report}"
+        );
+        if report.contains(words) {
+            assert_eq!(out.status.code(), Some(3), "{report}");
+            assert!(report.contains("inconclusive (timing)"), "{report}");
+        }
+    }
+    let said = mine.iter().filter(|r| text(&r.2).contains(words)).count();
+    (!mine.is_empty()).then_some(said)
+}
+
+/// The generated testers follow `explore`'s timing rule: against a correct pingpong system that
+/// answers its first `maybe` 0.6 s late (past the quiescence timeout, as a descheduled system
+/// does), a failure that rests on the late answer is replayed with the timeouts x4 and x16 from
+/// a reset; the replay passes, so no seed fails and some end inconclusive (timing), exit 3.
+#[test]
+fn testers_replay_a_timing_failure_and_do_not_fail_a_system_late_once() {
+    let runs = late_pingpong_runs("late_once.sh", "2000", 8);
+    for runner in [Runner::Rust, Runner::Script] {
+        let replayed = inconclusive_runs(&runs, runner, "when replayed with the timeouts x");
+        assert_ne!(replayed, Some(0), "{runner:?}: no seed met the late answer");
+    }
+}
+
+/// The generated testers confirm a missing output in place, as `explore` does: against a
+/// correct pingpong system that answers its first `ping` 0.6 s late (`late_ping_once.sh`), past
+/// the response timeout of 400 ms, a tester that waited for that `pong` after a run that nothing
+/// could have misled goes on waiting up to the x4 wait (1.6 s from the start of its wait), the
+/// `pong` comes, and the verdict is inconclusive (timing) with the words of the wait in place;
+/// no seed fails. (A run misled before, by a `pong` read before an input could be sent, is
+/// replayed instead: `testers_draw_their_choices_as_ncomplete_explore` shows both paths.)
+#[test]
+fn testers_confirm_a_late_answer_in_place() {
+    let runs = late_pingpong_runs("late_ping_once.sh", "400", 6);
+    for runner in [Runner::Rust, Runner::Script] {
+        let words = "an output came when waiting in place up to the timeouts x4";
+        let in_place = inconclusive_runs(&runs, runner, words);
+        assert_ne!(
+            in_place,
+            Some(0),
+            "{runner:?}: no seed confirmed the late pong in place"
+        );
+    }
+}
+
+/// The number of inputs the tester sent before the system's `!hello` in the trace a run
+/// printed (its last `trace:` line): the inputs in flight when `hello` came, as the fixture
+/// system reads none of them before it writes `hello`.
+fn burst_before_hello(out: &str) -> usize {
+    let trace = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("trace: "))
+        .next_back()
+        .unwrap_or_else(|| panic!("no trace in {out}"));
+    let labels: Vec<&str> = trace.split_whitespace().collect();
+    let hello = labels
+        .iter()
+        .position(|&l| l == "!hello")
+        .unwrap_or_else(|| panic!("no !hello in the trace {trace}"));
+    labels[..hello]
+        .iter()
+        .filter(|l| l.starts_with('?'))
+        .count()
+}
+
+/// Runs the generated tester of `ready_hello.aut` (`runner`, rendered in `dir`) against
+/// `system` with the input bias 0.99 (`--input-bias`, or `NCOMPLETE_EXPLORE_INPUT_BIAS` under
+/// pytest), 100 steps, no resets, a quiescence timeout of 2 s (send grace 20 ms).
+fn explore_in_bursts(dir: &Path, runner: Runner, system: &str, seed: u64) -> Output {
+    let mut cmd = match runner {
+        Runner::Rust => {
+            let mut cmd = Command::new(rust_target().join("debug/explore_ready_hello"));
+            cmd.args(["--steps", "100", "--seed", &seed.to_string()])
+                .args(["--input-bias", "0.99"]);
+            cmd
+        }
+        _ => {
+            let mut cmd = Command::new("python3");
+            cmd.args(["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider"])
+                .arg("explore_ready_hello.py")
+                .env("NCOMPLETE_EXPLORE_STEPS", "100")
+                .env("NCOMPLETE_SEED", seed.to_string())
+                .env("NCOMPLETE_EXPLORE_INPUT_BIAS", "0.99")
+                .env("COLUMNS", "1000");
+            cmd
+        }
+    };
+    cmd.current_dir(dir.join(runner.format()))
+        .env("NCOMPLETE_SUT", system)
+        .env("NCOMPLETE_EXPLORE_RESET", "0")
+        .env("NCOMPLETE_QUIESCENCE_MS", "2000")
+        .env("NCOMPLETE_STARTUP_MS", "200")
+        .env("NCOMPLETE_RESPONSE_MS", "2000")
+        .output()
+        .unwrap()
+}
+
+/// Bursts (issue 41) through the generated testers, as
+/// `race_sweep::explore_never_fails_a_conforming_system_with_a_burst_of_inputs_in_flight` for
+/// `explore`: `ready_hello.aut` allows `!hello` right after `!ready` but not after `?inc`; the
+/// system writes `ready`, `hello` after D ms, and reads its inputs only then. With the input
+/// bias 0.99 the testers send `?inc` every send grace (20 ms), so about D / 20 inputs are in
+/// flight when `hello` arrives: counted in the printed trace (the `?inc` before `!hello`), at
+/// least 16 at D = 1.3 s and one burst of 8 or more per runner, and no run fails (the reading in
+/// which the system read none of them explains `hello`). Without the bias option the testers
+/// send a few inputs in a row at most, and the count fails the test. A faulty system that says
+/// `ready` twice still fails.
+#[test]
+fn testers_never_fail_a_conforming_system_with_a_burst_of_inputs_in_flight() {
+    let spec = root().join("tests/fixtures/ready_hello.aut");
+    let dir = work_dir("explore-bursts");
+    render_spec_with_explorer(&spec, "ready_hello", &dir, Runner::Rust);
+    let mut runners = vec![Runner::Rust];
+    if common::pytest_available("the pytest on-the-fly tester in bursts") {
+        render_spec_with_explorer(&spec, "ready_hello", &dir, Runner::Pytest);
+        runners.push(Runner::Pytest);
+    }
+    let conforming = |delay_ms: u64| {
+        format!(
+            "echo ready; sleep {}; echo hello; cat >/dev/null",
+            delay_ms as f64 / 1000.0
+        )
+    };
+    for runner in runners {
+        let mut bursts = Vec::new();
+        for delay_ms in [0u64, 150, 600, 1300] {
+            for seed in 0..2 {
+                let out = explore_in_bursts(&dir, runner, &conforming(delay_ms), seed);
+                let report = text(&out);
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{runner:?}, delay {delay_ms} ms, seed {seed}: {report}"
+                );
+                bursts.push((delay_ms, burst_before_hello(&report)));
             }
         }
-        assert!(inconclusive > 0, "{runner:?}: no seed met the late answer");
+        eprintln!("{runner:?}: inputs in flight (delay ms, count): {bursts:?}");
+        assert!(
+            bursts.iter().any(|&(_, n)| n >= 8),
+            "{runner:?}: no burst of 8 inputs in flight: {bursts:?}"
+        );
+        assert!(
+            bursts.iter().all(|&(d, n)| d < 1300 || n >= 16),
+            "{runner:?}: short bursts at 1.3 s: {bursts:?}"
+        );
+        let faulty = "echo ready; sleep 0.6; echo ready; cat >/dev/null";
+        let out = explore_in_bursts(&dir, runner, faulty, 0);
+        let report = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{runner:?}, faulty: {report}");
+        assert!(report.contains("unexpected !ready"), "{report}");
     }
 }

@@ -11,6 +11,10 @@
 //!   allowed only in the reading where every ping is still unread, and the race reading keeps
 //!   any number of inputs in flight (with at most 8, as before, bursts of 8 or more failed); the
 //!   same suite passes under `run --sut`.
+//! - a timing re-run that ends in retry is run again at the same scale (up to the retries):
+//!   `retry_then_fault.sh` is mute at x1, says `pong` (retry) on its first x4 start and `hello
+//!   hello` on the next, so `t_retry` fails in `run`, pytest and Cargo (a runtime that took the
+//!   retry for "does not fail" made it inconclusive).
 //! - an adapter's timer (issue 42): the runners tell the system their timing scale
 //!   (`NCOMPLETE_TIMING_SCALE`), and a declared timer output (`--timer-outputs`,
 //!   `NCOMPLETE_TIMER_OUTPUTS`) is timing-dependent; the x4 exception of the timing rule (a
@@ -270,7 +274,8 @@ fn the_rust_runtime_reruns_a_timing_fail_and_still_fails_a_mute_system() {
 /// then the adapter's timer output `settled` (no input is sent, so no observation races one);
 /// `t_settled_only` expects `settled` (the only output allowed there), then `pong`;
 /// `t_races` sends `ping` and expects `pong` then quiescence, a `hello` (before or after the
-/// `ping`) being another allowed branch (retry). Only the tests named in `keep`.
+/// `ping`) being another allowed branch (retry); `t_retry` expects `hello` then quiescence, a
+/// `pong` being another allowed branch (retry). Only the tests named in `keep`.
 fn timer_suite(name: &str, keep: &[&str]) -> PathBuf {
     let json = serde_json::json!({
         "format": "ncomplete-suite", "version": 1,
@@ -288,6 +293,9 @@ fn timer_suite(name: &str, keep: &[&str]) -> PathBuf {
             {"name": "t_races", "root": 0, "nodes": [
                 {"send": "ping", "then": 1, "race": {"hello": "retry"}},
                 {"expect": {"pong": 2, "hello": "retry"}},
+                {"expect": {"delta": "pass"}}]},
+            {"name": "t_retry", "root": 0, "nodes": [
+                {"expect": {"hello": 1, "pong": "retry"}},
                 {"expect": {"delta": "pass"}}]},
         ],
     });
@@ -464,6 +472,74 @@ fn timer_outputs_and_the_x4_exception_in_every_runner() {
     );
     assert!(
         report.contains("test t_races ... FAILED") && report.contains(x4_failure),
+        "{report}"
+    );
+}
+
+/// A timing re-run that ends in retry is run again at the same scale, up to the retries, in
+/// every runner: `t_retry` against `retry_then_fault.sh` fails timing-dependently at x1 (no
+/// output within the response timeout), its x4 re-run ends in retry (`pong`), and the retry at
+/// x4 reads `hello hello`, a failure with no timing-dependent observation: `fail`, with that
+/// message, in `run`, the generated pytest module and the Cargo package. A runtime that counted
+/// the retry as a re-run that does not fail reports the test inconclusive (timing).
+#[test]
+fn a_timing_rerun_that_ends_in_retry_is_retried_in_every_runner() {
+    let failure = "t_retry failed: unexpected !hello";
+    let fixture = |cmd: Command, dir: &Path| {
+        let mut cmd = against(cmd, "retry_then_fault", dir);
+        cmd.env("NCOMPLETE_RETRIES", "2");
+        cmd
+    };
+    // run
+    let dir = work_dir("timing-retry-run");
+    let suite = timer_suite("retry_run", &["t_retry"]);
+    let mut cmd = Command::new(BIN);
+    cmd.arg("run")
+        .arg(&suite)
+        .args(["--startup-ms", "0", "--quiescence-ms", "300"])
+        .args(["--response-ms", "400", "--retries", "2", "--sut"])
+        .arg(format!(
+            "exec sh '{}'",
+            hostile("retry_then_fault.sh").display()
+        ));
+    let out = fixture(cmd, &dir).output().unwrap();
+    let report = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("t_retry fail: unexpected !hello"),
+        "{report}"
+    );
+    // pytest
+    if common::pytest_available("a timing re-run that ends in retry under pytest") {
+        let dir = work_dir("timing-retry-python");
+        render(&timer_suite("retry_py", &["t_retry"]), "python", &dir);
+        let mut cmd = Command::new("python3");
+        cmd.args(["-m", "pytest", "-rA", "-p", "no:cacheprovider"])
+            .arg(&dir)
+            .current_dir(&dir)
+            .env("COLUMNS", "1000");
+        let report = text(&fixture(cmd, &dir).output().unwrap());
+        assert!(
+            report.contains("1 failed") && report.contains(failure),
+            "{report}"
+        );
+    }
+    // Cargo
+    let package = work_dir("timing-retry-rust");
+    render(&timer_suite("retry_rs", &["t_retry"]), "rust", &package);
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(["test", "--offline", "--test", "suite"])
+        .current_dir(&package)
+        .env(
+            "CARGO_TARGET_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-rust-target"),
+        )
+        .env("RUSTFLAGS", "-D warnings")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTC_WRAPPER");
+    let report = text(&fixture(cmd, &package).output().unwrap());
+    assert!(
+        report.contains("test t_retry ... FAILED") && report.contains(failure),
         "{report}"
     );
 }

@@ -53,8 +53,8 @@
 //! replay: the same argument holds for a test case, but a test is replayed from its own short
 //! start (its depth, not the whole run since a reset), so waiting in place would save little
 //! and would be a second way to decide that the two independent runtimes must both implement
-//! alike. The generated on-the-fly testers (`render --explore-spec`) replay the whole run as
-//! this module did before; the argument holds for them unchanged (not yet done there).
+//! alike. The generated on-the-fly testers (`render --explore-spec`) follow this rule too (the
+//! argument holds for them unchanged): they wait in place and replay on the same conditions.
 //!
 //! The system is an [`Adapter`]: a process on the stdio protocol (the timeouts and failure rules
 //! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
