@@ -174,7 +174,7 @@ pub(crate) fn shape(text: &str) -> Result<Shape<'_>, (String, String)> {
 
 /// Interprets a raw graph as a Mealy machine or an LTS.
 pub(crate) fn build_model(
-    raw: RawGraph<'_>,
+    mut raw: RawGraph<'_>,
     name: &str,
     file: &str,
     text: &str,
@@ -233,6 +233,8 @@ pub(crate) fn build_model(
                 (StateId(e.from), i, o, StateId(e.to))
             })
             .collect();
+        // The machine's tables are built from `quads` alone.
+        drop(std::mem::take(&mut raw.edges));
         if let Some((offset, message)) = conflict {
             warnings.push(Warning::at(
                 file,

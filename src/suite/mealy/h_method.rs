@@ -18,8 +18,9 @@
 //! two subtrees share (or one of them has one step further), `σ` a shortest separating sequence
 //! of the states reached; the one adding the fewest input symbols to the suite (extending a leaf
 //! adds only the new inputs, branching off an inner node adds a whole new test) is inserted.
-//! The tree is held in memory (18 bytes per node), so the method is offered only when the
-//! number of pairs stays within [`H_PAIR_BUDGET`].
+//! The work is one separation check per pair, so the method is offered only when the number of
+//! pairs stays within [`H_PAIR_BUDGET`]; the tree is held in memory (18 bytes per node), and the
+//! construction gives up when it grows past [`H_NODE_BUDGET`] nodes.
 
 use crate::identify::mealy::{AccessTree, SplittingTree};
 use crate::model::{LabelId, Mealy, StateId};
@@ -27,7 +28,14 @@ use crate::model::{LabelId, Mealy, StateId};
 const NONE: u32 = u32::MAX;
 
 /// Most pairs of traces the H method may have to separate (`|V|²/2 + |V·X|·(|V| + E + 1)`).
-pub const H_PAIR_BUDGET: u64 = 20_000_000;
+/// Derived from the time a check takes: about 0.3 µs per pair on the 2-core machine (m182 with no
+/// extra states, 33 million pairs: 11 s of CPU; m173 with one extra state, 177 million: 54-57 s;
+/// docs/src/benchmarks.md), so the budget stands for about two minutes of CPU.
+pub const H_PAIR_BUDGET: u64 = 400_000_000;
+
+/// Most nodes of an H tree (18 bytes each, so at most about 180 MB; m173 with one extra state
+/// needs 3.7 million): past it the construction gives up ([`build_h`] returns `None`).
+pub const H_NODE_BUDGET: usize = 10_000_000;
 
 /// Most node pairs visited when looking below two traces for a separating observation; past it,
 /// the pair is treated as not yet separated (a sequence is added, which is always sound).
@@ -418,13 +426,15 @@ impl Builder<'_> {
     }
 }
 
-/// Builds the H-method tree for the complete minimal machine `m` with `extra` extra states.
+/// Builds the H-method tree for the complete minimal machine `m` with `extra` extra states;
+/// `None` as soon as the tree exceeds `node_budget` nodes ([`H_NODE_BUDGET`] outside tests).
 pub fn build_h(
     m: &Mealy,
     access: &AccessTree,
     splitting: &SplittingTree,
     extra: usize,
-) -> TestTree {
+    node_budget: usize,
+) -> Option<TestTree> {
     let mut b = Builder {
         m,
         tree: TestTree::new(m.initial()),
@@ -452,10 +462,16 @@ pub fn build_h(
             }
             frontier = next;
         }
+        if b.tree.num_nodes() > node_budget {
+            return None;
+        }
     }
     for i in 0..cover.len() {
         for j in i + 1..cover.len() {
             b.ensure_apart(cover[i], cover[j]);
+        }
+        if b.tree.num_nodes() > node_budget {
+            return None;
         }
     }
     let mut checked = vec![false; b.tree.nodes.len()];
@@ -485,8 +501,11 @@ pub fn build_h(
                 stack.extend((0..k).rev().map(|a| (d + 1, a)));
             }
         }
+        if b.tree.num_nodes() > node_budget {
+            return None;
+        }
     }
-    b.tree
+    Some(b.tree)
 }
 
 #[cfg(test)]
@@ -500,7 +519,7 @@ mod tests {
         let m = minimize_mealy(&random_mealy(3, 7, 3, 2));
         let access = AccessTree::new(&m);
         let split = SplittingTree::new(&m);
-        let t = build_h(&m, &access, &split, 1);
+        let t = build_h(&m, &access, &split, 1, H_NODE_BUDGET).unwrap();
         let words: Vec<_> = t.words(true).collect();
         for p in words.windows(2) {
             assert!(p[0] < p[1] && !p[1].starts_with(&p[0]));
@@ -515,11 +534,23 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_over_its_node_budget_is_given_up() {
+        let m = minimize_mealy(&random_mealy(8, 6, 2, 2));
+        let access = AccessTree::new(&m);
+        let split = SplittingTree::new(&m);
+        let nodes = build_h(&m, &access, &split, 1, H_NODE_BUDGET)
+            .unwrap()
+            .num_nodes();
+        assert!(build_h(&m, &access, &split, 1, nodes).is_some());
+        assert!(build_h(&m, &access, &split, 1, nodes - 1).is_none());
+    }
+
+    #[test]
     fn every_required_pair_is_separated_by_common_words() {
         let m = minimize_mealy(&random_mealy(8, 6, 2, 2));
         let access = AccessTree::new(&m);
         let split = SplittingTree::new(&m);
-        let t = build_h(&m, &access, &split, 1);
+        let t = build_h(&m, &access, &split, 1, H_NODE_BUDGET).unwrap();
         let words: Vec<_> = t.words(true).collect();
         let covers: Vec<Vec<LabelId>> = access.state_cover();
         // Two traces are told apart when some common continuation of both is a prefix of tests

@@ -500,8 +500,9 @@ fn cost_grid() -> Vec<(AdaptiveConfig, bool)> {
 }
 
 /// `auto`: builds candidate families in parallel and keeps the one with the smallest suite; the
-/// H tree (when its pairs are within [`h_method::H_PAIR_BUDGET`]) and the SPYH tree (pairs within
-/// [`AUTO_SPYH_PAIR_LIMIT`], tree within [`spyh::SPYH_NODE_BUDGET`]) are built beside them, and SPY
+/// H tree (when its pairs are within [`AUTO_H_PAIR_LIMIT`], tree within
+/// [`h_method::H_NODE_BUDGET`]) and the SPYH tree (pairs within [`AUTO_SPYH_PAIR_LIMIT`], tree
+/// within [`spyh::SPYH_NODE_BUDGET`]) are built beside them, and SPY
 /// trees: over the [`AUTO_SPY_FAMILIES`] smallest families and the family of `--method spy` when
 /// the smallest family suite is within [`AUTO_SPY_POOL_LIMIT`] symbols, over the family of
 /// `--method spy` alone above it (each tree within [`spy::SPY_NODE_BUDGET`]); a tree wins when
@@ -513,14 +514,18 @@ fn auto_choice(
     opts: MealySuiteOptions,
 ) -> (Family, Option<(TreeMethod, h_method::TestTree)>) {
     let pairs = h_method::h_pairs(min, opts.extra_states);
-    let h_affordable = pairs <= h_method::H_PAIR_BUDGET;
+    let h_affordable = pairs <= AUTO_H_PAIR_LIMIT;
     let spyh_affordable = pairs <= AUTO_SPYH_PAIR_LIMIT;
     let extra = opts.extra_states;
     let (candidates, (h_tree, spyh_tree)) = rayon::join(
         || auto_family(min, access, tree, opts),
         || {
             rayon::join(
-                || h_affordable.then(|| h_method::build_h(min, access, tree, extra)),
+                || {
+                    h_affordable.then(|| {
+                        h_method::build_h(min, access, tree, extra, h_method::H_NODE_BUDGET)
+                    })
+                },
                 || spyh_affordable.then(|| spyh::build_spyh(min, access, tree, extra)),
             )
         },
@@ -530,7 +535,7 @@ fn auto_choice(
     let mut best_symbols = best_family_symbols;
     let mut best_tree = None;
     let trees = [
-        h_tree.map(|t| (TreeMethod::H, t)),
+        h_tree.flatten().map(|t| (TreeMethod::H, t)),
         spyh_tree.flatten().map(|t| (TreeMethod::Spyh, t)),
     ];
     for (method, t) in trees.into_iter().flatten() {
@@ -572,6 +577,11 @@ fn auto_choice(
     }
     (ranked.swap_remove(0).0, best_tree)
 }
+
+/// Most pairs of traces ([`h_method::h_pairs`]) for which `auto` builds the H tree beside its
+/// families (about 6 s of CPU at the limit): above it `auto` leaves H to `--method h`, whose tree
+/// on m173 with one extra state (177 million pairs) takes 54-57 s of CPU against `auto`'s 5 s.
+pub const AUTO_H_PAIR_LIMIT: u64 = 20_000_000;
 
 /// Most pairs of traces ([`h_method::h_pairs`]) for which `auto` builds the SPYH tree: above it
 /// SPYH takes seconds (m173 without extra states, 6.4 million pairs: 4.9 s) and on the benchmark
@@ -786,7 +796,16 @@ impl MealySuite {
         let mut h_tree = None;
         let family = match opts.method.family() {
             None if opts.method == MealyMethod::H => {
-                let h = h_method::build_h(&min, &access, &tree, opts.extra_states);
+                let h = h_method::build_h(
+                    &min,
+                    &access,
+                    &tree,
+                    opts.extra_states,
+                    h_method::H_NODE_BUDGET,
+                )
+                .ok_or_else(|| {
+                    tree_nodes_error("H", &min, opts.extra_states, h_method::H_NODE_BUDGET)
+                })?;
                 h_tree = Some((TreeMethod::H, h));
                 build_family(&min, FamilyKind::Hsi, &tree, None)
             }
