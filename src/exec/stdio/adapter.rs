@@ -4,14 +4,11 @@
 //! the check before the first test that the system can be started at all
 //! ([`startup_problem`]).
 
-use super::lines::{Event, read_lines};
+use super::lines::{Event, QUEUED_LINES, read_lines};
 #[cfg(unix)]
 use super::process::{STARTING, SYSTEM_GROUPS, register_group};
 use super::process::{STOPPED, StoppablePipe, WatchedOutput, exit_text, kill_systems_on_interrupt};
-use super::{
-    Adapter, CANNOT_RUN, EXIT_GRACE, Observation, POLL, QUEUED_LINES, START_CHECK,
-    TIMING_SCALE_VARIABLE, Timeouts, starved,
-};
+use super::{Adapter, Observation, START_CHECK, TIMING_SCALE_VARIABLE, Timeouts, starved};
 use crate::exec::tcp::{self, System};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -21,6 +18,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// How often a waiting tester checks whether the system has exited.
+pub(super) const POLL: Duration = Duration::from_millis(10);
+/// How long the tester waits for the rest of the output after the system exited, and for the
+/// exit status after the system closed a pipe.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// Shell statuses of a command that cannot run: not executable (126), not found (127).
+const CANNOT_RUN: [i32; 2] = [126, 127];
 
 /// What carries the lines of a session: the pipes of a process the tester started, or a TCP
 /// connection.

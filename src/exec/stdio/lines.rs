@@ -3,9 +3,15 @@
 //! trailing `\n` or `\r\n`; invalid UTF-8, an empty line or a line longer than
 //! [`MAX_LINE_BYTES`] breaks the protocol (the rules of the [module doc](super)).
 
-use super::{MAX_LINE_BYTES, QUOTED_BYTES};
 use std::io::Read;
 use std::sync::mpsc::SyncSender;
+
+/// The longest output line accepted, newline excluded.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Lines read ahead of the tester at most (a flooding system then blocks on its pipe).
+pub(super) const QUEUED_LINES: usize = 1024;
+/// Bytes of an unfinished line quoted in messages.
+const QUOTED_BYTES: usize = 40;
 
 /// What the reader thread passes on from the system's stdout.
 #[derive(Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! translate labels to real interactions). Reset restarts the process.
 //!
 //! The same lines can be carried by a TCP connection instead of the pipes ([`LineAdapter`] over
-//! a [`System`] of [`super::tcp`]): one `Session` per reset reads and writes lines over its
+//! a [`System`](super::tcp::System) of [`super::tcp`]): one `Session` per reset reads and writes lines over its
 //! `Peer`, so every rule below holds for both; where a rule speaks of the system exiting, a
 //! connection closed (or reset) by the system is meant, and reset connects anew unless the
 //! system has a reset label.
@@ -103,10 +103,10 @@
 //!   executions saw no output gets its verdict from a run of its own after the others, one
 //!   session at a time ([`run_suite_in_parallel`]).
 //!
-//! The pieces, bottom to top: [`lines`] (the line reader), [`process`] (the pipes and process
-//! groups of started systems), [`adapter`] (one session per reset, and [`LineAdapter`] over
-//! them), [`race`] (one execution of a test and the readings of the input/output race), [`run`]
-//! (a suite run: retries, following, the timing re-runs, parallel jobs).
+//! The pieces, bottom to top: `lines.rs` (the line reader), `process.rs` (the pipes and process
+//! groups of started systems), `adapter.rs` (one session per reset, and [`LineAdapter`] over
+//! them), `race.rs` (one execution of a test and the readings of the input/output race),
+//! `run.rs` (a suite run: retries, following, the timing re-runs, parallel jobs).
 
 mod adapter;
 mod lines;
@@ -117,7 +117,8 @@ mod run;
 mod tests;
 
 pub use adapter::{LineAdapter, startup_problem};
-pub use process::{allow_systems, kill_systems_on_interrupt, stop_all_systems};
+pub use lines::MAX_LINE_BYTES;
+pub use process::{PIPE_POLL, allow_systems, kill_systems_on_interrupt, stop_all_systems};
 pub(crate) use race::allowed;
 pub(in crate::exec) use race::trace_text;
 pub use race::{
@@ -142,28 +143,9 @@ pub const DEFAULT_QUIESCENCE_MS: u64 = 200;
 pub const DEFAULT_RESPONSE_MS: u64 = 5000;
 /// Default number of re-runs of a test that ended in `retry`.
 pub const DEFAULT_RETRIES: usize = 20;
-/// The longest output line accepted, newline excluded.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
-/// Lines read ahead of the tester at most (a flooding system then blocks on its pipe).
-const QUEUED_LINES: usize = 1024;
-/// How often a waiting tester checks whether the system has exited.
-const POLL: Duration = Duration::from_millis(10);
-/// How long the tester waits for the rest of the output after the system exited, and for the
-/// exit status after the system closed a pipe.
-const EXIT_GRACE: Duration = Duration::from_millis(500);
-/// Bytes of an unfinished line quoted in messages.
-const QUOTED_BYTES: usize = 40;
-/// How long the reader and writer threads wait on a pipe before they check whether their test
-/// has ended.
-pub const PIPE_POLL: Duration = Duration::from_millis(50);
 /// How long [`startup_problem`] watches a freshly started system for the shell's "cannot run"
 /// statuses.
 pub const START_CHECK: Duration = Duration::from_millis(250);
-/// Bytes a pipe that polls writable takes without blocking (POSIX's least `PIPE_BUF`).
-#[cfg(unix)]
-const PIPE_CHUNK: usize = 512;
-/// Shell statuses of a command that cannot run: not executable (126), not found (127).
-const CANNOT_RUN: [i32; 2] = [126, 127];
 
 /// The timeouts of a run against a system.
 #[derive(Clone, Debug, PartialEq, Eq)]

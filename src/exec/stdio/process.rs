@@ -3,15 +3,20 @@
 //! of the systems' process groups that an interrupt of the tester kills
 //! ([`kill_systems_on_interrupt`]).
 
-#[cfg(unix)]
-use super::PIPE_CHUNK;
-use super::PIPE_POLL;
 use std::io::{Read, Write};
 use std::process::ExitStatus;
 use std::sync::Arc;
 #[cfg(unix)]
 use std::sync::atomic::AtomicI32;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How long the reader and writer threads wait on a pipe before they check whether their test
+/// has ended.
+pub const PIPE_POLL: Duration = Duration::from_millis(50);
+/// Bytes a pipe that polls writable takes without blocking (POSIX's least `PIPE_BUF`).
+#[cfg(unix)]
+const PIPE_CHUNK: usize = 512;
 
 /// How a process ended, in the words of every runner.
 pub(super) fn exit_text(status: ExitStatus) -> String {

@@ -1,4 +1,5 @@
-use super::lines::{Event, read_lines};
+use super::adapter::POLL;
+use super::lines::{Event, QUEUED_LINES, read_lines};
 use super::*;
 use crate::exec::simulate::TestVerdict;
 use crate::exec::tcp::System;
