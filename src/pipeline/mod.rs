@@ -20,24 +20,22 @@ mod execute;
 mod generate;
 mod merge;
 mod models;
+mod options;
 mod sts;
 mod suite;
 #[cfg(test)]
 mod tests;
 
-pub use execute::{
-    ExploreRequest, RenderRequest, RunOutcome, RunRequest, StsPurposes, explore, render, run,
-    simulate,
-};
-pub use generate::{
-    GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,
-    generate, generate_model, sizes,
-};
+pub use execute::{RenderRequest, RunOutcome, RunRequest, explore, render, run, simulate};
+pub use generate::{SizesReport, SizesRequest, generate, generate_model, sizes};
 pub use merge::{MergedResults, merge_results};
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,
     DrawFormat, DrawRequest, InfoReport, LanguageInput, MutateRequest, audit, check, convert,
     distinguish, draw, info, info_report, mutate,
+};
+pub use options::{
+    ExploreRequest, GenerateOptions, GeneratedSuite, IocoOptions, StsPurposes, SuiteFileFormat,
 };
 pub use sts::{generate_purposes, is_sts_file};
 pub use suite::{BuiltSuite, SuiteRequest, build_suite};
