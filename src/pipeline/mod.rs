@@ -3,7 +3,7 @@
 //! Each command of the program (`generate`, `sizes`, `run`, `explore`, `check`, `mutate`,
 //! `render`, `convert`, `info`, `distinguish`, `audit`, `simulate`, `results merge`) is one plain function here over
 //! an option struct of plain data (`#[derive(Debug, Clone)]`, no command-line types), returning a
-//! typed result or an [`crate::Error`]. The command line (`src/main.rs`, `src/cli.rs`) only parses
+//! typed result or an [`crate::Error`]. The command line (`src/main.rs`, `src/cli/`) only parses
 //! its arguments, converts them to these structs, calls one function and prints what it returns;
 //! the Python package calls the same functions. Everything between the options and the library's
 //! layers lives here: the choice of a method for the model (`auto` is ioco-auto for a labelled
