@@ -115,7 +115,7 @@ fn suite_passes_model_and_fails_mutants(
             assert!(matches!(code(&o), 0 | 1), "{tag}: {m}: {}", stderr(&o));
             failed += usize::from(code(&o) == 1);
         } else {
-            // ioco runs read the input/output race (exec/stdio.rs): a mutant that outputs where
+            // ioco runs read the input/output race (exec/stdio/): a mutant that outputs where
             // the specification is quiet reads as answering the next input, and when every
             // observation has such a reading (`check --race`) no runner may fail it.
             assert_eq!(

@@ -1,4 +1,4 @@
-//! The input/output race (module doc of `src/exec/stdio.rs`): a conforming system whose outputs
+//! The input/output race (module doc of `src/exec/stdio/mod.rs`): a conforming system whose outputs
 //! come about as late as the tester's send grace (min(quiescence/20, 20 ms)) writes some of them
 //! just before it reads the tester's input, so the tester sees the output after its input. Swept
 //! over the output delay of `ncomplete simulate --delay-ms D` of the vending machine, no runner

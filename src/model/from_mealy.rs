@@ -1,4 +1,6 @@
-//! From a Mealy machine to a suspension automaton (and to an LTS with some inputs hidden).
+//! From a Mealy machine to a suspension automaton (and to an LTS with some inputs hidden); and
+//! the LTS embedding of a nondeterministic Mealy machine ([`Onfsm::to_lts`]), the same steps
+//! without the determinism.
 //!
 //! A Mealy transition `q --i/o--> q'` becomes two steps `q --?i--> q/i --!o--> q'`: the
 //! intermediate state `q/i` (named after the source state and the input) has exactly one
@@ -25,6 +27,56 @@ use super::ids::{LabelId, StateId, id32};
 use super::lts::Lts;
 use super::mealy::Mealy;
 use super::naming::{fresh_name, make_unique};
+use super::onfsm::Onfsm;
+
+impl Onfsm {
+    /// The LTS embedding `q --?i--> q/i --!o--> q'` (the module doc of `onfsm.rs`): states
+    /// first, then one `q/i` per state and input that has transitions, in that order. The LTS
+    /// remembers the machine ([`Lts::onfsm`]).
+    pub fn to_lts(&self) -> Result<Lts, ModelError> {
+        if let Some(name) = self
+            .inputs
+            .names()
+            .iter()
+            .find(|i| self.outputs.get(i).is_some())
+        {
+            return Err(ModelError::InputOutputClash { name: name.clone() });
+        }
+        let mut alphabet = Alphabet::new();
+        let mut input_label = Vec::with_capacity(self.inputs.len());
+        for i in self.inputs.names() {
+            input_label.push(alphabet.add(i, LabelKind::Input)?);
+        }
+        let mut output_label = Vec::with_capacity(self.outputs.len());
+        for o in self.outputs.names() {
+            output_label.push(alphabet.add(o, LabelKind::Output)?);
+        }
+        let mut names = self.state_names().to_vec();
+        let mut triples = Vec::with_capacity(2 * self.quads().len());
+        let mut last: Option<(StateId, LabelId, StateId)> = None;
+        for &(q, i, o, t) in self.quads() {
+            let mid = match last {
+                Some((lq, li, mid)) if (lq, li) == (q, i) => mid,
+                _ => {
+                    let mid = StateId(id32(names.len()));
+                    names.push(format!(
+                        "{}/{}",
+                        self.state_names()[q.index()],
+                        self.inputs.name(i)
+                    ));
+                    triples.push((q, input_label[i.index()], mid));
+                    last = Some((q, i, mid));
+                    mid
+                }
+            };
+            triples.push((mid, output_label[o.index()], t));
+        }
+        make_unique(&mut names);
+        let mut lts = Lts::new(self.name.clone(), alphabet, names, self.initial(), triples)?;
+        lts.set_onfsm(self.clone());
+        Ok(lts)
+    }
+}
 
 fn check_disjoint(m: &Mealy) -> Result<(), ModelError> {
     match m.inputs.names().iter().find(|i| m.outputs.get(i).is_some()) {

@@ -2,7 +2,8 @@
 //! whose answer to an input varies): several transitions per state and input, told apart by
 //! their outputs or not.
 //!
-//! The tool tests them with ioco through their LTS embedding, the construction of
+//! The tool tests them with ioco through their LTS embedding ([`Onfsm::to_lts`], beside the
+//! Mealy embeddings in `from_mealy.rs`), the construction of
 //! [`mealy_to_suspension`](super::mealy_to_suspension) without the determinism: a transition
 //! `q --i/o--> q'` becomes `q --?i--> q/i --!o--> q'`, with one intermediate state `q/i` per
 //! state and input, from which every output the machine allows leads on. States of the machine
@@ -14,11 +15,9 @@
 //! ioco needs disjoint input and output names, so a machine using a name both ways is refused
 //! with [`ModelError::InputOutputClash`].
 
-use super::alphabet::{Alphabet, Interner, LabelKind};
+use super::alphabet::Interner;
 use super::error::ModelError;
-use super::ids::{LabelId, StateId, id32};
-use super::lts::Lts;
-use super::naming::make_unique;
+use super::ids::{LabelId, StateId};
 
 /// A nondeterministic Mealy machine `Q × I × O × Q` relation with an initial state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,53 +122,6 @@ impl Onfsm {
         self.quads
             .windows(2)
             .any(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
-    }
-
-    /// The LTS embedding of the module documentation: states first, then one `q/i` per state
-    /// and input that has transitions, in that order. The LTS remembers the machine
-    /// ([`Lts::onfsm`]).
-    pub fn to_lts(&self) -> Result<Lts, ModelError> {
-        if let Some(name) = self
-            .inputs
-            .names()
-            .iter()
-            .find(|i| self.outputs.get(i).is_some())
-        {
-            return Err(ModelError::InputOutputClash { name: name.clone() });
-        }
-        let mut alphabet = Alphabet::new();
-        let mut input_label = Vec::with_capacity(self.inputs.len());
-        for i in self.inputs.names() {
-            input_label.push(alphabet.add(i, LabelKind::Input)?);
-        }
-        let mut output_label = Vec::with_capacity(self.outputs.len());
-        for o in self.outputs.names() {
-            output_label.push(alphabet.add(o, LabelKind::Output)?);
-        }
-        let mut names = self.state_names.clone();
-        let mut triples = Vec::with_capacity(2 * self.quads.len());
-        let mut last: Option<(StateId, LabelId, StateId)> = None;
-        for &(q, i, o, t) in &self.quads {
-            let mid = match last {
-                Some((lq, li, mid)) if (lq, li) == (q, i) => mid,
-                _ => {
-                    let mid = StateId(id32(names.len()));
-                    names.push(format!(
-                        "{}/{}",
-                        self.state_names[q.index()],
-                        self.inputs.name(i)
-                    ));
-                    triples.push((q, input_label[i.index()], mid));
-                    last = Some((q, i, mid));
-                    mid
-                }
-            };
-            triples.push((mid, output_label[o.index()], t));
-        }
-        make_unique(&mut names);
-        let mut lts = Lts::new(self.name.clone(), alphabet, names, self.initial, triples)?;
-        lts.set_onfsm(self.clone());
-        Ok(lts)
     }
 }
 

@@ -1,14 +1,14 @@
 //! The commands that execute or render suites: `run`, `explore`, `render` and `simulate`.
 
+use super::options::ExploreRequest;
 use super::{load_annotated_model, load_model};
 use crate::Error;
 use crate::exec::commands::{self, ExploreSystem, SystemRun};
-use crate::exec::explore::{CoverageTarget, ExploreOptions, Policy};
+use crate::exec::explore::Policy;
 use crate::exec::stdio::Timeouts;
 use crate::exec::tcp::SystemAccess;
 use crate::exec::{InputEnabling, TestVerdict};
 use crate::format::LoadOptions;
-use crate::goals::cases::GoalSource;
 use crate::output;
 use crate::suite::names::Shard;
 use std::io::Write;
@@ -165,123 +165,6 @@ pub fn default_jobs(system: &SystemAccess) -> usize {
     }
 }
 
-/// The options of [`explore`] (`ncomplete explore`): on-the-fly testing of a model of the
-/// implementation (`implementation`) or a process (`sut`) against a specification.
-#[derive(Clone, Debug)]
-pub struct ExploreRequest {
-    /// How model files are read.
-    pub load: LoadOptions,
-    /// A model of the implementation, run in process (its output choices seeded).
-    pub implementation: Option<String>,
-    /// How the system under test is reached (when there is no implementation model): a
-    /// command, or a TCP connection.
-    pub sut: Option<SystemAccess>,
-    /// How moves are chosen (an input bias must be a probability).
-    pub policy: Policy,
-    /// The goal `Policy::Strategy` steers to first.
-    pub purpose: Option<GoalSource>,
-    /// Probability of ending the run and resetting before a move.
-    pub reset_probability: f64,
-    /// Seed of the tester's choices.
-    pub seed: u64,
-    /// Stop after this many steps.
-    pub max_steps: u64,
-    /// Stop once this coverage is complete.
-    pub until: Option<CoverageTarget>,
-    /// Stop after this many seconds (non-negative, fitting a duration).
-    pub time_limit: Option<f64>,
-    /// The timeouts of the system under test.
-    pub timeouts: Timeouts,
-    /// Write the verdict, trace and coverage as JSON to this file.
-    pub out: Option<String>,
-    /// Write a self-contained HTML report to this file.
-    pub html: Option<String>,
-    /// No warnings or progress on stderr.
-    pub quiet: bool,
-    /// With an STS: its switch-coverage purposes, executed on the fly instead of exploring the
-    /// instantiation.
-    pub sts_purposes: Option<StsPurposes>,
-    /// Attempts per STS purpose while it ends inconclusive.
-    pub attempts: usize,
-    /// Times the STS purposes are executed, stopping at the first failure.
-    pub rounds: usize,
-}
-
-/// Which test purposes `explore` executes on an STS.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StsPurposes {
-    /// Those `generate --cover switches|switch-pairs` would write, computed in process.
-    Cover(crate::sts::purposes::Criterion),
-    /// Those of a purposes file.
-    File(String),
-}
-
-impl Default for ExploreRequest {
-    fn default() -> Self {
-        ExploreRequest {
-            load: LoadOptions::default(),
-            implementation: None,
-            sut: None,
-            policy: Policy::Goal,
-            purpose: None,
-            reset_probability: 0.01,
-            seed: 0,
-            max_steps: 1000,
-            until: None,
-            time_limit: None,
-            timeouts: Timeouts::default(),
-            out: None,
-            html: None,
-            quiet: false,
-            sts_purposes: None,
-            attempts: 5,
-            rounds: 1,
-        }
-    }
-}
-
-/// `p` when it is a probability, else a usage error naming the option.
-fn probability(name: &str, p: f64) -> Result<f64, Error> {
-    if (0.0..=1.0).contains(&p) {
-        Ok(p)
-    } else {
-        Err(Error::Usage(format!(
-            "{name} must be between 0 and 1, got {p}"
-        )))
-    }
-}
-
-impl ExploreRequest {
-    /// The exploration's options, its probabilities and time limit checked.
-    pub fn options(&self) -> Result<ExploreOptions, Error> {
-        let time_limit = match self.time_limit {
-            Some(t) => Some(std::time::Duration::try_from_secs_f64(t).map_err(|_| {
-                Error::Usage(format!(
-                    "--time-limit must be a non-negative number of seconds that fits a \
-                     duration (at most about 1.8e19), got {t:?}"
-                ))
-            })?),
-            None => None,
-        };
-        let policy = match self.policy {
-            Policy::InputBias { input } => Policy::InputBias {
-                input: probability("--input-bias", input)?,
-            },
-            policy => policy,
-        };
-        Ok(ExploreOptions {
-            policy,
-            seed: self.seed,
-            reset_probability: probability("--reset-probability", self.reset_probability)?,
-            max_steps: self.max_steps,
-            target: self.until,
-            time_limit,
-            timeouts: self.timeouts.clone(),
-            goals: Vec::new(),
-        })
-    }
-}
-
 /// `ncomplete explore`: on-the-fly testing against the specification model file `spec`; the
 /// coverage table and verdict are written to `out`; returns the exit status (1 on a failure).
 pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Result<u8, Error> {
@@ -401,7 +284,7 @@ pub fn simulate(
     quiet: bool,
 ) -> Result<(), Error> {
     if super::sts::is_sts_file(model_path, load)?
-        && let Ok(solver) = crate::sts::solver::default_solver()
+        && let Ok(solver) = crate::sts::default_solver()
     {
         return super::sts::simulate_sts(model_path, solver, options);
     }

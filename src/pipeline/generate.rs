@@ -1,166 +1,17 @@
 //! `generate` and `sizes`: a complete (or goal-directed) suite for a model, written as suite
 //! JSON v1, Mealy words or a rendering, and the cost tables of the ioco methods.
 
+use super::options::{GenerateOptions, GeneratedSuite, IocoOptions, SuiteFileFormat};
 use super::suite::{BuiltSuite, SuiteRequest, build_suite};
 use super::{Method, load_model, tests_text};
 use crate::Error;
 use crate::exec::timeouts::ModelTimeouts;
 use crate::format::LoadOptions;
 use crate::goals::cases::GoalSource;
-use crate::model::{Completion, Model, SuspensionAutomaton};
+use crate::model::Model;
 use crate::output::{self, AtomicDir};
 use crate::suite::costs::Budget;
-use crate::suite::ioco::{self, Domain, IncompatibleSets, SuiteOptions, sizes};
-use crate::suite::names::Shard;
-use std::path::PathBuf;
-
-/// The file format of a generated suite.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum SuiteFileFormat {
-    /// One test per line, inputs separated by spaces (Mealy suites).
-    Words,
-    /// Suite JSON version 1.
-    #[default]
-    Json,
-    /// TTCN-3 and a Titan test port: the output directory gets `suite.json` and the rendering.
-    Ttcn,
-    /// A pytest module and its runtime, beside `suite.json`.
-    Python,
-    /// A standalone Cargo package, beside `suite.json`.
-    Rust,
-}
-
-impl SuiteFileFormat {
-    /// The program format this suite is rendered in after generation, if any.
-    pub fn rendering(self) -> Option<crate::render::Format> {
-        use crate::render::Format as F;
-        match self {
-            SuiteFileFormat::Words | SuiteFileFormat::Json => None,
-            SuiteFileFormat::Ttcn => Some(F::Ttcn),
-            SuiteFileFormat::Python => Some(F::Python),
-            SuiteFileFormat::Rust => Some(F::Rust),
-        }
-    }
-}
-
-/// How an ioco suite is built: the quiescence domain, the minimisation of the model and the
-/// sets of `ioco-counting`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct IocoOptions {
-    /// The implementations the suite is complete for (default: classic, as on the command line).
-    pub domain: Domain,
-    /// Minimise the suspension automaton first (≈, van den Bos Def. 2.13); bounds then count the
-    /// minimised states.
-    pub minimize: bool,
-    /// The sets of pairwise incompatible states that bound the traces of ioco-counting.
-    pub incompatible_sets: IncompatibleSets,
-}
-
-impl Default for IocoOptions {
-    fn default() -> Self {
-        IocoOptions {
-            domain: Domain::Classic,
-            minimize: true,
-            incompatible_sets: IncompatibleSets::default(),
-        }
-    }
-}
-
-impl IocoOptions {
-    /// The suspension automaton of `model` (read from `path`) and the options of its suites.
-    pub fn specification(
-        &self,
-        model: &Model,
-        path: &str,
-    ) -> Result<(SuspensionAutomaton, SuiteOptions), Error> {
-        ioco::specification_for(model, path, self.minimize, self.domain)
-    }
-}
-
-/// The options of [`generate`] (`ncomplete generate`).
-#[derive(Clone, Debug)]
-pub struct GenerateOptions {
-    /// How the model file is read.
-    pub load: LoadOptions,
-    /// The method ([`Method::Auto`] by default).
-    pub method: Method,
-    /// Complete for implementations with at most `n` (specified) states (ioco methods).
-    pub n: Option<usize>,
-    /// Extra states beyond the (minimised) model (default 0 for the Mealy methods).
-    pub extra_states: Option<usize>,
-    /// Limits on the suite's cost, checked before anything is written.
-    pub budget: Budget,
-    /// Domain, minimisation and sets of the ioco methods.
-    pub ioco: IocoOptions,
-    /// The suite's file format.
-    pub format: SuiteFileFormat,
-    /// The suite file (`-`: standard output), or the directory of a rendering.
-    pub out: String,
-    /// Templates overriding the built-in ones (renderings).
-    pub templates: Option<PathBuf>,
-    /// Replace an output directory holding a rendering in another format.
-    pub force: bool,
-    /// Write only this shard of the suite.
-    pub shard: Option<Shard>,
-    /// Keep Mealy tests that are prefixes of other tests.
-    pub keep_prefixes: bool,
-    /// Complete a partial Mealy machine first.
-    pub complete: Option<Completion>,
-    /// Goal-directed tests instead of a complete suite.
-    pub goals: Option<GoalSource>,
-    /// Steps that do not help a goal-directed test tolerates before `retry`.
-    pub patience: u32,
-    /// Fill [`GeneratedSuite::stats`].
-    pub stats: bool,
-    /// No warnings or progress on stderr.
-    pub quiet: bool,
-}
-
-impl Default for GenerateOptions {
-    fn default() -> Self {
-        GenerateOptions {
-            load: LoadOptions::default(),
-            method: Method::Auto,
-            n: None,
-            extra_states: None,
-            budget: Budget::default(),
-            ioco: IocoOptions::default(),
-            format: SuiteFileFormat::Json,
-            out: "-".to_owned(),
-            templates: None,
-            force: false,
-            shard: None,
-            keep_prefixes: false,
-            complete: None,
-            goals: None,
-            patience: 2,
-            stats: false,
-            quiet: false,
-        }
-    }
-}
-
-/// What [`generate`] wrote.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GeneratedSuite {
-    /// The method the suite was built with (`auto` resolved; the ioco-auto choice is in
-    /// [`GeneratedSuite::choice`]); `None` for goal-directed tests.
-    pub method: Option<Method>,
-    /// The suite file written (`-`: standard output; `suite.json` in the directory of a
-    /// rendering).
-    pub suite_path: String,
-    /// The number of tests (of the whole suite, shards included), as text.
-    pub tests: String,
-    /// What the suite guarantees (empty for goal-directed tests).
-    pub guarantee: String,
-    /// The suite's figures, one line, when [`GenerateOptions::stats`] asked for them.
-    pub stats: Option<String>,
-    /// The ioco-auto table of candidates and the one chosen.
-    pub choice: Option<String>,
-    /// What the command line prints on stderr after writing unless quiet: the tests and the
-    /// guarantee, or the per-goal table of goal-directed tests.
-    pub summary: String,
-}
+use crate::suite::ioco::{self, sizes};
 
 /// `ncomplete generate`: the suite of the model file `model_path` written as `options` say.
 /// An output that is (or holds) an input is refused before the model is read.

@@ -3,7 +3,7 @@
 //! Each command of the program (`generate`, `sizes`, `run`, `explore`, `check`, `mutate`,
 //! `render`, `convert`, `info`, `distinguish`, `audit`, `simulate`, `results merge`) is one plain function here over
 //! an option struct of plain data (`#[derive(Debug, Clone)]`, no command-line types), returning a
-//! typed result or an [`crate::Error`]. The command line (`src/main.rs`, `src/cli.rs`) only parses
+//! typed result or an [`crate::Error`]. The command line (`src/main.rs`, `src/cli/`) only parses
 //! its arguments, converts them to these structs, calls one function and prints what it returns;
 //! the Python package calls the same functions. Everything between the options and the library's
 //! layers lives here: the choice of a method for the model (`auto` is ioco-auto for a labelled
@@ -20,24 +20,22 @@ mod execute;
 mod generate;
 mod merge;
 mod models;
+mod options;
 mod sts;
 mod suite;
 #[cfg(test)]
 mod tests;
 
-pub use execute::{
-    ExploreRequest, RenderRequest, RunOutcome, RunRequest, StsPurposes, explore, render, run,
-    simulate,
-};
-pub use generate::{
-    GenerateOptions, GeneratedSuite, IocoOptions, SizesReport, SizesRequest, SuiteFileFormat,
-    generate, generate_model, sizes,
-};
+pub use execute::{RenderRequest, RunOutcome, RunRequest, explore, render, run, simulate};
+pub use generate::{SizesReport, SizesRequest, generate, generate_model, sizes};
 pub use merge::{MergedResults, merge_results};
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,
     DrawFormat, DrawRequest, InfoReport, LanguageInput, MutateRequest, audit, check, convert,
     distinguish, draw, info, info_report, mutate,
+};
+pub use options::{
+    ExploreRequest, GenerateOptions, GeneratedSuite, IocoOptions, StsPurposes, SuiteFileFormat,
 };
 pub use sts::{generate_purposes, is_sts_file};
 pub use suite::{BuiltSuite, SuiteRequest, build_suite};

@@ -4,8 +4,9 @@
 //! `smt` feature), `explore --cover switches|switch-pairs | --purposes FILE` executing the
 //! purposes on the fly, and `simulate` of an STS on concrete states.
 
-use super::execute::{ExploreRequest, StsPurposes};
-use super::generate::{GenerateOptions, GeneratedSuite, SuiteFileFormat};
+use super::options::{
+    ExploreRequest, GenerateOptions, GeneratedSuite, StsPurposes, SuiteFileFormat,
+};
 use crate::Error;
 use crate::exec::ExecError;
 use crate::exec::report_html::HtmlReport;
@@ -200,8 +201,7 @@ pub fn generate_purposes(
     }
     output::refuse_input_as_output("--out", &options.out, &[model_path])?;
     let sts = crate::sts::load_sts(model_path)?;
-    let mut solver =
-        crate::sts::solver::default_solver().map_err(|e| Error::Usage(e.to_string()))?;
+    let mut solver = crate::sts::default_solver().map_err(|e| Error::Usage(e.to_string()))?;
     let limits = SegLimits {
         depth: options.n.unwrap_or(DEFAULT_DEPTH),
         nodes: NODE_BUDGET,
@@ -340,7 +340,7 @@ pub fn explore_purposes(
     }
     let sts = crate::sts::load_sts(spec)?;
     let no_solver = |e: crate::sts::solver::NoSolver| Error::Usage(e.to_string());
-    let mut solver = crate::sts::solver::default_solver().map_err(no_solver)?;
+    let mut solver = crate::sts::default_solver().map_err(no_solver)?;
     let PurposeFile {
         paths: purposes,
         criterion,
@@ -370,7 +370,7 @@ pub fn explore_purposes(
         &request.sut,
     ) {
         (Some(model), _) => {
-            let system_solver = crate::sts::solver::default_solver().map_err(no_solver)?;
+            let system_solver = crate::sts::default_solver().map_err(no_solver)?;
             // As `explore --model`: the implementation's choices from a seed of their own.
             let seed = request.seed ^ 0x9E37_79B9_7F4A_7C15;
             let adapter = StsAdapter::new(model, system_solver, seed);

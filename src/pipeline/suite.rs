@@ -9,7 +9,8 @@
 //! automaton in the classic quiescence domain unless [`IocoOptions`] says otherwise; Mealy
 //! suites count their budget before prefix removal.
 
-use super::{IocoOptions, Method};
+use super::Method;
+use super::options::IocoOptions;
 use crate::Error;
 use crate::model::{Completion, Model};
 use crate::suite::costs::{Budget, SuiteCosts};

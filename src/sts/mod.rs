@@ -34,6 +34,7 @@ pub mod parse;
 pub mod purposes;
 pub mod solver;
 pub mod symbolic;
+pub mod term;
 pub mod types;
 #[cfg(feature = "smt")]
 pub mod z3;
@@ -45,6 +46,7 @@ pub use types::Sts;
 
 use crate::error::Error;
 use crate::format::Format;
+use solver::{NoSolver, Solver};
 
 /// Whether model text named `file_name` in `format` is an STS, and in which syntax: by the
 /// name's `.sts.*` extension, or for YAML and JSON by the top-level key `sts` (looked at only
@@ -96,4 +98,16 @@ pub fn parse_as_model(
         source: Box::new(source),
     })?;
     Ok(crate::model::Model::Lts(lts))
+}
+
+/// The solver of this build: Z3 with the `smt` feature.
+#[cfg(feature = "smt")]
+pub fn default_solver() -> Result<Box<dyn Solver>, NoSolver> {
+    Ok(Box::new(self::z3::Z3Solver::new()))
+}
+
+/// The solver of this build: none without the `smt` feature.
+#[cfg(not(feature = "smt"))]
+pub fn default_solver() -> Result<Box<dyn Solver>, NoSolver> {
+    Err(NoSolver)
 }

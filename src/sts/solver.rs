@@ -1,7 +1,8 @@
 //! The solver interface of the symbolic commands: satisfiability of a conjunction of Boolean
 //! symbolic terms over typed symbols, with `sat`, `unsat` or `unknown` (van den Bos Sec. 4.2.2:
 //! `solver(t)`, and `getValues` for a witness). The one implementation is Z3 (`z3.rs`, Cargo
-//! feature `smt`); [`default_solver`] says how to enable it when it is missing.
+//! feature `smt`); [`default_solver`](super::default_solver) says how to enable it when it is
+//! missing.
 //!
 //! Semantics the implementations keep: integers are mathematical integers (the evaluation of
 //! `expr.rs` uses 64 bits and makes a guard that overflows false: models whose guards come near
@@ -9,7 +10,7 @@
 //! divides by zero does not hold (each division's divisor is required to be non-zero).
 
 use super::expr::Value;
-use super::symbolic::{Sym, Symbol};
+use super::term::{Sym, Symbol};
 
 /// A solver's answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,15 +43,3 @@ pub trait Solver {
     "symbolic execution of an STS needs the Z3 SMT solver: build ncomplete with `--features smt` (it links the system's libz3; on Debian/Ubuntu `apt-get install libz3-dev libclang-dev`, as scripts/install-smt does)"
 )]
 pub struct NoSolver;
-
-/// The solver of this build: Z3 with the `smt` feature.
-#[cfg(feature = "smt")]
-pub fn default_solver() -> Result<Box<dyn Solver>, NoSolver> {
-    Ok(Box::new(super::z3::Z3Solver::new()))
-}
-
-/// The solver of this build: none without the `smt` feature.
-#[cfg(not(feature = "smt"))]
-pub fn default_solver() -> Result<Box<dyn Solver>, NoSolver> {
-    Err(NoSolver)
-}

@@ -14,7 +14,7 @@
 
 use super::expr::{BinOp, UnOp, Value};
 use super::solver::{Sat, Solver};
-use super::symbolic::{Sym, Symbol};
+use super::term::{Sym, Symbol};
 use super::types::Type;
 use z3::ast::{Ast, Bool, Int};
 use z3::{Config, Context, SatResult};
