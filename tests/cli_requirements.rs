@@ -47,7 +47,11 @@ fn suite_and_mutant(dir: &Path) -> (String, String) {
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(model("vending.aut")).unwrap();
     let mutant = dir.join("mutant.aut");
-    std::fs::write(&mutant, text.replace("(5, \"!tea\", 6)", "(5, \"!coffee\", 6)")).unwrap();
+    std::fs::write(
+        &mutant,
+        text.replace("(5, \"!tea\", 6)", "(5, \"!coffee\", 6)"),
+    )
+    .unwrap();
     (suite, mutant.display().to_string())
 }
 
@@ -60,7 +64,14 @@ fn the_suite_names_the_tests_of_each_requirement_and_untagged_suites_do_not() {
     let names: Vec<&str> = reqs.keys().map(String::as_str).collect();
     assert_eq!(
         names,
-        ["CHANGE-1", "PAY-1", "REFUND-1", "SERVE-COFFEE", "SERVE-TEA", "SERVICE-1"]
+        [
+            "CHANGE-1",
+            "PAY-1",
+            "REFUND-1",
+            "SERVE-COFFEE",
+            "SERVE-TEA",
+            "SERVICE-1"
+        ]
     );
     let tests = v["tests"].as_array().unwrap().len();
     // Every test but the one observing quiescence first pays.
@@ -120,11 +131,19 @@ fn a_failing_mutant_fails_its_requirement_and_an_untouched_one_is_not_covered() 
         out.contains("requirement SERVE-TEA: failed (86 tests: 0 pass, 86 fail, 0 inconclusive)\n"),
         "{out}"
     );
-    assert!(out.contains("requirement SERVICE-1: not covered (0 tests"), "{out}");
+    assert!(
+        out.contains("requirement SERVICE-1: not covered (0 tests"),
+        "{out}"
+    );
     // JSON: the table, and each test's requirements.
     let v = read_json(&json);
     let rows = v["requirements"].as_array().unwrap();
-    let row = |name: &str| rows.iter().find(|r| r["requirement"] == name).unwrap().clone();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r["requirement"] == name)
+            .unwrap()
+            .clone()
+    };
     assert_eq!(row("SERVE-TEA")["status"], "failed");
     assert_eq!(row("SERVE-TEA")["pass"], 0);
     assert_eq!(row("SERVICE-1")["status"], "not covered");
@@ -148,7 +167,9 @@ fn a_failing_mutant_fails_its_requirement_and_an_untouched_one_is_not_covered() 
     assert!(page.contains(
         "<tr class=\"failed\" data-status=\"failed\"><td class=\"name\">SERVE-TEA</td><td class=\"status\">failed</td><td>86</td><td>0</td><td>86</td><td>0</td></tr>"
     ));
-    assert!(page.contains("<tr class=\"not-covered\" data-status=\"not covered\"><td class=\"name\">SERVICE-1</td>"));
+    assert!(page.contains(
+        "<tr class=\"not-covered\" data-status=\"not covered\"><td class=\"name\">SERVICE-1</td>"
+    ));
     // The conforming machine passes every covered requirement.
     let (code, out, err) = run(&[
         "run",

@@ -217,45 +217,30 @@ fn transition_steps(
             })
         ))
     };
-    let quads: Vec<(String, String, usize, usize)> = match model {
-        Model::Lts(l) if l.onfsm().is_none() => {
-            let name = match label {
-                LabelText::Named(n) => n.as_str(),
-                LabelText::Written(w) => match shape(w) {
-                    Ok(Shape::Marked(_, n) | Shape::Unmarked(n)) => n,
-                    Ok(Shape::Quiescence) => l
-                        .alphabet
-                        .quiescence()
-                        .map_or("delta", |q| l.alphabet.name(q)),
-                    _ => return Err(wrong("not a label of a labelled transition system")),
-                },
-                _ => return Err(wrong("not a label of a labelled transition system")),
-            };
-            let Some(id) = l.alphabet.get(name) else {
-                return Err(None);
-            };
-            let from = crate::model::StateId(f as u32);
-            if l.successors(from, id).any(|s| s.index() == t) {
-                return Ok(vec![TaggedStep::Label(name.to_owned())]);
-            }
+    let Some((_, quads)) = crate::model::named_quads(model) else {
+        let Model::Lts(l) = model else {
             return Err(None);
+        };
+        let name = match label {
+            LabelText::Named(n) => n.as_str(),
+            LabelText::Written(w) => match shape(w) {
+                Ok(Shape::Marked(_, n) | Shape::Unmarked(n)) => n,
+                Ok(Shape::Quiescence) => l
+                    .alphabet
+                    .quiescence()
+                    .map_or("delta", |q| l.alphabet.name(q)),
+                _ => return Err(wrong("not a label of a labelled transition system")),
+            },
+            _ => return Err(wrong("not a label of a labelled transition system")),
+        };
+        let Some(id) = l.alphabet.get(name) else {
+            return Err(None);
+        };
+        let from = crate::model::StateId(f as u32);
+        if l.successors(from, id).any(|s| s.index() == t) {
+            return Ok(vec![TaggedStep::Label(name.to_owned())]);
         }
-        Model::Lts(l) => {
-            let o = l.onfsm().expect("matched");
-            (o.quads().iter())
-                .map(|&(s, i, x, d)| {
-                    let names = (o.inputs.name(i).to_owned(), o.outputs.name(x).to_owned());
-                    (names.0, names.1, s.index(), d.index())
-                })
-                .collect()
-        }
-        Model::Mealy(m) => m
-            .quads()
-            .map(|(s, i, x, d)| {
-                let names = (m.inputs.name(i).to_owned(), m.outputs.name(x).to_owned());
-                (names.0, names.1, s.index(), d.index())
-            })
-            .collect(),
+        return Err(None);
     };
     let (input, output) = match label {
         LabelText::Mealy(i, o) => (i.as_str(), Some(o.as_str())),
@@ -268,10 +253,10 @@ fn transition_steps(
         LabelText::Named(_) => return Err(wrong("not a Mealy label")),
     };
     let steps: Vec<TaggedStep> = (quads.into_iter())
-        .filter(|(i, o, s, d)| {
+        .filter(|(s, i, o, d)| {
             *s == f && *d == t && i == input && output.is_none_or(|want| want == o)
         })
-        .map(|(i, o, ..)| TaggedStep::Mealy(i, o))
+        .map(|(_, i, o, _)| TaggedStep::Mealy(i, o))
         .collect();
     if steps.is_empty() {
         return Err(None);

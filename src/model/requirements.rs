@@ -53,3 +53,32 @@ impl RequirementTags {
         all.into_iter().cloned().collect()
     }
 }
+
+/// A Mealy transition by state indices and label names: source, input, output, target.
+pub type NamedQuad = (usize, String, String, usize);
+
+/// The state names and transitions of a Mealy machine, or of the ONFSM an LTS embeds; `None`
+/// for any other LTS.
+pub fn named_quads(model: &super::Model) -> Option<(&[String], Vec<NamedQuad>)> {
+    use super::{Interner, LabelId, StateId};
+    fn named<'a>(
+        inputs: &'a Interner,
+        outputs: &'a Interner,
+    ) -> impl Fn((StateId, LabelId, LabelId, StateId)) -> NamedQuad + 'a {
+        move |(s, i, o, d)| {
+            let (i, o) = (inputs.name(i).to_owned(), outputs.name(o).to_owned());
+            (s.index(), i, o, d.index())
+        }
+    }
+    match model {
+        super::Model::Lts(l) => {
+            let o = l.onfsm()?;
+            let quads = o.quads().iter().copied().map(named(&o.inputs, &o.outputs));
+            Some((o.state_names(), quads.collect()))
+        }
+        super::Model::Mealy(m) => {
+            let quads = m.quads().map(named(&m.inputs, &m.outputs));
+            Some((m.state_names(), quads.collect()))
+        }
+    }
+}

@@ -70,57 +70,41 @@ impl TagGraph {
             initial: 0,
             names: names.clone(),
         };
-        let (state_names, quads): (&[String], Vec<(usize, String, String, usize)>) = match model {
-            Model::Lts(l) if l.onfsm().is_none() => {
-                let states = l.state_names();
-                graph.edges = vec![Vec::new(); states.len()];
-                graph.state_tags = states.iter().map(|s| numbers(tags.states.get(s))).collect();
-                graph.initial = l.initial().index();
-                let a = &l.alphabet;
-                for (s, lab, t) in l.triples() {
-                    let kind = if a.quiescence() == Some(lab) {
-                        Kind::Quiescence
-                    } else if a.is_input(lab) {
-                        Kind::Input
-                    } else if a.is_output(lab) {
-                        Kind::Output
-                    } else {
-                        Kind::Internal
-                    };
-                    let name = a.name(lab).to_owned();
-                    let (from, to) = (&states[s.index()], &states[t.index()]);
-                    let tags = transition_tags(from, TaggedStep::Label(name.clone()), to);
-                    graph.edges[s.index()].push(Edge {
-                        kind,
-                        name,
-                        to: t.index(),
-                        tags,
-                    });
-                }
-                return graph;
+        let named = crate::model::named_quads(model);
+        if let (Model::Lts(l), None) = (model, &named) {
+            let states = l.state_names();
+            graph.edges = vec![Vec::new(); states.len()];
+            graph.state_tags = states.iter().map(|s| numbers(tags.states.get(s))).collect();
+            graph.initial = l.initial().index();
+            let a = &l.alphabet;
+            for (s, lab, t) in l.triples() {
+                let kind = if a.quiescence() == Some(lab) {
+                    Kind::Quiescence
+                } else if a.is_input(lab) {
+                    Kind::Input
+                } else if a.is_output(lab) {
+                    Kind::Output
+                } else {
+                    Kind::Internal
+                };
+                let name = a.name(lab).to_owned();
+                let (from, to) = (&states[s.index()], &states[t.index()]);
+                let tags = transition_tags(from, TaggedStep::Label(name.clone()), to);
+                graph.edges[s.index()].push(Edge {
+                    kind,
+                    name,
+                    to: t.index(),
+                    tags,
+                });
             }
-            Model::Lts(l) => {
-                let o = l.onfsm().expect("matched");
-                graph.initial = o.initial().index();
-                let quads = (o.quads().iter())
-                    .map(|&(s, i, x, d)| {
-                        let (i, x) = (o.inputs.name(i), o.outputs.name(x));
-                        (s.index(), i.to_owned(), x.to_owned(), d.index())
-                    })
-                    .collect();
-                (o.state_names(), quads)
-            }
-            Model::Mealy(m) => {
-                graph.initial = m.initial().index();
-                let quads = m
-                    .quads()
-                    .map(|(s, i, x, d)| {
-                        let (i, x) = (m.inputs.name(i), m.outputs.name(x));
-                        (s.index(), i.to_owned(), x.to_owned(), d.index())
-                    })
-                    .collect();
-                (m.state_names(), quads)
-            }
+            return graph;
+        }
+        let Some((state_names, quads)) = named else {
+            return graph;
+        };
+        graph.initial = match model {
+            Model::Lts(l) => l.onfsm().map_or(0, |o| o.initial().index()),
+            Model::Mealy(m) => m.initial().index(),
         };
         // `q --i--> q/i --o--> q'`, one `q/i` per state and input with transitions.
         graph.edges = vec![Vec::new(); state_names.len()];
