@@ -47,11 +47,6 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "the whole test suite, of which this test is a part",
     ),
     (
-        "docs/src/requirements.md",
-        "state 6: CHANGE-1",
-        "the contents of a side file (tests/cli_requirements.rs reads one)",
-    ),
-    (
         "docs/src/adapter.md",
         "ncomplete run suite.json --sut-connect 127.0.0.1:7000",
         "the reader's system listening on TCP (tests/hostile_runners.rs runs systems over TCP)",
