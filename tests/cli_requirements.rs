@@ -259,3 +259,35 @@ fn an_aut_side_file_tags_the_suite() {
     let change = v["requirements"]["CHANGE-1"].as_array().unwrap().len();
     assert!(tea > 0 && change > tea, "{tea} {change}");
 }
+
+#[test]
+fn renderings_name_each_test_s_requirements() {
+    let dir = work_dir("requirements-render");
+    for (format, file, line) in [
+        ("python", "test_vending_requirements.py", "# requirements: "),
+        ("rust", "src/part_001.rs", "/// Requirements: "),
+        (
+            "ttcn",
+            "vending_requirements_part_001.ttcn",
+            "  // requirements: ",
+        ),
+    ] {
+        let out = dir.join(format);
+        let (code, _, err) = run(&[
+            "generate",
+            &model("vending_requirements.dot"),
+            "--extra-states",
+            "0",
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        let tagged = text.lines().filter(|l| l.starts_with(line)).count();
+        assert!(tagged > 100, "{format}: {tagged} tests name requirements");
+        assert!(text.contains("SERVE-TEA"), "{format}");
+    }
+}

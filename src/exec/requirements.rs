@@ -131,16 +131,7 @@ impl RequirementCoverage {
     }
 }
 
-/// The requirements of each test the header names (tests without any are absent).
-pub fn by_test(header: &SuiteHeader) -> HashMap<String, Vec<String>> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
-    for (name, tests) in crate::suite::requirements::of_header(header) {
-        for t in tests {
-            out.entry(t).or_default().push(name.clone());
-        }
-    }
-    out
-}
+pub use crate::suite::requirements::by_test;
 
 #[cfg(test)]
 mod tests {

@@ -20,6 +20,10 @@
 //! timeouts, in milliseconds (`timeouts: {quiescence_ms: {paid: 1500}, response_ms: {coin:
 //! 2000}}`; [`super::timeouts`]); its errors are located at the key's value.
 //!
+//! Requirement tags ([`super::requirements`]): a transition's optional `requirements` list and
+//! the top-level `state_requirements` map from state names to lists; errors are located at the
+//! transition or the key's value.
+//!
 //! `kind: onfsm` is a nondeterministic Mealy machine: the transitions of `mealy`, several per
 //! state and input allowed (read as its LTS embedding, [`crate::model::Onfsm::to_lts`]).
 //! `kind: moore` is a Moore machine: `states` is required, `state_outputs` lists the output of

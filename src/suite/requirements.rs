@@ -292,6 +292,18 @@ pub fn of_header(header: &super::SuiteHeader) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The requirements of each test the header names, in name order (tests touching none are
+/// absent).
+pub fn by_test(header: &super::SuiteHeader) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for (name, tests) in of_header(header) {
+        for t in tests {
+            out.entry(t).or_default().push(name.clone());
+        }
+    }
+    out
+}
+
 /// Whether the suite file at `path` names requirements in its header as `generate` writes it
 /// (a line ` "requirements": ` before the line of `tests`): read before a streamed run, which
 /// learns the header only at the end.
