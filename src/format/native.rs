@@ -1245,7 +1245,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: []\nstate: [a]\n"),
-            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`, `timeouts`"
+            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`, `timeouts`, `state_requirements`"
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: 3\n"),
