@@ -162,12 +162,19 @@ pub fn run_on_model(
     let mut sys: Option<SimulatedSystem> = None;
     let mut chunk: Vec<TestCase> = Vec::with_capacity(CHUNK);
     let mut counts = VerdictCounts::default();
+    // The verdicts by test name, kept only for a suite naming requirements
+    // (`super::requirements`), whose header is known only once the stream is read.
+    let tagged = crate::suite::requirements::file_names_requirements(suite_path);
+    let mut verdicts: Vec<(String, TestVerdict)> = Vec::new();
     let progress = Progress::start_beside_stdout("running", "tests", None);
     let mut run_chunk = |sys: &SimulatedSystem, chunk: &mut Vec<TestCase>| -> Result<()> {
         let report = run_suite(sys, chunk);
         progress.inc(chunk.len() as u64);
         for (t, case) in report.tests.iter().zip(chunk.iter()) {
             counts.add(t.verdict);
+            if tagged {
+                verdicts.push((t.name.clone(), t.verdict));
+            }
             out.write_all(simulation_line(t, sys, case).as_bytes())
                 .map_err(|e| Error::io("<stdout>", e))?;
             results.record(TestRecord {
@@ -211,7 +218,12 @@ pub fn run_on_model(
     if counts == VerdictCounts::default() {
         return Err(no_tests(suite_path));
     }
-    out.write_all(counts.summary_line().as_bytes())
+    let named = verdicts.iter().map(|(n, v)| (n.as_str(), *v));
+    let requirement_lines = super::requirements::RequirementCoverage::of(&header, named)
+        .map(|r| r.lines())
+        .unwrap_or_default();
+    out.write_all(requirement_lines.as_bytes())
+        .and_then(|_| out.write_all(counts.summary_line().as_bytes()))
         .map_err(|e| Error::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
     Ok(counts.verdict())
@@ -409,7 +421,11 @@ pub fn run_on_system(
     );
     let counts = goals.as_ref().map_or(counts, |g| g.counts(counts));
     let verdict = counts.verdict();
-    let goal_lines = goals.as_ref().map(|g| g.lines()).unwrap_or_default();
+    let mut goal_lines = goals.as_ref().map(|g| g.lines()).unwrap_or_default();
+    let named = outcomes.iter().map(|o| (o.name.as_str(), o.verdict));
+    if let Some(requirements) = super::requirements::RequirementCoverage::of(&header, named) {
+        goal_lines.push_str(&requirements.lines());
+    }
     out.write_all(goal_lines.as_bytes())
         .and_then(|_| out.write_all(counts.summary_line().as_bytes()))
         .map_err(|e| Error::io("<stdout>", e))?;

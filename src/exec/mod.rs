@@ -11,6 +11,7 @@ pub mod commands;
 pub mod explore;
 pub mod goal_coverage;
 pub mod report_html;
+pub mod requirements;
 pub mod results;
 pub mod simulate;
 pub mod spec_readings;

@@ -434,6 +434,9 @@ pub struct HtmlReport<'a> {
     pub(super) traces_in_table: bool,
     /// What the coverage section shows.
     pub(super) coverage: CoverageView<'a>,
+    /// The requirements coverage table, when the suite names requirements
+    /// ([`super::requirements`]).
+    pub(super) requirements: Option<super::requirements::RequirementCoverage>,
 }
 
 /// The coverage section of a report.
@@ -493,7 +496,10 @@ impl<'a> HtmlReport<'a> {
         }
         let simulated = records.iter().all(|r| r.time.is_none());
         let counts = VerdictCounts::of_records(records);
+        let verdicts = records.iter().map(|r| (r.name.as_str(), r.verdict));
+        let requirements = super::requirements::RequirementCoverage::of(header, verdicts);
         HtmlReport {
+            requirements,
             title: format!("ncomplete run: {}", header.model.name),
             verdict: counts.verdict(),
             counts,
@@ -585,6 +591,7 @@ impl<'a> HtmlReport<'a> {
             facts,
             records: Cow::Owned(vec![record]),
             traces_in_table: false,
+            requirements: None,
             coverage: CoverageView::Automaton {
                 name: sa.name.clone(),
                 coverage,
@@ -614,6 +621,7 @@ impl<'a> HtmlReport<'a> {
         );
         self.summary(&mut h);
         self.test_table(&mut h);
+        self.requirement_table(&mut h);
         self.failures(&mut h);
         self.model(&mut h);
         let _ = writeln!(
@@ -704,6 +712,42 @@ impl<'a> HtmlReport<'a> {
             h.push_str("</td></tr>\n");
         }
         h.push_str("</tbody>\n</table>\n</section>\n");
+    }
+
+    /// Per requirement: its status, its tests and how they ended (only for a suite naming
+    /// requirements, with its own style, so other reports stay as they were).
+    fn requirement_table(&self, h: &mut String) {
+        let Some(table) = &self.requirements else {
+            return;
+        };
+        h.push_str(
+            "<section id=\"requirements\">\n<h2>Requirements</h2>\n<style>\
+             #requirement-table th,#requirement-table td{border-bottom:1px solid #eceff1;padding:4px 8px;text-align:left}\
+             #requirement-table tr.failed td.status{color:#c62828;font-weight:700}\
+             #requirement-table tr.passed td.status{color:#2e7d32}\
+             #requirement-table tr.inconclusive td.status{color:#ef6c00}\
+             #requirement-table tr.not-covered td.status{color:#546e7a;font-style:italic}</style>\n\
+             <table id=\"requirement-table\">\n<thead><tr><th>requirement</th><th>status</th>\
+             <th>tests</th><th>pass</th><th>fail</th><th>inconclusive</th></tr></thead>\n<tbody>\n",
+        );
+        for r in &table.rows {
+            let status = r.status();
+            let _ = writeln!(
+                h,
+                "<tr class=\"{}\" data-status=\"{status}\"><td class=\"name\">{}</td><td class=\"status\">{status}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                status.replace(' ', "-"),
+                html_text(&r.name),
+                r.tests,
+                r.pass,
+                r.fail,
+                r.inconclusive
+            );
+        }
+        h.push_str(
+            "</tbody>\n</table>\n<p class=\"note\">A requirement is failed when a test touching it \
+             failed, passed when none failed and some passed, not covered when no test of the \
+             suite touches it.</p>\n</section>\n",
+        );
     }
 
     fn failures(&self, h: &mut String) {

@@ -413,6 +413,8 @@ pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord])
         );
     }
     x.push_str("    </properties>\n");
+    // The requirements each test touches (`super::requirements`), as properties.
+    let requirements = super::requirements::by_test(header);
     for r in records {
         let _ = write!(
             x,
@@ -420,13 +422,28 @@ pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord])
             xml_text(&r.name),
             time(r.time)
         );
+        let mut properties = String::new();
+        if let Some(names) = requirements.get(&r.name) {
+            properties.push_str("\n      <properties>");
+            for name in names {
+                let _ = write!(
+                    properties,
+                    "\n        <property name=\"requirement\" value=\"{}\"/>",
+                    xml_text(name)
+                );
+            }
+            properties.push_str("\n      </properties>");
+        }
         let message = xml_text(r.message.as_deref().unwrap_or_default());
         match r.verdict {
-            TestVerdict::Pass => x.push_str("/>\n"),
+            TestVerdict::Pass if properties.is_empty() => x.push_str("/>\n"),
+            TestVerdict::Pass => {
+                let _ = writeln!(x, ">{properties}\n    </testcase>");
+            }
             TestVerdict::Fail => {
                 let _ = writeln!(
                     x,
-                    ">\n      <failure type=\"fail\" message=\"{message}\">{message}</failure>\n    </testcase>"
+                    ">{properties}\n      <failure type=\"fail\" message=\"{message}\">{message}</failure>\n    </testcase>"
                 );
             }
             TestVerdict::Inconclusive => {
@@ -436,7 +453,7 @@ pub fn junit_xml(suite_path: &str, header: &SuiteHeader, records: &[TestRecord])
                 };
                 let _ = writeln!(
                     x,
-                    ">\n      <skipped message=\"{why}: {message}\"/>\n    </testcase>"
+                    ">{properties}\n      <skipped message=\"{why}: {message}\"/>\n    </testcase>"
                 );
             }
         }
@@ -458,6 +475,7 @@ pub fn results_json(
     spec: Option<(&str, &SpecCoverage)>,
 ) -> String {
     let counts = VerdictCounts::of_records(records);
+    let requirements = super::requirements::by_test(header);
     let tests: Vec<serde_json::Value> = records
         .iter()
         .map(|r| {
@@ -474,6 +492,9 @@ pub fn results_json(
             }
             if let Some((first, rerun)) = &r.timing_traces {
                 t["traces"] = serde_json::json!({"first": first, "rerun": rerun});
+            }
+            if let Some(names) = requirements.get(&r.name) {
+                t["requirements"] = serde_json::json!(names);
             }
             t
         })
@@ -511,6 +532,10 @@ pub fn results_json(
     }
     if let Some((path, coverage)) = spec {
         value["coverage"] = coverage.to_json(path);
+    }
+    let verdicts = records.iter().map(|r| (r.name.as_str(), r.verdict));
+    if let Some(table) = super::requirements::RequirementCoverage::of(header, verdicts) {
+        value["requirements"] = table.to_json();
     }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');

@@ -282,6 +282,7 @@ impl HtmlReport<'static> {
             rows.push(("total time", seconds(time)));
         }
         HtmlReport {
+            requirements: None,
             title: format!("ncomplete explore: {}", sts.name),
             verdict: test_verdict(report.verdict()),
             counts: VerdictCounts::of(records.iter().map(|r| r.verdict)),

@@ -37,6 +37,7 @@
 use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
+use super::requirements;
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use crate::error::Error;
 use crate::fast_hash::{FastMap, NameMap};
@@ -424,6 +425,10 @@ struct Parser<'a> {
     timeout_attributes: Vec<(bool, Cow<'a, str>, usize)>,
     /// The timeout annotations of node and edge statements.
     annotations: Vec<Annotation>,
+    /// The `requirements` attribute of the attribute list just read: its names and offset.
+    requirement_attribute: Option<(Vec<String>, usize)>,
+    /// The requirement annotations of node and edge statements.
+    requirements: Vec<requirements::Annotation>,
 }
 
 impl<'a> Parser<'a> {
@@ -580,6 +585,13 @@ impl<'a> Parser<'a> {
                         return Err(self.error_at(&next, "`[` opening an attribute list"));
                     }
                     let label = self.attributes()?;
+                    if let Some((_, at)) = self.requirement_attribute.take() {
+                        return Err(self.lexer.error(
+                            at,
+                            "requirements in a default attribute statement",
+                            "requirements on node and edge statements (`s [requirements=\"R1\"]`, `a -> b [label=..., requirements=\"R1, R2\"]`)",
+                        ));
+                    }
                     if let Some(&(_, _, at)) = self.timeout_attributes.first() {
                         return Err(self.lexer.error(
                             at,
@@ -618,6 +630,14 @@ impl<'a> Parser<'a> {
                             self.node_labels.insert(n, label);
                         }
                         self.node_timeouts(n)?;
+                        if let Some((tags, at)) = self.requirement_attribute.take() {
+                            let name = self.nodes[n as usize].0.to_string();
+                            self.requirements.push(requirements::Annotation {
+                                element: requirements::Element::State(name),
+                                tags,
+                                at,
+                            });
+                        }
                     }
                 }
                 Statement::Other => {
@@ -732,6 +752,7 @@ impl<'a> Parser<'a> {
             None => edge_label,
         };
         self.edge_timeouts(label)?;
+        let requirement = self.requirement_attribute.take();
         // Endpoint k is chain[ends[k].0..end(k)].
         let ends = &self.endpoints[first..];
         let chain_len = self.chain.len();
@@ -758,6 +779,18 @@ impl<'a> Parser<'a> {
                         label: id,
                         offset,
                     });
+                    if let Some((tags, at)) = &requirement {
+                        let text = label.map_or("", |(l, _)| self.labels[l as usize].as_ref());
+                        self.requirements.push(requirements::Annotation {
+                            element: requirements::Element::Transition {
+                                from: self.nodes[from as usize].0.to_string(),
+                                label: requirements::LabelText::Written(text.to_owned()),
+                                to: self.nodes[to as usize].0.to_string(),
+                            },
+                            tags: tags.clone(),
+                            at: *at,
+                        });
+                    }
                 }
             }
         }
@@ -817,6 +850,7 @@ impl<'a> Parser<'a> {
     /// timeout attributes in `timeout_attributes`.
     fn attributes(&mut self) -> PResult<Label<'a>> {
         self.timeout_attributes.clear();
+        self.requirement_attribute = None;
         let mut label = None;
         while self.peek()?.tok == Tok::LBracket {
             self.bump()?;
@@ -840,6 +874,17 @@ impl<'a> Parser<'a> {
                             }
                             "response_timeout_ms" => {
                                 self.timeout_attributes.push((false, value, at));
+                            }
+                            "requirements" => {
+                                // Offsets inside a quoted value count from after the quote.
+                                let inner =
+                                    at + usize::from(self.lexer.text.as_bytes()[at] == b'"');
+                                let tags = requirements::parse_tags(&value).map_err(
+                                    |(k, found, expected)| {
+                                        self.lexer.error(inner + k, found, expected)
+                                    },
+                                )?;
+                                self.requirement_attribute = Some((tags, at));
                             }
                             _ => {}
                         }
@@ -869,27 +914,30 @@ pub fn parse(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Model, Error> {
-    parse_with_timeouts(text, file, name, opts, warnings).map(|(m, _)| m)
+    parse_annotated(text, file, name, opts, warnings).map(|(m, ..)| m)
 }
 
 /// [`parse`] with the model's timeout annotations (`quiescence_timeout_ms` on nodes,
-/// `response_timeout_ms` on edges of inputs; [`super::timeouts`]).
-pub(crate) fn parse_with_timeouts(
+/// `response_timeout_ms` on edges of inputs; [`super::timeouts`]) and requirement tags
+/// (`requirements` on nodes and edges; [`super::requirements`]).
+pub(crate) fn parse_annotated(
     text: &str,
     file: &str,
     name: &str,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
-) -> Result<(Model, TimeoutAnnotations), Error> {
+) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), Error> {
     let mut annotations = Vec::new();
-    let (raw, state_labels) = parse_raw(text, file, opts, warnings, &mut annotations)?;
+    let mut tagged = Vec::new();
+    let (raw, state_labels) = parse_raw(text, file, opts, warnings, &mut annotations, &mut tagged)?;
     let model = if is_moore(&raw, &state_labels, opts) {
         build_moore(raw, &state_labels, name, file, text, opts)?
     } else {
         build_model(raw, name, file, text, opts, warnings)?
     };
     let timeouts = super::timeouts::resolve(&annotations, &model, file, text)?;
-    Ok((model, timeouts))
+    let requirements = requirements::resolve(&tagged, &model, file, text)?;
+    Ok((model, timeouts, requirements))
 }
 
 /// The label a DOT node statement gave each state, if any.
@@ -1020,6 +1068,7 @@ fn parse_raw<'a>(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
     annotations: &mut Vec<Annotation>,
+    requirement_annotations: &mut Vec<requirements::Annotation>,
 ) -> Result<(RawGraph<'a>, StateLabels<'a>), ParseError> {
     let mut p = Parser {
         lexer: Lexer { file, text, pos: 0 },
@@ -1042,10 +1091,13 @@ fn parse_raw<'a>(
         endpoints: Vec::new(),
         timeout_attributes: Vec::new(),
         annotations: Vec::new(),
+        requirement_attribute: None,
+        requirements: Vec::new(),
     };
     p.advance();
     p.graph().map_err(|e| *e)?;
     *annotations = std::mem::take(&mut p.annotations);
+    *requirement_annotations = std::mem::take(&mut p.requirements);
     let err =
         |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
     // Node indices -> state ids, skipping start markers.

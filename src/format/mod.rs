@@ -13,6 +13,7 @@ pub mod fsm;
 pub(crate) mod locate;
 pub mod native;
 pub mod position;
+pub mod requirements;
 pub mod timeouts;
 pub(crate) mod unique_keys;
 
@@ -168,6 +169,10 @@ pub struct Loaded {
     /// The timeout annotations (native `timeouts` key, DOT attributes, or the side file of an
     /// `.aut` or `.fsm` model; [`timeouts`]).
     pub timeouts: timeouts::TimeoutAnnotations,
+    /// The requirement tags (DOT `requirements` attributes, native `requirements` and
+    /// `state_requirements` keys, or the side file of an `.aut` or `.fsm` model;
+    /// [`requirements`]).
+    pub requirements: crate::model::RequirementTags,
 }
 
 /// Reads and parses a model file; warnings are dropped (use [`load_model_with_warnings`] to show
@@ -235,6 +240,7 @@ pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded
     let mut loaded = parse_model_with_warnings(&text, path, opts)?;
     if matches!(format_of(path, opts)?, Format::Aut | Format::Fsm) {
         loaded.timeouts = timeouts::load_side_file(path, &loaded.model)?;
+        loaded.requirements = requirements::load_side_file(path, &loaded.model)?;
     }
     Ok(loaded)
 }
@@ -330,20 +336,21 @@ pub fn parse_model_with_warnings(
     let mut warnings = Vec::new();
     // Symbolic transition systems are instantiated as LTSs (`crate::sts`): named `.sts.*`, or
     // a YAML/JSON file the native schema refuses that has the top-level key `sts`.
-    let no_timeouts = |model| (model, timeouts::TimeoutAnnotations::default());
+    let no_timeouts = |model| (model, Default::default(), Default::default());
     if let Some(syntax) = crate::sts::sts_syntax(file_name, format, text, false) {
         let model = crate::sts::parse_as_model(text, file_name, syntax)?;
         return Ok(Loaded {
             model,
             warnings,
             timeouts: timeouts::TimeoutAnnotations::default(),
+            requirements: Default::default(),
         });
     }
     let sts_fallback = |e: Error| match crate::sts::sts_syntax(file_name, format, text, true) {
         Some(syntax) => crate::sts::parse_as_model(text, file_name, syntax).map(no_timeouts),
         None => Err(e),
     };
-    let (model, timeouts) = match format {
+    let (model, timeouts, requirements) = match format {
         Format::Aut => no_timeouts(aut::parse_with_warnings(
             text,
             file_name,
@@ -351,18 +358,20 @@ pub fn parse_model_with_warnings(
             opts,
             &mut warnings,
         )?),
-        Format::Dot => dot::parse_with_timeouts(text, file_name, &name, opts, &mut warnings)?,
+        Format::Dot => dot::parse_annotated(text, file_name, &name, opts, &mut warnings)?,
         Format::Yaml => {
-            native::parse_with_timeouts(text, file_name, &name, opts, true).or_else(sts_fallback)?
+            native::parse_annotated(text, file_name, &name, opts, true).or_else(sts_fallback)?
         }
-        Format::Json => native::parse_with_timeouts(text, file_name, &name, opts, false)
-            .or_else(sts_fallback)?,
+        Format::Json => {
+            native::parse_annotated(text, file_name, &name, opts, false).or_else(sts_fallback)?
+        }
         Format::Fsm => no_timeouts(fsm::parse(text, file_name, &name)?),
     };
     Ok(Loaded {
         model,
         warnings,
         timeouts,
+        requirements,
     })
 }
 

@@ -20,6 +20,10 @@
 //! timeouts, in milliseconds (`timeouts: {quiescence_ms: {paid: 1500}, response_ms: {coin:
 //! 2000}}`; [`super::timeouts`]); its errors are located at the key's value.
 //!
+//! Requirement tags ([`super::requirements`]): a transition's optional `requirements` list and
+//! the top-level `state_requirements` map from state names to lists; errors are located at the
+//! transition or the key's value.
+//!
 //! `kind: onfsm` is a nondeterministic Mealy machine: the transitions of `mealy`, several per
 //! state and input allowed (read as its LTS embedding, [`crate::model::Onfsm::to_lts`]).
 //! `kind: moore` is a Moore machine: `states` is required, `state_outputs` lists the output of
@@ -102,6 +106,8 @@ struct Transition {
     label: Option<Name>,
     input: Option<Name>,
     output: Option<Name>,
+    /// Requirement tags ([`super::requirements`]).
+    requirements: Option<Vec<Name>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -123,6 +129,9 @@ struct Document {
     transitions: Vec<Transition>,
     /// Timeout annotations ([`super::timeouts`]).
     timeouts: Option<Timeouts>,
+    /// Requirement tags of states, by state name ([`super::requirements`]).
+    #[serde(default, deserialize_with = "unique_keys")]
+    state_requirements: HashMap<Name, Vec<Name>>,
 }
 
 /// The `timeouts` key: quiescence timeouts by state, response timeouts by input, in ms.
@@ -166,22 +175,23 @@ enum Syntax {
 
 /// Parses the YAML form of the native schema.
 pub fn parse_yaml(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
-    parse(text, file, name, opts, Syntax::Yaml).map(|(m, _)| m)
+    parse(text, file, name, opts, Syntax::Yaml).map(|(m, ..)| m)
 }
 
 /// Parses the JSON form of the native schema.
 pub fn parse_json(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
-    parse(text, file, name, opts, Syntax::Json).map(|(m, _)| m)
+    parse(text, file, name, opts, Syntax::Json).map(|(m, ..)| m)
 }
 
-/// Parses the native schema in YAML (`yaml`) or JSON, with its timeout annotations.
-pub(crate) fn parse_with_timeouts(
+/// Parses the native schema in YAML (`yaml`) or JSON, with its timeout annotations and
+/// requirement tags.
+pub(crate) fn parse_annotated(
     text: &str,
     file: &str,
     name: &str,
     opts: &LoadOptions,
     yaml: bool,
-) -> Result<(Model, TimeoutAnnotations), Error> {
+) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), Error> {
     let syntax = if yaml { Syntax::Yaml } else { Syntax::Json };
     parse(text, file, name, opts, syntax)
 }
@@ -192,7 +202,7 @@ fn parse(
     default_name: &str,
     opts: &LoadOptions,
     syntax: Syntax,
-) -> Result<(Model, TimeoutAnnotations), Error> {
+) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), Error> {
     let doc: Document = match syntax {
         Syntax::Yaml => {
             check_flow_nesting(text, file)?;
@@ -201,6 +211,8 @@ fn parse(
         Syntax::Json => serde_json::from_str(text).map_err(|e| json_error(&e, file, text))?,
     };
     let annotations = doc.timeouts.as_ref().map(annotations).unwrap_or_default();
+    let (tagged, places) =
+        requirement_annotations(&doc).map_err(|p| locate(p, text, file, syntax))?;
     let model = build(doc, file, default_name, opts).map_err(|p| match p {
         Built::Problem(p) => locate(p, text, file, syntax).into(),
         Built::Other(e) => e,
@@ -215,7 +227,84 @@ fn parse(
                 syntax,
             )
         })?;
-    Ok((model, timeouts))
+    // Errors in requirements are located at their transition or the `state_requirements` key.
+    let requirements =
+        super::requirements::check(&tagged, &model).map_err(|(k, found, expected)| {
+            locate(problem(places[k], found, expected), text, file, syntax)
+        })?;
+    Ok((model, timeouts, requirements))
+}
+
+/// The requirement annotations of the document (states in name order, then transitions in
+/// file order), each with its index as its offset, and where each sits.
+fn requirement_annotations(
+    doc: &Document,
+) -> Result<(Vec<super::requirements::Annotation>, Vec<Place>), Problem> {
+    use super::requirements::{Annotation, Element, LabelText};
+    let tags = |place: Place, names: &[Name]| {
+        let mut out: Vec<String> = Vec::new();
+        for n in names {
+            match super::requirements::parse_tags(&n.0) {
+                Ok(t) if t.len() == 1 && t[0] == n.0 => {
+                    if !out.contains(&n.0) {
+                        out.push(n.0.clone());
+                    }
+                }
+                Ok(_) => {
+                    return Err(problem(
+                        place,
+                        format!("the requirement `{}`", excerpt(&n.0)),
+                        "one requirement name per list item",
+                    ));
+                }
+                Err((_, found, expected)) => return Err(problem(place, found, expected)),
+            }
+        }
+        if out.is_empty() {
+            return Err(problem(
+                place,
+                "an empty list of requirements",
+                "at least one requirement name",
+            ));
+        }
+        Ok(out)
+    };
+    let (mut out, mut places) = (Vec::new(), Vec::new());
+    let mut states: Vec<(&Name, &Vec<Name>)> = doc.state_requirements.iter().collect();
+    states.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+    for (state, names) in states {
+        let place = Place::Key("state_requirements");
+        out.push(Annotation {
+            element: Element::State(state.0.clone()),
+            tags: tags(place, names)?,
+            at: places.len(),
+        });
+        places.push(place);
+    }
+    for (k, t) in doc.transitions.iter().enumerate() {
+        let Some(names) = &t.requirements else {
+            continue;
+        };
+        let place = Place::Transition(k);
+        let label = match (&t.label, &t.input, &t.output) {
+            (Some(l), ..) => LabelText::Named(l.0.clone()),
+            (None, Some(i), Some(o)) => LabelText::Mealy(i.0.clone(), o.0.clone()),
+            (None, Some(i), None) => LabelText::Input(i.0.clone()),
+            // The model's own checks refuse such a transition.
+            _ => continue,
+        };
+        out.push(Annotation {
+            element: Element::Transition {
+                from: t.from.0.clone(),
+                label,
+                to: t.to.0.clone(),
+            },
+            tags: tags(place, names)?,
+            at: places.len(),
+        });
+        places.push(place);
+    }
+    Ok((out, places))
 }
 
 /// The annotations of the `timeouts` key, sorted by name (so the first error is the same in
@@ -1156,7 +1245,7 @@ transitions:
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: []\nstate: [a]\n"),
-            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`, `timeouts`"
+            "m.yaml:4:1: found unknown field `state`, expected one of `name`, `kind`, `inputs`, `outputs`, `internal`, `quiescence`, `initial`, `states`, `state_outputs`, `transitions`, `timeouts`, `state_requirements`"
         );
         assert_eq!(
             yaml_err("kind: lts\ninitial: a\ntransitions: 3\n"),

@@ -322,7 +322,11 @@ pub fn parse_side_file(text: &str, file: &str) -> Result<Vec<Annotation>, ParseE
 /// a writer), a device or a directory there is refused instead of read. On Unix the file is
 /// opened without blocking and checked on the open descriptor, so nothing can swap it between
 /// the check and the read.
-fn read_side_file(path: &str, model_path: &str) -> crate::Result<Option<Vec<u8>>> {
+pub(super) fn read_side_file(
+    path: &str,
+    model_path: &str,
+    what: &str,
+) -> crate::Result<Option<Vec<u8>>> {
     use std::io::Read as _;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -339,7 +343,7 @@ fn read_side_file(path: &str, model_path: &str) -> crate::Result<Option<Vec<u8>>
     let meta = file.metadata().map_err(|e| crate::Error::io(path, e))?;
     if !meta.is_file() {
         return Err(crate::Error::Usage(format!(
-            "{path}: the timeouts side file of {model_path} is not a regular file (a FIFO, a \
+            "{path}: the {what} side file of {model_path} is not a regular file (a FIFO, a \
              device or a directory), so it is not read; replace it by a file or remove it"
         )));
     }
@@ -353,7 +357,7 @@ fn read_side_file(path: &str, model_path: &str) -> crate::Result<Option<Vec<u8>>
 /// file does not exist.
 pub fn load_side_file(model_path: &str, model: &Model) -> crate::Result<TimeoutAnnotations> {
     let path = side_file(model_path);
-    let Some(bytes) = read_side_file(&path, model_path)? else {
+    let Some(bytes) = read_side_file(&path, model_path, "timeouts")? else {
         return Ok(TimeoutAnnotations::default());
     };
     let text = super::utf8_text(bytes, &path)?;

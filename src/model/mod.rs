@@ -11,6 +11,7 @@ mod ids;
 mod lts;
 mod mealy;
 mod onfsm;
+mod requirements;
 mod transitions;
 
 mod complete;
@@ -28,6 +29,7 @@ pub use ids::{LabelId, StateId};
 pub use lts::{Lts, lts_from_marked};
 pub use mealy::{Mealy, mealy_from_named};
 pub use onfsm::Onfsm;
+pub use requirements::{NamedQuad, RequirementTags, TaggedStep, TaggedTransition, named_quads};
 pub use transitions::Transitions;
 
 pub use complete::{Completion, complete_mealy};

@@ -30,12 +30,15 @@ pub fn generate(model_path: &str, options: &GenerateOptions) -> Result<Generated
     }
     let start = std::time::Instant::now();
     let (dir, suite_path) = destination(model_path, options)?;
-    let (model, timeouts) = super::load_annotated_model(model_path, &options.load, options.quiet)?;
+    let (model, timeouts, tags) =
+        super::load_tagged_model(model_path, &options.load, options.quiet)?;
+    let tags = (!tags.is_empty() && options.format != SuiteFileFormat::Words)
+        .then(|| crate::suite::requirements::TagGraph::new(&model, &tags));
     generate_into(
         model,
         model_path,
         options,
-        (dir, suite_path, timeouts),
+        (dir, suite_path, timeouts, tags),
         start,
     )
 }
@@ -48,21 +51,51 @@ pub fn generate_model(
 ) -> Result<GeneratedSuite, Error> {
     let start = std::time::Instant::now();
     let (dir, suite_path) = destination(name, options)?;
-    generate_into(model, name, options, (dir, suite_path, None), start)
+    generate_into(model, name, options, (dir, suite_path, None, None), start)
 }
 
 fn generate_into(
     model: Model,
     path: &str,
     options: &GenerateOptions,
-    (dir, suite_path, timeouts): (Option<AtomicDir>, String, Option<ModelTimeouts>),
+    (dir, suite_path, timeouts, tags): (
+        Option<AtomicDir>,
+        String,
+        Option<ModelTimeouts>,
+        Option<crate::suite::requirements::TagGraph>,
+    ),
     start: std::time::Instant,
 ) -> Result<GeneratedSuite, Error> {
-    let mut generated = if let Some(source) = &options.goals {
-        generate_goals(options, &model, path, source, &suite_path)?
-    } else {
-        generate_complete(options, &model, path, &suite_path)?
+    // A suite of a tagged model is written first, then copied with the tests of each
+    // requirement in its header (`crate::suite::requirements`); for standard output through a
+    // temporary file.
+    let written = match (&tags, suite_path.as_str()) {
+        (Some(_), "-") => std::env::temp_dir()
+            .join(format!(
+                "ncomplete-tagged-suite-{}.json",
+                std::process::id()
+            ))
+            .display()
+            .to_string(),
+        _ => suite_path.clone(),
     };
+    let mut generated = if let Some(source) = &options.goals {
+        generate_goals(options, &model, path, source, &written)
+    } else {
+        generate_complete(options, &model, path, &written)
+    };
+    if let (Ok(_), Some(tags)) = (&generated, tags) {
+        let annotated =
+            crate::suite::requirements::annotate_suite_file(&written, &suite_path, tags);
+        if let Err(e) = annotated {
+            generated = Err(e);
+        }
+    }
+    if written != suite_path {
+        let _ = std::fs::remove_file(&written);
+    }
+    let mut generated = generated?;
+    generated.suite_path = suite_path.clone();
     if finish(options, dir, &suite_path, timeouts)? {
         generated.suite_path = std::path::Path::new(&options.out)
             .join("suite.json")

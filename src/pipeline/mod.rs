@@ -64,19 +64,47 @@ pub fn load_annotated_model(
     Ok((model, timeouts))
 }
 
+/// [`load_annotated_model`] with the model's requirement tags ([`crate::format::requirements`]).
+pub fn load_tagged_model(
+    path: &str,
+    options: &LoadOptions,
+    quiet: bool,
+) -> Result<
+    (
+        Model,
+        Option<crate::exec::timeouts::ModelTimeouts>,
+        crate::model::RequirementTags,
+    ),
+    Error,
+> {
+    let loaded = load_showing_warnings(path, options, quiet)?;
+    let timeouts = crate::exec::timeouts::ModelTimeouts::new(&loaded.model, &loaded.timeouts);
+    Ok((loaded.model, timeouts, loaded.requirements))
+}
+
 /// [`load_model`] with the model's timeout annotations as written ([`crate::format::timeouts`]).
 pub fn load_model_and_annotations(
     path: &str,
     options: &LoadOptions,
     quiet: bool,
 ) -> Result<(Model, crate::format::timeouts::TimeoutAnnotations), Error> {
+    let loaded = load_showing_warnings(path, options, quiet)?;
+    Ok((loaded.model, loaded.timeouts))
+}
+
+/// The loaded model, its warnings printed on stderr unless `quiet`.
+fn load_showing_warnings(
+    path: &str,
+    options: &LoadOptions,
+    quiet: bool,
+) -> Result<crate::format::Loaded, Error> {
     let loaded = crate::format::load_model_with_warnings(path, options)?;
     if !quiet {
         for w in &loaded.warnings {
             eprintln!("warning: {w}");
         }
     }
-    Ok((loaded.model, loaded.timeouts))
+    Ok(loaded)
 }
 
 /// A suite generation method: a Mealy method (for Mealy machines), an ioco method (for any model,

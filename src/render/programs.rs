@@ -434,6 +434,8 @@ struct LazyTests {
     tests: Vec<TestCase>,
     idents: Vec<String>,
     timeouts: Option<Arc<ModelTimeouts>>,
+    /// The requirements each test touches (`crate::suite::requirements`), by test name.
+    requirements: std::collections::HashMap<String, Vec<String>>,
 }
 
 impl Object for LazyTests {
@@ -445,6 +447,9 @@ impl Object for LazyTests {
         let k = key.as_usize()?;
         let t = self.tests.get(k)?;
         let ctx = test_context(&self.model, t, &self.idents[k]);
+        // `R1, R2`, or none for a test touching no requirement.
+        let requirements = self.requirements.get(&t.name).map(|r| r.join(", "));
+        let ctx = context! { requirements => requirements, ..ctx };
         Some(match &self.timeouts {
             None => ctx,
             Some(timeouts) => {
@@ -574,6 +579,7 @@ impl PartContext<'_> {
             tests,
             idents,
             timeouts,
+            requirements: crate::suite::requirements::by_test(header),
         };
         let ident = escape::unreserved_identifier(&model.name, "_model");
         let universal = model

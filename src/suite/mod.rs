@@ -7,6 +7,7 @@ pub mod ioco;
 pub mod json;
 pub mod mealy;
 pub mod names;
+pub mod requirements;
 pub mod run_time;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
