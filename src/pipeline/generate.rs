@@ -12,6 +12,8 @@ use crate::model::Model;
 use crate::output::{self, AtomicDir};
 use crate::suite::costs::Budget;
 use crate::suite::ioco::{self, sizes};
+use crate::suite::requirements::{FIELD as REQUIREMENTS_FIELD, RequirementIndex, TagGraph};
+use crate::suite::{SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 
 /// `ncomplete generate`: the suite of the model file `model_path` written as `options` say.
 /// An output that is (or holds) an input is refused before the model is read.
@@ -33,7 +35,7 @@ pub fn generate(model_path: &str, options: &GenerateOptions) -> Result<Generated
     let (model, timeouts, tags) =
         super::load_tagged_model(model_path, &options.load, options.quiet)?;
     let tags = (!tags.is_empty() && options.format != SuiteFileFormat::Words)
-        .then(|| crate::suite::requirements::TagGraph::new(&model, &tags));
+        .then(|| TagGraph::new(&model, &tags));
     generate_into(
         model,
         model_path,
@@ -62,7 +64,7 @@ fn generate_into(
         Option<AtomicDir>,
         String,
         Option<ModelTimeouts>,
-        Option<crate::suite::requirements::TagGraph>,
+        Option<TagGraph>,
     ),
     start: std::time::Instant,
 ) -> Result<GeneratedSuite, Error> {
@@ -85,8 +87,7 @@ fn generate_into(
         generate_complete(options, &model, path, &written)
     };
     if let (Ok(_), Some(tags)) = (&generated, tags) {
-        let annotated =
-            crate::suite::requirements::annotate_suite_file(&written, &suite_path, tags);
+        let annotated = annotate_suite_file(&written, &suite_path, tags);
         if let Err(e) = annotated {
             generated = Err(e);
         }
@@ -364,4 +365,52 @@ pub fn sizes(model_path: &str, request: &SizesRequest) -> Result<SizesReport, Er
         .map(|&m| sizes::size_table(&sa, m, range.clone(), request.budget, options))
         .collect();
     Ok(SizesReport { tables })
+}
+
+/// Rewrites the suite file `src` to `out` (`-`: standard output) with the header field naming
+/// the tests of each requirement of `graph`: the file is read twice (the tests once, then its
+/// text copied with the field inserted before `tests`), so memory stays in proportion to one
+/// test.
+fn annotate_suite_file(src: &str, out: &str, graph: TagGraph) -> crate::Result<()> {
+    use std::io::{BufRead, Write};
+    let io = |e| crate::Error::io(src, e);
+    let mut index = RequirementIndex::new(graph);
+    let file = std::fs::File::open(src).map_err(io)?;
+    let mut add = |model: &SuiteModel, test: TestCase| -> Result<(), std::convert::Infallible> {
+        index.add(model, &test);
+        Ok(())
+    };
+    match read_suite_stream(std::io::BufReader::new(file), &mut add) {
+        Ok(_) => {}
+        Err(SuiteReadError::Format(e)) => {
+            return Err(crate::Error::Usage(format!("{src}: {e}")));
+        }
+        Err(SuiteReadError::Consumer(never)) => match never {},
+    }
+    let field =
+        serde_json::to_string(&index.to_json()).map_err(|e| crate::Error::Usage(e.to_string()))?;
+    let mut reader = std::io::BufReader::new(std::fs::File::open(src).map_err(io)?);
+    let mut output = output::Output::create(out)?;
+    let name = output.name();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).map_err(io)? == 0 {
+            return Err(crate::Error::Usage(format!(
+                "{src}: no `tests` field to annotate with requirements"
+            )));
+        }
+        if line.starts_with(" \"tests\": [") {
+            break;
+        }
+        output
+            .write_all(line.as_bytes())
+            .map_err(|e| crate::Error::io(&name, e))?;
+    }
+    let copy = (|| {
+        write!(output, " \"{}\": {field},\n{line}", REQUIREMENTS_FIELD)?;
+        std::io::copy(&mut reader, &mut output).map(|_| ())
+    })();
+    copy.map_err(|e| crate::Error::io(&name, e))?;
+    output.commit()
 }

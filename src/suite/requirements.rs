@@ -320,54 +320,6 @@ pub fn file_names_requirements(path: &str) -> bool {
         .any(|l| l.starts_with(&prefix))
 }
 
-/// Rewrites the suite file `src` to `out` (`-`: standard output) with the header field naming
-/// the tests of each requirement of `graph`: the file is read twice (the tests once, then its
-/// text copied with the field inserted before `tests`), so memory stays in proportion to one
-/// test.
-pub fn annotate_suite_file(src: &str, out: &str, graph: TagGraph) -> crate::Result<()> {
-    use std::io::{BufRead, Write};
-    let io = |e| crate::Error::io(src, e);
-    let mut index = RequirementIndex::new(graph);
-    let file = std::fs::File::open(src).map_err(io)?;
-    let mut add = |model: &SuiteModel, test: TestCase| -> Result<(), std::convert::Infallible> {
-        index.add(model, &test);
-        Ok(())
-    };
-    match super::read_suite_stream(std::io::BufReader::new(file), &mut add) {
-        Ok(_) => {}
-        Err(super::SuiteReadError::Format(e)) => {
-            return Err(crate::Error::Usage(format!("{src}: {e}")));
-        }
-        Err(super::SuiteReadError::Consumer(never)) => match never {},
-    }
-    let field =
-        serde_json::to_string(&index.to_json()).map_err(|e| crate::Error::Usage(e.to_string()))?;
-    let mut reader = std::io::BufReader::new(std::fs::File::open(src).map_err(io)?);
-    let mut output = crate::output::Output::create(out)?;
-    let name = output.name();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).map_err(io)? == 0 {
-            return Err(crate::Error::Usage(format!(
-                "{src}: no `tests` field to annotate with requirements"
-            )));
-        }
-        if line.starts_with(" \"tests\": [") {
-            break;
-        }
-        output
-            .write_all(line.as_bytes())
-            .map_err(|e| crate::Error::io(&name, e))?;
-    }
-    let copy = (|| {
-        write!(output, " \"{FIELD}\": {field},\n{line}")?;
-        std::io::copy(&mut reader, &mut output).map(|_| ())
-    })();
-    copy.map_err(|e| crate::Error::io(&name, e))?;
-    output.commit()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
