@@ -29,7 +29,10 @@
 //! estimated choice is kept unless another candidate loses strictly fewer pairs, so graphs change
 //! only where that helps, and the search only runs where the estimated choice's true loss is not
 //! zero, for sets of at most `SEARCH_SET_LIMIT` states, on at most `SEARCH_KEY_BUDGET` keys
-//! per graph and `SEARCH_CANDIDATES` candidates per choice (beyond these, the estimate).
+//! per graph whose states and lost pairs together stay within `SEARCH_WORK_BUDGET` (memory and
+//! time of the search are linear in that sum) and `SEARCH_CANDIDATES` candidates per choice
+//! (beyond these, the estimate). The budgets are checked before a decision is searched and
+//! between candidates, in the search's sequential order, so where they bind is deterministic.
 //!
 //! How origins map onto current states: the analysis counts incompatible pairs of initial
 //! states (origins). A pair of current states stands for the pairs of origins that reach it
