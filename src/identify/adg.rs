@@ -29,7 +29,10 @@
 //! estimated choice is kept unless another candidate loses strictly fewer pairs, so graphs change
 //! only where that helps, and the search only runs where the estimated choice's true loss is not
 //! zero, for sets of at most `SEARCH_SET_LIMIT` states, on at most `SEARCH_KEY_BUDGET` keys
-//! per graph and `SEARCH_CANDIDATES` candidates per choice (beyond these, the estimate).
+//! per graph whose states and lost pairs together stay within `SEARCH_WORK_BUDGET` (memory and
+//! time of the search are linear in that sum) and `SEARCH_CANDIDATES` candidates per choice
+//! (beyond these, the estimate). The budgets are checked before a decision is searched and
+//! between candidates, in the search's sequential order, so where they bind is deterministic.
 //!
 //! How origins map onto current states: the analysis counts incompatible pairs of initial
 //! states (origins). A pair of current states stands for the pairs of origins that reach it
@@ -189,6 +192,11 @@ struct Search {
     set_limit: usize,
     /// Keys whose loss may be computed; beyond it choices fall back to the estimate.
     key_budget: usize,
+    /// States plus lost pairs the computed losses may hold in total (`SEARCH_WORK_BUDGET`);
+    /// beyond it choices fall back to the estimate, as beyond `key_budget`.
+    work_budget: usize,
+    /// States plus lost pairs of the losses computed so far.
+    work: Cell<usize>,
     decisions: RefCell<HashMap<Decision, Choice>>,
     deciding: RefCell<HashSet<Decision>>,
     children: RefCell<HashMap<Key, Rc<[Child]>>>,
@@ -210,8 +218,21 @@ const SEARCH_SET_LIMIT: usize = 256;
 /// Keys whose true loss one build may compute.
 const SEARCH_KEY_BUDGET: usize = 200_000;
 
+/// States plus lost pairs the losses computed in one build may hold together: each key's loss is
+/// a list of pairs (up to `SEARCH_SET_LIMIT²/2` of them) kept for the whole build, so on automata
+/// with many compatible pairs the key budget alone let a build store gigabytes. Fills memory
+/// proportional to it (8 bytes a pair) and bounds the time, which is linear in it.
+const SEARCH_WORK_BUDGET: usize = 4_000_000;
+
 /// Candidates compared at one set, the estimated choice included.
 const SEARCH_CANDIDATES: usize = 32;
+
+impl Search {
+    /// Whether no more losses may be computed (key or work budget spent).
+    fn exhausted(&self) -> bool {
+        self.evaluated.get() >= self.key_budget || self.work.get() >= self.work_budget
+    }
+}
 
 impl Builder<'_> {
     /// Resolves `compDG(P, F)`: a leaf if `⋈(P)`, else the witness to run (an LCA if `F = 0`),
@@ -274,7 +295,7 @@ impl Builder<'_> {
             return c;
         }
         let estimated = estimate();
-        if search.evaluated.get() >= search.key_budget {
+        if search.exhausted() {
             search.decisions.borrow_mut().insert(id, estimated);
             return estimated;
         }
@@ -302,7 +323,7 @@ impl Builder<'_> {
                 .filter(|&c| c != estimated)
                 .take(SEARCH_CANDIDATES - 1)
             {
-                if search.evaluated.get() >= search.key_budget {
+                if search.exhausted() {
                     break;
                 }
                 if let Some(lost) = loss_of(c)
@@ -418,6 +439,9 @@ impl Builder<'_> {
             }
         }
         let lost = Rc::new(self.undistinguished(&key.states, &kids, &below));
+        search
+            .work
+            .set(search.work.get() + key.states.len() + lost.len());
         search
             .losses
             .borrow_mut()
@@ -707,6 +731,8 @@ fn adaptive_graph_steps(
             children: RefCell::default(),
             losses: RefCell::default(),
             evaluated: Cell::new(0),
+            work_budget: SEARCH_WORK_BUDGET,
+            work: Cell::new(0),
         }),
     };
     let root = b.resolve(sa.states().collect(), None, steps);

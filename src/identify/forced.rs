@@ -566,6 +566,11 @@ pub(crate) fn weighted_game(
 }
 
 impl WeightedGame {
+    /// Number of positions explored.
+    pub(crate) fn positions(&self) -> usize {
+        self.moves.len()
+    }
+
     /// The least cost from the start.
     pub(crate) fn value(&self) -> u64 {
         self.values[0]

@@ -18,7 +18,13 @@
 //! 3. In [`Mode::Weighted`], the weighted game of `P` ([`super::forced`]'s `weighted_game`: every
 //!    move costs the weight of the pairs it ends, waiting for outputs the sum over its branches)
 //!    is solved within [`REPAIR_POSITIONS`] positions; if its value is below the weight of `L`,
-//!    its least-cost strategy replaces the sub-DAG.
+//!    its least-cost strategy replaces the sub-DAG. The weighted games of one repair share a
+//!    budget of [`WEIGHTED_POSITIONS`] positions, spent in node order (an outgrown game is
+//!    charged `REPAIR_POSITIONS + 1` whether the memo or its exploration found it so, so the
+//!    charge, like the verdict, does not depend on what other graphs' repairs put in the memo);
+//!    once it is spent, nodes are examined as in [`Mode::Subset`]. This only skips replacements,
+//!    so the argument below holds unchanged, and the repair stays deterministic (its nodes are
+//!    examined sequentially).
 //! 4. Otherwise (and always in [`Mode::Subset`]) the exact game is solved with only the pairs of
 //!    `L` losable (moves losing another pair are pruned, which keeps the game small), giving the
 //!    least sets of lost pairs inside `L` (at most [`FAMILY_CAP`] per position); if the lightest
@@ -80,10 +86,12 @@
 use super::adg::{AnalysedGraph, after, origins_per_node, outputs_of, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::forced::{
-    Branches, Choice, MAX_GAME_ORIGINS, Pairs, explore_game, representatives, weighted_game,
+    Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, representatives,
+    weighted_game,
 };
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::sync::Mutex;
 
@@ -93,6 +101,13 @@ pub const FAMILY_CAP: usize = 64;
 
 /// Positions a repair game may explore before the node is left as built.
 pub const REPAIR_POSITIONS: usize = 150_000;
+
+/// Positions the weighted games of one repair may explore together. Once they are spent, later
+/// nodes are examined as in [`Mode::Subset`]; the game that spends the last of them is played
+/// out, so the overshoot is below [`REPAIR_POSITIONS`]. Dense-compatibility automata ran 160
+/// weighted games of 43,000 positions on average per repair (`random_suspension(1, 1000, 2,
+/// 4)`), most of `distinguish`'s time; the bundled models stay far below it.
+pub const WEIGHTED_POSITIONS: usize = 200_000;
 
 /// What the repair did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -163,6 +178,9 @@ struct Repairer<'a> {
     representative: Vec<StateId>,
     /// The replacement of each built node, if any.
     replaced: Vec<Option<u32>>,
+    /// Positions the weighted games of this repair may still explore (the memo's budget,
+    /// [`WEIGHTED_POSITIONS`] by default).
+    weighted_left: Cell<usize>,
     replacements: Vec<Replacement>,
 }
 
@@ -226,7 +244,7 @@ impl Repairer<'_> {
         // In `Mode::Weighted`, whether the weighted game was played out (if not, the nodes
         // below are examined when nothing better is found here).
         let mut unsettled = false;
-        if self.mode == Mode::Weighted {
+        if self.mode == Mode::Weighted && self.weighted_left.get() > 0 {
             let game = if self.memo.outgrown(&classes) {
                 None
             } else {
@@ -244,6 +262,12 @@ impl Repairer<'_> {
                 }
                 game
             };
+            // Charged alike whether the memo or the exploration found the game outgrown.
+            let spent = game
+                .as_ref()
+                .map_or(self.memo.limit + 1, WeightedGame::positions);
+            self.weighted_left
+                .set(self.weighted_left.get().saturating_sub(spent));
             match game {
                 Some(game) if game.value() < built => {
                     if let Some(choice) = game.strategy() {
@@ -491,6 +515,8 @@ impl Repairer<'_> {
 #[derive(Debug)]
 pub struct RepairMemo {
     limit: usize,
+    /// Positions the weighted games of one repair may explore ([`WEIGHTED_POSITIONS`]).
+    weighted_budget: usize,
     outgrown: Mutex<HashSet<Vec<StateId>>>,
     /// Tests only: remember nothing, so every game is played (the reference the memo must
     /// match).
@@ -509,6 +535,7 @@ impl RepairMemo {
     pub fn with_limit(limit: usize) -> Self {
         RepairMemo {
             limit,
+            weighted_budget: WEIGHTED_POSITIONS,
             outgrown: Mutex::new(HashSet::new()),
             #[cfg(test)]
             forgetful: false,
@@ -551,6 +578,7 @@ pub fn repair(
         adg,
         representative: representatives(sa),
         replaced: vec![None; adg.len()],
+        weighted_left: Cell::new(memo.weighted_budget),
         replacements: Vec::new(),
     };
     let origins = origins_per_node(sa, compat, adg);
@@ -747,6 +775,53 @@ mod tests {
         }
         assert!(outgrown > 10, "only {outgrown} sets outgrew the limit");
         assert!(replaced > 10, "only {replaced} sub-DAGs replaced");
+    }
+
+    /// With its weighted-game budget spent from the start, a [`Mode::Weighted`] repair is the
+    /// [`Mode::Subset`] one; with the default budget it differs on some random automata (so the
+    /// budget is what made them equal), and with a budget of a few games' positions, a memo
+    /// filled by an earlier repair still changes nothing (the charge does not depend on it).
+    #[test]
+    fn a_spent_weighted_budget_repairs_as_subset() {
+        let mut differed = 0;
+        for seed in 0..150u64 {
+            let sa = crate::identify::random::random_suspension(
+                seed,
+                3 + (seed % 8) as usize,
+                2,
+                2 + (seed % 2) as usize,
+            );
+            let c = Compatibility::compute(&sa);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            let built = adaptive_graph_estimated(&sa, &c, &g);
+            let subset = repair(&sa, &c, built.adg(), Mode::Subset, &RepairMemo::default()).0;
+            let spent = RepairMemo {
+                weighted_budget: 0,
+                ..RepairMemo::default()
+            };
+            let weighted = repair(&sa, &c, built.adg(), Mode::Weighted, &spent).0;
+            assert_eq!(weighted, subset, "seed {seed}");
+            let full = repair(&sa, &c, built.adg(), Mode::Weighted, &RepairMemo::default()).0;
+            differed += usize::from(full != subset);
+            let small = || RepairMemo {
+                weighted_budget: 40,
+                forgetful: true,
+                ..RepairMemo::with_limit(20)
+            };
+            let shared = RepairMemo {
+                forgetful: false,
+                ..small()
+            };
+            let fresh = repair(&sa, &c, built.adg(), Mode::Weighted, &small()).0;
+            for _ in 0..2 {
+                let again = repair(&sa, &c, built.adg(), Mode::Weighted, &shared).0;
+                assert_eq!(again, fresh, "seed {seed}");
+            }
+        }
+        assert!(
+            differed > 0,
+            "the weighted repair never differed from the subset one"
+        );
     }
 
     #[test]
