@@ -145,18 +145,7 @@ mod tests {
             "requirements".into(),
             serde_json::json!({"A": ["t1", "t2"], "B": ["t2"], "C": [], "D": ["t3"]}),
         );
-        let header = SuiteHeader {
-            model: SuiteModel {
-                name: "m".into(),
-                inputs: vec![],
-                outputs: vec![],
-                quiescence: None,
-            },
-            method: "w".into(),
-            n: None,
-            guarantee: String::new(),
-            extra,
-        };
+        let header = header_with(extra);
         let c = RequirementCoverage::of(
             &header,
             [
@@ -178,8 +167,9 @@ mod tests {
         header_without_requirements_has_none();
     }
 
-    fn header_without_requirements_has_none() {
-        let header = SuiteHeader {
+    /// The header of an empty suite with these extra fields.
+    fn header_with(extra: serde_json::Map<String, serde_json::Value>) -> SuiteHeader {
+        SuiteHeader {
             model: SuiteModel {
                 name: "m".into(),
                 inputs: vec![],
@@ -189,8 +179,12 @@ mod tests {
             method: "w".into(),
             n: None,
             guarantee: String::new(),
-            extra: serde_json::Map::new(),
-        };
+            extra,
+        }
+    }
+
+    fn header_without_requirements_has_none() {
+        let header = header_with(serde_json::Map::new());
         assert!(RequirementCoverage::of(&header, []).is_none());
     }
 }

@@ -958,7 +958,7 @@ def _expect_wait(timeouts, quiescence_allowed, seen_output, started):
 # reading is refuted; otherwise the first reading decides what the tester does and the verdict.
 # Any number of inputs may be in flight: no reading is dropped for the inputs it leaves unread
 # (a burst against a slow conforming system is never a fail). The same rule as `ncomplete run
-# --sut` (module doc of src/exec/stdio.rs) and the Rust runtime.
+# --sut` (module doc of src/exec/stdio/mod.rs) and the Rust runtime.
 
 
 def _reading(nxt, read):
