@@ -239,10 +239,37 @@ pub fn load_model_with_warnings(path: &str, opts: &LoadOptions) -> Result<Loaded
     let text = utf8_text(bytes, path)?;
     let mut loaded = parse_model_with_warnings(&text, path, opts)?;
     if matches!(format_of(path, opts)?, Format::Aut | Format::Fsm) {
-        loaded.timeouts = timeouts::load_side_file(path, &loaded.model)?;
-        loaded.requirements = requirements::load_side_file(path, &loaded.model)?;
+        let model = &loaded.model;
+        loaded.timeouts = load_side_file(path, &timeouts::side_file(path), "timeouts", |t, f| {
+            timeouts::parse_side_file(t, f).and_then(|a| timeouts::resolve(&a, model, f, t))
+        })?;
+        loaded.requirements = load_side_file(
+            path,
+            &requirements::side_file(path),
+            "requirements",
+            |t, f| {
+                requirements::parse_side_file(t, f)
+                    .and_then(|a| requirements::resolve(&a, model, f, t))
+            },
+        )?;
     }
     Ok(loaded)
+}
+
+/// The side file `side` of the model at `model_path` (`kind`: `timeouts` or `requirements`),
+/// its text parsed and checked against the model by `parse(text, side)`; the empty annotation
+/// when there is no such file.
+fn load_side_file<T: Default>(
+    model_path: &str,
+    side: &str,
+    kind: &str,
+    parse: impl FnOnce(&str, &str) -> Result<T, ParseError>,
+) -> Result<T, Error> {
+    let Some(bytes) = timeouts::read_side_file(side, model_path, kind)? else {
+        return Ok(T::default());
+    };
+    let text = utf8_text(bytes, side)?;
+    Ok(parse(&text, side)?)
 }
 
 /// The text of a file, or the line and column of its first byte that is not UTF-8.

@@ -342,18 +342,6 @@ pub fn parse_side_file(text: &str, file: &str) -> Result<Vec<Annotation>, ParseE
     Ok(out)
 }
 
-/// The annotations of the side file of `model_path` checked against `model`, or none when the
-/// file does not exist.
-pub fn load_side_file(model_path: &str, model: &Model) -> crate::Result<RequirementTags> {
-    let path = side_file(model_path);
-    let Some(bytes) = super::timeouts::read_side_file(&path, model_path, "requirements")? else {
-        return Ok(RequirementTags::default());
-    };
-    let text = super::utf8_text(bytes, &path)?;
-    let annotations = parse_side_file(&text, &path)?;
-    Ok(resolve(&annotations, model, &path, &text)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -353,18 +353,6 @@ pub(super) fn read_side_file(
     Ok(Some(bytes))
 }
 
-/// The annotations of the side file of `model_path` checked against `model`, or none when the
-/// file does not exist.
-pub fn load_side_file(model_path: &str, model: &Model) -> crate::Result<TimeoutAnnotations> {
-    let path = side_file(model_path);
-    let Some(bytes) = read_side_file(&path, model_path, "timeouts")? else {
-        return Ok(TimeoutAnnotations::default());
-    };
-    let text = super::utf8_text(bytes, &path)?;
-    let annotations = parse_side_file(&text, &path)?;
-    Ok(resolve(&annotations, model, &path, &text)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
