@@ -1,5 +1,11 @@
 //! The library's top-level error, carried to the binary, which prints it and exits with
-//! [`Error::exit_code`]: 1 when a check or suite fails, 2 for bad input, usage or I/O.
+//! [`Error::exit_code`] (2: bad input, usage or I/O; a check or suite that fails is no error,
+//! and the binary exits with 1 for it).
+//!
+//! It belongs to the pipeline layer: every module below returns an error of its own
+//! ([`crate::check::CheckError`], [`crate::audit::AuditError`], ...), which [`Error`] wraps
+//! (`#[from]`) printing the same text. Only `pipeline/`, `lib.rs` and the binary (`main.rs`,
+//! `cli/`) import this module.
 
 use crate::model::ModelError;
 use crate::suite::SuiteFormatError;
@@ -68,6 +74,12 @@ pub enum Error {
     /// A state identification construction exceeded its budget.
     #[error(transparent)]
     Identify(#[from] crate::identify::IdentifyError),
+    /// Mutants or a mutation audit cannot be made.
+    #[error(transparent)]
+    Audit(#[from] crate::audit::AuditError),
+    /// The goals of a goal-directed suite cannot be loaded, or their suite cannot be made.
+    #[error(transparent)]
+    GoalSuite(#[from] crate::goals::GoalSuiteError),
 }
 
 impl From<Box<crate::suite::costs::CostRefusal>> for Error {
