@@ -84,47 +84,20 @@ fn py_error(e: Error) -> PyErr {
         }
         source = cause.source();
     }
-    use ncomplete::audit::AuditError;
-    use ncomplete::check::CheckError as Check;
-    use ncomplete::goals::GoalSuiteError;
-    use ncomplete::model::ModelError::Budget;
-    // A module's error is told apart by the variant the crate's error had for it before
-    // the module had its own.
     match e {
         Error::Parse(_) | Error::Suite { .. } => ParseError::new_err(message),
-        Error::IocoSuite(ioco::IocoSuiteError::ZeroBound)
-        | Error::Audit(AuditError::IocoSuite(ioco::IocoSuiteError::ZeroBound)) => {
-            UsageError::new_err(message)
-        }
+        Error::IocoSuite(ioco::IocoSuiteError::ZeroBound) => UsageError::new_err(message),
         Error::Model {
-            source: Budget { .. },
+            source: ncomplete::model::ModelError::Budget { .. },
             ..
         }
-        | Error::Check(Check::Model {
-            source: Budget { .. },
-            ..
-        })
-        | Error::Audit(AuditError::Model {
-            source: Budget { .. },
-            ..
-        })
         | Error::Refused(_)
-        | Error::GoalSuite(GoalSuiteError::Refused(_))
         | Error::IocoSuite(_)
-        | Error::Audit(AuditError::IocoSuite(_))
         | Error::Identify(_) => BudgetError::new_err(message),
-        Error::Model { .. }
-        | Error::Check(Check::Model { .. })
-        | Error::Audit(AuditError::Model { .. })
-        | Error::Sts { .. } => ModelError::new_err(message),
-        Error::Check(Check::Usage(_)) => UsageError::new_err(message),
-        Error::Check(_) | Error::Audit(AuditError::Check(_)) => CheckError::new_err(message),
-        Error::Io { .. } | Error::Audit(AuditError::Io { .. }) => FileError::new_err(message),
-        Error::Usage(_)
-        | Error::Exec(_)
-        | Error::Render(_)
-        | Error::Audit(AuditError::Usage(_) | AuditError::Exec(_))
-        | Error::GoalSuite(GoalSuiteError::Usage(_)) => UsageError::new_err(message),
+        Error::Model { .. } | Error::Sts { .. } => ModelError::new_err(message),
+        Error::Check(_) => CheckError::new_err(message),
+        Error::Io { .. } => FileError::new_err(message),
+        Error::Usage(_) | Error::Exec(_) | Error::Render(_) => UsageError::new_err(message),
     }
 }
 
