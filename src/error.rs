@@ -1,5 +1,12 @@
 //! The library's top-level error, carried to the binary, which prints it and exits with
-//! [`Error::exit_code`]: 1 when a check or suite fails, 2 for bad input, usage or I/O.
+//! [`Error::exit_code`] (2: bad input, usage or I/O; a check or suite that fails is no error,
+//! and the binary exits with 1 for it).
+//!
+//! It belongs to the pipeline layer: every module below returns an error of its own
+//! ([`crate::check::CheckError`], [`crate::audit::AuditError`], ...), which converts into
+//! [`Error`] (`From`: wrapped, or mapped back to the variant that printed it before), with the
+//! same text, exit status and Python exception. Only `pipeline/`, `lib.rs` and the binary
+//! (`main.rs`, `cli/`) import this module.
 
 use crate::model::ModelError;
 use crate::suite::SuiteFormatError;
@@ -42,7 +49,7 @@ pub enum Error {
     Refused(Box<crate::suite::costs::CostRefusal>),
     /// Two models cannot be checked against each other (or a check's input is malformed).
     #[error(transparent)]
-    Check(#[from] crate::check::CheckError),
+    Check(crate::check::CheckError),
     /// Options that do not fit together or do not fit the model.
     #[error("{0}")]
     Usage(String),
@@ -68,6 +75,46 @@ pub enum Error {
     /// A state identification construction exceeded its budget.
     #[error(transparent)]
     Identify(#[from] crate::identify::IdentifyError),
+}
+
+/// A check's usage and model errors become the variants above that print them (the same text,
+/// and the same exception in the Python package); the others are [`Error::Check`].
+impl From<crate::check::CheckError> for Error {
+    fn from(e: crate::check::CheckError) -> Self {
+        use crate::check::CheckError;
+        match e {
+            CheckError::Usage(message) => Error::Usage(message),
+            CheckError::Model { path, source } => Error::Model { path, source },
+            e => Error::Check(e),
+        }
+    }
+}
+
+/// An audit's error is the variant that printed it before `audit/` had errors of its own.
+impl From<crate::audit::AuditError> for Error {
+    fn from(e: crate::audit::AuditError) -> Self {
+        use crate::audit::AuditError;
+        match e {
+            AuditError::Usage(message) => Error::Usage(message),
+            AuditError::Model { path, source } => Error::Model { path, source },
+            AuditError::Io { path, source } => Error::Io { path, source },
+            AuditError::Check(e) => e.into(),
+            AuditError::Exec(e) => e.into(),
+            AuditError::IocoSuite(e) => e.into(),
+        }
+    }
+}
+
+/// A goal-directed suite's error is the variant that printed it before `goals/` had errors of
+/// its own.
+impl From<crate::goals::GoalSuiteError> for Error {
+    fn from(e: crate::goals::GoalSuiteError) -> Self {
+        use crate::goals::GoalSuiteError;
+        match e {
+            GoalSuiteError::Usage(message) => Error::Usage(message),
+            GoalSuiteError::Refused(refusal) => Error::Refused(refusal),
+        }
+    }
 }
 
 impl From<Box<crate::suite::costs::CostRefusal>> for Error {

@@ -3,12 +3,10 @@
 //! Exit status: 0 success, 1 a check or suite failed, 2 bad input or usage (clap's usage errors
 //! exit with 2 too), 3 `run --sut` with an inconclusive test and no failure.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::Parser;
 use ncomplete::Error;
-use ncomplete::format::{self, Format, LoadOptions};
+use ncomplete::format;
 use ncomplete::pipeline;
-use ncomplete::suite::ioco::IncompatibleSets;
-use ncomplete::suite::names::Shard;
 use std::process::ExitCode;
 
 /// mimalloc, with large blocks mapped on their own (see `allocator`).

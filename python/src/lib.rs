@@ -1256,7 +1256,7 @@ fn check(spec: &PyModel, imp: &PyModel, uioco: bool, quasi: bool) -> PyResult<Ch
         &imp.source,
         &request,
     )
-    .map_err(py_error)?;
+    .map_err(|e| py_error(e.into()))?;
     Ok(CheckResult {
         conforms: report.conforms,
         text: report.text,

@@ -16,6 +16,7 @@
 //! if no other state's quiescence leads to it) and are made input-enabled with self-loops, since implementations are input-enabled
 //! (van den Bos: SAIE). Every mutant has at most the bound's number of states.
 
+use super::error::AuditError;
 use crate::check::{
     IocoOptions, MissingInputs, Observable, check_ioco, check_ioco_under_race, check_mealy,
 };
@@ -23,13 +24,14 @@ use crate::format::{Format, suspension_as_lts, write_model};
 use crate::model::{
     LabelId, Mealy, Model, StateId, SuspensionAutomaton, SuspensionOptions, lts_to_suspension,
 };
-use crate::{Error, Result};
 use rayon::prelude::*;
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::rng::SplitMix64;
+use crate::rng::SplitMix64;
+
+type Result<T, E = AuditError> = std::result::Result<T, E>;
 
 /// The size bound of mutants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -134,13 +136,13 @@ pub struct Mutant {
 pub fn mutants(model: &MutantModel, opts: &MutateOptions) -> Result<Vec<Mutant>> {
     let n0 = model.num_states();
     let max_states = opts.bound.max_states(n0).ok_or_else(|| {
-        Error::Usage(format!(
+        AuditError::Usage(format!(
             "--extra-states: {n0} model states plus the extra states exceed {}; give a smaller bound",
             usize::MAX
         ))
     })?;
     if max_states < n0 {
-        return Err(Error::Usage(format!(
+        return Err(AuditError::Usage(format!(
             "the bound of {max_states} states is smaller than the model's {n0} states; mutants keep every state, so use --n {n0} or more"
         )));
     }
@@ -194,7 +196,7 @@ pub fn verdict(original: &MutantModel, mutant: &MutantModel) -> Result<bool> {
             Ok(check_ioco(Observable::Suspension(s), Observable::Suspension(i), &opts)?.conforms())
         }
         (MutantModel::Mealy(s), MutantModel::Mealy(i)) => Ok(check_mealy(s, i, false)?.conforms()),
-        _ => Err(Error::Usage(
+        _ => Err(AuditError::Usage(
             "a mutant must have the type of its original".into(),
         )),
     }
@@ -603,7 +605,7 @@ fn mutate_suspension(
         sa.initial(),
         triples,
     )
-    .map_err(|source| Error::Model {
+    .map_err(|source| AuditError::Model {
         path: format!("mutant of {}", sa.name),
         source,
     })?;
@@ -711,7 +713,7 @@ fn mutate_mealy(
         m.initial(),
         &quads,
     )
-    .map_err(|source| Error::Model {
+    .map_err(|source| AuditError::Model {
         path: format!("mutant of {}", m.name),
         source,
     })?;
@@ -740,7 +742,7 @@ pub fn mutable_model(model: &Model, path: &str) -> Result<MutantModel> {
                 Some(sa) => MutantModel::Suspension(sa),
                 None => MutantModel::Suspension(
                     lts_to_suspension(l, &SuspensionOptions::default()).map_err(|source| {
-                        Error::Model {
+                        AuditError::Model {
                             path: path.to_owned(),
                             source,
                         }
@@ -751,46 +753,49 @@ pub fn mutable_model(model: &Model, path: &str) -> Result<MutantModel> {
     })
 }
 
-/// Writes every mutant as a model file into `dir` (suspension automata as `.aut` with explicit
-/// `delta`, Mealy machines as DOT, either as JSON when that format cannot carry the mutant) and
-/// `index.json` describing them; returns the summary line.
-/// `dir` is built beside its place and swapped in whole ([`crate::output::AtomicDir`]), so no
-/// mutant of an earlier run survives.
-pub fn write_mutants(
-    dir: &Path,
+/// The file of a mutant: its name and its model text (suspension automata as `.aut` with
+/// explicit `delta`, Mealy machines as DOT, either as JSON when that format cannot carry the
+/// mutant: a label left on no transition, an odd name), so every file reads back as the mutant
+/// its verdict is about.
+pub fn mutant_file(m: &Mutant) -> (String, String) {
+    let (model, preferred) = match &m.model {
+        MutantModel::Suspension(sa) => (Model::Lts(suspension_as_lts(sa)), Format::Aut),
+        MutantModel::Mealy(me) => (Model::Mealy(me.clone()), Format::Dot),
+    };
+    let format = if crate::format::unrepresentable(&model, preferred).is_some() {
+        Format::Json
+    } else {
+        preferred
+    };
+    (
+        format!("{}.{}", m.name, format.name()),
+        write_model(&model, format),
+    )
+}
+
+/// The text of `index.json` describing `mutants` of the model at `model_path`, written as
+/// `files` ([`mutant_file`], in the same order).
+pub fn mutants_index(
     model_path: &str,
     original: &MutantModel,
     opts: &MutateOptions,
     mutants: &[Mutant],
-) -> Result<String> {
-    let out = crate::output::AtomicDir::create(dir, "mutants", false)?;
-    let mut entries = Vec::with_capacity(mutants.len());
-    for m in mutants {
-        let (model, preferred) = match &m.model {
-            MutantModel::Suspension(sa) => (Model::Lts(suspension_as_lts(sa)), Format::Aut),
-            MutantModel::Mealy(me) => (Model::Mealy(me.clone()), Format::Dot),
-        };
-        // A mutant `.aut` or DOT cannot carry (a label left on no transition, an odd name) is
-        // written as JSON, so every file reads back as the mutant its verdict is about.
-        let format = if crate::format::unrepresentable(&model, preferred).is_some() {
-            Format::Json
-        } else {
-            preferred
-        };
-        let file = format!("{}.{}", m.name, format.name());
-        let text = write_model(&model, format);
-        let path = out.path().join(&file);
-        crate::output::write_path(&path, text.as_bytes())
-            .map_err(|e| Error::io(dir.join(&file).display().to_string(), e))?;
-        entries.push(json!({
-            "file": file,
-            "kind": m.kind.as_str(),
-            "description": m.description,
-            "states": m.model.num_states(),
-            "conforms": m.conforms,
-            "observable": m.observable,
-        }));
-    }
+    files: &[String],
+) -> String {
+    let entries: Vec<_> = mutants
+        .iter()
+        .zip(files)
+        .map(|(m, file)| {
+            json!({
+                "file": file,
+                "kind": m.kind.as_str(),
+                "description": m.description,
+                "states": m.model.num_states(),
+                "conforms": m.conforms,
+                "observable": m.observable,
+            })
+        })
+        .collect();
     let n0 = original.num_states();
     let (kind, relation) = match original {
         MutantModel::Suspension(_) => ("suspension", "ioco"),
@@ -807,9 +812,11 @@ pub fn write_mutants(
     });
     let mut text = serde_json::to_string_pretty(&index).unwrap_or_default();
     text.push('\n');
-    crate::output::write_path(&out.path().join("index.json"), text.as_bytes())
-        .map_err(|e| Error::io(dir.join("index.json").display().to_string(), e))?;
-    out.commit()?;
+    text
+}
+
+/// The summary line of `mutants` of the model at `model_path` written to `dir`.
+pub fn mutants_summary(model_path: &str, mutants: &[Mutant], dir: &Path) -> String {
     let conforming = mutants.iter().filter(|m| m.conforms).count();
     let hidden = mutants
         .iter()
@@ -820,12 +827,12 @@ pub fn write_mutants(
     } else {
         String::new()
     };
-    Ok(format!(
+    format!(
         "wrote {} mutants of {model_path} ({conforming} conforming, {} not{hidden}) to {}\n",
         mutants.len(),
         mutants.len() - conforming,
         dir.display()
-    ))
+    )
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! the bound, one series per method, drawn as SVG with `plotters` (SVG backend only: text is
 //! written as SVG `<text>` elements, so no fonts are needed to draw it).
 
+use super::error::AuditError;
 use super::report::AuditReport;
-use crate::{Error, Result};
 use plotters::prelude::*;
 
 /// Series colours, in method order (repeated beyond eight methods).
@@ -30,21 +30,13 @@ fn log_tick(v: f64) -> String {
 }
 
 /// The audit as an SVG document: steps (log scale) above, mutation score below.
-pub fn audit_svg(report: &AuditReport) -> Result<String> {
+pub fn audit_svg(report: &AuditReport) -> Result<String, AuditError> {
     let mut svg = String::new();
-    draw(report, &mut svg).map_err(|e| {
-        Error::io(
-            "audit chart",
-            std::io::Error::other(format!("cannot draw the chart: {e}")),
-        )
+    draw(report, &mut svg).map_err(|e| AuditError::Io {
+        path: "audit chart".into(),
+        source: std::io::Error::other(format!("cannot draw the chart: {e}")),
     })?;
     Ok(svg)
-}
-
-/// Writes [`audit_svg`] to `path`.
-pub fn write_audit_svg(report: &AuditReport, path: &str) -> Result<()> {
-    let svg = audit_svg(report)?;
-    crate::output::write_file(path, svg.as_bytes())
 }
 
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;

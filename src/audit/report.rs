@@ -10,17 +10,19 @@
 //! all methods. Results are collected in mutant order, so reports are identical for every thread
 //! count; only the measured times differ between runs ([`AuditReport::without_time`]).
 
+use super::error::AuditError;
 use super::mutate::{MutantModel, MutateOptions, SizeBound, mutants};
 use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict, run_test};
 use crate::progress::Progress;
 use crate::suite::ioco::{self, Bound, Budget, IocoMethod};
 use crate::suite::mealy::{MealyMethod, MealySuite, MealySuiteOptions};
 use crate::suite::{SuiteModel, TestCase};
-use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::RangeInclusive;
 use std::time::Instant;
+
+type Result<T, E = AuditError> = std::result::Result<T, E>;
 
 /// A suite generation method to audit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -192,7 +194,7 @@ fn build_suite(
             };
             let suite =
                 MealySuite::new(m, MealySuiteOptions::new(mm, extra)).map_err(|source| {
-                    Error::Model {
+                    AuditError::Model {
                         path: m.name.clone(),
                         source,
                     }
@@ -241,11 +243,11 @@ fn build_suite(
                 n,
             }))
         }
-        (MutantModel::Mealy(_), AuditMethod::Ioco(_)) => Err(Error::Usage(format!(
+        (MutantModel::Mealy(_), AuditMethod::Ioco(_)) => Err(AuditError::Usage(format!(
             "{} is an ioco method; this model is a Mealy machine (use w, wp, hsi, hsi-st, hads, uio, uiov or auto)",
             method.name()
         ))),
-        (MutantModel::Suspension(_), AuditMethod::Mealy(_)) => Err(Error::Usage(format!(
+        (MutantModel::Suspension(_), AuditMethod::Mealy(_)) => Err(AuditError::Usage(format!(
             "{} is a Mealy method; this model is a labelled transition system (use ioco-ads, ioco-complete or unconditional)",
             method.name()
         ))),
@@ -278,7 +280,7 @@ fn size_bound(model: &MutantModel, kind: BoundKind, bound: usize) -> Result<Size
 /// mutants.
 pub fn audit(model: &MutantModel, opts: &AuditOptions, progress: &Progress) -> Result<AuditReport> {
     if opts.bounds.is_empty() {
-        return Err(Error::Usage("the range of bounds is empty".into()));
+        return Err(AuditError::Usage("the range of bounds is empty".into()));
     }
     // Methods that do not fit the model are refused before any work.
     for &m in &opts.methods {

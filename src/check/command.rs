@@ -2,12 +2,16 @@
 //! two Mealy machines; conf(D,F) when desired or forbidden behaviour is given; ioco or uioco
 //! otherwise, a Mealy machine taking part as its suspension automaton) and words the verdict.
 
-use super::{
-    CheckError, IocoOptions, IocoVerdict, Language, LanguageVerdict, MealyVerdict, MissingInputs,
-    Observable, Regex, check_ioco, check_ioco_under_race, check_language, check_mealy,
-};
+use super::error::CheckError;
+use super::ioco::{IocoOptions, IocoVerdict, MissingInputs, check_ioco};
+use super::language::{Language, LanguageVerdict, check_language};
+use super::mealy::{MealyVerdict, check_mealy};
+use super::observe::{DEFAULT_BUDGET, Observable};
+use super::race::check_ioco_under_race;
+use super::regex::Regex;
 use crate::model::{Model, SuspensionAutomaton, mealy_to_suspension};
-use crate::{Error, Result};
+
+type Result<T, E = CheckError> = std::result::Result<T, E>;
 
 /// Desired or forbidden behaviour: a regular expression, or the traces of a model.
 // A model is built once per run; boxing it would only add an indirection.
@@ -72,7 +76,7 @@ fn side<'a>(m: &'a Model, path: &str) -> Result<Side<'a>> {
     Ok(match m {
         Model::Lts(l) => Side::Lts(l),
         Model::Mealy(m) => Side::Sa(Box::new(mealy_to_suspension(m).map_err(|source| {
-            Error::Model {
+            CheckError::Model {
                 path: path.to_owned(),
                 source,
             }
@@ -89,18 +93,18 @@ pub fn check_models(
     req: &CheckRequest,
 ) -> Result<CheckReport> {
     let budget = if req.budget == 0 {
-        super::DEFAULT_BUDGET
+        DEFAULT_BUDGET
     } else {
         req.budget
     };
     if req.race && (req.uioco || req.quasi || req.desired.is_some() || req.forbidden.is_some()) {
-        return Err(Error::Usage(
+        return Err(CheckError::Usage(
             "--race decides ioco through the input/output race; drop --uioco, --quasi, --desired and --forbidden".into(),
         ));
     }
     if req.desired.is_some() || req.forbidden.is_some() {
         if req.uioco {
-            return Err(Error::Usage(
+            return Err(CheckError::Usage(
                 "--uioco does not apply to conf(D,F); drop it or drop --desired/--forbidden".into(),
             ));
         }
@@ -108,7 +112,7 @@ pub fn check_models(
         let regex = |l: &Option<LanguageSource>| -> Result<Option<Regex>> {
             match l {
                 Some(LanguageSource::Regex { text, source }) => {
-                    Ok(Some(Regex::parse(text, source).map_err(CheckError::from)?))
+                    Ok(Some(Regex::parse(text, source)?))
                 }
                 _ => Ok(None),
             }
@@ -138,12 +142,12 @@ pub fn check_models(
     }
     if let (Model::Mealy(s), Model::Mealy(i)) = (spec, imp) {
         if req.race {
-            return Err(Error::Usage(
+            return Err(CheckError::Usage(
                 "--race applies to ioco; two Mealy machines are checked for equivalence, and their tests wait for each output before the next input".into(),
             ));
         }
         if req.uioco {
-            return Err(Error::Usage(
+            return Err(CheckError::Usage(
                 "--uioco applies to labelled transition systems; two Mealy machines are checked for equivalence".into(),
             ));
         }
@@ -254,7 +258,7 @@ mod tests {
             ..Default::default()
         };
         let err = check_models(&spec, "s", &imp, "i", &req).unwrap_err();
-        assert_eq!(err.exit_code(), 2);
+        assert_eq!(crate::Error::from(err.clone()).exit_code(), 2);
         assert!(
             err.to_string()
                 .starts_with("--forbidden:1:5: found end of input"),
@@ -280,6 +284,6 @@ mod tests {
                 ..Default::default()
             },
         );
-        assert_eq!(r.unwrap_err().exit_code(), 2);
+        assert_eq!(crate::Error::from(r.unwrap_err()).exit_code(), 2);
     }
 }

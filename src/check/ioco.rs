@@ -13,8 +13,8 @@
 //! of the implementation has the same verdict; and a counterexample found is a trace of the
 //! implementation itself, so it stays one in every completion.
 
-use super::observe::{Observable, Observer, Vocabulary};
-use super::{CheckError, DEFAULT_BUDGET};
+use super::error::CheckError;
+use super::observe::{DEFAULT_BUDGET, Observable, Observer, Vocabulary};
 use crate::model::{LabelId, LabelKind};
 use std::collections::{HashMap, VecDeque};
 

@@ -9,9 +9,9 @@
 //! are suspension traces (quiescence is a label like any other); an expression that does not
 //! mention quiescence (and has no `.`) describes the same traces as over otr.
 
-use super::observe::{Observable, Observer, Vocabulary};
+use super::error::CheckError;
+use super::observe::{DEFAULT_BUDGET, Observable, Observer, Vocabulary};
 use super::regex::{LazyDfa, Regex};
-use super::{CheckError, DEFAULT_BUDGET};
 use crate::fast_hash::FastSet;
 use crate::model::LabelId;
 

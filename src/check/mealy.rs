@@ -6,7 +6,7 @@
 //! quasi-equivalence instead: inputs the specification leaves undefined are "don't care", and only
 //! the implementation must define what the specification defines.
 
-use super::CheckError;
+use super::error::CheckError;
 use crate::model::{LabelId, Mealy, StateId};
 use std::collections::{HashMap, VecDeque};
 

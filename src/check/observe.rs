@@ -11,9 +11,12 @@
 //! explores only what a check needs. Every observation state also records the inputs enabled in
 //! *all* stable states of its set (TorX thesis Sec. 4.2.6), needed for uioco (Def. 2.2.17).
 
-use super::CheckError;
+use super::error::CheckError;
 use crate::model::{LabelId, LabelKind, Lts, StateId, SuspensionAutomaton};
 use std::collections::{BTreeSet, HashMap};
+
+/// Default bound on the observation states built when determinising an LTS.
+pub const DEFAULT_BUDGET: usize = 1_000_000;
 
 /// A model whose observable behaviour is checked: an LTS or a suspension automaton.
 #[derive(Copy, Clone, Debug)]

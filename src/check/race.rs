@@ -30,8 +30,9 @@
 //! The question answered is the one a mutation test needs: a suite or an explorer cannot be
 //! blamed for passing an implementation whose every observation the specification explains.
 
+use super::error::CheckError;
+use super::ioco::{IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs};
 use super::observe::{Observable, Observer, Vocabulary};
-use super::{CheckError, IocoCounterexample, IocoOptions, IocoVerdict, MissingInputs};
 use crate::model::{LabelId, LabelKind};
 use std::collections::{BTreeSet, HashSet, VecDeque};
 

@@ -10,27 +10,12 @@
 //! than overflowing the stack), and a run of postfix operators is folded into one (`a**` is `a*`,
 //! `a+?` is `a*`), so the syntax tree is never deeper than the nesting.
 
+pub use super::error::RegexError;
 use super::observe::Vocabulary;
 use crate::fast_hash::{FastBuild, FastMap};
 use crate::format::position::excerpt;
 use crate::model::LabelId;
 use std::hash::BuildHasher;
-
-/// A regular expression that does not parse, or names a label no model has.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{source_name}:{line}:{col}: found {found}, expected {expected}")]
-pub struct RegexError {
-    /// Where the expression came from (a file, or `--desired`).
-    pub source_name: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub col: usize,
-    /// What was found.
-    pub found: String,
-    /// What was expected.
-    pub expected: String,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Node {

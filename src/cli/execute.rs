@@ -2,7 +2,9 @@
 //! `explore`), with the system, timeout and purpose options they share, and their conversions
 //! to the pipeline's requests.
 
-use super::*;
+use super::shared::{ModelArgs, parse_shard};
+use clap::{Args, ValueEnum};
+use ncomplete::suite::names::Shard;
 
 #[derive(Args)]
 pub struct RenderArgs {

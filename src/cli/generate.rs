@@ -2,7 +2,12 @@
 //! suite file formats, the ioco options and the budget, and their conversions to
 //! [`ncomplete::pipeline::GenerateOptions`] and its parts.
 
-use super::*;
+use super::execute::PurposeArgs;
+use super::shared::{CompleteArg, ModelArgs, parse_shard};
+use clap::Args;
+use ncomplete::format::{Format, LoadOptions};
+use ncomplete::suite::ioco::IncompatibleSets;
+use ncomplete::suite::names::Shard;
 
 /// Suite generation methods: the Mealy methods (for Mealy machines) and the ioco methods (for any
 /// model, through its suspension automaton).

@@ -2,11 +2,12 @@
 //! to the option structs of [`ncomplete::pipeline`]. No pipeline logic lives here; `src/main.rs`
 //! holds one small function per subcommand that calls one pipeline function.
 
-use super::*;
+use clap::{Args, Parser, Subcommand};
 
 mod execute;
 mod generate;
 mod models;
+mod shared;
 
 pub use execute::*;
 pub use generate::*;
@@ -112,69 +113,4 @@ pub struct ManArgs {
     /// `ncomplete.1` on standard output).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
-}
-
-/// Parses `--shard K/N`.
-pub fn parse_shard(s: &str) -> Result<Shard, String> {
-    Shard::parse(s)
-}
-
-/// How to read a model file (shared by every command that reads one).
-#[derive(Args, Clone, Debug, Default)]
-pub struct ModelArgs {
-    #[command(flatten)]
-    pub read: ModelReadArgs,
-    /// The former spelling of `--model-format` (deprecated; `--format` names suite formats).
-    #[arg(long = "format", value_name = "aut|dot|yaml|json|fsm", hide = true)]
-    pub deprecated_format: Option<Format>,
-}
-
-/// How to read a model file, without the deprecated `--format` (for commands whose `--format`
-/// names what they write).
-#[derive(Args, Clone, Debug, Default)]
-pub struct ModelReadArgs {
-    /// Model format (default: from the file extension; for `-`, standard input, told from the
-    /// text).
-    #[arg(long, value_name = "aut|dot|yaml|json|fsm")]
-    pub model_format: Option<Format>,
-    /// Unmarked labels that are inputs (comma-separated).
-    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
-    pub inputs: Vec<String>,
-    /// Unmarked labels that are outputs (comma-separated).
-    #[arg(long, value_delimiter = ',', value_name = "LABELS")]
-    pub outputs: Vec<String>,
-    /// Initial state by name (overrides the file).
-    #[arg(long, value_name = "STATE")]
-    pub initial: Option<String>,
-}
-
-impl ModelReadArgs {
-    /// The load options.
-    pub fn options(&self) -> LoadOptions {
-        LoadOptions {
-            format: self.model_format,
-            inputs: self.inputs.clone(),
-            outputs: self.outputs.clone(),
-            initial: self.initial.clone(),
-        }
-    }
-}
-
-impl ModelArgs {
-    /// The load options, warning once (unless `quiet`) that `--format` for the model format is
-    /// deprecated.
-    pub fn options(&self, quiet: bool) -> LoadOptions {
-        if self.deprecated_format.is_some() && !quiet {
-            static NOTE: std::sync::Once = std::sync::Once::new();
-            NOTE.call_once(|| {
-                eprintln!(
-                    "warning: --format for the model format is deprecated; use --model-format \
-                     (--format names suite formats)"
-                );
-            });
-        }
-        let mut options = self.read.options();
-        options.format = options.format.or(self.deprecated_format);
-        options
-    }
 }

@@ -2,8 +2,11 @@
 //! `check`, `mutate`, `audit`) and of the model transformations, and their conversions to the
 //! pipeline's requests.
 
-use super::generate::methods;
-use super::*;
+use super::generate::{GenerateMethod, methods};
+use super::shared::{CompleteArg, ModelArgs, ModelReadArgs};
+use clap::{Args, ValueEnum};
+use ncomplete::format::Format;
+use ncomplete::suite::ioco::IncompatibleSets;
 
 #[derive(Args)]
 pub struct AuditArgs {
@@ -98,23 +101,6 @@ pub enum DivergenceArg {
     Fair,
     /// Divergent states get δ to a copy that keeps only the inputs (TorX thesis Sec. 4.1).
     QuiescentCopy,
-}
-
-#[derive(Copy, Clone, Debug, ValueEnum)]
-pub enum CompleteArg {
-    /// A missing input loops on its state with output `undefined`.
-    SelfLoop,
-    /// A missing input goes with output `undefined` to a new absorbing state `sink`.
-    Sink,
-}
-
-impl CompleteArg {
-    pub fn completion(self) -> ncomplete::model::Completion {
-        match self {
-            CompleteArg::SelfLoop => ncomplete::model::Completion::SelfLoop,
-            CompleteArg::Sink => ncomplete::model::Completion::Sink,
-        }
-    }
 }
 
 impl TransformArgs {

@@ -660,7 +660,12 @@ pub fn explore(
     let mut options = options.clone();
     if let Some(source) = purpose {
         let budget = crate::suite::costs::Budget::default();
-        let (goals, _) = crate::goals::cases::load_goals(spec.automaton(), source, &budget)?;
+        let (goals, _) = crate::goals::cases::load_goals(
+            spec.automaton(),
+            source,
+            &budget,
+            crate::format::load_model,
+        )?;
         options.goals.extend(goals);
     }
     let options = &options;

@@ -19,12 +19,14 @@
 //! reached from there, and says `retry` only at the (k+1)-th. Test nodes are then (position,
 //! patience left), ordered by both, so tests stay acyclic with at most k+1 nodes per position.
 
+use super::error::GoalSuiteError;
 use super::goal::{Coverage, Goal, GoalError};
 use super::shortest::{PathGoal, ShortestPaths};
 use super::solve::{Move, Reachability};
 use super::{Position, Strategy, reach_strategy};
+use crate::format::LoadOptions;
 use crate::identify::experiment::suite_model;
-use crate::model::{LabelId, SuspensionAutomaton};
+use crate::model::{LabelId, Model, SuspensionAutomaton};
 use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts};
 use crate::suite::ioco::LabelMap;
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
@@ -261,12 +263,14 @@ impl GoalSuite {
 impl GoalSuite {
     /// Refuses the suite of a `--purpose-regex` that no trace of the specification matches: an
     /// empty suite is a mistake in the expression, not a suite to run.
-    pub fn refuse_unreachable(&self, source: &GoalSource) -> Result<(), crate::Error> {
+    pub fn refuse_unreachable(&self, source: &GoalSource) -> Result<(), GoalSuiteError> {
         match source {
-            GoalSource::Regex(text) if self.num_tests() == 0 => Err(crate::Error::Usage(format!(
-                "--purpose-regex `{}` is unreachable: no trace of the model from its initial state matches it, so there is no test; check the order and spelling of its labels against the model (`ncomplete info MODEL` lists them)",
-                crate::format::position::excerpt(text)
-            ))),
+            GoalSource::Regex(text) if self.num_tests() == 0 => {
+                Err(GoalSuiteError::Usage(format!(
+                    "--purpose-regex `{}` is unreachable: no trace of the model from its initial state matches it, so there is no test; check the order and spelling of its labels against the model (`ncomplete info MODEL` lists them)",
+                    crate::format::position::excerpt(text)
+                )))
+            }
             _ => Ok(()),
         }
     }
@@ -321,7 +325,7 @@ pub fn goal_suite(
     method: &str,
     patience: u32,
     budget: &Budget,
-) -> Result<GoalSuite, crate::Error> {
+) -> Result<GoalSuite, GoalSuiteError> {
     goal_suite_with(sa, goals, method, patience, budget, Sharing::Shared)
 }
 
@@ -343,7 +347,7 @@ pub fn goal_suite_with(
     patience: u32,
     budget: &Budget,
     sharing: Sharing,
-) -> Result<GoalSuite, crate::Error> {
+) -> Result<GoalSuite, GoalSuiteError> {
     let goal_count = goals.len() as u128;
     let early = SuiteCosts {
         tests: Figure::AtMost(goal_count),
@@ -425,7 +429,7 @@ fn solve_goals<T: TestName + Send>(
     sa: &SuspensionAutomaton,
     goals: &[Goal],
     solve: impl Fn(String, &Goal) -> Result<(Reachability, bool, Option<T>), GoalError> + Sync,
-) -> Result<(Vec<GoalReport>, Vec<T>), crate::Error> {
+) -> Result<(Vec<GoalReport>, Vec<T>), GoalSuiteError> {
     let progress =
         crate::progress::Progress::start("solving goals", "goals", Some(goals.len() as u64));
     let solved: Vec<Result<(GoalReport, Option<T>), GoalError>> = goals
@@ -447,7 +451,7 @@ fn solve_goals<T: TestName + Send>(
     let mut tests = Vec::new();
     let mut names = crate::suite::names::UniqueNames::default();
     for r in solved {
-        let (mut report, test) = r.map_err(|e| crate::Error::Usage(e.to_string()))?;
+        let (mut report, test) = r.map_err(|e| GoalSuiteError::Usage(e.to_string()))?;
         if let Some(mut test) = test {
             let name = names.claim_tree_name(std::mem::take(test.name_mut()));
             report.test = Some(name.clone());
@@ -485,10 +489,10 @@ pub fn coverage_goals(
     sa: &SuspensionAutomaton,
     coverage: Coverage,
     budget: &Budget,
-) -> Result<Vec<Goal>, crate::Error> {
+) -> Result<Vec<Goal>, GoalSuiteError> {
     let count = coverage.count(sa);
     if count > budget.max_tests {
-        return Err(crate::Error::Refused(Box::new(CostRefusal {
+        return Err(GoalSuiteError::Refused(Box::new(CostRefusal {
             suite: format!("cover-{} suite", coverage.as_str()),
             figure: "tests",
             value: Figure::AtMost(count),
@@ -554,25 +558,28 @@ pub enum GoalSource {
     StsSwitchPairs,
 }
 
-/// The goals a source names on `sa`, with the suite's method name.
-pub fn load_goals(
+/// The goals a source names on `sa`, with the suite's method name; a test purpose file is read
+/// by `load_model` (such as [`crate::format::load_model`]), whose errors pass through.
+pub fn load_goals<E: From<GoalSuiteError>>(
     sa: &SuspensionAutomaton,
     source: &GoalSource,
     budget: &Budget,
-) -> Result<(Vec<Goal>, String), crate::Error> {
+    load_model: impl FnOnce(&str, &LoadOptions) -> Result<Model, E>,
+) -> Result<(Vec<Goal>, String), E> {
     match source {
         GoalSource::Cover(c) => Ok((
             coverage_goals(sa, *c, budget)?,
             format!("cover-{}", c.as_str()),
         )),
-        GoalSource::StsSwitchPairs => Err(crate::Error::Usage(
+        GoalSource::StsSwitchPairs => Err(GoalSuiteError::Usage(
             "--cover switch-pairs selects test purposes of a symbolic transition system (`.sts.yaml`); for an automaton, --cover switches already covers every pair of consecutive transitions".into(),
-        )),
+        )
+        .into()),
         GoalSource::Regex(text) => {
             let regex = crate::check::Regex::parse(text, "--purpose-regex")
-                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+                .map_err(|e| GoalSuiteError::Usage(e.to_string()))?;
             let goal = super::goal::RegexGoal::new(&regex, text, sa)
-                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+                .map_err(|e| GoalSuiteError::Usage(e.to_string()))?;
             Ok((vec![Goal::Regex(Box::new(goal))], "purpose".into()))
         }
         GoalSource::Purpose(path) => {
@@ -591,7 +598,7 @@ pub fn load_goals(
                 ]
                 .map(String::from),
             );
-            let opts = crate::format::LoadOptions {
+            let opts = LoadOptions {
                 format: None,
                 inputs: sa
                     .alphabet
@@ -601,30 +608,23 @@ pub fn load_goals(
                 outputs,
                 initial: None,
             };
-            let lts = match crate::format::load_model(path, &opts)? {
-                crate::model::Model::Lts(lts) => lts,
-                crate::model::Model::Mealy(_) => {
-                    return Err(crate::Error::Usage(format!(
+            let lts = match load_model(path, &opts)? {
+                Model::Lts(lts) => lts,
+                Model::Mealy(_) => {
+                    return Err(GoalSuiteError::Usage(format!(
                         "{path}: a test purpose is an automaton over single labels (`?a`, `!x`, `ACCEPT`, ...), not a Mealy machine (`in / out`)"
-                    )));
+                    ))
+                    .into());
                 }
             };
             let purpose = super::goal::TestPurpose::new(&lts, sa, path)
-                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+                .map_err(|e| GoalSuiteError::Usage(e.to_string()))?;
             Ok((vec![Goal::Purpose(Box::new(purpose))], "purpose".into()))
         }
     }
 }
 
 impl GoalSuite {
-    /// Writes the suite JSON to `path` (`-`: standard output), whole or not at all.
-    pub fn write(&self, path: &str) -> Result<(), crate::Error> {
-        let mut output = crate::output::Output::create(path)?;
-        self.write_to(&mut output)
-            .map_err(|e| crate::Error::io(path, e))?;
-        output.commit()
-    }
-
     /// Writes the suite JSON to `out`, one test at a time, with progress on stderr.
     pub fn write_to<W: std::io::Write>(&self, out: W) -> std::io::Result<W> {
         let progress = crate::progress::Progress::start(

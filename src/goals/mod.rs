@@ -29,6 +29,7 @@
 
 pub mod arena;
 pub mod cases;
+mod error;
 pub mod goal;
 mod shortest;
 pub mod solve;
@@ -39,6 +40,7 @@ mod tests;
 
 pub use arena::{Arena, Monitor};
 pub use cases::{GoalReport, GoalSuite, goal_suite};
+pub use error::GoalSuiteError;
 pub use goal::{Coverage, Goal, GoalError, RegexGoal, TestPurpose};
 pub use solve::{JokerGame, Move, Reachability};
 

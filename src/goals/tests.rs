@@ -586,7 +586,9 @@ fn counted_bytes_are_the_size_of_the_written_file() {
                 goal_suite_with(&sa, &goals, "cover", 1, &unlimited(), Sharing::Shared).unwrap();
             kinds.push(suite.shares_paths());
             let file = dir.join(format!("{name}-{}.json", coverage.as_str()));
-            suite.write(&file.to_string_lossy()).unwrap();
+            suite
+                .write_to(std::fs::File::create(&file).unwrap())
+                .unwrap();
             let written = std::fs::metadata(&file).unwrap().len();
             assert_eq!(
                 suite.costs.bytes,

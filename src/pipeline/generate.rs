@@ -190,13 +190,18 @@ fn generate_goals(
     )?;
     let sa = ioco::suspension_for(model, path)?;
     let budget = &options.budget;
-    let (goals, method) = crate::goals::cases::load_goals(&sa, source, budget)?;
+    let (goals, method) =
+        crate::goals::cases::load_goals(&sa, source, budget, crate::format::load_model)?;
     let suite = crate::goals::goal_suite(&sa, &goals, &method, options.patience, budget)?;
     suite.refuse_unreachable(source)?;
     let stats = options
         .stats
         .then(|| format!("{method}: {}\n", suite.costs.summary(&budget.timing)));
-    suite.write(suite_path)?;
+    let mut output = crate::output::Output::create(suite_path)?;
+    suite
+        .write_to(&mut output)
+        .map_err(|e| Error::io(suite_path, e))?;
+    output.commit()?;
     Ok(GeneratedSuite {
         method: None,
         suite_path: suite_path.to_owned(),
@@ -206,6 +211,36 @@ fn generate_goals(
         choice: None,
         summary: suite.report_text(),
     })
+}
+
+/// Streams a built Mealy suite (or its shard) to `out` (a file, replaced whole or not at all,
+/// or standard output) in `format`, with progress on stderr when `progress` is set; returns the
+/// figures of the written suite.
+fn write_mealy_suite_file(
+    suite: &crate::suite::mealy::MealySuite,
+    format: crate::render::words::MealySuiteFormat,
+    out: &str,
+    shard: Option<crate::suite::names::Shard>,
+    progress: bool,
+) -> Result<crate::suite::mealy::SuiteStats, Error> {
+    let report = crate::progress::Progress::new(
+        progress,
+        "writing tests",
+        "tests",
+        Some(suite.size_before_pruning().tests),
+    );
+    let mut output = crate::output::Output::create(out)?;
+    let mut generated = 0;
+    let stats =
+        crate::render::words::write_mealy_suite_with(&mut output, suite, format, shard, &mut |n| {
+            generated = n;
+            report.set_position(n);
+        })
+        .map_err(|e| Error::io(output.name(), e))?;
+    report.set_total(generated);
+    report.finish();
+    output.commit()?;
+    Ok(stats)
 }
 
 /// The [`SuiteRequest`] of these options.
@@ -232,24 +267,15 @@ fn generate_complete(
     let (chosen, built) = build_suite(model, path, &suite_request(options))?;
     let (tests, guarantee, stats, choice) = match built {
         BuiltSuite::Mealy(suite) => {
-            use crate::render::words::{MealySuiteFile, MealySuiteFormat, write_mealy_suite_file};
+            use crate::render::words::MealySuiteFormat;
             let format = match options.format {
                 SuiteFileFormat::Words => MealySuiteFormat::Words,
                 _ => MealySuiteFormat::Json,
             };
-            let file = MealySuiteFile {
-                format,
-                out: suite_path,
-                shard: options.shard,
-            };
-            let written = write_mealy_suite_file(&suite, file, !options.quiet)?;
-            let stats = options.stats.then(|| written.stats.to_string());
-            (
-                written.stats.tests.to_string(),
-                written.guarantee,
-                stats,
-                None,
-            )
+            let written =
+                write_mealy_suite_file(&suite, format, suite_path, options.shard, !options.quiet)?;
+            let stats = options.stats.then(|| written.to_string());
+            (written.tests.to_string(), suite.guarantee(), stats, None)
         }
         BuiltSuite::Ioco { suite, choice } => {
             let stats = options.stats.then(|| {

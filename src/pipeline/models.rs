@@ -341,7 +341,13 @@ pub fn check(spec: &str, imp: &str, request: &CheckModels) -> Result<CheckReport
         budget: request.budget,
         race: request.race,
     };
-    crate::check::check_models(&spec_model, spec, &imp_model, imp, &req)
+    Ok(crate::check::check_models(
+        &spec_model,
+        spec,
+        &imp_model,
+        imp,
+        &req,
+    )?)
 }
 
 /// The options of [`mutate`] (`ncomplete mutate`).
@@ -390,13 +396,35 @@ pub fn mutate(model_path: &str, request: &MutateRequest) -> Result<String, Error
             request.count
         );
     }
-    audit::write_mutants(
-        std::path::Path::new(&request.out),
-        model_path,
-        &original,
-        &opts,
-        &mutants,
-    )
+    let dir = std::path::Path::new(&request.out);
+    write_mutants(dir, model_path, &original, &opts, &mutants)?;
+    Ok(audit::mutants_summary(model_path, &mutants, dir))
+}
+
+/// Writes every mutant as a model file ([`crate::audit::mutant_file`]) into `dir`, and
+/// `index.json` describing them. `dir` is built beside its place and swapped in whole
+/// ([`output::AtomicDir`]), so no mutant of an earlier run survives.
+fn write_mutants(
+    dir: &std::path::Path,
+    model_path: &str,
+    original: &crate::audit::MutantModel,
+    opts: &crate::audit::MutateOptions,
+    mutants: &[crate::audit::Mutant],
+) -> Result<(), Error> {
+    let out = output::AtomicDir::create(dir, "mutants", false)?;
+    let write = |file: &str, text: &str| {
+        output::write_path(&out.path().join(file), text.as_bytes())
+            .map_err(|e| Error::io(dir.join(file).display().to_string(), e))
+    };
+    let mut files = Vec::with_capacity(mutants.len());
+    for m in mutants {
+        let (file, text) = crate::audit::mutant_file(m);
+        write(&file, &text)?;
+        files.push(file);
+    }
+    let index = crate::audit::mutants_index(model_path, original, opts, mutants, &files);
+    write("index.json", &index)?;
+    out.commit()
 }
 
 /// The options of [`distinguish`] (`ncomplete distinguish`).
@@ -585,7 +613,8 @@ pub fn audit(
         .and_then(|()| out.flush())
         .map_err(|e| Error::io("<stdout>", e))?;
     if let Some(path) = &request.plot {
-        crate::audit::plot::write_audit_svg(&report, path)?;
+        let svg = crate::audit::plot::audit_svg(&report)?;
+        output::write_file(path, svg.as_bytes())?;
     }
     Ok(AuditOutcome {
         wrongly_failed: report.wrongly_failed(),

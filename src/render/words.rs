@@ -293,56 +293,6 @@ impl<W: Write> TestSink<W> {
     }
 }
 
-/// Where and how `generate` writes a Mealy suite.
-#[derive(Copy, Clone, Debug)]
-pub struct MealySuiteFile<'a> {
-    /// The file format.
-    pub format: MealySuiteFormat,
-    /// The file (`-`: standard output).
-    pub out: &'a str,
-    /// Only this shard of the suite, when given.
-    pub shard: Option<Shard>,
-}
-
-/// What [`write_mealy_suite_file`] wrote.
-#[derive(Clone, Debug)]
-pub struct MealyGenerated {
-    /// The figures of the written suite.
-    pub stats: SuiteStats,
-    /// What the suite guarantees, as in its header.
-    pub guarantee: String,
-}
-
-/// Streams a built Mealy suite (or its shard) to `file.out` (a file, replaced whole or not at
-/// all, or standard output), with progress on stderr when `progress` is set.
-pub fn write_mealy_suite_file(
-    suite: &MealySuite,
-    file: MealySuiteFile<'_>,
-    progress: bool,
-) -> crate::Result<MealyGenerated> {
-    let MealySuiteFile { format, out, shard } = file;
-    let report = crate::progress::Progress::new(
-        progress,
-        "writing tests",
-        "tests",
-        Some(suite.size_before_pruning().tests),
-    );
-    let mut output = crate::output::Output::create(out)?;
-    let mut generated = 0;
-    let stats = write_mealy_suite_with(&mut output, suite, format, shard, &mut |n| {
-        generated = n;
-        report.set_position(n);
-    })
-    .map_err(|e| crate::Error::io(output.name(), e))?;
-    report.set_total(generated);
-    report.finish();
-    output.commit()?;
-    Ok(MealyGenerated {
-        stats,
-        guarantee: suite.guarantee(),
-    })
-}
-
 /// The first line of a words file.
 pub const WORDS_MAGIC: &str = "# ncomplete words v1";
 /// The start of the last line of a words file, followed by the test count and ` tests`.
