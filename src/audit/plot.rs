@@ -44,7 +44,7 @@ pub fn audit_svg(report: &AuditReport) -> Result<String> {
 /// Writes [`audit_svg`] to `path`.
 pub fn write_audit_svg(report: &AuditReport, path: &str) -> Result<()> {
     let svg = audit_svg(report)?;
-    crate::output::write_file(path, svg.as_bytes())
+    Ok(crate::output::write_file(path, svg.as_bytes())?)
 }
 
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;

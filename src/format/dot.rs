@@ -34,12 +34,12 @@
 //! boxed inside the parser, so its results are small. The ESM parse went from about 135 ms to
 //! about 56 ms (`cargo bench --bench parse`, docs/src/design/scaling.md).
 
-use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, Shape, build_model, name_problem, shape};
+use super::error::FormatError;
+use super::options::LoadOptions;
 use super::position::{ParseError, Span, Warning, describe_char_at, excerpt};
 use super::requirements;
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
-use crate::error::Error;
 use crate::fast_hash::{FastMap, NameMap};
 use crate::model::{Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
@@ -913,7 +913,7 @@ pub fn parse(
     name: &str,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
-) -> Result<Model, Error> {
+) -> Result<Model, FormatError> {
     parse_annotated(text, file, name, opts, warnings).map(|(m, ..)| m)
 }
 
@@ -926,7 +926,7 @@ pub(crate) fn parse_annotated(
     name: &str,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
-) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), Error> {
+) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), FormatError> {
     let mut annotations = Vec::new();
     let mut tagged = Vec::new();
     let (raw, state_labels) = parse_raw(text, file, opts, warnings, &mut annotations, &mut tagged)?;
@@ -979,7 +979,7 @@ fn build_moore(
     file: &str,
     text: &str,
     opts: &LoadOptions,
-) -> Result<Model, Error> {
+) -> Result<Model, FormatError> {
     let err =
         |at: usize, found: String, expected: &str| ParseError::at(file, text, at, found, expected);
     let mut outputs = Interner::new();
@@ -1042,7 +1042,7 @@ fn build_moore(
         None => StateId(raw.initial),
         Some(n) => StateId(raw.states.iter().position(|s| s == n).ok_or_else(|| {
             let n = excerpt(n);
-            Error::Usage(format!("--initial {n}: {file} has no state named `{n}`"))
+            FormatError::Usage(format!("--initial {n}: {file} has no state named `{n}`"))
         })? as u32),
     };
     let state_names = raw.states.iter().map(|s| s.to_string()).collect();
@@ -1055,7 +1055,7 @@ fn build_moore(
         state_outputs,
         &transitions,
     )
-    .map_err(|source| Error::Model {
+    .map_err(|source| FormatError::Model {
         path: file.to_owned(),
         source,
     })?;

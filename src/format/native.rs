@@ -35,11 +35,11 @@
 //! are located by deserializing again up to the offending key or transition, so they carry a
 //! position too.
 
-use super::LoadOptions;
-use super::position::{ParseError, describe_char_at, excerpt};
+use super::error::FormatError;
+use super::options::LoadOptions;
+use super::position::{ParseError, clamp, describe_char_at, excerpt, offset_of};
 use super::timeouts::{Annotation, Target, TimeoutAnnotations};
 use super::unique_keys::unique_keys;
-use crate::error::Error;
 use crate::model::{
     Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, ModelError, Onfsm, StateId,
 };
@@ -174,12 +174,22 @@ enum Syntax {
 }
 
 /// Parses the YAML form of the native schema.
-pub fn parse_yaml(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+pub fn parse_yaml(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+) -> Result<Model, FormatError> {
     parse(text, file, name, opts, Syntax::Yaml).map(|(m, ..)| m)
 }
 
 /// Parses the JSON form of the native schema.
-pub fn parse_json(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+pub fn parse_json(
+    text: &str,
+    file: &str,
+    name: &str,
+    opts: &LoadOptions,
+) -> Result<Model, FormatError> {
     parse(text, file, name, opts, Syntax::Json).map(|(m, ..)| m)
 }
 
@@ -191,7 +201,7 @@ pub(crate) fn parse_annotated(
     name: &str,
     opts: &LoadOptions,
     yaml: bool,
-) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), Error> {
+) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), FormatError> {
     let syntax = if yaml { Syntax::Yaml } else { Syntax::Json };
     parse(text, file, name, opts, syntax)
 }
@@ -202,7 +212,7 @@ fn parse(
     default_name: &str,
     opts: &LoadOptions,
     syntax: Syntax,
-) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), Error> {
+) -> Result<(Model, TimeoutAnnotations, crate::model::RequirementTags), FormatError> {
     let doc: Document = match syntax {
         Syntax::Yaml => {
             check_flow_nesting(text, file)?;
@@ -377,7 +387,7 @@ pub(crate) fn check_flow_nesting(text: &str, file: &str) -> Result<(), ParseErro
 
 enum Built {
     Problem(Problem),
-    Other(Error),
+    Other(FormatError),
 }
 
 /// Refuses a label name no format can carry ([`super::build::name_problem`]).
@@ -461,13 +471,13 @@ fn build(
     if let Some(name) = &opts.initial {
         initial = state_index.get(name).map(|&i| StateId(i)).ok_or_else(|| {
             let name = excerpt(name);
-            Built::Other(Error::Usage(format!(
+            Built::Other(FormatError::Usage(format!(
                 "--initial {name}: {file} has no state named `{name}`"
             )))
         })?;
     }
     let model_error = |source: ModelError| {
-        Built::Other(Error::Model {
+        Built::Other(FormatError::Model {
             path: file.to_owned(),
             source,
         })
@@ -835,30 +845,6 @@ pub(crate) fn yaml_error(e: &serde_yaml_ng::Error, file: &str, text: &str) -> Pa
     }
 }
 
-/// Clamps a reported line and column to the text: parsers may report the line after a final
-/// line break, or a column past the end of a line, for an error at the end of the input.
-pub(crate) fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let line = line.clamp(1, lines.len());
-    let len = lines[line - 1].chars().count();
-    (line, column.clamp(1, len + 1))
-}
-
-/// The byte offset of a 1-based line and column (in characters), if inside the text.
-pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
-    let start = if line == 1 {
-        0
-    } else {
-        text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1)?
-    };
-    let line_text = &text[start..];
-    line_text
-        .char_indices()
-        .nth(column - 1)
-        .map(|(i, _)| start + i)
-        .or(Some(text.len()))
-}
-
 /// Writes a string as a YAML scalar: plain when unambiguous, JSON-quoted otherwise.
 fn yaml_scalar(out: &mut String, s: &str) {
     let plain = s
@@ -1162,11 +1148,11 @@ transitions:
   - {from: idle, label: delta, to: idle}
 ";
 
-    fn yaml(text: &str) -> Result<Model, Error> {
+    fn yaml(text: &str) -> Result<Model, FormatError> {
         parse_yaml(text, "m.yaml", "m", &LoadOptions::default())
     }
 
-    fn json(text: &str) -> Result<Model, Error> {
+    fn json(text: &str) -> Result<Model, FormatError> {
         parse_json(text, "m.json", "m", &LoadOptions::default())
     }
 
@@ -1407,7 +1393,7 @@ mod limits {
         }
         text.push_str("kind: lts\ninitial: s\ntransitions: []\n");
         let e = parse_yaml(&text, "b.yaml", "b", &LoadOptions::default()).unwrap_err();
-        assert!(matches!(e, Error::Parse(_)), "{e}");
+        assert!(matches!(e, FormatError::Parse(_)), "{e}");
     }
 }
 

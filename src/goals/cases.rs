@@ -622,7 +622,7 @@ impl GoalSuite {
         let mut output = crate::output::Output::create(path)?;
         self.write_to(&mut output)
             .map_err(|e| crate::Error::io(path, e))?;
-        output.commit()
+        Ok(output.commit()?)
     }
 
     /// Writes the suite JSON to `out`, one test at a time, with progress on stderr.
