@@ -356,7 +356,7 @@ impl PySuite {
                 let mut output = ncomplete::output::Output::create(path)?;
                 write_mealy_suite_with(&mut output, s, words, self.shard, &mut |_| {})
                     .map_err(|e| Error::io(output.name(), e))?;
-                output.commit()
+                Ok(output.commit()?)
             }
         })
         .map_err(py_error)
