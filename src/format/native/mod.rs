@@ -28,7 +28,7 @@
 //! state and input allowed (read as its LTS embedding, [`crate::model::Onfsm::to_lts`]).
 //! `kind: moore` is a Moore machine: `states` is required, `state_outputs` lists the output of
 //! each state in that order, and transitions are `{from, input, to}` (read as its Mealy
-//! translation, [`Mealy::from_moore`]).
+//! translation, [`crate::model::Mealy::from_moore`]).
 //!
 //! Syntax and type errors come with the line and column serde_json or serde_yaml_ng report.
 //! Errors found after deserializing (an undeclared label, a nondeterministic Mealy transition)
