@@ -90,6 +90,21 @@ impl From<crate::check::CheckError> for Error {
     }
 }
 
+/// A model file's error is the top-level variant that printed it before the format layer had
+/// errors of its own (same text, same exit status).
+impl From<crate::format::FormatError> for Error {
+    fn from(e: crate::format::FormatError) -> Self {
+        use crate::format::FormatError;
+        match e {
+            FormatError::Io { path, source } => Error::Io { path, source },
+            FormatError::Model { path, source } => Error::Model { path, source },
+            FormatError::Parse(e) => Error::Parse(e),
+            FormatError::Usage(message) => Error::Usage(message),
+            FormatError::Output(e) => e.into(),
+        }
+    }
+}
+
 /// An audit's error is the variant that printed it before `audit/` had errors of its own.
 impl From<crate::audit::AuditError> for Error {
     fn from(e: crate::audit::AuditError) -> Self {
@@ -105,6 +120,17 @@ impl From<crate::audit::AuditError> for Error {
     }
 }
 
+/// An output's error: an I/O error, or a refusal reported as a usage error.
+impl From<crate::output::OutputError> for Error {
+    fn from(e: crate::output::OutputError) -> Self {
+        use crate::output::OutputError;
+        match e {
+            OutputError::Io { path, source } => Error::Io { path, source },
+            OutputError::Refused(message) => Error::Usage(message),
+        }
+    }
+}
+
 /// A goal-directed suite's error is the variant that printed it before `goals/` had errors of
 /// its own.
 impl From<crate::goals::GoalSuiteError> for Error {
@@ -113,6 +139,21 @@ impl From<crate::goals::GoalSuiteError> for Error {
         match e {
             GoalSuiteError::Usage(message) => Error::Usage(message),
             GoalSuiteError::Refused(refusal) => Error::Refused(refusal),
+        }
+    }
+}
+
+/// An STS's error: reading and parsing its file as a model file's errors, the instantiation as
+/// [`Error::Sts`].
+impl From<crate::sts::StsError> for Error {
+    fn from(e: crate::sts::StsError) -> Self {
+        use crate::sts::StsError;
+        match e {
+            StsError::Io { path, source } => Error::Io { path, source },
+            StsError::Parse(e) => Error::Parse(e),
+            StsError::Usage(message) => Error::Usage(message),
+            StsError::Instantiate { path, source } => Error::Sts { path, source },
+            StsError::Format(e) => e.into(),
         }
     }
 }

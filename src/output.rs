@@ -32,11 +32,41 @@
 //! directory since (an adapter test, a Cargo `target/`) are moved into the new directory unless
 //! the new rendering writes a file of the same name.
 
-use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Why a file or directory could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// A file could not be written (or a directory read, made or swapped in).
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// An output that would destroy something: an input, a user's directory, a rendering of
+    /// another kind, or what is not a directory where one goes.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl OutputError {
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: impl Into<String>, source: io::Error) -> Self {
+        OutputError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Result alias for writing outputs.
+pub type Result<T, E = OutputError> = std::result::Result<T, E>;
 
 /// The file that marks a directory as written by ncomplete, so it may be replaced as a whole.
 pub const DIR_MARKER: &str = ".ncomplete-output";
@@ -324,7 +354,7 @@ impl Output {
         }
         AtomicFile::create(path)
             .map(Output::File)
-            .map_err(|e| Error::io(path, e))
+            .map_err(|e| OutputError::io(path, e))
     }
 
     /// The name used in messages: the path, or `<stdout>`.
@@ -342,7 +372,7 @@ impl Output {
             Output::Stdout(mut w) => w.flush(),
             Output::File(f) => f.commit(),
         }
-        .map_err(|e| Error::io(name, e))
+        .map_err(|e| OutputError::io(name, e))
     }
 }
 
@@ -404,7 +434,8 @@ pub fn write_all_vectored<'a, W: Write + ?Sized>(
 /// Writes `bytes` to `path` (`-`: standard output), whole or not at all.
 pub fn write_file(path: &str, bytes: &[u8]) -> Result<()> {
     let mut out = Output::create(path)?;
-    out.write_all(bytes).map_err(|e| Error::io(out.name(), e))?;
+    out.write_all(bytes)
+        .map_err(|e| OutputError::io(out.name(), e))?;
     out.commit()
 }
 
@@ -414,12 +445,12 @@ pub fn write_file(path: &str, bytes: &[u8]) -> Result<()> {
 pub fn write_files_together(files: &[(&str, &[u8])]) -> Result<()> {
     let mut written = Vec::with_capacity(files.len());
     for &(path, bytes) in files {
-        let mut f = AtomicFile::create(path).map_err(|e| Error::io(path, e))?;
-        f.write_all(bytes).map_err(|e| Error::io(path, e))?;
+        let mut f = AtomicFile::create(path).map_err(|e| OutputError::io(path, e))?;
+        f.write_all(bytes).map_err(|e| OutputError::io(path, e))?;
         written.push((path, f));
     }
     for (path, f) in written {
-        f.commit().map_err(|e| Error::io(path, e))?;
+        f.commit().map_err(|e| OutputError::io(path, e))?;
     }
     Ok(())
 }
@@ -451,10 +482,11 @@ impl AtomicDir {
     pub fn create(target: impl AsRef<Path>, kind: &str, force: bool) -> Result<AtomicDir> {
         let shown = target.as_ref().display().to_string();
         // A symbolic link to a directory stays a link: the directory it names is replaced.
-        let target = follow_links(target.as_ref()).map_err(|e| Error::io(shown.clone(), e))?;
+        let target =
+            follow_links(target.as_ref()).map_err(|e| OutputError::io(shown.clone(), e))?;
         check_replaceable(&target, kind, force)?;
         let parent = parent_dir(&target);
-        fs::create_dir_all(parent).map_err(|e| Error::io(parent.display().to_string(), e))?;
+        fs::create_dir_all(parent).map_err(|e| OutputError::io(parent.display().to_string(), e))?;
         // Name the temporary directory after the target's final component, so `.` and `..`
         // targets get a sensible name.
         let base = fs::canonicalize(parent)
@@ -484,7 +516,7 @@ impl AtomicDir {
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(shown, e)),
+                Err(e) => return Err(OutputError::io(shown, e)),
             }
         }
     }
@@ -504,7 +536,7 @@ impl AtomicDir {
     /// removed.
     pub fn commit(mut self) -> Result<()> {
         let shown = self.target.display().to_string();
-        let io = |e| Error::io(shown.clone(), e);
+        let io = |e| OutputError::io(shown.clone(), e);
         let mut written = Vec::new();
         list_files(&self.temp, Path::new(""), &mut written).map_err(io)?;
         written.sort();
@@ -553,7 +585,7 @@ impl AtomicDir {
                 pending.remove(&old);
                 fs::remove_dir_all(&old)
             })
-            .map_err(|e| Error::io(old.display().to_string(), e))?;
+            .map_err(|e| OutputError::io(old.display().to_string(), e))?;
         }
         Ok(())
     }
@@ -647,27 +679,27 @@ fn check_replaceable(target: &Path, kind: &str, force: bool) -> Result<()> {
     let meta = match fs::metadata(target) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(shown, e)),
+        Err(e) => return Err(OutputError::io(shown, e)),
     };
     if !meta.is_dir() {
-        return Err(Error::Usage(format!(
+        return Err(OutputError::Refused(format!(
             "{shown} exists and is not a directory; give a directory for the output"
         )));
     }
     if target.join(DIR_MARKER).is_file() {
         return match marked_kind(target) {
-            Some(held) if held != kind && !force => Err(Error::Usage(format!(
+            Some(held) if held != kind && !force => Err(OutputError::Refused(format!(
                 "{shown} holds a {held} rendering (see its {DIR_MARKER}); writing {kind} there \
                  would replace it: give another directory, or --force to replace it"
             ))),
             _ => Ok(()),
         };
     }
-    let mut entries = fs::read_dir(target).map_err(|e| Error::io(shown.clone(), e))?;
+    let mut entries = fs::read_dir(target).map_err(|e| OutputError::io(shown.clone(), e))?;
     if entries.next().is_none() {
         return Ok(());
     }
-    Err(Error::Usage(format!(
+    Err(OutputError::Refused(format!(
         "{shown} is not empty and was not written by ncomplete (no {DIR_MARKER} file): its \
          contents would be replaced; give a new or empty directory"
     )))
@@ -689,11 +721,17 @@ fn identity(path: &Path) -> Option<(u64, u64, PathBuf)> {
     }
 }
 
+/// The timeouts side file of a model path (`vending.aut` → `vending.aut.timeouts`), read with
+/// `.aut` and `.fsm` models (the model formats name it by this, `crate::format::timeouts`).
+pub fn timeouts_side_file(model_path: &str) -> String {
+    format!("{model_path}.timeouts")
+}
+
 /// The files reading the input `input` reads: the file itself, then the timeouts side file
-/// `INPUT.timeouts` ([`crate::format::timeouts::side_file`]), read with `.aut` and `.fsm` models
-/// (counted for any input: which format a file is read as may be forced).
+/// `INPUT.timeouts` ([`timeouts_side_file`]), read with `.aut` and `.fsm` models (counted for
+/// any input: which format a file is read as may be forced).
 fn files_read_with(input: &str) -> [String; 2] {
-    [input.to_owned(), crate::format::timeouts::side_file(input)]
+    [input.to_owned(), timeouts_side_file(input)]
 }
 
 /// What the output clashes with, for the message: the input itself or its side file.
@@ -718,7 +756,7 @@ pub fn refuse_input_as_output(option: &str, out: &str, inputs: &[&str]) -> Resul
     for input in inputs.iter().filter(|i| **i != "-") {
         for read in files_read_with(input) {
             if identity(Path::new(&read)).as_ref() == Some(&target) {
-                return Err(Error::Usage(format!(
+                return Err(OutputError::Refused(format!(
                     "{option} {out} is {}: writing it would destroy an input; choose another \
                      output file",
                     clash_name(&read, input)
@@ -740,7 +778,7 @@ pub fn refuse_input_inside_dir(option: &str, dir: &Path, inputs: &[&str]) -> Res
             if let Ok(file) = fs::canonicalize(&read)
                 && file.starts_with(&dir_canonical)
             {
-                return Err(Error::Usage(format!(
+                return Err(OutputError::Refused(format!(
                     "{option} {} holds {}, and the output replaces the directory as a whole; \
                      choose another directory",
                     dir.display(),

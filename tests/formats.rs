@@ -1,7 +1,7 @@
 //! Round trips through every format for every bundled model, and property tests feeding random
 //! and mutated files to every parser: no panic, and every parse error points inside the input.
 
-use ncomplete::Error;
+use ncomplete::format::FormatError;
 use ncomplete::format::{Format, LoadOptions, parse_model, write_model};
 use ncomplete::model::{LabelKind, Model};
 use proptest::prelude::*;
@@ -182,8 +182,8 @@ fn cross_format_conversions_keep_the_model() {
 
 /// Checks that an error from parsing `text` points inside it (line and column of an existing
 /// character or one past the end of a line).
-fn assert_position_inside(result: Result<Model, Error>, text: &str) {
-    if let Err(Error::Parse(e)) = result {
+fn assert_position_inside(result: Result<Model, FormatError>, text: &str) {
+    if let Err(FormatError::Parse(e)) = result {
         let lines: Vec<&str> = text.split('\n').collect();
         assert!(
             e.line >= 1 && e.line <= lines.len(),
@@ -201,7 +201,7 @@ fn assert_position_inside(result: Result<Model, Error>, text: &str) {
     }
 }
 
-fn parse_as(text: &str, format: Format) -> Result<Model, Error> {
+fn parse_as(text: &str, format: Format) -> Result<Model, FormatError> {
     parse_model(
         text,
         &format!("fuzz.{}", format.name()),
@@ -459,7 +459,7 @@ proptest! {
         let parsed = parse_model(&text, "odd.json", &LoadOptions::default());
         let lists = [&doc["inputs"], &doc["outputs"]];
         if lists.iter().flat_map(|l| l.as_array().unwrap()).any(outer_space) {
-            let Err(Error::Parse(e)) = parsed else {
+            let Err(FormatError::Parse(e)) = parsed else {
                 panic!("a label with outer whitespace was accepted: {text}");
             };
             prop_assert!(e.found.contains("whitespace"), "{e}");
@@ -507,7 +507,7 @@ proptest! {
             assert_position_inside(result, &text);
             let result = parse_as(&text, format);
             prop_assert!(
-                matches!(&result, Err(Error::Parse(e)) if e.found.contains("control character") || e.found.contains("unterminated")),
+                matches!(&result, Err(FormatError::Parse(e)) if e.found.contains("control character") || e.found.contains("unterminated")),
                 "{format}: {result:?}\n{text:?}"
             );
         }

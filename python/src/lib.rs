@@ -226,7 +226,7 @@ fn load_model(
     initial: Option<String>,
 ) -> PyResult<PyModel> {
     let options = load_options(format, inputs, outputs, initial)?;
-    let model = format::load_model(path, &options).map_err(py_error)?;
+    let model = ncomplete::sts::load_model(path, &options).map_err(|e| py_error(e.into()))?;
     Ok(PyModel {
         model,
         source: path.to_owned(),
@@ -249,7 +249,8 @@ fn parse_model(
     initial: Option<String>,
 ) -> PyResult<PyModel> {
     let options = load_options(format, inputs, outputs, initial)?;
-    let model = format::parse_model(text, file_name, &options).map_err(py_error)?;
+    let model =
+        ncomplete::sts::parse_model(text, file_name, &options).map_err(|e| py_error(e.into()))?;
     Ok(PyModel {
         model,
         source: file_name.to_owned(),
@@ -355,7 +356,7 @@ impl PySuite {
                 let mut output = ncomplete::output::Output::create(path)?;
                 write_mealy_suite_with(&mut output, s, words, self.shard, &mut |_| {})
                     .map_err(|e| Error::io(output.name(), e))?;
-                output.commit()
+                Ok(output.commit()?)
             }
         })
         .map_err(py_error)

@@ -340,7 +340,7 @@ fn write_to(path: &str, text: &str) -> Result<()> {
     let mut out = Output::create(path)?;
     out.write_all(text.as_bytes())
         .map_err(|e| Error::io(out.name(), e))?;
-    out.commit()
+    Ok(out.commit()?)
 }
 
 /// Text for an XML attribute value or character data: markup characters as entities, and the

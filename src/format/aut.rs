@@ -7,10 +7,10 @@
 //! and `i` internal, `delta` quiescence, `in / out` Mealy). The declared numbers of transitions
 //! and states are checked against the content.
 
-use super::LoadOptions;
 use super::build::{RawEdge, RawGraph, build_model};
+use super::error::FormatError;
+use super::options::LoadOptions;
 use super::position::{ParseError, describe_char_at, excerpt};
-use crate::error::Error;
 use crate::model::{LabelKind, Lts, Mealy, Model};
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -96,7 +96,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// Parses `.aut` text into a model named `name`.
-pub fn parse(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, Error> {
+pub fn parse(text: &str, file: &str, name: &str, opts: &LoadOptions) -> Result<Model, FormatError> {
     parse_with_warnings(text, file, name, opts, &mut Vec::new())
 }
 
@@ -107,8 +107,8 @@ pub fn parse_with_warnings(
     file: &str,
     name: &str,
     opts: &LoadOptions,
-    warnings: &mut Vec<super::Warning>,
-) -> Result<Model, Error> {
+    warnings: &mut Vec<super::position::Warning>,
+) -> Result<Model, FormatError> {
     let raw = parse_raw(text, file)?;
     build_model(raw, name, file, text, opts, warnings)
 }

@@ -16,10 +16,10 @@
 //! machine (see [`super::dot`]). Raw labels are interned once by the parsers, so each distinct label text is
 //! classified once, however many edges carry it.
 
-use super::LoadOptions;
+use super::error::FormatError;
+use super::options::LoadOptions;
 use super::position::Warning;
 use super::position::{ParseError, excerpt};
-use crate::error::Error;
 use crate::fast_hash::NameMap;
 use crate::model::{Alphabet, Interner, LabelId, LabelKind, Lts, Mealy, Model, Onfsm, StateId};
 use std::borrow::Cow;
@@ -180,7 +180,7 @@ pub(crate) fn build_model(
     text: &str,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
-) -> Result<Model, Error> {
+) -> Result<Model, FormatError> {
     let mut shapes = Vec::with_capacity(raw.labels.len());
     for l in &raw.labels {
         let s = shape(&l.text)
@@ -210,7 +210,7 @@ pub(crate) fn build_model(
     }
     let initial = resolve_initial(&raw, file, opts)?;
     let state_names: Vec<String> = raw.states.iter().map(|s| s.to_string()).collect();
-    let model_error = |source| Error::Model {
+    let model_error = |source| FormatError::Model {
         path: file.to_owned(),
         source,
     };
@@ -353,7 +353,11 @@ fn add_declared(
 }
 
 /// The initial state: `--initial` if given, otherwise the one the parser found.
-fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result<StateId, Error> {
+fn resolve_initial(
+    raw: &RawGraph<'_>,
+    file: &str,
+    opts: &LoadOptions,
+) -> Result<StateId, FormatError> {
     match &opts.initial {
         None => Ok(StateId(raw.initial)),
         Some(name) => raw
@@ -363,7 +367,7 @@ fn resolve_initial(raw: &RawGraph<'_>, file: &str, opts: &LoadOptions) -> Result
             .map(|i| StateId(i as u32))
             .ok_or_else(|| {
                 let name = excerpt(name);
-                Error::Usage(format!(
+                FormatError::Usage(format!(
                     "--initial {name}: {file} has no state named `{name}`"
                 ))
             }),

@@ -26,8 +26,8 @@
 //! `.aut`). A Moore machine is written as type 3, any other Mealy machine as type 2, with the
 //! reduced flag 0 (not known to be minimal).
 
+use super::error::FormatError;
 use super::position::{ParseError, excerpt};
-use crate::error::Error;
 use crate::model::{Interner, LabelId, Mealy, Model, StateId};
 use std::fmt::Write;
 
@@ -77,7 +77,7 @@ const DFA: i64 = 4;
 const MAX_COUNT: i64 = 1 << 24;
 
 /// Parses `.fsm` text into a model named `name`.
-pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
+pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, FormatError> {
     let mut r = Numbers { file, text, pos: 0 };
     let (kind, kind_at) = r.next(1, 4, "the machine type (2 Mealy, 3 Moore, 4 DFA)")?;
     if kind == DFSM {
@@ -190,7 +190,7 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Model, Error> {
             .into());
     };
     let state_names: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
-    let model_error = |source| Error::Model {
+    let model_error = |source| FormatError::Model {
         path: file.to_owned(),
         source,
     };

@@ -32,7 +32,7 @@ pub(crate) fn value_position(text: &str, yaml: bool, path: &[Step]) -> (usize, u
             .map(|e| (e.line(), e.column()))
     };
     let (line, column) = reported.unwrap_or((1, 1));
-    super::native::clamp(text, line, column)
+    super::position::clamp(text, line, column)
 }
 
 /// A seed that walks the document along `path` and fails at the value there.

@@ -153,6 +153,30 @@ pub fn excerpt(s: &str) -> String {
     }
 }
 
+/// Clamps a reported line and column to the text: parsers may report the line after a final
+/// line break, or a column past the end of a line, for an error at the end of the input.
+pub(crate) fn clamp(text: &str, line: usize, column: usize) -> (usize, usize) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line = line.clamp(1, lines.len());
+    let len = lines[line - 1].chars().count();
+    (line, column.clamp(1, len + 1))
+}
+
+/// The byte offset of a 1-based line and column (in characters), if inside the text.
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = if line == 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1)?
+    };
+    let line_text = &text[start..];
+    line_text
+        .char_indices()
+        .nth(column - 1)
+        .map(|(i, _)| start + i)
+        .or(Some(text.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

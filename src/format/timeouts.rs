@@ -15,6 +15,7 @@
 //! error a [`ParseError`] at the annotation), so runners only ever see names the model has. What
 //! the runners do with them is in `exec::timeouts`.
 
+use super::error::FormatError;
 use super::position::{ParseError, excerpt};
 use crate::model::Model;
 use std::collections::BTreeMap;
@@ -24,7 +25,7 @@ pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
 
 /// The side file of a model path (`vending.aut` → `vending.aut.timeouts`).
 pub fn side_file(model_path: &str) -> String {
-    format!("{model_path}.timeouts")
+    crate::output::timeouts_side_file(model_path)
 }
 
 /// A model's timeout annotations, by name (states by their names in the file, inputs without
@@ -326,7 +327,7 @@ pub(super) fn read_side_file(
     path: &str,
     model_path: &str,
     what: &str,
-) -> crate::Result<Option<Vec<u8>>> {
+) -> Result<Option<Vec<u8>>, FormatError> {
     use std::io::Read as _;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -338,18 +339,18 @@ pub(super) fn read_side_file(
     let mut file = match options.open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(crate::Error::io(path, e)),
+        Err(e) => return Err(FormatError::io(path, e)),
     };
-    let meta = file.metadata().map_err(|e| crate::Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| FormatError::io(path, e))?;
     if !meta.is_file() {
-        return Err(crate::Error::Usage(format!(
+        return Err(FormatError::Usage(format!(
             "{path}: the {what} side file of {model_path} is not a regular file (a FIFO, a \
              device or a directory), so it is not read; replace it by a file or remove it"
         )));
     }
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
-        .map_err(|e| crate::Error::io(path, e))?;
+        .map_err(|e| FormatError::io(path, e))?;
     Ok(Some(bytes))
 }
 

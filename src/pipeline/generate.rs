@@ -438,5 +438,5 @@ fn annotate_suite_file(src: &str, out: &str, graph: TagGraph) -> crate::Result<(
         std::io::copy(&mut reader, &mut output).map(|_| ())
     })();
     copy.map_err(|e| crate::Error::io(&name, e))?;
-    output.commit()
+    Ok(output.commit()?)
 }

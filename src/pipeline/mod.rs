@@ -98,7 +98,7 @@ fn load_showing_warnings(
     options: &LoadOptions,
     quiet: bool,
 ) -> Result<crate::format::Loaded, Error> {
-    let loaded = crate::format::load_model_with_warnings(path, options)?;
+    let loaded = crate::sts::load_model_with_warnings(path, options)?;
     if !quiet {
         for w in &loaded.warnings {
             eprintln!("warning: {w}");

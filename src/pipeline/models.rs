@@ -159,12 +159,12 @@ impl Converted {
         match (out, &self.side_file) {
             (Some(out), Some(side)) if out != "-" => {
                 let side_path = format::timeouts::side_file(out);
-                output::write_files_together(&[
+                Ok(output::write_files_together(&[
                     (out, self.text.as_bytes()),
                     (&side_path, side.as_bytes()),
-                ])
+                ])?)
             }
-            _ => format::write_text(out, &self.text),
+            _ => Ok(format::write_text(out, &self.text)?),
         }
     }
 }

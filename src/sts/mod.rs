@@ -7,6 +7,8 @@
 //!   Booleans and enumerations), its canonical printing and evaluation; `parse.rs` its parser,
 //!   `check.rs` its type checker.
 //! - `load.rs`: the YAML/JSON file format (`sts: 1`), errors at `FILE:LINE:COL`.
+//! - `files.rs`: STS files read, and model files of every format read with STSs among them
+//!   (the loading path of every LTS command); `error.rs`: their errors ([`StsError`]).
 //! - `instantiate.rs`: the interpretation `⟦S⟧` (Def. 4.8) as a finite LTS when the domains
 //!   are finite and small, so every LTS command applies to a small STS.
 //! - `info.rs`: the figures `ncomplete info` prints for an STS.
@@ -26,7 +28,9 @@
 
 pub mod check;
 pub mod concrete;
+mod error;
 pub mod expr;
+mod files;
 pub mod info;
 pub mod instantiate;
 pub mod load;
@@ -39,66 +43,17 @@ pub mod types;
 #[cfg(feature = "smt")]
 pub mod z3;
 
+pub use error::StsError;
+pub use files::{
+    load_model, load_model_with_warnings, load_sts, parse_as_model, parse_model,
+    parse_model_with_warnings, sts_syntax,
+};
 pub use info::{StsInfo, sts_info};
 pub use instantiate::{InstantiateBudget, InstantiateError, instantiate};
 pub use load::{Syntax, parse_sts};
 pub use types::Sts;
 
-use crate::error::Error;
-use crate::format::Format;
 use solver::{NoSolver, Solver};
-
-/// Whether model text named `file_name` in `format` is an STS, and in which syntax: by the
-/// name's `.sts.*` extension, or for YAML and JSON by the top-level key `sts` (looked at only
-/// when `native_failed`, so native models pay nothing for the check).
-pub fn sts_syntax(
-    file_name: &str,
-    format: Format,
-    text: &str,
-    native_failed: bool,
-) -> Option<Syntax> {
-    if let Some(s) = load::sts_syntax_of_path(file_name) {
-        return Some(s);
-    }
-    let syntax = match format {
-        Format::Yaml => Syntax::Yaml,
-        Format::Json => Syntax::Json,
-        _ => return None,
-    };
-    (native_failed && load::is_sts_document(text, syntax)).then_some(syntax)
-}
-
-/// Reads an STS file (the path `-` is not accepted: STS files are named).
-pub fn load_sts(path: &str) -> Result<Sts, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let text = crate::format::utf8_text(bytes, path)?;
-    let syntax = sts_syntax(path, Format::from_path(path).unwrap_or(Format::Yaml), &text, true)
-        .ok_or_else(|| {
-            Error::Usage(format!(
-                "{path} is not an STS file: name it `.sts.yaml` or `.sts.json`, or give it the top-level key `sts: 1`"
-            ))
-        })?;
-    Ok(parse_sts(
-        &text,
-        path,
-        &load::default_model_name(path),
-        syntax,
-    )?)
-}
-
-/// Parses an STS and instantiates it as an LTS model (the loading path of every LTS command).
-pub fn parse_as_model(
-    text: &str,
-    file: &str,
-    syntax: Syntax,
-) -> Result<crate::model::Model, Error> {
-    let sts = parse_sts(text, file, &load::default_model_name(file), syntax)?;
-    let lts = instantiate(&sts, &InstantiateBudget::default()).map_err(|source| Error::Sts {
-        path: file.to_owned(),
-        source: Box::new(source),
-    })?;
-    Ok(crate::model::Model::Lts(lts))
-}
 
 /// The solver of this build: Z3 with the `smt` feature.
 #[cfg(feature = "smt")]

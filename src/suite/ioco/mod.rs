@@ -799,5 +799,5 @@ pub fn write_suite_file(
     let result = suite.write_json_with(&mut output, shard, &|k| report.set_position(k));
     report.finish();
     result.map_err(|e| crate::Error::io(path, e))?;
-    output.commit()
+    Ok(output.commit()?)
 }
