@@ -424,7 +424,7 @@ fn write_mutants(
     }
     let index = crate::audit::mutants_index(model_path, original, opts, mutants, &files);
     write("index.json", &index)?;
-    out.commit()
+    Ok(out.commit()?)
 }
 
 /// The options of [`distinguish`] (`ncomplete distinguish`).
