@@ -664,7 +664,7 @@ pub fn explore(
             spec.automaton(),
             source,
             &budget,
-            |p, o| Ok::<_, crate::Error>(crate::format::load_model(p, o)?),
+            |p, o| Ok::<_, crate::Error>(crate::sts::load_model(p, o)?),
         )?;
         options.goals.extend(goals);
     }

@@ -192,7 +192,7 @@ fn generate_goals(
     let budget = &options.budget;
     let (goals, method) =
         crate::goals::cases::load_goals(&sa, source, budget, |p, o| {
-            Ok::<_, Error>(crate::format::load_model(p, o)?)
+            Ok::<_, Error>(crate::sts::load_model(p, o)?)
         })?;
     let suite = crate::goals::goal_suite(&sa, &goals, &method, options.patience, budget)?;
     suite.refuse_unreachable(source)?;
