@@ -29,6 +29,8 @@
 use super::testkit::*;
 use super::*;
 use crate::model::{LabelId, StateId};
+use crate::suite::TestCase;
+use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet, VecDeque};
 
