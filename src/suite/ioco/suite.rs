@@ -64,7 +64,7 @@ pub(crate) enum Counting {
     /// nothing. Bounded traces (`U(S, n)`, the counting suites) stop with
     /// [`IocoSuiteError::CannotWin`] past `max_trace_nodes` plan nodes, and without such a
     /// cap with [`IocoSuiteError::Budget`] once their steps and waits are over
-    /// `--max-seconds` (see [`auto`]).
+    /// `--max-seconds` (see [`auto`](super::auto)).
     ForRanking {
         /// Most trace nodes of a suite that can still win.
         max_trace_nodes: Option<usize>,
@@ -88,7 +88,8 @@ impl Counting {
     }
 }
 
-/// [`plan_suite`], counting as `counting` says.
+/// [`plan_suite`](super::plan_suite), counting as `counting` says, for any method but
+/// `ioco-auto` (which `auto::choose_with` chooses among these).
 pub(crate) fn plan_counted(
     sa: &SuspensionAutomaton,
     method: IocoMethod,
