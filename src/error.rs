@@ -10,6 +10,7 @@
 
 use crate::model::ModelError;
 use crate::suite::SuiteFormatError;
+use crate::suite::ioco::IocoSuiteError;
 
 /// Any error the pipeline reports to the user.
 #[derive(Debug, thiserror::Error)]
@@ -43,7 +44,7 @@ pub enum Error {
     },
     /// An ioco suite could not be generated (budget, bound).
     #[error("{0}")]
-    IocoSuite(#[from] crate::suite::ioco::IocoSuiteError),
+    IocoSuite(#[source] IocoSuiteError),
     /// A suite refused before writing: a cost figure exceeds its budget.
     #[error(transparent)]
     Refused(Box<crate::suite::costs::CostRefusal>),
@@ -154,6 +155,17 @@ impl From<crate::sts::StsError> for Error {
             StsError::Usage(message) => Error::Usage(message),
             StsError::Instantiate { path, source } => Error::Sts { path, source },
             StsError::Format(e) => e.into(),
+        }
+    }
+}
+
+/// A model without a suspension automaton is a model error, as when any other construction
+/// finds it; every other ioco error is [`Error::IocoSuite`].
+impl From<IocoSuiteError> for Error {
+    fn from(e: IocoSuiteError) -> Self {
+        match e {
+            IocoSuiteError::Model { path, source } => Error::Model { path, source },
+            other => Error::IocoSuite(other),
         }
     }
 }

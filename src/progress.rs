@@ -305,7 +305,20 @@ fn line_text(what: &str, unit: &str, s: &Lines, now: Instant) -> String {
 
 /// `12345` as `12,345`.
 fn grouped(x: u64) -> String {
-    crate::suite::costs::thousands(u128::from(x))
+    thousands(u128::from(x))
+}
+
+/// `12345678` as `12,345,678` (the counts of progress lines, suite costs and refusals).
+pub fn thousands(x: u128) -> String {
+    let digits = x.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Seconds as `12 s`, `4 min 5 s` or `2 h 3 min`.

@@ -553,7 +553,7 @@ fn shared_paths_give_the_per_goal_suites_on_bundled_models() {
             Ok(sa) => sa,
             // A Mealy machine naming a label both as input and output (the SSH and TLS models
             // of automata learning) has no suspension automaton: it is tested as a Mealy machine.
-            Err(crate::Error::Model {
+            Err(crate::suite::ioco::IocoSuiteError::Model {
                 source: crate::model::ModelError::InputOutputClash { .. },
                 ..
             }) if matches!(model, crate::model::Model::Mealy(_)) => continue,

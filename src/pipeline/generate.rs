@@ -288,7 +288,7 @@ fn generate_complete(
                     suite.costs().summary(timing)
                 )
             });
-            ioco::write_suite_file(&suite, Some(suite_path), options.shard, !options.quiet)?;
+            write_suite_file(&suite, Some(suite_path), options.shard, !options.quiet)?;
             let tests = crate::suite::count_text(suite.num_tests());
             (tests, suite.header().guarantee.clone(), stats, choice)
         }
@@ -440,5 +440,24 @@ fn annotate_suite_file(src: &str, out: &str, graph: TagGraph) -> crate::Result<(
         std::io::copy(&mut reader, &mut output).map(|_| ())
     })();
     copy.map_err(|e| crate::Error::io(&name, e))?;
+    Ok(output.commit()?)
+}
+
+/// Writes `suite` (or its `shard`) as JSON v1 to `out` (`None` or `-`: standard output; a file
+/// is replaced whole or not at all), with progress on stderr when `progress` is set
+/// ([`crate::progress`]).
+pub fn write_suite_file(
+    suite: &ioco::IocoSuite,
+    out: Option<&str>,
+    shard: Option<crate::suite::names::Shard>,
+    progress: bool,
+) -> Result<(), Error> {
+    let path = out.unwrap_or("-");
+    let total = u64::try_from(suite.num_tests()).unwrap_or(u64::MAX);
+    let report = crate::progress::Progress::new(progress, "writing tests", "tests", Some(total));
+    let mut output = output::Output::create(path)?;
+    let result = suite.write_json_with(&mut output, shard, &|k| report.set_position(k));
+    report.finish();
+    result.map_err(|e| Error::io(path, e))?;
     Ok(output.commit()?)
 }

@@ -27,7 +27,7 @@ mod suite;
 mod tests;
 
 pub use execute::{RenderRequest, RunOutcome, RunRequest, explore, render, run, simulate};
-pub use generate::{SizesReport, SizesRequest, generate, generate_model, sizes};
+pub use generate::{SizesReport, SizesRequest, generate, generate_model, sizes, write_suite_file};
 pub use merge::{MergedResults, merge_results};
 pub use models::{
     AuditOutcome, AuditRequest, CheckModels, ConvertRequest, Converted, DistinguishRequest,

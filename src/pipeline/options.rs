@@ -75,7 +75,12 @@ impl IocoOptions {
         model: &Model,
         path: &str,
     ) -> Result<(SuspensionAutomaton, SuiteOptions), Error> {
-        ioco::specification_for(model, path, self.minimize, self.domain)
+        Ok(ioco::specification_for(
+            model,
+            path,
+            self.minimize,
+            self.domain,
+        )?)
     }
 }
 

@@ -24,6 +24,8 @@ use super::{SuiteHeader, SuiteWriter};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
+pub use crate::progress::thousands;
+
 /// One cost figure.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Figure {
@@ -70,19 +72,6 @@ impl Figure {
             Figure::Unknown => (u128::MAX, 2),
         }
     }
-}
-
-/// `12345678` as `12,345,678`.
-pub fn thousands(x: u128) -> String {
-    let digits = x.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl fmt::Display for Figure {

@@ -8,7 +8,7 @@
 //! (by dynamic programming over states) before anything is enumerated, and
 //! [`traces_shorter_than`] refuses to enumerate beyond a budget.
 
-use super::IocoSuiteError;
+use super::error::IocoSuiteError;
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use std::collections::VecDeque;
 

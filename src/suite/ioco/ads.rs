@@ -31,12 +31,14 @@
 //! state is reached in the contexts of two different specification states; the guarantee names
 //! the states that break the condition.
 
+use super::access::reachable_states;
 use super::conjunction::{Conjunction, conjunction, names, unrooted_form};
+use super::error::IocoSuiteError;
 use super::pairs::PairAnalysis;
 use super::plan::{Move, Plan, Target, traces_then_experiments};
-use super::{Budget, IocoSuiteError, access::reachable_states};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::Verdict;
+use crate::suite::costs::Budget;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// Whether the completeness condition of `ioco-ads` (module doc) can hold for `sa`, decided

@@ -38,13 +38,14 @@
 //! A candidate whose lower bound ranks above the best suite found so far cannot win: it is
 //! listed as such, with its planned figures as upper bounds when it has them.
 
+use super::counting::IncompatibleSets;
+use super::domain::SuiteOptions;
+use super::error::IocoSuiteError;
+use super::method::{Bound, IocoMethod, refusal_advice, resolve_bound};
 use super::normal::KeptSums;
-use super::{
-    Bound, Budget, Counting, IncompatibleSets, IocoMethod, IocoSuite, IocoSuiteError, SuiteCosts,
-    SuiteOptions, plan_counted, resolve_bound,
-};
+use super::suite::{Counting, IocoSuite, plan_counted};
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::{CostRefusal, Figure, Timing, thousands};
+use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts, Timing, thousands};
 use serde_json::{Value, json};
 
 /// The candidates, in the order that breaks ties.
@@ -519,7 +520,7 @@ pub fn choose_with(
         return Err(IocoSuiteError::NoCandidate {
             n,
             reasons,
-            advice: super::refusal_advice(IocoMethod::Auto.name()),
+            advice: refusal_advice(IocoMethod::Auto.name()),
         });
     };
     let choice = AutoChoice {

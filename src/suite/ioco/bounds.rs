@@ -38,9 +38,11 @@
 //! `O(|states|)` memory, in saturating `u128`. The unit tests check the bound against the
 //! counted figures of the planned suites of random automata and the bundled models.
 
+use super::access::reachable_states;
 use super::counting::{IncompatibleSets, PinningCover, incompatible_family_of};
+use super::error::IocoSuiteError;
+use super::method::IocoMethod;
 use super::pairs::compatibility;
-use super::{IocoMethod, IocoSuiteError, reachable_states};
 use crate::model::SuspensionAutomaton;
 use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts, thousands};
 

@@ -15,7 +15,7 @@
 //!
 //! Conjunctions are compared up to isomorphism through [`canonical_form`].
 
-use super::IocoSuiteError;
+use super::error::IocoSuiteError;
 use crate::model::{Alphabet, LabelId, StateId, SuspensionAutomaton};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 

@@ -15,13 +15,15 @@
 //! 2.7.6), that merge is tested with its unconditional suite `U(q ∧ q', n)` instead, which is
 //! `n`-complete as well (Cor. 2.44); the suite records this in its guarantee and notes.
 
+use super::access::reachable_states;
+use super::bounded_traces::TraceCap;
 use super::conjunction::{Conjunction, conjunction, names, unrooted_form};
-use super::counting::TraceCap;
+use super::error::IocoSuiteError;
 use super::pairs::PairAnalysis;
 use super::plan::{Plan, Target, traces_then_experiments};
 use super::unconditional::unconditional_plan;
-use super::{Budget, IocoSuiteError, access::reachable_states};
 use crate::model::{StateId, SuspensionAutomaton};
+use crate::suite::costs::Budget;
 use std::collections::{BTreeSet, HashMap};
 
 /// Builds `T(S, n)` plans.

@@ -295,7 +295,7 @@ mod tests {
     /// mutant that the counting suite (and `U`) catch.
     #[test]
     fn ending_traces_at_quiescence_that_does_not_loop_misses_classic_faults() {
-        use super::super::counting::RULE_3_EVERYWHERE;
+        use super::super::weakening::RULE_3_EVERYWHERE;
         let mut missed = 0;
         for (k, spec) in specs().iter().enumerate() {
             let model = crate::suite::ioco::suite_model(spec);

@@ -53,7 +53,7 @@
 //! other's; the tests module checks distinctness exhaustively on figures, bundled models and
 //! random automata.
 
-use super::IocoSuiteError;
+use super::error::IocoSuiteError;
 use super::plan::{Move, Plan, PlanId, Target};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::{Next, TestCase, TestNode, Verdict};

@@ -8,7 +8,7 @@
 //! (outputs racing it: `retry`, the Reset of Def. 2.27, or `fail` when the specification forbids
 //! them), an output step an `Observe`.
 
-use super::IocoSuiteError;
+use super::error::IocoSuiteError;
 use super::plan::{Move, Plan, Target};
 use crate::analysis::{
     Compatibility, DEFAULT_PAIR_BUDGET, Equivalence, Preference, equivalence_classes,

@@ -4,11 +4,13 @@
 //! tests (`ioco-auto`: of the chosen suite as written), the time it took and the process's peak
 //! memory, stopping cleanly after the first `n` whose suite exceeds a budget.
 
-use super::{
-    Bound, Budget, Counting, IocoMethod, IocoSuiteError, SuiteOptions, auto, plan_counted,
-};
+use super::auto;
+use super::domain::SuiteOptions;
+use super::error::IocoSuiteError;
+use super::method::{Bound, IocoMethod};
+use super::suite::{Counting, plan_counted};
 use crate::model::SuspensionAutomaton;
-use crate::suite::costs::{Figure, SuiteCosts, seconds_text};
+use crate::suite::costs::{Budget, Figure, SuiteCosts, seconds_text};
 use serde::Serialize;
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 use super::pairs;
 use super::testkit::*;
 use super::*;
-use crate::suite::read_suite;
+use crate::suite::{TestCase, read_suite};
 
 fn suite_tests(suite: &IocoSuite) -> Vec<TestCase> {
     suite.tests().collect()

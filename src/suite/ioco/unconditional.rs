@@ -8,8 +8,8 @@
 //! visit counts, and executes outputs adaptively (one test follows whichever allowed output
 //! occurs), so a test is needed per input choice rather than per trace.
 
-use super::IocoSuiteError;
-use super::counting::{BoundedTraces, TraceCap};
+use super::bounded_traces::{BoundedTraces, TraceCap};
+use super::error::IocoSuiteError;
 use super::plan::{Plan, Target};
 use crate::model::{StateId, SuspensionAutomaton};
 use crate::suite::Verdict;

@@ -6,7 +6,7 @@ use super::*;
 use crate::identify::mealy::tests_support::{
     Rng, ly_distinguishable, ly_non_distinguishable, random_mealy,
 };
-use crate::model::Mealy;
+use crate::model::{LabelId, Mealy, StateId};
 use std::collections::HashSet;
 
 fn equivalent(a: &Mealy, b: &Mealy) -> bool {
