@@ -13,7 +13,7 @@
 //! an input is applied in a state that does not specify it, anything may follow (demonic
 //! completion), so from then on nothing fails in that branch.
 
-use super::adg::after;
+use super::sets::after;
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode};
 use std::collections::HashMap;

@@ -17,11 +17,11 @@
 //! over `n(n-1)`, undistinguished incompatible pairs as ordered pairs over all ordered incompatible
 //! pairs.
 
-use super::IdentifyError;
 use super::adg::{
     AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph, adaptive_graph_as_built,
 };
 use super::canonical::canonical_form;
+use super::error::IdentifyError;
 use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
 use super::forced::forced_losses;
 use super::repair::RepairMemo;

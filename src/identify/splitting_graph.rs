@@ -67,8 +67,8 @@
 //! the family `S_n` of Lemma 3.31 has `2^(n-1)` nodes; a node budget stops the construction
 //! cleanly.
 
-use super::IdentifyError;
-use super::adg::after;
+use super::error::IdentifyError;
+use super::sets::after;
 use crate::analysis::{Compatibility, Neighbours};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
