@@ -16,7 +16,7 @@ pub mod mealy;
 pub mod random;
 pub mod repair;
 pub mod report;
-mod sets;
+pub(crate) mod sets;
 pub mod splitting_graph;
 
 pub use crate::analysis::Preference;
