@@ -12,11 +12,13 @@ pub mod distinguishing_graph;
 mod error;
 pub mod experiment;
 pub mod forced;
+mod injective;
 pub mod mealy;
 pub mod random;
 pub mod repair;
 pub mod report;
 pub(crate) mod sets;
+pub mod split_options;
 pub mod splitting_graph;
 
 pub use crate::analysis::Preference;
@@ -28,6 +30,5 @@ pub use experiment::{Experiment, ExperimentNode, Race, Step, SuiteLabels, suite_
 pub use forced::{ForcedLosses, forced_losses};
 pub use repair::RepairMemo;
 pub use report::{BoundReport, DistinguishOptions, DistinguishReport, Distinguished, distinguish};
-pub use splitting_graph::{
-    InputSplitRule, SplitNode, SplitOptions, SplitPolicy, SplittingGraph, Witness,
-};
+pub use split_options::{InputSplitRule, SplitOptions, SplitPolicy};
+pub use splitting_graph::{SplitNode, SplittingGraph, Witness};
