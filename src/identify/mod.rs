@@ -13,6 +13,7 @@ mod error;
 pub mod experiment;
 pub mod forced;
 mod injective;
+mod loss_game;
 pub mod mealy;
 pub mod random;
 pub mod repair;

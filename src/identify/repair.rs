@@ -85,9 +85,9 @@
 
 use super::analysed::{AnalysedGraph, origins_per_node, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
-use super::forced::{
-    Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, representatives,
-    weighted_game,
+use super::forced::representatives;
+use super::loss_game::{
+    Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, weighted_game,
 };
 use super::sets::{after, outputs_of};
 use crate::analysis::{Compatibility, Preference};
