@@ -351,7 +351,9 @@ impl PySuite {
                 "the ioco methods write suite JSON (format=\"json\"); words are for Mealy suites"
                     .into(),
             )),
-            SuiteKind::Ioco(s) => ncomplete::pipeline::write_suite_file(s, Some(path), self.shard, false),
+            SuiteKind::Ioco(s) => {
+                ncomplete::pipeline::write_suite_file(s, Some(path), self.shard, false)
+            }
             SuiteKind::Mealy(s) => {
                 let mut output = ncomplete::output::Output::create(path)?;
                 write_mealy_suite_with(&mut output, s, words, self.shard, &mut |_| {})

@@ -660,12 +660,10 @@ pub fn explore(
     let mut options = options.clone();
     if let Some(source) = purpose {
         let budget = crate::suite::costs::Budget::default();
-        let (goals, _) = crate::goals::cases::load_goals(
-            spec.automaton(),
-            source,
-            &budget,
-            |p, o| Ok::<_, crate::Error>(crate::sts::load_model(p, o)?),
-        )?;
+        let (goals, _) =
+            crate::goals::cases::load_goals(spec.automaton(), source, &budget, |p, o| {
+                Ok::<_, crate::Error>(crate::sts::load_model(p, o)?)
+            })?;
         options.goals.extend(goals);
     }
     let options = &options;

@@ -18,9 +18,9 @@ use super::shortest::ShortestPaths;
 use super::solve::{JokerGame, Move, Reachability, adversary_attractor};
 use super::{Position, reach_strategy};
 use crate::exec::simulate::{InputEnabling, SimulatedSystem, TestVerdict, run_test};
-use crate::identify::experiment::suite_model;
 use crate::identify::random::{random_io_suspension, random_suspension};
 use crate::model::{StateId, SuspensionAutomaton, suspension_from_marked};
+use crate::suite::case::suite_model;
 use crate::suite::{Next, Verdict};
 
 /// Fig. 6.3 (`models/vdbos_fig6_3.aut`): states 0..4 are the thesis' 1, 2, 3, ☺, ☹.

@@ -11,7 +11,7 @@
 //! [`set_graph`] decides Def. 2.27 for an arbitrary set of states by brute force over the sets
 //! reachable with injective labels; for three or more states a graph need not exist (Fig. 2.6).
 
-use super::IdentifyError;
+use super::error::IdentifyError;
 use super::experiment::{Experiment, ExperimentNode, PostOrder, Race, Step, assemble, post_order};
 use crate::analysis::{Compatibility, Move, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
@@ -426,8 +426,8 @@ pub fn set_graph(
 mod tests {
     use super::*;
     use crate::analysis::compatibility::tests::vdbos_fig_2_1 as fig_2_1;
-    use crate::identify::experiment::suite_model;
     use crate::model::suspension_from_marked;
+    use crate::suite::case::suite_model;
     use crate::suite::{Next, TestNode};
 
     fn s(k: u32) -> StateId {

@@ -83,12 +83,13 @@
 //!
 //! [`AdgMetrics`]: super::AdgMetrics
 
-use super::adg::{AnalysedGraph, after, origins_per_node, outputs_of, undistinguished_below};
+use super::analysed::{AnalysedGraph, origins_per_node, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
-use super::forced::{
-    Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, representatives,
-    weighted_game,
+use super::forced::representatives;
+use super::loss_game::{
+    Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, weighted_game,
 };
+use super::sets::{after, outputs_of};
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use std::cell::Cell;

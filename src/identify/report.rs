@@ -8,21 +8,19 @@
 //! canonically ([`super::canonical`]), so the results do not depend on the order of states,
 //! labels or edges in the model file.
 //!
-//! The suite file is sound from the initial state: each test walks an access sequence to a
-//! state (shortest, in canonical label order; `retry` when the system takes another output the
-//! specification allows) and then runs the ADG or a top-up from that one state, so `fail` means
-//! an output the specification forbids after the observed trace.
+//! The suite file is written by the suite layer ([`crate::suite::distinguish::write_suite`],
+//! re-exported here).
 //!
 //! Percentages follow the thesis: compatible pairs are counted as ordered pairs of distinct states
 //! over `n(n-1)`, undistinguished incompatible pairs as ordered pairs over all ordered incompatible
 //! pairs.
 
-use super::IdentifyError;
 use super::adg::{
     AdaptiveIdentification, DEFAULT_ADG_BUDGET, adaptive_graph, adaptive_graph_as_built,
 };
 use super::canonical::canonical_form;
-use super::experiment::{Experiment, Race, Step, SuiteLabels, suite_model};
+use super::error::IdentifyError;
+use super::experiment::{Experiment, Race, Step};
 use super::forced::forced_losses;
 use super::repair::RepairMemo;
 use super::splitting_graph::{SplitOptions, SplittingGraph, Witness};
@@ -31,8 +29,6 @@ use crate::model::{
     MealyEmbedding, Model, ModelError, StateId, SuspensionAutomaton, SuspensionOptions,
     lts_to_suspension, mealy_to_lts_with, mealy_to_suspension, minimize_suspension,
 };
-use crate::suite::ioco::access::shortest_state_cover;
-use crate::suite::{SuiteHeader, SuiteWriter};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -534,73 +530,12 @@ pub fn write_distinguish_dot<W: Write>(
     out.flush()
 }
 
-/// Writes the ADG and the top-ups as a suite JSON v1 file that is sound from the initial state:
-/// for every reachable state `q` (canonical order), test `adg-q` walks the shortest access
-/// sequence of `q` and runs the ADG from `q`; for every undistinguished pair `(q, r)`, tests
-/// `pair-q-r-at-q` and `pair-q-r-at-r` walk to `q` or `r` and run the pair's top-up there. States
-/// are numbered as in [`Distinguished::automaton`]; the header maps numbers to names.
-pub fn write_suite<W: Write>(d: &Distinguished, out: W) -> io::Result<W> {
-    let sa = &d.automaton;
-    let model = suite_model(sa);
-    let labels = SuiteLabels::new(sa, &model);
-    let access = shortest_state_cover(sa);
-    let mut extra = serde_json::Map::new();
-    extra.insert(
-        "undistinguished_pairs".into(),
-        json!(d.identification.undistinguished_pairs().len()),
-    );
-    extra.insert(
-        "unreachable_states".into(),
-        json!(access.iter().filter(|a| a.is_none()).count()),
-    );
-    extra.insert("states".into(), json!(sa.state_names()));
-    let header = SuiteHeader {
-        model: model.clone(),
-        method: "distinguish".into(),
-        n: None,
-        guarantee: "state identification only, sound from the initial state: each test walks the \
-                    access sequence of a state (`retry` when the system takes another allowed \
-                    output) and runs the ADG (`adg-q`) or the top-up of an undistinguished pair \
-                    (`pair-q-r-at-q`) there; together they identify every reachable state \
-                    among the incompatible ones; not n-complete"
-            .into(),
-        extra,
-    };
-    let mut w = SuiteWriter::begin(out, &header)?;
-    let adg = d.identification.adg();
-    for q in sa.states() {
-        let Some(path) = &access[q.index()] else {
-            continue;
-        };
-        if let Some(mut t) = adg.to_test_case_after(sa, path, &labels) {
-            t.name = format!("adg-{}", q.0);
-            w.write_test(&t)?;
-        }
-    }
-    for (e, &(q, r)) in d
-        .identification
-        .topups(sa, &d.compatibility)
-        .zip(d.identification.undistinguished_pairs())
-    {
-        for at in [q, r] {
-            let Some(path) = &access[at.index()] else {
-                continue;
-            };
-            if let Some(mut t) = e.to_test_case_after(sa, path, &labels) {
-                t.name = format!("pair-{}-{}-at-{}", q.0, r.0, at.0);
-                w.write_test(&t)?;
-            }
-        }
-    }
-    w.finish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::identify::SplitPolicy;
-    use crate::identify::splitting_graph::tests::{fig_3_1, fig_3_5};
-    use crate::suite::read_suite;
+    use crate::identify::splitting_graph::tests::fig_3_1;
+    use crate::suite::distinguish::write_suite;
 
     #[test]
     fn fig_3_1_report() {
@@ -626,65 +561,6 @@ mod tests {
         assert_eq!(json["adg_depth"], 4);
         let dot = distinguish_dot(&d, true);
         assert!(dot.contains("cluster_adg") && dot.contains("s0 -> s1"));
-    }
-
-    #[test]
-    fn suites_are_valid_and_reproducible() {
-        let sa = fig_3_5();
-        let d = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
-        assert!(d.report.topups > 0);
-        let a = String::from_utf8(write_suite(&d, Vec::new()).unwrap()).unwrap();
-        let d2 = distinguish(&sa, &DistinguishOptions::default(), &mut |_| {}).unwrap();
-        let b = String::from_utf8(write_suite(&d2, Vec::new()).unwrap()).unwrap();
-        assert_eq!(a, b);
-        let (header, tests) = read_suite(&a).unwrap();
-        assert_eq!(tests.len(), d.report.states + 2 * d.report.topups);
-        for t in &tests {
-            t.validate(header.model.inputs.len(), header.model.num_output_ids())
-                .unwrap();
-        }
-        assert_eq!(tests[0].name, "adg-0");
-    }
-
-    /// The suite file never fails a conforming implementation: random specifications with
-    /// compatible states (2 inputs, 3 outputs, up to 11 states), every execution of every test
-    /// (exhaustive simulation) against conforming mutants; non-conforming mutants are caught
-    /// sometimes (state identification is no complete suite), so the check can fail.
-    #[test]
-    fn suites_never_fail_conforming_implementations() {
-        use crate::suite::ioco::testkit::{Rng, Simulator, ioco, mutant, random_sa};
-        let mut rng = Rng::new(15);
-        let (mut conforming, mut caught) = (0, 0);
-        for round in 0..40 {
-            let spec = random_sa(&mut rng, 4 + round % 8, 2, 3);
-            for minimize in [true, false] {
-                let options = DistinguishOptions {
-                    minimize,
-                    ..DistinguishOptions::default()
-                };
-                let d = distinguish(&spec, &options, &mut |_| {}).unwrap();
-                let text = String::from_utf8(write_suite(&d, Vec::new()).unwrap()).unwrap();
-                let (header, tests) = read_suite(&text).unwrap();
-                for k in 0..6 {
-                    let imp = mutant(&mut rng, &spec, k % 3);
-                    let sim = Simulator::new(&header.model, &imp);
-                    let fails = tests.iter().any(|t| sim.can_fail(t));
-                    if ioco(&imp, &spec) {
-                        conforming += 1;
-                        assert!(
-                            !fails,
-                            "round {round} mutant {k}: a conforming system fails"
-                        );
-                    } else {
-                        caught += usize::from(fails);
-                    }
-                }
-            }
-        }
-        assert!(
-            conforming > 100 && caught > 20,
-            "{conforming} conforming, {caught} caught"
-        );
     }
 
     /// On a real Mealy machine with two inputs merged (`models/TCP_Linux_Client.dot`, inputs 0

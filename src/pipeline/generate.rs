@@ -190,10 +190,9 @@ fn generate_goals(
     )?;
     let sa = ioco::suspension_for(model, path)?;
     let budget = &options.budget;
-    let (goals, method) =
-        crate::goals::cases::load_goals(&sa, source, budget, |p, o| {
-            Ok::<_, Error>(crate::sts::load_model(p, o)?)
-        })?;
+    let (goals, method) = crate::goals::cases::load_goals(&sa, source, budget, |p, o| {
+        Ok::<_, Error>(crate::sts::load_model(p, o)?)
+    })?;
     let suite = crate::goals::goal_suite(&sa, &goals, &method, options.patience, budget)?;
     suite.refuse_unreachable(source)?;
     let stats = options

@@ -485,7 +485,7 @@ pub fn distinguish(
     }
     if let Some(path) = &request.suite {
         let mut out = output::Output::create(path)?;
-        report::write_suite(&d, &mut out).map_err(|e| Error::io(path, e))?;
+        crate::suite::distinguish::write_suite(&d, &mut out).map_err(|e| Error::io(path, e))?;
         out.commit()?;
     }
     Ok(d.report)

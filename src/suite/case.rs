@@ -321,6 +321,22 @@ pub struct SuiteHeader {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+/// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
+/// without quiescence in label order, then quiescence.
+pub fn suite_model(sa: &crate::model::SuspensionAutomaton) -> SuiteModel {
+    let a = &sa.alphabet;
+    SuiteModel {
+        name: sa.name.clone(),
+        inputs: a.inputs().map(|l| a.name(l).to_owned()).collect(),
+        outputs: a
+            .outputs()
+            .filter(|&l| l != sa.quiescence())
+            .map(|l| a.name(l).to_owned())
+            .collect(),
+        quiescence: Some(a.name(sa.quiescence()).to_owned()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

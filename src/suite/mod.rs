@@ -3,6 +3,7 @@
 
 pub mod case;
 pub mod costs;
+pub mod distinguish;
 pub mod ioco;
 pub mod json;
 pub mod mealy;

@@ -11,7 +11,7 @@ use super::{ads, bounded_traces, costs, counting, distinguishing, normal, uncond
 use crate::model::SuspensionAutomaton;
 use crate::suite::costs::{Budget, CostRefusal, Figure, SuiteCosts};
 use crate::suite::names::{Shard, ShardPicker, shard_header};
-use crate::suite::{SuiteHeader, SuiteModel, SuiteWriter, TestCase};
+use crate::suite::{SuiteHeader, SuiteWriter, TestCase};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
@@ -35,21 +35,7 @@ pub struct IocoSuite {
     may_repeat: bool,
 }
 
-/// The suite JSON's view of a suspension automaton's labels: inputs in label order, outputs
-/// without quiescence in label order, then quiescence.
-pub fn suite_model(sa: &SuspensionAutomaton) -> SuiteModel {
-    let a = &sa.alphabet;
-    SuiteModel {
-        name: sa.name.clone(),
-        inputs: a.inputs().map(|l| a.name(l).to_owned()).collect(),
-        outputs: a
-            .outputs()
-            .filter(|&l| l != sa.quiescence())
-            .map(|l| a.name(l).to_owned())
-            .collect(),
-        quiescence: Some(a.name(sa.quiescence()).to_owned()),
-    }
-}
+pub use crate::suite::case::suite_model;
 
 /// Which planned suites [`plan_counted`] brings to normal form and counts in full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
