@@ -60,7 +60,7 @@
 //! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
 //! generator as `ncomplete simulate --choose random` does).
 
-use super::ExecError;
+use super::error::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
 use super::stdio::{
     Adapter, Execution, Observation, TIMING_SCALES, Timeouts, TimingReruns, send_grace, trace_text,

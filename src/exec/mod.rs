@@ -8,6 +8,7 @@
 //! reaches `fail`; `retry` means "reset and run again".
 
 pub mod commands;
+pub mod error;
 pub mod explore;
 pub mod goal_coverage;
 pub mod report_html;
@@ -25,36 +26,12 @@ pub mod word;
 
 use results::VerdictCounts;
 
+pub use error::ExecError;
+
 pub use simulate::{
     InputEnabling, SimulatedSystem, Step, SuiteReport, TestOutcome, TestVerdict, run_suite,
     run_test,
 };
-
-/// Problems that prevent a suite from being executed at all (not verdicts).
-#[derive(Debug, thiserror::Error)]
-pub enum ExecError {
-    /// The implementation model does not accept an input of the suite in a reachable state.
-    #[error(
-        "the implementation is not input-enabled: state `{state}` does not accept input `{input}` (use --input-enable self-loop to let it ignore such inputs)"
-    )]
-    NotInputEnabled {
-        /// State name.
-        state: String,
-        /// Input name.
-        input: String,
-    },
-    /// The implementation model cannot act as a system (wrong kind, internal steps, ...).
-    #[error("{0}")]
-    Unsupported(String),
-    /// The system under test could not be started or talked to.
-    #[error("system under test `{command}`: {message}")]
-    System {
-        /// The command line.
-        command: String,
-        /// What went wrong.
-        message: String,
-    },
-}
 
 use crate::model::{Lts, Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode};

@@ -117,7 +117,9 @@ impl SpecCoverage {
 
     /// Nothing covered yet of the specification `model` of a suite's run: its suspension
     /// automaton, without the quiescence loops when it is a Mealy machine (see the module doc).
-    pub fn of_run_spec(model: &crate::model::Model) -> Result<SpecCoverage, super::ExecError> {
+    pub fn of_run_spec(
+        model: &crate::model::Model,
+    ) -> Result<SpecCoverage, super::error::ExecError> {
         let mut coverage = SpecCoverage::new(super::explore::specification_automaton(model)?);
         if let crate::model::Model::Mealy(m) = model {
             coverage.quiescence_counted = false;

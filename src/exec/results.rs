@@ -20,10 +20,10 @@
 //! [`super::report_html`]) draws them, the JUnit and JSON files do not carry them.
 
 use super::TestVerdict;
+use super::error::{ExecError, Result};
 use super::goal_coverage::EXCUSED_REASONS;
 use super::report_html::{HtmlReport, SpecCoverage};
 use super::stdio::LatencyWarning;
-use crate::error::{Error, Result};
 use crate::output::Output;
 use crate::suite::SuiteHeader;
 use std::fmt::Write as _;
@@ -311,7 +311,7 @@ impl RunResults {
 
 /// Whether a file can be written at `path` (see [`RunResults::check_paths`]).
 pub fn writable_path(path: &str) -> Result<()> {
-    let refuse = |why: &str| Err(Error::Usage(format!("cannot write {path}: {why}")));
+    let refuse = |why: &str| Err(ExecError::Usage(format!("cannot write {path}: {why}")));
     let target = std::path::Path::new(path);
     if target.is_dir() {
         return refuse("it is a directory");
@@ -326,8 +326,9 @@ pub fn writable_path(path: &str) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        let name = std::ffi::CString::new(dir.as_os_str().as_bytes())
-            .map_err(|_| Error::Usage(format!("cannot write {path}: a NUL byte in the path")))?;
+        let name = std::ffi::CString::new(dir.as_os_str().as_bytes()).map_err(|_| {
+            ExecError::Usage(format!("cannot write {path}: a NUL byte in the path"))
+        })?;
         // SAFETY: `name` is a NUL-terminated string alive for the call.
         if unsafe { libc::access(name.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
             return refuse(&format!("the directory {} is not writable", dir.display()));
@@ -337,10 +338,10 @@ pub fn writable_path(path: &str) -> Result<()> {
 }
 
 fn write_to(path: &str, text: &str) -> Result<()> {
-    let mut out = Output::create(path)?;
+    let mut out = Output::create(path).map_err(ExecError::other)?;
     out.write_all(text.as_bytes())
-        .map_err(|e| Error::io(out.name(), e))?;
-    out.commit()
+        .map_err(|e| ExecError::io(out.name(), e))?;
+    out.commit().map_err(ExecError::other)
 }
 
 /// Text for an XML attribute value or character data: markup characters as entities, and the

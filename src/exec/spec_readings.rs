@@ -41,7 +41,7 @@
 //! `pass` into anything else, so every fault the suite detects is still detected; in addition a
 //! fault hidden behind a race branch is failed as soon as an execution shows it.
 
-use super::ExecError;
+use super::error::ExecError;
 use super::stdio::TraceStep;
 use crate::model::{LabelId, Model, StateId, SuspensionAutomaton};
 use crate::suite::SuiteModel;
