@@ -457,7 +457,7 @@ pub fn render(
     timeouts: Option<Arc<ModelTimeouts>>,
 ) -> Result<Vec<PathBuf>> {
     let explore_automaton = explore_spec
-        .map(|(model, _)| super::explore::specification_automaton(model))
+        .map(|(model, _)| super::spec_automaton::specification_automaton(model))
         .transpose()?;
     let explorer =
         explore_automaton

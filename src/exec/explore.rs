@@ -62,6 +62,7 @@
 
 use super::error::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
+pub use super::spec_automaton::specification_automaton;
 use super::stdio::{
     Adapter, Execution, Observation, TIMING_SCALES, Timeouts, TimingReruns, send_grace, trace_text,
 };
@@ -1613,18 +1614,6 @@ fn replay_timing_fail(
         trace,
         reruns,
     })
-}
-
-/// The specification automaton of a model: an LTS through its suspension automaton, a Mealy
-/// machine through `mealy_to_suspension` (outputs after inputs, quiescent in between).
-pub fn specification_automaton(
-    model: &crate::model::Model,
-) -> Result<SuspensionAutomaton, ExecError> {
-    match model {
-        crate::model::Model::Lts(lts) => super::suspension_of(lts),
-        crate::model::Model::Mealy(m) => crate::model::mealy_to_suspension(m)
-            .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", m.name))),
-    }
 }
 
 #[cfg(test)]

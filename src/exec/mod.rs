@@ -11,10 +11,12 @@ pub mod commands;
 pub mod error;
 pub mod explore;
 pub mod goal_coverage;
+pub mod records;
 pub mod report_html;
 pub mod requirements;
 pub mod results;
 pub mod simulate;
+pub mod spec_automaton;
 pub mod spec_readings;
 pub mod stdio;
 pub mod sts_report_html;
@@ -24,23 +26,18 @@ pub mod tcp;
 pub mod timeouts;
 pub mod word;
 
-use results::VerdictCounts;
+use records::VerdictCounts;
 
 pub use error::ExecError;
+pub use spec_automaton::suspension_of;
 
 pub use simulate::{
     InputEnabling, SimulatedSystem, Step, SuiteReport, TestOutcome, TestVerdict, run_suite,
     run_test,
 };
 
-use crate::model::{Lts, Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension};
+use crate::model::Model;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode};
-
-/// The suspension automaton of an LTS (TorX thesis Def. 2.2.12, fair divergence).
-pub fn suspension_of(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
-    lts_to_suspension(lts, &SuspensionOptions::default())
-        .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", lts.name)))
-}
 
 /// The implementation model as a system over the labels of a suite: Mealy machines and
 /// nondeterministic Mealy machines (an LTS read as one) directly, other LTSs through their
@@ -157,8 +154,8 @@ pub fn simulation_failure(
 }
 
 /// The witness of a failed test in simulation as observed steps (empty for other tests).
-pub fn simulation_trace(t: &TestOutcome, sys: &SimulatedSystem) -> Vec<results::ObservedStep> {
-    use results::ObservedStep;
+pub fn simulation_trace(t: &TestOutcome, sys: &SimulatedSystem) -> Vec<records::ObservedStep> {
+    use records::ObservedStep;
     let steps = t.counterexample.as_deref().unwrap_or_default();
     steps
         .iter()

@@ -116,14 +116,14 @@ mod run;
 #[cfg(test)]
 mod tests;
 
+pub use super::spec_readings::TraceStep;
 pub use adapter::{LineAdapter, startup_problem};
 pub use lines::MAX_LINE_BYTES;
 pub use process::{PIPE_POLL, allow_systems, kill_systems_on_interrupt, stop_all_systems};
 pub(crate) use race::allowed;
 pub(in crate::exec) use race::trace_text;
 pub use race::{
-    Attempt, Ending, Execution, TraceStep, execute_from, execute_once, expect_wait, follow,
-    send_grace,
+    Attempt, Ending, Execution, execute_from, execute_once, expect_wait, follow, send_grace,
 };
 pub use run::{
     LatencyWarning, SuiteRun, SystemOutcome, TimingReruns, run_suite_in_parallel,

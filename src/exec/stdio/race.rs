@@ -4,6 +4,7 @@
 //! what the tester does next and the verdict.
 
 use super::{Adapter, Observation, Timeouts, shown_label};
+use crate::exec::spec_readings::TraceStep;
 use crate::model::LabelId;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::time::{Duration, Instant};
@@ -74,16 +75,6 @@ pub fn send_grace(model: &SuiteModel, timeouts: &Timeouts) -> Duration {
         (timeouts.quiescence / 20)
             .min(Duration::from_millis(20).saturating_mul(timeouts.scale.max(1)))
     }
-}
-
-/// One observable step of an execution, as the suite numbers labels (quiescence is the output
-/// id `outputs.len()`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TraceStep {
-    /// An input sent.
-    Input(LabelId),
-    /// An output (or quiescence) observed.
-    Output(LabelId),
 }
 
 /// An execution in progress since the last reset: its trace (readable and as steps) and the
