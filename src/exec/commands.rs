@@ -5,7 +5,6 @@ use super::error::{ExecError, Result};
 use super::results::{ObservedStep, RunResults, TestRecord, VerdictCounts, failure_at_last_step};
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
-use super::timeouts::ModelTimeouts;
 use super::{
     InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_failure, simulation_line,
     simulation_message, simulation_trace, system_for_suite, system_line,
@@ -17,6 +16,7 @@ use crate::render::{
 };
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::run_time::{self, RunTiming};
+use crate::suite::timeouts::ModelTimeouts;
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -23,8 +23,10 @@ pub mod sts_report_html;
 pub mod sts_run;
 pub mod sut;
 pub mod tcp;
-pub mod timeouts;
 pub mod word;
+
+/// The timeout annotations of a model at run time, kept at their old path.
+pub use crate::suite::timeouts;
 
 use records::VerdictCounts;
 

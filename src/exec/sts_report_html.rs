@@ -140,8 +140,8 @@ impl HtmlReport<'static> {
 mod tests {
     use super::*;
     use crate::exec::sts_run::PurposeOutcome;
-    use crate::sts::purposes::Criterion;
     use crate::sts::load::{Syntax, parse_sts};
+    use crate::sts::purposes::Criterion;
 
     const HOSTILE: &str = r#"sts: 1
 name: "<m>&"

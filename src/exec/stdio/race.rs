@@ -6,6 +6,7 @@
 use super::{Adapter, Observation, Timeouts, shown_label};
 use crate::exec::spec_readings::TraceStep;
 use crate::model::LabelId;
+use crate::suite::case::{allowed, quiescence_name};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::time::{Duration, Instant};
 
@@ -27,32 +28,6 @@ pub struct Ending {
     pub verdict: Verdict,
     /// For `fail`: what went wrong, readably.
     pub message: Option<String>,
-}
-
-fn quiescence_name(model: &SuiteModel) -> &str {
-    model.quiescence.as_deref().unwrap_or("quiescence")
-}
-
-/// The outputs (and quiescence) that `list` does not fail on, as messages list them after
-/// "expected one of:" (`nothing` for none); the TTCN-3 rendering writes the same text into its
-/// verdicts' reasons.
-pub(crate) fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
-    let names: Vec<String> = list
-        .iter()
-        .filter(|&&(_, n)| n != Next::FAIL)
-        .map(|&(o, _)| {
-            if o.index() < model.outputs.len() {
-                format!("!{}", model.outputs[o.index()])
-            } else {
-                quiescence_name(model).to_owned()
-            }
-        })
-        .collect();
-    if names.is_empty() {
-        "nothing".into()
-    } else {
-        names.join(", ")
-    }
 }
 
 pub(in crate::exec) fn trace_text(trace: &[String]) -> String {
