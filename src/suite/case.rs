@@ -327,8 +327,8 @@ pub(crate) fn quiescence_name(model: &SuiteModel) -> &str {
 }
 
 /// The outputs (and quiescence) that `list` does not fail on, as messages list them after
-/// "expected one of:" (`nothing` for none); the runners of `exec` and the TTCN-3 rendering write the same text into its
-/// verdicts' reasons.
+/// "expected one of:" (`nothing` for none): the runners of `exec` print it in their failures,
+/// and the TTCN-3 rendering writes the same text into its verdicts' reasons.
 pub(crate) fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
     let names: Vec<String> = list
         .iter()
