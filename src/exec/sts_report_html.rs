@@ -12,7 +12,7 @@
 //! guard and assignments as written), the purposes whose path holds it, and whether an observed
 //! trace covered it; a switch-pair run lists its items beyond switches likewise. The figures
 //! are those of the text and JSON reports ([`StsRunReport`]). Every text of the model or the
-//! system passes through [`html_text`].
+//! system passes through [`html_text`](crate::render::escape::html_text).
 
 use super::TestVerdict;
 use super::records::{ObservedStep, TestRecord, VerdictCounts};

@@ -56,9 +56,9 @@
 //! alike. The generated on-the-fly testers (`render --explore-spec`) follow this rule too (the
 //! argument holds for them unchanged): they wait in place and replay on the same conditions.
 //!
-//! The system is an [`Adapter`]: a process on the stdio protocol (the timeouts and failure rules
-//! of [`super::stdio`]), or a model in process ([`ModelAdapter`], outputs chosen by a seeded
-//! generator as `ncomplete simulate --choose random` does).
+//! The system is an [`Adapter`](super::stdio::Adapter): a process on the stdio protocol (the
+//! timeouts and failure rules of [`super::stdio`]), or a model in process ([`ModelAdapter`],
+//! outputs chosen by a seeded generator as `ncomplete simulate --choose random` does).
 //!
 //! The pieces, bottom to top: `options.rs` ([`ExploreOptions`], [`Policy`]), `spec.rs`
 //! ([`ExploreSpec`]), `report.rs` ([`ExploreReport`]), `model_adapter.rs` ([`ModelAdapter`]),

@@ -223,7 +223,8 @@ impl SpecCoverage {
     }
 
     /// The coverage marked by a run that numbered states and transitions as this type does
-    /// (`explore`'s [`ExploreReport::visited`] and [`ExploreReport::taken`]).
+    /// (`explore`'s [`ExploreReport::visited`](crate::exec::explore::ExploreReport::visited) and
+    /// [`ExploreReport::taken`](crate::exec::explore::ExploreReport::taken)).
     pub fn from_marks(sa: SuspensionAutomaton, visited: &[bool], taken: &[bool]) -> SpecCoverage {
         let mut coverage = SpecCoverage::new(sa);
         for (mark, &v) in coverage.visited.iter_mut().zip(visited) {
@@ -284,7 +285,7 @@ impl SpecCoverage {
     }
 
     /// Marks what every execution of `test` against `sys` takes (the executions
-    /// [`super::run_test`] explores), each up to its first step the specification does not
+    /// [`crate::exec::run_test`] explores), each up to its first step the specification does not
     /// enable.
     pub fn cover_simulated(&mut self, sys: &SimulatedSystem, test: &TestCase) {
         let n = test.nodes.len();
