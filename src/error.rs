@@ -56,7 +56,7 @@ pub enum Error {
     Usage(String),
     /// A suite cannot be executed against the given model or system.
     #[error(transparent)]
-    Exec(#[from] crate::exec::ExecError),
+    Exec(crate::exec::ExecError),
     /// A suite cannot be rendered.
     #[error(transparent)]
     Render(#[from] crate::render::RenderError),
@@ -173,6 +173,26 @@ impl From<IocoSuiteError> for Error {
 impl From<Box<crate::suite::costs::CostRefusal>> for Error {
     fn from(e: Box<crate::suite::costs::CostRefusal>) -> Self {
         Error::Refused(e)
+    }
+}
+
+/// `exec`'s errors of files, suites, usage, parsing and rendering become the variants above
+/// that print them (the same text, and the same exception in the Python package); an error of
+/// a module below `exec` that it carried comes back as it was.
+impl From<crate::exec::ExecError> for Error {
+    fn from(e: crate::exec::ExecError) -> Self {
+        use crate::exec::ExecError;
+        match e {
+            ExecError::Io { path, source } => Error::Io { path, source },
+            ExecError::Suite { path, source } => Error::Suite { path, source },
+            ExecError::Usage(message) => Error::Usage(message),
+            ExecError::Parse(e) => Error::Parse(e),
+            ExecError::Render(e) => Error::Render(e),
+            ExecError::Output(e) => e.into(),
+            ExecError::Goals(e) => e.into(),
+            ExecError::Model(e) => e.into(),
+            e => Error::Exec(e),
+        }
     }
 }
 

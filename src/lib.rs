@@ -77,4 +77,5 @@ pub mod rng;
 mod scratch;
 pub mod sts;
 pub mod suite;
+pub mod timing;
 pub use error::{Error, Result};

@@ -1,15 +1,14 @@
 //! The library side of `ncomplete run`, `ncomplete simulate` and `ncomplete render`: the binary
 //! parses arguments and calls these.
 
+use super::error::{ExecError, Result};
 use super::results::{ObservedStep, RunResults, TestRecord, VerdictCounts, failure_at_last_step};
 use super::stdio::{self, SystemOutcome};
 use super::sut::SutOptions;
-use super::timeouts::ModelTimeouts;
 use super::{
     InputEnabling, SimulatedSystem, TestVerdict, run_suite, simulation_failure, simulation_line,
     simulation_message, simulation_trace, system_for_suite, system_line,
 };
-use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::progress::Progress;
 use crate::render::{
@@ -17,6 +16,7 @@ use crate::render::{
 };
 use crate::suite::names::{Shard, ShardPicker, shard_header};
 use crate::suite::run_time::{self, RunTiming};
+use crate::suite::timeouts::ModelTimeouts;
 use crate::suite::{SuiteHeader, SuiteModel, SuiteReadError, TestCase, read_suite_stream};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,17 +31,17 @@ pub fn load_suite(path: &str) -> Result<(SuiteHeader, Vec<TestCase>)> {
 fn open_json_suite(path: &str) -> Result<std::io::BufReader<std::fs::File>> {
     let mut reader = std::fs::File::open(path)
         .map(std::io::BufReader::new)
-        .map_err(|e| Error::io(path, e))?;
-    crate::format::skip_bom(&mut reader).map_err(|e| Error::io(path, e))?;
+        .map_err(|e| ExecError::io(path, e))?;
+    crate::format::skip_bom(&mut reader).map_err(|e| ExecError::io(path, e))?;
     Ok(reader)
 }
 
 /// The error for a suite file the reader refused: the first byte that is not UTF-8 when there
 /// is one (located like every other input), else the reader's own error.
-fn suite_error(path: &str, source: crate::suite::SuiteFormatError) -> Error {
+fn suite_error(path: &str, source: crate::suite::SuiteFormatError) -> ExecError {
     match std::fs::File::open(path).map(|f| crate::format::first_non_utf8(f, path)) {
         Ok(Ok(Some(bad))) => bad.into(),
-        _ => Error::Suite {
+        _ => ExecError::Suite {
             path: path.to_owned(),
             source,
         },
@@ -78,7 +78,7 @@ fn is_words_file(path: &str) -> Result<bool> {
     let mut start = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(64).read_to_end(&mut start))
-        .map_err(|e| Error::io(path, e))?;
+        .map_err(|e| ExecError::io(path, e))?;
     Ok(words::is_words(&String::from_utf8_lossy(&start)))
 }
 
@@ -107,12 +107,12 @@ fn stream_words_suite(
     let spec = match spec {
         Some(Model::Mealy(m)) => m,
         Some(Model::Lts(_)) => {
-            return Err(Error::Usage(format!(
+            return Err(ExecError::Usage(format!(
                 "{path} is a words file of a Mealy suite: --spec must be a Mealy machine"
             )));
         }
         None => {
-            return Err(Error::Usage(format!(
+            return Err(ExecError::Usage(format!(
                 "{path} is a words file (inputs only): give --spec MODEL, the Mealy machine it \
                  was generated from, for the outputs its tests expect"
             )));
@@ -120,27 +120,27 @@ fn stream_words_suite(
     };
     let reader = std::fs::File::open(path)
         .map(std::io::BufReader::new)
-        .map_err(|e| Error::io(path, e))?;
+        .map_err(|e| ExecError::io(path, e))?;
     let model = words::words_suite_header(&[], spec).model;
     let mut k = 0;
     let mut consume = |_: &[(String, String)], names: Vec<String>| -> Result<()> {
-        let test =
-            words::word_test(spec, k, &names).map_err(|e| Error::Usage(format!("{path}: {e}")))?;
+        let test = words::word_test(spec, k, &names)
+            .map_err(|e| ExecError::Usage(format!("{path}: {e}")))?;
         k += 1;
         each(&model, test)
     };
     match words::read_words_stream(reader, &mut consume) {
         Ok(fields) => Ok(words::words_suite_header(&fields, spec)),
-        Err(words::WordsReadError::Format(e)) => Err(Error::Usage(format!("{path}:{e}"))),
-        Err(words::WordsReadError::Io(e)) => Err(Error::io(path, e)),
+        Err(words::WordsReadError::Format(e)) => Err(ExecError::Usage(format!("{path}:{e}"))),
+        Err(words::WordsReadError::Io(e)) => Err(ExecError::io(path, e)),
         Err(words::WordsReadError::Consumer(e)) => Err(e),
     }
 }
 
 /// The error of a run of a suite without tests: it would prove nothing, so it is no `pass` (the
 /// generated pytest module and Cargo package refuse to run such a suite too).
-fn no_tests(suite_path: &str) -> Error {
-    Error::Usage(format!(
+fn no_tests(suite_path: &str) -> ExecError {
+    ExecError::Usage(format!(
         "{suite_path} holds no tests: a run of no tests shows nothing about the system"
     ))
 }
@@ -176,7 +176,7 @@ pub fn run_on_model(
                 verdicts.push((t.name.clone(), t.verdict));
             }
             out.write_all(simulation_line(t, sys, case).as_bytes())
-                .map_err(|e| Error::io("<stdout>", e))?;
+                .map_err(|e| ExecError::io("<stdout>", e))?;
             results.record(TestRecord {
                 name: t.name.clone(),
                 verdict: t.verdict,
@@ -224,7 +224,7 @@ pub fn run_on_model(
         .unwrap_or_default();
     out.write_all(requirement_lines.as_bytes())
         .and_then(|_| out.write_all(counts.summary_line().as_bytes()))
-        .map_err(|e| Error::io("<stdout>", e))?;
+        .map_err(|e| ExecError::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
     Ok(counts.verdict())
 }
@@ -338,7 +338,7 @@ pub fn run_on_system(
     );
     let predicted = run_time::predict_run(&header.model, &tests, &timing);
     progress.set_message(message);
-    let system_error = |message| super::ExecError::System {
+    let system_error = |message| ExecError::System {
         command: system.to_string(),
         message,
     };
@@ -408,7 +408,7 @@ pub fn run_on_system(
     results.set_latency_warning(warning);
     results.set_total_time(took);
     if let Some(e) = write_error {
-        return Err(Error::io("<stdout>", e));
+        return Err(ExecError::io("<stdout>", e));
     }
     let counts = VerdictCounts::of(outcomes.iter().map(|o| o.verdict));
     // A goal suite's joker goals that the system did not help reach are listed and counted
@@ -428,7 +428,7 @@ pub fn run_on_system(
     }
     out.write_all(goal_lines.as_bytes())
         .and_then(|_| out.write_all(counts.summary_line().as_bytes()))
-        .map_err(|e| Error::io("<stdout>", e))?;
+        .map_err(|e| ExecError::io("<stdout>", e))?;
     results.write(suite_path, &header)?;
     Ok(verdict)
 }
@@ -438,7 +438,7 @@ pub fn simulate(model: &Model, options: &SutOptions) -> Result<()> {
     let sut = super::sut_for_model(model)?;
     let stdin = std::io::BufReader::new(std::io::stdin());
     sut.serve(stdin, std::io::stdout(), std::io::stderr(), options)
-        .map_err(|e| Error::io("<stdio>", e))
+        .map_err(|e| ExecError::io("<stdio>", e))
 }
 
 /// Renders a suite file (or its `shard`) into `out_dir`, replacing it as a whole (built beside
@@ -457,7 +457,7 @@ pub fn render(
     timeouts: Option<Arc<ModelTimeouts>>,
 ) -> Result<Vec<PathBuf>> {
     let explore_automaton = explore_spec
-        .map(|(model, _)| super::explore::specification_automaton(model))
+        .map(|(model, _)| super::spec_automaton::specification_automaton(model))
         .transpose()?;
     let explorer =
         explore_automaton
@@ -472,12 +472,12 @@ pub fn render(
     }
     let dir = crate::output::AtomicDir::create(out_dir, format.name(), force)?;
     if let Some(inside) = crate::output::relative_inside(Path::new(suite_path), out_dir) {
-        let text = std::fs::read(suite_path).map_err(|e| Error::io(suite_path, e))?;
+        let text = std::fs::read(suite_path).map_err(|e| ExecError::io(suite_path, e))?;
         let copy = dir.path().join(&inside);
         if let Some(parent) = copy.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| Error::io(suite_path, e))?;
+            std::fs::create_dir_all(parent).map_err(|e| ExecError::io(suite_path, e))?;
         }
-        crate::output::write_path(&copy, &text).map_err(|e| Error::io(suite_path, e))?;
+        crate::output::write_path(&copy, &text).map_err(|e| ExecError::io(suite_path, e))?;
     }
     let written = render_into(
         suite_path,
@@ -500,7 +500,7 @@ fn stream_json_suite(
     each: &mut dyn FnMut(TestCase) -> Result<()>,
 ) -> Result<SuiteHeader> {
     if is_words_file(suite_path)? {
-        return Err(Error::Usage(format!(
+        return Err(ExecError::Usage(format!(
             "{suite_path} is a words file (inputs only): render reads suite JSON; generate it with --format json"
         )));
     }
@@ -554,7 +554,7 @@ pub fn render_into(
         part.push(t);
         // A suite that changed between the two reads is refused rather than cut.
         if sizes.get(k).is_none_or(|&n| part.len() > n) {
-            return Err(Error::Usage(format!(
+            return Err(ExecError::Usage(format!(
                 "{suite_path} changed while it was rendered"
             )));
         }
@@ -571,7 +571,7 @@ pub fn render_into(
         k += 1;
     }
     if k != sizes.len() {
-        return Err(Error::Usage(format!(
+        return Err(ExecError::Usage(format!(
             "{suite_path} changed while it was rendered"
         )));
     }
@@ -662,7 +662,7 @@ pub fn explore(
         let budget = crate::suite::costs::Budget::default();
         let (goals, _) =
             crate::goals::cases::load_goals(spec.automaton(), source, &budget, |p, o| {
-                Ok::<_, crate::Error>(crate::sts::load_model(p, o)?)
+                Ok::<_, ExecError>(crate::sts::load_model(p, o)?)
             })?;
         options.goals.extend(goals);
     }
@@ -676,7 +676,7 @@ pub fn explore(
     };
     let (report, command) = match system {
         ExploreSystem::Process(access) => {
-            let system = access.open().map_err(|message| super::ExecError::System {
+            let system = access.open().map_err(|message| ExecError::System {
                 command: access.to_string(),
                 message,
             })?;
@@ -693,7 +693,7 @@ pub fn explore(
         }
     };
     progress.finish();
-    let report = report.map_err(|message| super::ExecError::System { command, message })?;
+    let report = report.map_err(|message| ExecError::System { command, message })?;
     if let Some(path) = outputs.json {
         crate::output::write_file(path, report.to_json(options).as_bytes())?;
     }
@@ -704,7 +704,7 @@ pub fn explore(
         crate::output::write_file(path, html.render().as_bytes())?;
     }
     out.write_all(report.to_text().as_bytes())
-        .map_err(|e| Error::io("<stdout>", e))?;
+        .map_err(|e| ExecError::io("<stdout>", e))?;
     Ok(match (report.failed, &report.timing) {
         (true, _) => 1,
         (false, Some(_)) => INCONCLUSIVE_EXIT_STATUS,

@@ -17,12 +17,10 @@
 //! `unreached goals`, not as inconclusive ([`GoalCoverage::counts`]).
 
 use super::TestVerdict;
-use super::results::VerdictCounts;
+pub use super::records::EXCUSED_REASONS;
+use super::records::VerdictCounts;
 use crate::suite::SuiteHeader;
 use std::collections::HashMap;
-
-/// The reasons of an excused test ([`UnreachedGoal::reason`]).
-pub const EXCUSED_REASONS: [&str; 2] = ["race-dependent goal", "joker goal"];
 
 /// One goal of a suite's `goals` field whose test has a name.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,62 +8,38 @@
 //! reaches `fail`; `retry` means "reset and run again".
 
 pub mod commands;
+pub mod error;
 pub mod explore;
 pub mod goal_coverage;
+pub mod records;
 pub mod report_html;
 pub mod requirements;
 pub mod results;
 pub mod simulate;
+pub mod spec_automaton;
 pub mod spec_readings;
 pub mod stdio;
 pub mod sts_report_html;
 pub mod sts_run;
 pub mod sut;
 pub mod tcp;
-pub mod timeouts;
 pub mod word;
 
-use results::VerdictCounts;
+/// The timeout annotations of a model at run time, kept at their old path.
+pub use crate::suite::timeouts;
+
+use records::VerdictCounts;
+
+pub use error::ExecError;
+pub use spec_automaton::suspension_of;
 
 pub use simulate::{
     InputEnabling, SimulatedSystem, Step, SuiteReport, TestOutcome, TestVerdict, run_suite,
     run_test,
 };
 
-/// Problems that prevent a suite from being executed at all (not verdicts).
-#[derive(Debug, thiserror::Error)]
-pub enum ExecError {
-    /// The implementation model does not accept an input of the suite in a reachable state.
-    #[error(
-        "the implementation is not input-enabled: state `{state}` does not accept input `{input}` (use --input-enable self-loop to let it ignore such inputs)"
-    )]
-    NotInputEnabled {
-        /// State name.
-        state: String,
-        /// Input name.
-        input: String,
-    },
-    /// The implementation model cannot act as a system (wrong kind, internal steps, ...).
-    #[error("{0}")]
-    Unsupported(String),
-    /// The system under test could not be started or talked to.
-    #[error("system under test `{command}`: {message}")]
-    System {
-        /// The command line.
-        command: String,
-        /// What went wrong.
-        message: String,
-    },
-}
-
-use crate::model::{Lts, Model, SuspensionAutomaton, SuspensionOptions, lts_to_suspension};
+use crate::model::Model;
 use crate::suite::{Next, SuiteModel, TestCase, TestNode};
-
-/// The suspension automaton of an LTS (TorX thesis Def. 2.2.12, fair divergence).
-pub fn suspension_of(lts: &Lts) -> Result<SuspensionAutomaton, ExecError> {
-    lts_to_suspension(lts, &SuspensionOptions::default())
-        .map_err(|e| ExecError::Unsupported(format!("model `{}`: {e}", lts.name)))
-}
 
 /// The implementation model as a system over the labels of a suite: Mealy machines and
 /// nondeterministic Mealy machines (an LTS read as one) directly, other LTSs through their
@@ -180,8 +156,8 @@ pub fn simulation_failure(
 }
 
 /// The witness of a failed test in simulation as observed steps (empty for other tests).
-pub fn simulation_trace(t: &TestOutcome, sys: &SimulatedSystem) -> Vec<results::ObservedStep> {
-    use results::ObservedStep;
+pub fn simulation_trace(t: &TestOutcome, sys: &SimulatedSystem) -> Vec<records::ObservedStep> {
+    use records::ObservedStep;
     let steps = t.counterexample.as_deref().unwrap_or_default();
     steps
         .iter()

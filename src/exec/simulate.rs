@@ -17,7 +17,7 @@
 //! reached at the leaves, with a witness trace for `fail` rebuilt from the first arrival at each
 //! pair.
 
-use super::ExecError;
+use super::error::ExecError;
 use crate::model::{Interner, LabelId, Mealy, Onfsm, StateId, SuspensionAutomaton};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use rayon::prelude::*;

@@ -41,10 +41,19 @@
 //! `pass` into anything else, so every fault the suite detects is still detected; in addition a
 //! fault hidden behind a race branch is failed as soon as an execution shows it.
 
-use super::ExecError;
-use super::stdio::TraceStep;
+use super::error::ExecError;
 use crate::model::{LabelId, Model, StateId, SuspensionAutomaton};
 use crate::suite::SuiteModel;
+
+/// One observable step of an execution, as the suite numbers labels (quiescence is the output
+/// id `outputs.len()`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TraceStep {
+    /// An input sent.
+    Input(LabelId),
+    /// An output (or quiescence) observed.
+    Output(LabelId),
+}
 
 /// The specification as the check of the module doc reads traces: its suspension automaton and
 /// the suite's label ids mapped to its labels.
@@ -72,7 +81,7 @@ impl SpecReadings {
     /// `mealy_to_suspension`); an error when a label of the suite is not one of the
     /// specification's of the same kind.
     pub fn new(spec: &Model, suite: &SuiteModel) -> Result<SpecReadings, ExecError> {
-        let sa = super::explore::specification_automaton(spec)?;
+        let sa = super::spec_automaton::specification_automaton(spec)?;
         let a = &sa.alphabet;
         let missing = |kind: &str, name: &str| {
             ExecError::Unsupported(format!(

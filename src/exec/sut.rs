@@ -8,7 +8,7 @@
 //! real system would have). Inputs the model does not accept are ignored with a note on stderr.
 //! An STS is served on concrete states by [`serve_sts`] (values chosen with the solver).
 
-use super::ExecError;
+use super::error::ExecError;
 use super::simulate::{InputEnabling, SimulatedSystem};
 use crate::model::{LabelId, Mealy, Onfsm, SuspensionAutomaton};
 use crate::rng::SplitMix64;

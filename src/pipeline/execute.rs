@@ -220,6 +220,7 @@ pub fn explore(spec: &str, request: &ExploreRequest, out: &mut dyn Write) -> Res
         request.quiet,
         out,
     )
+    .map_err(Error::from)
 }
 
 /// The options of [`render`] (`ncomplete render`).
@@ -274,6 +275,7 @@ pub fn render(suite: &str, request: &RenderRequest) -> Result<Vec<PathBuf>, Erro
         spec.as_ref(),
         timeouts.map(std::sync::Arc::new),
     )
+    .map_err(Error::from)
 }
 
 /// `ncomplete simulate`: the model file acting as a system under test on stdin and stdout.
@@ -289,5 +291,5 @@ pub fn simulate(
         return super::sts::simulate_sts(model_path, solver, options);
     }
     let model = load_model(model_path, load, quiet)?;
-    commands::simulate(&model, options)
+    commands::simulate(&model, options).map_err(Error::from)
 }

@@ -18,9 +18,9 @@
 //! that prints such a string without a filter fails to render.
 
 use super::escape;
-use crate::exec::stdio::allowed;
-use crate::exec::timeouts::ModelTimeouts;
 use crate::model::{LabelKind, SuspensionAutomaton};
+use crate::suite::case::allowed;
+use crate::suite::timeouts::ModelTimeouts;
 use crate::suite::{Next, SuiteHeader, SuiteModel, TestCase, TestNode};
 use minijinja::syntax::SyntaxConfig;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
@@ -781,7 +781,7 @@ fn explorer_context(explorer: &ExplorerSpec<'_>) -> Value {
 
 /// The specification of an on-the-fly tester (`render --explore-spec`): its suspension
 /// automaton and the timeout annotations of the model it was made from, which the tester honours
-/// as `ncomplete explore` does ([`crate::exec::timeouts`]).
+/// as `ncomplete explore` does ([`crate::suite::timeouts`]).
 #[derive(Copy, Clone)]
 pub struct ExplorerSpec<'a> {
     /// The suspension automaton the tester walks.

@@ -337,6 +337,33 @@ pub fn suite_model(sa: &crate::model::SuspensionAutomaton) -> SuiteModel {
     }
 }
 
+/// The name of quiescence in the runners' messages (`quiescence` for a model without one).
+pub(crate) fn quiescence_name(model: &SuiteModel) -> &str {
+    model.quiescence.as_deref().unwrap_or("quiescence")
+}
+
+/// The outputs (and quiescence) that `list` does not fail on, as messages list them after
+/// "expected one of:" (`nothing` for none): the runners of `exec` print it in their failures,
+/// and the TTCN-3 rendering writes the same text into its verdicts' reasons.
+pub(crate) fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
+    let names: Vec<String> = list
+        .iter()
+        .filter(|&&(_, n)| n != Next::FAIL)
+        .map(|&(o, _)| {
+            if o.index() < model.outputs.len() {
+                format!("!{}", model.outputs[o.index()])
+            } else {
+                quiescence_name(model).to_owned()
+            }
+        })
+        .collect();
+    if names.is_empty() {
+        "nothing".into()
+    } else {
+        names.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

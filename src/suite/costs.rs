@@ -166,7 +166,7 @@ impl Default for Timing {
     fn default() -> Self {
         Timing {
             run_ms: DEFAULT_RUN_MS,
-            quiescence_ms: crate::exec::stdio::DEFAULT_QUIESCENCE_MS,
+            quiescence_ms: crate::timing::DEFAULT_QUIESCENCE_MS,
             step_ms: DEFAULT_STEP_MS,
         }
     }

@@ -10,6 +10,7 @@ pub mod mealy;
 pub mod names;
 pub mod requirements;
 pub mod run_time;
+pub mod timeouts;
 
 pub use case::{Next, SuiteHeader, SuiteModel, TestCase, TestCaseError, TestNode, Verdict};
 pub use json::{

@@ -64,7 +64,7 @@ pub const DEFAULT_LATENCY_MS: f64 = 1.0;
 impl RunTiming {
     /// The runner's defaults (`run` without timeout options) with `jobs` systems at once.
     pub fn with_defaults(jobs: usize) -> RunTiming {
-        use crate::exec::stdio::{DEFAULT_QUIESCENCE_MS, DEFAULT_RETRIES, DEFAULT_STARTUP_MS};
+        use crate::timing::{DEFAULT_QUIESCENCE_MS, DEFAULT_RETRIES, DEFAULT_STARTUP_MS};
         RunTiming::at(
             DEFAULT_STARTUP_MS as f64,
             DEFAULT_QUIESCENCE_MS as f64,
@@ -82,7 +82,7 @@ impl RunTiming {
             grace_ms: (quiescence_ms / 20.0).min(20.0),
             latency_ms: DEFAULT_LATENCY_MS,
             attempt_ms: DEFAULT_ATTEMPT_MS,
-            check_ms: crate::exec::stdio::START_CHECK.as_millis() as f64,
+            check_ms: crate::timing::START_CHECK.as_millis() as f64,
             retries,
             jobs: jobs.max(1),
         }

@@ -116,14 +116,16 @@ mod run;
 #[cfg(test)]
 mod tests;
 
+pub use super::spec_readings::TraceStep;
+pub use crate::timing::{
+    DEFAULT_QUIESCENCE_MS, DEFAULT_RESPONSE_MS, DEFAULT_RETRIES, DEFAULT_STARTUP_MS, START_CHECK,
+};
 pub use adapter::{LineAdapter, startup_problem};
 pub use lines::MAX_LINE_BYTES;
 pub use process::{PIPE_POLL, allow_systems, kill_systems_on_interrupt, stop_all_systems};
-pub(crate) use race::allowed;
 pub(in crate::exec) use race::trace_text;
 pub use race::{
-    Attempt, Ending, Execution, TraceStep, execute_from, execute_once, expect_wait, follow,
-    send_grace,
+    Attempt, Ending, Execution, execute_from, execute_once, expect_wait, follow, send_grace,
 };
 pub use run::{
     LatencyWarning, SuiteRun, SystemOutcome, TimingReruns, run_suite_in_parallel,
@@ -131,21 +133,9 @@ pub use run::{
 };
 
 use super::spec_readings::SpecReadings;
-use super::timeouts::ModelTimeouts;
+use crate::suite::timeouts::ModelTimeouts;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Default start-up allowance in milliseconds.
-pub const DEFAULT_STARTUP_MS: u64 = 1000;
-/// Default quiescence timeout in milliseconds.
-pub const DEFAULT_QUIESCENCE_MS: u64 = 200;
-/// Default response timeout in milliseconds.
-pub const DEFAULT_RESPONSE_MS: u64 = 5000;
-/// Default number of re-runs of a test that ended in `retry`.
-pub const DEFAULT_RETRIES: usize = 20;
-/// How long [`startup_problem`] watches a freshly started system for the shell's "cannot run"
-/// statuses.
-pub const START_CHECK: Duration = Duration::from_millis(250);
 
 /// The timeouts of a run against a system.
 #[derive(Clone, Debug, PartialEq, Eq)]

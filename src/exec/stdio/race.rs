@@ -4,7 +4,9 @@
 //! what the tester does next and the verdict.
 
 use super::{Adapter, Observation, Timeouts, shown_label};
+use crate::exec::spec_readings::TraceStep;
 use crate::model::LabelId;
+use crate::suite::case::{allowed, quiescence_name};
 use crate::suite::{Next, SuiteModel, TestCase, TestNode, Verdict};
 use std::time::{Duration, Instant};
 
@@ -28,32 +30,6 @@ pub struct Ending {
     pub message: Option<String>,
 }
 
-fn quiescence_name(model: &SuiteModel) -> &str {
-    model.quiescence.as_deref().unwrap_or("quiescence")
-}
-
-/// The outputs (and quiescence) that `list` does not fail on, as messages list them after
-/// "expected one of:" (`nothing` for none); the TTCN-3 rendering writes the same text into its
-/// verdicts' reasons.
-pub(crate) fn allowed(model: &SuiteModel, list: &[(LabelId, Next)]) -> String {
-    let names: Vec<String> = list
-        .iter()
-        .filter(|&&(_, n)| n != Next::FAIL)
-        .map(|&(o, _)| {
-            if o.index() < model.outputs.len() {
-                format!("!{}", model.outputs[o.index()])
-            } else {
-                quiescence_name(model).to_owned()
-            }
-        })
-        .collect();
-    if names.is_empty() {
-        "nothing".into()
-    } else {
-        names.join(", ")
-    }
-}
-
 pub(in crate::exec) fn trace_text(trace: &[String]) -> String {
     if trace.is_empty() {
         "(empty trace)".into()
@@ -74,16 +50,6 @@ pub fn send_grace(model: &SuiteModel, timeouts: &Timeouts) -> Duration {
         (timeouts.quiescence / 20)
             .min(Duration::from_millis(20).saturating_mul(timeouts.scale.max(1)))
     }
-}
-
-/// One observable step of an execution, as the suite numbers labels (quiescence is the output
-/// id `outputs.len()`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TraceStep {
-    /// An input sent.
-    Input(LabelId),
-    /// An output (or quiescence) observed.
-    Output(LabelId),
 }
 
 /// An execution in progress since the last reset: its trace (readable and as steps) and the

@@ -6,7 +6,7 @@
 use super::adapter::{LineAdapter, startup_problem};
 use super::race::{Execution, execute_from, follow, trace_text};
 use super::{Adapter, TIMING_SCALES, Timeouts};
-use crate::exec::ExecError;
+use crate::exec::error::ExecError;
 use crate::exec::simulate::TestVerdict;
 use crate::exec::tcp::System;
 use crate::suite::{SuiteModel, TestCase, Verdict};

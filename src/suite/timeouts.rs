@@ -340,7 +340,7 @@ timeouts:
 
     #[test]
     fn annotations_raise_the_defaults_and_never_lower_them() {
-        use super::super::stdio::Timeouts;
+        use crate::exec::stdio::Timeouts;
         use std::time::Duration;
         let (_, t) = slow();
         let run = Timeouts::from_millis(0, 200, 5000).annotated(Some(t));
