@@ -1040,7 +1040,11 @@ mod tests {
             "transitions": [{"from": "s\n0", "label": "go\"\"\"", "to": "s1"},
                             {"from": "s1", "label": "out\\n", "to": "s\n0"}]}"#;
         let model = parse_model(text, "hostile.json", &LoadOptions::default()).unwrap();
-        let spec = crate::exec::explore::specification_automaton(&model).unwrap();
+        let crate::model::Model::Lts(lts) = &model else {
+            panic!("the hostile model is an LTS")
+        };
+        let options = crate::model::SuspensionOptions::default();
+        let spec = crate::model::lts_to_suspension(lts, &options).unwrap();
         let header = SuiteHeader {
             model: SuiteModel {
                 name: "m\"\"\"x".into(),

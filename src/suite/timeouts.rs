@@ -265,7 +265,7 @@ impl ModelTimeouts {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::format::{LoadOptions, parse_model_with_warnings};
     use crate::suite::Verdict;
@@ -284,7 +284,9 @@ timeouts:
   response_ms: {coin: 3000}
 ";
 
-    fn slow() -> (Model, ModelTimeouts) {
+    /// A coffee machine whose state after `coin` is annotated with 900 ms of quiescence and
+    /// `coin` with 3000 ms of response (also used by the runners' tests).
+    pub(crate) fn slow() -> (Model, ModelTimeouts) {
         let loaded = parse_model_with_warnings(SLOW, "slow.yaml", &LoadOptions::default()).unwrap();
         let t = ModelTimeouts::new(&loaded.model, &loaded.timeouts).unwrap();
         (loaded.model, t)
@@ -336,32 +338,6 @@ timeouts:
             .unwrap();
         assert_eq!(waits[after_coin.index()], Some(900));
         assert_eq!(waits[sa.initial().index()], None);
-    }
-
-    #[test]
-    fn annotations_raise_the_defaults_and_never_lower_them() {
-        use crate::exec::stdio::Timeouts;
-        use std::time::Duration;
-        let (_, t) = slow();
-        let run = Timeouts::from_millis(0, 200, 5000).annotated(Some(t));
-        let here = run.at(Some(900), Some("coin"));
-        assert_eq!(here.quiescence, Duration::from_millis(900));
-        assert_eq!(
-            here.response,
-            Duration::from_millis(5000),
-            "3000 < the default 5000"
-        );
-        let fast =
-            Timeouts::from_millis(0, 2000, 100).annotated(run.annotations.as_deref().cloned());
-        let here = fast.at(Some(900), Some("coin"));
-        assert_eq!(here.quiescence, Duration::from_millis(2000));
-        assert_eq!(here.response, Duration::from_millis(3000));
-        // No annotation where the tester is, or no input sent yet: the defaults.
-        let here = fast.at(None, None);
-        assert_eq!(
-            (here.quiescence, here.response),
-            (fast.quiescence, fast.response)
-        );
     }
 
     #[test]

@@ -816,3 +816,26 @@ fn scaled_timeouts_are_capped_but_never_below_the_given_ones_and_starvation_is_l
     assert!(!starved(ms(200), ms(400)));
     assert!(starved(ms(200), ms(401)));
 }
+
+#[test]
+fn annotations_raise_the_defaults_and_never_lower_them() {
+    let (_, t) = crate::suite::timeouts::tests::slow();
+    let run = Timeouts::from_millis(0, 200, 5000).annotated(Some(t));
+    let here = run.at(Some(900), Some("coin"));
+    assert_eq!(here.quiescence, Duration::from_millis(900));
+    assert_eq!(
+        here.response,
+        Duration::from_millis(5000),
+        "3000 < the default 5000"
+    );
+    let fast = Timeouts::from_millis(0, 2000, 100).annotated(run.annotations.as_deref().cloned());
+    let here = fast.at(Some(900), Some("coin"));
+    assert_eq!(here.quiescence, Duration::from_millis(2000));
+    assert_eq!(here.response, Duration::from_millis(3000));
+    // No annotation where the tester is, or no input sent yet: the defaults.
+    let here = fast.at(None, None);
+    assert_eq!(
+        (here.quiescence, here.response),
+        (fast.quiescence, fast.response)
+    );
+}

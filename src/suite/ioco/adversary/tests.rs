@@ -74,6 +74,17 @@ pub(super) fn campaign(
     campaign_of(models, config, METHODS)
 }
 
+/// Whether `tests` fail `imp` in the execution layer's simulator.
+fn simulator_fails(imp: &SuspensionAutomaton, model: &SuiteModel, tests: &[TestCase]) -> bool {
+    let sys = crate::exec::SimulatedSystem::from_suspension(
+        imp,
+        model,
+        crate::exec::InputEnabling::Reject,
+    )
+    .expect("candidates are input-enabled");
+    crate::exec::simulate::run_suite(&sys, tests).failed()
+}
+
 /// [`campaign`] for `methods`.
 fn campaign_of(
     models: &[(String, SuspensionAutomaton, usize)],
@@ -83,7 +94,7 @@ fn campaign_of(
     let mut totals: Vec<(&'static str, [usize; 4])> =
         methods.iter().map(|m| (m.0, [0; 4])).collect();
     for (k, (name, spec, n)) in models.iter().enumerate() {
-        let out = attack(name, spec, *n, k as u64, config, methods);
+        let out = attack(name, spec, *n, k as u64, config, methods, &simulator_fails);
         println!("{out}");
         for ((_, m), (_, t)) in out.methods.iter().zip(&mut totals) {
             if m.tests.is_some() {
