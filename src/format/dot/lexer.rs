@@ -55,10 +55,12 @@ pub(super) struct Lexer<'a> {
 /// (a token is 24 bytes, a `ParseError` 88) is what gets moved.
 pub(super) type PResult<T> = Result<T, Box<ParseError>>;
 
+#[inline]
 pub(super) fn is_id_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
 
+#[inline]
 pub(super) fn is_id_continue(b: u8) -> bool {
     ID_CONTINUE[b as usize]
 }
@@ -79,6 +81,7 @@ static ID_CONTINUE: [bool; 256] = {
 /// Scans a double-quoted string whose opening quote is at `open`: the offset of the closing
 /// quote and whether the text has escapes to resolve ([`unescape`]), or `None` when it is not
 /// closed.
+#[inline]
 fn scan_quoted(b: &[u8], open: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     let mut i = open + 1;
@@ -143,6 +146,7 @@ impl<'a> Lexer<'a> {
         Box::new(ParseError::at(self.file, self.text, at, found, expected))
     }
 
+    #[inline]
     pub(super) fn skip_trivia(&mut self) -> PResult<()> {
         let b = self.text.as_bytes();
         loop {
@@ -174,6 +178,7 @@ impl<'a> Lexer<'a> {
             .map_or(self.text.len(), |i| self.pos + i);
     }
 
+    #[inline]
     pub(super) fn next(&mut self) -> PResult<Token> {
         self.skip_trivia()?;
         let b = self.text.as_bytes();
@@ -223,6 +228,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The text of id token `t` of kind `kind`.
+    #[inline]
     pub(super) fn value(&self, t: &Token, kind: IdKind) -> Cow<'a, str> {
         let (start, end) = (t.span.start, t.span.end);
         match kind {
@@ -237,12 +243,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// Whether `t` is the keyword `kw` (a bare id, any case).
+    #[inline]
     pub(super) fn is_keyword(&self, t: &Token, kw: &str) -> bool {
         t.tok == Tok::Id(IdKind::Bare)
             && self.text[t.span.start..t.span.end].eq_ignore_ascii_case(kw)
     }
 
     /// `[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)`
+    #[inline]
     pub(super) fn numeral(&self) -> PResult<(Tok, usize)> {
         let b = self.text.as_bytes();
         let start = self.pos;
@@ -274,6 +282,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A double-quoted string ([`scan_quoted`]).
+    #[inline]
     pub(super) fn quoted(&self) -> PResult<(Tok, usize)> {
         match scan_quoted(self.text.as_bytes(), self.pos) {
             Some((close, escaped)) => Ok((Tok::Id(IdKind::Quoted { escaped }), close + 1)),
