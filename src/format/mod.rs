@@ -1,5 +1,5 @@
-//! Model files: format detection, parsers and writers for Aldebaran `.aut`, Graphviz DOT and the
-//! native YAML/JSON schema, all producing [`Model`](crate::model::Model)s.
+//! Model files: format detection, parsers and writers for Aldebaran `.aut`, Graphviz DOT, FSMlib
+//! `.fsm` and the native YAML/JSON schema, all producing [`Model`](crate::model::Model)s.
 //!
 //! Parsers report [`ParseError`]s as `FILE:LINE:COL: found X, expected Y`; suspicious but
 //! acceptable input (such as a DOT file without a start marker) produces [`Warning`]s that the
@@ -11,7 +11,7 @@
 //!
 //! The files: `options.rs` (formats, load options), `text.rs` (UTF-8 checks), `position.rs`
 //! (positions, [`ParseError`], [`Warning`]), `error.rs` ([`FormatError`]); the parsers and
-//! writers `aut.rs`, `dot.rs`, `fsm.rs`, `native.rs` on `build.rs` (labels to models),
+//! writers `aut.rs`, `dot/`, `fsm.rs`, `native/` on `build.rs` (labels to models),
 //! `locate.rs` and `unique_keys.rs`; the annotations `timeouts.rs` and `requirements.rs`; then
 //! `load.rs` (reading files and dispatching to the parsers), `representable.rs` and `write.rs`.
 
