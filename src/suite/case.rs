@@ -82,6 +82,21 @@ impl TestNode {
         first.into_iter().chain(rest.iter().map(|&(_, n)| n))
     }
 
+    /// This node with every continuation passed through `f` (the node references renumbered
+    /// when a builder's post-order list is reversed into the suite's topological order).
+    pub fn renumbered(self, f: impl Fn(Next) -> Next) -> TestNode {
+        match self {
+            TestNode::Send { input, then, race } => TestNode::Send {
+                input,
+                then: f(then),
+                race: race.into_iter().map(|(o, n)| (o, f(n))).collect(),
+            },
+            TestNode::Expect { branches } => TestNode::Expect {
+                branches: branches.into_iter().map(|(o, n)| (o, f(n))).collect(),
+            },
+        }
+    }
+
     /// The continuation after observing output `o` at this node (fail if not listed).
     pub fn on_output(&self, o: LabelId) -> Next {
         let list = match self {

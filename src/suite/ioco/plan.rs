@@ -343,19 +343,7 @@ impl Plan {
             .post
             .into_iter()
             .rev()
-            .map(|node| match node {
-                TestNode::Send { input, then, race } => TestNode::Send {
-                    input,
-                    then: renumber(then),
-                    race: race.into_iter().map(|(o, n)| (o, renumber(n))).collect(),
-                },
-                TestNode::Expect { branches } => TestNode::Expect {
-                    branches: branches
-                        .into_iter()
-                        .map(|(o, n)| (o, renumber(n)))
-                        .collect(),
-                },
-            })
+            .map(|node| node.renumbered(renumber))
             .collect();
         TestCase { name, nodes }
     }
