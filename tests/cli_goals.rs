@@ -282,3 +282,37 @@ fn bad_purposes_exit_with_2() {
         assert!(err.contains("cannot be used with"), "{two:?}: {err}");
     }
 }
+
+/// A test purpose may itself be a symbolic transition system: it is instantiated like any STS
+/// model and steers the tests exactly as the same purpose written as an `.aut` file.
+#[test]
+fn an_sts_purpose_steers_as_the_same_purpose_in_aut() {
+    let sts = temp("welcome.sts.yaml");
+    std::fs::write(
+        &sts,
+        "sts: 1\nname: welcome\nvariables: []\ngates:\n  - {name: welcome, kind: output}\n  \
+         - {name: ACCEPT, kind: output}\ninitial: start\nlocations: [start, done]\nswitches:\n  \
+         - {name: see, from: start, gate: welcome, to: done}\n  \
+         - {name: accept, from: done, gate: ACCEPT, to: done}\n",
+    )
+    .unwrap();
+    let aut = temp("welcome.aut");
+    std::fs::write(
+        &aut,
+        "des (0, 2, 2)\n(0, \"welcome\", 1)\n(1, \"ACCEPT\", 1)\n",
+    )
+    .unwrap();
+    let model = path("models/sts/login.sts.yaml");
+    let nodes = |purpose: &str| {
+        let (code, out, err) = run(&["generate", &model, "--purpose", purpose, "--quiet"]);
+        assert_eq!(code, 0, "{err}");
+        let (header, tests) = read_suite(&out).unwrap();
+        assert_eq!(header.method, "purpose");
+        tests.into_iter().map(|t| t.nodes).collect::<Vec<_>>()
+    };
+    let from_sts = nodes(&sts);
+    assert_eq!(from_sts.len(), 1);
+    assert_eq!(from_sts, nodes(&aut));
+    std::fs::remove_file(&sts).unwrap();
+    std::fs::remove_file(&aut).unwrap();
+}
