@@ -455,6 +455,26 @@ pub fn write_files_together(files: &[(&str, &[u8])]) -> Result<()> {
     Ok(())
 }
 
+/// Creates the directory `root/rel` with the missing ones between, never `root` itself, under
+/// the interrupt registry's lock. A writer filling a temporary directory ([`AtomicDir::path`])
+/// creates its subdirectories with this: when an interrupt has removed the temporary directory,
+/// the creation fails (`root` is gone) instead of making it again after the removal, which
+/// would leave it behind when the process ends.
+pub fn create_dirs_below(root: &Path, rel: &Path) -> io::Result<()> {
+    crate::interrupt::guarded(|_| {
+        let mut at = root.to_path_buf();
+        for part in rel.components() {
+            at.push(part);
+            match fs::create_dir(&at) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && at.is_dir() => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    })
+}
+
 /// [`write_file`] for a path that is not `-`.
 pub fn write_path(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;
@@ -862,6 +882,27 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    /// A writer still filling a temporary directory after an interrupt removed it must not
+    /// make it again (CI found `render` leaving an empty `.ttcn.*.tmp` behind when
+    /// `create_dir_all` of a file's parent ran just after the removal).
+    #[test]
+    fn subdirectories_are_made_below_an_existing_root_only() {
+        let dir = scratch("below");
+        let root = dir.join("root");
+        fs::create_dir(&root).unwrap();
+        create_dirs_below(&root, Path::new("a/b")).unwrap();
+        create_dirs_below(&root, Path::new("a/b")).unwrap();
+        create_dirs_below(&root, Path::new("")).unwrap();
+        assert!(root.join("a/b").is_dir());
+        fs::write(root.join("f"), "x").unwrap();
+        assert!(create_dirs_below(&root, Path::new("f/c")).is_err());
+        fs::remove_dir_all(&root).unwrap();
+        let gone = create_dirs_below(&root, Path::new("a"));
+        assert_eq!(gone.unwrap_err().kind(), io::ErrorKind::NotFound);
+        assert!(!root.exists());
+        assert!(entries(&dir).is_empty());
     }
 
     #[test]

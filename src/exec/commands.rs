@@ -474,8 +474,9 @@ pub fn render(
     if let Some(inside) = crate::output::relative_inside(Path::new(suite_path), out_dir) {
         let text = std::fs::read(suite_path).map_err(|e| ExecError::io(suite_path, e))?;
         let copy = dir.path().join(&inside);
-        if let Some(parent) = copy.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| ExecError::io(suite_path, e))?;
+        if let Some(parent) = inside.parent() {
+            crate::output::create_dirs_below(dir.path(), parent)
+                .map_err(|e| ExecError::io(suite_path, e))?;
         }
         crate::output::write_path(&copy, &text).map_err(|e| ExecError::io(suite_path, e))?;
     }

@@ -990,8 +990,8 @@ pub fn write_files(dir: &Path, files: &[RenderedFile]) -> Result<(), RenderError
             path: path.display().to_string(),
             source,
         };
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io)?;
+        if let Some(parent) = f.path.parent() {
+            crate::output::create_dirs_below(dir, parent).map_err(io)?;
         }
         crate::output::write_path(&path, f.contents.as_bytes()).map_err(io)?;
     }
