@@ -38,8 +38,8 @@
 //!   every test taking its mean time (a list schedule, `list_schedule`; one job: the sum),
 //!   plus [`RunTiming::check_ms`] once (the runner's start-up check, `stdio::startup_problem`).
 //!   A few long tests at the end of a small suite keep one worker busy while the other is
-//!   idle: on `tea_machine` (4 tests, one of 1.2 s) half the sum is 1.0 s and the schedule
-//!   1.2 s, as measured.
+//!   idle: on `tea_machine` (4 tests, one of 1.2 s), with the check, half the sum is 1.23 s,
+//!   the schedule of the measured test times 1.45 s, and the run took 1.46 s.
 //!
 //! **A mean**: the system chooses at random, so one run's time is a random variable; the
 //! prediction is its mean over the system's choices (exact per node, not sampled), and the
