@@ -397,8 +397,8 @@ pub fn run_on_system(
         eprintln!(
             "ran {} tests in {}; predicted {} ({}); every run once {estimate}",
             tests.len(),
-            crate::suite::costs::duration_text(took.as_secs_f64().round() as u128),
-            crate::suite::costs::duration_text(predicted.wall_seconds()),
+            run_time::seconds_text(took.as_secs_f64()),
+            predicted.wall_text(),
             timing.describe()
         );
         if let Some(w) = &warning {
