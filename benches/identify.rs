@@ -636,6 +636,7 @@ fn main() {
     // Dense compatibility (issue 44): 2 inputs, 4 outputs; at 2,000 states 1,867 once
     // minimised with 240,562 ordered compatible pairs (6.9%), at 3,000 275,597 unordered pairs.
     // The first searched policy's graph grew 30 times the others' here (see `SEARCH_GROWTH`).
+    // The 2,000 and 3,000 rows are above `DENSE_COMPATIBLE_PAIRS`: one graph, one ADG.
     for n in [1000usize, 2000, 3000] {
         let name = format!("random-dense2-{n}");
         if wanted(&name) {

@@ -63,6 +63,22 @@
 //! measured once, not tested). No rule wins on every embedding of the shared Mealy models
 //! (docs/src/design/state-identification.md, `cargo bench --bench identify -- embed`).
 //!
+//! Dense automata (issue 44): from [`DENSE_COMPATIBLE_PAIRS`] unordered compatible pairs on,
+//! `distinguish` builds one splitting graph (that of fewest pairs together, instead of the
+//! search over four policies) and [`adaptive_graph_dense`]: only the third estimated graph, then
+//! the repair in subset mode only. On `random_suspension(1, 3000, 2, 4)` (275,597 compatible
+//! pairs) the search over four graphs with six ADGs and two repairs each took 125 s of CPU and
+//! 883 MB, almost all in the searched ADG rules (5-9 s each at 1,000 states, wall on a loaded
+//! machine, against 1.5 s for an estimated one) and the weighted repair; the one graph and ADG
+//! leave 1,337,042 ordered pairs against 1,336,782 (18.83% against 18.82%), in 9.7 s of CPU and
+//! 315 MB (docs/src/benchmarks.md). The cut only chooses among fewer candidates: what is kept
+//! is a complete splitting graph of Algorithm 3 under one policy and an ADG of Algorithm 5
+//! (repaired as argued in [`super::repair`]), so every lemma used above holds for it, and the
+//! top-ups still cover every pair it leaves. The threshold is far above every bundled model (at
+//! most 22 pairs) and the automata of Table 3.2's tests, whose output is therefore unchanged;
+//! above it the pairs, not the states, drive the cost of the searched rules (their losses are
+//! lists of pairs).
+//!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
 //! observation (Def. 3.18) and neither is still possible when the other meets an input it does not
@@ -634,6 +650,37 @@ pub fn adaptive_graph_as_built(
 ) -> Result<AnalysedGraph, IdentifyError> {
     best_graph(sa, compat, graph, budget, &GRAPH_RULES)
 }
+
+/// Unordered compatible pairs from which `distinguish` takes the dense path: one splitting
+/// graph and [`adaptive_graph_dense`] (see the module documentation). The bundled models have at
+/// most 22 (`vdbos_fig6_5_tcp`); `random_suspension(1, 3000, 2, 4)` has 275,597.
+pub const DENSE_COMPATIBLE_PAIRS: usize = 1 << 16;
+
+/// The adaptive distinguishing graph of an automaton with many compatible pairs (at least
+/// [`DENSE_COMPATIBLE_PAIRS`]): the one estimated graph of [`DENSE_GRAPH_RULE`], repaired (when
+/// `repair`) in [`Mode::Subset`] only (module documentation).
+///
+/// [`Mode::Subset`]: super::repair::Mode::Subset
+pub fn adaptive_graph_dense(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    graph: &SplittingGraph,
+    budget: usize,
+    memo: &RepairMemo,
+    repair: bool,
+) -> Result<AnalysedGraph, IdentifyError> {
+    let built = best_graph(sa, compat, graph, budget, &[DENSE_GRAPH_RULE])?;
+    Ok(if repair {
+        super::repair::repaired_in(sa, compat, built, memo, &[super::repair::Mode::Subset])
+    } else {
+        built
+    })
+}
+
+/// The one rule of [`adaptive_graph_dense`]: lossy prefix inputs, `LOSSY_PREFIX_BUDGET` steps,
+/// no search (the third of [`GRAPH_RULES`]; of the three estimated rules it left the fewest pairs
+/// on `random_suspension(1, n, 2, 4)` at 1,000 and 3,000 states).
+const DENSE_GRAPH_RULE: (PrefixInputs, u8, bool) = GRAPH_RULES[2];
 
 /// The rules of the six graphs of [`adaptive_graph_as_built`]: prefix inputs, prefix steps per
 /// path, and whether the search chooses; the first three estimate.

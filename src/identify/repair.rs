@@ -643,9 +643,21 @@ pub fn repaired(
     built: AnalysedGraph,
     memo: &RepairMemo,
 ) -> AnalysedGraph {
+    repaired_in(sa, compat, built, memo, &[Mode::Subset, Mode::Weighted])
+}
+
+/// `built` repaired in each of `modes` (see [`repair`]), whichever graph leaves the fewest pairs
+/// undistinguished (ties to `built`, then to the earlier mode).
+pub fn repaired_in(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    built: AnalysedGraph,
+    memo: &RepairMemo,
+    modes: &[Mode],
+) -> AnalysedGraph {
     let mut best: Option<AnalysedGraph> = None;
     if !built.undistinguished().is_empty() {
-        for mode in [Mode::Subset, Mode::Weighted] {
+        for &mode in modes {
             let (adg, stats) = repair(sa, compat, built.adg(), mode, memo);
             if stats.replaced == 0 {
                 continue;

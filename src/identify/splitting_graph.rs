@@ -62,6 +62,10 @@
 //! round for a few pairs), so they are off by default. Imposed splits are keyed by state sets
 //! and labels in canonical numbering, so the search is as canonical as one build.
 //!
+//! On automata with at least `DENSE_COMPATIBLE_PAIRS` compatible pairs `distinguish` does not
+//! search: it builds the graph of fewest pairs together only (module documentation of
+//! [`super::adg`]).
+//!
 //! The LCA index keeps, per state, the nodes containing it; the nodes containing a set are found
 //! from its rarest state. Set nodes are shared (Def. 3.22 has sets as vertices), so the graph of
 //! the family `S_n` of Lemma 3.31 has `2^(n-1)` nodes; a node budget stops the construction
