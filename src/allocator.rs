@@ -163,9 +163,31 @@ unsafe impl GlobalAlloc for Allocator {
     }
 }
 
+// mimalloc's option interface (`mimalloc.h`), in the library the `mimalloc` crate links.
+unsafe extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    #[cfg(test)]
+    fn mi_option_get(option: std::ffi::c_int) -> std::ffi::c_long;
+}
+
+/// `mi_option_purge_delay` in `mimalloc.h`'s `mi_option_t` (the same position in mimalloc v2
+/// and v3): the milliseconds a freed page stays resident before it is returned to the system.
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// The purge delay set unless `MIMALLOC_PURGE_DELAY` gives one, in milliseconds.
+///
+/// mimalloc v3's default is 1,000 ms, so a phase's freed pages were still resident when the
+/// next phase allocated: on the rows of `scripts/peak_rss` (docs/src/benchmarks.md, issue 44),
+/// the 50,000-state machine peaked at 38-40 MiB with it, 36 with 10 ms, 35 with 5 ms (the
+/// previous main 36.7); ESM `hads` E=1 at 37-40, 31 and 30 MiB, with 0.1 s more system time at
+/// 5 ms (0 ms: 1 s more, every freed page returned at once).
+const PURGE_DELAY_MS: std::ffi::c_long = 5;
+
 /// Turns off transparent huge pages for the process, as `MIMALLOC_ALLOW_THP=0` would (mimalloc
 /// reads that option before `main`): its arenas ask for huge pages, so touching a few bytes made
-/// 2 MiB resident (`info` on ESM peaked at 75 MiB with them, 59 MiB without).
+/// 2 MiB resident (`info` on ESM peaked at 75 MiB with them, 59 MiB without). Shortens the
+/// delay before freed pages go back to the system to [`PURGE_DELAY_MS`] unless the environment
+/// sets one.
 pub fn configure() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes one integer argument and changes only this process's
@@ -173,10 +195,25 @@ pub fn configure() {
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets one of mimalloc's options, which it reads whenever it schedules a purge.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) }
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    /// `configure` sets mimalloc's purge delay (the option it reads from
+    /// `MIMALLOC_PURGE_DELAY`, which the test environment leaves unset) to `PURGE_DELAY_MS`.
+    #[test]
+    fn configure_shortens_the_purge_delay() {
+        assert!(std::env::var_os("MIMALLOC_PURGE_DELAY").is_none());
+        super::configure();
+        // SAFETY: reads one of mimalloc's options.
+        let delay = unsafe { super::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
+        assert_eq!(delay, super::PURGE_DELAY_MS);
+    }
+
     /// A vector grown from a small block across `LARGE` into a mapping, grown again
     /// (`mremap`) and shrunk back below it keeps its contents at every step (the test binary
     /// runs on this allocator).

@@ -14,6 +14,7 @@ use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords, WORD_CHUNK, WordBl
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use rayon::prelude::*;
 use std::io::{self, Write};
+use std::sync::Mutex;
 
 /// The label names of input words, pre-rendered as tokens of the words format.
 pub struct WordTokens {
@@ -120,7 +121,7 @@ pub fn write_mealy_suite_with<W: Write>(
     shard: Option<Shard>,
     tick: &mut dyn FnMut(u64),
 ) -> io::Result<SuiteStats> {
-    write_in_chunks(out, suite, format, shard, tick, WORD_CHUNK)
+    write_in_chunks(out, suite, format, shard, tick, STREAM_CHUNK)
 }
 
 /// [`write_mealy_suite_with`] with chunks of about `chunk` generated words (the bytes written
@@ -146,6 +147,9 @@ fn write_in_chunks<W: Write>(
             &shard_header(&header, shard),
         )?),
     };
+    // Buffers of chunks already written, emptied, for the render tasks of later chunks: a
+    // chunk's buffers are reused rather than freed and allocated again (see `spare_buffer`).
+    let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     // The buffers of `blocks`, the first word at position `first` of the file, one per render
     // task of at most `RENDER_TASK` words of one block, with their test counts.
     let render = |blocks: &[WordBlock], first: usize| -> io::Result<Vec<(Vec<u8>, usize)>> {
@@ -161,12 +165,12 @@ fn write_in_chunks<W: Write>(
         tasks
             .into_par_iter()
             .map(|(block, range, position)| {
-                let mut buf = Vec::new();
+                let mut buf = spare_buffer(&spare);
                 if format == MealySuiteFormat::Words {
                     let bytes = range
                         .clone()
                         .map(|k| tokens.line_estimate(block.word(k).len()));
-                    buf.reserve(bytes.sum::<usize>() + PADDED);
+                    buf.reserve_exact(bytes.sum::<usize>() + PADDED);
                 }
                 let tests = range.len();
                 for (k, word) in range.map(|k| block.word(k)).enumerate() {
@@ -212,7 +216,7 @@ fn write_in_chunks<W: Write>(
             let (slot, stream) = (&mut next, &mut stream);
             scope.spawn(move |_| *slot = stream.gather());
             if let Some(chunk) = to_write {
-                written = sink.write(chunk);
+                written = sink.write(chunk, &spare);
             }
         });
         written?;
@@ -232,6 +236,32 @@ fn write_in_chunks<W: Write>(
 
 /// Tests rendered by one parallel task of [`write_mealy_suite_with`].
 pub const RENDER_TASK: usize = 256;
+
+/// Words generated per chunk of [`write_mealy_suite_with`] (the bytes written do not depend on
+/// it), an eighth of [`WORD_CHUNK`]: the words, render buffers and filter flags of three chunks
+/// are in flight at once, and the allocator keeps freed pages resident for a while, so the
+/// stream's peak grew with the chunk. `scripts/peak_rss` (issue 44, docs/src/benchmarks.md):
+/// ESM `hads` E=0 peaked at 52-57 MiB with chunks of 32,768 words, 41-45 with 8,192, 32-36
+/// with 4,096 (the previous main 33.7); E=1 at 62-82, 40-44 and 38-40 MiB (the previous main
+/// 41-46), with no more CPU time (E=1: 2.0-2.1 user seconds against 2.2-2.6).
+const STREAM_CHUNK: usize = WORD_CHUNK / 8;
+
+/// An empty buffer for a render task: one of a chunk already written when there is one, else
+/// a new one.
+///
+/// The render buffers of a chunk are megabytes in blocks of tens of kilobytes, allocated on the
+/// pool's threads and freed by the writing thread; freed and allocated again for every chunk,
+/// they left that much memory resident in the allocator's pages of every thread (freed pages are
+/// returned to the system only after a delay), which made most of the words stream's peak above
+/// its live data (issue 44). Reused, the buffers of at most the chunks in flight exist at once.
+fn spare_buffer(spare: &Mutex<Vec<Vec<u8>>>) -> Vec<u8> {
+    let mut spare = spare
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut buffer = spare.pop().unwrap_or_default();
+    buffer.clear();
+    buffer
+}
 
 /// The generation side of [`write_mealy_suite_with`]: the suite's words, the shard they are
 /// assigned to, the figures of the tests taken.
@@ -280,7 +310,8 @@ enum TestSink<W: Write> {
 }
 
 impl<W: Write> TestSink<W> {
-    fn write(&mut self, chunk: Rendered) -> io::Result<()> {
+    /// Writes the buffers of `chunk` in order and puts them into `spare` for later chunks.
+    fn write(&mut self, chunk: Rendered, spare: &Mutex<Vec<Vec<u8>>>) -> io::Result<()> {
         let buffers = chunk?;
         match self {
             // A chunk (megabytes) exceeds the output's buffer: its buffers go to the file in
@@ -289,7 +320,12 @@ impl<W: Write> TestSink<W> {
                 crate::output::write_all_vectored(out, buffers.iter().map(|(b, _)| &b[..]))
             }
             TestSink::Json(writer) => writer.write_rendered_all(&buffers),
-        }
+        }?;
+        let mut spare = spare
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        spare.extend(buffers.into_iter().map(|(buffer, _)| buffer));
+        Ok(())
     }
 }
 
@@ -608,6 +644,23 @@ mod tests {
     use super::*;
     use crate::model::mealy_from_named;
     use crate::suite::mealy::{MealyMethod, MealySuiteOptions};
+
+    /// A render buffer put back after writing is handed out again, emptied, with its memory
+    /// (the stream reuses its buffers rather than allocating them per chunk); a new one only
+    /// when none is spare.
+    #[test]
+    fn written_buffers_are_handed_out_again_empty() {
+        let spare = Mutex::new(Vec::new());
+        assert_eq!(spare_buffer(&spare).capacity(), 0);
+        let mut written = b"a b\n".repeat(1000);
+        written.reserve_exact(10);
+        let (pointer, capacity) = (written.as_ptr(), written.capacity());
+        spare.lock().unwrap().push(written);
+        let again = spare_buffer(&spare);
+        assert!(again.is_empty());
+        assert_eq!((again.as_ptr(), again.capacity()), (pointer, capacity));
+        assert!(spare.lock().unwrap().is_empty());
+    }
 
     #[test]
     fn one_line_per_test_inputs_separated_by_spaces() {
