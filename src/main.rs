@@ -188,6 +188,7 @@ fn run_explore(a: ExploreArgs, quiet: bool) -> Result<ExitCode, Error> {
 
 /// `generate`: a test suite for a model, ioco or Mealy by its method.
 fn run_generate(a: GenerateArgs, quiet: bool) -> Result<ExitCode, Error> {
+    configure_generate_threads();
     let generated = pipeline::generate(&a.model, &a.to_options(quiet))?;
     if a.stats {
         for text in [&generated.choice, &generated.stats].into_iter().flatten() {
@@ -261,6 +262,21 @@ fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
         .collect::<Vec<_>>()
         .join("\n")
         .into()
+}
+
+/// For `generate`: the global rayon pool (`RAYON_NUM_THREADS` threads, else one per CPU) with
+/// the main thread as one of its threads. The main thread runs the setup and writes the suite,
+/// and whenever it waits for the pool (the end of a parallel step, a chunk of the words stream)
+/// it takes work from it instead of sleeping until a pool thread wakes it, which cost a wake-up
+/// on every step and left one thread of two idle meanwhile (docs/src/design/scaling.md, issue
+/// 44). `generate` starts no thread that uses the pool while the main thread waits on it outside
+/// the pool (the commands that run systems do, so they keep rayon's default pool), so a pool of
+/// one thread, the main thread, works through every job when it waits. If the pool cannot be
+/// built this way, rayon's default stays.
+fn configure_generate_threads() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
 }
 
 fn main() -> ExitCode {

@@ -33,6 +33,47 @@ fn words_are_sorted_prefix_free_and_deterministic() {
     assert_eq!(a.stdout, b.stdout);
 }
 
+/// `generate` makes the main thread one of the pool's threads (src/main.rs): with one thread
+/// the main thread is the whole pool and must work through the words stream's chunks itself,
+/// and any thread count writes the same bytes, in words and in suite JSON.
+#[test]
+fn a_pool_of_the_main_thread_alone_writes_the_same_suite() {
+    for format in ["words", "json"] {
+        let args = [
+            "generate",
+            TCP,
+            "--method",
+            "hads",
+            "--extra-states",
+            "1",
+            "--format",
+            format,
+            "--quiet",
+        ];
+        let run = |threads: &str| {
+            let out = Command::new(env!("CARGO_BIN_EXE_ncomplete"))
+                .args(args)
+                .env("RAYON_NUM_THREADS", threads)
+                .output()
+                .expect("runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            out.stdout
+        };
+        let one = run("1");
+        assert!(one.len() > 10_000, "{format}");
+        for threads in ["2", "3"] {
+            assert!(
+                one == run(threads),
+                "{format}: 1 and {threads} threads differ"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_method_writes_a_suite_the_model_passes() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ncomplete-generate");

@@ -40,6 +40,11 @@ impl WordBlock {
         (!self.is_empty()).then(|| self.word(0))
     }
 
+    /// The last word, if any.
+    pub fn last(&self) -> Option<&[LabelId]> {
+        (!self.is_empty()).then(|| self.word(self.len() - 1))
+    }
+
     /// The words in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[LabelId]> + '_ {
         self.spans

@@ -303,8 +303,9 @@ impl MealySuite {
     }
 
     /// Words of one unit: every word starting with `access(state)·first` (or, for `first =
-    /// None`, the bare access sequence), sorted, duplicates removed.
-    fn unit_words(&self, unit: &Unit) -> WordBlock {
+    /// None`, the bare access sequence), sorted, duplicates removed, and, when pruning, without
+    /// the words (but the last) that the word after them extends ([`UnitWords`]).
+    fn unit_words(&self, unit: &Unit) -> UnitWords {
         let prefix = self
             .access
             .access(unit.state)
@@ -325,13 +326,38 @@ impl MealySuite {
             self.middles(&mut vec![a], t, &mut rel);
         }
         rel.sort_dedup();
+        let generated = rel.len();
+        let first_len = rel.first().map_or(0, |r| prefix.len() + r.len());
+        // The unit's words are `prefix·r` in the order of the sorted, distinct `r`: the word
+        // after one is never equal to it, and extends it exactly when its `r` extends this `r`.
+        let pruned =
+            |k: usize| self.prune && k + 1 < rel.len() && rel.word(k + 1).starts_with(rel.word(k));
+        let kept: Vec<usize> = (0..rel.len()).filter(|&k| !pruned(k)).collect();
+        let symbols = kept.iter().map(|&k| prefix.len() + rel.word(k).len()).sum();
         let mut words = WordBlock::new();
-        words.reserve(rel.len(), rel.len() * prefix.len() + rel.stored_symbols());
-        for r in rel.iter() {
-            words.push_parts(&[&prefix, r]);
+        words.reserve(kept.len(), symbols);
+        for k in kept {
+            words.push_parts(&[&prefix, rel.word(k)]);
         }
-        words
+        UnitWords {
+            words,
+            generated,
+            first_len,
+        }
     }
+}
+
+/// The words of a unit as [`MealySuite::unit_words`] makes them: the words no word of the same
+/// unit removes (a word is dropped when the word after it in the stream is equal to it or, when
+/// pruning, extends it; the unit's words are distinct, so within the unit only extensions
+/// remove words, and the last word, whose successor is in a later unit, is always kept).
+struct UnitWords {
+    words: WordBlock,
+    /// The number of words generated before any was removed.
+    generated: usize,
+    /// The length of the unit's first generated word. A removed word is a prefix of the word
+    /// after it, so the first generated word is the first kept word cut to this length.
+    first_len: usize,
 }
 
 /// A slice of the lexicographic stream: the words starting with `access(state)·first`.
@@ -489,9 +515,12 @@ impl SuiteWords<'_> {
     }
 
     /// The next words of the stream in order, in blocks holding at least one word (no block
-    /// at the end of the stream), generated in parallel by units (a block per unit) and filtered
-    /// in parallel, since whether a word is dropped depends only on the word generated after it
-    /// (equal, or an extension when pruning). Words already taken by `next` are not repeated,
+    /// at the end of the stream), generated in parallel by units (a block per unit). Whether a
+    /// word is dropped depends only on the word generated after it (equal, or an extension when
+    /// pruning), so each unit's task filters its own words as it makes them, all but its last,
+    /// and one pass over the unit boundaries settles the last words: one parallel step per batch
+    /// of units, where filtering in a parallel step of its own made the pool wait for the
+    /// slowest unit twice (docs/src/design/scaling.md). Words already taken by `next` are not repeated,
     /// but those of a chunk `next` started are not returned here: mix the two only through
     /// [`SuiteWords::next_chunk`].
     pub fn next_blocks(&mut self) -> Vec<WordBlock> {
@@ -512,12 +541,18 @@ impl SuiteWords<'_> {
             return blocks;
         }
         let suite = self.suite;
+        // Whether the stream keeps `word` when `next` is the word generated after it.
+        let keep = |next: Option<&[LabelId]>, word: &[LabelId]| {
+            next.is_none_or(|next| next != word && !(suite.prune && next.starts_with(word)))
+        };
         loop {
-            let mut blocks: Vec<WordBlock> = Vec::new();
+            // Every block with the length of its first generated word: the held word alone,
+            // then a block per unit, filtered within the unit as it is generated (in parallel).
+            let mut blocks: Vec<(WordBlock, usize)> = Vec::new();
             if let Some(word) = self.held.take() {
                 let mut block = WordBlock::new();
                 block.push(&word);
-                blocks.push(block);
+                blocks.push((block, word.len()));
             }
             let mut raw = blocks.len();
             let mut ended = false;
@@ -534,53 +569,42 @@ impl SuiteWords<'_> {
                     ended = true;
                     break;
                 }
-                let parts: Vec<WordBlock> = units
+                let parts: Vec<UnitWords> = units
                     .par_iter()
                     .map(|u| suite.unit_words(u))
-                    .filter(|block| !block.is_empty())
+                    .filter(|unit| !unit.words.is_empty())
                     .collect();
-                let made = parts.iter().map(WordBlock::len).sum::<usize>();
+                let made = parts.iter().map(|unit| unit.generated).sum::<usize>();
                 self.units_made += units.len();
                 self.words_made += made;
                 raw += made;
-                blocks.extend(parts);
+                blocks.extend(parts.into_iter().map(|unit| (unit.words, unit.first_len)));
             }
-            // The last word's successor is not known before the stream ends.
-            if !ended {
-                self.held = blocks.last_mut().and_then(WordBlock::pop);
-            }
-            // The first word after each block: the held word after the last one.
-            let mut after: Vec<Option<&[LabelId]>> = vec![None; blocks.len()];
-            if let Some(last) = after.last_mut() {
-                *last = self.held.as_deref();
-            }
-            for k in (0..blocks.len().saturating_sub(1)).rev() {
-                after[k] = blocks[k + 1].first().or(after[k + 1]);
-            }
-            let keep = |next: Option<&[LabelId]>, word: &[LabelId]| {
-                next.is_none_or(|next| next != word && !(suite.prune && next.starts_with(word)))
-            };
-            let kept: Vec<Vec<bool>> = blocks
-                .par_iter()
-                .zip(&after)
-                .map(|(block, &after)| {
-                    (0..block.len())
-                        .map(|k| {
-                            let next = if k + 1 < block.len() {
-                                Some(block.word(k + 1))
-                            } else {
-                                after
-                            };
-                            keep(next, block.word(k))
-                        })
-                        .collect()
+            // The last word of each block against the first word generated after it: the
+            // first of the next block (every block still holds its last word, so its first
+            // generated word is its first word cut to its length). The last word of the last
+            // block waits for its successor, unless the stream has ended.
+            let drops: Vec<bool> = blocks
+                .windows(2)
+                .map(|pair| {
+                    let (next, next_len) = &pair[1];
+                    let next = next.first().map(|w| &w[..*next_len]);
+                    pair[0].0.last().is_some_and(|last| !keep(next, last))
                 })
                 .collect();
-            blocks
-                .par_iter_mut()
-                .zip(kept)
-                .for_each(|(block, kept)| block.retain(|k, _| kept[k]));
-            blocks.retain(|block| !block.is_empty());
+            if !ended {
+                self.held = blocks.last_mut().and_then(|(block, _)| block.pop());
+            }
+            for ((block, _), drop) in blocks.iter_mut().zip(drops) {
+                if drop {
+                    block.pop();
+                }
+            }
+            let blocks: Vec<WordBlock> = blocks
+                .into_iter()
+                .map(|(block, _)| block)
+                .filter(|block| !block.is_empty())
+                .collect();
             if !blocks.is_empty() || ended {
                 return blocks;
             }

@@ -221,6 +221,56 @@ fn stream_is_sorted_and_prefix_free() {
     }
 }
 
+/// Prefix removal is decided per unit as the words are generated and at the unit boundaries
+/// afterwards ([`SuiteWords::next_blocks`]): for any chunk size (1 puts a boundary of chunks
+/// between every two units), the stream with pruning is the stream without it, less every word
+/// that the next one extends, and the stream without it is sorted and free of repeats.
+#[test]
+fn prefixes_are_pruned_across_units_and_chunks() {
+    for (seed, (states, inputs)) in [(5, 3), (9, 2), (14, 4)].into_iter().enumerate() {
+        let spec = minimize_mealy(&random_mealy(20 + seed as u64, states, inputs, 2));
+        for method in [MealyMethod::Hads, MealyMethod::W, MealyMethod::Hsi] {
+            for e in 0..=2 {
+                let suite = |prune| {
+                    let options = MealySuiteOptions {
+                        prune_prefixes: prune,
+                        ..MealySuiteOptions::new(method, e)
+                    };
+                    MealySuite::new(&spec, options).unwrap()
+                };
+                let (pruned, kept) = (suite(true), suite(false));
+                let all: Vec<Vec<LabelId>> = kept.words().collect();
+                for pair in all.windows(2) {
+                    assert!(
+                        pair[0] < pair[1],
+                        "{method:?} E={e}: not sorted or repeated"
+                    );
+                }
+                let expected: Vec<&Vec<LabelId>> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, w)| all.get(k + 1).is_none_or(|next| !next.starts_with(w)))
+                    .map(|(_, w)| w)
+                    .collect();
+                assert!(
+                    expected.len() < all.len(),
+                    "{method:?} E={e}: nothing to prune"
+                );
+                for chunk in [1, 2, 7, WORD_CHUNK] {
+                    let words: Vec<Vec<LabelId>> = pruned.words().chunked(chunk).collect();
+                    let words: Vec<&Vec<LabelId>> = words.iter().collect();
+                    assert_eq!(words, expected, "{method:?} E={e} chunk {chunk}");
+                    let unpruned: Vec<Vec<LabelId>> = kept.words().chunked(chunk).collect();
+                    assert_eq!(
+                        unpruned, all,
+                        "{method:?} E={e} chunk {chunk}: without pruning"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn output_is_identical_for_any_thread_count() {
     let spec = random_mealy(11, 40, 4, 3);
