@@ -657,7 +657,7 @@ pub fn adaptive_graph_as_built(
 pub const DENSE_COMPATIBLE_PAIRS: usize = 1 << 16;
 
 /// The adaptive distinguishing graph of an automaton with many compatible pairs (at least
-/// [`DENSE_COMPATIBLE_PAIRS`]): the one estimated graph of [`DENSE_GRAPH_RULE`], repaired (when
+/// [`DENSE_COMPATIBLE_PAIRS`]): the one estimated graph of `DENSE_GRAPH_RULE`, repaired (when
 /// `repair`) in [`Mode::Subset`] only (module documentation).
 ///
 /// [`Mode::Subset`]: super::repair::Mode::Subset

@@ -446,12 +446,12 @@ const BATCH_UNITS_FIRST: usize = 64;
 const BATCH_UNITS_MIN: usize = 16;
 
 /// Words [`SuiteWords::next_blocks`] generates at least per call (before prefix removal), or the
-/// words of a tree-built suite it returns at most, unless set by [`SuiteWords::chunked`]. A
-/// chunk is the unit of synchronisation of the writing pipeline
-/// ([`crate::render::words::write_mealy_suite_with`]): large enough that its parallel parts
-/// outweigh the barrier after it (4,096 words gave a 2-thread/1-thread wall ratio of about 0.8
-/// on ESM E=1; this size, with the allocator of the binary, about 0.6), small enough to keep
-/// the chunks in flight a few megabytes.
+/// words of a tree-built suite it returns at most, unless set by [`SuiteWords::chunked`]. The
+/// words stream ([`crate::render::words::write_mealy_suite_with`]) asks for an eighth of it
+/// per chunk, its unit of synchronisation: with the main thread in the pool and one parallel
+/// step per batch of units, 4,096-word chunks run ESM E=1 faster on one and on two threads
+/// than larger ones, at a 2-thread/1-thread wall ratio of 0.60 (docs/src/design/scaling.md),
+/// and keep the chunks in flight small.
 pub const WORD_CHUNK: usize = 32768;
 
 /// Words per block of a tree-built suite in [`SuiteWords::next_blocks`].
