@@ -15,8 +15,8 @@
 //! - **An attempt** (one execution from a reset) costs [`RunTiming::attempt_ms`] on the
 //!   runner's side (stopping the previous process, starting the next), then per node: a send
 //!   waits the send grace ([`RunTiming::grace_ms`], a twentieth of the quiescence timeout at
-//!   most 20 ms; none in a suite without quiescence, `stdio::send_grace`) unless an output
-//!   races it; an output observed costs [`RunTiming::latency_ms`]; quiescence costs the
+//!   most 20 ms; none in a suite without quiescence, [`crate::timing::send_grace`]) unless
+//!   an output races it; an output observed costs [`RunTiming::latency_ms`]; quiescence costs the
 //!   quiescence timeout, plus what is left of the start-up allowance while the system has
 //!   written nothing since the reset (the runner adds it to every wait until then,
 //!   `stdio::expect_wait`).
@@ -90,6 +90,12 @@ pub const DEFAULT_SYSTEM_START_MS: f64 = 3.0;
 /// One output read over a pipe from a local process.
 pub const DEFAULT_LATENCY_MS: f64 = 0.5;
 
+/// The runner's send grace ([`crate::timing::send_grace`], a first run) in milliseconds.
+fn grace_ms(quiescence_ms: f64, has_quiescence: bool) -> f64 {
+    let quiescence = std::time::Duration::from_secs_f64(quiescence_ms.max(0.0) / 1000.0);
+    crate::timing::send_grace(quiescence, 1, has_quiescence).as_secs_f64() * 1000.0
+}
+
 impl RunTiming {
     /// The runner's defaults (`run` without timeout options) with `jobs` systems at once.
     pub fn with_defaults(jobs: usize) -> RunTiming {
@@ -108,7 +114,7 @@ impl RunTiming {
         RunTiming {
             startup_ms,
             quiescence_ms,
-            grace_ms: (quiescence_ms / 20.0).min(20.0),
+            grace_ms: grace_ms(quiescence_ms, true),
             latency_ms: DEFAULT_LATENCY_MS,
             attempt_ms: DEFAULT_ATTEMPT_MS,
             system_start_ms: DEFAULT_SYSTEM_START_MS,
@@ -119,14 +125,10 @@ impl RunTiming {
     }
 
     /// This timing for a suite over `model`: the runner listens for no racing output in a
-    /// suite without quiescence (a Mealy suite, `stdio::send_grace`).
+    /// suite without quiescence (a Mealy suite, [`crate::timing::send_grace`]).
     pub fn for_suite(self, model: &SuiteModel) -> RunTiming {
         RunTiming {
-            grace_ms: if model.quiescence.is_some() {
-                self.grace_ms
-            } else {
-                0.0
-            },
+            grace_ms: grace_ms(self.quiescence_ms, model.quiescence.is_some()),
             ..self
         }
     }

@@ -44,12 +44,11 @@ pub(in crate::exec) fn trace_text(trace: &[String]) -> String {
 /// suites (no quiescence) need no grace: a Mealy machine only answers inputs. A re-run with
 /// scaled timeouts scales the cap too.
 pub fn send_grace(model: &SuiteModel, timeouts: &Timeouts) -> Duration {
-    if model.quiescence.is_none() {
-        Duration::ZERO
-    } else {
-        (timeouts.quiescence / 20)
-            .min(Duration::from_millis(20).saturating_mul(timeouts.scale.max(1)))
-    }
+    crate::timing::send_grace(
+        timeouts.quiescence,
+        timeouts.scale,
+        model.quiescence.is_some(),
+    )
 }
 
 /// An execution in progress since the last reset: its trace (readable and as steps) and the
