@@ -147,9 +147,7 @@ fn write_in_chunks<W: Write>(
             &shard_header(&header, shard),
         )?),
     };
-    // Buffers of chunks already written, emptied, for the render tasks of later chunks: a
-    // chunk's buffers are reused rather than freed and allocated again (see `spare_buffer`).
-    let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    let spare = SpareBuffers::default();
     // The buffers of `blocks`, the first word at position `first` of the file, one per render
     // task of at most `RENDER_TASK` words of one block, with their test counts.
     let render = |blocks: &[WordBlock], first: usize| -> io::Result<Vec<(Vec<u8>, usize)>> {
@@ -165,7 +163,7 @@ fn write_in_chunks<W: Write>(
         tasks
             .into_par_iter()
             .map(|(block, range, position)| {
-                let mut buf = spare_buffer(&spare);
+                let mut buf = spare.take();
                 if format == MealySuiteFormat::Words {
                     let bytes = range
                         .clone()
@@ -246,21 +244,34 @@ pub const RENDER_TASK: usize = 256;
 /// 41-46), with no more CPU time (E=1: 2.0-2.1 user seconds against 2.2-2.6).
 const STREAM_CHUNK: usize = WORD_CHUNK / 8;
 
-/// An empty buffer for a render task: one of a chunk already written when there is one, else
-/// a new one.
+/// The render buffers of chunks already written, for the render tasks of later chunks.
 ///
 /// The render buffers of a chunk are megabytes in blocks of tens of kilobytes, allocated on the
 /// pool's threads and freed by the writing thread; freed and allocated again for every chunk,
 /// they left that much memory resident in the allocator's pages of every thread (freed pages are
 /// returned to the system only after a delay), which made most of the words stream's peak above
 /// its live data (issue 44). Reused, the buffers of at most the chunks in flight exist at once.
-fn spare_buffer(spare: &Mutex<Vec<Vec<u8>>>) -> Vec<u8> {
-    let mut spare = spare
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut buffer = spare.pop().unwrap_or_default();
-    buffer.clear();
-    buffer
+#[derive(Default)]
+struct SpareBuffers(Mutex<Vec<Vec<u8>>>);
+
+impl SpareBuffers {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<u8>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// An empty buffer: one of a chunk already written when there is one, else a new one.
+    fn take(&self) -> Vec<u8> {
+        let mut buffer = self.lock().pop().unwrap_or_default();
+        buffer.clear();
+        buffer
+    }
+
+    /// Keeps `buffers` (written) for later render tasks.
+    fn put_back(&self, buffers: impl IntoIterator<Item = Vec<u8>>) {
+        self.lock().extend(buffers);
+    }
 }
 
 /// The generation side of [`write_mealy_suite_with`]: the suite's words, the shard they are
@@ -311,7 +322,7 @@ enum TestSink<W: Write> {
 
 impl<W: Write> TestSink<W> {
     /// Writes the buffers of `chunk` in order and puts them into `spare` for later chunks.
-    fn write(&mut self, chunk: Rendered, spare: &Mutex<Vec<Vec<u8>>>) -> io::Result<()> {
+    fn write(&mut self, chunk: Rendered, spare: &SpareBuffers) -> io::Result<()> {
         let buffers = chunk?;
         match self {
             // A chunk (megabytes) exceeds the output's buffer: its buffers go to the file in
@@ -321,10 +332,7 @@ impl<W: Write> TestSink<W> {
             }
             TestSink::Json(writer) => writer.write_rendered_all(&buffers),
         }?;
-        let mut spare = spare
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        spare.extend(buffers.into_iter().map(|(buffer, _)| buffer));
+        spare.put_back(buffers.into_iter().map(|(buffer, _)| buffer));
         Ok(())
     }
 }
@@ -650,16 +658,16 @@ mod tests {
     /// when none is spare.
     #[test]
     fn written_buffers_are_handed_out_again_empty() {
-        let spare = Mutex::new(Vec::new());
-        assert_eq!(spare_buffer(&spare).capacity(), 0);
+        let spare = SpareBuffers::default();
+        assert_eq!(spare.take().capacity(), 0);
         let mut written = b"a b\n".repeat(1000);
         written.reserve_exact(10);
         let (pointer, capacity) = (written.as_ptr(), written.capacity());
-        spare.lock().unwrap().push(written);
-        let again = spare_buffer(&spare);
+        spare.put_back([written]);
+        let again = spare.take();
         assert!(again.is_empty());
         assert_eq!((again.as_ptr(), again.capacity()), (pointer, capacity));
-        assert!(spare.lock().unwrap().is_empty());
+        assert!(spare.lock().is_empty());
     }
 
     #[test]
