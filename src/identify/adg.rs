@@ -183,11 +183,41 @@ struct Choice {
 enum Loss {
     /// Being computed (a key met again before it is done lies on a cycle).
     Pending,
-    /// The incompatible pairs `(q, r)`, `q < r`, of the key's states the subtree does not
-    /// distinguish, sorted.
-    Known(Rc<Vec<(StateId, StateId)>>),
+    /// The incompatible pairs of the key's states the subtree does not distinguish.
+    Known(LostPairs),
     /// The subtree reaches a pending key, so it may be cyclic: never chosen for it.
     Unknown,
+}
+
+/// Pairs of a key's states, `(q, r)` with `q < r`, sorted, each as the positions of `q` and `r`
+/// in the key's (sorted) states: the search compares sets of at most `SEARCH_SET_LIMIT` (256)
+/// states, and the sets below them are no larger (the automaton is deterministic, so `P after
+/// µ` has at most `|P|` states), so a position fits a byte and a pair takes two bytes instead of
+/// eight. On rio3000 (docs/src/design/scaling.md) the searched graph with four lossy prefix
+/// steps keeps 2.0 million lost pairs.
+type LostPairs = Rc<[(u8, u8)]>;
+
+const _: () = assert!(SEARCH_SET_LIMIT <= 1 << u8::BITS);
+
+/// The pairs `(q, r)`, `q < r`, of `lost` (a [`LostPairs`] of `states`), sorted.
+fn decode_lost(states: &[StateId], lost: &[(u8, u8)]) -> Vec<(StateId, StateId)> {
+    lost.iter()
+        .map(|&(i, j)| (states[usize::from(i)], states[usize::from(j)]))
+        .collect()
+}
+
+/// The sorted pairs `pairs` of sorted `states` (at most 256) as a [`LostPairs`].
+fn encode_lost(states: &[StateId], pairs: &[(StateId, StateId)]) -> LostPairs {
+    let position = |q: StateId| {
+        let k = states
+            .binary_search(&q)
+            .expect("a lost pair is a pair of the key's states");
+        u8::try_from(k).expect("searched sets have at most 256 states")
+    };
+    pairs
+        .iter()
+        .map(|&(q, r)| (position(q), position(r)))
+        .collect()
 }
 
 /// Memos of the exact search: every key's children are fixed when first asked for, so the graph
@@ -226,7 +256,7 @@ const SEARCH_KEY_BUDGET: usize = 200_000;
 /// States plus lost pairs the losses computed in one build may hold together: each key's loss is
 /// a list of pairs (up to `SEARCH_SET_LIMIT²/2` of them) kept for the whole build, so on automata
 /// with many compatible pairs the key budget alone let a build store gigabytes. Fills memory
-/// proportional to it (8 bytes a pair) and bounds the time, which is linear in it.
+/// proportional to it (2 bytes a pair, [`LostPairs`]) and bounds the time, which is linear in it.
 const SEARCH_WORK_BUDGET: usize = 4_000_000;
 
 /// Candidates compared at one set, the estimated choice included.
@@ -417,7 +447,7 @@ impl Builder<'_> {
 
     /// The incompatible pairs of `key`'s states its subtree leaves undistinguished, or `None`
     /// when the subtree reaches a key still being computed (it may be cyclic).
-    fn loss(&self, key: &Key) -> Option<Rc<Vec<(StateId, StateId)>>> {
+    fn loss(&self, key: &Key) -> Option<LostPairs> {
         let search = self.search.as_ref()?;
         match search.losses.borrow().get(key) {
             Some(Loss::Known(l)) => return Some(Rc::clone(l)),
@@ -433,7 +463,7 @@ impl Builder<'_> {
         let mut below = Vec::with_capacity(kids.len());
         for (_, child, _) in kids.iter() {
             match self.loss(child) {
-                Some(l) => below.push(l),
+                Some(l) => below.push(decode_lost(&child.states, &l)),
                 None => {
                     search
                         .losses
@@ -443,7 +473,10 @@ impl Builder<'_> {
                 }
             }
         }
-        let lost = Rc::new(self.undistinguished(&key.states, &kids, &below));
+        let lost = encode_lost(
+            &key.states,
+            &self.undistinguished(&key.states, &kids, &below),
+        );
         search
             .work
             .set(search.work.get() + key.states.len() + lost.len());
@@ -462,7 +495,7 @@ impl Builder<'_> {
         &self,
         p: &[StateId],
         kids: &[Child],
-        below: &[Rc<Vec<(StateId, StateId)>>],
+        below: &[Vec<(StateId, StateId)>],
     ) -> Vec<(StateId, StateId)> {
         let compat = self.compat;
         if kids.is_empty() {

@@ -7,8 +7,10 @@
 //! definitions and why the values bound every ADG.
 
 use crate::analysis::Compatibility;
-use crate::fast_hash::FastMap;
+use crate::fast_hash::{FastBuild, FastMap};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
+use indexmap::IndexMap;
+use indexmap::map::Entry;
 
 /// Most origins one game tracks (their pairs are the bits of a `u128`).
 pub const MAX_ORIGINS: usize = 16;
@@ -402,33 +404,38 @@ pub(crate) fn weighted_game(
     branches: Branches,
 ) -> Option<WeightedGame> {
     let (game, start) = game_of(sa, compat, representative, origins, |_, _| Some(0));
-    // Positions in the order found, each with the weight of its alive pairs (its stopping cost,
-    // and what a move into it leaves alive), computed once.
-    let mut index = PositionIndex::default();
-    let mut positions: Vec<(Position, u64)> =
-        vec![(start.clone(), game.alive(&start, weight, |_| true))];
+    // Positions in the order found (a position's index is its place in the map, so each is
+    // stored once), each with the weight of its alive pairs (its stopping cost, and what a move
+    // into it leaves alive), computed once.
+    let stop = game.alive(&start, weight, |_| true);
+    let mut positions: IndexMap<Position, u64, FastBuild> = IndexMap::default();
+    positions.insert(start, stop);
     let mut moves: Vec<Option<WeightedMoves>> = Vec::new();
-    index.insert(start, 0);
     let mut k = 0;
     while k < positions.len() {
-        let (p, stop) = positions[k].clone();
+        let (p, &stop) = positions.get_index(k).expect("k is below the length");
+        let p = p.clone();
         k += 1;
         if p.len() <= 2 {
             moves.push(None);
             continue;
         }
         // The index of `q` and the weight of its alive pairs.
-        let mut intern = |q: Position, positions: &mut Vec<(Position, u64)>| -> (usize, u64) {
-            let j = *index.entry(q).or_insert_with_key(|q| {
-                positions.push((q.clone(), game.alive(q, weight, |_| true)));
-                positions.len() - 1
-            });
-            (j, positions[j].1)
+        let mut intern = |q: Position| -> (usize, u64) {
+            match positions.entry(q) {
+                Entry::Occupied(e) => (e.index(), *e.get()),
+                Entry::Vacant(e) => {
+                    let alive = game.alive(e.key(), weight, |_| true);
+                    let j = e.index();
+                    e.insert(alive);
+                    (j, alive)
+                }
+            }
         };
         let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
         for l in game.labels(&p) {
             let (_, next) = game.step(&p, l);
-            let (j, after) = intern(next, &mut positions);
+            let (j, after) = intern(next);
             if sa.alphabet.is_input(l) {
                 inputs.push((l, stop.saturating_sub(after), j));
             } else if sa.alphabet.is_output(l) {
@@ -445,6 +452,10 @@ pub(crate) fn weighted_game(
             return None;
         }
     }
+    // The positions are not needed to solve the game: their memory goes before the solver's
+    // comes (the two weighted games of a repair on rio3000, of 140,000 positions each, held 63
+    // MiB at their peak with the positions kept twice and to the end, 39 MiB now; issue 44).
+    drop(positions);
     let cost = |m: &WeightedMoves, values: &[u64]| -> u64 {
         let mut best = m.stop;
         for &(_, c, j) in &m.inputs {

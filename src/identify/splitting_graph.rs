@@ -51,7 +51,13 @@
 //! 20,616 on `random_suspension(1, 2000, 2, 4)`), whose ADGs then cost most of `distinguish`.
 //! The bound changes only which graphs compete: whatever the search keeps is a complete graph
 //! of Algorithm 3 under one policy, so Def. 3.22, Lemma 3.29 and Theorem 3.36 hold for it as
-//! before; `distinguish` prints the same bytes as without it on every bundled model. No policy wins on
+//! before; `distinguish` prints the same bytes as without it on every bundled model. A graph
+//! with the same nodes as one scored before is not scored again: the score is a function of
+//! the graph, and everything a graph holds besides its nodes (the index by set and by state) is
+//! derived from them, so it would score the same and lose the tie to the earlier policy; the
+//! search keeps the graph and result it kept when it scored every graph. On `rio3000` (issue 44,
+//! docs/src/design/scaling.md) all four policies build the same graph, whose six ADGs and two
+//! repairs were built four times (two graphs at once on two threads). No policy wins on
 //! every benchmark embedding (docs/src/design/state-identification.md). `--diagnose` of the bench
 //! shows where the losses of the merged TCP embeddings came from: one early node (the split of
 //! some 190-220 quiescent states on the input `SYN(V,V,0)`) whose witness leads incompatible
@@ -226,10 +232,12 @@ impl SplittingGraph {
     /// [`SEARCHED_POLICIES`] (the first within `SEARCH_GROWTH` times the nodes of the last
     /// one's graph, which is built first, plus `SEARCH_SLACK`; the later ones within 1.25 times
     /// the first graph's nodes plus `SEARCH_SLACK`, or within the first graph's bound when it
-    /// outgrew that); then, in up to [`SplitOptions::resplit_rounds`] rounds while the best
-    /// score is above zero, the `RESPLIT_NODES` internal nodes of the best graph whose witnesses
-    /// lose the most incompatible pairs of their states (within [`LOOKAHEAD`] labels) are each
-    /// given, in turn, one of their `RESPLIT_ALTERNATIVES` least lossy other splits (scored as
+    /// outgrew that; a graph with the same nodes as the first or an earlier policy's graph is
+    /// not scored, see the module documentation); then, in up to
+    /// [`SplitOptions::resplit_rounds`] rounds while the best score is above zero, the
+    /// `RESPLIT_NODES` internal nodes of the best graph whose witnesses lose the most
+    /// incompatible pairs of their states (within [`LOOKAHEAD`] labels) are each given, in
+    /// turn, one of their `RESPLIT_ALTERNATIVES` least lossy other splits (scored as
     /// [`SplitPolicy::LostAhead`] does, on the complete graph), and the graph is rebuilt with
     /// that split imposed on the leaf with those states (and the splits imposed before); the
     /// round's best rebuilt graph is kept if its score is less. Another policy builds its own
@@ -283,29 +291,47 @@ impl SplittingGraph {
             // The first graph outgrew the cap: the other policies compete within it.
             Err(_) => cap,
         };
-        // The alternatives are independent: built and scored in parallel, compared in order
-        // (ties to the earlier policy).
-        let alternatives: Vec<Option<(u64, SplittingGraph, T)>> = SEARCHED_POLICIES[1..]
+        // The alternatives are independent: built in parallel, then scored in parallel and
+        // compared in order (ties to the earlier policy). A graph with the same nodes as the
+        // first one or as an earlier alternative is not scored: `score` sees only the graph,
+        // whose index is derived from its nodes, so it would score the same and lose the tie.
+        let built: Vec<Option<SplittingGraph>> = SEARCHED_POLICIES[1..]
             .par_iter()
             .map(|&policy| {
-                let graph = if policy == cheap_policy {
-                    cheap.clone().filter(|g| g.len() <= budget)?
+                if policy == cheap_policy {
+                    cheap.clone().filter(|g| g.len() <= budget)
                 } else {
                     let options = SplitOptions {
                         node_budget: budget,
                         ..options_of(policy)
                     };
-                    Self::build_with(sa, compat, options).ok()?
-                };
-                let (lost, result) = score(&graph).ok()?;
-                Some((lost, graph, result))
+                    Self::build_with(sa, compat, options).ok()
+                }
             })
             .collect();
-        for (alternative, &policy) in alternatives.into_iter().zip(&SEARCHED_POLICIES[1..]) {
-            if let Some((lost, graph, result)) = alternative
+        let to_score: Vec<Option<&SplittingGraph>> = (0..built.len())
+            .map(|k| {
+                built[k].as_ref().filter(|g| {
+                    best.as_ref().is_none_or(|b| b.1.nodes != g.nodes)
+                        && built[..k].iter().flatten().all(|e| e.nodes != g.nodes)
+                })
+            })
+            .collect();
+        let scores: Vec<Option<(u64, T)>> = to_score
+            .par_iter()
+            .map(|graph| score(graph.as_ref()?).ok())
+            .collect();
+        for ((scored, graph), &policy) in scores.into_iter().zip(built).zip(&SEARCHED_POLICIES[1..])
+        {
+            if let Some((lost, result)) = scored
                 && best.as_ref().is_none_or(|b| lost < b.0)
             {
-                best = Some((lost, graph, result, policy));
+                best = Some((
+                    lost,
+                    graph.expect("a scored graph was built"),
+                    result,
+                    policy,
+                ));
             }
         }
         let Some(best) = best else {

@@ -306,3 +306,22 @@ fn random_adgs_satisfy_the_invariants() {
         "only {theorem_cases} automata exercise Theorem 3.36"
     );
 }
+
+/// The search's lost pairs, kept as byte positions in their key's states, come back as the same
+/// pairs of states, up to a set of `SEARCH_SET_LIMIT` (256) states whose last position is 255.
+#[test]
+fn lost_pairs_round_trip_through_byte_positions() {
+    let states: Vec<StateId> = (0..SEARCH_SET_LIMIT as u32)
+        .map(|k| StateId(3 * k + 1))
+        .collect();
+    let last = states[SEARCH_SET_LIMIT - 1];
+    let pairs = vec![
+        (states[0], states[1]),
+        (states[0], last),
+        (states[17], states[200]),
+        (states[254], last),
+    ];
+    let lost = encode_lost(&states, &pairs);
+    assert_eq!(lost.as_ref(), &[(0, 1), (0, 255), (17, 200), (254, 255)]);
+    assert_eq!(decode_lost(&states, &lost), pairs);
+}

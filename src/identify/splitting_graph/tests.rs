@@ -381,6 +381,54 @@ fn the_search_caps_the_first_graph_by_the_cheap_one() {
     }
 }
 
+/// A graph with the same nodes as one scored before is not scored again, and the search keeps
+/// what it kept when it scored every policy's graph: on small random automata, where policies
+/// often build the same graph, no graph is scored twice, and the kept graph is the policy graph
+/// of least score (ties to the earlier policy). The score adds one to the estimated ADG's lost
+/// pairs, so that no graph ends the search early.
+#[test]
+fn the_search_scores_each_distinct_graph_once() {
+    use crate::identify::adg::adaptive_graph_estimated;
+    let mut unscored = 0;
+    for seed in 0..60u64 {
+        let sa = crate::identify::random::random_suspension(seed, 4 + (seed % 6) as usize, 2, 3);
+        let c = Compatibility::compute(&sa);
+        let score = |g: &SplittingGraph| {
+            adaptive_graph_estimated(&sa, &c, g)
+                .metrics()
+                .undistinguished_pairs as u64
+                + 1
+        };
+        let scored = std::sync::Mutex::new(Vec::new());
+        let (kept, ()) = SplittingGraph::build_searched(&sa, &c, SplitOptions::default(), |g| {
+            scored.lock().unwrap().push(g.nodes().to_vec());
+            Ok((score(g), ()))
+        })
+        .unwrap();
+        let scored = scored.into_inner().unwrap();
+        for (k, nodes) in scored.iter().enumerate() {
+            assert!(
+                !scored[..k].contains(nodes),
+                "seed {seed}: a graph scored twice"
+            );
+        }
+        let graphs: Vec<SplittingGraph> = SEARCHED_POLICIES
+            .iter()
+            .map(|&policy| {
+                let options = SplitOptions {
+                    policy,
+                    ..SplitOptions::default()
+                };
+                SplittingGraph::build_with(&sa, &c, options).unwrap()
+            })
+            .collect();
+        let best = graphs.iter().min_by_key(|g| score(g)).unwrap();
+        assert_eq!(kept.nodes(), best.nodes(), "seed {seed}");
+        unscored += graphs.len() - scored.len();
+    }
+    assert!(unscored > 0, "no two policies built the same graph");
+}
+
 /// Re-splitting keeps a graph only when its ADG leaves fewer pairs undistinguished, and
 /// imposes splits on leaves consistently: on random automata the searched graph with
 /// re-splitting rounds is complete and scores no worse than without them.
