@@ -13,9 +13,8 @@ use crate::suite::mealy::stream::word_steps;
 use crate::suite::mealy::{MealySuite, SuiteStats, SuiteWords, WORD_CHUNK, WordBlock};
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::io::{self, Write};
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 
 /// The label names of input words, pre-rendered as tokens of the words format.
 pub struct WordTokens {
@@ -112,11 +111,9 @@ pub fn write_mealy_suite<W: Write>(
 /// every chunk of at least [`LINE_CHUNK`] more, and once at the end.
 ///
 /// The tests are independent, so the stream is a pipeline of chunks of generated tests
-/// ([`SuiteWords::next_blocks`]) without a barrier per chunk ([`RenderedChunks`]): the calling
-/// thread generates a chunk (its units in parallel), spawns the job rendering it (in tasks of
-/// [`RENDER_TASK`] tests, each into a buffer of its own) and writes each chunk once it is
-/// rendered, taking the pool's jobs while it waits. Chunks are written whole and in order, so
-/// the bytes do not depend on the thread count.
+/// ([`SuiteWords::next_blocks`]): while the calling thread writes chunk `k`, the rayon pool renders chunk `k + 1` (in
+/// tasks of [`RENDER_TASK`] tests, each into a buffer of its own) and generates chunk `k + 2`.
+/// Chunks are written whole and in order, so the bytes do not depend on the thread count.
 pub fn write_mealy_suite_with<W: Write>(
     out: W,
     suite: &MealySuite,
@@ -195,58 +192,33 @@ fn write_in_chunks<W: Write>(
         stats: SuiteStats::default(),
         generated: 0,
     };
-    let rendered = RenderedChunks::default();
-    let mut written = Ok(());
-    rayon::in_place_scope_fifo(|scope| {
-        // The chunks gathered and not yet written, in order, each with the number of tests
-        // generated up to its end.
-        let mut pending: VecDeque<u64> = VecDeque::new();
-        let mut ended = false;
-        let mut ticked = 0;
-        loop {
-            // Write every rendered chunk at the front.
-            while let Some(&generated) = pending.front() {
-                let Some(chunk) = rendered.take_front() else {
-                    break;
-                };
-                pending.pop_front();
-                if generated >= ticked + LINE_CHUNK as u64 {
-                    ticked = generated;
-                    tick(ticked);
-                }
-                written = sink.write(chunk, &spare);
-                if written.is_err() {
-                    return;
-                }
-            }
-            if !ended && pending.len() < IN_FLIGHT {
-                let Some((chunk, generated)) = stream.gather() else {
-                    ended = true;
-                    continue;
-                };
-                pending.push_back(generated);
-                let sequence = rendered.expect();
-                if chunk.blocks.is_empty() {
-                    rendered.put(sequence, Ok(Vec::new()));
-                } else {
-                    let (rendered, render) = (&rendered, &render);
-                    scope.spawn_fifo(move |_| {
-                        let guard = FailOnPanic(rendered, sequence);
-                        let result = render(&chunk.blocks, chunk.first);
-                        drop(chunk);
-                        std::mem::forget(guard);
-                        rendered.put(sequence, result);
-                    });
-                }
-                continue;
-            }
-            if pending.is_empty() {
-                return;
-            }
-            rendered.wait_for_front();
+    let mut next = stream.gather();
+    let mut rendered: Option<Rendered> = None;
+    let mut ticked = 0;
+    loop {
+        if stream.generated >= ticked + LINE_CHUNK as u64 {
+            ticked = stream.generated;
+            tick(ticked);
         }
-    });
-    written?;
+        if next.blocks.is_empty() && rendered.is_none() {
+            break;
+        }
+        let current = std::mem::take(&mut next);
+        let to_write = rendered.take();
+        let mut written = Ok(());
+        rayon::in_place_scope(|scope| {
+            if !current.blocks.is_empty() {
+                let (slot, render) = (&mut rendered, &render);
+                scope.spawn(move |_| *slot = Some(render(&current.blocks, current.first)));
+            }
+            let (slot, stream) = (&mut next, &mut stream);
+            scope.spawn(move |_| *slot = stream.gather());
+            if let Some(chunk) = to_write {
+                written = sink.write(chunk, &spare);
+            }
+        });
+        written?;
+    }
     match sink {
         TestSink::Words(mut out) => {
             writeln!(out, "{END_PREFIX}{} tests", stream.stats.tests)?;
@@ -264,9 +236,9 @@ fn write_in_chunks<W: Write>(
 pub const RENDER_TASK: usize = 256;
 
 /// Words generated per chunk of [`write_mealy_suite_with`] (the bytes written do not depend on
-/// it), an eighth of [`WORD_CHUNK`]: the words and render buffers of the chunks in flight
-/// ([`IN_FLIGHT`], three with the earlier step per chunk) are held at once, and the allocator
-/// keeps freed pages resident for a while, so the stream's peak grew with the chunk. `scripts/peak_rss` (issue 44, docs/src/benchmarks.md):
+/// it), an eighth of [`WORD_CHUNK`]: the words, render buffers and filter flags of three chunks
+/// are in flight at once, and the allocator keeps freed pages resident for a while, so the
+/// stream's peak grew with the chunk. `scripts/peak_rss` (issue 44, docs/src/benchmarks.md):
 /// ESM `hads` E=0 peaked at 52-57 MiB with chunks of 32,768 words, 41-45 with 8,192, 32-36
 /// with 4,096 (the previous main 33.7); E=1 at 62-82, 40-44 and 38-40 MiB (the previous main
 /// 41-46), with no more CPU time (E=1: 2.0-2.1 user seconds against 2.2-2.6).
@@ -322,16 +294,11 @@ struct Chunk {
 type Rendered = io::Result<Vec<(Vec<u8>, usize)>>;
 
 impl TestStream<'_> {
-    /// The next chunk of generated tests ([`SuiteWords::next_blocks`]), those of other shards
-    /// dropped (so it may be empty), with the number of tests generated so far, those of every
-    /// shard; `None` at the end of the stream. Every test is counted and assigned to a shard in
-    /// suite order.
-    fn gather(&mut self) -> Option<(Chunk, u64)> {
+    /// The next chunk of generated tests ([`SuiteWords::next_chunk`]), those of other shards
+    /// dropped; every test is counted and assigned to a shard in suite order.
+    fn gather(&mut self) -> Chunk {
         let first = self.stats.tests as usize;
         let mut blocks = self.words.next_blocks();
-        if blocks.is_empty() {
-            return None;
-        }
         for block in &mut blocks {
             self.generated += block.len() as u64;
             if let Some(picker) = &mut self.picker {
@@ -343,106 +310,7 @@ impl TestStream<'_> {
             }
         }
         blocks.retain(|block| !block.is_empty());
-        Some((Chunk { blocks, first }, self.generated))
-    }
-}
-
-/// Puts an error in the place of chunk `.1` when its render job panics, so that the writing
-/// thread stops waiting for it (the scope then passes the panic on).
-struct FailOnPanic<'a>(&'a RenderedChunks, usize);
-
-impl Drop for FailOnPanic<'_> {
-    fn drop(&mut self) {
-        self.0.put(
-            self.1,
-            Err(io::Error::other("rendering a chunk of tests failed")),
-        );
-    }
-}
-
-/// Chunks of [`write_mealy_suite_with`] gathered and not yet written at most. With one, the
-/// calling thread generates the next chunk only once the last is written, and meanwhile takes
-/// part in rendering it (the pool's other threads take part in both): on ESM E=1 this ran as
-/// fast as two on two threads and kept the peak resident memory where the stream with a step
-/// per chunk had it (30.4-30.9 MiB), where two chunks in flight raised it to 32-33 MiB
-/// (docs/src/design/scaling.md).
-const IN_FLIGHT: usize = 1;
-
-/// The chunks of [`write_mealy_suite_with`] being rendered by the pool, by sequence number,
-/// for the calling thread to write in order.
-///
-/// The stream is a pipeline without a barrier per chunk: the calling thread gathers the chunks
-/// (the words are one sequential stream, though each chunk's units are generated in parallel),
-/// spawns a job rendering each, and writes the rendered chunks in order (of their sequence
-/// numbers) as they are done, gathering on while fewer than [`IN_FLIGHT`] chunks wait. While it
-/// waits it runs the pool's jobs, so a pool of one thread (the calling thread) works through
-/// them, and a pool thread is never held at the end of a step: with a step per chunk (render
-/// chunk `k + 1` and gather chunk `k + 2` in a scope while chunk `k` is written) the thread done
-/// first waited for the other once per chunk.
-#[derive(Default)]
-struct RenderedChunks {
-    state: Mutex<RenderState>,
-    /// Signalled when a chunk is rendered.
-    done: Condvar,
-}
-
-#[derive(Default)]
-struct RenderState {
-    /// Chunks taken for writing.
-    written: usize,
-    /// The chunks from `written` on: rendered, or `None` while being rendered.
-    chunks: VecDeque<Option<Rendered>>,
-}
-
-impl RenderedChunks {
-    fn lock(&self) -> std::sync::MutexGuard<'_, RenderState> {
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The sequence number of a chunk to be rendered next.
-    fn expect(&self) -> usize {
-        let mut state = self.lock();
-        state.chunks.push_back(None);
-        state.written + state.chunks.len() - 1
-    }
-
-    /// Chunk `sequence` rendered.
-    fn put(&self, sequence: usize, chunk: Rendered) {
-        let mut state = self.lock();
-        let slot = sequence - state.written;
-        state.chunks[slot] = Some(chunk);
-        self.done.notify_one();
-    }
-
-    /// The first chunk not yet written, if it is rendered.
-    fn take_front(&self) -> Option<Rendered> {
-        let mut state = self.lock();
-        let chunk = state.chunks.front_mut()?.take()?;
-        state.chunks.pop_front();
-        state.written += 1;
-        Some(chunk)
-    }
-
-    /// Returns once the first chunk not yet written may be rendered: a pool thread runs one of
-    /// the pool's jobs (the rendering of that chunk, or a part of another's) if there is one;
-    /// otherwise the thread waits until a chunk is rendered (at most a short while on a pool
-    /// thread, whose jobs may be split further as they run, which signals nothing).
-    fn wait_for_front(&self) {
-        let idle = match rayon::yield_now() {
-            Some(rayon::Yield::Executed) => return,
-            Some(rayon::Yield::Idle) => Some(std::time::Duration::from_micros(50)),
-            None => None,
-        };
-        let state = self.lock();
-        if state.chunks.front().is_some_and(Option::is_some) {
-            return;
-        }
-        match idle {
-            Some(timeout) => drop(self.done.wait_timeout(state, timeout)),
-            None => drop(self.done.wait(state)),
-        }
+        Chunk { blocks, first }
     }
 }
 
