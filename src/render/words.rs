@@ -795,6 +795,62 @@ mod tests {
         assert_eq!(written, whole.tests);
     }
 
+    /// A sink that takes `left` bytes, then fails every write.
+    struct FailingSink {
+        left: usize,
+    }
+
+    impl std::io::Write for FailingSink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                return Err(std::io::Error::other("disk full"));
+            }
+            let n = buf.len().min(self.left);
+            self.left -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failing_write_stops_the_stream_with_its_error_on_any_pool() {
+        use crate::identify::mealy::tests_support::random_mealy;
+        let m = random_mealy(5, 10, 4, 2);
+        let suite = MealySuite::new(&m, MealySuiteOptions::new(MealyMethod::W, 3)).unwrap();
+        let mut whole = Vec::new();
+        write_in_chunks(
+            &mut whole,
+            &suite,
+            MealySuiteFormat::Words,
+            None,
+            &mut |_| {},
+            64,
+        )
+        .unwrap();
+        // Failing in the header, in the first chunk, in a later chunk and at the end line.
+        for left in [10, 200, whole.len() / 2, whole.len() - 5] {
+            for threads in [1, 2, 4] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let result = pool.install(|| {
+                    let sink = FailingSink { left };
+                    write_in_chunks(sink, &suite, MealySuiteFormat::Words, None, &mut |_| {}, 64)
+                });
+                let error = result.expect_err("the write failed");
+                assert_eq!(
+                    error.to_string(),
+                    "disk full",
+                    "{left} bytes, {threads} threads"
+                );
+            }
+        }
+    }
+
     #[test]
     fn bytes_are_identical_for_one_two_and_four_threads_and_any_chunk_size() {
         use crate::identify::mealy::tests_support::random_mealy;
