@@ -79,6 +79,10 @@
 //! above it the pairs, not the states, drive the cost of the searched rules (their losses are
 //! lists of pairs).
 //!
+//! The repair of the dense path cuts its exact games at a position limit instead of giving
+//! them up, within a budget of positions per repair ([`RepairMemo::dense`], argued in
+//! [`super::repair`]): with four inputs the games of even three states outgrew any limit.
+//!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
 //! observation (Def. 3.18) and neither is still possible when the other meets an input it does not
