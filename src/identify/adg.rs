@@ -63,8 +63,8 @@
 //! measured once, not tested). No rule wins on every embedding of the shared Mealy models
 //! (docs/src/design/state-identification.md, `cargo bench --bench identify -- embed`).
 //!
-//! Dense automata (issue 44): from [`DENSE_COMPATIBLE_PAIRS`] unordered compatible pairs on,
-//! `distinguish` builds one splitting graph (that of fewest pairs together, instead of the
+//! Dense automata (issue 44): from [`DENSE_COMPATIBLE_PAIRS`] (32,768) unordered compatible
+//! pairs on, `distinguish` builds one splitting graph (that of fewest pairs together, instead of the
 //! search over four policies) and [`adaptive_graph_dense`]: only the third estimated graph, then
 //! the repair in subset mode only. On `random_suspension(1, 3000, 2, 4)` (275,597 compatible
 //! pairs) the search over four graphs with six ADGs and two repairs each took 125 s of CPU and
@@ -78,6 +78,10 @@
 //! most 22 pairs) and the automata of Table 3.2's tests, whose output is therefore unchanged;
 //! above it the pairs, not the states, drive the cost of the searched rules (their losses are
 //! lists of pairs).
+//!
+//! The repair of the dense path cuts its exact games at a position limit instead of giving
+//! them up, within a budget of positions per repair ([`RepairMemo::dense`], argued in
+//! [`super::repair`]): with four inputs the games of even three states outgrew any limit.
 //!
 //! The graph need not distinguish every incompatible pair (Fig. 3.5 has no adaptive
 //! distinguishing graph at all). A pair counts as distinguished when the two states share no
@@ -686,8 +690,15 @@ pub fn adaptive_graph_as_built(
 
 /// Unordered compatible pairs from which `distinguish` takes the dense path: one splitting
 /// graph and [`adaptive_graph_dense`] (see the module documentation). The bundled models have at
-/// most 22 (`vdbos_fig6_5_tcp`); `random_suspension(1, 3000, 2, 4)` has 275,597.
-pub const DENSE_COMPATIBLE_PAIRS: usize = 1 << 16;
+/// most 22 (`vdbos_fig6_5_tcp`); `random_suspension(1, 3000, 2, 4)` has 275,597. Lowered from
+/// 65,536: four-input automata below that, `random_suspension(1, 2000, 4, 4)` (36,364 pairs)
+/// and `random_suspension(3, 3000, 4, 4)` (60,001), took 56 s and 119 s of CPU on the searched
+/// path even without the repair (0.6 and 1.3 GB), and with it did not end within 4 minutes (the
+/// repair's exact games given up at 150,000 positions); on the dense path they take 4.3 and
+/// 8.7 s and leave fewer pairs (docs/src/benchmarks.md). `random_suspension(1, 1000, 2, 4)`
+/// (31,616) stays below, as do all bundled models (the tests reproducing Table 3.2 pass
+/// unchanged).
+pub const DENSE_COMPATIBLE_PAIRS: usize = 1 << 15;
 
 /// The adaptive distinguishing graph of an automaton with many compatible pairs (at least
 /// [`DENSE_COMPATIBLE_PAIRS`]): the one estimated graph of `DENSE_GRAPH_RULE`, repaired (when

@@ -7,8 +7,8 @@
 use super::experiment::{Experiment, Step};
 use crate::analysis::Compatibility;
 use crate::analysis::compatibility::pair_index;
+use crate::fast_hash::FastMap;
 use crate::model::{StateId, SuspensionAutomaton};
-use std::collections::HashMap;
 
 /// The Table 3.2 figures of an adaptive distinguishing graph.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,12 +33,16 @@ pub struct AdgMetrics {
 /// Origins of the current states: `(initial state, current state)`, sorted.
 type Origins = Vec<(StateId, StateId)>;
 
-/// Per (node, origins): (observations, sum of leaf sizes, weighted sum of leaf sizes).
+/// Per (node, origins): (observations, sum of leaf sizes, weighted sum of leaf sizes). The memo
+/// is only looked up, and drained into lists sorted afterwards ([`origins_per_node`]), so no
+/// result depends on its order; its keys are our own, hence [`FastMap`] (with SipHash, hashing
+/// the origin lists led `perf record` of `distinguish` on `random_suspension(1, 3000, 4, 4)`;
+/// the change took that run from 14.9 to 10.8 s of CPU on a loaded machine).
 struct Analysis<'a> {
     sa: &'a SuspensionAutomaton,
     compat: &'a Compatibility,
     adg: &'a Experiment,
-    memo: HashMap<(u32, Origins), (f64, f64, f64)>,
+    memo: FastMap<(u32, Origins), (f64, f64, f64)>,
     undistinguished: PairSet,
     /// Pairs whose states can both produce the observation of some leaf.
     sharing: PairSet,
@@ -108,9 +112,11 @@ impl Analysis<'_> {
         while let Some(frame) = stack.pop() {
             match frame {
                 Frame::Enter(k, origins) => {
-                    if self.memo.contains_key(&(k, origins.clone())) {
+                    let key = (k, origins);
+                    if self.memo.contains_key(&key) {
                         continue;
                     }
+                    let (k, origins) = key;
                     let node = &self.adg.nodes()[k as usize];
                     match &node.step {
                         Step::Leaf => {
@@ -197,7 +203,7 @@ fn analysis<'a>(
         sa,
         compat,
         adg,
-        memo: HashMap::new(),
+        memo: FastMap::default(),
         undistinguished: PairSet::new(sa.num_states()),
         sharing: PairSet::new(sa.num_states()),
     }

@@ -64,7 +64,10 @@
 //! `MAX_GAME_ORIGINS` origins: only the pairs the built sub-DAG loses may be lost (a move losing
 //! another, or a position where a group holds one, is pruned; bit `k` of a set is the `k`-th
 //! losable pair), and `ExploredGame::strategy` gives, for a set `S` of the least families, a
-//! strategy losing only pairs of `S` (attractor ranks, so it ends). `weighted_game` is a
+//! strategy losing only pairs of `S` (attractor ranks, so it ends). On dense automata the
+//! exploration may be cut at a position limit: positions not yet expanded may then only stop,
+//! so the families hold sets some strategy achieves, not necessarily the least ones
+//! (`Beyond::Stop`). `weighted_game` is a
 //! variant with weights on the pairs, where waiting for outputs costs the sum over its branches
 //! (an upper bound on the weight of the union, so its value bounds what its strategy loses).
 

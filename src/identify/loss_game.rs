@@ -185,14 +185,22 @@ impl Game<'_> {
         labels
     }
 
-    /// The positions reachable from `start` and their moves (position 0 is `start`), or `None`
-    /// beyond `limit` positions. Moves losing a forbidden pair, or leading to a position some
-    /// group of which holds one, are left out (such positions are not explored).
-    fn explore(&self, start: Position, limit: usize) -> Option<(Vec<Position>, Vec<Moves>)> {
+    /// The positions reachable from `start` and their moves (position 0 is `start`), and
+    /// whether the exploration was cut. Moves losing a forbidden pair, or leading to a position
+    /// some group of which holds one, are left out (such positions are not explored). Beyond
+    /// `limit` positions, `None` with [`Beyond::GiveUp`]; with [`Beyond::Stop`] the positions
+    /// found so far and not yet expanded keep only their stopping move (see [`Beyond`]).
+    fn explore(
+        &self,
+        start: Position,
+        limit: usize,
+        beyond: Beyond,
+    ) -> Option<(Vec<Position>, Vec<Moves>, bool)> {
         let mut index = PositionIndex::default();
         let mut positions: Vec<Position> = vec![start.clone()];
         let mut moves: Vec<Moves> = Vec::new();
         index.insert(start, 0);
+        let mut cut = false;
         let mut k = 0;
         while k < positions.len() {
             let p = positions[k].clone();
@@ -202,6 +210,14 @@ impl Game<'_> {
                 continue;
             }
             let all = Self::mask(&p);
+            if cut {
+                moves.push(Moves::Open {
+                    leaf: self.within(all),
+                    inputs: Vec::new(),
+                    outputs: Vec::new(),
+                });
+                continue;
+            }
             let mut intern = |q: Position, positions: &mut Vec<Position>| -> usize {
                 *index.entry(q).or_insert_with_key(|q| {
                     positions.push(q.clone());
@@ -236,11 +252,30 @@ impl Game<'_> {
                 outputs,
             });
             if positions.len() > limit {
-                return None;
+                match beyond {
+                    Beyond::GiveUp => return None,
+                    Beyond::Stop => cut = true,
+                }
             }
         }
-        Some((positions, moves))
+        Some((positions, moves, cut))
     }
+}
+
+/// What the exploration of a game does beyond its position limit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Beyond {
+    /// Give up: the game has no result.
+    GiveUp,
+    /// Stop expanding: the positions found and not yet expanded become *frontier* positions
+    /// whose only move is to stop (positions of at most two groups keep their decided value,
+    /// which is reached by settling the two groups pairwise, as everywhere). The cut game is the
+    /// full game with the strategies that go beyond the frontier left out: every strategy of
+    /// the cut game is one of the full game, losing the same pairs, so every set its families
+    /// hold is lost by some strategy of the full game, and every strategy drawn from it
+    /// ([`ExploredGame::strategy`]) is a valid one. What is lost is optimality: a family may
+    /// miss the lighter sets only strategies beyond the frontier reach.
+    Stop,
 }
 
 /// The least families of lost pairs of every position of a game (the least fixed point of the
@@ -663,8 +698,8 @@ pub(super) fn least_losses(
     if game.separates_within(&start, QUICK_DEPTH) {
         return Solved::Quickly;
     }
-    match game.explore(start, GAME_POSITIONS) {
-        Some((_, moves)) => {
+    match game.explore(start, GAME_POSITIONS, Beyond::GiveUp) {
+        Some((_, moves, _)) => {
             Solved::ByGame(least_families(&moves, Pairs::MAX, usize::MAX).swap_remove(0))
         }
         None => Solved::GaveUp,
@@ -676,6 +711,8 @@ pub(super) fn least_losses(
 /// pairs is the `k`-th of them.
 pub(crate) struct ExploredGame {
     moves: Vec<Moves>,
+    /// Whether the exploration was cut at its limit ([`Beyond::Stop`]).
+    cut: bool,
 }
 
 /// What a strategy does in a position of an [`ExploredGame`].
@@ -692,7 +729,8 @@ pub(crate) enum Choice {
 
 /// Explores the game of `origins` (at most [`MAX_GAME_ORIGINS`] behaviour classes'
 /// representatives) in which only the incompatible pairs `losable` (pairs `(i, j)`, `i < j`, of
-/// indices into `origins`; at most 128) may be lost; `None` beyond `limit` positions.
+/// indices into `origins`; at most 128) may be lost; beyond `limit` positions, `None` or a cut
+/// game as `beyond` says.
 pub(crate) fn explore_game(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -700,6 +738,7 @@ pub(crate) fn explore_game(
     origins: &[StateId],
     losable: &[(usize, usize)],
     limit: usize,
+    beyond: Beyond,
 ) -> Option<ExploredGame> {
     debug_assert!(losable.len() <= Pairs::BITS as usize);
     let bit = |i: usize, j: usize| {
@@ -709,11 +748,22 @@ pub(crate) fn explore_game(
             .map(|k| 1 << k)
     };
     let (game, start) = game_of(sa, compat, representative, origins, bit);
-    let (_, moves) = game.explore(start, limit)?;
-    Some(ExploredGame { moves })
+    let (_, moves, cut) = game.explore(start, limit, beyond)?;
+    Some(ExploredGame { moves, cut })
 }
 
 impl ExploredGame {
+    /// Number of positions explored (frontier positions included).
+    pub(crate) fn positions(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the exploration was cut at its limit (then the families are achievable but not
+    /// necessarily least).
+    pub(crate) fn cut(&self) -> bool {
+        self.cut
+    }
+
     /// The least sets of pairs a strategy from the start can keep its losses to, among those
     /// inside `allowed`, at most `cap` per position (see [`least_families`]).
     pub(crate) fn least_losses(&self, allowed: Pairs, cap: usize) -> Vec<Pairs> {
@@ -747,5 +797,68 @@ impl ExploredGame {
                 .find(|&&(_, lost, j)| fits(lost) && ranked[j])
                 .map(|&(a, _, j)| Choice::Input(a, j))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identify::forced::representatives;
+    use crate::identify::random::random_suspension;
+
+    /// A game cut at its limit ([`Beyond::Stop`]) only claims what the full game achieves:
+    /// every set of its family contains a least set of the full game's family (a version that
+    /// gave frontier positions any value below their stopping loss would claim a set no
+    /// strategy reaches); with a limit the full game fits, it is the full game; and some cut
+    /// games do miss lighter sets (so cutting is exercised).
+    #[test]
+    fn a_cut_game_claims_only_what_the_full_game_achieves() {
+        let (mut cut_games, mut weaker) = (0, 0);
+        for seed in 0..80u64 {
+            let sa = random_suspension(seed, 5 + (seed % 6) as usize, 3, 2);
+            let compat = Compatibility::compute(&sa);
+            let rep = representatives(&sa);
+            let mut origins: Vec<StateId> = rep.clone();
+            origins.sort_unstable();
+            origins.dedup();
+            origins.truncate(6);
+            let mut losable = Vec::new();
+            for j in 0..origins.len() {
+                for i in 0..j {
+                    if !compat.compatible(origins[i], origins[j]) {
+                        losable.push((i, j));
+                    }
+                }
+            }
+            let all: Pairs = (1 << losable.len()) - 1;
+            let explore =
+                |limit, beyond| explore_game(&sa, &compat, &rep, &origins, &losable, limit, beyond);
+            let Some(full) = explore(1_000_000, Beyond::GiveUp) else {
+                continue;
+            };
+            assert!(!full.cut());
+            let least = full.least_losses(all, usize::MAX);
+            let whole = explore(full.positions(), Beyond::Stop).expect("never gives up");
+            assert!(!whole.cut(), "seed {seed}");
+            assert_eq!(whole.least_losses(all, usize::MAX), least, "seed {seed}");
+            for limit in [1, 3, 10] {
+                let cut = explore(limit, Beyond::Stop).expect("never gives up");
+                if !cut.cut() {
+                    continue;
+                }
+                cut_games += 1;
+                let family = cut.least_losses(all, usize::MAX);
+                for &s in &family {
+                    assert!(
+                        least.iter().any(|&f| f & !s == 0),
+                        "seed {seed} limit {limit}: {s:b} beats {least:?}"
+                    );
+                    assert!(cut.strategy(s).is_some(), "seed {seed} limit {limit}");
+                }
+                weaker += usize::from(family != least);
+            }
+        }
+        assert!(cut_games > 20, "only {cut_games} cut games");
+        assert!(weaker > 5, "only {weaker} cut games lost a lighter set");
     }
 }

@@ -35,6 +35,27 @@
 //!    played (too many classes, pairs or positions: the exact game, or in [`Mode::Weighted`] the
 //!    weighted one), `v`'s successors are examined.
 //!
+//! On the dense path ([`RepairMemo::dense`], [`super::adg::adaptive_graph_dense`]) the exact
+//! games of step 4 are *cut* rather than given up: beyond [`DENSE_GAME_POSITIONS`] positions the
+//! positions found and not yet expanded may only stop (`Beyond::Stop` in `loss_game`).
+//! A cut game is the full game with the strategies that go past its frontier left out, so every
+//! set of its families is lost by a strategy of the full game, and its strategies are ones of
+//! the full game: a replacement drawn from it loses only pairs of `S ⊆ L` like any other, and
+//! the argument below holds unchanged. What a cut game cannot show is that no lighter set
+//! exists, so when it finds none, `v`'s successors are examined (as for a game given up). The
+//! exact games of one repair explore at most [`DENSE_SUBSET_POSITIONS`] positions together, in
+//! node order (the game that spends the last of them is played out); once they are spent, no
+//! further node is examined, which only skips replacements. Why: on a random automaton with four
+//! inputs the positions of even three origins form a supercritical branching process (each
+//! position of three groups has about 1.2 inputs all three enable, plus the outputs all three
+//! allow), so games of three to five classes with one losable pair outgrew 150,000 positions at
+//! about 0.2 s each, and the nodes below each were examined in turn (`random_suspension(1, 3000,
+//! 4, 4)`: unfinished after 25 minutes). With two inputs the process is subcritical: on
+//! `random_suspension(1, 3000, 2, 4)` every game ended within 6,039 positions (1,745 games,
+//! 2.38 million positions together), so the two constants leave that automaton's repair as it
+//! was, and the four-input one ends (1,994,170 ordered pairs left against 2,003,990 without
+//! repair, docs/src/benchmarks.md).
+//!
 //! Both strategies come from attractors (`ExploredGame::strategy`, `WeightedGame::strategy`):
 //! every move lowers a rank, so they end. Where one stops in a position whose origins are not
 //! pairwise compatible (always so for a position of two groups with incompatible states), the
@@ -87,7 +108,7 @@ use super::analysed::{AnalysedGraph, origins_per_node, undistinguished_below};
 use super::experiment::{Experiment, ExperimentNode, Race, Step, assemble, post_order};
 use super::forced::representatives;
 use super::loss_game::{
-    Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, weighted_game,
+    Beyond, Branches, Choice, MAX_GAME_ORIGINS, Pairs, WeightedGame, explore_game, weighted_game,
 };
 use super::sets::{after, outputs_of};
 use crate::analysis::{Compatibility, Preference};
@@ -109,6 +130,14 @@ pub const REPAIR_POSITIONS: usize = 150_000;
 /// weighted games of 43,000 positions on average per repair (`random_suspension(1, 1000, 2,
 /// 4)`), most of `distinguish`'s time; the bundled models stay far below it.
 pub const WEIGHTED_POSITIONS: usize = 200_000;
+
+/// Positions an exact game of the dense path may explore before it is cut
+/// ([`RepairMemo::dense`]; module documentation).
+pub const DENSE_GAME_POSITIONS: usize = 8_192;
+
+/// Positions the exact games of one repair on the dense path may explore together
+/// ([`RepairMemo::dense`]; module documentation).
+pub const DENSE_SUBSET_POSITIONS: usize = 3_000_000;
 
 /// What the repair did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -182,6 +211,9 @@ struct Repairer<'a> {
     /// Positions the weighted games of this repair may still explore (the memo's budget,
     /// [`WEIGHTED_POSITIONS`] by default).
     weighted_left: Cell<usize>,
+    /// Positions the exact (subset) games of this repair may still explore (the memo's budget:
+    /// unlimited by default, [`DENSE_SUBSET_POSITIONS`] for [`RepairMemo::dense`]).
+    subset_left: Cell<usize>,
     replacements: Vec<Replacement>,
 }
 
@@ -279,11 +311,9 @@ impl Repairer<'_> {
                 None => unsettled = true,
             }
         }
-        let otherwise = if unsettled {
-            Verdict::Descend
-        } else {
-            Verdict::Keep
-        };
+        if self.subset_left.get() == 0 {
+            return (Verdict::Keep, false, false);
+        }
         let Some(game) = explore_game(
             sa,
             compat,
@@ -291,8 +321,16 @@ impl Repairer<'_> {
             &classes,
             &lost,
             self.memo.limit,
+            self.memo.beyond,
         ) else {
             return (Verdict::Descend, true, true);
+        };
+        self.subset_left
+            .set(self.subset_left.get().saturating_sub(game.positions()));
+        let otherwise = if unsettled || game.cut() {
+            Verdict::Descend
+        } else {
+            Verdict::Keep
         };
         let weight = |s: Pairs| -> u64 {
             lost.iter()
@@ -516,8 +554,14 @@ impl Repairer<'_> {
 #[derive(Debug)]
 pub struct RepairMemo {
     limit: usize,
+    /// What an exact (subset) game does beyond `limit`: give up, or stop expanding
+    /// ([`RepairMemo::dense`]).
+    beyond: Beyond,
     /// Positions the weighted games of one repair may explore ([`WEIGHTED_POSITIONS`]).
     weighted_budget: usize,
+    /// Positions the exact (subset) games of one repair may explore (unlimited but for
+    /// [`RepairMemo::dense`]).
+    subset_budget: usize,
     outgrown: Mutex<HashSet<Vec<StateId>>>,
     /// Tests only: remember nothing, so every game is played (the reference the memo must
     /// match).
@@ -536,10 +580,23 @@ impl RepairMemo {
     pub fn with_limit(limit: usize) -> Self {
         RepairMemo {
             limit,
+            beyond: Beyond::GiveUp,
             weighted_budget: WEIGHTED_POSITIONS,
+            subset_budget: usize::MAX,
             outgrown: Mutex::new(HashSet::new()),
             #[cfg(test)]
             forgetful: false,
+        }
+    }
+
+    /// The memo of the dense path ([`super::adg::adaptive_graph_dense`]): exact games cut at
+    /// [`DENSE_GAME_POSITIONS`] positions, not given up, and at most [`DENSE_SUBSET_POSITIONS`]
+    /// positions per repair (module documentation).
+    pub fn dense() -> Self {
+        RepairMemo {
+            beyond: Beyond::Stop,
+            subset_budget: DENSE_SUBSET_POSITIONS,
+            ..RepairMemo::with_limit(DENSE_GAME_POSITIONS)
         }
     }
 
@@ -580,6 +637,7 @@ pub fn repair(
         representative: representatives(sa),
         replaced: vec![None; adg.len()],
         weighted_left: Cell::new(memo.weighted_budget),
+        subset_left: Cell::new(memo.subset_budget),
         replacements: Vec::new(),
     };
     let origins = origins_per_node(sa, compat, adg);
@@ -835,6 +893,81 @@ mod tests {
             differed > 0,
             "the weighted repair never differed from the subset one"
         );
+    }
+
+    /// The dense path's games ([`RepairMemo::dense`], here cut at 10 positions): a subset
+    /// repair whose games are cut instead of given up is still a valid ADG losing only pairs
+    /// the built graph lost (the cut game's strategies are strategies of the full game, module
+    /// documentation), and on some automata it replaces sub-DAGs where games that give up at
+    /// the same limit replace fewer.
+    #[test]
+    fn cut_games_repair_soundly() {
+        let (mut more, mut cut_replaced) = (0, 0);
+        for seed in 0..60u64 {
+            let n = 6 + (seed % 5) as usize;
+            let sa = crate::identify::random::random_suspension(seed, n, 3, 2);
+            let c = Compatibility::compute(&sa);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            let built = adaptive_graph_estimated(&sa, &c, &g);
+            let old = built.undistinguished();
+            let cut = RepairMemo {
+                limit: 10,
+                ..RepairMemo::dense()
+            };
+            let (adg, stats) = repair(&sa, &c, built.adg(), Mode::Subset, &cut);
+            check_valid(&sa, &adg);
+            let after = AnalysedGraph::new(&sa, &c, adg);
+            assert!(
+                after
+                    .undistinguished()
+                    .iter()
+                    .all(|p| old.binary_search(p).is_ok()),
+                "seed {seed}"
+            );
+            let given_up = repair(
+                &sa,
+                &c,
+                built.adg(),
+                Mode::Subset,
+                &RepairMemo::with_limit(10),
+            );
+            more += usize::from(stats.replaced > given_up.1.replaced);
+            cut_replaced += stats.replaced;
+        }
+        assert!(more > 0, "cut games never replaced more than given-up ones");
+        assert!(cut_replaced > 10, "only {cut_replaced} replacements");
+    }
+
+    /// The subset budget of a repair ([`DENSE_SUBSET_POSITIONS`] on the dense path): with none
+    /// left no game is played and the built graph is kept; with one position left, the game
+    /// that spends it is played out (exactly one game, not none); unlimited, more are played.
+    #[test]
+    fn the_subset_budget_plays_the_game_that_spends_it() {
+        let mut checked = 0;
+        for seed in 0..60u64 {
+            let sa =
+                crate::identify::random::random_suspension(seed, 8 + (seed % 5) as usize, 3, 2);
+            let c = Compatibility::compute(&sa);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            let built = adaptive_graph_estimated(&sa, &c, &g);
+            // Games cut at 10 positions, so that nodes below them are examined too.
+            let with_budget = |subset_budget| RepairMemo {
+                subset_budget,
+                limit: 10,
+                ..RepairMemo::dense()
+            };
+            let (_, free) = repair(&sa, &c, built.adg(), Mode::Subset, &with_budget(usize::MAX));
+            if free.games < 2 {
+                continue;
+            }
+            checked += 1;
+            let (adg, none) = repair(&sa, &c, built.adg(), Mode::Subset, &with_budget(0));
+            assert_eq!(none.games, 0, "seed {seed}");
+            assert_eq!(adg, *built.adg(), "seed {seed}");
+            let (_, one) = repair(&sa, &c, built.adg(), Mode::Subset, &with_budget(1));
+            assert_eq!(one.games, 1, "seed {seed}");
+        }
+        assert!(checked > 5, "only {checked} automata played two games");
     }
 
     #[test]

@@ -227,8 +227,12 @@ fn distinguish_dense_from(
     // the splitting graph's includes the other graphs' ADGs.
     phase("splitting graph");
     let t = Instant::now();
-    let memo = RepairMemo::default();
     let dense = compatibility.num_compatible_pairs() >= dense_pairs;
+    let memo = if dense {
+        RepairMemo::dense()
+    } else {
+        RepairMemo::default()
+    };
     let split = match options.split.policy {
         SplitPolicy::Searched if dense => SplitOptions {
             policy: SplitPolicy::FewestPairsTogether,
