@@ -713,12 +713,21 @@ pub fn adaptive_graph_dense(
     memo: &RepairMemo,
     repair: bool,
 ) -> Result<AnalysedGraph, IdentifyError> {
-    let built = best_graph(sa, compat, graph, budget, &[DENSE_GRAPH_RULE])?;
-    Ok(if repair {
-        super::repair::repaired_in(sa, compat, built, memo, &[super::repair::Mode::Subset])
-    } else {
-        built
-    })
+    if !repair {
+        return best_graph(sa, compat, graph, budget, &[DENSE_GRAPH_RULE]);
+    }
+    // The one graph of `best_graph`, analysed once for its metrics and the repair's origins.
+    let (rule, steps, search) = DENSE_GRAPH_RULE;
+    let adg = adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search)?;
+    let (built, origins) = AnalysedGraph::with_origins(sa, compat, adg);
+    Ok(super::repair::repaired_from(
+        sa,
+        compat,
+        built,
+        &origins,
+        memo,
+        &[super::repair::Mode::Subset],
+    ))
 }
 
 /// The one rule of [`adaptive_graph_dense`]: lossy prefix inputs, `LOSSY_PREFIX_BUDGET` steps,

@@ -210,17 +210,19 @@ fn analysis<'a>(
 }
 
 /// The Table 3.2 metrics of `adg` and the incompatible pairs `(q, r)`, `q < r`, it leaves
-/// undistinguished, sorted.
-fn analyse(
-    sa: &SuspensionAutomaton,
-    compat: &Compatibility,
-    adg: &Experiment,
-) -> (AdgMetrics, Vec<(StateId, StateId)>) {
+/// undistinguished, sorted, with the analysis that found them (its memo holds the origins per
+/// node, see [`origins_per_node`]).
+fn analyse<'a>(
+    sa: &'a SuspensionAutomaton,
+    compat: &'a Compatibility,
+    adg: &'a Experiment,
+) -> (AdgMetrics, Vec<(StateId, StateId)>, Analysis<'a>) {
     let mut analysis = analysis(sa, compat, adg);
     let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
     let (obs, sizes, weighted) = analysis.run(0, root);
     let sharing_an_observation = analysis.sharing.len();
-    let topup_pairs = analysis.undistinguished.into_sorted();
+    let topup_pairs =
+        std::mem::replace(&mut analysis.undistinguished, PairSet::new(0)).into_sorted();
     let metrics = AdgMetrics {
         nodes: adg.len(),
         depth: adg.depth(),
@@ -230,7 +232,7 @@ fn analyse(
         undistinguished_pairs: topup_pairs.len(),
         sharing_an_observation,
     };
-    (metrics, topup_pairs)
+    (metrics, topup_pairs, analysis)
 }
 
 /// The incompatible pairs `(q, r)`, `q < r`, of the current set of node `node` that the sub-DAG
@@ -263,7 +265,12 @@ pub(crate) fn origins_per_node(
     let mut analysis = analysis(sa, compat, adg);
     let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
     analysis.run(0, root);
-    let mut out: Vec<Vec<Origins>> = vec![Vec::new(); adg.len()];
+    origins_of(analysis)
+}
+
+/// The origins per node of [`origins_per_node`] from an analysis run from the root.
+fn origins_of(analysis: Analysis<'_>) -> Vec<Vec<Origins>> {
+    let mut out: Vec<Vec<Origins>> = vec![Vec::new(); analysis.adg.len()];
     for (k, origins) in analysis.memo.into_keys() {
         out[k as usize].push(origins);
     }
@@ -285,12 +292,29 @@ pub struct AnalysedGraph {
 impl AnalysedGraph {
     /// Analyses `adg`, whose root is all states of `sa`.
     pub fn new(sa: &SuspensionAutomaton, compat: &Compatibility, adg: Experiment) -> Self {
-        let (metrics, undistinguished) = analyse(sa, compat, &adg);
+        let (metrics, undistinguished, _) = analyse(sa, compat, &adg);
         AnalysedGraph {
             adg,
             metrics,
             undistinguished,
         }
+    }
+
+    /// [`AnalysedGraph::new`] with the origins per node of [`origins_per_node`], taken from the
+    /// same analysis (one pass where the repair would otherwise run it again).
+    pub(crate) fn with_origins(
+        sa: &SuspensionAutomaton,
+        compat: &Compatibility,
+        adg: Experiment,
+    ) -> (Self, Vec<Vec<Vec<(StateId, StateId)>>>) {
+        let (metrics, undistinguished, analysis) = analyse(sa, compat, &adg);
+        let origins = origins_of(analysis);
+        let analysed = AnalysedGraph {
+            adg,
+            metrics,
+            undistinguished,
+        };
+        (analysed, origins)
     }
 
     /// The graph.

@@ -628,6 +628,25 @@ pub fn repair(
     mode: Mode,
     memo: &RepairMemo,
 ) -> (Experiment, RepairStats) {
+    repair_from(
+        sa,
+        compat,
+        adg,
+        &origins_per_node(sa, compat, adg),
+        mode,
+        memo,
+    )
+}
+
+/// [`repair`] given the origins per node of `adg` ([`origins_per_node`]).
+fn repair_from(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    adg: &Experiment,
+    origins: &[Vec<Vec<(StateId, StateId)>>],
+    mode: Mode,
+    memo: &RepairMemo,
+) -> (Experiment, RepairStats) {
     let mut r = Repairer {
         mode,
         memo,
@@ -640,7 +659,6 @@ pub fn repair(
         subset_left: Cell::new(memo.subset_budget),
         replacements: Vec::new(),
     };
-    let origins = origins_per_node(sa, compat, adg);
     let mut stats = RepairStats::default();
     let mut examine = vec![false; adg.len()];
     examine[0] = true;
@@ -705,7 +723,8 @@ pub fn repaired(
 }
 
 /// `built` repaired in each of `modes` (see [`repair`]), whichever graph leaves the fewest pairs
-/// undistinguished (ties to `built`, then to the earlier mode).
+/// undistinguished (ties to `built`, then to the earlier mode). The origins per node of `built`
+/// are found once for all modes.
 pub fn repaired_in(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -713,10 +732,27 @@ pub fn repaired_in(
     memo: &RepairMemo,
     modes: &[Mode],
 ) -> AnalysedGraph {
+    if built.undistinguished().is_empty() {
+        return built;
+    }
+    let origins = origins_per_node(sa, compat, built.adg());
+    repaired_from(sa, compat, built, &origins, memo, modes)
+}
+
+/// [`repaired_in`] given the origins per node of `built` ([`AnalysedGraph::with_origins`]), so
+/// its analysis is not run again.
+pub(crate) fn repaired_from(
+    sa: &SuspensionAutomaton,
+    compat: &Compatibility,
+    built: AnalysedGraph,
+    origins: &[Vec<Vec<(StateId, StateId)>>],
+    memo: &RepairMemo,
+    modes: &[Mode],
+) -> AnalysedGraph {
     let mut best: Option<AnalysedGraph> = None;
     if !built.undistinguished().is_empty() {
         for &mode in modes {
-            let (adg, stats) = repair(sa, compat, built.adg(), mode, memo);
+            let (adg, stats) = repair_from(sa, compat, built.adg(), origins, mode, memo);
             if stats.replaced == 0 {
                 continue;
             }
@@ -846,6 +882,43 @@ mod tests {
         }
         assert!(outgrown > 10, "only {outgrown} sets outgrew the limit");
         assert!(replaced > 10, "only {replaced} sub-DAGs replaced");
+    }
+
+    /// The origins per node taken from the built graph's own analysis
+    /// ([`AnalysedGraph::with_origins`], the dense path) are those of a separate analysis
+    /// ([`origins_per_node`]), the graph's analysis is that of [`AnalysedGraph::new`], and the
+    /// repair from them ([`repaired_from`]) is the one of [`repaired_in`]; on some automata a
+    /// node is reached on several observation prefix classes and sub-DAGs are replaced, so the
+    /// comparison covers origins that matter.
+    #[test]
+    fn origins_from_the_built_analysis_repair_alike() {
+        let (mut shared_nodes, mut changed) = (0, 0);
+        for seed in 0..60u64 {
+            let sa =
+                crate::identify::random::random_suspension(seed, 6 + (seed % 7) as usize, 3, 2);
+            let c = Compatibility::compute(&sa);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            let built = adaptive_graph_estimated(&sa, &c, &g);
+            let (analysed, origins) = AnalysedGraph::with_origins(&sa, &c, built.adg().clone());
+            assert_eq!(analysed.metrics(), built.metrics(), "seed {seed}");
+            assert_eq!(analysed.undistinguished(), built.undistinguished());
+            assert_eq!(
+                origins,
+                origins_per_node(&sa, &c, built.adg()),
+                "seed {seed}"
+            );
+            shared_nodes += origins.iter().filter(|o| o.len() > 1).count();
+            for modes in [&[Mode::Subset][..], &[Mode::Subset, Mode::Weighted]] {
+                let memo = RepairMemo::dense();
+                let once = repaired_from(&sa, &c, analysed.clone(), &origins, &memo, modes);
+                let again = repaired_in(&sa, &c, built.clone(), &RepairMemo::dense(), modes);
+                assert_eq!(once.adg(), again.adg(), "seed {seed} {modes:?}");
+                assert_eq!(once.metrics(), again.metrics());
+                changed += usize::from(once.adg() != built.adg());
+            }
+        }
+        assert!(shared_nodes > 0, "no node reached on two prefix classes");
+        assert!(changed > 0, "no repair changed a graph");
     }
 
     /// With its weighted-game budget spent from the start, a [`Mode::Weighted`] repair is the
