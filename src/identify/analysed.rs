@@ -33,6 +33,9 @@ pub struct AdgMetrics {
 /// Origins of the current states: `(initial state, current state)`, sorted.
 type Origins = Vec<(StateId, StateId)>;
 
+/// For every node, the lists of origins reaching it ([`origins_per_node`]).
+pub(crate) type NodeOrigins = Vec<Vec<Origins>>;
+
 /// Per (node, origins): (observations, sum of leaf sizes, weighted sum of leaf sizes). The memo
 /// is only looked up, and drained into lists sorted afterwards ([`origins_per_node`]), so no
 /// result depends on its order; its keys are our own, hence [`FastMap`] (with SipHash, hashing
@@ -261,7 +264,7 @@ pub(crate) fn origins_per_node(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
     adg: &Experiment,
-) -> Vec<Vec<Vec<(StateId, StateId)>>> {
+) -> NodeOrigins {
     let mut analysis = analysis(sa, compat, adg);
     let root: Origins = adg.root_states().iter().map(|&q| (q, q)).collect();
     analysis.run(0, root);
@@ -269,7 +272,7 @@ pub(crate) fn origins_per_node(
 }
 
 /// The origins per node of [`origins_per_node`] from an analysis run from the root.
-fn origins_of(analysis: Analysis<'_>) -> Vec<Vec<Origins>> {
+fn origins_of(analysis: Analysis<'_>) -> NodeOrigins {
     let mut out: Vec<Vec<Origins>> = vec![Vec::new(); analysis.adg.len()];
     for (k, origins) in analysis.memo.into_keys() {
         out[k as usize].push(origins);
@@ -306,7 +309,7 @@ impl AnalysedGraph {
         sa: &SuspensionAutomaton,
         compat: &Compatibility,
         adg: Experiment,
-    ) -> (Self, Vec<Vec<Vec<(StateId, StateId)>>>) {
+    ) -> (Self, NodeOrigins) {
         let (metrics, undistinguished, analysis) = analyse(sa, compat, &adg);
         let origins = origins_of(analysis);
         let analysed = AnalysedGraph {

@@ -23,8 +23,9 @@
 //!    charged `REPAIR_POSITIONS + 1` whether the memo or its exploration found it so, so the
 //!    charge, like the verdict, does not depend on what other graphs' repairs put in the memo);
 //!    once it is spent, nodes are examined as in [`Mode::Subset`]. This only skips replacements,
-//!    so the argument below holds unchanged, and the repair stays deterministic (its nodes are
-//!    examined sequentially).
+//!    so the argument below holds unchanged, and the repair stays deterministic: the games of
+//!    the next nodes to examine are found ahead, in parallel, but verdicts are applied and
+//!    budgets charged in node order, as if the nodes were examined one by one (`repair_from`).
 //! 4. Otherwise (and always in [`Mode::Subset`]) the exact game is solved with only the pairs of
 //!    `L` losable (moves losing another pair are pruned, which keeps the game small), giving the
 //!    least sets of lost pairs inside `L` (at most [`FAMILY_CAP`] per position); if the lightest
@@ -113,9 +114,11 @@ use super::loss_game::{
 use super::sets::{after, outputs_of};
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
-use std::cell::Cell;
-use std::collections::HashSet;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Most sets kept per position in the families of a repair game (the sets are few when the
 /// built subtree loses few pairs; the cap bounds the time where it loses many).
@@ -210,11 +213,48 @@ struct Repairer<'a> {
     replaced: Vec<Option<u32>>,
     /// Positions the weighted games of this repair may still explore (the memo's budget,
     /// [`WEIGHTED_POSITIONS`] by default).
-    weighted_left: Cell<usize>,
+    weighted_left: AtomicUsize,
     /// Positions the exact (subset) games of this repair may still explore (the memo's budget:
     /// unlimited by default, [`DENSE_SUBSET_POSITIONS`] for [`RepairMemo::dense`]).
-    subset_left: Cell<usize>,
+    subset_left: AtomicUsize,
     replacements: Vec<Replacement>,
+}
+
+/// What [`Repairer::speculate`] finds at a node.
+enum Found {
+    /// A verdict reached before any game (whether a game was explored, whether one outgrew the
+    /// limit).
+    Decided(Verdict, bool, bool),
+    /// The node's games, with the outcomes found so far.
+    Games(Games),
+}
+
+/// The inputs of a node's games and the outcomes of those played.
+struct Games {
+    classes: Vec<StateId>,
+    lost: Vec<(usize, usize)>,
+    weights: Vec<u64>,
+    /// The weight of the pairs the built sub-DAG loses.
+    built: u64,
+    weighted: Option<WeightedOutcome>,
+    /// `Some(None)` when the exact game outgrew the limit.
+    subset: Option<Option<SubsetOutcome>>,
+}
+
+/// The outcome of a weighted game: positions charged, the replacement it offers (cheaper than
+/// the built sub-DAG), whether it outgrew the limit.
+struct WeightedOutcome {
+    spent: usize,
+    replacement: Option<Replacement>,
+    unsettled: bool,
+}
+
+/// The outcome of an exact game played out or cut: positions charged, whether it was cut, the
+/// replacement losing a lighter set than the built sub-DAG.
+struct SubsetOutcome {
+    positions: usize,
+    cut: bool,
+    replacement: Option<Replacement>,
 }
 
 /// The result of examining one node.
@@ -239,18 +279,26 @@ impl Repairer<'_> {
         reps
     }
 
-    /// Examines built node `k`, reached by the initial states as `origins` says (see the module
-    /// documentation): the verdict, whether a game was explored, and whether one outgrew the
-    /// memo's limit.
-    fn examine(&self, k: u32, origins: &[Vec<(StateId, StateId)>]) -> (Verdict, bool, bool) {
+    /// What examining built node `k` (reached by the initial states as `origins` says, see the
+    /// module documentation) finds without consulting the budgets: a verdict reached before any
+    /// game, or the games' inputs with the outcomes of the games that `weighted` and `subset`
+    /// ask for (a game's outcome depends on the node only, never on the budgets left, so it may
+    /// be found ahead of time and in parallel, see [`Repairer::apply`]).
+    fn speculate(
+        &self,
+        k: u32,
+        origins: &[Vec<(StateId, StateId)>],
+        weighted: bool,
+        subset: bool,
+    ) -> Found {
         let (sa, compat) = (self.sa, self.compat);
         let states = &self.adg.nodes()[k as usize].states;
         if compat.pairwise_compatible(states) {
-            return (Verdict::Keep, false, false);
+            return Found::Decided(Verdict::Keep, false, false);
         }
         let classes = self.classes(states);
         if classes.len() > MAX_GAME_ORIGINS {
-            return (Verdict::Descend, false, false);
+            return Found::Decided(Verdict::Descend, false, false);
         }
         let index = |q: StateId| {
             classes
@@ -266,92 +314,148 @@ impl Repairer<'_> {
         lost.sort_unstable();
         lost.dedup();
         if lost.is_empty() {
-            return (Verdict::Keep, false, false);
+            return Found::Decided(Verdict::Keep, false, false);
         }
         if lost.len() > Pairs::BITS as usize {
-            return (Verdict::Descend, false, false);
+            return Found::Decided(Verdict::Descend, false, false);
         }
         let weights = self.weights(&classes, origins);
         let n = classes.len();
         let built: u64 = lost.iter().map(|&(i, j)| weights[i * n + j]).sum();
-        // In `Mode::Weighted`, whether the weighted game was played out (if not, the nodes
-        // below are examined when nothing better is found here).
-        let mut unsettled = false;
-        if self.mode == Mode::Weighted && self.weighted_left.get() > 0 {
-            let game = if self.memo.outgrown(&classes) {
-                None
-            } else {
-                let game = weighted_game(
-                    sa,
-                    compat,
-                    &self.representative,
-                    &classes,
-                    &weights,
-                    self.memo.limit,
-                    Branches::Sum,
-                );
-                if game.is_none() {
-                    self.memo.remember(classes.clone());
-                }
-                game
-            };
-            // Charged alike whether the memo or the exploration found the game outgrown.
-            let spent = game
-                .as_ref()
-                .map_or(self.memo.limit + 1, WeightedGame::positions);
-            self.weighted_left
-                .set(self.weighted_left.get().saturating_sub(spent));
-            match game {
-                Some(game) if game.value() < built => {
-                    if let Some(choice) = game.strategy() {
-                        return (Verdict::Replace(Replacement { choice }), true, false);
-                    }
-                }
-                Some(_) => {}
-                None => unsettled = true,
+        let mut games = Games {
+            classes,
+            lost,
+            weights,
+            built,
+            weighted: None,
+            subset: None,
+        };
+        if weighted && self.mode == Mode::Weighted {
+            games.weighted = Some(self.weighted_outcome(&games));
+        }
+        let replaced = matches!(&games.weighted, Some(w) if w.replacement.is_some());
+        if subset && !replaced {
+            games.subset = Some(self.subset_outcome(&games));
+        }
+        Found::Games(games)
+    }
+
+    /// The outcome of the weighted game of a node.
+    fn weighted_outcome(&self, g: &Games) -> WeightedOutcome {
+        let game = if self.memo.outgrown(&g.classes) {
+            None
+        } else {
+            let game = weighted_game(
+                self.sa,
+                self.compat,
+                &self.representative,
+                &g.classes,
+                &g.weights,
+                self.memo.limit,
+                Branches::Sum,
+            );
+            if game.is_none() {
+                self.memo.remember(g.classes.clone());
             }
+            game
+        };
+        // Charged alike whether the memo or the exploration found the game outgrown.
+        let spent = game
+            .as_ref()
+            .map_or(self.memo.limit + 1, WeightedGame::positions);
+        let replacement = match &game {
+            Some(game) if game.value() < g.built => {
+                game.strategy().map(|choice| Replacement { choice })
+            }
+            _ => None,
+        };
+        WeightedOutcome {
+            spent,
+            replacement,
+            unsettled: game.is_none(),
         }
-        if self.subset_left.get() == 0 {
-            return (Verdict::Keep, false, false);
-        }
-        let Some(game) = explore_game(
-            sa,
-            compat,
+    }
+
+    /// The outcome of the exact game of a node.
+    fn subset_outcome(&self, g: &Games) -> Option<SubsetOutcome> {
+        let game = explore_game(
+            self.sa,
+            self.compat,
             &self.representative,
-            &classes,
-            &lost,
+            &g.classes,
+            &g.lost,
             self.memo.limit,
             self.memo.beyond,
-        ) else {
-            return (Verdict::Descend, true, true);
-        };
-        self.subset_left
-            .set(self.subset_left.get().saturating_sub(game.positions()));
-        let otherwise = if unsettled || game.cut() {
-            Verdict::Descend
-        } else {
-            Verdict::Keep
-        };
+        )?;
+        let n = g.classes.len();
         let weight = |s: Pairs| -> u64 {
-            lost.iter()
+            g.lost
+                .iter()
                 .enumerate()
                 .filter(|&(b, _)| s >> b & 1 == 1)
-                .map(|(_, &(i, j))| weights[i * n + j])
+                .map(|(_, &(i, j))| g.weights[i * n + j])
                 .sum()
         };
-        let all: Pairs = if lost.len() == Pairs::BITS as usize {
+        let all: Pairs = if g.lost.len() == Pairs::BITS as usize {
             Pairs::MAX
         } else {
-            (1 << lost.len()) - 1
+            (1 << g.lost.len()) - 1
         };
         let family = game.least_losses(all, FAMILY_CAP);
         let best = family.iter().copied().min_by_key(|&s| weight(s));
-        match best
-            .filter(|&s| weight(s) < built)
+        let replacement = best
+            .filter(|&s| weight(s) < g.built)
             .and_then(|s| game.strategy(s))
-        {
-            Some(choice) => (Verdict::Replace(Replacement { choice }), true, false),
-            None => (otherwise, true, false),
+            .map(|choice| Replacement { choice });
+        Some(SubsetOutcome {
+            positions: game.positions(),
+            cut: game.cut(),
+            replacement,
+        })
+    }
+
+    /// Examines built node `k` as [`Repairer::speculate`] found it, charging the budgets left
+    /// (nodes are applied in node order, so the charges are the sequential ones): the verdict,
+    /// whether a game was explored, and whether one outgrew the memo's limit. A game the
+    /// budgets now call for and `found` lacks is played here.
+    fn apply(&self, found: Found) -> (Verdict, bool, bool) {
+        let mut g = match found {
+            Found::Decided(verdict, explored, gave_up) => return (verdict, explored, gave_up),
+            Found::Games(g) => g,
+        };
+        // In `Mode::Weighted`, whether the weighted game was played out (if not, the nodes
+        // below are examined when nothing better is found here).
+        let mut unsettled = false;
+        if self.mode == Mode::Weighted && self.weighted_left.load(Relaxed) > 0 {
+            let w = match g.weighted.take() {
+                Some(w) => w,
+                None => self.weighted_outcome(&g),
+            };
+            let left = self.weighted_left.load(Relaxed);
+            self.weighted_left
+                .store(left.saturating_sub(w.spent), Relaxed);
+            if let Some(replacement) = w.replacement {
+                return (Verdict::Replace(replacement), true, false);
+            }
+            unsettled = w.unsettled;
+        }
+        if self.subset_left.load(Relaxed) == 0 {
+            return (Verdict::Keep, false, false);
+        }
+        let outcome = match g.subset.take() {
+            Some(outcome) => outcome,
+            None => self.subset_outcome(&g),
+        };
+        let Some(outcome) = outcome else {
+            return (Verdict::Descend, true, true);
+        };
+        let left = self.subset_left.load(Relaxed);
+        self.subset_left
+            .store(left.saturating_sub(outcome.positions), Relaxed);
+        match outcome.replacement {
+            Some(replacement) => (Verdict::Replace(replacement), true, false),
+            None if unsettled || outcome.cut => (Verdict::Descend, true, false),
+            None => (Verdict::Keep, true, false),
         }
     }
 
@@ -628,17 +732,29 @@ pub fn repair(
     mode: Mode,
     memo: &RepairMemo,
 ) -> (Experiment, RepairStats) {
-    repair_from(
-        sa,
-        compat,
-        adg,
-        &origins_per_node(sa, compat, adg),
-        mode,
-        memo,
-    )
+    let origins = origins_per_node(sa, compat, adg);
+    repair_from(sa, compat, adg, &origins, mode, memo, default_lookahead())
 }
 
-/// [`repair`] given the origins per node of `adg` ([`origins_per_node`]).
+/// Nodes whose games are found ahead in parallel ([`repair_from`]): one per thread alone (no
+/// game is played that a spent budget skips), else four per thread, so that a long game does
+/// not leave the other threads idle for long.
+fn default_lookahead() -> usize {
+    match rayon::current_num_threads() {
+        1 => 1,
+        n => 4 * n,
+    }
+}
+
+/// [`repair`] given the origins per node of `adg` ([`origins_per_node`]), finding the games of
+/// up to `lookahead` nodes to examine ahead, in parallel. The result is that of examining the
+/// nodes one by one in node order, whatever `lookahead` and the thread count: a node's verdict
+/// depends on its games and the budgets left, its games on the node only (the memo of outgrown
+/// games changes no outcome, [`RepairMemo`]), so the games are found ahead and the verdicts
+/// applied, and the budgets charged, in node order ([`Repairer::apply`], which plays any game
+/// the budgets call for that was not found ahead). Every node found ahead is examined, since
+/// only a verdict marks nodes and marks stay; found ahead only while their budget was not
+/// spent, the games wasted once a budget runs out are at most `lookahead`.
 fn repair_from(
     sa: &SuspensionAutomaton,
     compat: &Compatibility,
@@ -646,6 +762,7 @@ fn repair_from(
     origins: &[Vec<Vec<(StateId, StateId)>>],
     mode: Mode,
     memo: &RepairMemo,
+    lookahead: usize,
 ) -> (Experiment, RepairStats) {
     let mut r = Repairer {
         mode,
@@ -655,19 +772,38 @@ fn repair_from(
         adg,
         representative: representatives(sa),
         replaced: vec![None; adg.len()],
-        weighted_left: Cell::new(memo.weighted_budget),
-        subset_left: Cell::new(memo.subset_budget),
+        weighted_left: AtomicUsize::new(memo.weighted_budget),
+        subset_left: AtomicUsize::new(memo.subset_budget),
         replacements: Vec::new(),
     };
     let mut stats = RepairStats::default();
     let mut examine = vec![false; adg.len()];
     examine[0] = true;
+    // Nodes speculated and not yet applied.
+    let mut ahead: BTreeMap<usize, Found> = BTreeMap::new();
     for k in 0..adg.len() {
         if !examine[k] {
             continue;
         }
         stats.examined += 1;
-        let (verdict, explored, gave_up) = r.examine(k as u32, &origins[k]);
+        if !ahead.contains_key(&k) {
+            // The next `lookahead` nodes to examine as known now (every one will be examined: a
+            // node once marked stays so), found in parallel with the games of the budgets not
+            // spent yet (budgets only shrink; `apply` plays a game found missing).
+            let next: Vec<usize> = (k..adg.len())
+                .filter(|&j| examine[j] && !ahead.contains_key(&j))
+                .take(lookahead.max(1))
+                .collect();
+            let weighted = r.weighted_left.load(Relaxed) > 0;
+            let subset = r.subset_left.load(Relaxed) > 0;
+            let found: Vec<(usize, Found)> = next
+                .par_iter()
+                .map(|&j| (j, r.speculate(j as u32, &origins[j], weighted, subset)))
+                .collect();
+            ahead.extend(found);
+        }
+        let found = ahead.remove(&k).expect("node `k` was speculated");
+        let (verdict, explored, gave_up) = r.apply(found);
         stats.games += usize::from(explored);
         stats.gave_up += usize::from(gave_up);
         match verdict {
@@ -752,7 +888,15 @@ pub(crate) fn repaired_from(
     let mut best: Option<AnalysedGraph> = None;
     if !built.undistinguished().is_empty() {
         for &mode in modes {
-            let (adg, stats) = repair_from(sa, compat, built.adg(), origins, mode, memo);
+            let (adg, stats) = repair_from(
+                sa,
+                compat,
+                built.adg(),
+                origins,
+                mode,
+                memo,
+                default_lookahead(),
+            );
             if stats.replaced == 0 {
                 continue;
             }
@@ -919,6 +1063,54 @@ mod tests {
         }
         assert!(shared_nodes > 0, "no node reached on two prefix classes");
         assert!(changed > 0, "no repair changed a graph");
+    }
+
+    /// Finding games ahead in parallel ([`repair_from`]) changes no repair: with a lookahead of
+    /// one node (the sequential order) and of eight on four threads, in both modes, with
+    /// budgets that run out (the result then differs from the unlimited one on some automata)
+    /// and that do not, the graphs and the counts of games are equal.
+    #[test]
+    fn games_found_ahead_in_parallel_repair_alike() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let (mut cut_short, mut replaced) = (0, 0);
+        for seed in 0..80u64 {
+            let sa = crate::identify::random::random_suspension(
+                seed,
+                8 + (seed % 6) as usize,
+                2 + (seed % 2) as usize,
+                2,
+            );
+            let c = Compatibility::compute(&sa);
+            let g = SplittingGraph::build(&sa, &c).unwrap();
+            let built = adaptive_graph_estimated(&sa, &c, &g);
+            let origins = origins_per_node(&sa, &c, built.adg());
+            let budgets = [(usize::MAX, usize::MAX), (40, 30), (0, 15)];
+            for mode in [Mode::Subset, Mode::Weighted] {
+                let mut unlimited = None;
+                for (weighted_budget, subset_budget) in budgets {
+                    let memo = || RepairMemo {
+                        weighted_budget,
+                        subset_budget,
+                        limit: 12,
+                        ..RepairMemo::dense()
+                    };
+                    let one = repair_from(&sa, &c, built.adg(), &origins, mode, &memo(), 1);
+                    let ahead = pool
+                        .install(|| repair_from(&sa, &c, built.adg(), &origins, mode, &memo(), 8));
+                    assert_eq!(one, ahead, "seed {seed} {mode:?} {subset_budget}");
+                    replaced += one.1.replaced;
+                    match &unlimited {
+                        None => unlimited = Some(one),
+                        Some(u) => cut_short += usize::from(u.0 != one.0),
+                    }
+                }
+            }
+        }
+        assert!(cut_short > 0, "no budget ever ran out");
+        assert!(replaced > 10, "only {replaced} sub-DAGs replaced");
     }
 
     /// With its weighted-game budget spent from the start, a [`Mode::Weighted`] repair is the
