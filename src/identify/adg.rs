@@ -713,12 +713,12 @@ pub fn adaptive_graph_dense(
     memo: &RepairMemo,
     repair: bool,
 ) -> Result<AnalysedGraph, IdentifyError> {
-    if !repair {
-        return best_graph(sa, compat, graph, budget, &[DENSE_GRAPH_RULE]);
-    }
-    // The one graph of `best_graph`, analysed once for its metrics and the repair's origins.
     let (rule, steps, search) = DENSE_GRAPH_RULE;
     let adg = adaptive_graph_steps(sa, compat, graph, budget, rule, steps, search)?;
+    if !repair {
+        return Ok(AnalysedGraph::new(sa, compat, adg));
+    }
+    // Analysed once, for its metrics and the repair's origins.
     let (built, origins) = AnalysedGraph::with_origins(sa, compat, adg);
     Ok(super::repair::repaired_from(
         sa,

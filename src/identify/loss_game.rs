@@ -7,10 +7,10 @@
 //! definitions and why the values bound every ADG.
 
 use crate::analysis::Compatibility;
-use crate::fast_hash::{FastBuild, FastMap};
+use crate::fast_hash::FastBuild;
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
-use indexmap::IndexMap;
 use indexmap::map::Entry;
+use indexmap::{IndexMap, IndexSet};
 
 /// Most origins one game tracks (their pairs are the bits of a `u128`).
 pub const MAX_ORIGINS: usize = 16;
@@ -43,11 +43,11 @@ type Group = (Mask, StateId);
 /// Groups sorted by state.
 type Position = Vec<Group>;
 
-/// The index of each explored position. Games intern positions by the hundred thousand; with
-/// SipHash, hashing and probing took about a fifth of `distinguish`'s time on TCP_Linux_Server
-/// merge 4,5 (`perf record`), so the map uses [`FastMap`]. Only lookups use the map, never its
-/// order.
-type PositionIndex = FastMap<Position, usize>;
+/// Explored positions in the order found: a position's number is its place, so each is stored
+/// once. Games intern positions by the hundred thousand; with SipHash, hashing and probing took
+/// about a fifth of `distinguish`'s time on TCP_Linux_Server merge 4,5 (`perf record`), so the
+/// set hashes with [`FastBuild`]. The hash decides only lookups, never the order.
+type PositionSet = IndexSet<Position, FastBuild>;
 
 /// Pairs lost, or `None` where a forbidden pair would be lost (see [`Game::pair`]).
 type Lost = Option<Pairs>;
@@ -185,25 +185,23 @@ impl Game<'_> {
         labels
     }
 
-    /// The positions reachable from `start` and their moves (position 0 is `start`), and
-    /// whether the exploration was cut. Moves losing a forbidden pair, or leading to a position
-    /// some group of which holds one, are left out (such positions are not explored). Beyond
-    /// `limit` positions, `None` with [`Beyond::GiveUp`]; with [`Beyond::Stop`] the positions
-    /// found so far and not yet expanded keep only their stopping move (see [`Beyond`]).
-    fn explore(
-        &self,
-        start: Position,
-        limit: usize,
-        beyond: Beyond,
-    ) -> Option<(Vec<Position>, Vec<Moves>, bool)> {
-        let mut index = PositionIndex::default();
-        let mut positions: Vec<Position> = vec![start.clone()];
+    /// The moves of the positions reachable from `start`, by position in the order found
+    /// (position 0 is `start`), and whether the exploration was cut. Moves losing a forbidden
+    /// pair, or leading to a position some group of which holds one, are left out (such
+    /// positions are not explored). Beyond `limit` positions, `None` with [`Beyond::GiveUp`];
+    /// with [`Beyond::Stop`] the positions found so far and not yet expanded keep only their
+    /// stopping move (see [`Beyond`]).
+    fn explore(&self, start: Position, limit: usize, beyond: Beyond) -> Option<(Vec<Moves>, bool)> {
+        let mut positions = PositionSet::default();
+        positions.insert(start);
         let mut moves: Vec<Moves> = Vec::new();
-        index.insert(start, 0);
         let mut cut = false;
         let mut k = 0;
         while k < positions.len() {
-            let p = positions[k].clone();
+            let p = positions
+                .get_index(k)
+                .expect("k is below the length")
+                .clone();
             k += 1;
             if let Some(v) = self.decided(&p) {
                 moves.push(Moves::Decided(v));
@@ -218,12 +216,7 @@ impl Game<'_> {
                 });
                 continue;
             }
-            let mut intern = |q: Position, positions: &mut Vec<Position>| -> usize {
-                *index.entry(q).or_insert_with_key(|q| {
-                    positions.push(q.clone());
-                    positions.len() - 1
-                })
-            };
+            let mut intern = |q: Position| positions.insert_full(q).0;
             let labels = self.labels(&p);
             let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
             let mut can_wait = true;
@@ -234,7 +227,7 @@ impl Game<'_> {
                     if let Some(lost) = self.between(stuck, all)
                         && !self.doomed(&next)
                     {
-                        inputs.push((l, lost, intern(next, &mut positions)));
+                        inputs.push((l, lost, intern(next)));
                     }
                 } else if self.sa.alphabet.is_output(l) {
                     can_wait &= !self.doomed(&next);
@@ -243,7 +236,7 @@ impl Game<'_> {
             }
             if can_wait {
                 for (l, next) in waits {
-                    outputs.push((l, intern(next, &mut positions)));
+                    outputs.push((l, intern(next)));
                 }
             }
             moves.push(Moves::Open {
@@ -258,7 +251,7 @@ impl Game<'_> {
                 }
             }
         }
-        Some((positions, moves, cut))
+        Some((moves, cut))
     }
 }
 
@@ -699,7 +692,7 @@ pub(super) fn least_losses(
         return Solved::Quickly;
     }
     match game.explore(start, GAME_POSITIONS, Beyond::GiveUp) {
-        Some((_, moves, _)) => {
+        Some((moves, _)) => {
             Solved::ByGame(least_families(&moves, Pairs::MAX, usize::MAX).swap_remove(0))
         }
         None => Solved::GaveUp,
@@ -748,7 +741,7 @@ pub(crate) fn explore_game(
             .map(|k| 1 << k)
     };
     let (game, start) = game_of(sa, compat, representative, origins, bit);
-    let (_, moves, cut) = game.explore(start, limit, beyond)?;
+    let (moves, cut) = game.explore(start, limit, beyond)?;
     Some(ExploredGame { moves, cut })
 }
 

@@ -115,7 +115,7 @@ use super::sets::{after, outputs_of};
 use crate::analysis::{Compatibility, Preference};
 use crate::model::{LabelId, StateId, SuspensionAutomaton};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
@@ -777,21 +777,20 @@ fn repair_from(
         replacements: Vec::new(),
     };
     let mut stats = RepairStats::default();
-    let mut examine = vec![false; adg.len()];
-    examine[0] = true;
-    // Nodes speculated and not yet applied.
+    // The nodes marked for examination and not examined yet. Nodes are examined in node order,
+    // so a mark on a node at or before the one examined would have no effect and is not made.
+    let mut marked: BTreeSet<usize> = BTreeSet::from([0]);
+    // Nodes speculated and not yet applied (all of them marked).
     let mut ahead: BTreeMap<usize, Found> = BTreeMap::new();
-    for k in 0..adg.len() {
-        if !examine[k] {
-            continue;
-        }
+    while let Some(k) = marked.pop_first() {
         stats.examined += 1;
         if !ahead.contains_key(&k) {
             // The next `lookahead` nodes to examine as known now (every one will be examined: a
             // node once marked stays so), found in parallel with the games of the budgets not
-            // spent yet (budgets only shrink; `apply` plays a game found missing).
-            let next: Vec<usize> = (k..adg.len())
-                .filter(|&j| examine[j] && !ahead.contains_key(&j))
+            // spent yet (budgets only shrink; `apply` plays a game found missing). At most the
+            // nodes of `ahead` are passed over.
+            let next: Vec<usize> = std::iter::once(k)
+                .chain(marked.iter().copied().filter(|j| !ahead.contains_key(j)))
                 .take(lookahead.max(1))
                 .collect();
             let weighted = r.weighted_left.load(Relaxed) > 0;
@@ -809,9 +808,12 @@ fn repair_from(
         match verdict {
             Verdict::Keep => {}
             Verdict::Descend => {
-                for t in adg.nodes()[k].successors() {
-                    examine[t as usize] = true;
-                }
+                marked.extend(
+                    adg.nodes()[k]
+                        .successors()
+                        .map(|t| t as usize)
+                        .filter(|&t| t > k),
+                );
             }
             Verdict::Replace(replacement) => {
                 r.replaced[k] = Some(r.replacements.len() as u32);
