@@ -7,7 +7,7 @@
 //! steps, TorX thesis Def. 2.2.4). Access sequences are shortest traces (internal steps do not
 //! count) from the initial state, found by breadth-first search.
 
-use crate::identify::mealy::{SplittingTree, minimize_mealy};
+use crate::identify::mealy::{SplittingTree, minimize_mealy_with_tree};
 use crate::model::{LabelKind, Lts, Mealy, Model, StateId};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -71,7 +71,7 @@ pub fn model_info(model: &Model) -> ModelInfo {
 fn mealy_info(m: &Mealy) -> ModelInfo {
     let depth = mealy_access_depths(m);
     let reachable = depth.iter().filter(|d| d.is_some()).count();
-    let minimised = m.is_complete().then(|| minimize_mealy(m));
+    let minimised = m.is_complete().then(|| minimize_mealy_with_tree(m));
     ModelInfo {
         name: m.name.clone(),
         kind: if m.state_outputs().is_some() {
@@ -92,10 +92,11 @@ fn mealy_info(m: &Mealy) -> ModelInfo {
         longest_access_sequence: depth.iter().flatten().copied().max().unwrap_or(0),
         minimal: minimised
             .as_ref()
-            .map(|min| min.num_states() == m.num_states()),
-        longest_separating_sequence: minimised
-            .as_ref()
-            .map(|min| SplittingTree::new(min).max_word_len()),
+            .map(|(min, _)| min.num_states() == m.num_states()),
+        longest_separating_sequence: minimised.as_ref().map(|(min, tree)| match tree {
+            Some(tree) => tree.max_word_len(),
+            None => SplittingTree::new(min).max_word_len(),
+        }),
     }
 }
 

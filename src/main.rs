@@ -266,7 +266,7 @@ fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
 
 /// For `generate`: the global rayon pool (`RAYON_NUM_THREADS` threads, else one per CPU) with
 /// the main thread as one of its threads. The main thread runs the setup and writes the suite,
-/// and whenever it waits for the pool (the end of a parallel step, a chunk of the words stream)
+/// and whenever it waits for the pool (the end of a parallel step, a batch of the words stream)
 /// it takes work from it instead of sleeping until a pool thread wakes it, which cost a wake-up
 /// on every step and left one thread of two idle meanwhile (docs/src/design/scaling.md, issue
 /// 44). `generate` starts no thread that uses the pool while the main thread waits on it outside

@@ -406,31 +406,6 @@ impl Write for Output {
     }
 }
 
-/// Writes `buffers` to `out` in order with vectored writes (`writev`), resuming after short and
-/// interrupted writes. Through a `BufWriter`, buffers that together exceed its capacity go to
-/// the file directly instead of being copied into it first: the Mealy test stream writes
-/// chunks of megabytes this way (that copy was most of its writing thread's time).
-pub fn write_all_vectored<'a, W: Write + ?Sized>(
-    out: &mut W,
-    buffers: impl IntoIterator<Item = &'a [u8]>,
-) -> io::Result<()> {
-    let mut slices: Vec<io::IoSlice<'_>> = buffers
-        .into_iter()
-        .filter(|b| !b.is_empty())
-        .map(io::IoSlice::new)
-        .collect();
-    let mut rest = &mut slices[..];
-    while !rest.is_empty() {
-        match out.write_vectored(rest) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
 /// Writes `bytes` to `path` (`-`: standard output), whole or not at all.
 pub fn write_file(path: &str, bytes: &[u8]) -> Result<()> {
     let mut out = Output::create(path)?;
@@ -820,56 +795,6 @@ pub fn relative_inside(file: &Path, dir: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Takes at most `step` bytes per call, vectored or not, and is interrupted every third
-    /// call: what a pipe or a slow disk may do.
-    struct Dribble {
-        bytes: Vec<u8>,
-        step: usize,
-        calls: usize,
-    }
-
-    impl Write for Dribble {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.write_vectored(&[io::IoSlice::new(buf)])
-        }
-
-        fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
-            self.calls += 1;
-            if self.calls.is_multiple_of(3) {
-                return Err(io::ErrorKind::Interrupted.into());
-            }
-            let mut taken = 0;
-            for b in bufs {
-                let n = b.len().min(self.step - taken);
-                self.bytes.extend_from_slice(&b[..n]);
-                taken += n;
-                if taken == self.step {
-                    break;
-                }
-            }
-            Ok(taken)
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn vectored_writes_resume_after_short_and_interrupted_writes() {
-        let buffers = ["ab\n", "", "cdefg\n", "h\n", "", "ijklmnopq\n"];
-        let whole = buffers.concat().into_bytes();
-        for step in 1..=whole.len() + 1 {
-            let mut out = Dribble {
-                bytes: Vec::new(),
-                step,
-                calls: 0,
-            };
-            write_all_vectored(&mut out, buffers.iter().map(|b| b.as_bytes())).unwrap();
-            assert_eq!(out.bytes, whole, "at most {step} bytes per call");
-        }
-    }
 
     fn scratch(name: &str) -> crate::scratch::Scratch {
         crate::scratch::Scratch::new(&format!("output-{name}"))

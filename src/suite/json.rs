@@ -140,7 +140,7 @@ pub fn test_line(model: &SuiteModel, test: &TestCase) -> io::Result<String> {
 
 /// Appends to `buf` what [`SuiteWriter::write_test_line`] writes for the test at position `index`
 /// of the file (its separator, then its line), so that tests are serialized in parallel and
-/// written in order by [`SuiteWriter::write_rendered_all`].
+/// written in order by [`SuiteWriter::write_rendered`].
 pub fn push_test_line(
     buf: &mut Vec<u8>,
     index: usize,
@@ -237,12 +237,11 @@ impl<W: Write> SuiteWriter<W> {
         Ok(())
     }
 
-    /// Appends buffers of tests rendered by [`push_test_line`] at positions `written()..`
-    /// onwards, each with its number of tests, in order, in vectored writes
-    /// ([`crate::output::write_all_vectored`]).
-    pub fn write_rendered_all(&mut self, buffers: &[(Vec<u8>, usize)]) -> io::Result<()> {
-        crate::output::write_all_vectored(&mut self.out, buffers.iter().map(|(b, _)| &b[..]))?;
-        self.written += buffers.iter().map(|(_, tests)| tests).sum::<usize>();
+    /// Appends a buffer of `tests` tests rendered by [`push_test_line`] at positions
+    /// `written()..` onwards.
+    pub fn write_rendered(&mut self, buffer: &[u8], tests: usize) -> io::Result<()> {
+        self.out.write_all(buffer)?;
+        self.written += tests;
         Ok(())
     }
 

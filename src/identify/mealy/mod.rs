@@ -14,7 +14,9 @@ mod uio;
 pub use access::AccessTree;
 pub use ads::{Ads, AdsNode, LySplittingTree};
 pub use family::{AdaptiveConfig, Family, FamilyKind, HSI_ST_CONFIGS};
-pub use splitting::{SplittingTree, longest_shortest_separating, minimize_mealy};
+pub use splitting::{
+    SplittingTree, longest_shortest_separating, minimize_mealy, minimize_mealy_with_tree,
+};
 pub use uio::{UioSet, uio_sequences};
 
 /// The preorder numbers of a tree's nodes (root 0, children visited in their order, so siblings'

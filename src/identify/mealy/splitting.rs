@@ -23,7 +23,7 @@ use crate::model::{Interner, LabelId, Mealy, StateId};
 const NONE: u32 = u32::MAX;
 
 /// A node of the splitting tree (internal id).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Node {
     parent: u32,
     depth: u32,
@@ -79,7 +79,7 @@ impl Table {
 
 /// The splitting tree: leaves are the classes of equivalent states, every internal node carries a
 /// word on which its children's states produce pairwise different outputs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplittingTree {
     nodes: Vec<Node>,
     leaf_of: Vec<u32>,
@@ -580,6 +580,25 @@ impl<'a> Builder<'a> {
 /// equivalent reachable states, numbered in breadth-first order (inputs in id order) from the
 /// initial state and named after their first-reached member.
 pub fn minimize_mealy(m: &Mealy) -> Mealy {
+    minimize_mealy_with_tree(m).0
+}
+
+/// [`minimize_mealy`], with the splitting tree of the minimal machine ([`SplittingTree::new`]
+/// of it) when it costs nothing: when `m` is complete and already minimal and reachable.
+/// Otherwise the caller builds it when it needs it (not here, where the model's tree and the
+/// minimal machine's would be held at once).
+///
+/// When `m` is minimal, the minimal machine is `m` with its states renumbered by a bijection
+/// `π`, and its tree is `m`'s with each leaf's state renamed by `π`: same nodes, in the same
+/// order, with the same words and children. The refinement ([`Builder`]) reads state numbers
+/// only to tell states apart and to order the states within a group: every choice that shapes
+/// the tree (which leaves split, by which input, into which groups in which order, which group
+/// keeps its block) is made from outputs, input numbers, node numbers and group sizes, all of
+/// which `π` preserves. The one exception is the state a split reads its unmarked key from, the
+/// first unmarked member in the block's list; every unmarked member has the same key, so that
+/// choice does not matter either. `the_minimal_machine_has_the_tree_of_the_model_renamed`
+/// checks this on shuffled machines.
+pub fn minimize_mealy_with_tree(m: &Mealy) -> (Mealy, Option<SplittingTree>) {
     let tree = SplittingTree::new(m);
     let n = m.num_states();
     let mut class_id = vec![NONE; tree.num_nodes()];
@@ -615,14 +634,22 @@ pub fn minimize_mealy(m: &Mealy) -> Mealy {
     let names = reps.iter().map(|&r| m.state_name(r).to_owned()).collect();
     let inputs: Interner = m.inputs.clone();
     let outputs: Interner = m.outputs.clone();
-    Mealy::new(m.name.clone(), inputs, outputs, names, StateId(0), &quads)
-        .expect("the quotient of a valid machine is valid")
+    let min = Mealy::new(m.name.clone(), inputs, outputs, names, StateId(0), &quads)
+        .expect("the quotient of a valid machine is valid");
+    let tree = (m.is_complete() && reps.len() == n).then(|| {
+        // State `c` of `min` is state `reps[c]` of `m`.
+        let leaf_of = reps.iter().map(|&r| tree.leaf_of[r.index()]).collect();
+        SplittingTree { leaf_of, ..tree }
+    });
+    (min, tree)
 }
 
 /// The longest shortest separating sequence over all pairs of inequivalent reachable states of
 /// `m` (0 if there is at most one class).
 pub fn longest_shortest_separating(m: &Mealy) -> usize {
-    SplittingTree::new(&minimize_mealy(m)).max_word_len()
+    let (min, tree) = minimize_mealy_with_tree(m);
+    tree.unwrap_or_else(|| SplittingTree::new(&min))
+        .max_word_len()
 }
 
 #[cfg(test)]
@@ -630,6 +657,34 @@ mod tests {
     use super::*;
     use crate::identify::mealy::tests_support::random_mealy;
     use crate::model::mealy_from_named;
+
+    /// The tree [`minimize_mealy_with_tree`] returns, the model's renamed, is the one built from
+    /// the minimal machine (a random machine numbers its states in no particular order, so the
+    /// renaming is not the identity); it returns one exactly when the model was minimal.
+    #[test]
+    fn the_minimal_machine_has_the_tree_of_the_model_renamed() {
+        let mut renamed = 0;
+        for seed in 0..120 {
+            let n = 5 + (seed as usize * 7) % 80;
+            let m = random_mealy(seed, n, 2 + seed as usize % 3, 2 + seed as usize % 2);
+            let (min, tree) = minimize_mealy_with_tree(&m);
+            assert_eq!(
+                tree.is_some(),
+                min.num_states() == m.num_states(),
+                "seed {seed}"
+            );
+            if let Some(tree) = tree {
+                assert_eq!(tree, SplittingTree::new(&min), "seed {seed}");
+                renamed += 1;
+                let moved = (0..n).filter(|&s| {
+                    min.state_name(StateId(s as u32)) != m.state_name(StateId(s as u32))
+                });
+                assert!(moved.count() > 0, "seed {seed}: numbered alike");
+            }
+        }
+        // Both ways are taken, the renaming about a third of the time.
+        assert!((20..100).contains(&renamed), "{renamed} of 120 renamed");
+    }
 
     /// Brute force: the length of a shortest separating word of `s` and `t`, by BFS over pairs.
     fn shortest_sep_len(m: &Mealy, s: StateId, t: StateId) -> Option<usize> {

@@ -48,7 +48,7 @@ pub use estimate::SuiteSize;
 pub use families::HADS_CONFIG;
 pub use least::{LeastCosts, least_bytes, least_costs};
 pub use options::{MIDDLE_BUDGET, MealyMethod, MealySuiteOptions, SuiteStats};
-pub use suite::{MealySuite, SuiteWords, WORD_CHUNK};
+pub use suite::{GeneratedBatch, MealySuite, PlannedBatch, SuiteWords, WORD_CHUNK};
 
 use auto::auto_choice;
 use families::{build_family, hads_family, hsi_st_family};
@@ -56,7 +56,7 @@ use least::{check_tree_limits, tree_nodes_error};
 use options::TreeMethod;
 
 use crate::identify::mealy::{
-    AccessTree, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy,
+    AccessTree, FamilyKind, LySplittingTree, SplittingTree, minimize_mealy_with_tree,
 };
 use crate::model::{Mealy, ModelError};
 use crate::suite::costs::CostRefusal;
@@ -114,7 +114,7 @@ impl MealySuite {
                 advice: "try a smaller --extra-states".into(),
             });
         }
-        let min = minimize_mealy(spec);
+        let (min, tree) = minimize_mealy_with_tree(spec);
         let access = AccessTree::new(&min);
         let least = LeastCosts {
             min: &min,
@@ -129,7 +129,7 @@ impl MealySuite {
         if let Err(refusal) = precheck(least) {
             return Ok(Err(refusal));
         }
-        let tree = SplittingTree::new(&min);
+        let tree = tree.unwrap_or_else(|| SplittingTree::new(&min));
         let needs_ads = matches!(
             opts.method,
             MealyMethod::Hads | MealyMethod::Uio | MealyMethod::Uiov | MealyMethod::Auto

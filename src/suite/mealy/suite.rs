@@ -264,8 +264,10 @@ impl MealySuite {
             ready: Vec::new().into_iter(),
             held: None,
             chunk: WORD_CHUNK,
-            units_made: 0,
-            words_made: 0,
+            planned: 0,
+            lag: 0,
+            made: std::collections::VecDeque::new(),
+            settled: 0,
         }
     }
 
@@ -445,20 +447,18 @@ const BATCH_UNITS_FIRST: usize = 64;
 /// Units per batch at least (enough to share among the pool's threads).
 const BATCH_UNITS_MIN: usize = 16;
 
-/// Words [`SuiteWords::next_blocks`] generates at least per call (before prefix removal), or the
-/// words of a tree-built suite it returns at most, unless set by [`SuiteWords::chunked`]. The
-/// words stream ([`crate::render::words::write_mealy_suite_with`]) asks for an eighth of it
-/// per chunk, its unit of synchronisation: with the main thread in the pool and one parallel
-/// step per batch of units, 4,096-word chunks run ESM E=1 faster on one and on two threads
-/// than larger ones, at a 2-thread/1-thread wall ratio of 0.60 (docs/src/design/scaling.md),
-/// and keep the chunks in flight small.
+/// Words [`SuiteWords::next_blocks`] returns at least per call, or the words of a tree-built
+/// suite at most, unless set by [`SuiteWords::chunked`] (the words stream,
+/// [`crate::render::words::write_mealy_suite_with`], plans batches of its own size instead).
 pub const WORD_CHUNK: usize = 32768;
 
 /// Words per block of a tree-built suite in [`SuiteWords::next_blocks`].
 const TREE_BLOCK: usize = 256;
 
 /// The test words of a suite in lexicographic order (an iterator; see [`MealySuite::words`]),
-/// also taken a chunk at a time ([`SuiteWords::next_blocks`], [`SuiteWords::next_chunk`]).
+/// also taken a chunk at a time ([`SuiteWords::next_blocks`], [`SuiteWords::next_chunk`]) or
+/// a batch at a time, in three steps a pipeline can spread over threads
+/// ([`SuiteWords::plan`], [`PlannedBatch::generate`], [`SuiteWords::settle`]).
 #[derive(Debug)]
 pub struct SuiteWords<'a> {
     suite: &'a MealySuite,
@@ -471,12 +471,88 @@ pub struct SuiteWords<'a> {
     held: Option<Vec<LabelId>>,
     /// The words per chunk ([`WORD_CHUNK`] unless set by [`SuiteWords::chunked`]).
     chunk: usize,
-    /// Units generated so far and their words (before filtering), to size the next batch.
-    units_made: usize,
-    words_made: usize,
+    /// Batches planned so far.
+    planned: usize,
+    /// Batches planned but not yet settled that a batch's size may not depend on (see
+    /// [`SuiteWords::pipelined`]).
+    lag: usize,
+    /// Units and words (before filtering) generated in all batches settled so far, after
+    /// each of the last `lag + 1` of them (the oldest first), to size the next batch.
+    made: std::collections::VecDeque<(usize, usize)>,
+    /// Batches settled so far.
+    settled: usize,
 }
 
-impl SuiteWords<'_> {
+/// A batch of the stream taken in order by [`SuiteWords::plan`]: units whose words are still
+/// to be generated ([`PlannedBatch::generate`], on any thread), or words of a tree-built
+/// suite, generated already.
+#[derive(Debug)]
+pub struct PlannedBatch<'a> {
+    suite: &'a MealySuite,
+    units: Vec<Unit>,
+    tree_blocks: Vec<WordBlock>,
+}
+
+/// A batch generated ([`PlannedBatch::generate`]): a block per unit, filtered within the unit,
+/// with the length of its first generated word; or tree-built words, final already.
+#[derive(Debug)]
+pub struct GeneratedBatch {
+    blocks: Vec<(WordBlock, usize)>,
+    /// The units generated and their words before filtering.
+    units: usize,
+    generated: usize,
+}
+
+impl PlannedBatch<'_> {
+    /// The number of units planned (or, for a tree-built suite, of blocks of words).
+    pub fn len(&self) -> usize {
+        self.units.len() + self.tree_blocks.len()
+    }
+
+    /// Whether nothing is planned (never for a batch [`SuiteWords::plan`] returns).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The words of the batch's units, one after the other on the calling thread.
+    pub fn generate(self) -> GeneratedBatch {
+        let parts = self
+            .units
+            .iter()
+            .map(|u| self.suite.unit_words(u))
+            .collect();
+        GeneratedBatch::new(parts, self.units.len(), self.tree_blocks)
+    }
+
+    /// [`PlannedBatch::generate`] with the units in parallel.
+    fn generate_par(self) -> GeneratedBatch {
+        let parts = self
+            .units
+            .par_iter()
+            .map(|u| self.suite.unit_words(u))
+            .collect();
+        GeneratedBatch::new(parts, self.units.len(), self.tree_blocks)
+    }
+}
+
+impl GeneratedBatch {
+    fn new(parts: Vec<UnitWords>, units: usize, tree_blocks: Vec<WordBlock>) -> Self {
+        let generated = parts.iter().map(|unit| unit.generated).sum();
+        let mut blocks: Vec<(WordBlock, usize)> = parts
+            .into_iter()
+            .filter(|unit| !unit.words.is_empty())
+            .map(|unit| (unit.words, unit.first_len))
+            .collect();
+        blocks.extend(tree_blocks.into_iter().map(|block| (block, 0)));
+        GeneratedBatch {
+            blocks,
+            units,
+            generated,
+        }
+    }
+}
+
+impl<'a> SuiteWords<'a> {
     /// The same stream taken in chunks of about `words` words (at least 1) rather than
     /// [`WORD_CHUNK`]: the words and their order do not change, only how many a call of
     /// [`SuiteWords::next_blocks`] returns (tests use small chunks to cross chunk boundaries
@@ -486,19 +562,143 @@ impl SuiteWords<'_> {
         self
     }
 
-    /// How many units to generate in parallel for about `words` more words: the words a unit
-    /// has made on average so far decide, within [`BATCH_UNITS_MIN`] and [`BATCH_UNITS`] (a
-    /// unit of ESM at E=1 makes about 90 words, so a fixed batch of 2,048 units made chunks of
-    /// 180,000 words, several times the chunk's size and memory).
+    /// The same stream for a pipeline that plans a batch while up to `lag` batches planned
+    /// before it are not settled: the size of each batch then depends only on the batches at
+    /// least `lag + 1` before it, so the batches do not depend on how the threads ran (the
+    /// words never depend on the batches).
+    pub fn pipelined(mut self, lag: usize) -> Self {
+        self.lag = lag;
+        self
+    }
+
+    /// How many units to generate for about `words` more words: the words a unit has made on
+    /// average in the batches settled at least `lag + 1` batches before this one decide,
+    /// within [`BATCH_UNITS_MIN`] and [`BATCH_UNITS`] (a unit of ESM at E=1 makes about 90
+    /// words, so a fixed batch of 2,048 units made chunks of 180,000 words, several times the
+    /// chunk's size and memory).
     fn batch_units(&self, words: usize) -> usize {
         let most = BATCH_UNITS.min(self.chunk);
-        if self.units_made == 0 {
+        // The totals after batch `planned - lag - 1`, the last one settled that may count.
+        let known = (self.planned > self.lag)
+            .then(|| self.planned - self.lag - 1)
+            .and_then(|batch| {
+                let back = self.settled.checked_sub(batch + 1)?;
+                let oldest = self.made.len().checked_sub(back + 1)?;
+                self.made.get(oldest).copied()
+            });
+        let Some((units_made, words_made)) = known.filter(|&(units, _)| units > 0) else {
             return BATCH_UNITS_FIRST.min(most);
-        }
-        let per_unit = self.words_made.div_ceil(self.units_made).max(1);
+        };
+        let per_unit = words_made.div_ceil(units_made).max(1);
         words
             .div_ceil(per_unit)
             .clamp(BATCH_UNITS_MIN.min(most), most)
+    }
+
+    /// The next batch of the stream, of about `words` words (at least one unit or one word),
+    /// or `None` at its end. Batches are settled ([`SuiteWords::settle`]) in the order they
+    /// are planned, and at most `lag + 1` of them are planned and not settled at once
+    /// ([`SuiteWords::pipelined`]).
+    pub fn plan(&mut self, words: usize) -> Option<PlannedBatch<'a>> {
+        let suite = self.suite;
+        let mut batch = PlannedBatch {
+            suite,
+            units: Vec::new(),
+            tree_blocks: Vec::new(),
+        };
+        if let Some(tree_words) = &mut self.tree_words {
+            let mut taken = 0;
+            while taken < words.max(1) {
+                let mut block = WordBlock::new();
+                for word in tree_words.by_ref().take(TREE_BLOCK) {
+                    block.push(&word);
+                }
+                if block.is_empty() {
+                    break;
+                }
+                taken += block.len();
+                batch.tree_blocks.push(block);
+            }
+        } else {
+            let units = self.batch_units(words);
+            batch.units.reserve(units);
+            while batch.units.len() < units {
+                match self.cursor.next(suite) {
+                    Some(u) => batch.units.push(u),
+                    None => break,
+                }
+            }
+        }
+        if batch.units.is_empty() && batch.tree_blocks.is_empty() {
+            return None;
+        }
+        self.planned += 1;
+        Some(batch)
+    }
+
+    /// The words of the next batch in stream order that the stream keeps, in blocks of at
+    /// least one word; `None` for the end of the stream (after the last batch). Whether a word
+    /// is dropped depends only on the word generated after it (equal, or an extension when
+    /// pruning): each unit filtered its own words as it made them, all but its last, and this
+    /// pass over the unit boundaries settles the last words. The last word of the batch waits
+    /// for the next batch's first, unless the stream has ended.
+    pub fn settle(&mut self, batch: Option<GeneratedBatch>) -> Vec<WordBlock> {
+        let ended = batch.is_none();
+        let batch = batch.unwrap_or(GeneratedBatch {
+            blocks: Vec::new(),
+            units: 0,
+            generated: 0,
+        });
+        if !ended {
+            self.settled += 1;
+            let (units, words) = self.made.back().copied().unwrap_or((0, 0));
+            self.made
+                .push_back((units + batch.units, words + batch.generated));
+            while self.made.len() > self.lag + 1 {
+                self.made.pop_front();
+            }
+        }
+        if self.tree_words.is_some() {
+            return batch.blocks.into_iter().map(|(block, _)| block).collect();
+        }
+        let suite = self.suite;
+        // Whether the stream keeps `word` when `next` is the word generated after it.
+        let keep = |next: Option<&[LabelId]>, word: &[LabelId]| {
+            next.is_none_or(|next| next != word && !(suite.prune && next.starts_with(word)))
+        };
+        // Every block with the length of its first generated word: the held word alone, then
+        // a block per unit.
+        let mut blocks: Vec<(WordBlock, usize)> = Vec::with_capacity(batch.blocks.len() + 1);
+        if let Some(word) = self.held.take() {
+            let mut block = WordBlock::new();
+            block.push(&word);
+            blocks.push((block, word.len()));
+        }
+        blocks.extend(batch.blocks);
+        // The last word of each block against the first word generated after it: the first
+        // of the next block (every block still holds its last word, so its first generated
+        // word is its first word cut to its length).
+        let drops: Vec<bool> = blocks
+            .windows(2)
+            .map(|pair| {
+                let (next, next_len) = &pair[1];
+                let next = next.first().map(|w| &w[..*next_len]);
+                pair[0].0.last().is_some_and(|last| !keep(next, last))
+            })
+            .collect();
+        if !ended {
+            self.held = blocks.last_mut().and_then(|(block, _)| block.pop());
+        }
+        for ((block, _), drop) in blocks.iter_mut().zip(drops) {
+            if drop {
+                block.pop();
+            }
+        }
+        blocks
+            .into_iter()
+            .map(|(block, _)| block)
+            .filter(|block| !block.is_empty())
+            .collect()
     }
 
     /// The next words of the stream in order (empty at its end): those `next` would return
@@ -515,100 +715,27 @@ impl SuiteWords<'_> {
     }
 
     /// The next words of the stream in order, in blocks holding at least one word (no block
-    /// at the end of the stream), generated in parallel by units (a block per unit). Whether a
-    /// word is dropped depends only on the word generated after it (equal, or an extension when
-    /// pruning), so each unit's task filters its own words as it makes them, all but its last,
-    /// and one pass over the unit boundaries settles the last words: one parallel step per batch
-    /// of units, where filtering in a parallel step of its own made the pool wait for the
-    /// slowest unit twice (docs/src/design/scaling.md). Words already taken by `next` are not repeated,
-    /// but those of a chunk `next` started are not returned here: mix the two only through
+    /// at the end of the stream), about a chunk of them ([`SuiteWords::chunked`]): batches
+    /// planned, generated with their units in parallel and settled one after the other
+    /// ([`SuiteWords::settle`]). Words already taken by `next` are not repeated, but those of
+    /// a chunk `next` started are not returned here: mix the two only through
     /// [`SuiteWords::next_chunk`].
     pub fn next_blocks(&mut self) -> Vec<WordBlock> {
-        if let Some(words) = &mut self.tree_words {
-            let mut blocks = Vec::new();
-            let mut taken = 0;
-            while taken < self.chunk {
-                let mut block = WordBlock::new();
-                for word in words.by_ref().take(TREE_BLOCK) {
-                    block.push(&word);
-                }
-                if block.is_empty() {
-                    break;
-                }
-                taken += block.len();
-                blocks.push(block);
-            }
-            return blocks;
-        }
-        let suite = self.suite;
-        // Whether the stream keeps `word` when `next` is the word generated after it.
-        let keep = |next: Option<&[LabelId]>, word: &[LabelId]| {
-            next.is_none_or(|next| next != word && !(suite.prune && next.starts_with(word)))
-        };
-        loop {
-            // Every block with the length of its first generated word: the held word alone,
-            // then a block per unit, filtered within the unit as it is generated (in parallel).
-            let mut blocks: Vec<(WordBlock, usize)> = Vec::new();
-            if let Some(word) = self.held.take() {
-                let mut block = WordBlock::new();
-                block.push(&word);
-                blocks.push((block, word.len()));
-            }
-            let mut raw = blocks.len();
-            let mut ended = false;
-            while raw <= self.chunk {
-                let batch = self.batch_units(self.chunk + 1 - raw);
-                let mut units = Vec::with_capacity(batch);
-                while units.len() < batch {
-                    match self.cursor.next(suite) {
-                        Some(u) => units.push(u),
-                        None => break,
-                    }
-                }
-                if units.is_empty() {
-                    ended = true;
-                    break;
-                }
-                let parts: Vec<UnitWords> = units
-                    .par_iter()
-                    .map(|u| suite.unit_words(u))
-                    .filter(|unit| !unit.words.is_empty())
-                    .collect();
-                let made = parts.iter().map(|unit| unit.generated).sum::<usize>();
-                self.units_made += units.len();
-                self.words_made += made;
-                raw += made;
-                blocks.extend(parts.into_iter().map(|unit| (unit.words, unit.first_len)));
-            }
-            // The last word of each block against the first word generated after it: the
-            // first of the next block (every block still holds its last word, so its first
-            // generated word is its first word cut to its length). The last word of the last
-            // block waits for its successor, unless the stream has ended.
-            let drops: Vec<bool> = blocks
-                .windows(2)
-                .map(|pair| {
-                    let (next, next_len) = &pair[1];
-                    let next = next.first().map(|w| &w[..*next_len]);
-                    pair[0].0.last().is_some_and(|last| !keep(next, last))
-                })
-                .collect();
-            if !ended {
-                self.held = blocks.last_mut().and_then(|(block, _)| block.pop());
-            }
-            for ((block, _), drop) in blocks.iter_mut().zip(drops) {
-                if drop {
-                    block.pop();
-                }
-            }
-            let blocks: Vec<WordBlock> = blocks
-                .into_iter()
-                .map(|(block, _)| block)
-                .filter(|block| !block.is_empty())
-                .collect();
-            if !blocks.is_empty() || ended {
-                return blocks;
+        let mut blocks = Vec::new();
+        let mut taken = 0;
+        while taken <= self.chunk {
+            let planned = self
+                .plan(self.chunk + 1 - taken)
+                .map(PlannedBatch::generate_par);
+            let ended = planned.is_none();
+            let settled = self.settle(planned);
+            taken += settled.iter().map(WordBlock::len).sum::<usize>();
+            blocks.extend(settled);
+            if ended {
+                break;
             }
         }
+        blocks
     }
 }
 

@@ -3,6 +3,7 @@
 //! every inequivalent mutant within the bound and every method must pass equivalent ones.
 
 use super::*;
+use crate::identify::mealy::minimize_mealy;
 use crate::identify::mealy::tests_support::{
     Rng, ly_distinguishable, ly_non_distinguishable, random_mealy,
 };
@@ -217,6 +218,68 @@ fn stream_is_sorted_and_prefix_free() {
             let size = suite.size_before_pruning();
             let total: u64 = words.iter().map(|w| w.len() as u64).sum();
             assert!(total <= size.symbols && words.len() as u64 <= size.tests);
+        }
+    }
+}
+
+/// A pipeline ([`SuiteWords::pipelined`]) may settle a batch as soon as it is generated or only
+/// when `lag + 1` batches are in flight: either way the batches planned are the same (their
+/// sizes depend only on batches settled `lag + 1` before) and the words settled, in order, are
+/// the stream's. Fails if a batch is sized from the batches settled so far, whatever their
+/// number.
+#[test]
+fn pipelined_batches_do_not_depend_on_when_they_are_settled() {
+    let spec = minimize_mealy(&random_mealy(31, 60, 3, 2));
+    for method in [MealyMethod::Hads, MealyMethod::W, MealyMethod::H] {
+        let suite = MealySuite::new(&spec, MealySuiteOptions::new(method, 2)).unwrap();
+        let expected: Vec<Vec<LabelId>> = suite.words().collect();
+        for lag in [0, 1, 3] {
+            // (units or tree blocks of every batch planned, words settled) when at most
+            // `in_flight` batches are planned and not settled.
+            let run = |in_flight: usize| {
+                let mut words = suite.words().chunked(20).pipelined(lag);
+                let (mut sizes, mut settled) = (Vec::new(), Vec::new());
+                let mut pending = std::collections::VecDeque::new();
+                let mut ended = false;
+                loop {
+                    while !ended && pending.len() < in_flight {
+                        match words.plan(20) {
+                            Some(batch) => {
+                                sizes.push(batch.len());
+
+                                pending.push_back(batch.generate());
+                            }
+                            None => ended = true,
+                        }
+                    }
+                    // `None` once every batch is settled: the end of the stream.
+                    let batch = pending.pop_front();
+                    let last = batch.is_none();
+                    for block in words.settle(batch) {
+                        settled.extend(block.iter().map(<[LabelId]>::to_vec));
+                    }
+                    if last {
+                        break;
+                    }
+                }
+                (sizes, settled)
+            };
+            let eager = run(1);
+            let full = run(lag + 1);
+            // Several batches; of units, not all of one size (the sizing is exercised; a
+            // tree-built suite's batches are blocks of its words).
+            assert!(eager.0.len() > lag + 2, "{method:?}: {:?}", eager.0);
+            assert!(
+                method == MealyMethod::H || eager.0.windows(2).any(|w| w[0] != w[1]),
+                "{method:?}: {:?}",
+                eager.0
+            );
+            assert_eq!(eager.0, full.0, "{method:?} lag {lag}: batch sizes");
+            assert_eq!(
+                eager.1, expected,
+                "{method:?} lag {lag}: words settled at once"
+            );
+            assert_eq!(full.1, expected, "{method:?} lag {lag}: words settled late");
         }
     }
 }
