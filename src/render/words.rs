@@ -13,7 +13,9 @@ use crate::suite::mealy::stream::word_steps;
 use crate::suite::mealy::{GeneratedBatch, MealySuite, SuiteStats, WordBlock};
 use crate::suite::names::{Shard, ShardPicker, shard_header, word_token};
 use std::io::{self, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Mutex;
+use std::thread;
 
 /// The label names of input words, pre-rendered as tokens of the words format.
 pub struct WordTokens {
@@ -195,25 +197,27 @@ fn write_in_batches<W: Write>(
             let seen = board.version();
             let mut progressed = false;
             while let Some(rendered) = board.take_rendered(written) {
-                sink.write(rendered?, &spare)?;
+                sink.write(rendered.unwrap_or_else(|p| resume_unwind(p))?, &spare)?;
                 written += 1;
                 progressed = true;
             }
             loop {
                 let generated = match board.take_generated(settled) {
-                    Some(generated) => Some(generated),
+                    Some(generated) => Some(generated.unwrap_or_else(|p| resume_unwind(p))),
                     None if ended && settled == planned && !end_settled => None,
                     None => break,
                 };
                 end_settled = generated.is_none();
                 let taken = stream.take(words.settle(generated));
                 if taken.blocks.is_empty() {
-                    board.put_rendered(settled, Ok((Vec::new(), 0)));
+                    board.put_rendered(settled, Ok(Ok((Vec::new(), 0))));
                 } else {
                     let (board, render) = (&board, &render);
                     let index = settled;
                     scope.spawn_fifo(move |_| {
-                        board.put_rendered(index, render(&taken.blocks, taken.first));
+                        let rendered =
+                            catch_unwind(AssertUnwindSafe(|| render(&taken.blocks, taken.first)));
+                        board.put_rendered(index, rendered);
                     });
                 }
                 settled += 1;
@@ -227,7 +231,10 @@ fn write_in_batches<W: Write>(
                 match words.plan(batch) {
                     Some(next) => {
                         let (board, index) = (&board, planned);
-                        scope.spawn_fifo(move |_| board.put_generated(index, next.generate()));
+                        scope.spawn_fifo(move |_| {
+                            let generated = catch_unwind(AssertUnwindSafe(|| next.generate()));
+                            board.put_generated(index, generated);
+                        });
                         planned += 1;
                     }
                     None => ended = true,
@@ -290,6 +297,8 @@ impl SpareBuffers {
 
 /// Where the tasks of [`write_mealy_suite_with`] leave their results for the calling thread,
 /// by batch number, and how that thread sleeps until one arrives when it has nothing to run.
+/// A task that panics leaves its panic, which the calling thread resumes (rather than waiting
+/// for a result that never comes).
 #[derive(Default)]
 struct Board {
     state: Mutex<BoardState>,
@@ -298,8 +307,8 @@ struct Board {
 
 #[derive(Default)]
 struct BoardState {
-    generated: std::collections::BTreeMap<usize, GeneratedBatch>,
-    rendered: std::collections::BTreeMap<usize, Rendered>,
+    generated: std::collections::BTreeMap<usize, thread::Result<GeneratedBatch>>,
+    rendered: std::collections::BTreeMap<usize, thread::Result<Rendered>>,
     /// Results put so far.
     version: u64,
     /// Whether the calling thread sleeps on `arrived`.
@@ -317,13 +326,13 @@ impl Board {
         self.lock().version
     }
 
-    fn put_generated(&self, index: usize, batch: GeneratedBatch) {
+    fn put_generated(&self, index: usize, batch: thread::Result<GeneratedBatch>) {
         let mut state = self.lock();
         state.generated.insert(index, batch);
         self.arrived_one(state);
     }
 
-    fn put_rendered(&self, index: usize, rendered: Rendered) {
+    fn put_rendered(&self, index: usize, rendered: thread::Result<Rendered>) {
         let mut state = self.lock();
         state.rendered.insert(index, rendered);
         self.arrived_one(state);
@@ -336,11 +345,11 @@ impl Board {
         }
     }
 
-    fn take_generated(&self, index: usize) -> Option<GeneratedBatch> {
+    fn take_generated(&self, index: usize) -> Option<thread::Result<GeneratedBatch>> {
         self.lock().generated.remove(&index)
     }
 
-    fn take_rendered(&self, index: usize) -> Option<Rendered> {
+    fn take_rendered(&self, index: usize) -> Option<thread::Result<Rendered>> {
         self.lock().rendered.remove(&index)
     }
 
