@@ -590,7 +590,7 @@ pub fn minimize_mealy(m: &Mealy) -> Mealy {
 ///
 /// When `m` is minimal, the minimal machine is `m` with its states renumbered by a bijection
 /// `π`, and its tree is `m`'s with each leaf's state renamed by `π`: same nodes, in the same
-/// order, with the same words and children. The refinement ([`Builder`]) reads state numbers
+/// order, with the same words and children. The refinement (`Builder`) reads state numbers
 /// only to tell states apart and to order the states within a group: every choice that shapes
 /// the tree (which leaves split, by which input, into which groups in which order, which group
 /// keeps its block) is made from outputs, input numbers, node numbers and group sizes, all of
