@@ -108,8 +108,8 @@ pub fn write_mealy_suite<W: Write>(
 }
 
 /// [`write_mealy_suite`], only the tests of `shard` when given (the statistics count the tests
-/// written), calling `tick` with the number of tests generated (those of every shard) after
-/// every chunk of at least [`LINE_CHUNK`] more, and once at the end.
+/// written), calling `tick` with the number of tests generated (those of every shard) once
+/// at least [`LINE_CHUNK`] more are settled, and once at the end.
 ///
 /// The tests are independent, so the stream is a pipeline of batches of about 1,024 words
 /// ([`SuiteWords::plan`](crate::suite::mealy::SuiteWords::plan)) with no step that waits for
@@ -257,13 +257,16 @@ fn write_in_batches<W: Write>(
 
 /// Words generated per batch of [`write_mealy_suite_with`] (the bytes written do not depend on
 /// it). With [`IN_FLIGHT`], measured on ESM E=1 against batches of 512 and 2,048 words and 8
-/// in flight: all within the noise on two threads (1.00-1.07 s), this pair the fastest on one
-/// (docs/src/design/scaling.md).
+/// in flight: all within the noise on two threads (1.00-1.07 s), and on one thread this pair
+/// and 512 words with 4 in flight the fastest (1.85-1.89 s against 1.91-2.00 s;
+/// docs/src/design/scaling.md).
 const STREAM_BATCH: usize = 1024;
 
 /// Batches of [`write_mealy_suite_with`] planned and not yet written at most: enough for the
-/// pool's tasks to overlap, few enough to keep the stream's memory (words and buffers of
-/// about 4,000 tests) below the peak of parsing ESM.
+/// pool's tasks to overlap, few enough to keep the stream's memory small (words and buffers of
+/// about 4,000 tests; ESM `hads` E=1 peaks within 1 MiB of the stream with a scope per chunk,
+/// `scripts/peak_rss`, where 8 in flight with buffers held for a megabyte peaked 3-4 MiB
+/// higher).
 const IN_FLIGHT: usize = 4;
 
 /// The render buffers of batches already written, for the render tasks of later batches.

@@ -688,22 +688,15 @@ fn adaptive_subtree(
             resp.compute(m, &currents, w);
             candidate_score(&resp.sorted, w.len(), cfg, &cur_weight)
         };
-        let scores: Vec<Option<Score>> = if parallel(currents.len()) {
-            cands
+        let best = if parallel(currents.len()) {
+            let scores: Vec<Option<Score>> = cands
                 .par_iter()
                 .map_init(Responses::default, |resp, w| score(resp, w))
-                .collect()
+                .collect();
+            first_best(scores)
         } else {
-            cands.iter().map(|w| score(resp, w)).collect()
+            first_best(cands.iter().map(|w| score(resp, w)))
         };
-        let mut best: Option<(Score, usize)> = None;
-        for (c, score) in scores.into_iter().enumerate() {
-            if let Some(score) = score
-                && best.is_none_or(|(b, _)| score < b)
-            {
-                best = Some((score, c));
-            }
-        }
         let (_, c) = best.expect("a block of distinct states has a separating candidate");
         let w = &cands[c];
         resp.compute(m, &currents, w);
@@ -772,6 +765,20 @@ const PARALLEL_NODES_UP_TO: usize = 4096;
 /// How a candidate ranks (less is better): (merged currents, -classes, length), the ratio
 /// score or the estimated cost ([`AdaptiveConfig`]).
 type Score = (f64, isize, usize);
+
+/// The least score of `scores` (in candidate order, `None` for a candidate that splits
+/// nothing) and its candidate's index, the first of equal ones.
+fn first_best(scores: impl IntoIterator<Item = Option<Score>>) -> Option<(Score, usize)> {
+    let mut best: Option<(Score, usize)> = None;
+    for (c, score) in scores.into_iter().enumerate() {
+        if let Some(score) = score
+            && best.is_none_or(|(b, _)| score < b)
+        {
+            best = Some((score, c));
+        }
+    }
+    best
+}
 
 /// The score of a candidate word of length `len` from its sorted responses ([`Responses`]),
 /// `None` if it does not split the states; `cur_weight` holds the weights of the current

@@ -578,14 +578,13 @@ impl<'a> SuiteWords<'a> {
     /// chunk's size and memory).
     fn batch_units(&self, words: usize) -> usize {
         let most = BATCH_UNITS.min(self.chunk);
-        // The totals after batch `planned - lag - 1`, the last one settled that may count.
-        let known = (self.planned > self.lag)
-            .then(|| self.planned - self.lag - 1)
-            .and_then(|batch| {
-                let back = self.settled.checked_sub(batch + 1)?;
-                let oldest = self.made.len().checked_sub(back + 1)?;
-                self.made.get(oldest).copied()
-            });
+        // The totals after batch `planned - lag - 1`, the last one that may count: `made`
+        // holds the totals after each of the last batches settled, the newest last.
+        let known = self.planned.checked_sub(self.lag + 1).and_then(|batch| {
+            let settled_since = self.settled.checked_sub(batch + 1)?;
+            let at = self.made.len().checked_sub(settled_since + 1)?;
+            self.made.get(at).copied()
+        });
         let Some((units_made, words_made)) = known.filter(|&(units, _)| units > 0) else {
             return BATCH_UNITS_FIRST.min(most);
         };
